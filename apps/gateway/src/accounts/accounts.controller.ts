@@ -1,0 +1,119 @@
+import { Body, Controller, Delete, Get, Post, Put, Query as QueryParam, Res, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { Role, type UserDto } from '@tollgate/contracts';
+import { Authenticator } from '../auth/authenticator';
+import { CurrentUser, RequireRole } from '../auth/auth.decorators';
+import { CriticalRateLimitGuard } from '../auth/critical-rate-limit.guard';
+import { SESSION_COOKIE, SESSION_MAX_AGE_S } from '../auth/session-codec';
+import { toUserDto, type UserDocument } from '../projections/user.document';
+import { ok } from '../shared/envelope';
+import { Meta } from '../shared/request-meta.decorator';
+import type { RequestMeta } from '../shared/request-meta';
+import { AffTransferBody, LoginBody, RegisterBody, UpdateSelfBody } from './accounts.dto';
+import { DeleteSelfCommand } from './commands/delete-self.command';
+import { IssueAccessTokenCommand } from './commands/issue-access-token.command';
+import { RegisterUserCommand } from './commands/register-user.command';
+import { TransferAffQuotaCommand } from './commands/transfer-aff-quota.command';
+import { UpdateSelfCommand } from './commands/update-self.command';
+import { LoginQuery } from './queries/login.query';
+import { UserGroupsQuery, UserModelsQuery } from './queries/user-groups.query';
+
+/** Sign-in and the self-service account endpoints of spec 000 §7. */
+@Controller('api/user')
+export class AccountsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    private readonly authenticator: Authenticator,
+  ) {}
+
+  @Post('register')
+  @UseGuards(CriticalRateLimitGuard)
+  async register(@Body() body: RegisterBody, @Meta() meta: RequestMeta) {
+    await this.commands.execute(new RegisterUserCommand(body, meta));
+    return ok(undefined, '');
+  }
+
+  @Post('login')
+  @UseGuards(CriticalRateLimitGuard)
+  async login(@Body() body: LoginBody, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await this.queries.execute(new LoginQuery(body.username ?? '', body.password ?? ''));
+    this.setSession(reply, result.id);
+    return ok(result);
+  }
+
+  @Get('logout')
+  logout(@Res({ passthrough: true }) reply: FastifyReply) {
+    void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return ok();
+  }
+
+  @Get('self')
+  @RequireRole(Role.Common)
+  self(@CurrentUser() user: UserDocument) {
+    return ok<UserDto>(toUserDto(user));
+  }
+
+  @Put('self')
+  @RequireRole(Role.Common)
+  async updateSelf(
+    @CurrentUser() user: UserDocument,
+    @Body() body: UpdateSelfBody,
+    @Meta() meta: RequestMeta,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const { passwordChanged } = await this.commands.execute(new UpdateSelfCommand(user, body, meta));
+    // A password change voids every older session; keep this one signed in with a fresh cookie.
+    if (passwordChanged) this.setSession(reply, user.id);
+    return ok();
+  }
+
+  @Delete('self')
+  @RequireRole(Role.Common)
+  async deleteSelf(@CurrentUser() user: UserDocument, @Meta() meta: RequestMeta, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.commands.execute(new DeleteSelfCommand(user.id, meta));
+    void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return ok();
+  }
+
+  @Get('token')
+  @RequireRole(Role.Common)
+  async accessToken(@CurrentUser() user: UserDocument, @Meta() meta: RequestMeta) {
+    return ok(await this.commands.execute(new IssueAccessTokenCommand(user.id, meta)));
+  }
+
+  @Get('aff')
+  @RequireRole(Role.Common)
+  affCode(@CurrentUser() user: UserDocument) {
+    return ok(user.aff_code);
+  }
+
+  @Post('aff_transfer')
+  @RequireRole(Role.Common)
+  async affTransfer(@CurrentUser() user: UserDocument, @Body() body: AffTransferBody, @Meta() meta: RequestMeta) {
+    await this.commands.execute(new TransferAffQuotaCommand(user.id, body.quota, meta));
+    return ok();
+  }
+
+  @Get('models')
+  @RequireRole(Role.Common)
+  async models(@CurrentUser() user: UserDocument) {
+    return ok(await this.queries.execute(new UserModelsQuery(user.group)));
+  }
+
+  @Get('self/groups')
+  @RequireRole(Role.Common)
+  async groups(@CurrentUser() user: UserDocument) {
+    return ok(await this.queries.execute(new UserGroupsQuery(user.group)));
+  }
+
+  private setSession(reply: FastifyReply, userId: number): void {
+    void reply.setCookie(SESSION_COOKIE, this.authenticator.sessions.encode({ userId, issuedAt: Date.now() }), {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'strict',
+      maxAge: SESSION_MAX_AGE_S,
+    });
+  }
+}

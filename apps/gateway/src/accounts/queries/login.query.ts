@@ -1,0 +1,50 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Role, UserStatus, type LoginResultDto } from '@tollgate/contracts';
+import { normalizeUsername } from '@tollgate/domain';
+import type { ReadStore } from '@tollgate/read-store';
+import { READ_STORE } from '../../infrastructure/injection-tokens';
+import { PasswordHasher } from '../../infrastructure/password-hasher';
+import { OptionsCache } from '../../options/options.cache';
+import { USERS, type UserDocument } from '../../projections/user.document';
+import { ApiError } from '../../shared/api-error';
+import { DEFAULT_ROOT_PASSWORD } from '../../bootstrap/root-account';
+
+export class LoginQuery extends Query<LoginResultDto> {
+  constructor(
+    readonly username: string,
+    readonly password: string,
+  ) {
+    super();
+  }
+}
+
+/** Checks the password against the read model; the controller then sets the session cookie. */
+@QueryHandler(LoginQuery)
+export class LoginHandler implements IQueryHandler<LoginQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly hasher: PasswordHasher,
+    private readonly options: OptionsCache,
+  ) {}
+
+  async execute({ username, password }: LoginQuery): Promise<LoginResultDto> {
+    if (!username || !password) throw new ApiError('auth.credentials_required');
+    if (!this.options.bool('PasswordLoginEnabled')) throw new ApiError('auth.password_login_disabled');
+    const user = await this.readStore
+      .collection<UserDocument>(USERS)
+      .findOne({ username_lower: normalizeUsername(username), DeletedAt: null });
+    // Same answer for unknown users and wrong passwords: no account enumeration.
+    if (!user || !(await this.hasher.verify(password, user.password_hash))) throw new ApiError('auth.wrong_credentials');
+    if (user.status !== UserStatus.Enabled) throw new ApiError('auth.user_disabled');
+    return {
+      id: user.id,
+      username: user.username,
+      display_name: user.display_name,
+      role: user.role,
+      status: user.status,
+      group: user.group,
+      default_password: user.role >= Role.Root && password === DEFAULT_ROOT_PASSWORD,
+    };
+  }
+}

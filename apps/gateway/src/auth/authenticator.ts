@@ -1,0 +1,59 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ReadStore } from '@tollgate/read-store';
+import { UserStatus } from '@tollgate/contracts';
+import { APP_CONFIG, READ_STORE } from '../infrastructure/injection-tokens';
+import { sha256Hex } from '../infrastructure/secret-box';
+import type { AppConfig } from '../config/app-config';
+import { USERS, type UserDocument } from '../projections/user.document';
+import { ApiError } from '../shared/api-error';
+import { SessionCodec } from './session-codec';
+
+const UNAUTHORIZED = 401;
+
+/**
+ * Resolves who calls: a session cookie or a system access token in Authorization, then the
+ * New-Api-User header that must name the same user (the anchors' contract).
+ */
+@Injectable()
+export class Authenticator {
+  readonly sessions: SessionCodec;
+
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.sessions = new SessionCodec(config.sessionSecret);
+  }
+
+  async authenticate(input: {
+    sessionCookie?: string;
+    authorization?: string;
+    userHeader?: string;
+    /** Socket handshakes: a valid session cookie alone identifies the user. */
+    sessionOnly?: boolean;
+  }): Promise<UserDocument> {
+    const users = this.readStore.collection<UserDocument>(USERS);
+    let user: UserDocument | null = null;
+    const claims = this.sessions.decode(input.sessionCookie, Date.now());
+    if (claims) {
+      user = await users.get(String(claims.userId));
+      if (user && claims.issuedAt < user.password_changed_at) user = null;
+    }
+    if (!user && input.authorization && !input.sessionOnly) {
+      const token = input.authorization.replace(/^Bearer\s+/i, '').trim();
+      if (token) user = await users.findOne({ access_token_hash: sha256Hex(token) });
+      if (!user) throw new ApiError('auth.access_token_invalid', {}, UNAUTHORIZED);
+    }
+    if (!user) throw new ApiError('auth.not_logged_in', {}, UNAUTHORIZED);
+    if (input.sessionOnly) return this.assertActive(user);
+    if (!input.userHeader) throw new ApiError('auth.user_header_missing', {}, UNAUTHORIZED);
+    if (input.userHeader.trim() !== String(user.id)) throw new ApiError('auth.user_header_mismatch', {}, UNAUTHORIZED);
+    return this.assertActive(user);
+  }
+
+  private assertActive(user: UserDocument): UserDocument {
+    if (user.DeletedAt !== null) throw new ApiError('auth.session_expired', {}, UNAUTHORIZED);
+    if (user.status !== UserStatus.Enabled) throw new ApiError('auth.user_disabled', {}, UNAUTHORIZED);
+    return user;
+  }
+}

@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Role } from '@tollgate/contracts';
+import { DomainError, SYSTEM_ACTOR } from '@tollgate/domain';
+import type { EventStore } from '@tollgate/event-store';
+import { UserRegistrar } from '../accounts/user-registrar';
+import { EVENT_STORE } from '../infrastructure/injection-tokens';
+import { ReadYourWrites } from '../infrastructure/read-your-writes';
+import { DEFAULT_ROOT_PASSWORD, ROOT_USERNAME } from './root-account';
+
+/** First start (no user was ever allocated): root / 123456, recorded as events by the system actor. */
+@Injectable()
+export class RootBootstrap {
+  private readonly logger = new Logger(RootBootstrap.name);
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+    private readonly registrar: UserRegistrar,
+    private readonly readYourWrites: ReadYourWrites,
+  ) {}
+
+  async ensureRoot(): Promise<void> {
+    if ((await this.eventStore.streamRevision('seq-user')) !== null) return;
+    try {
+      const { position } = await this.registrar.register(
+        { username: ROOT_USERNAME, password: DEFAULT_ROOT_PASSWORD, role: Role.Root, source: 'bootstrap' },
+        { actor: SYSTEM_ACTOR, correlationId: randomUUID(), lang: 'en' },
+      );
+      await this.readYourWrites.waitFor(position);
+      this.logger.warn(`Created the root account (${ROOT_USERNAME} / ${DEFAULT_ROOT_PASSWORD}): change its password now`);
+    } catch (error) {
+      // Another gateway process bootstrapped at the same moment: its root wins.
+      if (!(error instanceof DomainError && error.code === 'user.username_taken')) throw error;
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { ProjectionHost } from '@tollgate/read-store';
+import { PROJECTION_HOST } from '../infrastructure/injection-tokens';
+import { OptionsCache } from '../options/options.cache';
+import { RealtimeGateway } from '../realtime/realtime.gateway';
+import { RootBootstrap } from './root-bootstrap.service';
+
+/**
+ * Start-up order: wire the caches and pushes to the projections, catch the read models up with the
+ * log (an empty read store is rebuilt here), load the hot caches, then make sure root exists.
+ */
+@Injectable()
+export class StartupService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Startup');
+
+  constructor(
+    @Inject(PROJECTION_HOST) private readonly host: ProjectionHost,
+    private readonly options: OptionsCache,
+    private readonly realtime: RealtimeGateway,
+    private readonly root: RootBootstrap,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.host.onApplied((projection, events) => {
+      if (projection === 'options') this.options.apply(events);
+      this.realtime.push(projection, events);
+    });
+    const started = Date.now();
+    await this.host.start();
+    this.logger.log(`Read models caught up with the log in ${Date.now() - started} ms`);
+    await this.options.load();
+    await this.root.ensureRoot();
+  }
+}

@@ -1,0 +1,36 @@
+import { createEventStore } from '@tollgate/event-store';
+import { createReadStore, formatProgressBar, rebuildProjections } from '@tollgate/read-store';
+import { loadConfig } from './config/app-config';
+import { ALL_PROJECTIONS } from './projections/all-projections';
+
+/** `node dist/apps/gateway/src/cli.js projections:rebuild` — run with the gateway stopped. */
+async function rebuild(): Promise<void> {
+  const config = loadConfig();
+  const eventStore = await createEventStore({ eventStoreUrl: config.eventStoreUrl, dataDir: config.dataDir });
+  const readStore = await createReadStore({ readStoreUrl: config.readStoreUrl, dataDir: config.dataDir });
+  try {
+    const started = Date.now();
+    const result = await rebuildProjections(eventStore, readStore, ALL_PROJECTIONS, {
+      onProgress: (done, total) => process.stdout.write(`\rRebuilding read models ${formatProgressBar(done, total)}`),
+    });
+    process.stdout.write('\n');
+    const perProjection = Object.entries(result.applied).map(([name, n]) => `${name}: ${n}`).join(', ');
+    console.log(`Rebuilt from ${result.events} events in ${Date.now() - started} ms (${perProjection})`);
+  } finally {
+    await eventStore.close();
+    await readStore.close();
+  }
+}
+
+const commands: Record<string, () => Promise<void>> = { 'projections:rebuild': rebuild };
+
+const name = process.argv[2] ?? '';
+const command = commands[name];
+if (!command) {
+  console.error(`Usage: cli <${Object.keys(commands).join('|')}>`);
+  process.exit(2);
+}
+command().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Everything the gateway reads from the environment, read once at start-up. */
+export interface AppConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly eventStoreUrl?: string;
+  readonly readStoreUrl?: string;
+  /** Signs sessions and derives the key that encrypts secrets in events. */
+  readonly sessionSecret: string;
+  readonly consoleDir: string;
+  readonly criticalRateLimit: { readonly max: number; readonly windowMs: number };
+  readonly waitForProjectionsMs: number;
+  readonly logLevel: 'error' | 'warn' | 'log' | 'debug';
+}
+
+function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+/**
+ * Without SESSION_SECRET a single embedded gateway keeps a generated one in DATA_DIR, so sessions and
+ * encrypted secrets survive restarts. Several processes must share an explicit SESSION_SECRET.
+ */
+function resolveSessionSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
+  if (env.SESSION_SECRET) return env.SESSION_SECRET;
+  const file = join(dataDir, '.session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const dataDir = resolve(env.DATA_DIR ?? './data');
+  mkdirSync(dataDir, { recursive: true });
+  const level = env.LOG_LEVEL ?? 'log';
+  return {
+    port: intFromEnv(env, 'PORT', 3000),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    eventStoreUrl: env.EVENT_STORE_URL || undefined,
+    readStoreUrl: env.READ_STORE_URL || undefined,
+    sessionSecret: resolveSessionSecret(env, dataDir),
+    consoleDir: resolve(env.CONSOLE_DIR ?? 'frontend/dist'),
+    criticalRateLimit: {
+      max: intFromEnv(env, 'CRITICAL_RATE_LIMIT', 20),
+      windowMs: intFromEnv(env, 'CRITICAL_RATE_LIMIT_DURATION', 1200) * 1000,
+    },
+    waitForProjectionsMs: intFromEnv(env, 'PROJECTION_WAIT_MS', 5000),
+    logLevel: (['error', 'warn', 'log', 'debug'].includes(level) ? level : 'log') as AppConfig['logLevel'],
+  };
+}

@@ -1,0 +1,27 @@
+import 'reflect-metadata';
+import fastifyCookie from '@fastify/cookie';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { IoAdapter } from '@nestjs/platform-socket.io';
+import { AppModule } from './app.module';
+import type { AppConfig } from './config/app-config';
+import { serveConsole } from './console/serve-console';
+import { validationPipe } from './shared/validation.pipe';
+
+/** Builds the whole gateway (used by main and by the e2e tests); call `listen` on the result. */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: process.env.TRUST_PROXY === 'true',
+    bodyLimit: 16 * 1024 * 1024,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    logger: config.logLevel === 'debug' ? ['error', 'warn', 'log', 'debug'] : config.logLevel === 'log' ? ['error', 'warn', 'log'] : config.logLevel === 'warn' ? ['error', 'warn'] : ['error'],
+  });
+  await app.register(fastifyCookie);
+  await serveConsole(app.getHttpAdapter().getInstance(), config.consoleDir);
+  app.useGlobalPipes(validationPipe);
+  app.useWebSocketAdapter(new IoAdapter(app));
+  app.enableShutdownHooks();
+  return app;
+}

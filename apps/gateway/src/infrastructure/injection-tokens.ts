@@ -1,0 +1,5 @@
+/** Nest injection tokens for the ports and process-wide services. */
+export const EVENT_STORE = Symbol('EVENT_STORE');
+export const READ_STORE = Symbol('READ_STORE');
+export const PROJECTION_HOST = Symbol('PROJECTION_HOST');
+export const APP_CONFIG = Symbol('APP_CONFIG');

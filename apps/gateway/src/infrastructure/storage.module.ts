@@ -1,0 +1,59 @@
+import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { createEventStore, type EventStore } from '@tollgate/event-store';
+import { ProjectionHost, createReadStore, type ReadStore } from '@tollgate/read-store';
+import type { AppConfig } from '../config/app-config';
+import { ALL_PROJECTIONS } from '../projections/all-projections';
+import { EventSourcedStore } from './event-sourced-store';
+import { APP_CONFIG, EVENT_STORE, PROJECTION_HOST, READ_STORE } from './injection-tokens';
+import { PasswordHasher } from './password-hasher';
+import { ReadYourWrites } from './read-your-writes';
+import { SecretBox } from './secret-box';
+
+/** The two ports, their adapters chosen from the configuration, and the projections over them. */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: EVENT_STORE,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => createEventStore({ eventStoreUrl: config.eventStoreUrl, dataDir: config.dataDir }),
+    },
+    {
+      provide: READ_STORE,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => createReadStore({ readStoreUrl: config.readStoreUrl, dataDir: config.dataDir }),
+    },
+    {
+      provide: PROJECTION_HOST,
+      inject: [EVENT_STORE, READ_STORE],
+      useFactory: (eventStore: EventStore, readStore: ReadStore) => {
+        const logger = new Logger('Projections');
+        return new ProjectionHost(eventStore, readStore, ALL_PROJECTIONS, {
+          onError: (name, error) => logger.error(`${name}: ${error.stack ?? error.message}`),
+        });
+      },
+    },
+    {
+      provide: SecretBox,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new SecretBox(config.sessionSecret),
+    },
+    { provide: PasswordHasher, useValue: new PasswordHasher() },
+    EventSourcedStore,
+    ReadYourWrites,
+  ],
+  exports: [EVENT_STORE, READ_STORE, PROJECTION_HOST, SecretBox, PasswordHasher, EventSourcedStore, ReadYourWrites],
+})
+export class StorageModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(PROJECTION_HOST) private readonly host: ProjectionHost,
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.host.stop();
+    await this.eventStore.close();
+    await this.readStore.close();
+  }
+}

@@ -1,0 +1,120 @@
+import type { RecordedEvent } from '@tollgate/event-store';
+import type { Collection, Projection } from '@tollgate/read-store';
+import { BILLING_EVENT_TYPES, USER_EVENT_TYPES, type BillingEvent, type UserEvent } from '@tollgate/domain';
+import { USERS, type UserDocument } from './user.document';
+
+const occurredAtMs = (event: RecordedEvent): number => {
+  const at = event.metadata['occurredAt'];
+  return typeof at === 'string' ? Date.parse(at) : event.recordedAt.getTime();
+};
+
+/** users: one document per user from the user-<id> and billing-<id> streams. */
+export const usersProjection: Projection = {
+  name: 'users',
+  version: 1,
+  collections: [
+    {
+      name: USERS,
+      indexes: [
+        { fields: { username_lower: 1 }, unique: true },
+        { fields: { aff_code: 1 } },
+        { fields: { access_token_hash: 1 } },
+        { fields: { group: 1 } },
+        { fields: { id: 1 } },
+      ],
+    },
+  ],
+  eventTypes: [...USER_EVENT_TYPES, ...BILLING_EVENT_TYPES],
+  async apply(event, session) {
+    const users = session.collection<UserDocument>(USERS);
+    const domainEvent = { type: event.type, data: event.data } as UserEvent | BillingEvent;
+    await applyUserEvent(domainEvent, users, occurredAtMs(event));
+  },
+};
+
+async function applyUserEvent(
+  event: UserEvent | BillingEvent,
+  users: Collection<UserDocument>,
+  at: number,
+): Promise<void> {
+  const id = String(event.data.userId);
+  switch (event.type) {
+    case 'UserRegistered': {
+      // Registration is always appended before the user's billing events, so it creates the document.
+      const d = event.data;
+      const doc: UserDocument = {
+        _id: id,
+        id: d.userId,
+        username: d.username,
+        username_lower: d.username.toLowerCase(),
+        display_name: d.displayName,
+        password_hash: d.passwordHash,
+        role: d.role,
+        status: 1,
+        group: d.group,
+        email: d.email,
+        github_id: '',
+        wechat_id: '',
+        telegram_id: '',
+        quota: 0,
+        used_quota: 0,
+        request_count: 0,
+        aff_code: d.affCode,
+        aff_count: 0,
+        aff_quota: 0,
+        aff_history_quota: 0,
+        inviter_id: d.inviterId,
+        remark: '',
+        created_at: Math.floor(at / 1000),
+        access_token_hash: '',
+        password_changed_at: 0,
+        DeletedAt: null,
+      };
+      await users.put(doc);
+      return;
+    }
+    case 'UserPasswordChanged':
+      await users.update(id, { $set: { password_hash: event.data.passwordHash, password_changed_at: at } });
+      return;
+    case 'UserProfileUpdated': {
+      const set: Record<string, unknown> = {};
+      if (event.data.displayName !== undefined) set['display_name'] = event.data.displayName;
+      if (event.data.remark !== undefined) set['remark'] = event.data.remark;
+      await users.update(id, { $set: set });
+      return;
+    }
+    case 'UserRenamed':
+      await users.update(id, { $set: { username: event.data.to, username_lower: event.data.to.toLowerCase() } });
+      return;
+    case 'UserGroupChanged':
+      await users.update(id, { $set: { group: event.data.to } });
+      return;
+    case 'UserRoleChanged':
+      await users.update(id, { $set: { role: event.data.to } });
+      return;
+    case 'UserStatusChanged':
+      await users.update(id, { $set: { status: event.data.to } });
+      return;
+    case 'UserDeregistered':
+      await users.update(id, { $set: { DeletedAt: new Date(at).toISOString(), access_token_hash: '' } });
+      return;
+    case 'UserAccessTokenIssued':
+      await users.update(id, { $set: { access_token_hash: event.data.tokenHash } });
+      return;
+    case 'QuotaGranted':
+      await users.update(id, { $inc: { quota: event.data.amount } });
+      return;
+    case 'QuotaAdjusted':
+      await users.update(id, { $set: { quota: event.data.to } });
+      return;
+    case 'InviterRewarded':
+      await users.update(
+        id,
+        { $inc: { aff_count: 1, aff_quota: event.data.amount, aff_history_quota: event.data.amount } },
+      );
+      return;
+    case 'AffQuotaTransferred':
+      await users.update(id, { $inc: { aff_quota: -event.data.amount, quota: event.data.amount } });
+      return;
+  }
+}

@@ -1,0 +1,30 @@
+import type { RecordedEvent } from '@tollgate/event-store';
+import type { ChangedEvent } from '@tollgate/contracts';
+
+export type Audience = 'admins' | 'root' | 'everyone' | `user:${number}`;
+
+export interface Push {
+  readonly to: Audience;
+  readonly event: ChangedEvent;
+}
+
+/**
+ * What each applied batch means for connected consoles: only topics and ids, never data, so no
+ * push can leak a secret. Duplicates within a batch collapse to one push.
+ */
+export function pushesFor(projection: string, events: readonly RecordedEvent[]): Push[] {
+  const pushes = new Map<string, Push>();
+  const add = (push: Push) => pushes.set(`${push.to}|${push.event.topic}|${push.event.id ?? ''}`, push);
+  for (const event of events) {
+    if (projection === 'users') {
+      const userId = (event.data as { userId?: unknown }).userId;
+      if (typeof userId !== 'number') continue;
+      add({ to: 'admins', event: { topic: 'users', id: userId } });
+      add({ to: `user:${userId}`, event: { topic: 'self', id: userId } });
+    } else if (projection === 'options') {
+      add({ to: 'everyone', event: { topic: 'status' } });
+      add({ to: 'root', event: { topic: 'options' } });
+    }
+  }
+  return [...pushes.values()];
+}

@@ -1,0 +1,13 @@
+/**
+ * An error answered in the spec's envelope. `status` is the HTTP status: 200 for business failures,
+ * 401 only for missing or invalid sessions, 429 for rate limits.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    readonly params: Record<string, string | number> = {},
+    readonly status = 200,
+  ) {
+    super(code);
+  }
+}

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import type { StatusDto } from '@tollgate/contracts';
+import { DEFAULT_PAGE_SIZE } from '@tollgate/contracts';
+import { OptionsCache } from '../options/options.cache';
+
+export const VERSION = process.env.npm_package_version ?? '0.1.0';
+const START_TIME = Math.floor(Date.now() / 1000);
+
+/** GET /api/status: every status key of both spec files, derived from the options. */
+@Injectable()
+export class StatusService {
+  constructor(private readonly options: OptionsCache) {}
+
+  status(): StatusDto {
+    const o = this.options;
+    return {
+      version: VERSION,
+      start_time: START_TIME,
+      system_name: o.get('SystemName'),
+      logo: o.get('Logo'),
+      footer_html: o.get('Footer'),
+      server_address: o.get('ServerAddress'),
+      top_up_link: o.get('TopUpLink'),
+      quota_per_unit: o.number('QuotaPerUnit'),
+      display_in_currency: o.bool('DisplayInCurrencyEnabled'),
+      display_token_stat: o.bool('DisplayTokenStatEnabled'),
+      enable_drawing: o.bool('DrawingEnabled'),
+      enable_task: o.bool('TaskEnabled'),
+      enable_data_export: o.bool('DataExportEnabled'),
+      enable_online_topup: o.get('PayAddress') !== '' && o.get('EpayId') !== '' && o.get('EpayKey') !== '',
+      min_topup: o.number('MinTopUp'),
+      chats: o.json<Array<Record<string, string>>>('Chats', []),
+      data_export_default_time: o.get('DataExportDefaultTime'),
+      default_collapse_sidebar: o.bool('DefaultCollapseSidebar'),
+      mj_notify_enabled: o.bool('MjNotifyEnabled'),
+      chat_link: o.get('ChatLink'),
+      chat_link2: o.get('ChatLink2'),
+      email_verification: o.bool('EmailVerificationEnabled'),
+      turnstile_check: o.bool('TurnstileCheckEnabled'),
+      turnstile_site_key: o.get('TurnstileSiteKey'),
+      github_oauth: o.bool('GitHubOAuthEnabled'),
+      github_client_id: o.get('GitHubClientId'),
+      wechat_login: o.bool('WeChatAuthEnabled'),
+      wechat_qrcode: o.get('WeChatAccountQRCodeImageURL'),
+      telegram_oauth: o.bool('TelegramOAuthEnabled'),
+      telegram_bot_name: o.get('TelegramBotName'),
+      password_login_enabled: o.bool('PasswordLoginEnabled'),
+      password_register_enabled: o.bool('PasswordRegisterEnabled'),
+      register_enabled: o.bool('RegisterEnabled'),
+      page_size: DEFAULT_PAGE_SIZE,
+    };
+  }
+}

@@ -1,0 +1,30 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Role, type UserDto } from '@tollgate/contracts';
+import type { ReadStore } from '@tollgate/read-store';
+import { READ_STORE } from '../../infrastructure/injection-tokens';
+import { USERS, toUserDto, type UserDocument } from '../../projections/user.document';
+import { ApiError } from '../../shared/api-error';
+
+export class GetUserQuery extends Query<UserDto> {
+  constructor(
+    readonly id: number,
+    readonly viewer: { id: number; role: number },
+  ) {
+    super();
+  }
+}
+
+/** An administrator sees users below their role (and themselves); root sees everyone. */
+@QueryHandler(GetUserQuery)
+export class GetUserHandler implements IQueryHandler<GetUserQuery> {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  async execute({ id, viewer }: GetUserQuery): Promise<UserDto> {
+    const user = await this.readStore.collection<UserDocument>(USERS).get(String(id));
+    if (!user) throw new ApiError('user.not_found');
+    if (viewer.role < Role.Root && user.id !== viewer.id && user.role >= viewer.role)
+      throw new ApiError('user.forbidden_view_same_or_higher_role');
+    return toUserDto(user);
+  }
+}

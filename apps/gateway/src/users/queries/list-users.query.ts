@@ -1,0 +1,50 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { DEFAULT_PAGE_SIZE, type PageOf, type UserDto } from '@tollgate/contracts';
+import type { Filter, ReadStore } from '@tollgate/read-store';
+import { READ_STORE } from '../../infrastructure/injection-tokens';
+import { USERS, toUserDto, type UserDocument } from '../../projections/user.document';
+
+export class ListUsersQuery extends Query<PageOf<UserDto>> {
+  constructor(
+    readonly page: number,
+    readonly pageSize: number,
+    readonly keyword = '',
+    readonly group = '',
+  ) {
+    super();
+  }
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Newest first; the keyword matches id, username, display name or email. Deregistered rows stay. */
+export function userSearchFilter(keyword: string, group: string): Filter {
+  const filter: Filter = {};
+  const term = keyword.trim();
+  if (term) {
+    const pattern = { $regex: escapeRegex(term), $options: 'i' };
+    const anyOf: Filter[] = [{ username: pattern }, { display_name: pattern }, { email: pattern }];
+    if (/^\d+$/.test(term)) anyOf.push({ id: Number(term) });
+    filter['$or'] = anyOf;
+  }
+  if (group.trim()) filter['group'] = group.trim();
+  return filter;
+}
+
+@QueryHandler(ListUsersQuery)
+export class ListUsersHandler implements IQueryHandler<ListUsersQuery> {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  async execute({ page, pageSize, keyword, group }: ListUsersQuery): Promise<PageOf<UserDto>> {
+    const size = pageSize || DEFAULT_PAGE_SIZE;
+    const current = Math.max(1, page);
+    const users = this.readStore.collection<UserDocument>(USERS);
+    const filter = userSearchFilter(keyword, group);
+    const [docs, total] = await Promise.all([
+      users.find(filter, { sort: { id: -1 }, skip: (current - 1) * size, limit: size }),
+      users.count(filter),
+    ]);
+    return { items: docs.map(toUserDto), total, page: current, page_size: size };
+  }
+}

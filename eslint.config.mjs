@@ -1,0 +1,498 @@
+// @ts-check
+// ESLint flat config for the whole repository (backend, libs, tests, console).
+// Type-checked rules everywhere TypeScript lives, plus the import boundaries of DESIGN §7:
+//   - libs/domain: no Nest, no drivers, no I/O modules, no other @tollgate lib but contracts,
+//     no process.env, no clock, no randomness (time and ids come in as arguments);
+//   - libs/contracts: relative imports only (the console bundles it);
+//   - frontend/src: no backend lib but @tollgate/contracts; a feature never reaches into another
+//     feature's components/hooks; socket.io-client only behind src/lib;
+//   - everywhere: no @nestjs/cqrs EventBus/AggregateRoot/event handlers; no relative import that
+//     leaves its package (apps/<x>, libs/<x>, frontend), so the rules above cannot be bypassed.
+import { existsSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+const root = import.meta.dirname;
+const rel = (/** @type {string} */ file) => path.relative(root, file).split(path.sep).join('/');
+
+const TS = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
+const TESTS = [
+  '**/*.spec.ts',
+  '**/*.spec.tsx',
+  '**/*.test.ts',
+  '**/*.test.tsx',
+  'test/**/*.ts',
+  'frontend/src/test/**/*.{ts,tsx}',
+];
+// Tooling configs are linted without type information, so they need not be in any tsconfig.
+const UNTYPED_TS = ['*.config.{ts,mts,cts}', 'frontend/*.{ts,mts,cts}'];
+// The console's tsconfig is written separately; without it, its files are linted untyped
+// instead of failing with "not found by the project service".
+const hasFrontendTsconfig = existsSync(path.join(root, 'frontend', 'tsconfig.json'));
+
+// ---------------------------------------------------------------------------------------------
+// Import restrictions. In flat config the last matching block replaces a rule's options, so each
+// area gets one complete list composed from these sets.
+// ---------------------------------------------------------------------------------------------
+
+/** @typedef {{ name: string, message: string, importNames?: string[], allowTypeImports?: boolean }} PathRule */
+/** @typedef {{ group?: string[], regex?: string, caseSensitive?: boolean, message: string, allowTypeImports?: boolean }} PatternRule */
+/** @typedef {{ paths?: PathRule[], patterns?: PatternRule[] }} ImportSet */
+
+/** @param {...ImportSet} sets */
+const restrictImports = (...sets) => [
+  'error',
+  {
+    paths: sets.flatMap((s) => s.paths ?? []),
+    patterns: sets.flatMap((s) => s.patterns ?? []),
+  },
+];
+
+/** @type {ImportSet} DESIGN §2: durable reactions come from store subscriptions, not the in-memory bus. */
+const NO_CQRS_EVENT_BUS = {
+  paths: [
+    {
+      name: '@nestjs/cqrs',
+      importNames: [
+        'EventBus',
+        'AggregateRoot',
+        'EventsHandler',
+        'IEventHandler',
+        'Saga',
+        'EventPublisher',
+      ],
+      message:
+        'Use CommandBus/QueryBus only: events come back from the store as plain JSON and the in-memory bus is fire-and-forget (DESIGN §2).',
+    },
+  ],
+};
+
+/** @type {ImportSet} */
+const NO_FRONTEND_FROM_BACKEND = {
+  patterns: [
+    {
+      regex: '(^|/)frontend/',
+      message:
+        'The server does not import the console; share wire types through @tollgate/contracts.',
+    },
+  ],
+};
+
+/** @type {ImportSet} */
+const NO_APPS_FROM_LIBS = {
+  patterns: [{ regex: '(^|/)apps/', message: 'Libraries do not import applications.' }],
+};
+
+const IO_BUILTINS = builtinModules.filter((m) => !m.startsWith('_'));
+
+/** @param {string[]} allowedLibs @returns {ImportSet} */
+const domainImports = (allowedLibs) => ({
+  paths: [
+    ...[
+      'better-sqlite3',
+      'mongodb',
+      'undici',
+      'socket.io',
+      'socket.io-client',
+      'fastify',
+      'reflect-metadata',
+      'class-validator',
+      'class-transformer',
+    ].map((name) => ({
+      name,
+      message: 'libs/domain is pure: no framework, driver or network code (DESIGN §3, §7).',
+    })),
+    ...IO_BUILTINS.map((name) => ({
+      name,
+      message: 'libs/domain does no I/O: Node built-ins belong to adapters and handlers.',
+    })),
+  ],
+  patterns: [
+    {
+      group: ['@nestjs/*', '@eventstore/*', '@fastify/*'],
+      message: 'libs/domain is pure: no Nest, no store client (DESIGN §3, §7).',
+    },
+    {
+      regex: '^node:',
+      caseSensitive: true,
+      message: 'libs/domain does no I/O: Node built-ins belong to adapters and handlers.',
+    },
+    {
+      regex: `^@tollgate/(?!(${allowedLibs.join('|')})(/|$))`,
+      caseSensitive: true,
+      message: `libs/domain may import only ${allowedLibs.map((l) => '@tollgate/' + l).join(', ')}.`,
+    },
+  ],
+});
+
+/** @type {ImportSet} */
+const CONTRACTS_IMPORTS = {
+  patterns: [
+    {
+      regex: '^(?!\\.{1,2}/)',
+      message:
+        'libs/contracts is bundled by the console: relative imports only (no Nest, no drivers, no other lib).',
+    },
+  ],
+};
+
+/** @type {ImportSet} */
+const FRONTEND_IMPORTS = {
+  paths: ['better-sqlite3', 'mongodb', 'undici', 'socket.io', 'fastify', 'reflect-metadata'].map(
+    (name) => ({
+      name,
+      message: 'Server-only package: the console talks to the gateway over HTTP.',
+    }),
+  ),
+  patterns: [
+    {
+      regex: '^@tollgate/(?!contracts(/|$))',
+      caseSensitive: true,
+      message: 'The console imports only @tollgate/contracts from the backend.',
+    },
+    {
+      group: ['@nestjs/*', '@eventstore/*', '@fastify/*'],
+      message: 'Server-only package: the console talks to the gateway over HTTP.',
+    },
+  ],
+};
+
+/** @type {ImportSet} DESIGN §5: wrappers (http client, socket, query client) only in src/lib. */
+const FRONTEND_SOCKET_ONLY_IN_LIB = {
+  paths: [
+    {
+      name: 'socket.io-client',
+      allowTypeImports: true,
+      message: 'Use the socket wrapper in src/lib (it only invalidates queries).',
+    },
+  ],
+};
+
+// ---------------------------------------------------------------------------------------------
+// Local rules: boundaries that depend on where the importing file is.
+// ---------------------------------------------------------------------------------------------
+
+/** Folders of a feature that other features must not reach into. `api/` and the index are public. */
+const FEATURE_INTERNALS = ['components', 'hooks', 'internal'];
+
+/**
+ * Calls `check(specifier, node)` for every static import/export/dynamic import of a module.
+ * @param {(spec: string, node: import('estree').Node) => void} check
+ */
+const onImport = (check) => {
+  /** @param {any} node */
+  const visit = (node) => {
+    const src = node.source;
+    if (src && src.type === 'Literal' && typeof src.value === 'string') check(src.value, src);
+  };
+  return {
+    ImportDeclaration: visit,
+    ExportNamedDeclaration: visit,
+    ExportAllDeclaration: visit,
+    ImportExpression: visit,
+  };
+};
+
+/** @type {import('eslint').ESLint.Plugin} */
+const tollgate = {
+  meta: { name: 'tollgate-local' },
+  rules: {
+    'no-relative-cross-package': {
+      meta: {
+        type: 'problem',
+        docs: {
+          description: 'Relative imports stay inside their package (apps/<x>, libs/<x>, frontend).',
+        },
+        schema: [],
+        messages: {
+          leaves:
+            'Relative import leaves {{pkg}}/: import other packages through their @tollgate/* alias so the boundary rules apply.',
+        },
+      },
+      create(context) {
+        const file = context.filename;
+        const pkg = /^(apps\/[^/]+|libs\/[^/]+|frontend)\//.exec(rel(file))?.[1];
+        if (!pkg) return {};
+        const pkgDir = path.join(root, pkg);
+        return onImport((spec, node) => {
+          if (!spec.startsWith('./') && !spec.startsWith('../')) return;
+          const target = path.relative(pkgDir, path.resolve(path.dirname(file), spec));
+          if (target.startsWith('..') || path.isAbsolute(target)) {
+            context.report({ node, messageId: 'leaves', data: { pkg } });
+          }
+        });
+      },
+    },
+    'no-feature-internals': {
+      meta: {
+        type: 'problem',
+        docs: { description: "A console feature does not import another feature's internals." },
+        schema: [],
+        messages: {
+          internal:
+            "Feature '{{own}}' reaches into '{{other}}/{{dir}}': use that feature's api/ or index, or move the shared piece to src/components, src/hooks or src/lib.",
+        },
+      },
+      create(context) {
+        const file = context.filename;
+        const own = /^frontend\/src\/features\/([^/]+)\//.exec(rel(file))?.[1];
+        if (!own) return {};
+        const srcDir = path.join(root, 'frontend', 'src');
+        const featuresDir = path.join(srcDir, 'features');
+        return onImport((spec, node) => {
+          let target;
+          if (spec.startsWith('./') || spec.startsWith('../')) {
+            target = path.resolve(path.dirname(file), spec);
+          } else if (spec.startsWith('@/')) {
+            target = path.join(srcDir, spec.slice(2));
+          } else {
+            return;
+          }
+          const [other, dir] = path.relative(featuresDir, target).split(path.sep);
+          if (!other || other === '..' || other === own || !dir) return;
+          if (FEATURE_INTERNALS.includes(dir)) {
+            context.report({ node, messageId: 'internal', data: { own, other, dir } });
+          }
+        });
+      },
+    },
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Globals for the few plain .mjs scripts (TypeScript files rely on tsc instead of no-undef).
+// ---------------------------------------------------------------------------------------------
+const nodeGlobals = Object.fromEntries(
+  [
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'URLSearchParams',
+    'AbortController',
+    'AbortSignal',
+    'fetch',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'clearImmediate',
+    'queueMicrotask',
+    'structuredClone',
+    'performance',
+    'TextEncoder',
+    'TextDecoder',
+  ].map((g) => [g, 'readonly']),
+);
+
+export default defineConfig(
+  globalIgnores([
+    '**/node_modules/',
+    '**/dist/',
+    '**/coverage/',
+    'test-artifacts/',
+    'data/',
+    '.tmp/',
+    'frontend/public/',
+    // CommonJS configs (jest.config.js, postcss.config.cjs): nothing to enforce there.
+    '**/*.js',
+    '**/*.cjs',
+  ]),
+
+  {
+    files: ['**/*.mjs'],
+    extends: [js.configs.recommended],
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: nodeGlobals },
+    rules: {
+      'no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+    },
+  },
+
+  {
+    files: TS,
+    extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
+    plugins: { tollgate },
+    languageOptions: {
+      parserOptions: {
+        // The nearest tsconfig.json of each file: ./tsconfig.json for apps, libs and test,
+        // ./frontend/tsconfig.json for the console.
+        projectService: true,
+        tsconfigRootDir: root,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
+      // Nest interfaces (ICommandHandler.execute, lifecycle hooks) are async by contract.
+      '@typescript-eslint/require-await': 'off',
+      // React event handlers may be async; promises passed as arguments are still checked.
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { attributes: false } },
+      ],
+      // Do not enable consistent-type-imports: Nest DI needs runtime imports of injected classes
+      // (emitDecoratorMetadata).
+      '@typescript-eslint/no-restricted-imports': restrictImports(NO_CQRS_EVENT_BUS),
+    },
+  },
+
+  // Tooling configs (vite.config.ts, …): plain syntax rules, no type information needed.
+  {
+    files: hasFrontendTsconfig ? UNTYPED_TS : [...UNTYPED_TS, 'frontend/**/*.{ts,tsx}'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+
+  // --- backend areas ---
+  {
+    files: ['apps/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrictImports(
+        NO_CQRS_EVENT_BUS,
+        NO_FRONTEND_FROM_BACKEND,
+      ),
+      'tollgate/no-relative-cross-package': 'error',
+    },
+  },
+  {
+    files: ['libs/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrictImports(
+        NO_CQRS_EVENT_BUS,
+        NO_FRONTEND_FROM_BACKEND,
+        NO_APPS_FROM_LIBS,
+      ),
+      'tollgate/no-relative-cross-package': 'error',
+    },
+  },
+  {
+    files: ['libs/domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrictImports(
+        NO_FRONTEND_FROM_BACKEND,
+        NO_APPS_FROM_LIBS,
+        domainImports(['contracts']),
+      ),
+      'no-restricted-globals': [
+        'error',
+        ...['process', 'fetch', 'setTimeout', 'setInterval', 'setImmediate', 'performance'].map(
+          (name) => ({
+            name,
+            message: 'libs/domain has no environment, clock or I/O: pass it in.',
+          }),
+        ),
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Configuration comes in as arguments.' },
+        {
+          object: 'Date',
+          property: 'now',
+          message: 'Time comes in: use the `now` passed to decide().',
+        },
+        {
+          object: 'Math',
+          property: 'random',
+          message: 'Ids come in: use the `ids` passed to decide().',
+        },
+        {
+          object: 'crypto',
+          property: 'randomUUID',
+          message: 'Ids come in: use the `ids` passed to decide().',
+        },
+        { object: 'globalThis', property: 'process', message: 'libs/domain has no environment.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Time comes in: use the `now` passed to decide(), or new Date(value).',
+        },
+        {
+          selector: "CallExpression[callee.name='Date']",
+          message: 'Date() reads the clock: use the `now` passed to decide().',
+        },
+        { selector: 'ImportExpression', message: 'libs/domain loads no module at run time.' },
+      ],
+    },
+  },
+  {
+    // Domain tests use the given/when/then helpers and builders of libs/testing.
+    files: ['libs/domain/**/*.spec.ts', 'libs/domain/test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrictImports(
+        NO_FRONTEND_FROM_BACKEND,
+        NO_APPS_FROM_LIBS,
+        domainImports(['contracts', 'testing']),
+      ),
+    },
+  },
+  {
+    files: ['libs/contracts/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrictImports(CONTRACTS_IMPORTS),
+    },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrictImports(
+        NO_CQRS_EVENT_BUS,
+        NO_FRONTEND_FROM_BACKEND,
+      ),
+    },
+  },
+
+  // --- console ---
+  {
+    files: ['frontend/src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrictImports(
+        FRONTEND_IMPORTS,
+        FRONTEND_SOCKET_ONLY_IN_LIB,
+      ),
+      'tollgate/no-relative-cross-package': 'error',
+      'tollgate/no-feature-internals': 'error',
+    },
+  },
+  {
+    files: [
+      'frontend/src/lib/**/*.{ts,tsx}',
+      'frontend/src/test/**/*.{ts,tsx}',
+      'frontend/src/**/*.test.{ts,tsx}',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrictImports(FRONTEND_IMPORTS),
+    },
+  },
+
+  // --- tests: mocks, fixtures and `expect(obj.method)` fight the unsafe-* family ---
+  {
+    files: TESTS,
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-floating-promises': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+);

@@ -1,0 +1,63 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { RouteObject } from 'react-router';
+import { ComingSoonPage } from '@/components/coming-soon-page';
+import { NotFoundPage } from '@/components/not-found-page';
+import { GithubCallbackPage } from '@/features/auth/components/github-callback-page';
+import { LoginPage } from '@/features/auth/components/login-page';
+import { PasswordResetConfirmPage } from '@/features/auth/components/password-reset-confirm-page';
+import { PasswordResetPage } from '@/features/auth/components/password-reset-page';
+import { RegisterPage } from '@/features/auth/components/register-page';
+import { RequireAuth } from '@/features/auth/components/require-auth';
+import { AboutPage } from '@/features/home/components/about-page';
+import { HomePage } from '@/features/home/components/home-page';
+import { SettingPage } from '@/features/setting/components/setting-page';
+import type { NavLabelKey } from '@/features/shell/utils/sidebar-items';
+import { EditUserPage } from '@/features/users/components/edit-user-page';
+import { UsersPage } from '@/features/users/components/users-page';
+import { RootLayout } from './root-layout';
+
+/** Screens built by later issues: the route exists, the page says so. */
+function Placeholder({ nav }: { nav: NavLabelKey }) {
+  const { t } = useTranslation();
+  return <ComingSoonPage title={t(`nav.${nav}`)} />;
+}
+
+const guarded = (element: ReactNode, admin = false) => (
+  <RequireAuth admin={admin}>{element}</RequireAuth>
+);
+
+/** Spec 001 §2 routes; pricing, about, login, register, reset, home, chat and oauth are public. */
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    children: [
+      { path: '/', element: <HomePage /> },
+      { path: '/login', element: <LoginPage /> },
+      { path: '/register', element: <RegisterPage /> },
+      { path: '/reset', element: <PasswordResetPage /> },
+      { path: '/user/reset', element: <PasswordResetConfirmPage /> },
+      { path: '/oauth/github', element: <GithubCallbackPage /> },
+      { path: '/about', element: <AboutPage /> },
+      { path: '/pricing', element: <Placeholder nav="pricing" /> },
+      { path: '/chat/:id?', element: <Placeholder nav="chat" /> },
+      { path: '/chat2link', element: <Placeholder nav="chat" /> },
+      { path: '/setting', element: guarded(<SettingPage />) },
+      { path: '/user', element: guarded(<UsersPage />, true) },
+      { path: '/user/edit', element: guarded(<EditUserPage />) },
+      { path: '/user/edit/:id', element: guarded(<EditUserPage />, true) },
+      { path: '/channel', element: guarded(<Placeholder nav="channel" />, true) },
+      { path: '/channel/add', element: guarded(<Placeholder nav="channel" />, true) },
+      { path: '/channel/edit/:id', element: guarded(<Placeholder nav="channel" />, true) },
+      { path: '/redemption', element: guarded(<Placeholder nav="redemption" />, true) },
+      { path: '/token', element: guarded(<Placeholder nav="token" />) },
+      { path: '/playground', element: guarded(<Placeholder nav="playground" />) },
+      { path: '/topup', element: guarded(<Placeholder nav="topup" />) },
+      { path: '/log', element: guarded(<Placeholder nav="log" />) },
+      { path: '/detail', element: guarded(<Placeholder nav="detail" />) },
+      { path: '/midjourney', element: guarded(<Placeholder nav="midjourney" />) },
+      { path: '/task', element: guarded(<Placeholder nav="task" />) },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];

@@ -1,0 +1,28 @@
+import { Divider, Group, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useStatus } from '@/features/status/hooks/use-status';
+import { GithubLoginButton } from './github-login-button';
+import { TelegramLoginWidget } from './telegram-login-widget';
+import { WechatLoginButton } from './wechat-login-button';
+
+/** GitHub, WeChat and Telegram sign-in, each only when the status enables it. */
+export function ThirdPartyLogins() {
+  const { t } = useTranslation();
+  const status = useStatus();
+  if (!status.github_oauth && !status.wechat_login && !status.telegram_oauth) return null;
+
+  return (
+    <Stack gap="sm">
+      <Divider label={t('auth.orUse')} labelPosition="center" />
+      <Group justify="center">
+        {status.github_oauth && <GithubLoginButton clientId={status.github_client_id} />}
+        {status.wechat_login && <WechatLoginButton qrCodeUrl={status.wechat_qrcode} />}
+      </Group>
+      {status.telegram_oauth && (
+        <Group justify="center">
+          <TelegramLoginWidget botName={status.telegram_bot_name} />
+        </Group>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,46 @@
+import { Tabs } from '@mantine/core';
+import { isRoot } from '@tollgate/contracts';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { ComingSoonPage } from '@/components/coming-soon-page';
+import { useSessionUser } from '@/features/auth/hooks/use-session-user';
+import { PersonalTab } from './personal-tab';
+
+const ROOT_TABS = ['operation', 'system', 'other'] as const;
+
+/** /setting?tab=…: personal for everyone; operation, system and other for the super admin. */
+export function SettingPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const user = useSessionUser();
+  const root = user !== null && isRoot(user.role);
+  const requested = params.get('tab') ?? 'personal';
+  const tab = root && (ROOT_TABS as readonly string[]).includes(requested) ? requested : 'personal';
+
+  return (
+    <Tabs
+      value={tab}
+      onChange={(value) => setParams(value && value !== 'personal' ? { tab: value } : {})}
+      keepMounted={false}
+    >
+      <Tabs.List mb="md">
+        <Tabs.Tab value="personal">{t('setting.tabs.personal')}</Tabs.Tab>
+        {root &&
+          ROOT_TABS.map((name) => (
+            <Tabs.Tab key={name} value={name}>
+              {t(`setting.tabs.${name}`)}
+            </Tabs.Tab>
+          ))}
+      </Tabs.List>
+      <Tabs.Panel value="personal">
+        <PersonalTab />
+      </Tabs.Panel>
+      {root &&
+        ROOT_TABS.map((name) => (
+          <Tabs.Panel key={name} value={name}>
+            <ComingSoonPage title={t(`setting.tabs.${name}`)} />
+          </Tabs.Panel>
+        ))}
+    </Tabs>
+  );
+}

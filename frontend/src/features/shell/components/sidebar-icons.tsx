@@ -1,0 +1,35 @@
+import {
+  IconChartBar,
+  IconChecklist,
+  IconConfetti,
+  IconCoin,
+  IconFileText,
+  IconKey,
+  IconMessages,
+  IconPhoto,
+  IconPlug,
+  IconSettings,
+  IconTerminal2,
+  IconTicket,
+  IconUsers,
+  IconWallet,
+  type Icon,
+} from '@tabler/icons-react';
+import type { NavLabelKey } from '../utils/sidebar-items';
+
+export const SIDEBAR_ICONS: Record<NavLabelKey, Icon> = {
+  playground: IconTerminal2,
+  pricing: IconCoin,
+  channel: IconPlug,
+  chat: IconMessages,
+  token: IconKey,
+  redemption: IconTicket,
+  topup: IconWallet,
+  user: IconUsers,
+  log: IconFileText,
+  detail: IconChartBar,
+  midjourney: IconPhoto,
+  task: IconChecklist,
+  setting: IconSettings,
+  newYear: IconConfetti,
+};

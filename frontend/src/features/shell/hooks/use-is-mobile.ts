@@ -1,0 +1,8 @@
+import { useMediaQuery } from '@mantine/hooks';
+
+/** Spec 000 §9: the mobile layout applies at 600 px wide or less. */
+export const MOBILE_BREAKPOINT = 600;
+
+export function useIsMobile(): boolean {
+  return useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT}px)`) ?? false;
+}

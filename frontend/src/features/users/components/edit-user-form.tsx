@@ -1,0 +1,131 @@
+import { Button, Group, NumberInput, PasswordInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { UserDto } from '@tollgate/contracts';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuotaFormatter } from '@/features/status/hooks/use-quota-formatter';
+import { notifyError } from '@/lib/notify';
+import { groupQueries } from '../api/users.api';
+
+const MIN_PASSWORD_LENGTH = 8;
+
+export interface EditUserValues {
+  username: string;
+  display_name: string;
+  password: string;
+  original_password: string;
+  group: string;
+  quota: number;
+  remark: string;
+}
+
+interface EditUserFormProps {
+  user: UserDto;
+  /** Editing another user (admin endpoint): group, quota and remark are editable too. */
+  other: boolean;
+  saving: boolean;
+  onSubmit: (values: EditUserValues) => void;
+  onCancel: () => void;
+}
+
+/** Bindings are read-only here; group and quota only appear when editing another user. */
+export function EditUserForm({ user, other, saving, onSubmit, onCancel }: EditUserFormProps) {
+  const { t } = useTranslation();
+  const formatQuota = useQuotaFormatter();
+  const groups = useQuery({ ...groupQueries.names(), enabled: other });
+  const [values, setValues] = useState<EditUserValues>({
+    username: user.username,
+    display_name: user.display_name,
+    password: '',
+    original_password: '',
+    group: user.group || 'default',
+    quota: user.quota,
+    remark: user.remark ?? '',
+  });
+  const set = <K extends keyof EditUserValues>(name: K, value: EditUserValues[K]) =>
+    setValues((current) => ({ ...current, [name]: value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (values.password && values.password.length < MIN_PASSWORD_LENGTH) {
+      return notifyError(t('auth.passwordTooShort'));
+    }
+    if (!other && values.password && !values.original_password) {
+      return notifyError(t('setting.enterCurrentPassword'));
+    }
+    onSubmit(values);
+  };
+
+  const groupOptions = Array.from(new Set([...(groups.data ?? []), values.group]));
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <TextInput
+          label={t('auth.username')}
+          value={values.username}
+          readOnly={!other}
+          onChange={(event) => set('username', event.currentTarget.value)}
+        />
+        <TextInput
+          label={t('users.displayName')}
+          value={values.display_name}
+          onChange={(event) => set('display_name', event.currentTarget.value)}
+        />
+        <PasswordInput
+          label={t('auth.newPassword')}
+          placeholder={t('users.passwordHint')}
+          autoComplete="new-password"
+          value={values.password}
+          onChange={(event) => set('password', event.currentTarget.value)}
+        />
+        {!other && values.password && (
+          <PasswordInput
+            label={t('setting.currentPassword')}
+            autoComplete="current-password"
+            value={values.original_password}
+            onChange={(event) => set('original_password', event.currentTarget.value)}
+          />
+        )}
+        {other && (
+          <>
+            <Select
+              label={t('users.columns.group')}
+              data={groupOptions}
+              value={values.group}
+              onChange={(value) => set('group', value ?? 'default')}
+              allowDeselect={false}
+              searchable
+            />
+            <NumberInput
+              label={t('users.remainingQuota')}
+              description={formatQuota(values.quota)}
+              value={values.quota}
+              onChange={(value) => set('quota', Number(value) || 0)}
+              allowDecimal={false}
+            />
+            <TextInput
+              label={t('users.remark')}
+              value={values.remark}
+              onChange={(event) => set('remark', event.currentTarget.value)}
+            />
+          </>
+        )}
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label={t('setting.bindGithub')} value={user.github_id} readOnly placeholder={t('users.bindingReadOnly')} />
+          <TextInput label={t('setting.bindWechat')} value={user.wechat_id} readOnly placeholder={t('users.bindingReadOnly')} />
+          <TextInput label={t('setting.bindEmail')} value={user.email} readOnly placeholder={t('users.bindingReadOnly')} />
+          <TextInput label={t('setting.bindTelegram')} value={user.telegram_id} readOnly placeholder={t('users.bindingReadOnly')} />
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" loading={saving}>
+            {t('common.submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,54 @@
+import { Button, Group, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { Role, UserStatus, type ManageAction, type UserDto } from '@tollgate/contracts';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useManageUser } from '../hooks/use-user-mutations';
+import { isDeregistered } from './user-state';
+
+/**
+ * Row actions with the status rules of spec 000 §4: enable only when not activated, disable only
+ * when activated, nothing at all once deregistered. Promote/demote follow the role ladder.
+ */
+export function UserActions({ user }: { user: UserDto }) {
+  const { t } = useTranslation();
+  const manage = useManageUser();
+  if (isDeregistered(user)) return <Text c="dimmed">—</Text>;
+
+  const run = (action: ManageAction) => manage.mutate({ id: user.id, action });
+  const busy = manage.isPending;
+  const confirmDelete = () =>
+    modals.openConfirmModal({
+      title: t('users.deregisterTitle'),
+      children: <Text size="sm">{t('users.deregisterConfirm', { username: user.username })}</Text>,
+      labels: { confirm: t('users.deregister'), cancel: t('common.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => run('delete'),
+    });
+
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Button size="compact-xs" variant="light" disabled={busy || user.role >= Role.Admin} onClick={() => run('promote')}>
+        {t('users.promote')}
+      </Button>
+      <Button size="compact-xs" variant="light" disabled={busy || user.role !== Role.Admin} onClick={() => run('demote')}>
+        {t('users.demote')}
+      </Button>
+      {user.status === UserStatus.Enabled ? (
+        <Button size="compact-xs" variant="light" color="orange" disabled={busy} onClick={() => run('disable')}>
+          {t('users.disable')}
+        </Button>
+      ) : (
+        <Button size="compact-xs" variant="light" color="green" disabled={busy} onClick={() => run('enable')}>
+          {t('users.enable')}
+        </Button>
+      )}
+      <Button size="compact-xs" variant="light" color="gray" component={Link} to={`/user/edit/${user.id}`}>
+        {t('common.edit')}
+      </Button>
+      <Button size="compact-xs" variant="light" color="red" disabled={busy} onClick={confirmDelete}>
+        {t('users.deregister')}
+      </Button>
+    </Group>
+  );
+}

@@ -1,0 +1,174 @@
+import { Badge, Group, Pagination, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
+import {
+  createColumnHelper,
+  functionalUpdate,
+  rowPaginationFeature,
+  tableFeatures,
+  useTable,
+  type PaginationState,
+  type Updater,
+} from '@tanstack/react-table';
+import { PAGE_SIZE_OPTIONS, type UserDto } from '@tollgate/contracts';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuotaFormatter } from '@/features/status/hooks/use-quota-formatter';
+import { RoleTag } from './role-tag';
+import { StatusTag } from './status-tag';
+import { UserActions } from './user-actions';
+
+const features = tableFeatures({ rowPaginationFeature });
+const column = createColumnHelper<typeof features, UserDto>();
+const EMPTY: UserDto[] = [];
+const SIZE_OPTIONS = PAGE_SIZE_OPTIONS.map(String);
+
+interface UsersTableProps {
+  rows: UserDto[] | undefined;
+  total: number;
+  /** 1-based, as in the URL and the API. */
+  page: number;
+  pageSize: number;
+  loading: boolean;
+  onPaginationChange: (next: { page: number; pageSize: number }) => void;
+}
+
+/** Server-paged: the table holds no rows of its own, paging state comes from the URL. */
+export function UsersTable({ rows, total, page, pageSize, loading, onPaginationChange }: UsersTableProps) {
+  const { t } = useTranslation();
+  const formatQuota = useQuotaFormatter();
+
+  const columns = useMemo(
+    () =>
+      column.columns([
+        column.accessor('id', { header: t('users.columns.id') }),
+        column.accessor('username', {
+          header: t('users.columns.username'),
+          cell: ({ row }) => (
+            <Tooltip label={row.original.remark} disabled={!row.original.remark}>
+              <Stack gap={0}>
+                <Text size="sm" fw={500}>
+                  {row.original.username}
+                </Text>
+                {row.original.display_name && row.original.display_name !== row.original.username && (
+                  <Text size="xs" c="dimmed">
+                    {row.original.display_name}
+                  </Text>
+                )}
+              </Stack>
+            </Tooltip>
+          ),
+        }),
+        column.accessor('group', {
+          header: t('users.columns.group'),
+          cell: ({ getValue }) => <Badge variant="outline">{getValue() || 'default'}</Badge>,
+        }),
+        column.display({
+          id: 'stats',
+          header: t('users.columns.stats'),
+          cell: ({ row }) => (
+            <Group gap={4} wrap="nowrap">
+              <Tooltip label={t('users.remainingQuota')}>
+                <Badge color="blue" variant="light">{formatQuota(row.original.quota)}</Badge>
+              </Tooltip>
+              <Tooltip label={t('users.usedQuota')}>
+                <Badge color="gray" variant="light">{formatQuota(row.original.used_quota)}</Badge>
+              </Tooltip>
+              <Tooltip label={t('users.requestCount')}>
+                <Badge color="cyan" variant="light">{row.original.request_count}</Badge>
+              </Tooltip>
+            </Group>
+          ),
+        }),
+        column.accessor('role', {
+          header: t('users.columns.role'),
+          cell: ({ getValue }) => <RoleTag role={getValue()} />,
+        }),
+        column.accessor('status', {
+          header: t('users.columns.status'),
+          cell: ({ row }) => <StatusTag user={row.original} />,
+        }),
+        column.display({
+          id: 'actions',
+          header: t('users.columns.actions'),
+          cell: ({ row }) => <UserActions user={row.original} />,
+        }),
+      ]),
+    [t, formatQuota],
+  );
+
+  const pagination: PaginationState = { pageIndex: page - 1, pageSize };
+  const table = useTable({
+    features,
+    columns,
+    data: rows ?? EMPTY,
+    rowCount: total,
+    manualPagination: true,
+    getRowId: (row) => String(row.id),
+    state: { pagination },
+    onPaginationChange: (updater: Updater<PaginationState>) => {
+      const next = functionalUpdate(updater, pagination);
+      onPaginationChange({ page: next.pageIndex + 1, pageSize: next.pageSize });
+    },
+  });
+  const pageCount = Math.max(1, table.getPageCount());
+
+  return (
+    <Stack>
+      <Table.ScrollContainer minWidth={860}>
+        <Table striped highlightOnHover verticalSpacing="xs" data-testid="users-table">
+          <Table.Thead>
+            {table.getHeaderGroups().map((group) => (
+              <Table.Tr key={group.id}>
+                {group.headers.map((header) => (
+                  <Table.Th key={header.id}>
+                    <table.FlexRender header={header} />
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Thead>
+          <Table.Tbody>
+            {table.getRowModel().rows.map((row) => (
+              <Table.Tr key={row.id} data-testid={`user-row-${row.original.username}`}>
+                {row.getAllCells().map((cell) => (
+                  <Table.Td key={cell.id}>
+                    <table.FlexRender cell={cell} />
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+            {!loading && table.getRowModel().rows.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={columns.length}>
+                  <Text c="dimmed" ta="center" py="md">
+                    {t('common.noData')}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          {t('common.total', { count: total })}
+        </Text>
+        <Group gap="sm">
+          <Select
+            aria-label={t('common.pageSize')}
+            data={SIZE_OPTIONS.map((size) => ({ value: size, label: t('common.perPage', { size }) }))}
+            value={String(pageSize)}
+            onChange={(value) => value && table.setPageSize(Number(value))}
+            allowDeselect={false}
+            w={130}
+          />
+          <Pagination
+            total={pageCount}
+            value={Math.min(page, pageCount)}
+            onChange={(value) => table.setPageIndex(value - 1)}
+            getControlProps={(control) => ({ 'aria-label': t(`common.pager.${control}`) })}
+          />
+        </Group>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { UpdateSelfRequest } from '@tollgate/contracts';
+import { useTranslation } from 'react-i18next';
+import { selfApi, selfQueries } from '@/features/setting/api/self.api';
+import { notifySuccess } from '@/lib/notify';
+
+/** Editing oneself goes through the self endpoint (spec 000 §2), not the admin one. */
+export function useUpdateSelfProfile() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateSelfRequest) => selfApi.update(body),
+    onSuccess: () => {
+      notifySuccess(t('users.updated'));
+      return queryClient.invalidateQueries({ queryKey: selfQueries.all });
+    },
+  });
+}

@@ -1,0 +1,100 @@
+import { USER_ID_HEADER, type ApiEnvelope } from '@tollgate/contracts';
+import { getSessionUser } from './session';
+
+/** A reply with success=false: the server's message is meant for the user as is. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+}
+
+/** A non-2xx HTTP answer (other than 401, which signs the user out instead). */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The session is gone; the redirect to the login page already happened. */
+export class UnauthorizedError extends Error {
+  override readonly name = 'UnauthorizedError';
+}
+
+type QueryValue = string | number | boolean | undefined;
+
+export interface RequestOptions {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+let onUnauthorized: () => void = () => undefined;
+
+/** The app decides what a 401 does (clear the user, route to the login page). */
+export function configureHttp(handlers: { onUnauthorized: () => void }): void {
+  onUnauthorized = handlers.onUnauthorized;
+}
+
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+async function readMessage(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as Partial<ApiEnvelope>;
+    if (body.message) return body.message;
+  } catch {
+    // Not JSON: fall back to the status text.
+  }
+  return response.statusText || String(response.status);
+}
+
+/** One console API call; resolves with the whole envelope of a successful reply. */
+export async function requestEnvelope<T>(
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiEnvelope<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const user = getSessionUser();
+  if (user) headers[USER_ID_HEADER] = String(user.id);
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+
+  const response = await fetch(buildUrl(path, options.query), {
+    method,
+    headers,
+    credentials: 'include',
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: options.signal,
+  });
+
+  if (response.status === 401) {
+    onUnauthorized();
+    throw new UnauthorizedError(await readMessage(response));
+  }
+  if (!response.ok) throw new HttpError(response.status, await readMessage(response));
+
+  const envelope = (await response.json()) as ApiEnvelope<T>;
+  if (!envelope.success) throw new ApiError(envelope.message);
+  return envelope;
+}
+
+async function request<T>(method: string, path: string, options?: RequestOptions): Promise<T> {
+  return (await requestEnvelope<T>(method, path, options)).data as T;
+}
+
+export const http = {
+  get: <T>(path: string, query?: RequestOptions['query'], signal?: AbortSignal) =>
+    request<T>('GET', path, { query, signal }),
+  post: <T>(path: string, body?: unknown, query?: RequestOptions['query']) =>
+    request<T>('POST', path, { body, query }),
+  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, { body }),
+  delete: <T>(path: string) => request<T>('DELETE', path),
+};

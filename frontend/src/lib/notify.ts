@@ -1,0 +1,36 @@
+import { notifications } from '@mantine/notifications';
+import { ApiError, HttpError, UnauthorizedError } from './http';
+import { i18n } from './i18n';
+
+export function notifySuccess(message: string): void {
+  notifications.show({ color: 'green', message, autoClose: 3000 });
+}
+
+export function notifyInfo(message: string): void {
+  notifications.show({ color: 'blue', message, autoClose: 4000 });
+}
+
+export function notifyError(message: string): void {
+  notifications.show({ color: 'red', message, autoClose: 5000 });
+}
+
+/** The error catalogue of spec 000 §8: how each failure reaches the user. */
+export function notifyRequestError(error: unknown): void {
+  // 401 already redirected to /login?expired=true, which shows its own message.
+  if (error instanceof UnauthorizedError) return;
+  if (error instanceof ApiError) return notifyError(error.message);
+  if (error instanceof HttpError) {
+    switch (error.status) {
+      case 429:
+        return notifyError(i18n.t('errors.tooManyRequests'));
+      case 500:
+        return notifyError(i18n.t('errors.serverError'));
+      case 405:
+        return notifyInfo(i18n.t('errors.demoSite'));
+      default:
+        return notifyError(i18n.t('errors.withMessage', { message: error.message }));
+    }
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  notifyError(i18n.t('errors.withMessage', { message }));
+}

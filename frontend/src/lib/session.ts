@@ -1,0 +1,60 @@
+import type { LoginResultDto } from '@tollgate/contracts';
+import { readString, removeItem, StorageKey, writeString } from './storage';
+
+/** The signed-in user as kept in localStorage (`user`): the login reply, refreshed from /self. */
+export type SessionUser = Pick<
+  LoginResultDto,
+  'id' | 'username' | 'display_name' | 'role' | 'status' | 'group'
+>;
+
+const listeners = new Set<() => void>();
+let cachedRaw: string | null = null;
+let cachedUser: SessionUser | null = null;
+
+function parse(raw: string | null): SessionUser | null {
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw) as Partial<SessionUser> | null;
+    return value && typeof value.id === 'number' ? (value as SessionUser) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stable snapshot for useSyncExternalStore: a new object only when the stored text changes. */
+export function getSessionUser(): SessionUser | null {
+  const raw = readString(StorageKey.user);
+  if (raw !== cachedRaw) {
+    cachedRaw = raw;
+    cachedUser = parse(raw);
+  }
+  return cachedUser;
+}
+
+function emit(): void {
+  listeners.forEach((listener) => listener());
+}
+
+export function setSessionUser(user: SessionUser): void {
+  const { id, username, display_name, role, status, group } = user;
+  writeString(StorageKey.user, JSON.stringify({ id, username, display_name, role, status, group }));
+  emit();
+}
+
+export function clearSessionUser(): void {
+  removeItem(StorageKey.user);
+  emit();
+}
+
+export function subscribeSession(listener: () => void): () => void {
+  listeners.add(listener);
+  // Another tab signing in or out changes this tab's session too.
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === null || event.key === StorageKey.user) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}

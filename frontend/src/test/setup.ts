@@ -1,0 +1,43 @@
+import '@testing-library/jest-dom/vitest';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeAll, vi } from 'vitest';
+import { i18n } from '@/lib/i18n';
+
+// jsdom lacks what Mantine measures and listens to.
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: vi.fn().mockImplementation((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: vi.fn(),
+    removeListener: vi.fn(),
+    addEventListener: vi.fn(),
+    removeEventListener: vi.fn(),
+    dispatchEvent: vi.fn(),
+  })),
+});
+
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+window.ResizeObserver = ResizeObserverStub;
+window.HTMLElement.prototype.scrollIntoView = () => undefined;
+const { getComputedStyle } = window;
+window.getComputedStyle = (element: Element) => getComputedStyle(element);
+
+beforeAll(async () => {
+  await i18n.changeLanguage('zh-CN');
+});
+
+afterEach(() => {
+  cleanup();
+  notifications.clean();
+  modals.closeAll();
+  window.localStorage.clear();
+  vi.unstubAllGlobals();
+});

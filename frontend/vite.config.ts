@@ -1,0 +1,49 @@
+/// <reference types="vitest/config" />
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const gateway = 'http://localhost:3000';
+// Resolved without node:url so this file type-checks with the browser tsconfig.
+const fromHere = (path: string) => decodeURIComponent(new URL(path, import.meta.url).pathname);
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: {
+      '@tollgate/contracts': fromHere('../libs/contracts/src'),
+      '@': fromHere('./src'),
+    },
+  },
+  server: {
+    port: 5173,
+    // Dev mode: Vite serves the console with hot reload, the gateway answers everything else.
+    proxy: {
+      '/api': gateway,
+      '/v1': gateway,
+      '/pg': gateway,
+      '/socket.io': { target: gateway, ws: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // Libraries change less often than the console: separate files cache longer.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 3 },
+            { name: 'mantine', test: /node_modules[\\/]@mantine[\\/]/, priority: 2 },
+            { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
+          ],
+        },
+      },
+    },
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+  },
+});

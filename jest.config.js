@@ -1,0 +1,17 @@
+// One jest run, three projects: unit (libs + apps, beside the code), e2e (whole app over HTTP),
+// browser (playwright-core + Debian chromium against the built app).
+const moduleNameMapper = {
+  '^@tollgate/(domain|contracts|event-store|read-store|testing)$': '<rootDir>/libs/$1/src',
+  '^@tollgate/(domain|contracts|event-store|read-store|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
+};
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true, diagnostics: false }],
+};
+const base = { testEnvironment: 'node', moduleNameMapper, transform, rootDir: __dirname };
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'] },
+    { ...base, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.browser.ts'] },
+  ],
+};

@@ -1,0 +1,85 @@
+/** A user as the console API returns it (never with the password). */
+export interface UserDto {
+  id: number;
+  username: string;
+  display_name: string;
+  role: number;
+  status: number;
+  email: string;
+  github_id: string;
+  wechat_id: string;
+  telegram_id: string;
+  group: string;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  aff_code: string;
+  aff_count: number;
+  aff_quota: number;
+  aff_history_quota: number;
+  inviter_id: number;
+  remark: string;
+  created_at: number;
+  /** Non-null (ISO time) when the user deregistered or was deleted. */
+  DeletedAt: string | null;
+}
+
+/** POST /api/user/login data. */
+export interface LoginResultDto {
+  id: number;
+  username: string;
+  display_name: string;
+  role: number;
+  status: number;
+  group: string;
+  /** True when the account still uses the bootstrap password (root / 123456). */
+  default_password: boolean;
+}
+
+export interface RegisterRequest {
+  username: string;
+  password: string;
+  password2?: string;
+  email?: string;
+  verification_code?: string;
+  aff_code?: string;
+}
+
+export interface CreateUserRequest {
+  username: string;
+  display_name?: string;
+  password: string;
+}
+
+export interface UpdateUserRequest {
+  id: number;
+  username?: string;
+  display_name?: string;
+  password?: string;
+  group?: string;
+  quota?: number;
+  remark?: string;
+}
+
+export interface UpdateSelfRequest {
+  display_name?: string;
+  /** New password; needs original_password. */
+  password?: string;
+  original_password?: string;
+}
+
+export type ManageAction = 'promote' | 'demote' | 'enable' | 'disable' | 'delete';
+
+export interface ManageUserRequest {
+  id: number;
+  action: ManageAction;
+}
+
+export interface ManageUserResultDto {
+  role: number;
+  status: number;
+}
+
+export interface AffTransferRequest {
+  quota: number;
+}

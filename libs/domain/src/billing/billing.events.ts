@@ -1,0 +1,27 @@
+import type { DomainEvent } from '../shared/decider';
+
+export type GrantReason = 'new_user' | 'invitee_bonus' | 'redemption' | 'topup';
+
+/** Quota credited to the balance (all amounts in quota units, 500000 = $1). */
+export type QuotaGranted = DomainEvent<
+  'QuotaGranted',
+  { userId: number; amount: number; reason: GrantReason; reference?: string }
+>;
+/** An administrator set the balance; the delta is the audit trail, `note` the reason given. */
+export type QuotaAdjusted = DomainEvent<
+  'QuotaAdjusted',
+  { userId: number; from: number; to: number; delta: number; note: string }
+>;
+/** An invitee registered with this user's aff code: pending invitation earnings grow. */
+export type InviterRewarded = DomainEvent<'InviterRewarded', { userId: number; inviteeId: number; amount: number }>;
+/** Pending invitation earnings moved to the balance (atomic: one event, one stream). */
+export type AffQuotaTransferred = DomainEvent<'AffQuotaTransferred', { userId: number; amount: number }>;
+
+export type BillingEvent = QuotaGranted | QuotaAdjusted | InviterRewarded | AffQuotaTransferred;
+
+export const BILLING_EVENT_TYPES: readonly BillingEvent['type'][] = [
+  'QuotaGranted',
+  'QuotaAdjusted',
+  'InviterRewarded',
+  'AffQuotaTransferred',
+];

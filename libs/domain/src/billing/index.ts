@@ -1,0 +1,2 @@
+export * from './billing.decider';
+export * from './billing.events';

@@ -1,0 +1,6 @@
+export * from './shared';
+export * from './user';
+export * from './billing';
+export * from './options';
+export * from './guard';
+export * from './sequence';

@@ -1,0 +1,205 @@
+/**
+ * Every option key the console knows, with its kind and the one-api/new-api family's default.
+ * Values travel as strings (the wire contract); `kind` says how they must parse.
+ */
+export type OptionKind =
+  | 'bool'
+  | 'int'
+  | 'float'
+  | 'string'
+  | 'text'
+  | 'address'
+  | 'json-object-number'
+  | 'json-object-string'
+  | 'json-chats'
+  | 'email-list';
+
+export interface OptionDefinition {
+  readonly kind: OptionKind;
+  readonly defaultValue: string;
+  /** Secrets are encrypted in events and never returned by GET /api/option/. */
+  readonly secret?: boolean;
+  /** Lower bound for numeric kinds. */
+  readonly min?: number;
+}
+
+const bool = (value: boolean): OptionDefinition => ({ kind: 'bool', defaultValue: String(value) });
+const int = (value: number, min = 0): OptionDefinition => ({ kind: 'int', defaultValue: String(value), min });
+const float = (value: number, min = 0): OptionDefinition => ({ kind: 'float', defaultValue: String(value), min });
+const str = (value = ''): OptionDefinition => ({ kind: 'string', defaultValue: value });
+const text = (value = ''): OptionDefinition => ({ kind: 'text', defaultValue: value });
+const address = (): OptionDefinition => ({ kind: 'address', defaultValue: '' });
+const secret = (): OptionDefinition => ({ kind: 'string', defaultValue: '', secret: true });
+const numbers = (value: Record<string, number>): OptionDefinition => ({
+  kind: 'json-object-number',
+  defaultValue: JSON.stringify(value, null, 2),
+});
+
+export const DEFAULT_MODEL_RATIO: Record<string, number> = {
+  'gpt-4o': 1.25,
+  'gpt-4o-mini': 0.075,
+  'gpt-4-turbo': 5,
+  'gpt-4': 15,
+  'gpt-3.5-turbo': 0.25,
+  'o1-mini': 1.5,
+  'text-embedding-3-small': 0.01,
+  'text-embedding-3-large': 0.065,
+  'claude-3-5-sonnet-20241022': 1.5,
+  'claude-3-5-haiku-20241022': 0.5,
+  'claude-3-opus-20240229': 7.5,
+  'gemini-1.5-pro': 1.75,
+  'gemini-1.5-flash': 0.0375,
+  'deepseek-chat': 0.135,
+  'moonshot-v1-8k': 0.6,
+  'glm-4': 7.143,
+  'qwen-turbo': 0.0214,
+};
+
+export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
+  'gpt-4o': 4,
+  'gpt-4o-mini': 4,
+  'gpt-4-turbo': 3,
+  'gpt-4': 2,
+  'gpt-3.5-turbo': 3,
+  'o1-mini': 4,
+  'claude-3-5-sonnet-20241022': 5,
+  'claude-3-5-haiku-20241022': 5,
+  'claude-3-opus-20240229': 5,
+  'gemini-1.5-pro': 4,
+  'gemini-1.5-flash': 4,
+  'deepseek-chat': 2,
+};
+
+export const DEFAULT_MODEL_PRICE: Record<string, number> = {
+  'dall-e-3': 0.04,
+  mj_imagine: 0.1,
+  mj_variation: 0.1,
+  mj_upscale: 0.05,
+  mj_describe: 0.05,
+  mj_blend: 0.1,
+  suno_music: 0.1,
+  suno_lyrics: 0.01,
+};
+
+export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
+  // Login and register switches
+  PasswordLoginEnabled: bool(true),
+  PasswordRegisterEnabled: bool(true),
+  EmailVerificationEnabled: bool(false),
+  GitHubOAuthEnabled: bool(false),
+  WeChatAuthEnabled: bool(false),
+  TelegramOAuthEnabled: bool(false),
+  TurnstileCheckEnabled: bool(false),
+  RegisterEnabled: bool(true),
+  EmailDomainRestrictionEnabled: bool(false),
+  EmailAliasRestrictionEnabled: bool(false),
+  // Mail
+  SMTPSSLEnabled: bool(false),
+  EmailDomainWhitelist: {
+    kind: 'email-list',
+    defaultValue: 'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
+  },
+  SMTPServer: str(),
+  SMTPPort: int(587, 1),
+  SMTPAccount: str(),
+  SMTPFrom: str(),
+  SMTPToken: secret(),
+  // Addresses and payment
+  ServerAddress: address(),
+  WorkerUrl: address(),
+  WorkerValidKey: secret(),
+  EpayId: str(),
+  EpayKey: secret(),
+  Price: float(7.3),
+  MinTopUp: int(1, 1),
+  TopupGroupRatio: numbers({ default: 1, vip: 1, svip: 1 }),
+  PayAddress: address(),
+  CustomCallbackAddress: address(),
+  // Third-party login
+  GitHubClientId: str(),
+  GitHubClientSecret: secret(),
+  WeChatServerAddress: address(),
+  WeChatServerToken: secret(),
+  WeChatAccountQRCodeImageURL: str(),
+  TurnstileSiteKey: str(),
+  TurnstileSecretKey: secret(),
+  TelegramBotToken: secret(),
+  TelegramBotName: str(),
+  // Branding and pages
+  Notice: text(),
+  SystemName: str('Tollgate'),
+  Logo: str(),
+  Footer: text(),
+  About: text(),
+  HomePageContent: text(),
+  TopUpLink: str(),
+  ChatLink: str(),
+  ChatLink2: str(),
+  // Display and quota
+  QuotaPerUnit: float(500000, 1),
+  RetryTimes: int(0),
+  DisplayInCurrencyEnabled: bool(true),
+  DisplayTokenStatEnabled: bool(true),
+  DefaultCollapseSidebar: bool(false),
+  // Drawing and tasks
+  DrawingEnabled: bool(false),
+  TaskEnabled: bool(true),
+  MjNotifyEnabled: bool(false),
+  MjAccountFilterEnabled: bool(false),
+  MjForwardUrlEnabled: bool(true),
+  MjModeClearEnabled: bool(true),
+  MjActionCheckSuccessEnabled: bool(true),
+  // Sensitive words
+  CheckSensitiveEnabled: bool(false),
+  CheckSensitiveOnPromptEnabled: bool(false),
+  SensitiveWords: text(''),
+  // Logs and dashboard
+  LogConsumeEnabled: bool(true),
+  DataExportEnabled: bool(true),
+  DataExportInterval: int(5, 1),
+  DataExportDefaultTime: str('hour'),
+  // Monitoring
+  ChannelDisableThreshold: float(5),
+  QuotaRemindThreshold: int(1000),
+  AutomaticDisableChannelEnabled: bool(false),
+  AutomaticEnableChannelEnabled: bool(false),
+  // Quota grants
+  QuotaForNewUser: int(0),
+  PreConsumedQuota: int(500),
+  QuotaForInviter: int(0),
+  QuotaForInvitee: int(0),
+  // Ratios and groups
+  ModelPrice: numbers(DEFAULT_MODEL_PRICE),
+  ModelRatio: numbers(DEFAULT_MODEL_RATIO),
+  CompletionRatio: numbers(DEFAULT_COMPLETION_RATIO),
+  GroupRatio: numbers({ default: 1, vip: 1, svip: 1 }),
+  UserUsableGroups: {
+    kind: 'json-object-string',
+    defaultValue: JSON.stringify({ default: '默认分组', vip: 'vip分组' }, null, 2),
+  },
+  Chats: {
+    kind: 'json-chats',
+    defaultValue: JSON.stringify(
+      [
+        { 'ChatGPT Next Web': 'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{address}"}' },
+        { 'Lobe Chat': 'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}' },
+      ],
+      null,
+      2,
+    ),
+  },
+};
+
+/** Keys reset by POST /api/option/rest_model_ratio. */
+export const MODEL_RATIO_KEYS = ['ModelRatio', 'CompletionRatio', 'ModelPrice'] as const;
+
+/** Payment callbacks need a public server address first (spec 000 §5). */
+export const KEYS_NEEDING_SERVER_ADDRESS: readonly string[] = ['PayAddress', 'EpayId', 'EpayKey'];
+
+export function optionDefinition(key: string): OptionDefinition | undefined {
+  return Object.prototype.hasOwnProperty.call(OPTION_CATALOGUE, key) ? OPTION_CATALOGUE[key] : undefined;
+}
+
+export function isSecretOption(key: string): boolean {
+  return optionDefinition(key)?.secret === true;
+}

@@ -1,0 +1,239 @@
+import { DomainError } from '../shared/domain-error';
+import { OPTION_CATALOGUE, type OptionDefinition } from './option-catalogue';
+import { normalizeOptionValue } from './option-value';
+
+const def = (key: string): OptionDefinition => {
+  const definition = OPTION_CATALOGUE[key];
+  if (!definition) throw new Error(`no option ${key} in the catalogue`);
+  return definition;
+};
+
+const normalize = (key: string, raw: string, definition: OptionDefinition = def(key)) =>
+  normalizeOptionValue(key, definition, raw);
+
+function rejection(key: string, raw: string, definition: OptionDefinition = def(key)): DomainError {
+  let caught: unknown;
+  try {
+    normalize(key, raw, definition);
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(DomainError);
+  return caught as DomainError;
+}
+
+const expectRejected = (
+  key: string,
+  raw: string,
+  code: string,
+  params?: Record<string, string | number>,
+) => {
+  const error = rejection(key, raw);
+  expect(error.code).toBe(code);
+  if (params) expect(error.params).toEqual(params);
+};
+
+describe('normalizeOptionValue', () => {
+  it('accepts every default value of the catalogue as it is', () => {
+    for (const [key, definition] of Object.entries(OPTION_CATALOGUE)) {
+      expect(normalizeOptionValue(key, definition, definition.defaultValue)).toBe(
+        definition.defaultValue,
+      );
+    }
+  });
+
+  describe('bool', () => {
+    it('accepts "true" and "false", trimmed', () => {
+      expect(normalize('RegisterEnabled', 'true')).toBe('true');
+      expect(normalize('RegisterEnabled', ' false ')).toBe('false');
+    });
+
+    it.each(['', 'TRUE', '1', 'yes', 'False'])('rejects %p', (raw) => {
+      expectRejected('RegisterEnabled', raw, 'option.invalid_bool', { key: 'RegisterEnabled' });
+    });
+  });
+
+  describe('int', () => {
+    it('accepts integers and stores their canonical form', () => {
+      expect(normalize('RetryTimes', '3')).toBe('3');
+      expect(normalize('RetryTimes', ' 007 ')).toBe('7');
+      expect(normalize('RetryTimes', '0')).toBe('0');
+      expect(normalize('SMTPPort', '465')).toBe('465');
+    });
+
+    it.each(['', 'abc', '1.5', '1e3', '0x10', '9007199254740993'])('rejects %p', (raw) => {
+      expectRejected('RetryTimes', raw, 'option.invalid_int', { key: 'RetryTimes' });
+    });
+
+    it('rejects a value below the minimum, naming it', () => {
+      expectRejected('RetryTimes', '-1', 'option.below_minimum', { key: 'RetryTimes', min: 0 });
+      expectRejected('SMTPPort', '0', 'option.below_minimum', { key: 'SMTPPort', min: 1 });
+      expectRejected('MinTopUp', '-3', 'option.below_minimum', { key: 'MinTopUp', min: 1 });
+    });
+
+    it('accepts a negative value when the kind has no lower bound', () => {
+      expect(normalize('Anything', '-4', { kind: 'int', defaultValue: '0' })).toBe('-4');
+    });
+  });
+
+  describe('float', () => {
+    it('accepts decimal numbers as written', () => {
+      expect(normalize('Price', '7.30')).toBe('7.30');
+      expect(normalize('Price', ' 0.5 ')).toBe('0.5');
+      expect(normalize('ChannelDisableThreshold', '0')).toBe('0');
+      expect(normalize('QuotaPerUnit', '1')).toBe('1');
+    });
+
+    it.each(['', '   ', 'abc', '1,5', 'Infinity', 'NaN'])('rejects %p', (raw) => {
+      expectRejected('Price', raw, 'option.invalid_number', { key: 'Price' });
+    });
+
+    it('rejects a value below the minimum, naming it', () => {
+      expectRejected('Price', '-0.01', 'option.below_minimum', { key: 'Price', min: 0 });
+      expectRejected('QuotaPerUnit', '0.5', 'option.below_minimum', {
+        key: 'QuotaPerUnit',
+        min: 1,
+      });
+    });
+  });
+
+  describe('string and text', () => {
+    it('trims a string', () => {
+      expect(normalize('SystemName', '  My Gateway  ')).toBe('My Gateway');
+      expect(normalize('SMTPServer', '')).toBe('');
+    });
+
+    it('keeps the whitespace of a text as written', () => {
+      const notice = '  # Notice\n\n  indented line\n';
+      expect(normalize('Notice', notice)).toBe(notice);
+      expect(normalize('Footer', '   ')).toBe('   ');
+    });
+  });
+
+  describe('address', () => {
+    it('strips trailing slashes and surrounding whitespace', () => {
+      expect(normalize('ServerAddress', 'https://gw.example.com/')).toBe('https://gw.example.com');
+      expect(normalize('ServerAddress', ' https://gw.example.com/// ')).toBe(
+        'https://gw.example.com',
+      );
+      expect(normalize('PayAddress', 'http://pay.example.com:8080/epay/')).toBe(
+        'http://pay.example.com:8080/epay',
+      );
+    });
+
+    it('keeps an address without trailing slash as it is', () => {
+      expect(normalize('WorkerUrl', 'HTTPS://Worker.Example.com/path?x=1')).toBe(
+        'HTTPS://Worker.Example.com/path?x=1',
+      );
+    });
+
+    it('accepts an empty address (not configured)', () => {
+      expect(normalize('ServerAddress', '')).toBe('');
+      expect(normalize('ServerAddress', '/')).toBe('');
+    });
+
+    it.each([
+      'gw.example.com',
+      'ftp://gw.example.com',
+      'https://',
+      'https:///path',
+      'https://gw example.com',
+      'javascript:alert(1)',
+    ])('rejects %p', (raw) => {
+      expectRejected('ServerAddress', raw, 'option.invalid_address', { key: 'ServerAddress' });
+    });
+  });
+
+  describe('json-object-number', () => {
+    it('accepts an object of non-negative numbers as written', () => {
+      const ratio = '{ "gpt-4o": 1.25, "free-model": 0 }';
+      expect(normalize('ModelRatio', ratio)).toBe(ratio);
+      expect(normalize('GroupRatio', '{}')).toBe('{}');
+    });
+
+    it.each([
+      'not json',
+      '[1, 2]',
+      'null',
+      '3',
+      '{"vip": "1"}',
+      '{"vip": -1}',
+      '{"vip": null}',
+      '{"vip": {"x": 1}}',
+    ])('rejects %p as invalid JSON for the key', (raw) => {
+      expectRejected('GroupRatio', raw, 'option.invalid_json', { key: 'GroupRatio' });
+    });
+
+    it('uses its own code for TopupGroupRatio', () => {
+      expect(normalize('TopupGroupRatio', '{"default": 1, "vip": 0.9}')).toBe(
+        '{"default": 1, "vip": 0.9}',
+      );
+      expectRejected('TopupGroupRatio', '{broken', 'option.topup_group_ratio_invalid_json', {});
+      expectRejected(
+        'TopupGroupRatio',
+        '{"vip": "cheap"}',
+        'option.topup_group_ratio_invalid_json',
+        {},
+      );
+      expectRejected('TopupGroupRatio', '[]', 'option.topup_group_ratio_invalid_json', {});
+    });
+  });
+
+  describe('json-object-string', () => {
+    it('accepts an object of strings', () => {
+      const groups = '{"default": "Default", "vip": "VIP"}';
+      expect(normalize('UserUsableGroups', groups)).toBe(groups);
+    });
+
+    it.each(['{', '["default"]', '{"vip": 1}', '"vip"'])('rejects %p', (raw) => {
+      expectRejected('UserUsableGroups', raw, 'option.invalid_json', { key: 'UserUsableGroups' });
+    });
+  });
+
+  describe('json-chats', () => {
+    it('accepts an array of name → link objects', () => {
+      const chats = '[{"NextChat": "https://app.nextchat.dev/#/?key={key}"}, {}]';
+      expect(normalize('Chats', chats)).toBe(chats);
+      expect(normalize('Chats', '[]')).toBe('[]');
+    });
+
+    it.each([
+      '[',
+      '{"NextChat": "https://x"}',
+      '["https://x"]',
+      '[{"NextChat": 1}]',
+      '[null]',
+      '[[]]',
+    ])('rejects %p', (raw) => {
+      expectRejected('Chats', raw, 'option.invalid_json', { key: 'Chats' });
+    });
+  });
+
+  describe('email-list', () => {
+    it('trims, lower-cases and de-duplicates, keeping the first order', () => {
+      expect(
+        normalize(
+          'EmailDomainWhitelist',
+          ' Gmail.com, qq.com ,GMAIL.COM,\nexample.co.uk\n, qq.com',
+        ),
+      ).toBe('gmail.com,qq.com,example.co.uk');
+    });
+
+    it('drops empty entries and accepts an empty list', () => {
+      expect(normalize('EmailDomainWhitelist', 'a-b.io,,\n,')).toBe('a-b.io');
+      expect(normalize('EmailDomainWhitelist', '')).toBe('');
+    });
+
+    it.each([
+      ['gmail.com,localhost', 'localhost'],
+      ['user@gmail.com', 'user@gmail.com'],
+      ['gmail.com,-bad.com', '-bad.com'],
+      ['bad-.com', 'bad-.com'],
+      ['exa mple.com', 'exa mple.com'],
+      ['Foo_Bar.com', 'foo_bar.com'],
+      ['example..com', 'example..com'],
+    ])('rejects %p naming the bad domain %p', (raw, domain) => {
+      expectRejected('EmailDomainWhitelist', raw, 'option.invalid_email_domain', { domain });
+    });
+  });
+});

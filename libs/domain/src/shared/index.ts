@@ -1,0 +1,3 @@
+export * from './decider';
+export * from './domain-error';
+export * from './event-metadata';

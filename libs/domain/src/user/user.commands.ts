@@ -1,0 +1,69 @@
+import type { ManageAction } from '@tollgate/contracts';
+import type { PasswordChangeReason, RegistrationSource } from './user.events';
+import type { ActorRef } from './user.rules';
+
+export interface RegisterUser {
+  readonly type: 'RegisterUser';
+  readonly userId: number;
+  readonly username: string;
+  readonly displayName: string;
+  readonly passwordHash: string;
+  readonly role: number;
+  readonly group: string;
+  readonly email: string;
+  readonly inviterId: number;
+  readonly affCode: string;
+  readonly source: RegistrationSource;
+}
+
+/** `actor` is absent when users act on themselves (self endpoints, password reset). */
+export interface ChangePassword {
+  readonly type: 'ChangePassword';
+  readonly passwordHash: string;
+  readonly reason: PasswordChangeReason;
+  readonly actor?: ActorRef;
+}
+
+export interface UpdateProfile {
+  readonly type: 'UpdateProfile';
+  readonly displayName?: string;
+  readonly remark?: string;
+  readonly actor?: ActorRef;
+}
+
+export interface RenameUser {
+  readonly type: 'RenameUser';
+  readonly username: string;
+  readonly actor: ActorRef;
+}
+
+export interface ChangeGroup {
+  readonly type: 'ChangeGroup';
+  readonly group: string;
+  readonly actor: ActorRef;
+}
+
+export interface ManageUser {
+  readonly type: 'ManageUser';
+  readonly action: ManageAction;
+  readonly actor: ActorRef;
+}
+
+export interface DeregisterSelf {
+  readonly type: 'DeregisterSelf';
+}
+
+export interface IssueAccessToken {
+  readonly type: 'IssueAccessToken';
+  readonly tokenHash: string;
+}
+
+export type UserCommand =
+  | RegisterUser
+  | ChangePassword
+  | UpdateProfile
+  | RenameUser
+  | ChangeGroup
+  | ManageUser
+  | DeregisterSelf
+  | IssueAccessToken;

@@ -1,0 +1,102 @@
+import { Role, UserStatus } from '@tollgate/contracts';
+import type { Decider } from '../shared/decider';
+import { DomainError } from '../shared/domain-error';
+import type { ManageUser, UserCommand } from './user.commands';
+import type { UserEvent } from './user.events';
+import {
+  assertExisting,
+  assertMayManage,
+  assertValidDisplayName,
+  assertValidUsername,
+} from './user.rules';
+import { evolveUser, initialUserState, type UserState } from './user.state';
+
+export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
+  initialState: initialUserState,
+  evolve: evolveUser,
+  decide(command, state) {
+    switch (command.type) {
+      case 'RegisterUser': {
+        if (state.exists) throw new DomainError('user.already_exists');
+        assertValidUsername(command.username);
+        assertValidDisplayName(command.displayName);
+        const { type: _type, ...data } = command;
+        return [{ type: 'UserRegistered', data }];
+      }
+      case 'ChangePassword':
+        assertExisting(state);
+        if (command.actor) assertMayManage(command.actor, state);
+        return [
+          {
+            type: 'UserPasswordChanged',
+            data: { userId: state.userId, passwordHash: command.passwordHash, reason: command.reason },
+          },
+        ];
+      case 'UpdateProfile': {
+        assertExisting(state);
+        if (command.actor) assertMayManage(command.actor, state);
+        const data: { userId: number; displayName?: string; remark?: string } = { userId: state.userId };
+        if (command.displayName !== undefined && command.displayName !== state.displayName) {
+          assertValidDisplayName(command.displayName);
+          data.displayName = command.displayName;
+        }
+        if (command.remark !== undefined && command.remark !== state.remark) data.remark = command.remark;
+        if (Object.keys(data).length === 1) return [];
+        return [{ type: 'UserProfileUpdated', data }];
+      }
+      case 'RenameUser':
+        assertExisting(state);
+        assertMayManage(command.actor, state);
+        assertValidUsername(command.username);
+        if (command.username === state.username) return [];
+        return [{ type: 'UserRenamed', data: { userId: state.userId, from: state.username, to: command.username } }];
+      case 'ChangeGroup':
+        assertExisting(state);
+        assertMayManage(command.actor, state);
+      {
+        const group = command.group.trim();
+        if (group === '') throw new DomainError('user.group_required');
+        if (group === state.group) return [];
+        return [{ type: 'UserGroupChanged', data: { userId: state.userId, from: state.group, to: group } }];
+      }
+      case 'ManageUser':
+        return decideManage(command, state);
+      case 'DeregisterSelf':
+        assertExisting(state);
+        if (state.role >= Role.Root) throw new DomainError('user.cannot_delete_root');
+        return [{ type: 'UserDeregistered', data: { userId: state.userId, by: 'self' } }];
+      case 'IssueAccessToken':
+        assertExisting(state);
+        return [{ type: 'UserAccessTokenIssued', data: { userId: state.userId, tokenHash: command.tokenHash } }];
+    }
+  },
+};
+
+/** promote / demote / enable / disable / delete, with the anchors' rules (root is untouchable). */
+function decideManage(command: ManageUser, state: UserState): UserEvent[] {
+  assertExisting(state);
+  assertMayManage(command.actor, state);
+  const userId = state.userId;
+  switch (command.action) {
+    case 'promote':
+      if (command.actor.role < Role.Root) throw new DomainError('user.only_root_can_promote');
+      if (state.role >= Role.Admin) throw new DomainError('user.already_admin');
+      return [{ type: 'UserRoleChanged', data: { userId, from: state.role, to: Role.Admin } }];
+    case 'demote':
+      if (state.role >= Role.Root) throw new DomainError('user.cannot_demote_root');
+      if (state.role <= Role.Common) throw new DomainError('user.already_common');
+      return [{ type: 'UserRoleChanged', data: { userId, from: state.role, to: Role.Common } }];
+    case 'enable':
+      if (state.status === UserStatus.Enabled) return [];
+      return [{ type: 'UserStatusChanged', data: { userId, from: state.status, to: UserStatus.Enabled } }];
+    case 'disable':
+      if (state.role >= Role.Root) throw new DomainError('user.cannot_disable_root');
+      if (state.status === UserStatus.Disabled) return [];
+      return [{ type: 'UserStatusChanged', data: { userId, from: state.status, to: UserStatus.Disabled } }];
+    case 'delete':
+      if (state.role >= Role.Root) throw new DomainError('user.cannot_delete_root');
+      return [{ type: 'UserDeregistered', data: { userId, by: 'admin' } }];
+    default:
+      throw new DomainError('common.invalid_params');
+  }
+}

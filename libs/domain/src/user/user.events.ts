@@ -1,0 +1,59 @@
+import type { DomainEvent } from '../shared/decider';
+
+export type RegistrationSource = 'register' | 'admin' | 'bootstrap';
+export type PasswordChangeReason = 'self' | 'admin' | 'reset';
+
+export type UserRegistered = DomainEvent<
+  'UserRegistered',
+  {
+    userId: number;
+    username: string;
+    displayName: string;
+    /** argon2id hash, never the password. */
+    passwordHash: string;
+    role: number;
+    group: string;
+    email: string;
+    inviterId: number;
+    affCode: string;
+    source: RegistrationSource;
+  }
+>;
+export type UserPasswordChanged = DomainEvent<
+  'UserPasswordChanged',
+  { userId: number; passwordHash: string; reason: PasswordChangeReason }
+>;
+export type UserProfileUpdated = DomainEvent<
+  'UserProfileUpdated',
+  { userId: number; displayName?: string; remark?: string }
+>;
+export type UserRenamed = DomainEvent<'UserRenamed', { userId: number; from: string; to: string }>;
+export type UserGroupChanged = DomainEvent<'UserGroupChanged', { userId: number; from: string; to: string }>;
+export type UserRoleChanged = DomainEvent<'UserRoleChanged', { userId: number; from: number; to: number }>;
+export type UserStatusChanged = DomainEvent<'UserStatusChanged', { userId: number; from: number; to: number }>;
+export type UserDeregistered = DomainEvent<'UserDeregistered', { userId: number; by: 'self' | 'admin' }>;
+/** The system access token itself is shown once; only its SHA-256 is kept. */
+export type UserAccessTokenIssued = DomainEvent<'UserAccessTokenIssued', { userId: number; tokenHash: string }>;
+
+export type UserEvent =
+  | UserRegistered
+  | UserPasswordChanged
+  | UserProfileUpdated
+  | UserRenamed
+  | UserGroupChanged
+  | UserRoleChanged
+  | UserStatusChanged
+  | UserDeregistered
+  | UserAccessTokenIssued;
+
+export const USER_EVENT_TYPES: readonly UserEvent['type'][] = [
+  'UserRegistered',
+  'UserPasswordChanged',
+  'UserProfileUpdated',
+  'UserRenamed',
+  'UserGroupChanged',
+  'UserRoleChanged',
+  'UserStatusChanged',
+  'UserDeregistered',
+  'UserAccessTokenIssued',
+];

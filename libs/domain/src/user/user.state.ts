@@ -1,0 +1,66 @@
+import type { UserEvent } from './user.events';
+
+export interface UserState {
+  readonly exists: boolean;
+  readonly userId: number;
+  readonly username: string;
+  readonly displayName: string;
+  readonly remark: string;
+  readonly role: number;
+  readonly status: number;
+  readonly group: string;
+  readonly passwordHash: string;
+  readonly deregistered: boolean;
+}
+
+export const initialUserState: UserState = {
+  exists: false,
+  userId: 0,
+  username: '',
+  displayName: '',
+  remark: '',
+  role: 0,
+  status: 0,
+  group: '',
+  passwordHash: '',
+  deregistered: false,
+};
+
+export function evolveUser(state: UserState, event: UserEvent): UserState {
+  switch (event.type) {
+    case 'UserRegistered': {
+      const d = event.data;
+      return {
+        ...state,
+        exists: true,
+        userId: d.userId,
+        username: d.username,
+        displayName: d.displayName,
+        passwordHash: d.passwordHash,
+        role: d.role,
+        status: 1,
+        group: d.group,
+      };
+    }
+    case 'UserPasswordChanged':
+      return { ...state, passwordHash: event.data.passwordHash };
+    case 'UserProfileUpdated':
+      return {
+        ...state,
+        displayName: event.data.displayName ?? state.displayName,
+        remark: event.data.remark ?? state.remark,
+      };
+    case 'UserRenamed':
+      return { ...state, username: event.data.to };
+    case 'UserGroupChanged':
+      return { ...state, group: event.data.to };
+    case 'UserRoleChanged':
+      return { ...state, role: event.data.to };
+    case 'UserStatusChanged':
+      return { ...state, status: event.data.to };
+    case 'UserDeregistered':
+      return { ...state, deregistered: true };
+    case 'UserAccessTokenIssued':
+      return state;
+  }
+}

@@ -1,0 +1,27 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EventStore } from './event-store.port';
+import { connectEsdb } from './esdb/connect-esdb';
+import { SqliteEventStore } from './sqlite/sqlite-event-store';
+
+export interface EventStoreConfig {
+  /** EVENT_STORE_URL: esdb://… or esdb+discover://… selects EventStoreDB; unset/empty = embedded SQLite. */
+  readonly eventStoreUrl?: string;
+  /** DATA_DIR: the SQLite file lives at <dataDir>/events.sqlite. */
+  readonly dataDir: string;
+}
+
+/** Picks the adapter from configuration. EventStoreDB fails fast when unreachable. */
+export async function createEventStore(config: EventStoreConfig): Promise<EventStore> {
+  const url = config.eventStoreUrl?.trim();
+  if (url) {
+    if (!/^esdb(\+discover)?:\/\//.test(url)) {
+      throw new Error(
+        'EVENT_STORE_URL must start with esdb:// or esdb+discover:// (leave it unset for SQLite)',
+      );
+    }
+    return connectEsdb(url);
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  return SqliteEventStore.open(join(config.dataDir, 'events.sqlite'));
+}

@@ -1,0 +1,138 @@
+/**
+ * The EventStore port. Semantics are EventStoreDB's, which the SQLite adapter emulates exactly:
+ * 0-based stream revisions, expected revision checks, exclusive `$all` positions, catch-up then live
+ * subscriptions.
+ */
+
+/** `$all` position. Opaque to callers; compare only with `comparePositions`. */
+export interface Position {
+  readonly commit: bigint;
+  readonly prepare: bigint;
+}
+
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+/** Metadata is opaque to the store; the domain's envelope lives in libs/domain (EventMetadata). */
+export type Metadata = Record<string, unknown>;
+
+export interface EventData<T = unknown> {
+  /** uuid; unique across the store (a duplicate id is rejected). */
+  readonly id: string;
+  /** PascalCase, past tense, never renamed. */
+  readonly type: string;
+  readonly data: T;
+  readonly metadata?: Metadata;
+}
+
+export interface RecordedEvent<T = unknown> {
+  readonly id: string;
+  readonly type: string;
+  readonly data: T;
+  readonly metadata: Metadata;
+  readonly streamId: string;
+  /** 0-based revision within its stream. */
+  readonly revision: number;
+  readonly position: Position;
+  readonly recordedAt: Date;
+}
+
+export interface AppendResult {
+  /** Revision of the last event written (what to pass as `expected` next time). */
+  readonly nextExpectedRevision: number;
+  /** `$all` position of the last event written. */
+  readonly position: Position;
+}
+
+export interface ReadStreamOptions {
+  readonly direction?: 'forwards' | 'backwards';
+  /** Inclusive. Default: 'start' forwards, 'end' backwards. */
+  readonly fromRevision?: number | 'start' | 'end';
+  readonly maxCount?: number;
+}
+
+export interface EventFilter {
+  /** Exact event types to include. */
+  readonly eventTypes?: readonly string[];
+  /** Stream id prefixes to include, e.g. 'user-'. */
+  readonly streamPrefixes?: readonly string[];
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. Default 'start' (everything). */
+  readonly fromPosition?: Position | 'start';
+  readonly maxCount?: number;
+  readonly filter?: EventFilter;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive. 'start' replays everything, 'end' only live events. */
+  readonly fromPosition?: Position | 'start' | 'end';
+  readonly filter?: EventFilter;
+  /** Upper bound on the size of one delivered batch (default 500). */
+  readonly maxBatchSize?: number;
+}
+
+export interface SubscriptionHandlers {
+  /**
+   * Receives events in `$all` order, in batches of 1..maxBatchSize. The next batch is delivered only
+   * after the returned promise resolves; events arriving meanwhile are buffered and form the next
+   * batch (natural batching under load).
+   */
+  onEvents(events: readonly RecordedEvent[]): Promise<void> | void;
+  /** Called once, when the catch-up phase has delivered everything that existed at subscribe time. */
+  onCaughtUp?(): void;
+  /** A handler error or a transport error stops the subscription and lands here. */
+  onError?(error: Error): void;
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+export interface EventStore {
+  append(
+    streamId: string,
+    events: readonly EventData[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult>;
+  /** A missing stream reads as an empty array. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Revision of the stream's last event, or null when the stream does not exist. */
+  streamRevision(streamId: string): Promise<number | null>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Position of the last event in the store, or null when the store is empty. */
+  headPosition(): Promise<Position | null>;
+  subscribeToAll(options: SubscribeOptions, handlers: SubscriptionHandlers): Subscription;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  override readonly name = 'WrongExpectedRevisionError';
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    /** Current revision, or null when the stream does not exist. */
+    readonly actual: number | null,
+  ) {
+    super(
+      `Wrong expected revision on ${streamId}: expected ${String(expected)}, actual ${String(actual)}`,
+    );
+  }
+}
+
+export function comparePositions(a: Position, b: Position): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+/** Stable text form, used to store checkpoints and return positions over the API. */
+export function serializePosition(p: Position): string {
+  return `${p.commit}/${p.prepare}`;
+}
+
+export function parsePosition(text: string): Position {
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  if (!match) throw new Error(`Not a position: ${text}`);
+  return { commit: BigInt(match[1]!), prepare: BigInt(match[2]!) };
+}

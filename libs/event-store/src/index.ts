@@ -1,0 +1,12 @@
+export * from './event-store.port';
+export { createEventStore, type EventStoreConfig } from './create-event-store';
+export {
+  SqliteEventStore,
+  type SqliteEventStoreOptions,
+  type SqliteEventStoreStats,
+} from './sqlite/sqlite-event-store';
+export { DuplicateEventIdError } from './sqlite/sqlite-errors';
+export { EsdbEventStore } from './esdb/esdb-event-store';
+export { connectEsdb, redactUrl, type ConnectEsdbOptions } from './esdb/connect-esdb';
+export { matchesFilter } from './shared/event-filter';
+export { DEFAULT_MAX_BATCH_SIZE } from './shared/subscription-pump';

@@ -1,0 +1,185 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { event, eventStoreContract } from '../contract/event-store.contract';
+import { SubscriptionRecorder, sleep } from '../contract/subscription-recorder';
+import { WrongExpectedRevisionError } from '../event-store.port';
+import { DuplicateEventIdError } from './sqlite-errors';
+import { SqliteEventStore } from './sqlite-event-store';
+
+const dir = mkdtempSync(join(tmpdir(), 'tollgate-event-store-'));
+let fileCounter = 0;
+const freshFile = (): string => join(dir, `events-${++fileCounter}.sqlite`);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('SqliteEventStore on a file', () => {
+  eventStoreContract(async () => SqliteEventStore.open(freshFile()), {
+    rejectsDuplicateEventIds: true,
+    startsEmpty: true,
+  });
+});
+
+describe("SqliteEventStore on ':memory:'", () => {
+  eventStoreContract(async () => SqliteEventStore.open(':memory:'), {
+    rejectsDuplicateEventIds: true,
+    startsEmpty: true,
+  });
+});
+
+describe('SqliteEventStore specifics', () => {
+  let store: SqliteEventStore;
+  let file: string;
+  beforeEach(() => {
+    file = freshFile();
+    store = SqliteEventStore.open(file);
+  });
+  afterEach(() => store.close());
+
+  it('group-commits appends requested in the same tick into one transaction', async () => {
+    const before = store.stats.transactions;
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) => store.append(`g-${i}`, [event('E')], 'no_stream')),
+    );
+    // All 100 were queued before the scheduled flush ran, so one BEGIN IMMEDIATE carried them.
+    expect(store.stats.transactions - before).toBe(1);
+    expect(store.stats.appends).toBe(100);
+  });
+
+  it('rejects only the failing appends of a batch, checking each against the ones before it', async () => {
+    const taken = event('Taken');
+    await store.append('b-1', [taken], 'no_stream');
+    const before = store.stats.transactions;
+    const results = await Promise.allSettled([
+      store.append('b-2', [event('First')], 'no_stream'),
+      store.append('b-2', [event('Second')], 'no_stream'), // loses to the one just before it
+      store.append('b-2', [event('Third')], 0), // sees First inside the same transaction
+      store.append('b-3', [event('Dup'), { ...taken }], 'any'), // duplicate id: rolled back alone
+      store.append('b-1', [event('Next')], 0),
+    ]);
+    expect(store.stats.transactions - before).toBe(1);
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+    expect((results[3] as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateEventIdError);
+    expect((await store.readStream('b-2')).map((e) => e.type)).toEqual(['First', 'Third']);
+    expect(await store.readStream('b-3')).toEqual([]);
+    expect(await store.streamRevision('b-3')).toBeNull();
+    expect(await store.streamRevision('b-1')).toBe(1);
+  });
+
+  it('rejects data that cannot be serialised without touching the rest of the batch', async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    const results = await Promise.allSettled([
+      store.append('j-1', [event('Bad', cyclic)], 'any'),
+      store.append('j-2', [event('Good')], 'any'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+  });
+
+  it('uses WAL on files', async () => {
+    await store.append('w-1', [event('E')], 'any');
+    const other = new Database(file, { readonly: true });
+    try {
+      expect(other.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      other.close();
+    }
+  });
+
+  it('persists across close and reopen, continuing revisions and positions', async () => {
+    const first = await store.append('p-1', [event('A'), event('B')], 'no_stream');
+    await store.close();
+    store = SqliteEventStore.open(file);
+    expect(await store.streamRevision('p-1')).toBe(1);
+    expect((await store.readStream('p-1')).map((e) => e.type)).toEqual(['A', 'B']);
+    const next = await store.append('p-1', [event('C')], 1);
+    expect(next.nextExpectedRevision).toBe(2);
+    expect(next.position.commit).toBe(first.position.commit + 1n);
+    expect(await store.headPosition()).toEqual(next.position);
+  });
+
+  it('flushes pending appends on close and refuses work afterwards', async () => {
+    const pending = store.append('c-1', [event('A')], 'no_stream');
+    await store.close();
+    await expect(pending).resolves.toMatchObject({ nextExpectedRevision: 0 });
+    await expect(store.append('c-1', [event('B')], 'any')).rejects.toThrow(/closed/);
+    expect(() => store.subscribeToAll({}, { onEvents: () => undefined })).toThrow(/closed/);
+    await store.close(); // idempotent
+    store = SqliteEventStore.open(file);
+    expect(await store.streamRevision('c-1')).toBe(0);
+  });
+
+  it('stops subscriptions on close without reporting an error', async () => {
+    const recorder = new SubscriptionRecorder();
+    store.subscribeToAll({ fromPosition: 'end' }, recorder.handlers);
+    await recorder.waitFor(() => recorder.caughtUpCalls > 0, 'live');
+    await store.close();
+    await sleep(20);
+    expect(recorder.errors).toEqual([]);
+    store = SqliteEventStore.open(file);
+  });
+
+  it('delivers live events exactly as a read returns them (JSON-normalised)', async () => {
+    const recorder = new SubscriptionRecorder();
+    const subscription = store.subscribeToAll({ fromPosition: 'end' }, recorder.handlers);
+    await recorder.waitFor(() => recorder.caughtUpCalls > 0, 'live');
+    const when = new Date('2024-01-02T03:04:05.000Z');
+    await store.append('n-1', [event('Dated', { when, skipped: undefined })], 'any');
+    await recorder.waitFor(() => recorder.events.length === 1, '1 event');
+    await subscription.stop();
+    const [read] = await store.readStream('n-1');
+    expect(recorder.events[0]).toEqual(read);
+    expect(read!.data).toEqual({ when: '2024-01-02T03:04:05.000Z' });
+  });
+
+  it('falls back to paging when a slow subscriber lets live events pile up', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const recorder = new SubscriptionRecorder(undefined, async (_batch, r) => {
+      if (r.batches.length === 0) await gate;
+    });
+    const subscription = store.subscribeToAll(
+      { fromPosition: 'end', maxBatchSize: 500 },
+      recorder.handlers,
+    );
+    await recorder.waitFor(() => recorder.caughtUpCalls > 0, 'live');
+    await store.append('f-0', [event('First')], 'any');
+    await sleep(20);
+    // 10 050 queued live events pass the high-water mark; the later appends are then read from the table.
+    await store.append(
+      'f-1',
+      Array.from({ length: 10_050 }, () => event('Bulk', {})),
+      'any',
+    );
+    for (let i = 0; i < 5; i += 1) await store.append('f-2', [event(`Late${i}`)], 'any');
+    release();
+    await recorder.waitFor(() => recorder.events.length >= 10_056, 'all events', 20_000);
+    await subscription.stop();
+    const positions = recorder.events.map((e) => e.position.commit);
+    expect(new Set(positions).size).toBe(10_056);
+    expect(positions).toEqual([...positions].sort((a, b) => (a < b ? -1 : 1)));
+    expect(recorder.events.slice(-5).map((e) => e.type)).toEqual([
+      'Late0',
+      'Late1',
+      'Late2',
+      'Late3',
+      'Late4',
+    ]);
+  }, 30_000);
+
+  it('rejects invalid expected revisions and events without id or type', async () => {
+    await expect(store.append('v-1', [event('E')], -1)).rejects.toThrow(/non-negative/);
+    await expect(store.append('v-1', [{ id: '', type: 'E', data: {} }], 'any')).rejects.toThrow(
+      /id and a type/,
+    );
+    await expect(store.append('', [event('E')], 'any')).rejects.toThrow(/streamId/);
+  });
+});

@@ -1,0 +1,33 @@
+import type BetterSqlite3 from 'better-sqlite3';
+
+/** How hard each commit hits the disk. WAL + 'normal' survives process crashes, not power loss. */
+export type SqliteSynchronous = 'full' | 'normal';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  global_position INTEGER PRIMARY KEY AUTOINCREMENT,
+  event_id        TEXT    NOT NULL UNIQUE,
+  stream_id       TEXT    NOT NULL,
+  stream_revision INTEGER NOT NULL,
+  type            TEXT    NOT NULL,
+  data            TEXT    NOT NULL,
+  metadata        TEXT    NOT NULL,
+  recorded_at     INTEGER NOT NULL,
+  UNIQUE (stream_id, stream_revision)
+);
+-- Type-filtered reads of $all (projections subscribe to a handful of types).
+CREATE INDEX IF NOT EXISTS events_type_position ON events (type, global_position);
+CREATE TABLE IF NOT EXISTS streams (
+  stream_id TEXT    PRIMARY KEY,
+  revision  INTEGER NOT NULL
+) WITHOUT ROWID;
+`;
+
+export function prepareDatabase(db: BetterSqlite3.Database, synchronous: SqliteSynchronous): void {
+  // ':memory:' ignores WAL (stays 'memory'); that is fine, nothing else can open it anyway.
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+  // Another process (a CLI rebuild, a second gateway) may hold the write lock for a moment.
+  db.pragma('busy_timeout = 5000');
+  db.exec(SCHEMA);
+}

@@ -1,0 +1,19 @@
+export * from './read-store.port';
+export { SqliteReadStore } from './sqlite/sqlite-read-store';
+export { MongoReadStore } from './mongo/mongo-read-store';
+export { connectMongo, type ConnectMongoOptions } from './mongo/connect-mongo';
+export { createReadStore, type ReadStoreConfig } from './create-read-store';
+export type { Projection } from './projection/projection';
+export { CHECKPOINTS, type CheckpointDoc } from './projection/checkpoint';
+export {
+  ProjectionRunner,
+  type AppliedListener,
+  type ProjectionRunnerOptions,
+} from './projection/projection-runner';
+export { ProjectionHost, type ProjectionHostOptions } from './projection/projection-host';
+export {
+  rebuildProjections,
+  formatProgressBar,
+  type RebuildOptions,
+  type RebuildResult,
+} from './projection/rebuild';

@@ -1,0 +1,95 @@
+import type { EventStore, Position } from '@tollgate/event-store/event-store.port';
+import type { ReadStore } from '../read-store.port';
+import type { Projection } from './projection';
+import { ProjectionRunner, type AppliedListener } from './projection-runner';
+
+export interface ProjectionHostOptions {
+  readonly maxBatchSize?: number;
+  readonly checkpointEvery?: number;
+  readonly retryDelayMs?: number;
+  /** Runner errors after start-up and listener errors. Default: console.error. */
+  readonly onError?: (projection: string, error: Error) => void;
+}
+
+/** All projections of a process: start them together and wait (bounded) for read-your-writes. */
+export class ProjectionHost {
+  readonly runners: readonly ProjectionRunner[];
+  private readonly appliedListeners = new Set<AppliedListener>();
+
+  constructor(
+    eventStore: EventStore,
+    readStore: ReadStore,
+    projections: readonly Projection[],
+    options: ProjectionHostOptions = {},
+  ) {
+    checkOwnership(projections);
+    const onApplied: AppliedListener = (name, events) => {
+      for (const listener of [...this.appliedListeners]) {
+        try {
+          listener(name, events);
+        } catch (error) {
+          if (options.onError) options.onError(name, error as Error);
+          else console.error(`onApplied listener for ${name}:`, error);
+        }
+      }
+    };
+    this.runners = projections.map(
+      (projection) =>
+        new ProjectionRunner(eventStore, readStore, projection, { ...options, onApplied }),
+    );
+  }
+
+  /** Resolves once every projection has caught up with the log; on failure stops them all and rejects. */
+  async start(): Promise<void> {
+    try {
+      await Promise.all(this.runners.map((runner) => runner.start()));
+      await Promise.all(this.runners.map((runner) => runner.caughtUp));
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+  }
+
+  /** True once every projection has processed `position`; false after `timeoutMs`. */
+  waitFor(position: Position, timeoutMs = 5000): Promise<boolean> {
+    const reached = () => this.runners.every((runner) => runner.hasReached(position));
+    if (reached()) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const finish = (result: boolean) => {
+        clearTimeout(timer);
+        for (const unsubscribe of unsubscribes) unsubscribe();
+        resolve(result);
+      };
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      const unsubscribes = this.runners.map((runner) =>
+        runner.onAdvance(() => reached() && finish(true)),
+      );
+    });
+  }
+
+  /** Called after each committed batch with the projection's name and the events it applied. */
+  onApplied(listener: AppliedListener): () => void {
+    this.appliedListeners.add(listener);
+    return () => this.appliedListeners.delete(listener);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.runners.map((runner) => runner.stop()));
+  }
+}
+
+function checkOwnership(projections: readonly Projection[]): void {
+  const owners = new Map<string, string>();
+  for (const projection of projections) {
+    if (owners.has(`projection:${projection.name}`))
+      throw new Error(`Duplicate projection ${projection.name}`);
+    owners.set(`projection:${projection.name}`, projection.name);
+    for (const { name } of projection.collections) {
+      // A version bump drops the projection's collections, which must not wipe another's data.
+      const owner = owners.get(name);
+      if (owner)
+        throw new Error(`Collection ${name} is declared by both ${owner} and ${projection.name}`);
+      owners.set(name, projection.name);
+    }
+  }
+}

@@ -1,0 +1,271 @@
+import type { EventStore, RecordedEvent } from '@tollgate/event-store/event-store.port';
+import { comparePositions, serializePosition } from '@tollgate/event-store/event-store.port';
+import type { ReadStore } from '../read-store.port';
+import { SqliteReadStore } from '../sqlite/sqlite-read-store';
+import { InMemoryEventStore } from '../testing/in-memory-event-store';
+import {
+  append,
+  statsCollections,
+  seedLog,
+  snapshot,
+  statsProjection,
+  usersProjection,
+} from '../testing/sample-projections';
+import { CHECKPOINTS } from './checkpoint';
+import { ProjectionRunner } from './projection-runner';
+
+describe('ProjectionRunner', () => {
+  let events: InMemoryEventStore;
+  let store: ReadStore;
+  const runners: ProjectionRunner[] = [];
+  const run = (runner: ProjectionRunner) => (runners.push(runner), runner);
+
+  beforeEach(() => {
+    events = new InMemoryEventStore();
+    store = new SqliteReadStore(':memory:');
+  });
+  afterEach(async () => {
+    await Promise.all(runners.splice(0).map((r) => r.stop()));
+    await store.close();
+  });
+
+  it('turns recorded events into documents and stores its checkpoint', async () => {
+    await append(events, 'user-1', 'UserRegistered', { userId: '1', name: 'Ann' });
+    await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 5 });
+    await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 3 });
+    const last = await append(events, 'user-1', 'UserRenamed', { userId: '1', name: 'Anna' });
+    const runner = run(new ProjectionRunner(events, store, usersProjection()));
+    await runner.start();
+    await runner.caughtUp;
+    expect(await store.collection('test_users').get('1')).toEqual({
+      _id: '1',
+      name: 'Anna',
+      quota: 8,
+      biggestTopUp: 5,
+    });
+    expect(await store.collection(CHECKPOINTS).get('test_users')).toEqual({
+      _id: 'test_users',
+      position: serializePosition(last.position),
+      version: 1,
+    });
+    expect(runner.position()).toEqual(last.position);
+  });
+
+  it('catches up at once on an empty log and then follows live events', async () => {
+    const runner = run(new ProjectionRunner(events, store, usersProjection()));
+    await runner.start();
+    await runner.caughtUp;
+    const { position } = await append(events, 'user-1', 'UserRegistered', {
+      userId: '1',
+      name: 'Ann',
+    });
+    await until(runner, position);
+    expect(await store.collection('test_users').get('1')).toEqual({
+      _id: '1',
+      name: 'Ann',
+      quota: 0,
+    });
+  });
+
+  it('advances past events it does not handle', async () => {
+    const runner = run(new ProjectionRunner(events, store, usersProjection()));
+    await runner.start();
+    const { position } = await append(events, 'misc-1', 'SomethingElseHappened', {});
+    await until(runner, position);
+    expect(runner.hasReached(position)).toBe(true);
+  });
+
+  it('resumes from its checkpoint after a restart without applying anything twice', async () => {
+    await seedLog(events, 4, 3);
+    const first = run(new ProjectionRunner(events, store, usersProjection()));
+    await first.start();
+    await first.caughtUp;
+    await first.stop();
+    const before = await snapshot(store, ['test_users']);
+
+    const applied: RecordedEvent[] = [];
+    const second = run(
+      new ProjectionRunner(events, store, usersProjection({ onApply: (e) => applied.push(e) })),
+    );
+    await second.start();
+    await second.caughtUp;
+    expect(applied).toEqual([]);
+    expect(await snapshot(store, ['test_users'])).toEqual(before);
+
+    const { position } = await append(events, 'billing-0', 'QuotaAdded', {
+      userId: '0',
+      amount: 100,
+    });
+    await until(second, position);
+    expect(applied.map((e) => e.type)).toEqual(['QuotaAdded']);
+    expect((await store.collection('test_users').get('0'))?.['quota']).toBe(
+      (before['test_users']![0]!['quota'] as number) + 100,
+    );
+  });
+
+  it('rolls back a batch that fails half-way, and the restart applies it exactly once', async () => {
+    await append(events, 'user-1', 'UserRegistered', { userId: '1', name: 'Ann' });
+    for (let i = 1; i <= 5; i++)
+      await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: i });
+    let seen = 0;
+    const crashing = usersProjection({
+      onApply: () => {
+        if (++seen === 4) throw new Error('crash in the middle of the batch');
+      },
+    });
+    const first = run(new ProjectionRunner(events, store, crashing, { maxBatchSize: 100 }));
+    await first.start();
+    await expect(first.caughtUp).rejects.toThrow(/crash in the middle/);
+    // Three events were applied inside the transaction, which rolled back: nothing landed, no checkpoint.
+    expect(await store.collection('test_users').count()).toBe(0);
+    expect(await store.collection(CHECKPOINTS).get('test_users')).toBeNull();
+
+    const second = run(
+      new ProjectionRunner(events, store, usersProjection(), { maxBatchSize: 100 }),
+    );
+    await second.start();
+    await second.caughtUp;
+    expect(await store.collection('test_users').get('1')).toEqual({
+      _id: '1',
+      name: 'Ann',
+      quota: 15,
+      biggestTopUp: 5,
+    });
+  });
+
+  it('ignores a batch delivered twice', async () => {
+    await append(events, 'user-1', 'UserRegistered', { userId: '1', name: 'Ann' });
+    await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 7 });
+    const runner = run(new ProjectionRunner(redelivering(events), store, usersProjection()));
+    await runner.start();
+    await runner.caughtUp;
+    expect(await store.collection('test_users').get('1')).toEqual({
+      _id: '1',
+      name: 'Ann',
+      quota: 7,
+      biggestTopUp: 7,
+    });
+  });
+
+  it('drops its collections and replays when the version changes', async () => {
+    await seedLog(events, 3, 2);
+    const v1 = run(new ProjectionRunner(events, store, statsProjection()));
+    await v1.start();
+    await v1.caughtUp;
+    await v1.stop();
+    const built = await snapshot(store, statsCollections);
+    await store.collection('test_model_stats').put({ _id: 'stale', requests: 999 });
+
+    const applied: RecordedEvent[] = [];
+    const v2 = run(
+      new ProjectionRunner(
+        events,
+        store,
+        statsProjection({ version: 2, onApply: (e) => applied.push(e) }),
+      ),
+    );
+    await v2.start();
+    await v2.caughtUp;
+    expect(applied).toHaveLength(6);
+    expect(await snapshot(store, statsCollections)).toEqual(built);
+    expect((await store.collection(CHECKPOINTS).get('test_stats'))?.['version']).toBe(2);
+  });
+
+  it('reports applied events after they are committed', async () => {
+    const seenDocs: unknown[] = [];
+    const calls: Array<[string, string[]]> = [];
+    const runner = run(
+      new ProjectionRunner(events, store, usersProjection(), {
+        onApplied: (name, applied) => {
+          calls.push([name, applied.map((e) => e.type)]);
+          void store
+            .collection('test_users')
+            .get('1')
+            .then((doc) => seenDocs.push(doc));
+        },
+      }),
+    );
+    await runner.start();
+    await append(events, 'misc-1', 'SomethingElseHappened', {});
+    const { position } = await append(events, 'user-1', 'UserRegistered', {
+      userId: '1',
+      name: 'Ann',
+    });
+    await until(runner, position);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual([['test_users', ['UserRegistered']]]);
+    expect(seenDocs).toEqual([{ _id: '1', name: 'Ann', quota: 0 }]);
+  });
+
+  it('writes the checkpoint after many unhandled events even when nothing applied', async () => {
+    const runner = run(
+      new ProjectionRunner(events, store, usersProjection(), {
+        checkpointEvery: 5,
+        maxBatchSize: 1,
+      }),
+    );
+    await runner.start();
+    for (let i = 0; i < 5; i++) await append(events, 'misc-1', 'SomethingElseHappened', { i });
+    const last = await append(events, 'misc-1', 'SomethingElseHappened', { i: 5 });
+    await until(runner, last.position);
+    const checkpoint = await store.collection(CHECKPOINTS).get('test_users');
+    expect(checkpoint?.['position']).toBe('5/5');
+  });
+
+  it('after catching up, retries a failing batch with backoff', async () => {
+    let failures = 0;
+    const errors: string[] = [];
+    const flaky = usersProjection({
+      onApply: (e) => {
+        if (e.type === 'QuotaAdded' && failures++ === 0) throw new Error('transient');
+      },
+    });
+    const runner = run(
+      new ProjectionRunner(events, store, flaky, {
+        retryDelayMs: 10,
+        onError: (_n, error) => errors.push(error.message),
+      }),
+    );
+    await append(events, 'user-1', 'UserRegistered', { userId: '1', name: 'Ann' });
+    await runner.start();
+    await runner.caughtUp;
+    const { position } = await append(events, 'billing-1', 'QuotaAdded', {
+      userId: '1',
+      amount: 4,
+    });
+    await until(runner, position);
+    expect(errors).toEqual(['transient']);
+    expect((await store.collection('test_users').get('1'))?.['quota']).toBe(4);
+  });
+});
+
+/** Resolves when the runner has processed `position`. */
+function until(runner: ProjectionRunner, position: RecordedEvent['position']): Promise<void> {
+  return new Promise((resolve) => {
+    if (runner.hasReached(position)) return resolve();
+    const off = runner.onAdvance(() => {
+      if (runner.position() && comparePositions(runner.position()!, position) >= 0) {
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
+/** An event store whose subscriptions deliver every batch twice (at-least-once delivery). */
+function redelivering(inner: EventStore): EventStore {
+  return new Proxy(inner, {
+    get(target, key, receiver) {
+      if (key !== 'subscribeToAll') return Reflect.get(target, key, receiver) as unknown;
+      const subscribe: EventStore['subscribeToAll'] = (options, handlers) =>
+        target.subscribeToAll(options, {
+          ...handlers,
+          onEvents: async (batch) => {
+            await handlers.onEvents(batch);
+            await handlers.onEvents(batch);
+          },
+        });
+      return subscribe;
+    },
+  });
+}

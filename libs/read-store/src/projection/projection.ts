@@ -1,0 +1,20 @@
+import type { RecordedEvent } from '@tollgate/event-store/event-store.port';
+import type { CollectionSpec, ReadStoreSession } from '../read-store.port';
+
+/**
+ * A read model fed from `$all`. Each collection belongs to exactly one projection (rebuilds and version
+ * bumps drop them). Bump `version` whenever `apply` changes meaning: the runner then rebuilds.
+ *
+ * `apply` runs inside the batch's read-store transaction and must write only through `session`. On a
+ * store without atomic transactions (MongoDB standalone) a crash can replay part of a batch, so writes
+ * must then be idempotent: put whole documents keyed by id, and guard increments with the event's
+ * position or stream revision.
+ */
+export interface Projection {
+  readonly name: string;
+  readonly version: number;
+  readonly collections: readonly CollectionSpec[];
+  /** `apply` sees only events of these types. */
+  readonly eventTypes: readonly string[];
+  apply(event: RecordedEvent, session: ReadStoreSession): Promise<void>;
+}

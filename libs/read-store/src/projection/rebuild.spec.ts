@@ -1,0 +1,140 @@
+import type { RecordedEvent } from '@tollgate/event-store/event-store.port';
+import type { ReadStore } from '../read-store.port';
+import { SqliteReadStore } from '../sqlite/sqlite-read-store';
+import { InMemoryEventStore } from '../testing/in-memory-event-store';
+import {
+  append,
+  sampleCollections,
+  seedLog,
+  snapshot,
+  statsProjection,
+  usersProjection,
+} from '../testing/sample-projections';
+import { CHECKPOINTS } from './checkpoint';
+import { ProjectionHost } from './projection-host';
+import { formatProgressBar, rebuildProjections } from './rebuild';
+
+describe('rebuildProjections', () => {
+  let events: InMemoryEventStore;
+  const stores: ReadStore[] = [];
+  const newStore = () => {
+    const store = new SqliteReadStore(':memory:');
+    stores.push(store);
+    return store;
+  };
+  const hosts: ProjectionHost[] = [];
+  const newHost = (store: ReadStore, projections = [usersProjection(), statsProjection()]) => {
+    const host = new ProjectionHost(events, store, projections, { maxBatchSize: 13 });
+    hosts.push(host);
+    return host;
+  };
+
+  beforeEach(async () => {
+    events = new InMemoryEventStore();
+    await seedLog(events, 12, 6); // about 230 events: several pages and batches
+  });
+  afterEach(async () => {
+    await Promise.all(hosts.splice(0).map((h) => h.stop()));
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+  });
+
+  it('produces exactly the documents incremental application does', async () => {
+    const incremental = newStore();
+    await newHost(incremental).start();
+    const rebuilt = newStore();
+    await rebuildProjections(events, rebuilt, [usersProjection(), statsProjection()], {
+      batchSize: 40,
+    });
+    expect(await snapshot(rebuilt, sampleCollections)).toEqual(
+      await snapshot(incremental, sampleCollections),
+    );
+  });
+
+  it('replaces a stale read model, reports progress and returns counts', async () => {
+    const store = newStore();
+    await newHost(store).start();
+    await hosts.pop()!.stop();
+    const expected = await snapshot(store, sampleCollections);
+    await store.collection('test_users').put({ _id: 'stale', name: 'left over' });
+    await store.collection('test_users').update('0', { $set: { quota: -1 } });
+
+    const progress: Array<[number, number]> = [];
+    const result = await rebuildProjections(events, store, [usersProjection(), statsProjection()], {
+      batchSize: 25,
+      onProgress: (done, total) => progress.push([done, total]),
+    });
+
+    expect(await snapshot(store, sampleCollections)).toEqual(expected);
+    const relevant = (await events.readAll()).filter(
+      (e) => e.type !== 'SomethingElseHappened',
+    ).length;
+    expect(result.events).toBe(relevant);
+    expect(result.applied['test_stats']).toBe(72);
+    expect(result.applied['test_users']).toBe(relevant - 72);
+    expect(result.position).toEqual(await events.headPosition());
+    expect(progress[0]).toEqual([0, relevant]);
+    expect(progress[progress.length - 1]).toEqual([relevant, relevant]);
+    expect(progress.map(([done]) => done)).toEqual(
+      [...progress.map(([done]) => done)].sort((a, b) => a - b),
+    );
+  });
+
+  it('leaves checkpoints at the head so runners start without re-applying', async () => {
+    const store = newStore();
+    await rebuildProjections(events, store, [usersProjection(), statsProjection()]);
+    const applied: RecordedEvent[] = [];
+    const host = newHost(store, [
+      usersProjection({ onApply: (e) => applied.push(e) }),
+      statsProjection({ onApply: (e) => applied.push(e) }),
+    ]);
+    await host.start();
+    expect(applied).toEqual([]);
+    const { position } = await append(events, 'log-1', 'RequestLogged', {
+      model: 'model-0',
+      tokens: 1,
+    });
+    expect(await host.waitFor(position)).toBe(true);
+    expect(applied.map((e) => e.type)).toEqual(['RequestLogged']);
+  });
+
+  it('an interrupted rebuild is finished by the runners from its last page', async () => {
+    const reference = newStore();
+    await newHost(reference).start();
+
+    const store = newStore();
+    let seen = 0;
+    const crashing = usersProjection({
+      onApply: () => {
+        if (++seen === 60) throw new Error('power cut');
+      },
+    });
+    await expect(
+      rebuildProjections(events, store, [crashing, statsProjection()], { batchSize: 20 }),
+    ).rejects.toThrow('power cut');
+    expect(await store.collection(CHECKPOINTS).count()).toBe(2); // pages before the failure are committed
+
+    await newHost(store).start();
+    expect(await snapshot(store, sampleCollections)).toEqual(
+      await snapshot(reference, sampleCollections),
+    );
+  });
+
+  it('handles an empty log', async () => {
+    events = new InMemoryEventStore();
+    const progress: Array<[number, number]> = [];
+    const result = await rebuildProjections(events, newStore(), [usersProjection()], {
+      onProgress: (d, t) => progress.push([d, t]),
+    });
+    expect(result).toEqual({ events: 0, applied: { test_users: 0 }, position: null });
+    expect(progress).toEqual([[0, 0]]);
+  });
+});
+
+describe('formatProgressBar', () => {
+  it('draws a bar with percentage and counts', () => {
+    expect(formatProgressBar(0, 200, 10)).toBe('[..........]   0% 0/200');
+    expect(formatProgressBar(50, 200, 10)).toBe('[###.......]  25% 50/200');
+    expect(formatProgressBar(200, 200, 10)).toBe('[##########] 100% 200/200');
+    expect(formatProgressBar(0, 0)).toBe(`[${'#'.repeat(30)}] 100% 0/0`);
+  });
+});

@@ -1,0 +1,97 @@
+import type { EventStore, Position, RecordedEvent } from '@tollgate/event-store/event-store.port';
+import { comparePositions } from '@tollgate/event-store/event-store.port';
+import type { ReadStore, ReadStoreSession } from '../read-store.port';
+import { checkpointCollection, CHECKPOINTS, writeCheckpoint } from './checkpoint';
+import type { Projection } from './projection';
+
+export interface RebuildOptions {
+  /** After each page: events applied so far and in total (relevant events up to the head at start). */
+  readonly onProgress?: (done: number, total: number) => void;
+  /** Events per page and per transaction (default 1000). */
+  readonly batchSize?: number;
+}
+
+export interface RebuildResult {
+  /** Events read and applied (those of a type some projection handles). */
+  readonly events: number;
+  /** Events applied per projection name. */
+  readonly applied: Record<string, number>;
+  /** The checkpoint every projection now holds (the log's head at start), null for an empty log. */
+  readonly position: Position | null;
+}
+
+/**
+ * Rebuilds read models offline (gateway stopped): drops their collections and checkpoints, then replays
+ * the log up to its current head in pages, one transaction per page including the checkpoints, so an
+ * interrupted rebuild resumes from where it stopped when the runners start.
+ */
+export async function rebuildProjections(
+  eventStore: EventStore,
+  readStore: ReadStore,
+  projections: readonly Projection[],
+  options: RebuildOptions = {},
+): Promise<RebuildResult> {
+  const batchSize = options.batchSize ?? 1000;
+  await readStore.declare([...projections.flatMap((p) => p.collections), checkpointCollection]);
+  await readStore.drop(projections.flatMap((p) => p.collections.map((c) => c.name)));
+  for (const projection of projections)
+    await readStore.collection(CHECKPOINTS).delete(projection.name);
+
+  const applied = Object.fromEntries(projections.map((p) => [p.name, 0]));
+  const head = await eventStore.headPosition();
+  if (head === null) {
+    options.onProgress?.(0, 0);
+    return { events: 0, applied, position: null };
+  }
+  const handlers = projections.map((p) => ({ projection: p, types: new Set(p.eventTypes) }));
+  // Only events some projection handles are read; the final checkpoint (head) covers the rest.
+  const filter = { eventTypes: [...new Set(projections.flatMap((p) => p.eventTypes))] };
+  const pages = async function* (): AsyncGenerator<RecordedEvent[]> {
+    let from: Position | 'start' = 'start';
+    for (;;) {
+      const page = await eventStore.readAll({ fromPosition: from, maxCount: batchSize, filter });
+      const events = page.filter((e) => comparePositions(e.position, head) <= 0);
+      const last = events[events.length - 1];
+      if (!last) return;
+      yield events;
+      if (events.length < page.length || page.length < batchSize) return;
+      from = last.position;
+    }
+  };
+
+  let total = 0;
+  for await (const events of pages()) total += events.length;
+  options.onProgress?.(0, total);
+
+  let done = 0;
+  const checkpointAll = async (session: ReadStoreSession, position: Position) => {
+    for (const p of projections) await writeCheckpoint(session, p.name, position, p.version);
+  };
+  for await (const events of pages()) {
+    const counts = new Map<string, number>();
+    await readStore.transaction(async (session) => {
+      counts.clear(); // a retried transaction starts over
+      for (const event of events) {
+        for (const { projection, types } of handlers) {
+          if (!types.has(event.type)) continue;
+          await projection.apply(event, session);
+          counts.set(projection.name, (counts.get(projection.name) ?? 0) + 1);
+        }
+      }
+      await checkpointAll(session, events[events.length - 1]!.position);
+    });
+    for (const [name, n] of counts) applied[name] = (applied[name] ?? 0) + n;
+    done += events.length;
+    options.onProgress?.(done, Math.max(total, done));
+  }
+  await readStore.transaction((session) => checkpointAll(session, head));
+  return { events: done, applied, position: head };
+}
+
+/** `[#########.....................]  30% 300/1000` for the rebuild CLI. */
+export function formatProgressBar(done: number, total: number, width = 30): string {
+  const ratio = total <= 0 ? 1 : Math.min(1, Math.max(0, done / total));
+  const filled = Math.round(ratio * width);
+  const percent = String(Math.floor(ratio * 100)).padStart(3);
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${percent}% ${done}/${total}`;
+}

@@ -1,0 +1,104 @@
+/**
+ * The ReadStore port: collections of JSON documents with a deliberately small, Mongo-shaped surface.
+ * Query handlers use only this port, never a driver. Only projections write.
+ */
+
+export type Doc = { _id: string } & Record<string, unknown>;
+
+/*
+ * Documents are plain JSON: store dates as ISO strings or epoch ms, never Date objects. Fields whose
+ * value is `undefined` are dropped (in filters too: `{ group: undefined }` means "no constraint").
+ * Array fields compare as whole values; matching one element of an array is not part of this surface.
+ */
+
+/**
+ * Mongo-shaped filter. Field paths may be dotted ("other.admin_info"). Supported operators:
+ * equality, $eq $in $nin $ne $gt $gte $lt $lte $regex (string or RegExp, $options 'i') $exists, and
+ * $or / $and (nested too). Comparisons stay within a type, as in MongoDB ($gt: 5 never matches a string).
+ */
+export type Filter = Record<string, unknown>;
+
+export type SortSpec = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  readonly sort?: SortSpec;
+  readonly skip?: number;
+  /** 0 or absent: no limit (MongoDB's meaning). */
+  readonly limit?: number;
+}
+
+/** $set/$inc/$unset/$max/$setOnInsert; field paths may be dotted. */
+export interface Update {
+  readonly $set?: Record<string, unknown>;
+  readonly $inc?: Record<string, number>;
+  readonly $unset?: Record<string, unknown>;
+  readonly $max?: Record<string, number>;
+  readonly $setOnInsert?: Record<string, unknown>;
+}
+
+export interface IndexSpec {
+  readonly fields: SortSpec;
+  /** Documents lacking the field never collide; keep absent optional values missing rather than null. */
+  readonly unique?: boolean;
+}
+
+/** A write violated a unique index (SQLite constraint / MongoDB E11000). */
+export class DuplicateKeyError extends Error {
+  override readonly name = 'DuplicateKeyError';
+  constructor(
+    readonly collection: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Duplicate key in collection ${collection}`, options);
+  }
+}
+
+export interface CollectionSpec {
+  readonly name: string;
+  readonly indexes?: readonly IndexSpec[];
+}
+
+export interface SumResult {
+  /** The group key's value (null when grouping over everything). */
+  readonly _id: unknown;
+  readonly count: number;
+  readonly sums: Record<string, number>;
+}
+
+export interface Collection<T extends Doc = Doc> {
+  get(id: string): Promise<T | null>;
+  find(filter?: Filter, options?: FindOptions): Promise<T[]>;
+  findOne(filter: Filter): Promise<T | null>;
+  count(filter?: Filter): Promise<number>;
+  /** Insert or replace the whole document with this _id. */
+  put(doc: T): Promise<void>;
+  /** Apply `update` to the document with this id. With upsert, create it ({_id} + $setOnInsert + update) when missing. Returns whether a document matched or was created. */
+  update(id: string, update: Update, options?: { upsert?: boolean }): Promise<boolean>;
+  /** Apply `update` to every matching document; returns the number matched. */
+  updateMany(filter: Filter, update: Update): Promise<number>;
+  delete(id: string): Promise<boolean>;
+  deleteMany(filter: Filter): Promise<number>;
+  /** Grouped sums: per distinct value of `groupBy` (or one group when null), count and sums of numeric fields. */
+  sum(filter: Filter, groupBy: string | null, fields: readonly string[]): Promise<SumResult[]>;
+}
+
+/** The handle a transaction body writes through; the same surface as the store. */
+export interface ReadStoreSession {
+  collection<T extends Doc = Doc>(name: string): Collection<T>;
+}
+
+export interface ReadStore extends ReadStoreSession {
+  /** Creates collections and their declared indexes (idempotent). Call before use. */
+  declare(specs: readonly CollectionSpec[]): Promise<void>;
+  /**
+   * Runs `body` atomically: all or none of its writes land. SQLite: one transaction; writes from
+   * outside wait until it ends. MongoDB: a transaction when the server is a replica set, otherwise
+   * the writes apply one by one (callers then keep writes idempotent).
+   */
+  transaction<R>(body: (session: ReadStoreSession) => Promise<R>): Promise<R>;
+  /** Whether `transaction` is truly atomic on this adapter. */
+  readonly atomicTransactions: boolean;
+  /** Drops these collections' documents (keeps declared indexes). */
+  drop(names: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,146 @@
+import type { Update } from '../read-store.port';
+import { isPlainObject } from './plain-object';
+
+const OPERATORS = new Set(['$set', '$inc', '$unset', '$max', '$setOnInsert']);
+
+/**
+ * Applies a Mongo-shaped update to a parsed document in place (the SQLite adapter does updates in JS
+ * inside its transaction). `inserting` enables $setOnInsert, as for an upsert that creates the document.
+ */
+export function applyUpdate(
+  doc: Record<string, unknown>,
+  update: Update,
+  inserting: boolean,
+): void {
+  for (const [op, fields] of Object.entries(update)) {
+    if (!OPERATORS.has(op)) throw new Error(`Unsupported update operator: ${op}`);
+    if (fields !== undefined && !isPlainObject(fields)) throw new Error(`${op} needs an object`);
+  }
+  if (inserting) each(update.$setOnInsert, (path, value) => setPath(doc, path, cloneJson(value)));
+  each(update.$set, (path, value) => setPath(doc, path, cloneJson(value)));
+  each(update.$inc, (path, value) => {
+    const current = getPath(doc, path);
+    if (typeof value !== 'number') throw new Error(`$inc ${path} needs a number`);
+    if (current !== undefined && typeof current !== 'number')
+      throw new Error(`Cannot $inc non-numeric ${path}`);
+    setPath(doc, path, (current ?? 0) + value);
+  });
+  each(update.$max, (path, value) => {
+    const current = getPath(doc, path);
+    if (current === undefined || compareValues(value, current) > 0)
+      setPath(doc, path, cloneJson(value));
+  });
+  each(update.$unset, (path) => unsetPath(doc, path));
+}
+
+function each(
+  fields: Record<string, unknown> | undefined,
+  fn: (path: string, value: unknown) => void,
+): void {
+  if (!fields) return;
+  for (const [path, value] of Object.entries(fields)) {
+    if (path === '_id' || path.startsWith('_id.')) throw new Error('_id cannot be updated');
+    if (value === undefined) continue; // dropped, like the MongoDB driver with ignoreUndefined
+    fn(path, value);
+  }
+}
+
+function segmentsOf(path: string): string[] {
+  const segments = path.split('.');
+  if (segments.some((s) => s === '' || s.startsWith('$') || s === '__proto__'))
+    throw new Error(`Invalid field path: ${path}`);
+  return segments;
+}
+
+type Container = Record<string, unknown> | unknown[];
+
+function child(container: Container, key: string): unknown {
+  return Array.isArray(container) ? container[Number(key)] : container[key];
+}
+
+function isContainer(value: unknown): value is Container {
+  return Array.isArray(value) || isPlainObject(value);
+}
+
+function getPath(doc: Record<string, unknown>, path: string): unknown {
+  let current: unknown = doc;
+  for (const key of segmentsOf(path)) {
+    if (!isContainer(current)) return undefined;
+    current = child(current, key);
+  }
+  return current;
+}
+
+function setPath(doc: Record<string, unknown>, path: string, value: unknown): void {
+  const segments = segmentsOf(path);
+  const last = segments.pop()!;
+  let current: Container = doc;
+  for (const key of segments) {
+    let next = child(current, key);
+    if (next === undefined || next === null) {
+      next = {};
+      assign(current, key, next, path);
+    } else if (!isContainer(next)) {
+      throw new Error(`Cannot set ${path}: ${key} is not an object`);
+    }
+    current = next as Container;
+  }
+  assign(current, last, value, path);
+}
+
+function assign(container: Container, key: string, value: unknown, path: string): void {
+  if (Array.isArray(container)) {
+    const index = Number(key);
+    if (!Number.isInteger(index) || index < 0)
+      throw new Error(`Cannot set ${path}: ${key} is not an array index`);
+    container[index] = value;
+  } else {
+    container[key] = value;
+  }
+}
+
+function unsetPath(doc: Record<string, unknown>, path: string): void {
+  const segments = segmentsOf(path);
+  const last = segments.pop()!;
+  let current: unknown = doc;
+  for (const key of segments) {
+    if (!isContainer(current)) return;
+    current = child(current, key);
+  }
+  if (Array.isArray(current)) {
+    // MongoDB keeps array positions stable: an unset element becomes null.
+    const index = Number(last);
+    if (Number.isInteger(index) && index >= 0 && index < current.length) current[index] = null;
+  } else if (isPlainObject(current)) {
+    delete current[last];
+  }
+}
+
+function cloneJson(value: unknown): unknown {
+  return typeof value === 'object' && value !== null
+    ? (JSON.parse(JSON.stringify(value)) as unknown)
+    : value;
+}
+
+/** BSON comparison order for the JSON types: null < numbers < strings < objects < arrays < booleans. */
+function rank(value: unknown): number {
+  if (value === null) return 1;
+  if (typeof value === 'number') return 2;
+  if (typeof value === 'string') return 3;
+  if (Array.isArray(value)) return 5;
+  if (typeof value === 'object') return 4;
+  if (typeof value === 'boolean') return 8;
+  return 9;
+}
+
+function compareValues(a: unknown, b: unknown): number {
+  const ra = rank(a);
+  const rb = rank(b);
+  if (ra !== rb) return ra - rb;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  const ja = JSON.stringify(a);
+  const jb = JSON.stringify(b);
+  return ja < jb ? -1 : ja > jb ? 1 : 0;
+}

@@ -1,0 +1,183 @@
+import type { Collection, Doc, Filter, FindOptions, SumResult, Update } from '../read-store.port';
+import { DuplicateKeyError } from '../read-store.port';
+import { applyUpdate } from '../shared/apply-update';
+import { filterToSql, sortToSql } from './filter-to-sql';
+import { fieldExpr, tableName, typeExpr } from './sql-names';
+import type { StatementCache } from './statement-cache';
+
+/** How a collection reaches the database: directly inside a transaction, through the write lock outside. */
+export interface SqliteAccess {
+  read<R>(collection: string, fn: (db: StatementCache) => R): Promise<R>;
+  write<R>(collection: string, fn: (db: StatementCache) => R): Promise<R>;
+}
+
+interface Row {
+  id: string;
+  doc: string;
+}
+
+export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
+  private readonly table: string;
+
+  constructor(
+    private readonly name: string,
+    private readonly access: SqliteAccess,
+  ) {
+    this.table = tableName(name);
+  }
+
+  async get(id: string): Promise<T | null> {
+    return this.access.read(this.name, (db) => {
+      const row = db.get(`SELECT id, doc FROM ${this.table} WHERE id = ?`).get(id) as
+        Row | undefined;
+      return row ? toDoc<T>(row) : null;
+    });
+  }
+
+  async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
+    const where = filterToSql(filter);
+    const page = pageToSql(options);
+    const sql = `SELECT id, doc FROM ${this.table} WHERE ${where.sql}${sortToSql(options.sort)}${page.sql}`;
+    return this.access.read(this.name, (db) =>
+      (db.get(sql).all(...where.params, ...page.params) as Row[]).map((row) => toDoc<T>(row)),
+    );
+  }
+
+  async findOne(filter: Filter): Promise<T | null> {
+    const [first] = await this.find(filter, { limit: 1 });
+    return first ?? null;
+  }
+
+  async count(filter?: Filter): Promise<number> {
+    const where = filterToSql(filter);
+    const sql = `SELECT COUNT(*) AS n FROM ${this.table} WHERE ${where.sql}`;
+    return this.access.read(
+      this.name,
+      (db) => (db.get(sql).get(...where.params) as { n: number }).n,
+    );
+  }
+
+  async put(doc: T): Promise<void> {
+    return this.access.write(this.name, (db) => {
+      this.upsertRow(db, doc._id, withoutId(doc));
+    });
+  }
+
+  async update(id: string, update: Update, options: { upsert?: boolean } = {}): Promise<boolean> {
+    return this.access.write(this.name, (db) => {
+      const row = db.get(`SELECT id, doc FROM ${this.table} WHERE id = ?`).get(id) as
+        Row | undefined;
+      if (!row && !options.upsert) return false;
+      const body = row ? (JSON.parse(row.doc) as Record<string, unknown>) : {};
+      applyUpdate(body, update, !row);
+      this.upsertRow(db, id, body);
+      return true;
+    });
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<number> {
+    const where = filterToSql(filter);
+    return this.access.write(this.name, (db) => {
+      const rows = db
+        .get(`SELECT id, doc FROM ${this.table} WHERE ${where.sql}`)
+        .all(...where.params) as Row[];
+      for (const row of rows) {
+        const body = JSON.parse(row.doc) as Record<string, unknown>;
+        applyUpdate(body, update, false);
+        this.upsertRow(db, row.id, body);
+      }
+      return rows.length;
+    });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.access.write(
+      this.name,
+      (db) => db.get(`DELETE FROM ${this.table} WHERE id = ?`).run(id).changes > 0,
+    );
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    const where = filterToSql(filter);
+    return this.access.write(
+      this.name,
+      (db) => db.get(`DELETE FROM ${this.table} WHERE ${where.sql}`).run(...where.params).changes,
+    );
+  }
+
+  async sum(
+    filter: Filter,
+    groupBy: string | null,
+    fields: readonly string[],
+  ): Promise<SumResult[]> {
+    const where = filterToSql(filter);
+    // Only numbers are summed (MongoDB's $sum ignores strings and booleans too).
+    const sums = fields.map(
+      (f, i) =>
+        `, SUM(CASE WHEN ${typeExpr(f)} IN ('integer', 'real') THEN ${fieldExpr(f)} END) AS s${i}`,
+    );
+    const key =
+      groupBy === null
+        ? 'NULL AS k, NULL AS t'
+        : `${fieldExpr(groupBy)} AS k, ${typeExpr(groupBy)} AS t`;
+    const group = groupBy === null ? '' : ' GROUP BY 1 ORDER BY 1';
+    const sql = `SELECT ${key}, COUNT(*) AS c${sums.join('')} FROM ${this.table} WHERE ${where.sql}${group}`;
+    return this.access.read(this.name, (db) => {
+      const rows = db.get(sql).all(...where.params) as Array<Record<string, unknown>>;
+      return rows
+        .filter((row) => row['c'] !== 0) // an ungrouped aggregate over nothing still yields a row
+        .map((row) => ({
+          _id: groupKey(row['k'], row['t']),
+          count: row['c'] as number,
+          sums: Object.fromEntries(fields.map((f, i) => [f, (row[`s${i}`] as number | null) ?? 0])),
+        }));
+    });
+  }
+
+  private upsertRow(db: StatementCache, id: string, body: Record<string, unknown>): void {
+    if (typeof id !== 'string' || id === '')
+      throw new Error(`Document _id must be a non-empty string`);
+    try {
+      db.get(
+        `INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`,
+      ).run(id, JSON.stringify(body));
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new DuplicateKeyError(this.name, { cause: error });
+      }
+      throw error;
+    }
+  }
+}
+
+function toDoc<T extends Doc>(row: Row): T {
+  return { _id: row.id, ...(JSON.parse(row.doc) as Record<string, unknown>) } as T;
+}
+
+function withoutId(doc: Doc): Record<string, unknown> {
+  const { _id: _ignored, ...rest } = doc;
+  return rest;
+}
+
+/** json_extract flattens booleans to 1/0 and objects to text; the json_type restores them. */
+function groupKey(value: unknown, type: unknown): unknown {
+  if (type === 'true') return true;
+  if (type === 'false') return false;
+  if ((type === 'object' || type === 'array') && typeof value === 'string')
+    return JSON.parse(value) as unknown;
+  return value ?? null;
+}
+
+function pageToSql(options: FindOptions): { sql: string; params: number[] } {
+  const skip = checkCount('skip', options.skip ?? 0);
+  // limit 0 means "no limit", as in MongoDB.
+  const limit = checkCount('limit', options.limit ?? 0);
+  if (skip === 0 && limit === 0) return { sql: '', params: [] };
+  return { sql: ' LIMIT ? OFFSET ?', params: [limit === 0 ? -1 : limit, skip] };
+}
+
+function checkCount(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a non-negative integer`);
+  return value;
+}

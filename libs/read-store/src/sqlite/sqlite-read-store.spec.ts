@@ -1,0 +1,164 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { readStoreContract } from '../contract/read-store.contract';
+import { SqliteReadStore } from './sqlite-read-store';
+
+describe('SqliteReadStore', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'read-store-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('contract, in memory', () => {
+    readStoreContract(async () => new SqliteReadStore(':memory:'));
+  });
+
+  describe('contract, on a file', () => {
+    readStoreContract(async () => new SqliteReadStore(join(dir, 'contract.sqlite')));
+  });
+
+  describe('specifics', () => {
+    let store: SqliteReadStore;
+    let file: string;
+    beforeEach(async () => {
+      file = join(dir, `specific-${Math.random().toString(36).slice(2)}.sqlite`);
+      store = new SqliteReadStore(file);
+      await store.declare([
+        {
+          name: 'users',
+          indexes: [{ fields: { group: 1 } }, { fields: { email: 1 }, unique: true }],
+        },
+      ]);
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('makes writes outside a transaction wait until it ends, and keeps them after a rollback', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const events: string[] = [];
+      const tx = store.transaction(async (session) => {
+        await session.collection('users').put({ _id: 'in-tx', n: 1 });
+        await gate;
+        events.push('tx body done');
+        throw new Error('roll back');
+      });
+      const outside = store
+        .collection('users')
+        .put({ _id: 'outside', n: 2 })
+        .then(() => events.push('outside write done'));
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(events).toEqual([]);
+      release();
+      await expect(tx).rejects.toThrow('roll back');
+      await outside;
+      expect(events).toEqual(['tx body done', 'outside write done']);
+      expect(await store.collection('users').get('in-tx')).toBeNull();
+      expect(await store.collection('users').get('outside')).toEqual({ _id: 'outside', n: 2 });
+    });
+
+    it('runs transactions one at a time', async () => {
+      const order: string[] = [];
+      const run = (label: string) =>
+        store.transaction(async (session) => {
+          order.push(`${label} start`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          await session.collection('users').update('counter', { $inc: { n: 1 } }, { upsert: true });
+          order.push(`${label} end`);
+        });
+      await Promise.all([run('a'), run('b')]);
+      expect(order).toEqual(['a start', 'a end', 'b start', 'b end']);
+      expect(await store.collection('users').get('counter')).toEqual({ _id: 'counter', n: 2 });
+    });
+
+    it('lets reads through the store see only committed data', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const tx = store.transaction(async (session) => {
+        await session.collection('users').put({ _id: 'pending' });
+        await gate;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await store.collection('users').get('pending')).toBeNull(); // does not wait, sees the last commit
+      release();
+      await tx;
+      expect(await store.collection('users').get('pending')).toEqual({ _id: 'pending' });
+    });
+
+    it('refuses store writes and nested transactions inside a transaction body (they would deadlock)', async () => {
+      await expect(
+        store.transaction(async () => {
+          await store.collection('users').put({ _id: 'x' });
+        }),
+      ).rejects.toThrow(/through the session/);
+      await expect(store.transaction(async () => store.transaction(async () => 1))).rejects.toThrow(
+        /through the session/,
+      );
+    });
+
+    it('refuses a session used after its transaction', async () => {
+      let leaked: import('../read-store.port').ReadStoreSession | undefined;
+      await store.transaction(async (session) => {
+        leaked = session;
+      });
+      await expect(leaked!.collection('users').put({ _id: 'late' })).rejects.toThrow(
+        /after its transaction/,
+      );
+    });
+
+    it('keeps a failed write inside a transaction from leaving partial effects', async () => {
+      await store.collection('users').put({ _id: 'taken', email: 'x' });
+      await store.transaction(async (session) => {
+        await session.collection('users').put({ _id: 'ok', email: 'y' });
+        await expect(
+          session.collection('users').update('taken2', { $set: { email: 'x' } }, { upsert: true }),
+        ).rejects.toThrow();
+      });
+      expect(await store.collection('users').count()).toBe(2);
+    });
+
+    it('persists across reopening the file', async () => {
+      await store.collection('users').put({ _id: 'u1', email: 'a@example.com', group: 'vip' });
+      await store.close();
+      store = new SqliteReadStore(file);
+      await store.declare([{ name: 'users', indexes: [{ fields: { email: 1 }, unique: true }] }]);
+      expect(await store.collection('users').find({ group: 'vip' })).toEqual([
+        { _id: 'u1', email: 'a@example.com', group: 'vip' },
+      ]);
+    });
+
+    it('uses WAL and the declared expression indexes', async () => {
+      await store.collection('users').put({ _id: 'u1', group: 'vip' });
+      await store.close();
+      const db = new Database(file);
+      try {
+        expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+        const plan = db
+          .prepare(`EXPLAIN QUERY PLAN SELECT id FROM users WHERE json_extract(doc, '$.group') = ?`)
+          .all('vip') as Array<{ detail: string }>;
+        expect(plan.map((p) => p.detail).join()).toMatch(/USING INDEX ix_users__group_a/);
+      } finally {
+        db.close();
+      }
+      store = new SqliteReadStore(file);
+    });
+
+    it('rejects identifiers that could escape their quoting', async () => {
+      await expect(store.declare([{ name: 'users"; DROP TABLE users; --' }])).rejects.toThrow(
+        /Invalid collection name/,
+      );
+      await expect(store.collection('users').find({ "a'b": 1 })).rejects.toThrow(
+        /Invalid field path/,
+      );
+      await expect(store.collection('users').find({}, { sort: { 'a"b': 1 } })).rejects.toThrow(
+        /Invalid field path/,
+      );
+    });
+  });
+});

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# `npm test`: every test tier, from a fresh machine. Installs what is missing (npm packages; Debian's
+# chromium when running as root), builds the server and the console for the browser tests, runs
+# jest (unit, e2e, browser) and vitest (console components), and ends with one line:
+#   tests: N passed, M failed
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export npm_config_nodedir=${npm_config_nodedir:-/usr}
+mkdir -p test-artifacts
+
+if [ ! -f node_modules/.package-lock.json ]; then npm ci || exit 1; fi
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "could not install chromium"
+  else
+    echo "chromium is missing and this is not root: install Debian's chromium for the browser tests"
+  fi
+fi
+
+status=0
+npm run build || status=1
+
+npx jest --ci --json --outputFile=test-artifacts/jest.json 2>&1 | tee test-artifacts/jest.log || status=1
+(cd frontend && npx vitest run --reporter=default --reporter=json --outputFile=../test-artifacts/vitest.json) 2>&1 | tee test-artifacts/vitest.log || status=1
+
+node scripts/test-summary.mjs test-artifacts/jest.json test-artifacts/vitest.json || status=1
+exit $status

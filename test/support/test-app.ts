@@ -1,0 +1,93 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import request from 'supertest';
+import { USER_ID_HEADER } from '@tollgate/contracts';
+import { loadConfig } from '../../apps/gateway/src/config/app-config';
+import { createApp } from '../../apps/gateway/src/create-app';
+
+export interface TestApp {
+  readonly app: NestFastifyApplication;
+  readonly url: string;
+  readonly dataDir: string;
+  close(): Promise<void>;
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'tollgate-e2e-'));
+}
+
+/** The whole gateway in this process on a random port, embedded storage in a temp DATA_DIR. */
+export async function startTestApp(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestApp> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    CRITICAL_RATE_LIMIT: '0',
+    SESSION_SECRET: 'e2e-session-secret',
+    CONSOLE_DIR: join(dataDir, 'no-console'),
+    ...options.env,
+  });
+  const app = await createApp(config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return { app, url: `http://127.0.0.1:${address.port}`, dataDir, close: () => app.close() };
+}
+
+/** A signed-in console client: keeps the session cookie and sends New-Api-User like the console. */
+export class ConsoleClient {
+  readonly agent: ReturnType<typeof request.agent>;
+  userId = 0;
+
+  constructor(readonly url: string) {
+    this.agent = request.agent(url);
+  }
+
+  private withHeader(test: request.Test): request.Test {
+    return this.userId ? test.set(USER_ID_HEADER, String(this.userId)) : test;
+  }
+
+  get(path: string) {
+    return this.withHeader(this.agent.get(path));
+  }
+  post(path: string, body?: object) {
+    return this.withHeader(this.agent.post(path)).send(body ?? {});
+  }
+  put(path: string, body?: object) {
+    return this.withHeader(this.agent.put(path)).send(body ?? {});
+  }
+  delete(path: string) {
+    return this.withHeader(this.agent.delete(path));
+  }
+
+  async login(username: string, password: string): Promise<this> {
+    const res = await this.agent.post('/api/user/login').send({ username, password });
+    if (!res.body.success) throw new Error(`login ${username} failed: ${res.body.message}`);
+    this.userId = res.body.data.id;
+    return this;
+  }
+}
+
+export const ROOT = { username: 'root', password: '123456' } as const;
+
+export async function loginRoot(url: string): Promise<ConsoleClient> {
+  return new ConsoleClient(url).login(ROOT.username, ROOT.password);
+}
+
+/** Registers through the public endpoint and signs in. */
+export async function registerAndLogin(url: string, username: string, password = 'password123', extra: object = {}) {
+  const res = await request(url).post('/api/user/register').send({ username, password, password2: password, ...extra });
+  if (!res.body.success) throw new Error(`register ${username} failed: ${res.body.message}`);
+  return new ConsoleClient(url).login(username, password);
+}
+
+/** Root creates a user and promotes it to administrator. */
+export async function createAdmin(url: string, root: ConsoleClient, username: string, password = 'password123') {
+  await root.post('/api/user/', { username, password });
+  const admin = await new ConsoleClient(url).login(username, password);
+  const promoted = await root.post('/api/user/manage', { id: admin.userId, action: 'promote' });
+  if (!promoted.body.success) throw new Error(`promote failed: ${promoted.body.message}`);
+  return admin;
+}
