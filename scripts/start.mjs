@@ -22,17 +22,20 @@ function newest(paths) {
     if (!existsSync(path)) return;
     const stat = statSync(path);
     if (stat.isDirectory()) {
-      for (const entry of readdirSync(path)) if (entry !== 'node_modules' && entry !== 'dist') walk(join(path, entry));
+      for (const entry of readdirSync(path))
+        if (entry !== 'node_modules' && entry !== 'dist') walk(join(path, entry));
     } else latest = Math.max(latest, stat.mtimeMs);
   };
   paths.forEach((p) => walk(join(root, p)));
   return latest;
 }
 
-const stale = (output, sources) => !existsSync(join(root, output)) || newest([output]) < newest(sources);
+const stale = (output, sources) =>
+  !existsSync(join(root, output)) || newest([output]) < newest(sources);
 
 if (!existsSync(join(root, 'node_modules/.package-lock.json'))) run('npm', ['ci']);
-if (stale('dist/apps/gateway/src/main.js', ['apps', 'libs', 'tsconfig.json'])) run('npm', ['run', 'build:server']);
+if (stale('dist/apps/gateway/src/main.js', ['apps', 'libs', 'tsconfig.json']))
+  run('npm', ['run', 'build:server']);
 
 const children = [];
 const start = (command, args) => {
@@ -43,7 +46,8 @@ const start = (command, args) => {
     process.exit(code ?? 0);
   });
 };
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => children.forEach((c) => c.kill(signal)));
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => children.forEach((c) => c.kill(signal)));
 
 if (dev) {
   start('npx', ['tsc', '-w', '--preserveWatchOutput', '-p', 'apps/gateway/tsconfig.app.json']);
@@ -51,6 +55,14 @@ if (dev) {
   start('node', ['--watch', 'dist/apps/gateway/src/main.js']);
   start('npm', ['run', 'dev', '-w', 'frontend']);
 } else {
-  if (stale('frontend/dist/index.html', ['frontend/src', 'frontend/index.html', 'frontend/public', 'libs/contracts'])) run('npm', ['run', 'build:console']);
+  if (
+    stale('frontend/dist/index.html', [
+      'frontend/src',
+      'frontend/index.html',
+      'frontend/public',
+      'libs/contracts',
+    ])
+  )
+    run('npm', ['run', 'build:console']);
   start('node', ['dist/apps/gateway/src/main.js']);
 }

@@ -13,7 +13,9 @@ for (const file of process.argv.slice(2)) {
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
   // A suite that failed to load has no failed tests but must not pass silently.
-  failed += (report.testResults ?? []).filter((r) => r.status === 'failed' && (r.assertionResults ?? []).every((a) => a.status !== 'failed')).length;
+  failed += (report.testResults ?? []).filter(
+    (r) => r.status === 'failed' && (r.assertionResults ?? []).every((a) => a.status !== 'failed'),
+  ).length;
 }
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

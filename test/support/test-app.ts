@@ -19,7 +19,9 @@ export function tempDataDir(): string {
 }
 
 /** The whole gateway in this process on a random port, embedded storage in a temp DATA_DIR. */
-export async function startTestApp(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { dataDir?: string; env?: Record<string, string> } = {},
+): Promise<TestApp> {
   const dataDir = options.dataDir ?? tempDataDir();
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -77,14 +79,26 @@ export async function loginRoot(url: string): Promise<ConsoleClient> {
 }
 
 /** Registers through the public endpoint and signs in. */
-export async function registerAndLogin(url: string, username: string, password = 'password123', extra: object = {}) {
-  const res = await request(url).post('/api/user/register').send({ username, password, password2: password, ...extra });
+export async function registerAndLogin(
+  url: string,
+  username: string,
+  password = 'password123',
+  extra: object = {},
+) {
+  const res = await request(url)
+    .post('/api/user/register')
+    .send({ username, password, password2: password, ...extra });
   if (!res.body.success) throw new Error(`register ${username} failed: ${res.body.message}`);
   return new ConsoleClient(url).login(username, password);
 }
 
 /** Root creates a user and promotes it to administrator. */
-export async function createAdmin(url: string, root: ConsoleClient, username: string, password = 'password123') {
+export async function createAdmin(
+  url: string,
+  root: ConsoleClient,
+  username: string,
+  password = 'password123',
+) {
   await root.post('/api/user/', { username, password });
   const admin = await new ConsoleClient(url).login(username, password);
   const promoted = await root.post('/api/user/manage', { id: admin.userId, action: 'promote' });

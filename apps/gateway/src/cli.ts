@@ -6,16 +6,27 @@ import { ALL_PROJECTIONS } from './projections/all-projections';
 /** `node dist/apps/gateway/src/cli.js projections:rebuild` — run with the gateway stopped. */
 async function rebuild(): Promise<void> {
   const config = loadConfig();
-  const eventStore = await createEventStore({ eventStoreUrl: config.eventStoreUrl, dataDir: config.dataDir });
-  const readStore = await createReadStore({ readStoreUrl: config.readStoreUrl, dataDir: config.dataDir });
+  const eventStore = await createEventStore({
+    eventStoreUrl: config.eventStoreUrl,
+    dataDir: config.dataDir,
+  });
+  const readStore = await createReadStore({
+    readStoreUrl: config.readStoreUrl,
+    dataDir: config.dataDir,
+  });
   try {
     const started = Date.now();
     const result = await rebuildProjections(eventStore, readStore, ALL_PROJECTIONS, {
-      onProgress: (done, total) => process.stdout.write(`\rRebuilding read models ${formatProgressBar(done, total)}`),
+      onProgress: (done, total) =>
+        process.stdout.write(`\rRebuilding read models ${formatProgressBar(done, total)}`),
     });
     process.stdout.write('\n');
-    const perProjection = Object.entries(result.applied).map(([name, n]) => `${name}: ${n}`).join(', ');
-    console.log(`Rebuilt from ${result.events} events in ${Date.now() - started} ms (${perProjection})`);
+    const perProjection = Object.entries(result.applied)
+      .map(([name, n]) => `${name}: ${n}`)
+      .join(', ');
+    console.log(
+      `Rebuilt from ${result.events} events in ${Date.now() - started} ms (${perProjection})`,
+    );
   } finally {
     await eventStore.close();
     await readStore.close();

@@ -16,7 +16,14 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     bodyLimit: 16 * 1024 * 1024,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    logger: config.logLevel === 'debug' ? ['error', 'warn', 'log', 'debug'] : config.logLevel === 'log' ? ['error', 'warn', 'log'] : config.logLevel === 'warn' ? ['error', 'warn'] : ['error'],
+    logger:
+      config.logLevel === 'debug'
+        ? ['error', 'warn', 'log', 'debug']
+        : config.logLevel === 'log'
+          ? ['error', 'warn', 'log']
+          : config.logLevel === 'warn'
+            ? ['error', 'warn']
+            : ['error'],
   });
   await app.register(fastifyCookie);
   await serveConsole(app.getHttpAdapter().getInstance(), config.consoleDir);

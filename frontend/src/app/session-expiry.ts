@@ -12,7 +12,8 @@ interface Navigator {
 export function installSessionExpiry(queryClient: QueryClient, router: Navigator): void {
   configureHttp({
     onUnauthorized: () => {
-      clearSessionUser();
+      // A guarded page re-rendering now redirects with the same flag (see RequireAuth).
+      clearSessionUser('expired');
       dropUserQueries(queryClient);
       if (router.state.location.pathname !== '/login') void router.navigate('/login?expired=true');
     },

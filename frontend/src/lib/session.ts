@@ -10,6 +10,7 @@ export type SessionUser = Pick<
 const listeners = new Set<() => void>();
 let cachedRaw: string | null = null;
 let cachedUser: SessionUser | null = null;
+let expired = false;
 
 function parse(raw: string | null): SessionUser | null {
   if (!raw) return null;
@@ -36,14 +37,22 @@ function emit(): void {
 }
 
 export function setSessionUser(user: SessionUser): void {
+  expired = false;
   const { id, username, display_name, role, status, group } = user;
   writeString(StorageKey.user, JSON.stringify({ id, username, display_name, role, status, group }));
   emit();
 }
 
-export function clearSessionUser(): void {
+/** `expired`: the server ended the session (401), as opposed to a sign-out. */
+export function clearSessionUser(reason: 'signed-out' | 'expired' = 'signed-out'): void {
+  expired = reason === 'expired';
   removeItem(StorageKey.user);
   emit();
+}
+
+/** True after a 401 until the next sign-in: the login guard then adds `?expired=true`. */
+export function isSessionExpired(): boolean {
+  return expired;
 }
 
 export function subscribeSession(listener: () => void): () => void {

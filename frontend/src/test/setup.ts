@@ -40,4 +40,5 @@ afterEach(() => {
   modals.closeAll();
   window.localStorage.clear();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });

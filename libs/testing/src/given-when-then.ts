@@ -7,7 +7,10 @@ export const FIXED_NOW = new Date('2026-01-15T08:00:00.000Z');
  * Given past events / when a command / then the new events or a rejection — the shape of every
  * domain test. No mocks: the decider is pure.
  */
-export function spec<C, S, E>(decider: Decider<C, S, E>, context: DecideContext = { now: FIXED_NOW }) {
+export function spec<C, S, E>(
+  decider: Decider<C, S, E>,
+  context: DecideContext = { now: FIXED_NOW },
+) {
   return {
     given(events: readonly E[]) {
       const state = events.reduce((s, e) => decider.evolve(s, e), decider.initialState);

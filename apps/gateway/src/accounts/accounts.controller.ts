@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Post, Put, Query as QueryParam, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post, Put, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { Role, type UserDto } from '@tollgate/contracts';
@@ -38,7 +38,9 @@ export class AccountsController {
   @Post('login')
   @UseGuards(CriticalRateLimitGuard)
   async login(@Body() body: LoginBody, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await this.queries.execute(new LoginQuery(body.username ?? '', body.password ?? ''));
+    const result = await this.queries.execute(
+      new LoginQuery(body.username ?? '', body.password ?? ''),
+    );
     this.setSession(reply, result.id);
     return ok(result);
   }
@@ -63,7 +65,9 @@ export class AccountsController {
     @Meta() meta: RequestMeta,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const { passwordChanged } = await this.commands.execute(new UpdateSelfCommand(user, body, meta));
+    const { passwordChanged } = await this.commands.execute(
+      new UpdateSelfCommand(user, body, meta),
+    );
     // A password change voids every older session; keep this one signed in with a fresh cookie.
     if (passwordChanged) this.setSession(reply, user.id);
     return ok();
@@ -71,7 +75,11 @@ export class AccountsController {
 
   @Delete('self')
   @RequireRole(Role.Common)
-  async deleteSelf(@CurrentUser() user: UserDocument, @Meta() meta: RequestMeta, @Res({ passthrough: true }) reply: FastifyReply) {
+  async deleteSelf(
+    @CurrentUser() user: UserDocument,
+    @Meta() meta: RequestMeta,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     await this.commands.execute(new DeleteSelfCommand(user.id, meta));
     void reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return ok();
@@ -91,7 +99,11 @@ export class AccountsController {
 
   @Post('aff_transfer')
   @RequireRole(Role.Common)
-  async affTransfer(@CurrentUser() user: UserDocument, @Body() body: AffTransferBody, @Meta() meta: RequestMeta) {
+  async affTransfer(
+    @CurrentUser() user: UserDocument,
+    @Body() body: AffTransferBody,
+    @Meta() meta: RequestMeta,
+  ) {
     await this.commands.execute(new TransferAffQuotaCommand(user.id, body.quota, meta));
     return ok();
   }
@@ -109,11 +121,15 @@ export class AccountsController {
   }
 
   private setSession(reply: FastifyReply, userId: number): void {
-    void reply.setCookie(SESSION_COOKIE, this.authenticator.sessions.encode({ userId, issuedAt: Date.now() }), {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'strict',
-      maxAge: SESSION_MAX_AGE_S,
-    });
+    void reply.setCookie(
+      SESSION_COOKIE,
+      this.authenticator.sessions.encode({ userId, issuedAt: Date.now() }),
+      {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'strict',
+        maxAge: SESSION_MAX_AGE_S,
+      },
+    );
   }
 }

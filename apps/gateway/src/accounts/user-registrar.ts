@@ -49,7 +49,10 @@ export class UserRegistrar {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async register(input: NewUser, meta: RequestMeta): Promise<{ userId: number; position: Position }> {
+  async register(
+    input: NewUser,
+    meta: RequestMeta,
+  ): Promise<{ userId: number; position: Position }> {
     assertValidUsername(input.username);
     // The bootstrap password (123456) predates the rules on purpose: login then demands a change.
     if (input.source !== 'bootstrap') assertPasswordRules(input.password);
@@ -58,19 +61,32 @@ export class UserRegistrar {
     const users = this.readStore.collection<UserDocument>(USERS);
     const normalized = normalizeUsername(input.username);
     // Fast path: most duplicates are caught here without spending an id; the guard settles races.
-    if (await users.findOne({ username_lower: normalized })) throw new DomainError('user.username_taken');
+    if (await users.findOne({ username_lower: normalized }))
+      throw new DomainError('user.username_taken');
     const passwordHash = await this.hasher.hash(input.password);
 
-    const { state: seq } = await this.store.execute('seq-user', sequenceDecider, { type: 'AllocateId' }, meta);
+    const { state: seq } = await this.store.execute(
+      'seq-user',
+      sequenceDecider,
+      { type: 'AllocateId' },
+      meta,
+    );
     const userId = seq.last;
     await this.store.execute(
       `username-${normalized}`,
       uniqueClaimDecider,
-      { type: 'ClaimUniqueValue', value: normalized, ownerId: userId, takenCode: 'user.username_taken' },
+      {
+        type: 'ClaimUniqueValue',
+        value: normalized,
+        ownerId: userId,
+        takenCode: 'user.username_taken',
+      },
       meta,
     );
     const affCode = await this.claimAffCode(userId, meta);
-    const inviter = input.affCode ? await users.findOne({ aff_code: input.affCode, DeletedAt: null }) : null;
+    const inviter = input.affCode
+      ? await users.findOne({ aff_code: input.affCode, DeletedAt: null })
+      : null;
 
     const positions: Position[] = [];
     const track = (p: Position | null) => p && positions.push(p);
@@ -95,11 +111,18 @@ export class UserRegistrar {
     track(registered.position);
     track(await this.grant(userId, this.options.number('QuotaForNewUser'), 'new_user', meta));
     if (inviter) {
-      track(await this.grant(userId, this.options.number('QuotaForInvitee'), 'invitee_bonus', meta));
+      track(
+        await this.grant(userId, this.options.number('QuotaForInvitee'), 'invitee_bonus', meta),
+      );
       const reward = await this.store.execute(
         `billing-${inviter.id}`,
         billingDecider,
-        { type: 'RewardInviter', userId: inviter.id, inviteeId: userId, amount: this.options.number('QuotaForInviter') },
+        {
+          type: 'RewardInviter',
+          userId: inviter.id,
+          inviteeId: userId,
+          amount: this.options.number('QuotaForInviter'),
+        },
         meta,
       );
       track(reward.position);
@@ -107,7 +130,12 @@ export class UserRegistrar {
     return { userId, position: positions.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b)) };
   }
 
-  private async grant(userId: number, amount: number, reason: 'new_user' | 'invitee_bonus', meta: RequestMeta) {
+  private async grant(
+    userId: number,
+    amount: number,
+    reason: 'new_user' | 'invitee_bonus',
+    meta: RequestMeta,
+  ) {
     const result = await this.store.execute(
       `billing-${userId}`,
       billingDecider,
@@ -124,7 +152,12 @@ export class UserRegistrar {
         await this.store.execute(
           `affcode-${code}`,
           uniqueClaimDecider,
-          { type: 'ClaimUniqueValue', value: code, ownerId: userId, takenCode: 'user.aff_code_taken' },
+          {
+            type: 'ClaimUniqueValue',
+            value: code,
+            ownerId: userId,
+            takenCode: 'user.aff_code_taken',
+          },
           meta,
         );
         return code;

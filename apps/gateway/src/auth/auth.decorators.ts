@@ -8,8 +8,10 @@ export const MIN_ROLE = 'tollgate:min-role';
 export const RequireRole = (role: number) => SetMetadata(MIN_ROLE, role);
 
 /** The authenticated user's current read-model document. */
-export const CurrentUser = createParamDecorator((_data: unknown, context: ExecutionContext): UserDocument => {
-  const request = context.switchToHttp().getRequest<AuthedRequest>();
-  if (!request.user) throw new Error('CurrentUser used on a route without RequireRole');
-  return request.user;
-});
+export const CurrentUser = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): UserDocument => {
+    const request = context.switchToHttp().getRequest<AuthedRequest>();
+    if (!request.user) throw new Error('CurrentUser used on a route without RequireRole');
+    return request.user;
+  },
+);

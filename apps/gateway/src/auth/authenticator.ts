@@ -47,13 +47,15 @@ export class Authenticator {
     if (!user) throw new ApiError('auth.not_logged_in', {}, UNAUTHORIZED);
     if (input.sessionOnly) return this.assertActive(user);
     if (!input.userHeader) throw new ApiError('auth.user_header_missing', {}, UNAUTHORIZED);
-    if (input.userHeader.trim() !== String(user.id)) throw new ApiError('auth.user_header_mismatch', {}, UNAUTHORIZED);
+    if (input.userHeader.trim() !== String(user.id))
+      throw new ApiError('auth.user_header_mismatch', {}, UNAUTHORIZED);
     return this.assertActive(user);
   }
 
   private assertActive(user: UserDocument): UserDocument {
     if (user.DeletedAt !== null) throw new ApiError('auth.session_expired', {}, UNAUTHORIZED);
-    if (user.status !== UserStatus.Enabled) throw new ApiError('auth.user_disabled', {}, UNAUTHORIZED);
+    if (user.status !== UserStatus.Enabled)
+      throw new ApiError('auth.user_disabled', {}, UNAUTHORIZED);
     return user;
   }
 }

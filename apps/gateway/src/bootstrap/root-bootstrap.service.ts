@@ -23,11 +23,18 @@ export class RootBootstrap {
     if ((await this.eventStore.streamRevision('seq-user')) !== null) return;
     try {
       const { position } = await this.registrar.register(
-        { username: ROOT_USERNAME, password: DEFAULT_ROOT_PASSWORD, role: Role.Root, source: 'bootstrap' },
+        {
+          username: ROOT_USERNAME,
+          password: DEFAULT_ROOT_PASSWORD,
+          role: Role.Root,
+          source: 'bootstrap',
+        },
         { actor: SYSTEM_ACTOR, correlationId: randomUUID(), lang: 'en' },
       );
       await this.readYourWrites.waitFor(position);
-      this.logger.warn(`Created the root account (${ROOT_USERNAME} / ${DEFAULT_ROOT_PASSWORD}): change its password now`);
+      this.logger.warn(
+        `Created the root account (${ROOT_USERNAME} / ${DEFAULT_ROOT_PASSWORD}): change its password now`,
+      );
     } catch (error) {
       // Another gateway process bootstrapped at the same moment: its root wins.
       if (!(error instanceof DomainError && error.code === 'user.username_taken')) throw error;

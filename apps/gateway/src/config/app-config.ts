@@ -21,7 +21,8 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
 }
 
@@ -55,6 +56,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       windowMs: intFromEnv(env, 'CRITICAL_RATE_LIMIT_DURATION', 1200) * 1000,
     },
     waitForProjectionsMs: intFromEnv(env, 'PROJECTION_WAIT_MS', 5000),
-    logLevel: (['error', 'warn', 'log', 'debug'].includes(level) ? level : 'log') as AppConfig['logLevel'],
+    logLevel: (['error', 'warn', 'log', 'debug'].includes(level)
+      ? level
+      : 'log') as AppConfig['logLevel'],
   };
 }

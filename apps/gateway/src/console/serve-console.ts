@@ -14,20 +14,29 @@ const SERVER_PREFIXES = ['/api', '/v1', '/pg', '/mj', '/suno', '/socket.io'];
 export async function serveConsole(fastify: FastifyInstance, consoleDir: string): Promise<boolean> {
   const indexFile = join(consoleDir, 'index.html');
   const hasConsole = existsSync(indexFile);
-  if (hasConsole) await fastify.register(fastifyStatic, { root: consoleDir, wildcard: false, index: false });
+  if (hasConsole)
+    await fastify.register(fastifyStatic, { root: consoleDir, wildcard: false, index: false });
   const indexHtml = hasConsole ? readFileSync(indexFile, 'utf8') : '';
 
   // A wildcard is the router's last resort: every Nest route and static file wins over it.
   fastify.get('/*', (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const isServerPath = SERVER_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+    const isServerPath = SERVER_PREFIXES.some(
+      (prefix) => path === prefix || path.startsWith(`${prefix}/`),
+    );
     if (hasConsole && !isServerPath) {
-      void reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+      void reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(indexHtml);
       return;
     }
     void reply
       .status(404)
-      .send({ success: false, message: translate('common.not_found', {}, pickLang(request.headers['accept-language'])) });
+      .send({
+        success: false,
+        message: translate('common.not_found', {}, pickLang(request.headers['accept-language'])),
+      });
   });
   return hasConsole;
 }

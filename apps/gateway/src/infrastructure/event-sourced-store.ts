@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  type EventStore,
-  type Position,
-  WrongExpectedRevisionError,
-} from '@tollgate/event-store';
+import { type EventStore, type Position, WrongExpectedRevisionError } from '@tollgate/event-store';
 import type { Decider, DomainEvent, EventMetadata } from '@tollgate/domain';
 import { KeyedMutex } from '../shared/keyed-mutex';
 import type { RequestMeta } from '../shared/request-meta';
@@ -31,9 +27,15 @@ export class EventSourcedStore {
 
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
-  async load<S, E extends DomainEvent>(streamId: string, decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>) {
+  async load<S, E extends DomainEvent>(
+    streamId: string,
+    decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>,
+  ) {
     const recorded = await this.store.readStream(streamId);
-    const state = recorded.reduce((s, r) => decider.evolve(s, { type: r.type, data: r.data } as E), decider.initialState);
+    const state = recorded.reduce(
+      (s, r) => decider.evolve(s, { type: r.type, data: r.data } as E),
+      decider.initialState,
+    );
     const revision = recorded.length === 0 ? null : recorded[recorded.length - 1]!.revision;
     return { state, revision };
   }
@@ -54,12 +56,18 @@ export class EventSourcedStore {
         try {
           const result = await this.store.append(
             streamId,
-            events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: toMetadata(meta, now) })),
+            events.map((e) => ({
+              id: randomUUID(),
+              type: e.type,
+              data: e.data,
+              metadata: toMetadata(meta, now),
+            })),
             revision === null ? 'no_stream' : revision,
           );
           return { events, state: after, position: result.position };
         } catch (error) {
-          if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+          if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS)
+            throw error;
         }
       }
     });

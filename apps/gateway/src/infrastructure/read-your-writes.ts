@@ -17,6 +17,9 @@ export class ReadYourWrites {
   async waitFor(position: Position | null | undefined): Promise<void> {
     if (!position) return;
     const reached = await this.host.waitFor(position, this.config.waitForProjectionsMs);
-    if (!reached) this.logger.warn(`Projections did not reach ${position.commit} within ${this.config.waitForProjectionsMs} ms`);
+    if (!reached)
+      this.logger.warn(
+        `Projections did not reach ${position.commit} within ${this.config.waitForProjectionsMs} ms`,
+      );
   }
 }

@@ -16,12 +16,14 @@ import { SecretBox } from './secret-box';
     {
       provide: EVENT_STORE,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => createEventStore({ eventStoreUrl: config.eventStoreUrl, dataDir: config.dataDir }),
+      useFactory: (config: AppConfig) =>
+        createEventStore({ eventStoreUrl: config.eventStoreUrl, dataDir: config.dataDir }),
     },
     {
       provide: READ_STORE,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => createReadStore({ readStoreUrl: config.readStoreUrl, dataDir: config.dataDir }),
+      useFactory: (config: AppConfig) =>
+        createReadStore({ readStoreUrl: config.readStoreUrl, dataDir: config.dataDir }),
     },
     {
       provide: PROJECTION_HOST,
@@ -42,7 +44,15 @@ import { SecretBox } from './secret-box';
     EventSourcedStore,
     ReadYourWrites,
   ],
-  exports: [EVENT_STORE, READ_STORE, PROJECTION_HOST, SecretBox, PasswordHasher, EventSourcedStore, ReadYourWrites],
+  exports: [
+    EVENT_STORE,
+    READ_STORE,
+    PROJECTION_HOST,
+    SecretBox,
+    PasswordHasher,
+    EventSourcedStore,
+    ReadYourWrites,
+  ],
 })
 export class StorageModule implements OnApplicationShutdown {
   constructor(

@@ -1,7 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tollgate/event-store';
 import type { ReadStore } from '@tollgate/read-store';
-import { defaultOptionValues, isSecretOption, type OptionsEvent, type SealedSecret } from '@tollgate/domain';
+import {
+  defaultOptionValues,
+  isSecretOption,
+  type OptionsEvent,
+  type SealedSecret,
+} from '@tollgate/domain';
 import { READ_STORE } from '../infrastructure/injection-tokens';
 import { SecretBox } from '../infrastructure/secret-box';
 import { OPTIONS, type OptionDocument } from '../projections/options.projection';
@@ -32,7 +37,8 @@ export class OptionsCache {
   apply(events: readonly RecordedEvent[]): void {
     for (const recorded of events) {
       const event = { type: recorded.type, data: recorded.data } as OptionsEvent;
-      this.values[event.data.key] = event.type === 'OptionChanged' ? event.data.value : this.reveal(event.data.sealed);
+      this.values[event.data.key] =
+        event.type === 'OptionChanged' ? event.data.value : this.reveal(event.data.sealed);
     }
   }
 

@@ -22,5 +22,5 @@ export function toUserDto(doc: UserDocument): UserDto {
     password_changed_at: _changed,
     ...dto
   } = doc;
-  return dto as UserDto;
+  return dto;
 }

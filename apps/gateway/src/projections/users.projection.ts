@@ -1,6 +1,11 @@
 import type { RecordedEvent } from '@tollgate/event-store';
 import type { Collection, Projection } from '@tollgate/read-store';
-import { BILLING_EVENT_TYPES, USER_EVENT_TYPES, type BillingEvent, type UserEvent } from '@tollgate/domain';
+import {
+  BILLING_EVENT_TYPES,
+  USER_EVENT_TYPES,
+  type BillingEvent,
+  type UserEvent,
+} from '@tollgate/domain';
 import { USERS, type UserDocument } from './user.document';
 
 const occurredAtMs = (event: RecordedEvent): number => {
@@ -74,7 +79,9 @@ async function applyUserEvent(
       return;
     }
     case 'UserPasswordChanged':
-      await users.update(id, { $set: { password_hash: event.data.passwordHash, password_changed_at: at } });
+      await users.update(id, {
+        $set: { password_hash: event.data.passwordHash, password_changed_at: at },
+      });
       return;
     case 'UserProfileUpdated': {
       const set: Record<string, unknown> = {};
@@ -84,7 +91,9 @@ async function applyUserEvent(
       return;
     }
     case 'UserRenamed':
-      await users.update(id, { $set: { username: event.data.to, username_lower: event.data.to.toLowerCase() } });
+      await users.update(id, {
+        $set: { username: event.data.to, username_lower: event.data.to.toLowerCase() },
+      });
       return;
     case 'UserGroupChanged':
       await users.update(id, { $set: { group: event.data.to } });
@@ -96,7 +105,9 @@ async function applyUserEvent(
       await users.update(id, { $set: { status: event.data.to } });
       return;
     case 'UserDeregistered':
-      await users.update(id, { $set: { DeletedAt: new Date(at).toISOString(), access_token_hash: '' } });
+      await users.update(id, {
+        $set: { DeletedAt: new Date(at).toISOString(), access_token_hash: '' },
+      });
       return;
     case 'UserAccessTokenIssued':
       await users.update(id, { $set: { access_token_hash: event.data.tokenHash } });
@@ -108,10 +119,9 @@ async function applyUserEvent(
       await users.update(id, { $set: { quota: event.data.to } });
       return;
     case 'InviterRewarded':
-      await users.update(
-        id,
-        { $inc: { aff_count: 1, aff_quota: event.data.amount, aff_history_quota: event.data.amount } },
-      );
+      await users.update(id, {
+        $inc: { aff_count: 1, aff_quota: event.data.amount, aff_history_quota: event.data.amount },
+      });
       return;
     case 'AffQuotaTransferred':
       await users.update(id, { $inc: { aff_quota: -event.data.amount, quota: event.data.amount } });

@@ -14,7 +14,8 @@ export interface Push {
  */
 export function pushesFor(projection: string, events: readonly RecordedEvent[]): Push[] {
   const pushes = new Map<string, Push>();
-  const add = (push: Push) => pushes.set(`${push.to}|${push.event.topic}|${push.event.id ?? ''}`, push);
+  const add = (push: Push) =>
+    pushes.set(`${push.to}|${push.event.topic}|${push.event.id ?? ''}`, push);
   for (const event of events) {
     if (projection === 'users') {
       const userId = (event.data as { userId?: unknown }).userId;

@@ -1,7 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { type OnGatewayConnection, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
 import type { Server, Socket } from 'socket.io';
-import { Role, SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } from '@tollgate/contracts';
+import {
+  Role,
+  SOCKET_PATH,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '@tollgate/contracts';
 import type { RecordedEvent } from '@tollgate/event-store';
 import { Authenticator } from '../auth/authenticator';
 import { SESSION_COOKIE } from '../auth/session-codec';
@@ -41,7 +46,8 @@ export class RealtimeGateway implements OnGatewayConnection {
 
   push(projection: string, events: readonly RecordedEvent[]): void {
     if (!this.server) return;
-    for (const { to, event } of pushesFor(projection, events)) this.server.to(to).emit('changed', event);
+    for (const { to, event } of pushesFor(projection, events))
+      this.server.to(to).emit('changed', event);
     this.logger.debug(`pushed ${projection} changes`);
   }
 }

@@ -1,4 +1,10 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  Logger,
+} from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '@tollgate/domain';
 import { ApiError } from './api-error';
@@ -22,8 +28,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 
   private classify(exception: unknown, request: FastifyRequest) {
-    if (exception instanceof DomainError) return { status: 200, code: exception.code, params: exception.params };
-    if (exception instanceof ApiError) return { status: exception.status, code: exception.code, params: exception.params };
+    if (exception instanceof DomainError)
+      return { status: 200, code: exception.code, params: exception.params };
+    if (exception instanceof ApiError)
+      return { status: exception.status, code: exception.code, params: exception.params };
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === 404) return { status, code: 'common.not_found', params: {} };
@@ -33,7 +41,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const fastifyCode = (exception as { code?: unknown }).code;
     if (typeof fastifyCode === 'string' && fastifyCode.startsWith('FST_ERR_CTP'))
       return { status: 200, code: 'common.invalid_params', params: {} };
-    this.logger.error(`${request.method} ${request.url}: ${(exception as Error)?.stack ?? String(exception)}`);
+    this.logger.error(
+      `${request.method} ${request.url}: ${(exception as Error)?.stack ?? String(exception)}`,
+    );
     return { status: 500, code: 'common.internal_error', params: {} };
   }
 }

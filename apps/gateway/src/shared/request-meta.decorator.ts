@@ -8,7 +8,9 @@ export function requestMetaOf(request: AuthedRequest): RequestMeta {
   const user = request.user;
   const header = request.headers['x-request-id'];
   return {
-    actor: user ? { kind: 'user', id: user.id, role: user.role } : { kind: 'anonymous', id: null, role: null },
+    actor: user
+      ? { kind: 'user', id: user.id, role: user.role }
+      : { kind: 'anonymous', id: null, role: null },
     ip: request.ip,
     correlationId: typeof header === 'string' && header.length <= 100 ? header : randomUUID(),
     lang: pickLang(request.headers['accept-language']),

@@ -27,7 +27,8 @@ export class StatusService {
       enable_drawing: o.bool('DrawingEnabled'),
       enable_task: o.bool('TaskEnabled'),
       enable_data_export: o.bool('DataExportEnabled'),
-      enable_online_topup: o.get('PayAddress') !== '' && o.get('EpayId') !== '' && o.get('EpayKey') !== '',
+      enable_online_topup:
+        o.get('PayAddress') !== '' && o.get('EpayId') !== '' && o.get('EpayKey') !== '',
       min_topup: o.number('MinTopUp'),
       chats: o.json<Array<Record<string, string>>>('Chats', []),
       data_export_default_time: o.get('DataExportDefaultTime'),

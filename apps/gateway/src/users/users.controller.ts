@@ -1,4 +1,13 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Put, Query as QueryParams } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Param,
+  ParseIntPipe,
+  Post,
+  Put,
+  Query as QueryParams,
+} from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
@@ -33,12 +42,22 @@ export class UsersController {
   @Get('search')
   async search(@QueryParams() query: UserListQuery) {
     return ok(
-      await this.queries.execute(new ListUsersQuery(query.p ?? 1, query.page_size ?? 0, query.keyword ?? '', query.group ?? '')),
+      await this.queries.execute(
+        new ListUsersQuery(
+          query.p ?? 1,
+          query.page_size ?? 0,
+          query.keyword ?? '',
+          query.group ?? '',
+        ),
+      ),
     );
   }
 
   @Get(':id')
-  async get(@Param('id', new ParseIntPipe({ exceptionFactory: invalidId })) id: number, @CurrentUser() viewer: UserDocument) {
+  async get(
+    @Param('id', new ParseIntPipe({ exceptionFactory: invalidId })) id: number,
+    @CurrentUser() viewer: UserDocument,
+  ) {
     return ok(await this.queries.execute(new GetUserQuery(id, viewer)));
   }
 
@@ -49,13 +68,27 @@ export class UsersController {
   }
 
   @Put()
-  async update(@Body() body: UpdateUserBody, @CurrentUser() actor: UserDocument, @Meta() meta: RequestMeta) {
-    await this.commands.execute(new UpdateUserCommand(body, { id: actor.id, role: actor.role }, meta));
+  async update(
+    @Body() body: UpdateUserBody,
+    @CurrentUser() actor: UserDocument,
+    @Meta() meta: RequestMeta,
+  ) {
+    await this.commands.execute(
+      new UpdateUserCommand(body, { id: actor.id, role: actor.role }, meta),
+    );
     return ok();
   }
 
   @Post('manage')
-  async manage(@Body() body: ManageUserBody, @CurrentUser() actor: UserDocument, @Meta() meta: RequestMeta) {
-    return ok(await this.commands.execute(new ManageUserCommand(body.id, body.action, { id: actor.id, role: actor.role }, meta)));
+  async manage(
+    @Body() body: ManageUserBody,
+    @CurrentUser() actor: UserDocument,
+    @Meta() meta: RequestMeta,
+  ) {
+    return ok(
+      await this.commands.execute(
+        new ManageUserCommand(body.id, body.action, { id: actor.id, role: actor.role }, meta),
+      ),
+    );
   }
 }

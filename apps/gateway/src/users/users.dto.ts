@@ -1,6 +1,11 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import type { CreateUserRequest, ManageAction, ManageUserRequest, UpdateUserRequest } from '@tollgate/contracts';
+import type {
+  CreateUserRequest,
+  ManageAction,
+  ManageUserRequest,
+  UpdateUserRequest,
+} from '@tollgate/contracts';
 
 export class CreateUserBody implements CreateUserRequest {
   @IsString() @MaxLength(100) username!: string;
@@ -18,7 +23,13 @@ export class UpdateUserBody implements UpdateUserRequest {
   @IsOptional() @IsString() @MaxLength(255) remark?: string;
 }
 
-export const MANAGE_ACTIONS: readonly ManageAction[] = ['promote', 'demote', 'enable', 'disable', 'delete'];
+export const MANAGE_ACTIONS: readonly ManageAction[] = [
+  'promote',
+  'demote',
+  'enable',
+  'disable',
+  'delete',
+];
 
 export class ManageUserBody implements ManageUserRequest {
   @Type(() => Number) @IsInt() @Min(1) id!: number;

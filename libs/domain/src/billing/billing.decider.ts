@@ -10,12 +10,38 @@ export interface BillingState {
 }
 
 export type BillingCommand =
-  | { readonly type: 'GrantQuota'; readonly userId: number; readonly amount: number; readonly reason: GrantReason; readonly reference?: string }
-  | { readonly type: 'AdjustQuota'; readonly userId: number; readonly to: number; readonly note: string }
-  | { readonly type: 'RewardInviter'; readonly userId: number; readonly inviteeId: number; readonly amount: number }
-  | { readonly type: 'TransferAffQuota'; readonly userId: number; readonly amount: number; readonly minimum: number };
+  | {
+      readonly type: 'GrantQuota';
+      readonly userId: number;
+      readonly amount: number;
+      readonly reason: GrantReason;
+      readonly reference?: string;
+    }
+  | {
+      readonly type: 'AdjustQuota';
+      readonly userId: number;
+      readonly to: number;
+      readonly note: string;
+    }
+  | {
+      readonly type: 'RewardInviter';
+      readonly userId: number;
+      readonly inviteeId: number;
+      readonly amount: number;
+    }
+  | {
+      readonly type: 'TransferAffQuota';
+      readonly userId: number;
+      readonly amount: number;
+      readonly minimum: number;
+    };
 
-export const initialBillingState: BillingState = { quota: 0, affQuota: 0, affHistoryQuota: 0, affCount: 0 };
+export const initialBillingState: BillingState = {
+  quota: 0,
+  affQuota: 0,
+  affHistoryQuota: 0,
+  affCount: 0,
+};
 
 export function evolveBilling(state: BillingState, event: BillingEvent): BillingState {
   switch (event.type) {
@@ -31,7 +57,11 @@ export function evolveBilling(state: BillingState, event: BillingEvent): Billing
         affHistoryQuota: state.affHistoryQuota + event.data.amount,
       };
     case 'AffQuotaTransferred':
-      return { ...state, affQuota: state.affQuota - event.data.amount, quota: state.quota + event.data.amount };
+      return {
+        ...state,
+        affQuota: state.affQuota - event.data.amount,
+        quota: state.quota + event.data.amount,
+      };
   }
 }
 
@@ -66,13 +96,21 @@ export const billingDecider: Decider<BillingCommand, BillingState, BillingEvent>
       case 'RewardInviter':
         if (!isQuantity(command.amount)) throw new DomainError('billing.invalid_amount');
         return [
-          { type: 'InviterRewarded', data: { userId: command.userId, inviteeId: command.inviteeId, amount: command.amount } },
+          {
+            type: 'InviterRewarded',
+            data: { userId: command.userId, inviteeId: command.inviteeId, amount: command.amount },
+          },
         ];
       case 'TransferAffQuota':
         if (!Number.isSafeInteger(command.amount) || command.amount < Math.max(1, command.minimum))
-          throw new DomainError('billing.transfer_below_minimum', { minimum: Math.max(1, command.minimum) });
-        if (command.amount > state.affQuota) throw new DomainError('billing.aff_quota_insufficient');
-        return [{ type: 'AffQuotaTransferred', data: { userId: command.userId, amount: command.amount } }];
+          throw new DomainError('billing.transfer_below_minimum', {
+            minimum: Math.max(1, command.minimum),
+          });
+        if (command.amount > state.affQuota)
+          throw new DomainError('billing.aff_quota_insufficient');
+        return [
+          { type: 'AffQuotaTransferred', data: { userId: command.userId, amount: command.amount } },
+        ];
     }
   },
 };

@@ -13,9 +13,15 @@ export type QuotaAdjusted = DomainEvent<
   { userId: number; from: number; to: number; delta: number; note: string }
 >;
 /** An invitee registered with this user's aff code: pending invitation earnings grow. */
-export type InviterRewarded = DomainEvent<'InviterRewarded', { userId: number; inviteeId: number; amount: number }>;
+export type InviterRewarded = DomainEvent<
+  'InviterRewarded',
+  { userId: number; inviteeId: number; amount: number }
+>;
 /** Pending invitation earnings moved to the balance (atomic: one event, one stream). */
-export type AffQuotaTransferred = DomainEvent<'AffQuotaTransferred', { userId: number; amount: number }>;
+export type AffQuotaTransferred = DomainEvent<
+  'AffQuotaTransferred',
+  { userId: number; amount: number }
+>;
 
 export type BillingEvent = QuotaGranted | QuotaAdjusted | InviterRewarded | AffQuotaTransferred;
 

@@ -24,8 +24,16 @@ export interface OptionDefinition {
 }
 
 const bool = (value: boolean): OptionDefinition => ({ kind: 'bool', defaultValue: String(value) });
-const int = (value: number, min = 0): OptionDefinition => ({ kind: 'int', defaultValue: String(value), min });
-const float = (value: number, min = 0): OptionDefinition => ({ kind: 'float', defaultValue: String(value), min });
+const int = (value: number, min = 0): OptionDefinition => ({
+  kind: 'int',
+  defaultValue: String(value),
+  min,
+});
+const float = (value: number, min = 0): OptionDefinition => ({
+  kind: 'float',
+  defaultValue: String(value),
+  min,
+});
 const str = (value = ''): OptionDefinition => ({ kind: 'string', defaultValue: value });
 const text = (value = ''): OptionDefinition => ({ kind: 'text', defaultValue: value });
 const address = (): OptionDefinition => ({ kind: 'address', defaultValue: '' });
@@ -97,7 +105,8 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   SMTPSSLEnabled: bool(false),
   EmailDomainWhitelist: {
     kind: 'email-list',
-    defaultValue: 'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
+    defaultValue:
+      'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
   },
   SMTPServer: str(),
   SMTPPort: int(587, 1),
@@ -181,8 +190,14 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
     kind: 'json-chats',
     defaultValue: JSON.stringify(
       [
-        { 'ChatGPT Next Web': 'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{address}"}' },
-        { 'Lobe Chat': 'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}' },
+        {
+          'ChatGPT Next Web':
+            'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{address}"}',
+        },
+        {
+          'Lobe Chat':
+            'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}',
+        },
       ],
       null,
       2,
@@ -197,7 +212,9 @@ export const MODEL_RATIO_KEYS = ['ModelRatio', 'CompletionRatio', 'ModelPrice'] 
 export const KEYS_NEEDING_SERVER_ADDRESS: readonly string[] = ['PayAddress', 'EpayId', 'EpayKey'];
 
 export function optionDefinition(key: string): OptionDefinition | undefined {
-  return Object.prototype.hasOwnProperty.call(OPTION_CATALOGUE, key) ? OPTION_CATALOGUE[key] : undefined;
+  return Object.prototype.hasOwnProperty.call(OPTION_CATALOGUE, key)
+    ? OPTION_CATALOGUE[key]
+    : undefined;
 }
 
 export function isSecretOption(key: string): boolean {

@@ -25,12 +25,17 @@ const DOMAIN_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z
  * Validates a new value for `key` and returns its stored normal form: addresses lose trailing
  * slashes, the email whitelist is trimmed, lower-cased and de-duplicated.
  */
-export function normalizeOptionValue(key: string, definition: OptionDefinition, raw: string): string {
+export function normalizeOptionValue(
+  key: string,
+  definition: OptionDefinition,
+  raw: string,
+): string {
   const value = definition.kind === 'text' ? raw : raw.trim();
   const min = definition.min ?? Number.NEGATIVE_INFINITY;
   switch (definition.kind) {
     case 'bool':
-      if (value !== 'true' && value !== 'false') throw new DomainError('option.invalid_bool', { key });
+      if (value !== 'true' && value !== 'false')
+        throw new DomainError('option.invalid_bool', { key });
       return value;
     case 'int': {
       if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
@@ -40,7 +45,8 @@ export function normalizeOptionValue(key: string, definition: OptionDefinition, 
     }
     case 'float': {
       const n = Number(value);
-      if (value === '' || !Number.isFinite(n)) throw new DomainError('option.invalid_number', { key });
+      if (value === '' || !Number.isFinite(n))
+        throw new DomainError('option.invalid_number', { key });
       if (n < min) throw new DomainError('option.below_minimum', { key, min });
       return value;
     }
@@ -49,25 +55,32 @@ export function normalizeOptionValue(key: string, definition: OptionDefinition, 
       return value;
     case 'address': {
       const stripped = value.replace(/\/+$/, '');
-      if (stripped !== '' && !URL_PATTERN.test(stripped)) throw new DomainError('option.invalid_address', { key });
+      if (stripped !== '' && !URL_PATTERN.test(stripped))
+        throw new DomainError('option.invalid_address', { key });
       return stripped;
     }
     case 'json-object-number': {
       const parsed = parseJson(key, value);
-      if (!isPlainObject(parsed) || !Object.values(parsed).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0))
+      if (
+        !isPlainObject(parsed) ||
+        !Object.values(parsed).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)
+      )
         throw invalidJson(key);
       return value;
     }
     case 'json-object-string': {
       const parsed = parseJson(key, value);
-      if (!isPlainObject(parsed) || !Object.values(parsed).every((v) => typeof v === 'string')) throw invalidJson(key);
+      if (!isPlainObject(parsed) || !Object.values(parsed).every((v) => typeof v === 'string'))
+        throw invalidJson(key);
       return value;
     }
     case 'json-chats': {
       const parsed = parseJson(key, value);
       const valid =
         Array.isArray(parsed) &&
-        parsed.every((item) => isPlainObject(item) && Object.values(item).every((v) => typeof v === 'string'));
+        parsed.every(
+          (item) => isPlainObject(item) && Object.values(item).every((v) => typeof v === 'string'),
+        );
       if (!valid) throw invalidJson(key);
       return value;
     }

@@ -304,31 +304,57 @@ describe('optionsDecider: switches that need their configuration first', () => {
   const sealed = { cipher: 'c', hash: 'h' };
 
   it('refuses GitHub OAuth until the client id and secret are set, then allows it', () => {
-    spec(optionsDecider).given([]).when(change('GitHubOAuthEnabled', 'true')).thenRejects('option.github_oauth_incomplete');
+    spec(optionsDecider)
+      .given([])
+      .when(change('GitHubOAuthEnabled', 'true'))
+      .thenRejects('option.github_oauth_incomplete');
     spec(optionsDecider)
       .given([
         { type: 'OptionChanged', data: { key: 'GitHubClientId', value: 'id', previous: '' } },
         { type: 'SecretOptionChanged', data: { key: 'GitHubClientSecret', sealed } },
       ])
       .when(change('GitHubOAuthEnabled', 'true'))
-      .then([{ type: 'OptionChanged', data: { key: 'GitHubOAuthEnabled', value: 'true', previous: 'false' } }]);
+      .then([
+        {
+          type: 'OptionChanged',
+          data: { key: 'GitHubOAuthEnabled', value: 'true', previous: 'false' },
+        },
+      ]);
   });
 
   it('refuses email verification without SMTP settings', () => {
-    spec(optionsDecider).given([]).when(change('EmailVerificationEnabled', 'true')).thenRejects('option.smtp_incomplete');
+    spec(optionsDecider)
+      .given([])
+      .when(change('EmailVerificationEnabled', 'true'))
+      .thenRejects('option.smtp_incomplete');
   });
 
   it('refuses the email domain restriction with an empty whitelist', () => {
     spec(optionsDecider)
-      .given([{ type: 'OptionChanged', data: { key: 'EmailDomainWhitelist', value: '', previous: 'gmail.com' } }])
+      .given([
+        {
+          type: 'OptionChanged',
+          data: { key: 'EmailDomainWhitelist', value: '', previous: 'gmail.com' },
+        },
+      ])
       .when(change('EmailDomainRestrictionEnabled', 'true'))
       .thenRejects('option.email_whitelist_empty');
   });
 
   it('always allows turning a switch off', () => {
     spec(optionsDecider)
-      .given([{ type: 'OptionChanged', data: { key: 'TurnstileCheckEnabled', value: 'true', previous: 'false' } }])
+      .given([
+        {
+          type: 'OptionChanged',
+          data: { key: 'TurnstileCheckEnabled', value: 'true', previous: 'false' },
+        },
+      ])
       .when(change('TurnstileCheckEnabled', 'false'))
-      .then([{ type: 'OptionChanged', data: { key: 'TurnstileCheckEnabled', value: 'false', previous: 'true' } }]);
+      .then([
+        {
+          type: 'OptionChanged',
+          data: { key: 'TurnstileCheckEnabled', value: 'false', previous: 'true' },
+        },
+      ]);
   });
 });

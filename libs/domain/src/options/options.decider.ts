@@ -1,6 +1,11 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import { KEYS_NEEDING_SERVER_ADDRESS, MODEL_RATIO_KEYS, OPTION_CATALOGUE, optionDefinition } from './option-catalogue';
+import {
+  KEYS_NEEDING_SERVER_ADDRESS,
+  MODEL_RATIO_KEYS,
+  OPTION_CATALOGUE,
+  optionDefinition,
+} from './option-catalogue';
 import { normalizeOptionValue } from './option-value';
 import type { OptionsEvent, SealedSecret } from './options.events';
 
@@ -14,24 +19,53 @@ export interface OptionsState {
 export type OptionsCommand =
   | { readonly type: 'ChangeOption'; readonly key: string; readonly value: string }
   /** The caller seals the secret (crypto is I/O); `sealed` null clears it. */
-  | { readonly type: 'ChangeSecretOption'; readonly key: string; readonly sealed: SealedSecret | null }
+  | {
+      readonly type: 'ChangeSecretOption';
+      readonly key: string;
+      readonly sealed: SealedSecret | null;
+    }
   | { readonly type: 'ResetModelRatios' };
 
 /** Switches that cannot be turned on before what they need is configured (the anchors' checks). */
-const ENABLE_REQUIREMENTS: Readonly<Record<string, { values?: string[]; secrets?: string[]; code: string }>> = {
-  GitHubOAuthEnabled: { values: ['GitHubClientId'], secrets: ['GitHubClientSecret'], code: 'option.github_oauth_incomplete' },
-  WeChatAuthEnabled: { values: ['WeChatServerAddress'], secrets: ['WeChatServerToken'], code: 'option.wechat_incomplete' },
-  TurnstileCheckEnabled: { values: ['TurnstileSiteKey'], secrets: ['TurnstileSecretKey'], code: 'option.turnstile_incomplete' },
-  TelegramOAuthEnabled: { values: ['TelegramBotName'], secrets: ['TelegramBotToken'], code: 'option.telegram_incomplete' },
-  EmailVerificationEnabled: { values: ['SMTPServer', 'SMTPAccount'], code: 'option.smtp_incomplete' },
-  EmailDomainRestrictionEnabled: { values: ['EmailDomainWhitelist'], code: 'option.email_whitelist_empty' },
+const ENABLE_REQUIREMENTS: Readonly<
+  Record<string, { values?: string[]; secrets?: string[]; code: string }>
+> = {
+  GitHubOAuthEnabled: {
+    values: ['GitHubClientId'],
+    secrets: ['GitHubClientSecret'],
+    code: 'option.github_oauth_incomplete',
+  },
+  WeChatAuthEnabled: {
+    values: ['WeChatServerAddress'],
+    secrets: ['WeChatServerToken'],
+    code: 'option.wechat_incomplete',
+  },
+  TurnstileCheckEnabled: {
+    values: ['TurnstileSiteKey'],
+    secrets: ['TurnstileSecretKey'],
+    code: 'option.turnstile_incomplete',
+  },
+  TelegramOAuthEnabled: {
+    values: ['TelegramBotName'],
+    secrets: ['TelegramBotToken'],
+    code: 'option.telegram_incomplete',
+  },
+  EmailVerificationEnabled: {
+    values: ['SMTPServer', 'SMTPAccount'],
+    code: 'option.smtp_incomplete',
+  },
+  EmailDomainRestrictionEnabled: {
+    values: ['EmailDomainWhitelist'],
+    code: 'option.email_whitelist_empty',
+  },
 };
 
 function assertEnableable(key: string, value: string, state: OptionsState): void {
   const requirement = ENABLE_REQUIREMENTS[key];
   if (!requirement || value !== 'true') return;
   const missing =
-    (requirement.values ?? []).some((k) => !state.values[k]) || (requirement.secrets ?? []).some((k) => !state.secretHashes[k]);
+    (requirement.values ?? []).some((k) => !state.values[k]) ||
+    (requirement.secrets ?? []).some((k) => !state.secretHashes[k]);
   if (missing) throw new DomainError(requirement.code);
 }
 
@@ -43,14 +77,20 @@ export function defaultOptionValues(): Record<string, string> {
   return values;
 }
 
-export const initialOptionsState: OptionsState = { values: defaultOptionValues(), secretHashes: {} };
+export const initialOptionsState: OptionsState = {
+  values: defaultOptionValues(),
+  secretHashes: {},
+};
 
 export function evolveOptions(state: OptionsState, event: OptionsEvent): OptionsState {
   if (event.type === 'OptionChanged') {
     return { ...state, values: { ...state.values, [event.data.key]: event.data.value } };
   }
   const { [event.data.key]: _old, ...rest } = state.secretHashes;
-  return { ...state, secretHashes: event.data.sealed ? { ...rest, [event.data.key]: event.data.sealed.hash } : rest };
+  return {
+    ...state,
+    secretHashes: event.data.sealed ? { ...rest, [event.data.key]: event.data.sealed.hash } : rest,
+  };
 }
 
 function knownDefinition(key: string, secret: boolean) {
@@ -71,7 +111,11 @@ export const optionsDecider: Decider<OptionsCommand, OptionsState, OptionsEvent>
         const previous = state.values[command.key] ?? definition.defaultValue;
         if (value === previous) throw new DomainError('option.unchanged');
         assertEnableable(command.key, value, state);
-        if (KEYS_NEEDING_SERVER_ADDRESS.includes(command.key) && value !== '' && !state.values['ServerAddress'])
+        if (
+          KEYS_NEEDING_SERVER_ADDRESS.includes(command.key) &&
+          value !== '' &&
+          !state.values['ServerAddress']
+        )
           throw new DomainError('option.server_address_required');
         return [{ type: 'OptionChanged', data: { key: command.key, value, previous } }];
       }
@@ -79,15 +123,23 @@ export const optionsDecider: Decider<OptionsCommand, OptionsState, OptionsEvent>
         knownDefinition(command.key, true);
         const current = state.secretHashes[command.key] ?? null;
         if ((command.sealed?.hash ?? null) === current) throw new DomainError('option.unchanged');
-        if (KEYS_NEEDING_SERVER_ADDRESS.includes(command.key) && command.sealed && !state.values['ServerAddress'])
+        if (
+          KEYS_NEEDING_SERVER_ADDRESS.includes(command.key) &&
+          command.sealed &&
+          !state.values['ServerAddress']
+        )
           throw new DomainError('option.server_address_required');
-        return [{ type: 'SecretOptionChanged', data: { key: command.key, sealed: command.sealed } }];
+        return [
+          { type: 'SecretOptionChanged', data: { key: command.key, sealed: command.sealed } },
+        ];
       }
       case 'ResetModelRatios':
         return MODEL_RATIO_KEYS.flatMap((key) => {
           const value = OPTION_CATALOGUE[key]!.defaultValue;
           const previous = state.values[key] ?? value;
-          return value === previous ? [] : [{ type: 'OptionChanged' as const, data: { key, value, previous } }];
+          return value === previous
+            ? []
+            : [{ type: 'OptionChanged' as const, data: { key, value, previous } }];
         });
     }
   },

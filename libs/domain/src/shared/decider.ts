@@ -16,6 +16,9 @@ export interface DomainEvent<Type extends string = string, Data = unknown> {
   readonly data: Data;
 }
 
-export function fold<S, E>(decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>, events: readonly E[]): S {
+export function fold<S, E>(
+  decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>,
+  events: readonly E[],
+): S {
   return events.reduce((state, event) => decider.evolve(state, event), decider.initialState);
 }

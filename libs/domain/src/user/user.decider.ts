@@ -29,18 +29,25 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         return [
           {
             type: 'UserPasswordChanged',
-            data: { userId: state.userId, passwordHash: command.passwordHash, reason: command.reason },
+            data: {
+              userId: state.userId,
+              passwordHash: command.passwordHash,
+              reason: command.reason,
+            },
           },
         ];
       case 'UpdateProfile': {
         assertExisting(state);
         if (command.actor) assertMayManage(command.actor, state);
-        const data: { userId: number; displayName?: string; remark?: string } = { userId: state.userId };
+        const data: { userId: number; displayName?: string; remark?: string } = {
+          userId: state.userId,
+        };
         if (command.displayName !== undefined && command.displayName !== state.displayName) {
           assertValidDisplayName(command.displayName);
           data.displayName = command.displayName;
         }
-        if (command.remark !== undefined && command.remark !== state.remark) data.remark = command.remark;
+        if (command.remark !== undefined && command.remark !== state.remark)
+          data.remark = command.remark;
         if (Object.keys(data).length === 1) return [];
         return [{ type: 'UserProfileUpdated', data }];
       }
@@ -49,16 +56,26 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         assertMayManage(command.actor, state);
         assertValidUsername(command.username);
         if (command.username === state.username) return [];
-        return [{ type: 'UserRenamed', data: { userId: state.userId, from: state.username, to: command.username } }];
+        return [
+          {
+            type: 'UserRenamed',
+            data: { userId: state.userId, from: state.username, to: command.username },
+          },
+        ];
       case 'ChangeGroup':
         assertExisting(state);
         assertMayManage(command.actor, state);
-      {
-        const group = command.group.trim();
-        if (group === '') throw new DomainError('user.group_required');
-        if (group === state.group) return [];
-        return [{ type: 'UserGroupChanged', data: { userId: state.userId, from: state.group, to: group } }];
-      }
+        {
+          const group = command.group.trim();
+          if (group === '') throw new DomainError('user.group_required');
+          if (group === state.group) return [];
+          return [
+            {
+              type: 'UserGroupChanged',
+              data: { userId: state.userId, from: state.group, to: group },
+            },
+          ];
+        }
       case 'ManageUser':
         return decideManage(command, state);
       case 'DeregisterSelf':
@@ -67,7 +84,12 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         return [{ type: 'UserDeregistered', data: { userId: state.userId, by: 'self' } }];
       case 'IssueAccessToken':
         assertExisting(state);
-        return [{ type: 'UserAccessTokenIssued', data: { userId: state.userId, tokenHash: command.tokenHash } }];
+        return [
+          {
+            type: 'UserAccessTokenIssued',
+            data: { userId: state.userId, tokenHash: command.tokenHash },
+          },
+        ];
     }
   },
 };
@@ -88,11 +110,18 @@ function decideManage(command: ManageUser, state: UserState): UserEvent[] {
       return [{ type: 'UserRoleChanged', data: { userId, from: state.role, to: Role.Common } }];
     case 'enable':
       if (state.status === UserStatus.Enabled) return [];
-      return [{ type: 'UserStatusChanged', data: { userId, from: state.status, to: UserStatus.Enabled } }];
+      return [
+        { type: 'UserStatusChanged', data: { userId, from: state.status, to: UserStatus.Enabled } },
+      ];
     case 'disable':
       if (state.role >= Role.Root) throw new DomainError('user.cannot_disable_root');
       if (state.status === UserStatus.Disabled) return [];
-      return [{ type: 'UserStatusChanged', data: { userId, from: state.status, to: UserStatus.Disabled } }];
+      return [
+        {
+          type: 'UserStatusChanged',
+          data: { userId, from: state.status, to: UserStatus.Disabled },
+        },
+      ];
     case 'delete':
       if (state.role >= Role.Root) throw new DomainError('user.cannot_delete_root');
       return [{ type: 'UserDeregistered', data: { userId, by: 'admin' } }];

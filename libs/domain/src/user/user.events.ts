@@ -28,12 +28,27 @@ export type UserProfileUpdated = DomainEvent<
   { userId: number; displayName?: string; remark?: string }
 >;
 export type UserRenamed = DomainEvent<'UserRenamed', { userId: number; from: string; to: string }>;
-export type UserGroupChanged = DomainEvent<'UserGroupChanged', { userId: number; from: string; to: string }>;
-export type UserRoleChanged = DomainEvent<'UserRoleChanged', { userId: number; from: number; to: number }>;
-export type UserStatusChanged = DomainEvent<'UserStatusChanged', { userId: number; from: number; to: number }>;
-export type UserDeregistered = DomainEvent<'UserDeregistered', { userId: number; by: 'self' | 'admin' }>;
+export type UserGroupChanged = DomainEvent<
+  'UserGroupChanged',
+  { userId: number; from: string; to: string }
+>;
+export type UserRoleChanged = DomainEvent<
+  'UserRoleChanged',
+  { userId: number; from: number; to: number }
+>;
+export type UserStatusChanged = DomainEvent<
+  'UserStatusChanged',
+  { userId: number; from: number; to: number }
+>;
+export type UserDeregistered = DomainEvent<
+  'UserDeregistered',
+  { userId: number; by: 'self' | 'admin' }
+>;
 /** The system access token itself is shown once; only its SHA-256 is kept. */
-export type UserAccessTokenIssued = DomainEvent<'UserAccessTokenIssued', { userId: number; tokenHash: string }>;
+export type UserAccessTokenIssued = DomainEvent<
+  'UserAccessTokenIssued',
+  { userId: number; tokenHash: string }
+>;
 
 export type UserEvent =
   | UserRegistered

@@ -147,6 +147,22 @@ describe('ProjectionRunner', () => {
     });
   });
 
+  it('two processes sharing the read store do not apply an event twice', async () => {
+    await append(events, 'user-1', 'UserRegistered', { userId: '1', name: 'Ann' });
+    const a = run(new ProjectionRunner(events, store, usersProjection(), { maxBatchSize: 1 }));
+    const b = run(new ProjectionRunner(events, store, usersProjection(), { maxBatchSize: 3 }));
+    await a.start();
+    await a.caughtUp;
+    await b.start();
+    await b.caughtUp;
+    for (let i = 1; i < 10; i++) {
+      await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: i });
+    }
+    const last = await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 10 });
+    await Promise.all([until(a, last.position), until(b, last.position)]);
+    expect((await store.collection('test_users').get('1'))?.['quota']).toBe(55);
+  });
+
   it('drops its collections and replays when the version changes', async () => {
     await seedLog(events, 3, 2);
     const v1 = run(new ProjectionRunner(events, store, statsProjection()));

@@ -152,8 +152,17 @@ export class ProjectionRunner {
     if (relevant.length > 0 || this.sinceCheckpoint >= this.checkpointEvery) {
       const { projection } = this;
       await this.readStore.transaction(async (session) => {
-        for (const event of relevant) await projection.apply(event, session);
-        await writeCheckpoint(session, projection.name, last.position, projection.version);
+        // Another process sharing this read store may have applied part of the batch already; the
+        // checkpoint read in the same transaction makes that safe (a write conflict retries the body).
+        const stored = await readCheckpoint(session, projection.name);
+        const done = stored?.version === projection.version ? stored.position : null;
+        const fresh = done
+          ? relevant.filter((e) => comparePositions(e.position, done) > 0)
+          : relevant;
+        for (const event of fresh) await projection.apply(event, session);
+        if (!done || comparePositions(last.position, done) > 0) {
+          await writeCheckpoint(session, projection.name, last.position, projection.version);
+        }
       });
       this.sinceCheckpoint = 0;
     }

@@ -22,7 +22,12 @@ export class DeleteSelfHandler implements ICommandHandler<DeleteSelfCommand> {
   ) {}
 
   async execute({ userId, meta }: DeleteSelfCommand) {
-    const result = await this.store.execute(`user-${userId}`, userDecider, { type: 'DeregisterSelf' }, meta);
+    const result = await this.store.execute(
+      `user-${userId}`,
+      userDecider,
+      { type: 'DeregisterSelf' },
+      meta,
+    );
     await this.readYourWrites.waitFor(result.position);
   }
 }

@@ -29,8 +29,10 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
 
   async execute({ body, meta }: RegisterUserCommand) {
     if (!this.options.bool('RegisterEnabled')) throw new ApiError('auth.register_disabled');
-    if (!this.options.bool('PasswordRegisterEnabled')) throw new ApiError('auth.password_register_disabled');
-    if (body.password2 !== undefined && body.password2 !== body.password) throw new ApiError('auth.passwords_differ');
+    if (!this.options.bool('PasswordRegisterEnabled'))
+      throw new ApiError('auth.password_register_disabled');
+    if (body.password2 !== undefined && body.password2 !== body.password)
+      throw new ApiError('auth.passwords_differ');
     const email = body.email?.trim() ?? '';
     if (this.options.bool('EmailVerificationEnabled')) {
       if (!email || !body.verification_code) throw new ApiError('auth.email_verification_required');

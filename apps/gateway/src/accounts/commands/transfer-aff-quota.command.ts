@@ -28,7 +28,12 @@ export class TransferAffQuotaHandler implements ICommandHandler<TransferAffQuota
     const result = await this.store.execute(
       `billing-${userId}`,
       billingDecider,
-      { type: 'TransferAffQuota', userId, amount: quota, minimum: Math.ceil(this.options.number('QuotaPerUnit')) },
+      {
+        type: 'TransferAffQuota',
+        userId,
+        amount: quota,
+        minimum: Math.ceil(this.options.number('QuotaPerUnit')),
+      },
       meta,
     );
     await this.readYourWrites.waitFor(result.position);

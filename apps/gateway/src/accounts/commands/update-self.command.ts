@@ -48,7 +48,12 @@ export class UpdateSelfHandler implements ICommandHandler<UpdateSelfCommand> {
     }
     if (wantsPassword) {
       const passwordHash = await this.hasher.hash(body.password!);
-      const result = await this.store.execute(stream, userDecider, { type: 'ChangePassword', passwordHash, reason: 'self' }, meta);
+      const result = await this.store.execute(
+        stream,
+        userDecider,
+        { type: 'ChangePassword', passwordHash, reason: 'self' },
+        meta,
+      );
       last = result.position ?? last;
     }
     await this.readYourWrites.waitFor(last);

@@ -30,12 +30,14 @@ export class LoginHandler implements IQueryHandler<LoginQuery> {
 
   async execute({ username, password }: LoginQuery): Promise<LoginResultDto> {
     if (!username || !password) throw new ApiError('auth.credentials_required');
-    if (!this.options.bool('PasswordLoginEnabled')) throw new ApiError('auth.password_login_disabled');
+    if (!this.options.bool('PasswordLoginEnabled'))
+      throw new ApiError('auth.password_login_disabled');
     const user = await this.readStore
       .collection<UserDocument>(USERS)
       .findOne({ username_lower: normalizeUsername(username), DeletedAt: null });
     // Same answer for unknown users and wrong passwords: no account enumeration.
-    if (!user || !(await this.hasher.verify(password, user.password_hash))) throw new ApiError('auth.wrong_credentials');
+    if (!user || !(await this.hasher.verify(password, user.password_hash)))
+      throw new ApiError('auth.wrong_credentials');
     if (user.status !== UserStatus.Enabled) throw new ApiError('auth.user_disabled');
     return {
       id: user.id,

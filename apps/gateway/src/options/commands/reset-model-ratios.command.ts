@@ -19,7 +19,12 @@ export class ResetModelRatiosHandler implements ICommandHandler<ResetModelRatios
   ) {}
 
   async execute({ meta }: ResetModelRatiosCommand) {
-    const result = await this.store.execute(OPTIONS_STREAM, optionsDecider, { type: 'ResetModelRatios' }, meta);
+    const result = await this.store.execute(
+      OPTIONS_STREAM,
+      optionsDecider,
+      { type: 'ResetModelRatios' },
+      meta,
+    );
     await this.readYourWrites.waitFor(result.position);
   }
 }

@@ -1,5 +1,10 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { OPTIONS_STREAM, isSecretOption, optionsDecider, type OptionsCommand } from '@tollgate/domain';
+import {
+  OPTIONS_STREAM,
+  isSecretOption,
+  optionsDecider,
+  type OptionsCommand,
+} from '@tollgate/domain';
 import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { SecretBox } from '../../infrastructure/secret-box';
@@ -18,7 +23,8 @@ export class UpdateOptionCommand extends Command<void> {
 
 function asOptionText(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return String(value);
+  if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))
+    return String(value);
   throw new ApiError('common.invalid_params');
 }
 

@@ -24,7 +24,13 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
 
   async execute({ body, meta }: CreateUserCommand) {
     const { userId, position } = await this.registrar.register(
-      { username: body.username, password: body.password, displayName: body.display_name, role: Role.Common, source: 'admin' },
+      {
+        username: body.username,
+        password: body.password,
+        displayName: body.display_name,
+        role: Role.Common,
+        source: 'admin',
+      },
       meta,
     );
     await this.readYourWrites.waitFor(position);

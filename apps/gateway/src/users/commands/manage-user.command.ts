@@ -25,7 +25,12 @@ export class ManageUserHandler implements ICommandHandler<ManageUserCommand> {
   ) {}
 
   async execute({ id, action, actor, meta }: ManageUserCommand): Promise<ManageUserResultDto> {
-    const result = await this.store.execute(`user-${id}`, userDecider, { type: 'ManageUser', action, actor }, meta);
+    const result = await this.store.execute(
+      `user-${id}`,
+      userDecider,
+      { type: 'ManageUser', action, actor },
+      meta,
+    );
     await this.readYourWrites.waitFor(result.position);
     return { role: result.state.role, status: result.state.status };
   }

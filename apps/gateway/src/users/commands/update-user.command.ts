@@ -49,7 +49,8 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
     const { state } = await this.store.load(stream, userDecider);
     assertExisting(state);
     assertMayManage(actor, state);
-    const rename = body.username !== undefined && body.username !== state.username ? body.username : undefined;
+    const rename =
+      body.username !== undefined && body.username !== state.username ? body.username : undefined;
     if (rename !== undefined) assertValidUsername(rename);
     if (body.display_name !== undefined) assertValidDisplayName(body.display_name);
     const password = body.password ? body.password : undefined;
@@ -60,7 +61,8 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
 
     const positions: Position[] = [];
     const track = (p: Position | null) => p && positions.push(p);
-    if (rename !== undefined) await this.rename(body.id, state.username, rename, actor, meta, track);
+    if (rename !== undefined)
+      await this.rename(body.id, state.username, rename, actor, meta, track);
     const profile = await this.store.execute(
       stream,
       userDecider,
@@ -70,9 +72,22 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
     track(profile.position);
     if (password !== undefined) {
       const passwordHash = await this.hasher.hash(password);
-      track((await this.store.execute(stream, userDecider, { type: 'ChangePassword', passwordHash, reason: 'admin', actor }, meta)).position);
+      track(
+        (
+          await this.store.execute(
+            stream,
+            userDecider,
+            { type: 'ChangePassword', passwordHash, reason: 'admin', actor },
+            meta,
+          )
+        ).position,
+      );
     }
-    if (group) track((await this.store.execute(stream, userDecider, { type: 'ChangeGroup', group, actor }, meta)).position);
+    if (group)
+      track(
+        (await this.store.execute(stream, userDecider, { type: 'ChangeGroup', group, actor }, meta))
+          .position,
+      );
     if (body.quota !== undefined) {
       const adjusted = await this.store.execute(
         `billing-${body.id}`,
@@ -97,11 +112,40 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
     const next = normalizeUsername(to);
     const previous = normalizeUsername(from);
     track(
-      (await this.store.execute(`username-${next}`, uniqueClaimDecider, { type: 'ClaimUniqueValue', value: next, ownerId: userId, takenCode: 'user.username_taken' }, meta))
-        .position,
+      (
+        await this.store.execute(
+          `username-${next}`,
+          uniqueClaimDecider,
+          {
+            type: 'ClaimUniqueValue',
+            value: next,
+            ownerId: userId,
+            takenCode: 'user.username_taken',
+          },
+          meta,
+        )
+      ).position,
     );
-    track((await this.store.execute(`user-${userId}`, userDecider, { type: 'RenameUser', username: to, actor }, meta)).position);
+    track(
+      (
+        await this.store.execute(
+          `user-${userId}`,
+          userDecider,
+          { type: 'RenameUser', username: to, actor },
+          meta,
+        )
+      ).position,
+    );
     if (next !== previous)
-      track((await this.store.execute(`username-${previous}`, uniqueClaimDecider, { type: 'ReleaseUniqueValue', value: previous, ownerId: userId }, meta)).position);
+      track(
+        (
+          await this.store.execute(
+            `username-${previous}`,
+            uniqueClaimDecider,
+            { type: 'ReleaseUniqueValue', value: previous, ownerId: userId },
+            meta,
+          )
+        ).position,
+      );
   }
 }

@@ -1,0 +1,66 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { getSessionUser } from '@/lib/session';
+import { mockApi, ok } from '@/test/mock-api';
+import { ordinaryUser, renderWithProviders } from '@/test/render';
+import { aliceProfile } from './fixtures';
+import { PersonalTab } from './personal-tab';
+
+const selfHandlers = {
+  'GET /api/user/self': () => ok(aliceProfile),
+  'GET /api/user/aff': () => ok('Qx7a'),
+  'GET /api/user/models': () => ok({ default: ['gpt-4o-mini', 'claude-3-haiku'] }),
+  'GET /api/user/self/groups': () => ok({ default: '默认分组' }),
+};
+
+describe('personal tab', () => {
+  it('shows the account in dollars when currency display is on', async () => {
+    mockApi(selfHandlers);
+    renderWithProviders(<PersonalTab />, { route: '/setting', user: ordinaryUser });
+
+    expect(await screen.findByTestId('account-balance')).toHaveTextContent('$2.50');
+    expect(screen.getByTestId('account-id')).toHaveTextContent('2');
+    expect(screen.getByTestId('account-used')).toHaveTextContent('$0.50');
+    expect(screen.getByTestId('account-requests')).toHaveTextContent('42');
+    expect(await screen.findByText('gpt-4o-mini')).toBeInTheDocument();
+    expect(screen.getByText('默认分组')).toBeInTheDocument();
+  });
+
+  it('abbreviates quota when currency display is off', async () => {
+    mockApi(selfHandlers);
+    renderWithProviders(<PersonalTab />, {
+      route: '/setting',
+      user: ordinaryUser,
+      status: { display_in_currency: false },
+    });
+    expect(await screen.findByTestId('account-balance')).toHaveTextContent('1.3M');
+  });
+
+  it('builds the invitation link from the server address and shows the earnings', async () => {
+    mockApi(selfHandlers);
+    renderWithProviders(<PersonalTab />, {
+      route: '/setting',
+      user: ordinaryUser,
+      status: { server_address: 'https://gate.example.com' },
+    });
+    const card = await screen.findByTestId('invitation-card');
+    expect(await within(card).findByDisplayValue('https://gate.example.com/register?aff=Qx7a'))
+      .toBeInTheDocument();
+    expect(within(card).getByText('$2.00')).toBeInTheDocument();
+    expect(within(card).getByText('$3.00')).toBeInTheDocument();
+    expect(within(card).getByText('3')).toBeInTheDocument();
+  });
+
+  it('keeps the stored user in step with /self', async () => {
+    mockApi({ ...selfHandlers, 'GET /api/user/self': () => ok({ ...aliceProfile, role: 10 }) });
+    renderWithProviders(<PersonalTab />, { route: '/setting', user: ordinaryUser });
+    await screen.findByTestId('account-balance');
+    await vi_waitForRole(10);
+  });
+});
+
+async function vi_waitForRole(role: number) {
+  const { vi } = await import('vitest');
+  await vi.waitFor(() => expect(getSessionUser()?.role).toBe(role));
+}

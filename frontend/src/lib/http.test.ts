@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockApi, ok } from '@/test/mock-api';
+import { ApiError, configureHttp, http, HttpError, UnauthorizedError } from './http';
+import { setSessionUser } from './session';
+
+describe('http client', () => {
+  afterEach(() => configureHttp({ onUnauthorized: () => undefined }));
+
+  it('unwraps data and names the stored user in New-Api-User', async () => {
+    const { calls } = mockApi({ 'GET /api/user/self': () => ok({ id: 7 }) });
+    setSessionUser({ id: 7, username: 'u', display_name: '', role: 1, status: 1, group: '' });
+
+    await expect(http.get('/api/user/self')).resolves.toEqual({ id: 7 });
+    expect(calls[0]?.headers['New-Api-User']).toBe('7');
+  });
+
+  it('sends no user header when signed out, and drops undefined query values', async () => {
+    const { calls } = mockApi({ 'GET /api/user/search': () => ok([]) });
+    await http.get('/api/user/search', { keyword: 'a', group: undefined, p: 2 });
+    expect(calls[0]?.headers['New-Api-User']).toBeUndefined();
+    expect(calls[0]?.query.toString()).toBe('keyword=a&p=2');
+  });
+
+  it('turns success=false into an ApiError carrying the server message', async () => {
+    mockApi({ 'POST /api/user/': () => ({ success: false, message: '用户名已存在' }) });
+    await expect(http.post('/api/user/', {})).rejects.toEqual(new ApiError('用户名已存在'));
+  });
+
+  it('hands a 401 to the configured handler', async () => {
+    const onUnauthorized = vi.fn();
+    configureHttp({ onUnauthorized });
+    mockApi({ 'GET /api/user/self': () => new Response('{}', { status: 401 }) });
+    await expect(http.get('/api/user/self')).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(onUnauthorized).toHaveBeenCalledOnce();
+  });
+
+  it('reports other HTTP failures with their status', async () => {
+    mockApi({
+      'GET /api/x': () => new Response(JSON.stringify({ message: 'boom' }), { status: 502 }),
+    });
+    const error = await http.get('/api/x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: 502, message: 'boom' });
+  });
+});

@@ -1,0 +1,86 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { tempDataDir } from './test-app';
+
+const ROOT = join(__dirname, '../..');
+const MAIN = join(ROOT, 'dist/apps/gateway/src/main.js');
+
+export interface RunningGateway {
+  readonly url: string;
+  readonly dataDir: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        address && typeof address !== 'string'
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`gateway exited with ${child.exitCode}:\n${log()}`);
+    try {
+      const res = await fetch(`${url}/api/status`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`gateway did not start within 30 s:\n${log()}`);
+}
+
+/**
+ * Starts the built gateway (`npm run build`) as its own process on a free port with a temp DATA_DIR,
+ * serving the built console — what a user runs, for the browser tests.
+ */
+export async function startGateway(
+  options: { dataDir?: string; env?: Record<string, string> } = {},
+): Promise<RunningGateway> {
+  if (!existsSync(MAIN))
+    throw new Error('dist/apps/gateway/src/main.js is missing: run `npm run build` first');
+  const dataDir = options.dataDir ?? tempDataDir();
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      CRITICAL_RATE_LIMIT: '0',
+      CONSOLE_DIR: join(ROOT, 'frontend/dist'),
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(url, child, () => output);
+  return {
+    url,
+    dataDir,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
