@@ -57,7 +57,10 @@ function mount(routes: RouteObject[], { route = '/', user, status }: RenderOptio
  * under a memory router; `path` is the pattern it is mounted at, other paths render nothing.
  */
 export function renderWithProviders(ui: ReactNode, options: RenderOptions & { path?: string } = {}) {
-  return mount([{ path: options.path ?? '*', element: ui }], options);
+  const { path = '*' } = options;
+  // Anywhere else the screen navigates to renders nothing (and raises no routing error).
+  const elsewhere = path === '*' ? [] : [{ path: '*', element: null }];
+  return mount([{ path, element: ui }, ...elsewhere], options);
 }
 
 /** Renders the whole console (shell and every route) at `options.route`. */

@@ -1,11 +1,12 @@
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { getSessionUser } from '@/lib/session';
+import { userFixture } from '@/test/fixtures';
 import { mockApi, ok } from '@/test/mock-api';
 import { ordinaryUser, renderWithProviders } from '@/test/render';
-import { aliceProfile } from './fixtures';
 import { PersonalTab } from './personal-tab';
+
+const aliceProfile = userFixture();
 
 const selfHandlers = {
   'GET /api/user/self': () => ok(aliceProfile),
@@ -45,8 +46,8 @@ describe('personal tab', () => {
       status: { server_address: 'https://gate.example.com' },
     });
     const card = await screen.findByTestId('invitation-card');
-    expect(await within(card).findByDisplayValue('https://gate.example.com/register?aff=Qx7a'))
-      .toBeInTheDocument();
+    const link = await within(card).findByDisplayValue('https://gate.example.com/register?aff=Qx7a');
+    expect(link).toBeInTheDocument();
     expect(within(card).getByText('$2.00')).toBeInTheDocument();
     expect(within(card).getByText('$3.00')).toBeInTheDocument();
     expect(within(card).getByText('3')).toBeInTheDocument();
@@ -56,11 +57,6 @@ describe('personal tab', () => {
     mockApi({ ...selfHandlers, 'GET /api/user/self': () => ok({ ...aliceProfile, role: 10 }) });
     renderWithProviders(<PersonalTab />, { route: '/setting', user: ordinaryUser });
     await screen.findByTestId('account-balance');
-    await vi_waitForRole(10);
+    await vi.waitFor(() => expect(getSessionUser()?.role).toBe(10));
   });
 });
-
-async function vi_waitForRole(role: number) {
-  const { vi } = await import('vitest');
-  await vi.waitFor(() => expect(getSessionUser()?.role).toBe(role));
-}

@@ -1,0 +1,131 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Response } from 'supertest';
+
+/** One row of `<dataDir>/events.sqlite`, JSON columns parsed. */
+export interface StoredEvent {
+  readonly position: number;
+  readonly streamId: string;
+  readonly revision: number;
+  readonly type: string;
+  readonly data: Record<string, unknown>;
+  readonly metadata: Record<string, unknown>;
+  /** The raw JSON text of data and metadata, as stored. */
+  readonly rawData: string;
+  readonly rawMetadata: string;
+}
+
+interface EventRow {
+  global_position: number;
+  stream_id: string;
+  stream_revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+/**
+ * Reads the embedded event store directly (read-only; WAL lets it run beside the live gateway).
+ * Optionally filtered by stream id and/or event type; ordered by global position.
+ */
+export function readStoredEvents(dataDir: string, where: { streamId?: string; type?: string } = {}): StoredEvent[] {
+  const db = new Database(join(dataDir, 'events.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    const clauses: string[] = [];
+    const params: string[] = [];
+    if (where.streamId !== undefined) {
+      clauses.push('stream_id = ?');
+      params.push(where.streamId);
+    }
+    if (where.type !== undefined) {
+      clauses.push('type = ?');
+      params.push(where.type);
+    }
+    const sql = `SELECT global_position, stream_id, stream_revision, type, data, metadata FROM events${
+      clauses.length ? ` WHERE ${clauses.join(' AND ')}` : ''
+    } ORDER BY global_position`;
+    const rows = db.prepare(sql).all(...params) as EventRow[];
+    return rows.map((row) => ({
+      position: row.global_position,
+      streamId: row.stream_id,
+      revision: row.stream_revision,
+      type: row.type,
+      data: JSON.parse(row.data) as Record<string, unknown>,
+      metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+      rawData: row.data,
+      rawMetadata: row.metadata,
+    }));
+  } finally {
+    db.close();
+  }
+}
+
+export function countStoredEvents(dataDir: string): number {
+  return readStoredEvents(dataDir).length;
+}
+
+/** Every text cell of every table of a SQLite file (read-only), for "this never got stored" checks. */
+export function allSqliteText(file: string): string {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
+    const parts: string[] = [];
+    for (const { name } of tables) {
+      for (const row of db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}"`).all() as Array<Record<string, unknown>>) {
+        for (const value of Object.values(row)) if (typeof value === 'string') parts.push(value);
+      }
+    }
+    return parts.join('\n');
+  } finally {
+    db.close();
+  }
+}
+
+/** The raw bytes of a SQLite database and its WAL/SHM side files, when present. */
+export function sqliteFileBytes(file: string): Buffer {
+  return Buffer.concat(
+    [file, `${file}-wal`, `${file}-shm`].filter((f) => existsSync(f)).map((f) => readFileSync(f)),
+  );
+}
+
+/** `session=<value>` from a login answer, ready for a Cookie header. */
+export function sessionCookieOf(res: Response): string {
+  const header = res.headers['set-cookie'] as unknown as string[] | string | undefined;
+  const cookies = Array.isArray(header) ? header : header ? [header] : [];
+  const session = cookies.find((c) => c.startsWith('session='));
+  if (!session) throw new Error('no session cookie in the answer');
+  return session.split(';')[0]!;
+}
+
+/** Resolves once `condition` holds, checking on every timer tick; rejects after `timeoutMs`. */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Rejects with a readable error when `promise` does not settle in time. */
+export function withTimeout<T>(promise: Promise<T>, what: string, timeoutMs = 5000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The spec's failure envelope: HTTP 200, success false, this exact message. */
+export function expectFailure(res: Response, message: string): void {
+  expect({ status: res.status, body: res.body as unknown }).toEqual({ status: 200, body: { success: false, message } });
+}
+
+/** HTTP 200 with success true (the message is shown when it is not). */
+export function expectSuccess(res: Response): void {
+  expect({ status: res.status, success: (res.body as { success?: unknown }).success, message: (res.body as { message?: unknown }).message }).toEqual({
+    status: 200,
+    success: true,
+    message: '',
+  });
+}
