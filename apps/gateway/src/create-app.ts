@@ -26,6 +26,13 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
             : ['error'],
   });
   await app.register(fastifyCookie);
+  // Nest answers POST with 201; the one-api/new-api contract (and the providers' APIs) answer 200.
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onSend', async (_request, reply) => {
+      if (reply.statusCode === 201) void reply.code(200);
+    });
   await serveConsole(app.getHttpAdapter().getInstance(), config.consoleDir);
   app.useGlobalPipes(validationPipe);
   app.useWebSocketAdapter(new IoAdapter(app));

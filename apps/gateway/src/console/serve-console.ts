@@ -31,12 +31,10 @@ export async function serveConsole(fastify: FastifyInstance, consoleDir: string)
         .send(indexHtml);
       return;
     }
-    void reply
-      .status(404)
-      .send({
-        success: false,
-        message: translate('common.not_found', {}, pickLang(request.headers['accept-language'])),
-      });
+    void reply.status(404).send({
+      success: false,
+      message: translate('common.not_found', {}, pickLang(request.headers['accept-language'])),
+    });
   });
   return hasConsole;
 }

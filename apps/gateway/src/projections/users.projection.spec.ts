@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
+import {
+  ProjectionHost,
+  SqliteReadStore,
+  rebuildProjections,
+  type ReadStore,
+} from '@tollgate/read-store';
+import type { BillingEvent, UserEvent } from '@tollgate/domain';
+import { ALL_PROJECTIONS } from './all-projections';
+import { USERS, type UserDocument } from './user.document';
+import { OPTIONS } from './options.projection';
+
+const meta = {
+  schemaVersion: 1,
+  actor: { kind: 'system', id: null, role: null },
+  occurredAt: '2026-01-15T08:00:00.000Z',
+};
+const registered = (userId: number, username: string): UserEvent => ({
+  type: 'UserRegistered',
+  data: {
+    userId,
+    username,
+    displayName: username,
+    passwordHash: '$argon2id$x',
+    role: 1,
+    group: 'default',
+    email: '',
+    inviterId: 0,
+    affCode: `code${userId}`,
+    source: 'register',
+  },
+});
+
+async function append(
+  store: EventStore,
+  stream: string,
+  events: Array<UserEvent | BillingEvent | { type: string; data: unknown }>,
+) {
+  return store.append(
+    stream,
+    events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: meta })),
+    'any',
+  );
+}
+
+describe('users and options projections', () => {
+  let events: EventStore;
+  let read: ReadStore;
+  let host: ProjectionHost;
+
+  beforeEach(async () => {
+    events = SqliteEventStore.open(':memory:');
+    read = new SqliteReadStore(':memory:');
+    host = new ProjectionHost(events, read, ALL_PROJECTIONS);
+    await host.start();
+  });
+  afterEach(async () => {
+    await host.stop();
+    await events.close();
+    await read.close();
+  });
+
+  it('given a registration, grants and changes, the user document shows them', async () => {
+    await append(events, 'user-7', [
+      registered(7, 'Alice'),
+      { type: 'UserRoleChanged', data: { userId: 7, from: 1, to: 10 } },
+      { type: 'UserProfileUpdated', data: { userId: 7, displayName: 'Alice A.' } },
+    ]);
+    await append(events, 'billing-7', [
+      { type: 'QuotaGranted', data: { userId: 7, amount: 1000, reason: 'new_user' } },
+      { type: 'InviterRewarded', data: { userId: 7, inviteeId: 8, amount: 600 } },
+      { type: 'AffQuotaTransferred', data: { userId: 7, amount: 500 } },
+      { type: 'QuotaAdjusted', data: { userId: 7, from: 1500, to: 2000, delta: 500, note: '' } },
+    ]);
+    const position = (
+      await append(events, 'user-7', [
+        { type: 'UserDeregistered', data: { userId: 7, by: 'admin' } },
+      ])
+    ).position;
+    expect(await host.waitFor(position, 2000)).toBe(true);
+    const doc = await read.collection<UserDocument>(USERS).get('7');
+    expect(doc).toMatchObject({
+      id: 7,
+      username: 'Alice',
+      username_lower: 'alice',
+      display_name: 'Alice A.',
+      role: 10,
+      quota: 2000,
+      aff_count: 1,
+      aff_quota: 100,
+      aff_history_quota: 600,
+      created_at: Date.parse(meta.occurredAt) / 1000,
+      DeletedAt: meta.occurredAt,
+    });
+  });
+
+  it('an offline rebuild produces exactly the documents of incremental application', async () => {
+    await append(events, 'user-1', [
+      registered(1, 'root'),
+      { type: 'UserAccessTokenIssued', data: { userId: 1, tokenHash: 'abc' } },
+    ]);
+    await append(events, 'user-2', [
+      registered(2, 'bob'),
+      { type: 'UserStatusChanged', data: { userId: 2, from: 1, to: 2 } },
+    ]);
+    await append(events, 'billing-2', [
+      { type: 'QuotaGranted', data: { userId: 2, amount: 42, reason: 'new_user' } },
+    ]);
+    const last = await append(events, 'options', [
+      { type: 'OptionChanged', data: { key: 'SystemName', value: 'Gate', previous: 'Tollgate' } },
+      {
+        type: 'SecretOptionChanged',
+        data: { key: 'SMTPToken', sealed: { cipher: 'c', hash: 'h' } },
+      },
+    ]);
+    expect(await host.waitFor(last.position, 2000)).toBe(true);
+    const incremental = {
+      users: await read.collection(USERS).find({}, { sort: { id: 1 } }),
+      options: await read.collection(OPTIONS).find({}, { sort: { key: 1 } }),
+    };
+    await host.stop();
+    const result = await rebuildProjections(events, read, ALL_PROJECTIONS);
+    expect(result.events).toBe(7);
+    expect({
+      users: await read.collection(USERS).find({}, { sort: { id: 1 } }),
+      options: await read.collection(OPTIONS).find({}, { sort: { key: 1 } }),
+    }).toEqual(incremental);
+    expect(incremental.users).toHaveLength(2);
+    expect(incremental.options).toHaveLength(2);
+  });
+});
