@@ -17,7 +17,7 @@ import { RootBootstrap } from './bootstrap/root-bootstrap.service';
 import { StartupService } from './bootstrap/startup.service';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './infrastructure/injection-tokens';
-import { StorageModule } from './infrastructure/storage.module';
+import { StorageModule, type Stores } from './infrastructure/storage.module';
 import { ResetModelRatiosHandler } from './options/commands/reset-model-ratios.command';
 import { UpdateOptionHandler } from './options/commands/update-option.command';
 import { OptionsCache } from './options/options.cache';
@@ -53,7 +53,7 @@ const HANDLERS = [
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, stores: Stores): DynamicModule {
     const configModule: DynamicModule = {
       module: class ConfigModule {},
       global: true,
@@ -62,7 +62,7 @@ export class AppModule {
     };
     return {
       module: AppModule,
-      imports: [configModule, StorageModule, CqrsModule.forRoot()],
+      imports: [configModule, StorageModule.forStores(stores), CqrsModule.forRoot()],
       controllers: [AccountsController, UsersController, OptionsController, StatusController],
       providers: [
         ...HANDLERS,

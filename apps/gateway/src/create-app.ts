@@ -1,30 +1,37 @@
 import 'reflect-metadata';
 import fastifyCookie from '@fastify/cookie';
+import type { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { serveConsole } from './console/serve-console';
+import { openStores } from './infrastructure/storage.module';
 import { validationPipe } from './shared/validation.pipe';
+
+const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
+  error: ['error'],
+  warn: ['error', 'warn'],
+  log: ['error', 'warn', 'log'],
+  debug: ['error', 'warn', 'log', 'debug'],
+};
 
 /** Builds the whole gateway (used by main and by the e2e tests); call `listen` on the result. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    trustProxy: config.trustProxy,
     bodyLimit: 16 * 1024 * 1024,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    logger:
-      config.logLevel === 'debug'
-        ? ['error', 'warn', 'log', 'debug']
-        : config.logLevel === 'log'
-          ? ['error', 'warn', 'log']
-          : config.logLevel === 'warn'
-            ? ['error', 'warn']
-            : ['error'],
-  });
+  const stores = await openStores(config);
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, stores),
+    adapter,
+    {
+      logger: LOG_LEVELS[config.logLevel],
+    },
+  );
   await app.register(fastifyCookie);
   // Nest answers POST with 201; the one-api/new-api contract (and the providers' APIs) answer 200.
   app

@@ -14,6 +14,8 @@ export interface AppConfig {
   readonly consoleDir: string;
   readonly criticalRateLimit: { readonly max: number; readonly windowMs: number };
   readonly waitForProjectionsMs: number;
+  /** Take the client IP from X-Forwarded-For (behind a reverse proxy). */
+  readonly trustProxy: boolean;
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug';
 }
 
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       windowMs: intFromEnv(env, 'CRITICAL_RATE_LIMIT_DURATION', 1200) * 1000,
     },
     waitForProjectionsMs: intFromEnv(env, 'PROJECTION_WAIT_MS', 5000),
+    trustProxy: env.TRUST_PROXY === 'true',
     logLevel: (['error', 'warn', 'log', 'debug'].includes(level)
       ? level
       : 'log') as AppConfig['logLevel'],

@@ -1,4 +1,12 @@
-import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Global,
+  Inject,
+  Logger,
+  Module,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
 import { createEventStore, type EventStore } from '@tollgate/event-store';
 import { ProjectionHost, createReadStore, type ReadStore } from '@tollgate/read-store';
 import type { AppConfig } from '../config/app-config';
@@ -9,52 +17,77 @@ import { PasswordHasher } from './password-hasher';
 import { ReadYourWrites } from './read-your-writes';
 import { SecretBox } from './secret-box';
 
-/** The two ports, their adapters chosen from the configuration, and the projections over them. */
+export interface Stores {
+  readonly eventStore: EventStore;
+  readonly readStore: ReadStore;
+}
+
+/**
+ * Opens both ports' adapters, chosen from the configuration, before Nest starts: an engine that
+ * does not answer fails here fast with one clear line ("EventStoreDB unreachable at …").
+ */
+export async function openStores(config: AppConfig): Promise<Stores> {
+  const eventStore = await createEventStore({
+    eventStoreUrl: config.eventStoreUrl,
+    dataDir: config.dataDir,
+  });
+  try {
+    const readStore = await createReadStore({
+      readStoreUrl: config.readStoreUrl,
+      dataDir: config.dataDir,
+    });
+    return { eventStore, readStore };
+  } catch (error) {
+    await eventStore.close();
+    throw error;
+  }
+}
+
+const SERVICES: Provider[] = [
+  {
+    provide: PROJECTION_HOST,
+    inject: [EVENT_STORE, READ_STORE],
+    useFactory: (eventStore: EventStore, readStore: ReadStore) => {
+      const logger = new Logger('Projections');
+      return new ProjectionHost(eventStore, readStore, ALL_PROJECTIONS, {
+        onError: (name, error) => logger.error(`${name}: ${error.stack ?? error.message}`),
+      });
+    },
+  },
+  {
+    provide: SecretBox,
+    inject: [APP_CONFIG],
+    useFactory: (config: AppConfig) => new SecretBox(config.sessionSecret),
+  },
+  { provide: PasswordHasher, useValue: new PasswordHasher() },
+  EventSourcedStore,
+  ReadYourWrites,
+];
+
+/** The two ports, the projections over them, and the services every command handler uses. */
 @Global()
-@Module({
-  providers: [
-    {
-      provide: EVENT_STORE,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) =>
-        createEventStore({ eventStoreUrl: config.eventStoreUrl, dataDir: config.dataDir }),
-    },
-    {
-      provide: READ_STORE,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) =>
-        createReadStore({ readStoreUrl: config.readStoreUrl, dataDir: config.dataDir }),
-    },
-    {
-      provide: PROJECTION_HOST,
-      inject: [EVENT_STORE, READ_STORE],
-      useFactory: (eventStore: EventStore, readStore: ReadStore) => {
-        const logger = new Logger('Projections');
-        return new ProjectionHost(eventStore, readStore, ALL_PROJECTIONS, {
-          onError: (name, error) => logger.error(`${name}: ${error.stack ?? error.message}`),
-        });
-      },
-    },
-    {
-      provide: SecretBox,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new SecretBox(config.sessionSecret),
-    },
-    { provide: PasswordHasher, useValue: new PasswordHasher() },
-    EventSourcedStore,
-    ReadYourWrites,
-  ],
-  exports: [
-    EVENT_STORE,
-    READ_STORE,
-    PROJECTION_HOST,
-    SecretBox,
-    PasswordHasher,
-    EventSourcedStore,
-    ReadYourWrites,
-  ],
-})
+@Module({})
 export class StorageModule implements OnApplicationShutdown {
+  static forStores(stores: Stores): DynamicModule {
+    return {
+      module: StorageModule,
+      providers: [
+        { provide: EVENT_STORE, useValue: stores.eventStore },
+        { provide: READ_STORE, useValue: stores.readStore },
+        ...SERVICES,
+      ],
+      exports: [
+        EVENT_STORE,
+        READ_STORE,
+        PROJECTION_HOST,
+        SecretBox,
+        PasswordHasher,
+        EventSourcedStore,
+        ReadYourWrites,
+      ],
+    };
+  }
+
   constructor(
     @Inject(PROJECTION_HOST) private readonly host: ProjectionHost,
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
