@@ -1,0 +1,44 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDataDir } from '../support/test-app';
+
+const ROOT = join(__dirname, '../..');
+const MAIN = join(ROOT, 'dist/apps/gateway/src/main.js');
+
+function runMain(env: Record<string, string>) {
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [MAIN], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: tempDataDir(), PORT: '0', ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  return { ...result, ms: Date.now() - started };
+}
+
+describe('start-up against production engines that do not answer', () => {
+  beforeAll(() => {
+    if (!existsSync(MAIN))
+      execFileSync('npm', ['run', 'build:server'], { cwd: ROOT, stdio: 'ignore' });
+  }, 120_000);
+
+  it('exits at once with one clear line when EventStoreDB is unreachable', () => {
+    const result = runMain({ EVENT_STORE_URL: 'esdb://127.0.0.1:1?tls=false' });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe('EventStoreDB unreachable at esdb://127.0.0.1:1?tls=false');
+    expect(result.ms).toBeLessThan(10_000);
+  });
+
+  it('exits with one clear line when MongoDB is unreachable', () => {
+    const result = runMain({ READ_STORE_URL: 'mongodb://127.0.0.1:1/tollgate' });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe('MongoDB unreachable at mongodb://127.0.0.1:1/tollgate');
+  });
+
+  it('refuses a store URL of the wrong kind instead of falling back to files', () => {
+    const result = runMain({ EVENT_STORE_URL: 'http://localhost:2113' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('EVENT_STORE_URL must start with esdb://');
+  });
+});
