@@ -9,6 +9,8 @@ export interface UserDocument extends UserDto {
   access_token_hash: string;
   /** Sessions issued before this instant (ms) are void: a password change signs everyone out. */
   password_changed_at: number;
+  /** `$all` commit position of the last event applied (idempotent writes without transactions). */
+  source_position: number;
 }
 
 export const USERS = 'users';
@@ -20,6 +22,7 @@ export function toUserDto(doc: UserDocument): UserDto {
     password_hash: _hash,
     access_token_hash: _token,
     password_changed_at: _changed,
+    source_position: _position,
     ...dto
   } = doc;
   return dto;

@@ -10,6 +10,7 @@ import type { BillingEvent, UserEvent } from '@tollgate/domain';
 import { ALL_PROJECTIONS } from './all-projections';
 import { USERS, type UserDocument } from './user.document';
 import { OPTIONS } from './options.projection';
+import { usersProjection } from './users.projection';
 
 const meta = {
   schemaVersion: 1,
@@ -93,6 +94,25 @@ describe('users and options projections', () => {
       created_at: Date.parse(meta.occurredAt) / 1000,
       DeletedAt: meta.occurredAt,
     });
+  });
+
+  it('applying the same events twice changes nothing (idempotent without transactions)', async () => {
+    const last = await append(events, 'billing-3', [
+      { type: 'QuotaGranted', data: { userId: 3, amount: 5, reason: 'new_user' } },
+    ]);
+    await append(events, 'user-3', [registered(3, 'carol')]);
+    const grant = await append(events, 'billing-3', [
+      { type: 'QuotaGranted', data: { userId: 3, amount: 100, reason: 'redemption' } },
+      { type: 'InviterRewarded', data: { userId: 3, inviteeId: 4, amount: 7 } },
+    ]);
+    expect(await host.waitFor(grant.position, 2000)).toBe(true);
+    const once = await read.collection<UserDocument>(USERS).get('3');
+    const replay = await events.readStream('billing-3');
+    await read.transaction(async (session) => {
+      for (const event of replay) await usersProjection.apply(event, session);
+    });
+    expect(await read.collection<UserDocument>(USERS).get('3')).toEqual(once);
+    expect(once).toMatchObject({ quota: 100, aff_quota: 7, aff_count: 1 });
   });
 
   it('an offline rebuild produces exactly the documents of incremental application', async () => {

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@tollgate/event-store';
-import type { Collection, Projection } from '@tollgate/read-store';
+import type { Collection, Projection, Update } from '@tollgate/read-store';
 import {
   BILLING_EVENT_TYPES,
   USER_EVENT_TYPES,
@@ -33,13 +33,29 @@ export const usersProjection: Projection = {
   async apply(event, session) {
     const users = session.collection<UserDocument>(USERS);
     const domainEvent = { type: event.type, data: event.data } as UserEvent | BillingEvent;
-    await applyUserEvent(domainEvent, users, occurredAtMs(event));
+    await applyUserEvent(domainEvent, guardedWriter(users, event), occurredAtMs(event));
   },
 };
 
+/**
+ * Writes that apply at most once per document even without transactions (MongoDB without a
+ * replica set): each document remembers the `$all` position of the last event applied to it.
+ */
+function guardedWriter(users: Collection<UserDocument>, event: RecordedEvent) {
+  const position = Number(event.position.commit);
+  return {
+    put: (doc: UserDocument) => users.put({ ...doc, source_position: position }),
+    update: (id: string, update: Update) =>
+      users.updateMany(
+        { _id: id, source_position: { $lt: position } },
+        { ...update, $set: { ...update.$set, source_position: position } },
+      ),
+  };
+}
+
 async function applyUserEvent(
   event: UserEvent | BillingEvent,
-  users: Collection<UserDocument>,
+  users: ReturnType<typeof guardedWriter>,
   at: number,
 ): Promise<void> {
   const id = String(event.data.userId);
@@ -73,6 +89,7 @@ async function applyUserEvent(
         created_at: Math.floor(at / 1000),
         access_token_hash: '',
         password_changed_at: 0,
+        source_position: 0,
         DeletedAt: null,
       };
       await users.put(doc);
