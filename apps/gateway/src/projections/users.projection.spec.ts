@@ -97,9 +97,6 @@ describe('users and options projections', () => {
   });
 
   it('applying the same events twice changes nothing (idempotent without transactions)', async () => {
-    const last = await append(events, 'billing-3', [
-      { type: 'QuotaGranted', data: { userId: 3, amount: 5, reason: 'new_user' } },
-    ]);
     await append(events, 'user-3', [registered(3, 'carol')]);
     const grant = await append(events, 'billing-3', [
       { type: 'QuotaGranted', data: { userId: 3, amount: 100, reason: 'redemption' } },
