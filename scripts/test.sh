@@ -9,9 +9,9 @@ export npm_config_nodedir=${npm_config_nodedir:-/usr}
 mkdir -p test-artifacts
 
 if [ ! -f node_modules/.package-lock.json ]; then npm ci || exit 1; fi
-if ! command -v chromium >/dev/null 2>&1; then
+if ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -qi wqy; then
   if [ "$(id -u)" = 0 ]; then
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "could not install chromium"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null) || echo "could not install chromium"
   else
     echo "chromium is missing and this is not root: install Debian's chromium for the browser tests"
   fi

@@ -1,7 +1,13 @@
 import request from 'supertest';
 import type { UserDto } from '@tollgate/contracts';
 import { expectFailure, expectSuccess, readStoredEvents } from '../support/e2e-helpers';
-import { ConsoleClient, createAdmin, loginRoot, startTestApp, type TestApp } from '../support/test-app';
+import {
+  ConsoleClient,
+  createAdmin,
+  loginRoot,
+  startTestApp,
+  type TestApp,
+} from '../support/test-app';
 
 jest.setTimeout(30_000);
 
@@ -47,15 +53,25 @@ describe('user management (管理用户)', () => {
     request(t.url).post('/api/user/login').send({ username, password });
 
   async function findId(username: string): Promise<number> {
-    const found = await root.get(`/api/user/search?keyword=${encodeURIComponent(username)}&page_size=100`);
+    const found = await root.get(
+      `/api/user/search?keyword=${encodeURIComponent(username)}&page_size=100`,
+    );
     const item = (found.body.data.items as UserDto[]).find((u) => u.username === username);
     if (!item) throw new Error(`${username} not found`);
     return item.id;
   }
 
   /** Root adds an ordinary user through POST /api/user/ and answers its id. */
-  async function createUser(username: string, displayName?: string, password = 'password123'): Promise<number> {
-    const res = await root.post('/api/user/', { username, password, ...(displayName === undefined ? {} : { display_name: displayName }) });
+  async function createUser(
+    username: string,
+    displayName?: string,
+    password = 'password123',
+  ): Promise<number> {
+    const res = await root.post('/api/user/', {
+      username,
+      password,
+      ...(displayName === undefined ? {} : { display_name: displayName }),
+    });
     expectSuccess(res);
     return findId(username);
   }
@@ -66,15 +82,30 @@ describe('user management (管理用户)', () => {
     return res.body.data as UserDto;
   };
   const ids = (res: request.Response) => (res.body.data.items as UserDto[]).map((u) => u.id);
-  const names = (res: request.Response) => (res.body.data.items as UserDto[]).map((u) => u.username);
+  const names = (res: request.Response) =>
+    (res.body.data.items as UserDto[]).map((u) => u.username);
 
   describe('listing, search and reading', () => {
-    const NATO = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
+    const NATO = [
+      'alpha',
+      'bravo',
+      'charlie',
+      'delta',
+      'echo',
+      'foxtrot',
+      'golf',
+      'hotel',
+      'india',
+      'juliet',
+      'kilo',
+      'lima',
+    ];
     const displayOf: Record<string, string> = { charlie: 'Chuck Norris', delta: 'Dee Dee' };
     const idOf: Record<string, number> = {};
 
     beforeAll(async () => {
-      for (const name of NATO) idOf[name] = await createUser(name, displayOf[name] ?? `User ${name}`);
+      for (const name of NATO)
+        idOf[name] = await createUser(name, displayOf[name] ?? `User ${name}`);
     });
 
     it('lists users newest first in 1-based pages of the requested size', async () => {
@@ -102,8 +133,11 @@ describe('user management (管理用户)', () => {
       expect(ids(await root.get('/api/user/?p=0'))).toEqual(all.slice(0, 10));
 
       // Rows are UserDtos: no hash, no lookup fields.
-      for (const item of page1.body.data.items as object[]) expect(Object.keys(item).sort()).toEqual(USER_DTO_KEYS);
-      expect(JSON.stringify(byDefault.body)).not.toMatch(/argon2|password|username_lower|access_token/);
+      for (const item of page1.body.data.items as object[])
+        expect(Object.keys(item).sort()).toEqual(USER_DTO_KEYS);
+      expect(JSON.stringify(byDefault.body)).not.toMatch(
+        /argon2|password|username_lower|access_token/,
+      );
 
       // Out-of-range page sizes are rejected, not silently served.
       expect((await root.get('/api/user/?p=1&page_size=101')).body.success).toBe(false);
@@ -121,9 +155,15 @@ describe('user management (管理用户)', () => {
       expect(byId.body.data).toMatchObject({ total: 1, page: 1 });
       // The keyword is text, not a pattern.
       expect((await search('keyword=.*')).body.data.total).toBe(0);
-      expect((await search('keyword=nobody-here')).body.data).toEqual({ items: [], total: 0, page: 1, page_size: 10 });
+      expect((await search('keyword=nobody-here')).body.data).toEqual({
+        items: [],
+        total: 0,
+        page: 1,
+        page_size: 10,
+      });
 
-      for (const name of ['echo', 'foxtrot']) expectSuccess(await root.put('/api/user/', { id: idOf[name], group: 'vip' }));
+      for (const name of ['echo', 'foxtrot'])
+        expectSuccess(await root.put('/api/user/', { id: idOf[name], group: 'vip' }));
       expect(names(await search('group=vip'))).toEqual(['foxtrot', 'echo']);
       expect(names(await search('keyword=echo&group=vip'))).toEqual(['echo']);
       expect((await search('keyword=echo&group=default')).body.data.total).toBe(0);
@@ -154,10 +194,23 @@ describe('user management (管理用户)', () => {
 
   describe('create (POST /api/user/)', () => {
     it('creates an ordinary user who can then log in', async () => {
-      expectSuccess(await root.post('/api/user/', { username: 'newbie', display_name: 'New Bee', password: 'password123' }));
+      expectSuccess(
+        await root.post('/api/user/', {
+          username: 'newbie',
+          display_name: 'New Bee',
+          password: 'password123',
+        }),
+      );
       const newbie = await new ConsoleClient(t.url).login('newbie', 'password123');
       const self = (await newbie.get('/api/user/self')).body.data;
-      expect(self).toMatchObject({ username: 'newbie', display_name: 'New Bee', role: 1, status: 1, group: 'default', DeletedAt: null });
+      expect(self).toMatchObject({
+        username: 'newbie',
+        display_name: 'New Bee',
+        role: 1,
+        status: 1,
+        group: 'default',
+        DeletedAt: null,
+      });
 
       expectSuccess(await root.post('/api/user/', { username: 'plain', password: 'password123' }));
       expect((await getUser(await findId('plain'))).display_name).toBe('plain');
@@ -173,7 +226,10 @@ describe('user management (管理用户)', () => {
         [{ username: '', password: 'password123' }, '用户名不能为空'],
         [{ username: 'u'.repeat(21), password: 'password123' }, '用户名长度不得超过 20 位'],
         [{ username: 'has space', password: 'password123' }, '用户名不能包含空白字符'],
-        [{ username: 'longdisplay', display_name: 'd'.repeat(21), password: 'password123' }, '显示名称长度不得超过 20 位'],
+        [
+          { username: 'longdisplay', display_name: 'd'.repeat(21), password: 'password123' },
+          '显示名称长度不得超过 20 位',
+        ],
         [{ username: 'newbie', password: 'password123' }, '用户名已存在'],
         [{ username: 'NEWBIE', password: 'password123' }, '用户名已存在'],
         [{ username: 'nopassword' }, null],
@@ -210,11 +266,17 @@ describe('user management (管理用户)', () => {
     it('sets a new password: the user logs in with it, the old one and old sessions stop working', async () => {
       const id = await createUser('november');
       const session = await new ConsoleClient(t.url).login('november', 'password123');
-      expectFailure(await root.put('/api/user/', { id, password: 'short' }), '密码长度不得小于 8 位！');
+      expectFailure(
+        await root.put('/api/user/', { id, password: 'short' }),
+        '密码长度不得小于 8 位！',
+      );
       expect((await login('november', 'password123')).body.success).toBe(true);
 
       expectSuccess(await root.put('/api/user/', { id, password: 'brandnew123' }));
-      expect((await login('november', 'brandnew123')).body).toMatchObject({ success: true, data: { id, username: 'november' } });
+      expect((await login('november', 'brandnew123')).body).toMatchObject({
+        success: true,
+        data: { id, username: 'november' },
+      });
       expectFailure(await login('november', 'password123'), '用户名或密码错误，或用户已被封禁');
       expect((await session.get('/api/user/self')).status).toBe(401);
       // An empty password field means "keep the password".
@@ -229,7 +291,12 @@ describe('user management (管理用户)', () => {
       expectSuccess(await root.put('/api/user/', { id, group: 'svip' }));
       expect((await getUser(id)).group).toBe('svip');
 
-      expectSuccess(await root.put('/api/option/', { key: 'GroupRatio', value: '{"default": 1, "vip": 1, "gold": 2}' }));
+      expectSuccess(
+        await root.put('/api/option/', {
+          key: 'GroupRatio',
+          value: '{"default": 1, "vip": 1, "gold": 2}',
+        }),
+      );
       expectSuccess(await root.put('/api/user/', { id, group: 'gold' }));
       expect((await getUser(id)).group).toBe('gold');
       expectFailure(await root.put('/api/user/', { id, group: 'svip' }), '分组不存在');
@@ -242,12 +309,26 @@ describe('user management (管理用户)', () => {
       const id = await createUser('papa', 'Papa');
       const before = await getUser(id);
       const eventsBefore = readStoredEvents(t.dataDir).length;
-      expectFailure(await root.put('/api/user/', { id, display_name: 'Changed', group: 'nope' }), '分组不存在');
-      expectFailure(await root.put('/api/user/', { id, display_name: 'Changed', password: 'short' }), '密码长度不得小于 8 位！');
-      expectFailure(await root.put('/api/user/', { id, display_name: 'x'.repeat(21), quota: 5 }), '显示名称长度不得超过 20 位');
-      expect((await root.put('/api/user/', { id, display_name: 'Changed', quota: -1 })).body.success).toBe(false);
+      expectFailure(
+        await root.put('/api/user/', { id, display_name: 'Changed', group: 'nope' }),
+        '分组不存在',
+      );
+      expectFailure(
+        await root.put('/api/user/', { id, display_name: 'Changed', password: 'short' }),
+        '密码长度不得小于 8 位！',
+      );
+      expectFailure(
+        await root.put('/api/user/', { id, display_name: 'x'.repeat(21), quota: 5 }),
+        '显示名称长度不得超过 20 位',
+      );
+      expect(
+        (await root.put('/api/user/', { id, display_name: 'Changed', quota: -1 })).body.success,
+      ).toBe(false);
       expect((await root.put('/api/user/', { display_name: 'no id' })).body.success).toBe(false);
-      expectFailure(await root.put('/api/user/', { id: 99999, display_name: 'ghost' }), '用户不存在');
+      expectFailure(
+        await root.put('/api/user/', { id: 99999, display_name: 'ghost' }),
+        '用户不存在',
+      );
       expect(await getUser(id)).toEqual(before);
       expect(readStoredEvents(t.dataDir)).toHaveLength(eventsBefore);
       expect((await login('papa')).body.success).toBe(true);
@@ -260,9 +341,18 @@ describe('user management (管理用户)', () => {
       const quebec = await new ConsoleClient(t.url).login('quebec', 'password123');
       expect((await quebec.get('/api/user/self')).body.data.quota).toBe(123456);
 
-      const adjusted = readStoredEvents(t.dataDir, { streamId: `billing-${id}`, type: 'QuotaAdjusted' });
+      const adjusted = readStoredEvents(t.dataDir, {
+        streamId: `billing-${id}`,
+        type: 'QuotaAdjusted',
+      });
       expect(adjusted).toHaveLength(1);
-      expect(adjusted[0]!.data).toEqual({ userId: id, from: 0, to: 123456, delta: 123456, note: '' });
+      expect(adjusted[0]!.data).toEqual({
+        userId: id,
+        from: 0,
+        to: 123456,
+        delta: 123456,
+        note: '',
+      });
       expect(adjusted[0]!.metadata).toMatchObject({
         schemaVersion: 1,
         actor: { kind: 'user', id: 1, role: 100 },
@@ -270,11 +360,15 @@ describe('user management (管理用户)', () => {
         correlationId: expect.any(String),
       });
       // The quota change is on the billing stream only, never on the user stream.
-      expect(readStoredEvents(t.dataDir, { streamId: `user-${id}` }).map((e) => e.type)).not.toContain('QuotaAdjusted');
+      expect(
+        readStoredEvents(t.dataDir, { streamId: `user-${id}` }).map((e) => e.type),
+      ).not.toContain('QuotaAdjusted');
 
       // The same quota again is no change; a lower one is a negative adjustment.
       expectSuccess(await root.put('/api/user/', { id, quota: 123456 }));
-      expect(readStoredEvents(t.dataDir, { streamId: `billing-${id}`, type: 'QuotaAdjusted' })).toHaveLength(1);
+      expect(
+        readStoredEvents(t.dataDir, { streamId: `billing-${id}`, type: 'QuotaAdjusted' }),
+      ).toHaveLength(1);
       expectSuccess(await root.put('/api/user/', { id, quota: 100 }));
       const all = readStoredEvents(t.dataDir, { streamId: `billing-${id}`, type: 'QuotaAdjusted' });
       expect(all.map((e) => e.data)).toEqual([
@@ -290,23 +384,49 @@ describe('user management (管理用户)', () => {
       const before = await getUser(romeo);
       const claimsOfSierra = readStoredEvents(t.dataDir, { streamId: 'username-sierra' }).length;
 
-      expectFailure(await root.put('/api/user/', { id: romeo, username: 'sierra', display_name: 'Not Applied' }), '用户名已存在');
-      expectFailure(await root.put('/api/user/', { id: romeo, username: 'SIERRA' }), '用户名已存在');
+      expectFailure(
+        await root.put('/api/user/', {
+          id: romeo,
+          username: 'sierra',
+          display_name: 'Not Applied',
+        }),
+        '用户名已存在',
+      );
+      expectFailure(
+        await root.put('/api/user/', { id: romeo, username: 'SIERRA' }),
+        '用户名已存在',
+      );
       expect(await getUser(romeo)).toEqual(before);
       expect((await getUser(sierra)).username).toBe('sierra');
-      expect(readStoredEvents(t.dataDir, { streamId: 'username-sierra' })).toHaveLength(claimsOfSierra);
-      expect(readStoredEvents(t.dataDir, { streamId: `user-${romeo}`, type: 'UserRenamed' })).toHaveLength(0);
+      expect(readStoredEvents(t.dataDir, { streamId: 'username-sierra' })).toHaveLength(
+        claimsOfSierra,
+      );
+      expect(
+        readStoredEvents(t.dataDir, { streamId: `user-${romeo}`, type: 'UserRenamed' }),
+      ).toHaveLength(0);
       expect((await login('romeo')).body.success).toBe(true);
       expect((await login('sierra')).body.success).toBe(true);
 
-      expectFailure(await root.put('/api/user/', { id: romeo, username: 'with space' }), '用户名不能包含空白字符');
+      expectFailure(
+        await root.put('/api/user/', { id: romeo, username: 'with space' }),
+        '用户名不能包含空白字符',
+      );
       expectSuccess(await root.put('/api/user/', { id: romeo, username: 'romeo2' }));
       expect((await getUser(romeo)).username).toBe('romeo2');
       expect((await login('romeo2')).body.data.id).toBe(romeo);
       expect((await login('romeo')).body.success).toBe(false);
       // The old name is free again; the new one is taken.
-      expectSuccess(await request(t.url).post('/api/user/register').send({ username: 'romeo', password: 'password123' }));
-      expectFailure(await request(t.url).post('/api/user/register').send({ username: 'Romeo2', password: 'password123' }), '用户名已存在');
+      expectSuccess(
+        await request(t.url)
+          .post('/api/user/register')
+          .send({ username: 'romeo', password: 'password123' }),
+      );
+      expectFailure(
+        await request(t.url)
+          .post('/api/user/register')
+          .send({ username: 'Romeo2', password: 'password123' }),
+        '用户名已存在',
+      );
       // A change of case only is a rename too.
       expectSuccess(await root.put('/api/user/', { id: romeo, username: 'Romeo2' }));
       expect((await getUser(romeo)).username).toBe('Romeo2');
@@ -323,7 +443,8 @@ describe('user management (管理用户)', () => {
       otherAdmin = await createAdmin(t.url, root, 'uniform');
     });
 
-    const manage = (client: ConsoleClient, id: number, action: string) => client.post('/api/user/manage', { id, action });
+    const manage = (client: ConsoleClient, id: number, action: string) =>
+      client.post('/api/user/manage', { id, action });
 
     it('promotes (root only) and demotes, answering {role, status}', async () => {
       const id = await createUser('victor');
@@ -348,7 +469,11 @@ describe('user management (管理用户)', () => {
       const session = await new ConsoleClient(t.url).login('whiskey', 'password123');
       expect((await session.get('/api/user/self')).status).toBe(200);
 
-      expect((await manage(root, id, 'disable')).body).toEqual({ success: true, message: '', data: { role: 1, status: 2 } });
+      expect((await manage(root, id, 'disable')).body).toEqual({
+        success: true,
+        message: '',
+        data: { role: 1, status: 2 },
+      });
       expect((await getUser(id)).status).toBe(2);
       const denied = await session.get('/api/user/self');
       expect(denied.status).toBe(401);
@@ -356,7 +481,11 @@ describe('user management (管理用户)', () => {
       expectFailure(await login('whiskey'), '用户已被封禁');
 
       // An admin may enable and disable ordinary users too.
-      expect((await manage(admin, id, 'enable')).body).toEqual({ success: true, message: '', data: { role: 1, status: 1 } });
+      expect((await manage(admin, id, 'enable')).body).toEqual({
+        success: true,
+        message: '',
+        data: { role: 1, status: 1 },
+      });
       expect((await getUser(id)).status).toBe(1);
       expect((await login('whiskey')).body.success).toBe(true);
       expect((await session.get('/api/user/self')).status).toBe(200);
@@ -385,12 +514,18 @@ describe('user management (管理用户)', () => {
       expect(Number.isNaN(Date.parse(row.DeletedAt!))).toBe(false);
       expect(names(await root.get('/api/user/search?keyword=xray'))).toEqual(['xray']);
 
-      for (const action of ['enable', 'disable', 'promote', 'demote', 'delete']) expectFailure(await manage(root, id, action), '用户已注销');
+      for (const action of ['enable', 'disable', 'promote', 'demote', 'delete'])
+        expectFailure(await manage(root, id, action), '用户已注销');
       expectFailure(await root.put('/api/user/', { id, display_name: 'Ghost' }), '用户已注销');
       expect(await getUser(id)).toEqual(row);
       expect((await session.get('/api/user/self')).status).toBe(401);
       expectFailure(await login('xray'), '用户名或密码错误，或用户已被封禁');
-      expectFailure(await request(t.url).post('/api/user/register').send({ username: 'xray', password: 'password123' }), '用户名已存在');
+      expectFailure(
+        await request(t.url)
+          .post('/api/user/register')
+          .send({ username: 'xray', password: 'password123' }),
+        '用户名已存在',
+      );
     });
 
     it('an admin cannot manage, update or read an admin or root', async () => {
@@ -400,8 +535,14 @@ describe('user management (管理用户)', () => {
         expectFailure(await manage(admin, otherId, action), FORBIDDEN_MANAGE);
         expectFailure(await manage(admin, 1, action), FORBIDDEN_MANAGE);
       }
-      expectFailure(await admin.put('/api/user/', { id: otherId, display_name: 'Hijacked' }), FORBIDDEN_MANAGE);
-      expectFailure(await admin.put('/api/user/', { id: 1, password: 'hijacked123' }), FORBIDDEN_MANAGE);
+      expectFailure(
+        await admin.put('/api/user/', { id: otherId, display_name: 'Hijacked' }),
+        FORBIDDEN_MANAGE,
+      );
+      expectFailure(
+        await admin.put('/api/user/', { id: 1, password: 'hijacked123' }),
+        FORBIDDEN_MANAGE,
+      );
       expectFailure(await admin.put('/api/user/', { id: 1, quota: 999 }), FORBIDDEN_MANAGE);
       expect(await getUser(otherId)).toEqual(before);
       expect((await getUser(1)).quota).toBe(0);
@@ -416,8 +557,13 @@ describe('user management (管理用户)', () => {
       expect((await admin.get(`/api/user/${id}`)).body.data.username).toBe('yankee');
       expectSuccess(await admin.put('/api/user/', { id, display_name: 'Yank', quota: 42 }));
       expect(await getUser(id)).toMatchObject({ display_name: 'Yank', quota: 42 });
-      const adjusted = readStoredEvents(t.dataDir, { streamId: `billing-${id}`, type: 'QuotaAdjusted' });
-      expect(adjusted.map((e) => e.metadata['actor'])).toEqual([{ kind: 'user', id: admin.userId, role: 10 }]);
+      const adjusted = readStoredEvents(t.dataDir, {
+        streamId: `billing-${id}`,
+        type: 'QuotaAdjusted',
+      });
+      expect(adjusted.map((e) => e.metadata['actor'])).toEqual([
+        { kind: 'user', id: admin.userId, role: 10 },
+      ]);
       expectFailure(await manage(admin, id, 'promote'), '普通管理员用户无法提升其他用户为管理员');
 
       // Once demoted, the former admin is manageable by an admin.

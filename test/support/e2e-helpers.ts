@@ -29,7 +29,10 @@ interface EventRow {
  * Reads the embedded event store directly (read-only; WAL lets it run beside the live gateway).
  * Optionally filtered by stream id and/or event type; ordered by global position.
  */
-export function readStoredEvents(dataDir: string, where: { streamId?: string; type?: string } = {}): StoredEvent[] {
+export function readStoredEvents(
+  dataDir: string,
+  where: { streamId?: string; type?: string } = {},
+): StoredEvent[] {
   const db = new Database(join(dataDir, 'events.sqlite'), { readonly: true, fileMustExist: true });
   try {
     const clauses: string[] = [];
@@ -69,10 +72,14 @@ export function countStoredEvents(dataDir: string): number {
 export function allSqliteText(file: string): string {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all() as Array<{ name: string }>;
     const parts: string[] = [];
     for (const { name } of tables) {
-      for (const row of db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}"`).all() as Array<Record<string, unknown>>) {
+      for (const row of db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}"`).all() as Array<
+        Record<string, unknown>
+      >) {
         for (const value of Object.values(row)) if (typeof value === 'string') parts.push(value);
       }
     }
@@ -99,7 +106,11 @@ export function sessionCookieOf(res: Response): string {
 }
 
 /** Resolves once `condition` holds, checking on every timer tick; rejects after `timeoutMs`. */
-export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 5000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -111,19 +122,29 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, wha
 export function withTimeout<T>(promise: Promise<T>, what: string, timeoutMs = 5000): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)),
+      timeoutMs,
+    );
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** The spec's failure envelope: HTTP 200, success false, this exact message. */
 export function expectFailure(res: Response, message: string): void {
-  expect({ status: res.status, body: res.body as unknown }).toEqual({ status: 200, body: { success: false, message } });
+  expect({ status: res.status, body: res.body as unknown }).toEqual({
+    status: 200,
+    body: { success: false, message },
+  });
 }
 
 /** HTTP 200 with success true (the message is shown when it is not). */
 export function expectSuccess(res: Response): void {
-  expect({ status: res.status, success: (res.body as { success?: unknown }).success, message: (res.body as { message?: unknown }).message }).toEqual({
+  expect({
+    status: res.status,
+    success: (res.body as { success?: unknown }).success,
+    message: (res.body as { message?: unknown }).message,
+  }).toEqual({
     status: 200,
     success: true,
     message: '',

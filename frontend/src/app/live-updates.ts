@@ -1,8 +1,8 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { ChangeTopic } from '@tollgate/contracts';
-import { selfQueries } from '@/features/setting/api/self.api';
-import { statusQueries } from '@/features/status/api/status.api';
-import { groupQueries, userQueries } from '@/features/users/api/users.api';
+import { selfQueries } from '@/features/setting';
+import { statusQueries } from '@/features/status';
+import { groupQueries, userQueries } from '@/features/users';
 
 /** Which cached queries a `changed` push makes stale; the socket never carries data itself. */
 export const TOPIC_QUERY_KEYS: Record<ChangeTopic, QueryKey[]> = {

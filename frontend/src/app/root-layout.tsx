@@ -1,5 +1,4 @@
-import { AppLayout } from '@/features/shell/components/app-layout';
-import { useDocumentBranding } from '@/features/shell/hooks/use-document-branding';
+import { AppLayout, useDocumentBranding } from '@/features/shell';
 import { useLiveUpdates } from './use-live-updates';
 
 /** The route tree's root: app-wide effects, then the console frame. */

@@ -3,18 +3,18 @@ import { useTranslation } from 'react-i18next';
 import type { RouteObject } from 'react-router';
 import { ComingSoonPage } from '@/components/coming-soon-page';
 import { NotFoundPage } from '@/components/not-found-page';
-import { GithubCallbackPage } from '@/features/auth/components/github-callback-page';
-import { LoginPage } from '@/features/auth/components/login-page';
-import { PasswordResetConfirmPage } from '@/features/auth/components/password-reset-confirm-page';
-import { PasswordResetPage } from '@/features/auth/components/password-reset-page';
-import { RegisterPage } from '@/features/auth/components/register-page';
-import { RequireAuth } from '@/features/auth/components/require-auth';
-import { AboutPage } from '@/features/home/components/about-page';
-import { HomePage } from '@/features/home/components/home-page';
-import { SettingPage } from '@/features/setting/components/setting-page';
-import type { NavLabelKey } from '@/features/shell/utils/sidebar-items';
-import { EditUserPage } from '@/features/users/components/edit-user-page';
-import { UsersPage } from '@/features/users/components/users-page';
+import {
+  GithubCallbackPage,
+  LoginPage,
+  PasswordResetConfirmPage,
+  PasswordResetPage,
+  RegisterPage,
+  RequireAuth,
+} from '@/features/auth';
+import { AboutPage, HomePage } from '@/features/home';
+import { SettingPage } from '@/features/setting';
+import type { NavLabelKey } from '@/features/shell';
+import { EditUserPage, UsersPage } from '@/features/users';
 import { RootLayout } from './root-layout';
 
 /** Screens built by later issues: the route exists, the page says so. */

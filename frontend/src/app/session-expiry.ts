@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { dropUserQueries } from '@/features/auth/api/session-cache';
+import { dropUserQueries } from '@/features/auth';
 import { configureHttp } from '@/lib/http';
 import { clearSessionUser } from '@/lib/session';
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useSessionUser } from '@/features/auth/hooks/use-session-user';
+import { useSessionUser } from '@/features/auth';
 import { openChangeFeed } from '@/lib/socket';
 import { TOPIC_QUERY_KEYS } from './live-updates';
 

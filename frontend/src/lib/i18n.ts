@@ -28,7 +28,8 @@ void i18n
       order: ['localStorage', 'navigator'],
       lookupLocalStorage: StorageKey.language,
       caches: ['localStorage'],
-      convertDetectedLanguage: (lng: string) => (lng.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en'),
+      convertDetectedLanguage: (lng: string) =>
+        lng.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en',
     },
   });
 

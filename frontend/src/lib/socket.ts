@@ -12,7 +12,10 @@ export type ConsoleSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
  * Opens the console's push channel (same origin, session cookie) and hands every `changed`
  * event to `onChanged`. Idle until the server pushes; returns the function that closes it.
  */
-export function openChangeFeed(userId: number, onChanged: (event: ChangedEvent) => void): () => void {
+export function openChangeFeed(
+  userId: number,
+  onChanged: (event: ChangedEvent) => void,
+): () => void {
   const socket: ConsoleSocket = io({
     path: SOCKET_PATH,
     withCredentials: true,

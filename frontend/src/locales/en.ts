@@ -107,7 +107,8 @@ export const en: Translation = {
     sendResetMail: 'Submit',
     retryIn: 'Retry ({{seconds}})',
     confirmReset: 'Confirm password reset',
-    newPasswordHint: 'The new password was copied to the clipboard; change it soon after signing in.',
+    newPasswordHint:
+      'The new password was copied to the clipboard; change it soon after signing in.',
     newPasswordCopied: 'The new password was copied to the clipboard',
     defaultPasswordTitle: 'You are using the default password!',
     defaultPasswordBody: 'Please change the default password right away!',

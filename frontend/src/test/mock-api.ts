@@ -11,7 +11,8 @@ export interface RecordedCall {
 
 type Handler = (call: RecordedCall) => unknown;
 
-const storedStatus = () => JSON.parse(window.localStorage.getItem(StorageKey.status) ?? '{}') as unknown;
+const storedStatus = () =>
+  JSON.parse(window.localStorage.getItem(StorageKey.status) ?? '{}') as unknown;
 
 /** Every screen asks for the status; by default it answers with what the test stored. */
 const defaults: Record<string, Handler> = {
@@ -25,7 +26,8 @@ const defaults: Record<string, Handler> = {
 export function mockApi(handlers: Record<string, Handler>): { calls: RecordedCall[] } {
   const calls: RecordedCall[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = new URL(String(input), 'http://localhost');
+    const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const url = new URL(href, 'http://localhost');
     const method = (init.method ?? 'GET').toUpperCase();
     const call: RecordedCall = {
       method,

@@ -5,7 +5,7 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import { AppProviders } from '@/app/providers';
 import { routes as appRoutes } from '@/app/routes';
 import { installSessionExpiry } from '@/app/session-expiry';
-import { DEFAULT_STATUS } from '@/features/status/api/status.api';
+import { DEFAULT_STATUS } from '@/features/status';
 import { createQueryClient } from '@/lib/query-client';
 import { setSessionUser } from '@/lib/session';
 import { StorageKey, writeJson } from '@/lib/storage';
@@ -56,7 +56,10 @@ function mount(routes: RouteObject[], { route = '/', user, status }: RenderOptio
  * Renders one screen with the app's real providers (Mantine, Query, modals, notifications, i18n)
  * under a memory router; `path` is the pattern it is mounted at, other paths render nothing.
  */
-export function renderWithProviders(ui: ReactNode, options: RenderOptions & { path?: string } = {}) {
+export function renderWithProviders(
+  ui: ReactNode,
+  options: RenderOptions & { path?: string } = {},
+) {
   const { path = '*' } = options;
   // Anywhere else the screen navigates to renders nothing (and raises no routing error).
   const elsewhere = path === '*' ? [] : [{ path: '*', element: null }];

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { statusQueries } from '@/features/status/api/status.api';
+import { statusQueries } from '@/features/status';
 
 /** Drops everything cached for the previous user; only the public status survives. */
 export function dropUserQueries(queryClient: QueryClient): void {

@@ -1,6 +1,6 @@
 import { Center, Group, Image, Paper, Stack, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useStatus } from '@/features/status/hooks/use-status';
+import { useStatus } from '@/features/status';
 
 /** The frame every sign-in screen shares: logo, title, one narrow card. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {

@@ -1,7 +1,7 @@
 import { Alert } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useStatus } from '@/features/status/hooks/use-status';
+import { useStatus } from '@/features/status';
 import { AuthCard } from './auth-card';
 import { LoginForm } from './login-form';
 import { ThirdPartyLogins } from './third-party-logins';

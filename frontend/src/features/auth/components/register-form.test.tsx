@@ -90,7 +90,10 @@ describe('register form', () => {
 
   it('tells when registration is closed', async () => {
     mockApi({});
-    renderWithProviders(<RegisterPage />, { route: '/register', status: { register_enabled: false } });
+    renderWithProviders(<RegisterPage />, {
+      route: '/register',
+      status: { register_enabled: false },
+    });
     expect(await screen.findByText('管理员关闭了新用户注册。')).toBeInTheDocument();
   });
 });

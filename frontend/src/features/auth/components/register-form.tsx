@@ -2,7 +2,7 @@ import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { useStatus } from '@/features/status/hooks/use-status';
+import { useStatus } from '@/features/status';
 import { notifyError } from '@/lib/notify';
 import { readString, StorageKey, writeString } from '@/lib/storage';
 import { useRegister } from '../hooks/use-register';
@@ -52,7 +52,8 @@ export function RegisterForm() {
     if (!values.username.trim() || !values.password) {
       return notifyError(t('auth.enterUsernameAndPassword'));
     }
-    if (values.password.length < MIN_PASSWORD_LENGTH) return notifyError(t('auth.passwordTooShort'));
+    if (values.password.length < MIN_PASSWORD_LENGTH)
+      return notifyError(t('auth.passwordTooShort'));
     if (values.password !== values.password2) return notifyError(t('auth.passwordsDiffer'));
     if (!turnstile.passed) return notifyError(t('auth.turnstileChecking'));
     register.mutate({

@@ -1,6 +1,6 @@
 import { Divider, Group, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useStatus } from '@/features/status/hooks/use-status';
+import { useStatus } from '@/features/status';
 import { GithubLoginButton } from './github-login-button';
 import { TelegramLoginWidget } from './telegram-login-widget';
 import { WechatLoginButton } from './wechat-login-button';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useStatus } from '@/features/status/hooks/use-status';
+import { useStatus } from '@/features/status';
 
 /** Human-check state of one form: on only when the status enables it. */
 export function useTurnstile() {

@@ -1,7 +1,7 @@
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { UserDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
-import { useQuotaFormatter } from '@/features/status/hooks/use-quota-formatter';
+import { useQuotaFormatter } from '@/features/status';
 
 function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -34,7 +34,11 @@ export function AccountCard({ user }: { user: UserDto | undefined }) {
       {user ? (
         <SimpleGrid cols={{ base: 2, sm: 4 }}>
           <Stat label={t('setting.userId')} value={String(user.id)} testId="account-id" />
-          <Stat label={t('setting.balance')} value={formatQuota(user.quota)} testId="account-balance" />
+          <Stat
+            label={t('setting.balance')}
+            value={formatQuota(user.quota)}
+            testId="account-balance"
+          />
           <Stat
             label={t('setting.usedQuota')}
             value={formatQuota(user.used_quota)}

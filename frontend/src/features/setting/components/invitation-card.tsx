@@ -1,11 +1,20 @@
-import { ActionIcon, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconCopy } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { UserDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
-import { useQuotaFormatter } from '@/features/status/hooks/use-quota-formatter';
-import { useStatus } from '@/features/status/hooks/use-status';
+import { useQuotaFormatter, useStatus } from '@/features/status';
 import { useCopy } from '@/hooks/use-copy';
 import { selfQueries } from '../api/self.api';
 import { TransferModal } from './transfer-modal';

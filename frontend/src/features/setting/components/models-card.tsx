@@ -29,13 +29,19 @@ export function ModelsCard() {
                   </Text>
                 )}
               </Group>
-              <Group gap={6}>
-                {names.map((name) => (
-                  <Badge key={name} variant="light" color="gray" tt="none">
-                    {name}
-                  </Badge>
-                ))}
-              </Group>
+              {names.length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  {t('setting.noModels')}
+                </Text>
+              ) : (
+                <Group gap={6}>
+                  {names.map((name) => (
+                    <Badge key={name} variant="light" color="gray">
+                      {name}
+                    </Badge>
+                  ))}
+                </Group>
+              )}
             </Stack>
           ))}
         </Stack>

@@ -46,7 +46,9 @@ describe('personal tab', () => {
       status: { server_address: 'https://gate.example.com' },
     });
     const card = await screen.findByTestId('invitation-card');
-    const link = await within(card).findByDisplayValue('https://gate.example.com/register?aff=Qx7a');
+    const link = await within(card).findByDisplayValue(
+      'https://gate.example.com/register?aff=Qx7a',
+    );
     expect(link).toBeInTheDocument();
     expect(within(card).getByText('$2.00')).toBeInTheDocument();
     expect(within(card).getByText('$3.00')).toBeInTheDocument();

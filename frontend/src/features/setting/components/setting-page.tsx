@@ -3,7 +3,7 @@ import { isRoot } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ComingSoonPage } from '@/components/coming-soon-page';
-import { useSessionUser } from '@/features/auth/hooks/use-session-user';
+import { useSessionUser } from '@/features/auth';
 import { PersonalTab } from './personal-tab';
 
 const ROOT_TABS = ['operation', 'system', 'other'] as const;

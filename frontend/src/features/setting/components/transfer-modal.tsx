@@ -1,8 +1,7 @@
 import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuotaFormatter } from '@/features/status/hooks/use-quota-formatter';
-import { useStatus } from '@/features/status/hooks/use-status';
+import { useQuotaFormatter, useStatus } from '@/features/status';
 import { notifyError } from '@/lib/notify';
 import { useAffTransfer } from '../hooks/use-aff-transfer';
 
@@ -34,7 +33,9 @@ export function TransferModal({ opened, onClose, available }: TransferModalProps
     <Modal opened={opened} onClose={onClose} title={t('setting.transferTitle')} centered>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <Text size="sm">{t('setting.transferAvailable', { amount: formatQuota(available) })}</Text>
+          <Text size="sm">
+            {t('setting.transferAvailable', { amount: formatQuota(available) })}
+          </Text>
           <NumberInput
             label={t('setting.transferAmount')}
             value={amount}

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { notifySuccess } from '@/lib/notify';
 import { clearSessionUser } from '@/lib/session';
 import { selfApi } from '../api/self.api';
-import { dropUserQueries } from '@/features/auth/api/session-cache';
+import { dropUserQueries } from '@/features/auth';
 
 /** Spec 000 §4: after deleting the own account the user is signed out and sent to /login. */
 export function useDeleteAccount() {

@@ -1,6 +1,6 @@
 import { Box, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useStatus } from '@/features/status/hooks/use-status';
+import { useStatus } from '@/features/status';
 
 /** Custom footer HTML from the status (set by the super administrator), else the credit line. */
 export function Footer() {

@@ -1,9 +1,18 @@
-import { ActionIcon, Burger, Button, Group, Image, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import {
+  ActionIcon,
+  Burger,
+  Button,
+  Group,
+  Image,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useSessionUser } from '@/features/auth/hooks/use-session-user';
-import { useStatus } from '@/features/status/hooks/use-status';
+import { useSessionUser } from '@/features/auth';
+import { useStatus } from '@/features/status';
 import { LanguageSwitch } from './language-switch';
 import { ThemeToggle } from './theme-toggle';
 import { UserMenu } from './user-menu';

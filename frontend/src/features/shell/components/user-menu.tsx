@@ -3,7 +3,7 @@ import { IconLogout, IconSettings } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { SessionUser } from '@/lib/session';
-import { useSignOut } from '@/features/auth/hooks/use-sign-out';
+import { useSignOut } from '@/features/auth';
 
 export function UserMenu({ user, compact }: { user: SessionUser; compact: boolean }) {
   const { t } = useTranslation();
@@ -16,7 +16,11 @@ export function UserMenu({ user, compact }: { user: SessionUser; compact: boolea
         <Button
           variant="subtle"
           px="xs"
-          leftSection={<Avatar size="sm" color="blue">{name.slice(0, 1).toUpperCase()}</Avatar>}
+          leftSection={
+            <Avatar size="sm" color="blue">
+              {name.slice(0, 1).toUpperCase()}
+            </Avatar>
+          }
           data-testid="user-menu"
         >
           {compact ? null : name}

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useStatus } from '@/features/status/hooks/use-status';
+import { useStatus } from '@/features/status';
 
 /** The tab title and icon follow the configured system name and logo. */
 export function useDocumentBranding(): void {

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { useStatus } from '@/features/status/hooks/use-status';
+import { useStatus } from '@/features/status';
 import { readString, StorageKey, writeString } from '@/lib/storage';
 
 /** Desktop collapse: the user's last choice, else the DefaultCollapseSidebar option. */

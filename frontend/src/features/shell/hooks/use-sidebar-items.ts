@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { useSessionUser } from '@/features/auth/hooks/use-session-user';
-import { useStatus } from '@/features/status/hooks/use-status';
+import { useSessionUser } from '@/features/auth';
+import { useStatus } from '@/features/status';
 import { buildSidebarItems, type SidebarItem } from '../utils/sidebar-items';
 
 export function useSidebarItems(): SidebarItem[] {

@@ -45,7 +45,12 @@ describe('buildSidebarItems', () => {
   });
 
   it('shows dashboard, drawing and tasks only when the status enables them', () => {
-    const enabled = { ...status, enable_data_export: true, enable_drawing: true, enable_task: true };
+    const enabled = {
+      ...status,
+      enable_data_export: true,
+      enable_drawing: true,
+      enable_task: true,
+    };
     expect(keys({ role: Role.Common, status: enabled, now: ordinaryDay })).toEqual([
       'playground',
       'pricing',

@@ -20,7 +20,11 @@ function fetchUsers(params: UserListParams, signal: AbortSignal): Promise<PageOf
   const paging = { p: params.page, page_size: params.pageSize };
   // Any filter switches to the search endpoint; both answer the same paged shape.
   if (params.keyword || params.group) {
-    return http.get('/api/user/search', { ...paging, keyword: params.keyword, group: params.group }, signal);
+    return http.get(
+      '/api/user/search',
+      { ...paging, keyword: params.keyword, group: params.group },
+      signal,
+    );
   }
   return http.get('/api/user/', paging, signal);
 }

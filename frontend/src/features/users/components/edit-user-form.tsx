@@ -1,9 +1,18 @@
-import { Button, Group, NumberInput, PasswordInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import {
+  Button,
+  Group,
+  NumberInput,
+  PasswordInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  TextInput,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { UserDto } from '@tollgate/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuotaFormatter } from '@/features/status/hooks/use-quota-formatter';
+import { useQuotaFormatter } from '@/features/status';
 import { notifyError } from '@/lib/notify';
 import { groupQueries } from '../api/users.api';
 
@@ -112,10 +121,30 @@ export function EditUserForm({ user, other, saving, onSubmit, onCancel }: EditUs
           </>
         )}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label={t('setting.bindGithub')} value={user.github_id} readOnly placeholder={t('users.bindingReadOnly')} />
-          <TextInput label={t('setting.bindWechat')} value={user.wechat_id} readOnly placeholder={t('users.bindingReadOnly')} />
-          <TextInput label={t('setting.bindEmail')} value={user.email} readOnly placeholder={t('users.bindingReadOnly')} />
-          <TextInput label={t('setting.bindTelegram')} value={user.telegram_id} readOnly placeholder={t('users.bindingReadOnly')} />
+          <TextInput
+            label={t('setting.bindGithub')}
+            value={user.github_id}
+            readOnly
+            placeholder={t('users.bindingReadOnly')}
+          />
+          <TextInput
+            label={t('setting.bindWechat')}
+            value={user.wechat_id}
+            readOnly
+            placeholder={t('users.bindingReadOnly')}
+          />
+          <TextInput
+            label={t('setting.bindEmail')}
+            value={user.email}
+            readOnly
+            placeholder={t('users.bindingReadOnly')}
+          />
+          <TextInput
+            label={t('setting.bindTelegram')}
+            value={user.telegram_id}
+            readOnly
+            placeholder={t('users.bindingReadOnly')}
+          />
         </SimpleGrid>
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>

@@ -45,7 +45,8 @@ describe('edit user', () => {
 
   it('edits oneself through the self endpoint, without group and quota', async () => {
     const { calls } = mockApi({
-      'GET /api/user/self': () => ok(userFixture({ id: 1, username: 'root', display_name: 'Root' })),
+      'GET /api/user/self': () =>
+        ok(userFixture({ id: 1, username: 'root', display_name: 'Root' })),
       'PUT /api/user/self': () => ok(),
     });
     renderWithProviders(<EditUserPage />, { route: '/user/edit', user: rootUser });

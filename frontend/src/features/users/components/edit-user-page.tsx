@@ -2,7 +2,7 @@ import { Loader, Paper, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { useSelf } from '@/features/setting/hooks/use-self';
+import { useSelf } from '@/features/setting';
 import { userQueries } from '../api/users.api';
 import { useUpdateSelfProfile } from '../hooks/use-update-self-profile';
 import { useUpdateUser } from '../hooks/use-user-mutations';

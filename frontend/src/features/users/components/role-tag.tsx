@@ -7,12 +7,28 @@ export function RoleTag({ role }: { role: number }) {
   const { t } = useTranslation();
   switch (role) {
     case Role.Common:
-      return <Badge variant="light" color="gray">{t('users.role.common')}</Badge>;
+      return (
+        <Badge variant="light" color="gray">
+          {t('users.role.common')}
+        </Badge>
+      );
     case Role.Admin:
-      return <Badge variant="light" color="yellow">{t('users.role.admin')}</Badge>;
+      return (
+        <Badge variant="light" color="yellow">
+          {t('users.role.admin')}
+        </Badge>
+      );
     case Role.Root:
-      return <Badge variant="light" color="orange">{t('users.role.root')}</Badge>;
+      return (
+        <Badge variant="light" color="orange">
+          {t('users.role.root')}
+        </Badge>
+      );
     default:
-      return <Badge variant="light" color="red">{t('users.role.unknown')}</Badge>;
+      return (
+        <Badge variant="light" color="red">
+          {t('users.role.unknown')}
+        </Badge>
+      );
   }
 }

@@ -6,14 +6,30 @@ import { isDeregistered } from './user-state';
 export function StatusTag({ user }: { user: Pick<UserDto, 'status' | 'DeletedAt'> }) {
   const { t } = useTranslation();
   if (isDeregistered(user)) {
-    return <Badge variant="light" color="dark">{t('users.status.deregistered')}</Badge>;
+    return (
+      <Badge variant="light" color="dark">
+        {t('users.status.deregistered')}
+      </Badge>
+    );
   }
   switch (user.status) {
     case UserStatus.Enabled:
-      return <Badge variant="light" color="green">{t('users.status.enabled')}</Badge>;
+      return (
+        <Badge variant="light" color="green">
+          {t('users.status.enabled')}
+        </Badge>
+      );
     case UserStatus.Disabled:
-      return <Badge variant="light" color="red">{t('users.status.disabled')}</Badge>;
+      return (
+        <Badge variant="light" color="red">
+          {t('users.status.disabled')}
+        </Badge>
+      );
     default:
-      return <Badge variant="light" color="gray">{t('users.status.unknown')}</Badge>;
+      return (
+        <Badge variant="light" color="gray">
+          {t('users.status.unknown')}
+        </Badge>
+      );
   }
 }

@@ -28,22 +28,50 @@ export function UserActions({ user }: { user: UserDto }) {
 
   return (
     <Group gap={4} wrap="nowrap">
-      <Button size="compact-xs" variant="light" disabled={busy || user.role >= Role.Admin} onClick={() => run('promote')}>
+      <Button
+        size="compact-xs"
+        variant="light"
+        disabled={busy || user.role >= Role.Admin}
+        onClick={() => run('promote')}
+      >
         {t('users.promote')}
       </Button>
-      <Button size="compact-xs" variant="light" disabled={busy || user.role !== Role.Admin} onClick={() => run('demote')}>
+      <Button
+        size="compact-xs"
+        variant="light"
+        disabled={busy || user.role !== Role.Admin}
+        onClick={() => run('demote')}
+      >
         {t('users.demote')}
       </Button>
       {user.status === UserStatus.Enabled ? (
-        <Button size="compact-xs" variant="light" color="orange" disabled={busy} onClick={() => run('disable')}>
+        <Button
+          size="compact-xs"
+          variant="light"
+          color="orange"
+          disabled={busy}
+          onClick={() => run('disable')}
+        >
           {t('users.disable')}
         </Button>
       ) : (
-        <Button size="compact-xs" variant="light" color="green" disabled={busy} onClick={() => run('enable')}>
+        <Button
+          size="compact-xs"
+          variant="light"
+          color="green"
+          disabled={busy}
+          onClick={() => run('enable')}
+        >
           {t('users.enable')}
         </Button>
       )}
-      <Button size="compact-xs" variant="light" color="gray" component={Link} to={`/user/edit/${user.id}`}>
+      <Button
+        size="compact-xs"
+        variant="light"
+        color="gray"
+        component={Link}
+        to={`/user/edit/${user.id}`}
+      >
         {t('common.edit')}
       </Button>
       <Button size="compact-xs" variant="light" color="red" disabled={busy} onClick={confirmDelete}>

@@ -94,9 +94,7 @@ describe('user management', () => {
     await userEvent.click(await screen.findByRole('option', { name: 'vip' }));
     await userEvent.click(screen.getByRole('button', { name: '查询' }));
 
-    await vi.waitFor(() =>
-      expect(router.state.location.search).toBe('?keyword=ali&group=vip'),
-    );
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?keyword=ali&group=vip'));
     await vi.waitFor(() => expect(listCalls(calls).at(-1)?.path).toBe('/api/user/search'));
     const last = listCalls(calls).at(-1);
     expect(last?.query.get('keyword')).toBe('ali');
@@ -161,7 +159,9 @@ describe('user management', () => {
     await userEvent.type(within(dialog).getByLabelText('密码'), 'erin-password');
     await userEvent.click(within(dialog).getByRole('button', { name: '提交' }));
     expect(await screen.findByText('用户账户创建成功！')).toBeInTheDocument();
-    expect(calls.find((call) => call.method === 'POST' && call.path === '/api/user/')?.body).toEqual({
+    expect(
+      calls.find((call) => call.method === 'POST' && call.path === '/api/user/')?.body,
+    ).toEqual({
       username: 'erin',
       password: 'erin-password',
     });

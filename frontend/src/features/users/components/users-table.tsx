@@ -11,7 +11,7 @@ import {
 import { PAGE_SIZE_OPTIONS, type UserDto } from '@tollgate/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuotaFormatter } from '@/features/status/hooks/use-quota-formatter';
+import { useQuotaFormatter } from '@/features/status';
 import { RoleTag } from './role-tag';
 import { StatusTag } from './status-tag';
 import { UserActions } from './user-actions';
@@ -32,7 +32,14 @@ interface UsersTableProps {
 }
 
 /** Server-paged: the table holds no rows of its own, paging state comes from the URL. */
-export function UsersTable({ rows, total, page, pageSize, loading, onPaginationChange }: UsersTableProps) {
+export function UsersTable({
+  rows,
+  total,
+  page,
+  pageSize,
+  loading,
+  onPaginationChange,
+}: UsersTableProps) {
   const { t } = useTranslation();
   const formatQuota = useQuotaFormatter();
 
@@ -48,11 +55,12 @@ export function UsersTable({ rows, total, page, pageSize, loading, onPaginationC
                 <Text size="sm" fw={500}>
                   {row.original.username}
                 </Text>
-                {row.original.display_name && row.original.display_name !== row.original.username && (
-                  <Text size="xs" c="dimmed">
-                    {row.original.display_name}
-                  </Text>
-                )}
+                {row.original.display_name &&
+                  row.original.display_name !== row.original.username && (
+                    <Text size="xs" c="dimmed">
+                      {row.original.display_name}
+                    </Text>
+                  )}
               </Stack>
             </Tooltip>
           ),
@@ -67,13 +75,19 @@ export function UsersTable({ rows, total, page, pageSize, loading, onPaginationC
           cell: ({ row }) => (
             <Group gap={4} wrap="nowrap">
               <Tooltip label={t('users.remainingQuota')}>
-                <Badge color="blue" variant="light">{formatQuota(row.original.quota)}</Badge>
+                <Badge color="blue" variant="light">
+                  {formatQuota(row.original.quota)}
+                </Badge>
               </Tooltip>
               <Tooltip label={t('users.usedQuota')}>
-                <Badge color="gray" variant="light">{formatQuota(row.original.used_quota)}</Badge>
+                <Badge color="gray" variant="light">
+                  {formatQuota(row.original.used_quota)}
+                </Badge>
               </Tooltip>
               <Tooltip label={t('users.requestCount')}>
-                <Badge color="cyan" variant="light">{row.original.request_count}</Badge>
+                <Badge color="cyan" variant="light">
+                  {row.original.request_count}
+                </Badge>
               </Tooltip>
             </Group>
           ),
@@ -155,7 +169,10 @@ export function UsersTable({ rows, total, page, pageSize, loading, onPaginationC
         <Group gap="sm">
           <Select
             aria-label={t('common.pageSize')}
-            data={SIZE_OPTIONS.map((size) => ({ value: size, label: t('common.perPage', { size }) }))}
+            data={SIZE_OPTIONS.map((size) => ({
+              value: size,
+              label: t('common.perPage', { size }),
+            }))}
             value={String(pageSize)}
             onChange={(value) => value && table.setPageSize(Number(value))}
             allowDeselect={false}

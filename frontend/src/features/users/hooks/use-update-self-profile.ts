@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UpdateSelfRequest } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
-import { selfApi, selfQueries } from '@/features/setting/api/self.api';
+import { selfApi, selfQueries } from '@/features/setting';
 import { notifySuccess } from '@/lib/notify';
 
 /** Editing oneself goes through the self endpoint (spec 000 §2), not the admin one. */

@@ -1,0 +1,57 @@
+import type { ChangedEvent } from '@tollgate/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { clearSessionUser, setSessionUser } from '@/lib/session';
+import { ordinaryUser } from '@/test/render';
+import { useLiveUpdates } from './use-live-updates';
+
+const feed = vi.hoisted(() => ({
+  listener: null as ((event: ChangedEvent) => void) | null,
+  close: vi.fn(),
+}));
+
+vi.mock('@/lib/socket', () => ({
+  openChangeFeed: (_userId: number, onChanged: (event: ChangedEvent) => void) => {
+    feed.listener = onChanged;
+    return feed.close;
+  },
+}));
+
+function setup() {
+  const queryClient = new QueryClient();
+  const invalidate = vi.spyOn(queryClient, 'invalidateQueries').mockResolvedValue();
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+  );
+  const hook = renderHook(() => useLiveUpdates(), { wrapper });
+  return { invalidate, ...hook };
+}
+
+describe('useLiveUpdates', () => {
+  it('stays idle while nobody is signed in', () => {
+    feed.listener = null;
+    setup();
+    expect(feed.listener).toBeNull();
+  });
+
+  it('invalidates only the queries of the pushed topic', () => {
+    setSessionUser(ordinaryUser);
+    const { invalidate } = setup();
+    feed.listener?.({ topic: 'users', id: 3 });
+    expect(invalidate.mock.calls).toEqual([[{ queryKey: ['users'] }]]);
+
+    invalidate.mockClear();
+    feed.listener?.({ topic: 'self', id: 2 });
+    expect(invalidate.mock.calls).toEqual([[{ queryKey: ['self'] }]]);
+  });
+
+  it('closes the feed on sign-out', () => {
+    setSessionUser(ordinaryUser);
+    setup();
+    feed.close.mockClear();
+    act(() => clearSessionUser());
+    expect(feed.close).toHaveBeenCalledOnce();
+  });
+});

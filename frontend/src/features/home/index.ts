@@ -1,0 +1,2 @@
+export { AboutPage } from './components/about-page';
+export { HomePage } from './components/home-page';

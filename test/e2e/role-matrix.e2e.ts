@@ -1,0 +1,288 @@
+import { RequestMethod, type Type } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
+import type { Response } from 'supertest';
+import {
+  ConsoleClient,
+  createAdmin,
+  loginRoot,
+  registerAndLogin,
+  startTestApp,
+  type TestApp,
+} from '../support/test-app';
+
+jest.setTimeout(30_000);
+
+/**
+ * Every /api route × (anonymous, ordinary, admin, root): the server enforces each role itself.
+ * Anonymous on a protected route → 401; too low a role → 200 {success:false, 权限不足}; enough → never
+ * an authorization message.
+ */
+
+type Who = 'anonymous' | 'ordinary' | 'admin' | 'root';
+const LEVEL: Record<Who, number> = { anonymous: 0, ordinary: 1, admin: 10, root: 100 };
+const WHO: readonly Who[] = ['anonymous', 'ordinary', 'admin', 'root'];
+
+const FORBIDDEN = '无权进行此操作，权限不足';
+/** The texts of every authentication/authorization refusal (zh-CN). */
+const AUTH_REFUSALS = [
+  '无权进行此操作，未登录且未提供 access token',
+  '无权进行此操作，access token 无效',
+  '无权进行此操作，未提供 New-Api-User',
+  '无权进行此操作，New-Api-User 与登录用户不匹配',
+  FORBIDDEN,
+  '用户已被封禁',
+  '未登录或登录已过期，请重新登录！',
+];
+
+interface Ctx {
+  /** An ordinary user nobody signs in as: the harmless target of the admin routes. */
+  targetId: number;
+  unique(prefix: string): string;
+}
+
+interface Row {
+  /** As declared by the controllers: `METHOD /path` with `:params`. */
+  readonly route: string;
+  /** Minimum role; 0 = public. */
+  readonly min: 0 | 1 | 10 | 100;
+  readonly path: (ctx: Ctx) => string;
+  readonly body?: (ctx: Ctx) => object;
+  /** Expected `success` when the role suffices (default true). */
+  readonly succeeds?: (who: Who) => boolean;
+  /** Needs its own session per role (the call ends the session or the account). */
+  readonly fresh?: boolean;
+}
+
+const ROWS: readonly Row[] = [
+  // Public
+  { route: 'GET /api/status', min: 0, path: () => '/api/status' },
+  { route: 'GET /api/notice', min: 0, path: () => '/api/notice' },
+  { route: 'GET /api/about', min: 0, path: () => '/api/about' },
+  { route: 'GET /api/home_page_content', min: 0, path: () => '/api/home_page_content' },
+  {
+    route: 'POST /api/user/login',
+    min: 0,
+    path: () => '/api/user/login',
+    body: () => ({ username: 'target', password: 'wrong-password' }),
+    succeeds: () => false,
+  },
+  {
+    route: 'POST /api/user/register',
+    min: 0,
+    path: () => '/api/user/register',
+    body: (ctx) => ({
+      username: ctx.unique('reg'),
+      password: 'password123',
+      password2: 'password123',
+    }),
+  },
+  { route: 'GET /api/user/logout', min: 0, path: () => '/api/user/logout', fresh: true },
+  // Any signed-in user
+  { route: 'GET /api/user/self', min: 1, path: () => '/api/user/self' },
+  {
+    route: 'PUT /api/user/self',
+    min: 1,
+    path: () => '/api/user/self',
+    body: () => ({ display_name: 'Matrix' }),
+  },
+  {
+    route: 'DELETE /api/user/self',
+    min: 1,
+    path: () => '/api/user/self',
+    fresh: true,
+    succeeds: (who) => who !== 'root',
+  },
+  { route: 'GET /api/user/token', min: 1, path: () => '/api/user/token' },
+  { route: 'GET /api/user/aff', min: 1, path: () => '/api/user/aff' },
+  {
+    route: 'POST /api/user/aff_transfer',
+    min: 1,
+    path: () => '/api/user/aff_transfer',
+    body: () => ({ quota: 1 }),
+    succeeds: () => false,
+  },
+  { route: 'GET /api/user/models', min: 1, path: () => '/api/user/models' },
+  { route: 'GET /api/user/self/groups', min: 1, path: () => '/api/user/self/groups' },
+  { route: 'GET /api/models', min: 1, path: () => '/api/models' },
+  // Administrators
+  { route: 'GET /api/user', min: 10, path: () => '/api/user/?p=1' },
+  { route: 'GET /api/user/search', min: 10, path: () => '/api/user/search?keyword=target' },
+  { route: 'GET /api/user/:id', min: 10, path: (ctx) => `/api/user/${ctx.targetId}` },
+  {
+    route: 'POST /api/user',
+    min: 10,
+    path: () => '/api/user/',
+    body: (ctx) => ({ username: ctx.unique('made'), password: 'password123' }),
+  },
+  {
+    route: 'PUT /api/user',
+    min: 10,
+    path: () => '/api/user/',
+    body: (ctx) => ({ id: ctx.targetId, display_name: 'Target' }),
+  },
+  {
+    route: 'POST /api/user/manage',
+    min: 10,
+    path: () => '/api/user/manage',
+    body: (ctx) => ({ id: ctx.targetId, action: 'enable' }),
+  },
+  { route: 'GET /api/group', min: 10, path: () => '/api/group/' },
+  // Root
+  { route: 'GET /api/option', min: 100, path: () => '/api/option/' },
+  {
+    route: 'PUT /api/option',
+    min: 100,
+    path: () => '/api/option/',
+    body: (ctx) => ({ key: 'Notice', value: ctx.unique('notice') }),
+  },
+  {
+    route: 'POST /api/option/rest_model_ratio',
+    min: 100,
+    path: () => '/api/option/rest_model_ratio',
+  },
+];
+
+/** `METHOD /path` of every route the running app's controllers declare. */
+function declaredRoutes(app: TestApp['app']): string[] {
+  const routes: string[] = [];
+  const join = (...parts: unknown[]) =>
+    `/${parts
+      .flatMap((p) => (Array.isArray(p) ? p : [p]))
+      .filter((p): p is string => typeof p === 'string')
+      .map((p) => p.replace(/^\/+|\/+$/g, ''))
+      .filter((p) => p !== '')
+      .join('/')}`;
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as Type | null;
+      if (!controller) continue;
+      const prefix: unknown = Reflect.getMetadata(PATH_METADATA, controller);
+      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+        const handler: unknown = (controller.prototype as Record<string, unknown>)[name];
+        if (name === 'constructor' || typeof handler !== 'function') continue;
+        const path: unknown = Reflect.getMetadata(PATH_METADATA, handler);
+        const method: unknown = Reflect.getMetadata(METHOD_METADATA, handler);
+        if (path === undefined || typeof method !== 'number') continue;
+        routes.push(`${RequestMethod[method]} ${join(prefix, path)}`);
+      }
+    }
+  }
+  return routes.filter((r) => / \/api(\/|$)/.test(r)).sort();
+}
+
+describe('role matrix over every /api route', () => {
+  let t: TestApp;
+  const clients = {} as Record<Who, ConsoleClient>;
+  let counter = 0;
+  const ctx: Ctx = { targetId: 0, unique: (prefix) => `${prefix}${(counter += 1)}` };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    clients.root = await loginRoot(t.url);
+    clients.admin = await createAdmin(t.url, clients.root, 'matrixadmin');
+    clients.ordinary = await registerAndLogin(t.url, 'matrixuser');
+    clients.anonymous = new ConsoleClient(t.url);
+    ctx.targetId = (await registerAndLogin(t.url, 'target')).userId;
+  });
+  afterAll(() => t.close());
+
+  it('the table covers exactly the routes the controllers declare', () => {
+    expect(ROWS.map((r) => r.route).sort()).toEqual(declaredRoutes(t.app));
+  });
+
+  /** A client whose session this call may end: a fresh sign-in, or a throwaway account for DELETE self. */
+  async function freshClient(row: Row, who: Who): Promise<ConsoleClient> {
+    if (who === 'anonymous') return new ConsoleClient(t.url);
+    if (row.route === 'DELETE /api/user/self') {
+      if (who === 'ordinary') return registerAndLogin(t.url, ctx.unique('gone'));
+      if (who === 'admin') return createAdmin(t.url, clients.root, ctx.unique('goneadmin'));
+      return loginRoot(t.url); // root is refused (不能删除超级管理员账户)
+    }
+    const username = { ordinary: 'matrixuser', admin: 'matrixadmin', root: 'root' }[who];
+    return new ConsoleClient(t.url).login(username, who === 'root' ? '123456' : 'password123');
+  }
+
+  function call(client: ConsoleClient, row: Row): Promise<Response> {
+    const [method] = row.route.split(' ');
+    const path = row.path(ctx);
+    switch (method) {
+      case 'GET':
+        return client.get(path);
+      case 'POST':
+        return client.post(path, row.body?.(ctx));
+      case 'PUT':
+        return client.put(path, row.body?.(ctx));
+      case 'DELETE':
+        return client.delete(path);
+      default:
+        throw new Error(`no caller for ${row.route}`);
+    }
+  }
+
+  describe.each(ROWS.map((row) => [row.route, row] as const))('%s', (_route, row) => {
+    it.each(WHO.map((who) => [who] as const))('as %s', async (who) => {
+      const client = row.fresh ? await freshClient(row, who) : clients[who];
+      const res = await call(client, row);
+      if (row.min > 0 && who === 'anonymous') {
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({
+          success: false,
+          message: '无权进行此操作，未登录且未提供 access token',
+        });
+      } else if (LEVEL[who] < row.min) {
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({ success: false, message: FORBIDDEN });
+      } else {
+        expect(res.status).toBe(200);
+        expect(AUTH_REFUSALS).not.toContain(res.body.message);
+        expect([who, res.body.success, res.body.success ? '' : res.body.message]).toEqual([
+          who,
+          (row.succeeds ?? (() => true))(who),
+          res.body.success ? '' : expect.any(String),
+        ]);
+      }
+    });
+
+    if (row.min > 0) {
+      it('signed in but without New-Api-User → 401', async () => {
+        // Root's cookie, sent without the header the console always adds.
+        const res = await clients.root.agent[methodOf(row)](row.path(ctx)).send(
+          row.body?.(ctx) ?? {},
+        );
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({
+          success: false,
+          message: '无权进行此操作，未提供 New-Api-User',
+        });
+      });
+    }
+  });
+
+  it('a refused call changes nothing', async () => {
+    const before = (await clients.root.get(`/api/user/${ctx.targetId}`)).body.data;
+    const notice = (await clients.root.get('/api/option/')).body.data;
+    await clients.ordinary.put('/api/user/', {
+      id: ctx.targetId,
+      display_name: 'Hacked',
+      quota: 999999,
+    });
+    await clients.ordinary.post('/api/user/manage', { id: ctx.targetId, action: 'disable' });
+    await clients.admin.put('/api/option/', { key: 'Notice', value: 'hacked' });
+    await clients.anonymous.post('/api/user/', { username: 'sneaky', password: 'password123' });
+    expect((await clients.root.get(`/api/user/${ctx.targetId}`)).body.data).toEqual(before);
+    expect((await clients.root.get('/api/option/')).body.data).toEqual(notice);
+    expect((await clients.root.get('/api/user/search?keyword=sneaky')).body.data.total).toBe(0);
+  });
+
+  it('the throwaway accounts really were deleted by DELETE /api/user/self', async () => {
+    const gone = await clients.root.get('/api/user/search?keyword=gone');
+    const rows = gone.body.data.items as Array<{ username: string; DeletedAt: string | null }>;
+    expect(rows.length).toBe(2); // the ordinary and the admin throwaway
+    for (const row of rows) expect(row.DeletedAt).not.toBeNull();
+  });
+});
+
+function methodOf(row: Row): 'get' | 'post' | 'put' | 'delete' {
+  return row.route.split(' ')[0]!.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+}
