@@ -5,7 +5,7 @@ const moduleNameMapper = {
   '^@tollgate/(domain|contracts|event-store|read-store|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
 const transform = {
-  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true, diagnostics: false }],
+  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],
 };
 const base = { testEnvironment: 'node', moduleNameMapper, transform, rootDir: __dirname };
 module.exports = {

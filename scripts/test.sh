@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: every test tier, from a fresh machine. Installs what is missing (npm packages; Debian's
 # chromium when running as root), builds the server and the console for the browser tests, runs
-# jest (unit, e2e, browser) and vitest (console components), and ends with one line:
+# jest (unit, e2e, browser) and vitest (console components) after the type and lint checks, and
+# ends with one line:
 #   tests: N passed, M failed
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,9 @@ if ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -qi wqy
 fi
 
 status=0
+# Static checks gate the run like tests do: types, lint rules, import boundaries, formatting.
+npm run typecheck || status=1
+npm run lint || status=1
 npm run build || status=1
 
 npx jest --ci --json --outputFile=test-artifacts/jest.json 2>&1 | tee test-artifacts/jest.log || status=1
