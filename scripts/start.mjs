@@ -49,10 +49,43 @@ const start = (command, args) => {
 for (const signal of ['SIGINT', 'SIGTERM'])
   process.on(signal, () => children.forEach((c) => c.kill(signal)));
 
+/**
+ * Server on watch: tsc re-emits, then aliases are rewritten, then the server restarts — in that
+ * order, so the server never starts on half-rewritten output.
+ */
+function watchServer() {
+  let server;
+  const restart = () => {
+    server?.removeAllListeners('exit');
+    server?.kill('SIGTERM');
+    server = spawn('node', ['dist/apps/gateway/src/main.js'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: process.env,
+    });
+    children.push(server);
+  };
+  const tsc = spawn(
+    'npx',
+    ['tsc', '-w', '--preserveWatchOutput', '-p', 'apps/gateway/tsconfig.app.json'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  children.push(tsc);
+  tsc.stdout.on('data', (chunk) => {
+    const text = chunk.toString();
+    process.stdout.write(text);
+    if (/Found 0 errors/.test(text)) {
+      run('npx', ['tsc-alias', '-p', 'apps/gateway/tsconfig.app.json']);
+      restart();
+    }
+  });
+}
+
 if (dev) {
-  start('npx', ['tsc', '-w', '--preserveWatchOutput', '-p', 'apps/gateway/tsconfig.app.json']);
-  start('npx', ['tsc-alias', '-w', '-p', 'apps/gateway/tsconfig.app.json']);
-  start('node', ['--watch', 'dist/apps/gateway/src/main.js']);
+  watchServer();
   start('npm', ['run', 'dev', '-w', 'frontend']);
 } else {
   if (
