@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, ok } from '@/test/mock-api';
 import { ApiError, configureHttp, http, HttpError, UnauthorizedError } from './http';
+import { i18n } from './i18n';
 import { setSessionUser } from './session';
 
 describe('http client', () => {
@@ -12,6 +13,15 @@ describe('http client', () => {
 
     await expect(http.get('/api/user/self')).resolves.toEqual({ id: 7 });
     expect(calls[0]?.headers['New-Api-User']).toBe('7');
+  });
+
+  it('asks for server messages in the console language', async () => {
+    const { calls } = mockApi({ 'GET /api/status': () => ok({}) });
+    await i18n.changeLanguage('zh-CN');
+    await http.get('/api/status');
+    await i18n.changeLanguage('en');
+    await http.get('/api/status');
+    expect(calls.map((call) => call.headers['Accept-Language'])).toEqual(['zh-CN', 'en']);
   });
 
   it('sends no user header when signed out, and drops undefined query values', async () => {

@@ -1,4 +1,5 @@
 import { USER_ID_HEADER, type ApiEnvelope } from '@tollgate/contracts';
+import { i18n } from './i18n';
 import { getSessionUser } from './session';
 
 /** A reply with success=false: the server's message is meant for the user as is. */
@@ -65,6 +66,9 @@ export async function requestEnvelope<T>(
   const headers: Record<string, string> = { Accept: 'application/json' };
   const user = getSessionUser();
   if (user) headers[USER_ID_HEADER] = String(user.id);
+  // Server messages (shown as toasts) follow the console's language, not the browser's.
+  const language = i18n.resolvedLanguage ?? i18n.language;
+  if (language) headers['Accept-Language'] = language;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
   const response = await fetch(buildUrl(path, options.query), {
