@@ -73,6 +73,20 @@ describe('accounts: register, login, self', () => {
     expect(list.body.data.total).toBe(0);
   });
 
+  it('logs in by email when one active account has it', async () => {
+    await request(t.url)
+      .post('/api/user/register')
+      .send({ username: 'mailer', password: 'password123', email: 'mailer@example.com' });
+    const res = await request(t.url)
+      .post('/api/user/login')
+      .send({ username: 'mailer@example.com', password: 'password123' });
+    expect(res.body.data).toMatchObject({ username: 'mailer' });
+    const wrong = await request(t.url)
+      .post('/api/user/login')
+      .send({ username: 'mailer@example.com', password: 'password124' });
+    expect(wrong.body.success).toBe(false);
+  });
+
   it('login failures: empty fields, wrong password, unknown user', async () => {
     const post = (body: object) => request(t.url).post('/api/user/login').send(body);
     expect((await post({ username: '', password: '' })).body).toEqual({

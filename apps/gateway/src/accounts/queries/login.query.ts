@@ -32,9 +32,7 @@ export class LoginHandler implements IQueryHandler<LoginQuery> {
     if (!username || !password) throw new ApiError('auth.credentials_required');
     if (!this.options.bool('PasswordLoginEnabled'))
       throw new ApiError('auth.password_login_disabled');
-    const user = await this.readStore
-      .collection<UserDocument>(USERS)
-      .findOne({ username_lower: normalizeUsername(username), DeletedAt: null });
+    const user = await this.findAccount(username);
     // Same answer for unknown users and wrong passwords: no account enumeration.
     if (!user || !(await this.hasher.verify(password, user.password_hash)))
       throw new ApiError('auth.wrong_credentials');
@@ -48,5 +46,17 @@ export class LoginHandler implements IQueryHandler<LoginQuery> {
       group: user.group,
       default_password: user.role >= Role.Root && password === DEFAULT_ROOT_PASSWORD,
     };
+  }
+
+  /** By username, or by email when exactly one active account has that address. */
+  private async findAccount(login: string): Promise<UserDocument | null> {
+    const users = this.readStore.collection<UserDocument>(USERS);
+    const byName = await users.findOne({
+      username_lower: normalizeUsername(login),
+      DeletedAt: null,
+    });
+    if (byName || !login.includes('@')) return byName;
+    const byEmail = await users.find({ email: login.trim(), DeletedAt: null }, { limit: 2 });
+    return byEmail.length === 1 ? byEmail[0]! : null;
   }
 }
