@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 
 /** Everything the gateway reads from the environment, read once at start-up. */
 export interface AppConfig {
+  /** package.json's version, shown in the status. */
+  readonly version: string;
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
@@ -41,11 +43,21 @@ function resolveSessionSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
   return secret;
 }
 
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolve(env.DATA_DIR ?? './data');
   mkdirSync(dataDir, { recursive: true });
   const level = env.LOG_LEVEL ?? 'log';
   return {
+    version: packageVersion(),
     port: intFromEnv(env, 'PORT', 3000),
     host: env.HOST ?? '0.0.0.0',
     dataDir,

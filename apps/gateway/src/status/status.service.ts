@@ -1,20 +1,24 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { StatusDto } from '@tollgate/contracts';
 import { DEFAULT_PAGE_SIZE } from '@tollgate/contracts';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../infrastructure/injection-tokens';
 import { OptionsCache } from '../options/options.cache';
 
-export const VERSION = process.env.npm_package_version ?? '0.1.0';
 const START_TIME = Math.floor(Date.now() / 1000);
 
 /** GET /api/status: every status key of both spec files, derived from the options. */
 @Injectable()
 export class StatusService {
-  constructor(private readonly options: OptionsCache) {}
+  constructor(
+    private readonly options: OptionsCache,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   status(): StatusDto {
     const o = this.options;
     return {
-      version: VERSION,
+      version: this.config.version,
       start_time: START_TIME,
       system_name: o.get('SystemName'),
       logo: o.get('Logo'),
