@@ -1,8 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { ProjectionHost } from '@tollgate/read-store';
-import { PROJECTION_HOST } from '../infrastructure/injection-tokens';
+import type { EventStore } from '@tollgate/event-store';
+import { EVENT_STORE, PROJECTION_HOST } from '../infrastructure/injection-tokens';
 import { OptionsCache } from '../options/options.cache';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
+import { reportCatchUp } from './catch-up-progress';
 import { RootBootstrap } from './root-bootstrap.service';
 
 /**
@@ -15,6 +17,7 @@ export class StartupService implements OnApplicationBootstrap {
 
   constructor(
     @Inject(PROJECTION_HOST) private readonly host: ProjectionHost,
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
     private readonly options: OptionsCache,
     private readonly realtime: RealtimeGateway,
     private readonly root: RootBootstrap,
@@ -26,7 +29,14 @@ export class StartupService implements OnApplicationBootstrap {
       this.realtime.push(projection, events);
     });
     const started = Date.now();
-    await this.host.start();
+    const stopReporting = reportCatchUp(this.host, await this.eventStore.headPosition(), (line) =>
+      this.logger.log(line),
+    );
+    try {
+      await this.host.start();
+    } finally {
+      stopReporting();
+    }
     this.logger.log(`Read models caught up with the log in ${Date.now() - started} ms`);
     await this.options.load();
     await this.root.ensureRoot();
