@@ -234,85 +234,52 @@ describe('system options (GET/PUT /api/option/)', () => {
     expect(initial).toEqual(expected);
   });
 
-  it('rejects bad values with their message and changes nothing', async () => {
-    await expectRejected({ key: 'NoSuchKey', value: 'x' }, '未知的配置项 NoSuchKey');
-    await expectRejected(
-      { key: 'RegisterEnabled', value: 'yes' },
-      'RegisterEnabled 必须是 true 或 false',
-    );
-    await expectRejected(
-      { key: 'RegisterEnabled', value: 'TRUE' },
-      'RegisterEnabled 必须是 true 或 false',
-    );
-    await expectRejected({ key: 'RetryTimes', value: 'abc' }, 'RetryTimes 必须是整数');
-    await expectRejected({ key: 'RetryTimes', value: '1.5' }, 'RetryTimes 必须是整数');
-    await expectRejected({ key: 'RetryTimes', value: '-1' }, 'RetryTimes 不能小于 0');
-    await expectRejected({ key: 'Price', value: 'cheap' }, 'Price 必须是数字');
-    await expectRejected(
-      { key: 'ModelRatio', value: 'not json' },
-      'ModelRatio 不是合法的 JSON 字符串',
-    );
-    await expectRejected(
-      { key: 'ModelRatio', value: '{"gpt-4o": "1"}' },
-      'ModelRatio 不是合法的 JSON 字符串',
-    );
-    await expectRejected(
-      { key: 'CompletionRatio', value: '[1, 2]' },
-      'CompletionRatio 不是合法的 JSON 字符串',
-    );
-    await expectRejected(
-      { key: 'ModelPrice', value: '{"dall-e-3": -1}' },
-      'ModelPrice 不是合法的 JSON 字符串',
-    );
-    await expectRejected({ key: 'GroupRatio', value: '{' }, 'GroupRatio 不是合法的 JSON 字符串');
-    await expectRejected(
-      { key: 'UserUsableGroups', value: '{"vip": 1}' },
-      'UserUsableGroups 不是合法的 JSON 字符串',
-    );
-    await expectRejected(
-      { key: 'Chats', value: '{"NextChat": "https://x"}' },
-      'Chats 不是合法的 JSON 字符串',
-    );
-    await expectRejected(
-      { key: 'TopupGroupRatio', value: '{' },
-      '充值分组倍率不是合法的 JSON 字符串',
-    );
-    await expectRejected(
-      { key: 'TopupGroupRatio', value: '{"vip": "cheap"}' },
-      '充值分组倍率不是合法的 JSON 字符串',
-    );
-    await expectRejected(
-      { key: 'ServerAddress', value: 'gw.example.com' },
-      'ServerAddress 不是合法的 http(s) 地址',
-    );
-    await expectRejected(
-      { key: 'EmailDomainWhitelist', value: 'gmail.com,localhost' },
-      '邮箱域名 localhost 不合法',
-    );
-    await expectRejected({ key: 'SystemName', value: 'Tollgate' }, '你似乎并没有修改什么');
-    await expectRejected({ key: 'RegisterEnabled', value: 'true' }, '你似乎并没有修改什么');
-    await expectRejected({ key: 'RegisterEnabled', value: true }, '你似乎并没有修改什么');
+  const REJECTED: Array<[object, string | RegExp]> = [
+    [{ key: 'NoSuchKey', value: 'x' }, '未知的配置项 NoSuchKey'],
+    [{ key: 'RegisterEnabled', value: 'yes' }, 'RegisterEnabled 必须是 true 或 false'],
+    [{ key: 'RegisterEnabled', value: 'TRUE' }, 'RegisterEnabled 必须是 true 或 false'],
+    [{ key: 'RetryTimes', value: 'abc' }, 'RetryTimes 必须是整数'],
+    [{ key: 'RetryTimes', value: '1.5' }, 'RetryTimes 必须是整数'],
+    [{ key: 'RetryTimes', value: '-1' }, 'RetryTimes 不能小于 0'],
+    [{ key: 'Price', value: 'cheap' }, 'Price 必须是数字'],
+    [{ key: 'ModelRatio', value: 'not json' }, 'ModelRatio 不是合法的 JSON 字符串'],
+    [{ key: 'ModelRatio', value: '{"gpt-4o": "1"}' }, 'ModelRatio 不是合法的 JSON 字符串'],
+    [{ key: 'CompletionRatio', value: '[1, 2]' }, 'CompletionRatio 不是合法的 JSON 字符串'],
+    [{ key: 'ModelPrice', value: '{"dall-e-3": -1}' }, 'ModelPrice 不是合法的 JSON 字符串'],
+    [{ key: 'GroupRatio', value: '{' }, 'GroupRatio 不是合法的 JSON 字符串'],
+    [{ key: 'UserUsableGroups', value: '{"vip": 1}' }, 'UserUsableGroups 不是合法的 JSON 字符串'],
+    [{ key: 'Chats', value: '{"NextChat": "https://x"}' }, 'Chats 不是合法的 JSON 字符串'],
+    [{ key: 'TopupGroupRatio', value: '{' }, '充值分组倍率不是合法的 JSON 字符串'],
+    [{ key: 'TopupGroupRatio', value: '{"vip": "cheap"}' }, '充值分组倍率不是合法的 JSON 字符串'],
+    [{ key: 'ServerAddress', value: 'gw.example.com' }, 'ServerAddress 不是合法的 http(s) 地址'],
+    [{ key: 'EmailDomainWhitelist', value: 'gmail.com,localhost' }, '邮箱域名 localhost 不合法'],
+    [{ key: 'SystemName', value: 'Tollgate' }, '你似乎并没有修改什么'],
+    [{ key: 'RegisterEnabled', value: 'true' }, '你似乎并没有修改什么'],
+    [{ key: 'RegisterEnabled', value: true }, '你似乎并没有修改什么'],
+
     // Payment settings need the server address first (spec 000 §5).
-    await expectRejected(
-      { key: 'PayAddress', value: 'https://pay.example.com' },
-      '请先填写服务器地址',
-    );
-    await expectRejected({ key: 'EpayId', value: '1001' }, '请先填写服务器地址');
-    await expectRejected({ key: 'EpayKey', value: 'epay-secret' }, '请先填写服务器地址');
+    [{ key: 'PayAddress', value: 'https://pay.example.com' }, '请先填写服务器地址'],
+    [{ key: 'EpayId', value: '1001' }, '请先填写服务器地址'],
+    [{ key: 'EpayKey', value: 'epay-secret' }, '请先填写服务器地址'],
+
     // Switches that need their configuration first.
-    await expectRejected(
+    [
       { key: 'GitHubOAuthEnabled', value: 'true' },
       '无法启用 GitHub OAuth，请先填入 GitHub Client Id 以及 GitHub Client Secret！',
-    );
-    await expectRejected(
+    ],
+    [
       { key: 'EmailVerificationEnabled', value: 'true' },
       '无法开启邮箱验证，请先填入 SMTP 相关配置信息！',
-    );
-    // Malformed bodies.
-    await expectRejected({ key: 'Notice' }, /^输入不合法/);
-    await expectRejected({ key: 'Notice', value: { text: 'x' } }, '无效的参数');
-    await expectRejected({ value: 'x' }, /^输入不合法/);
+    ],
 
+    // Malformed bodies.
+    [{ key: 'Notice' }, /^输入不合法/],
+    [{ key: 'Notice', value: { text: 'x' } }, '无效的参数'],
+    [{ value: 'x' }, /^输入不合法/],
+  ];
+
+  it('rejects bad values with their message and changes nothing', async () => {
+    for (const [body, message] of REJECTED) await expectRejected(body, message);
     const en = await put('ModelRatio', 'not json', 'en-US');
     expect(en.body).toEqual({ success: false, message: 'ModelRatio is not a valid JSON string' });
     expect(await options()).toEqual(initial);
