@@ -121,30 +121,22 @@ export function EditUserForm({ user, other, saving, onSubmit, onCancel }: EditUs
           </>
         )}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput
-            label={t('setting.bindGithub')}
-            value={user.github_id}
-            readOnly
-            placeholder={t('users.bindingReadOnly')}
-          />
-          <TextInput
-            label={t('setting.bindWechat')}
-            value={user.wechat_id}
-            readOnly
-            placeholder={t('users.bindingReadOnly')}
-          />
-          <TextInput
-            label={t('setting.bindEmail')}
-            value={user.email}
-            readOnly
-            placeholder={t('users.bindingReadOnly')}
-          />
-          <TextInput
-            label={t('setting.bindTelegram')}
-            value={user.telegram_id}
-            readOnly
-            placeholder={t('users.bindingReadOnly')}
-          />
+          {(
+            [
+              ['setting.bindGithub', user.github_id],
+              ['setting.bindWechat', user.wechat_id],
+              ['setting.bindEmail', user.email],
+              ['setting.bindTelegram', user.telegram_id],
+            ] as const
+          ).map(([label, value]) => (
+            <TextInput
+              key={label}
+              label={t(label)}
+              value={value}
+              readOnly
+              placeholder={t('users.bindingReadOnly')}
+            />
+          ))}
         </SimpleGrid>
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
