@@ -1,23 +1,24 @@
 import type { RecordedEvent } from '@tollgate/event-store/event-store.port';
 import type { ReadStore } from '../read-store.port';
 import { SqliteReadStore } from '../sqlite/sqlite-read-store';
-import { InMemoryEventStore } from '../testing/in-memory-event-store';
+import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
 import { append, seedLog, statsProjection, usersProjection } from '../testing/sample-projections';
 import { ProjectionHost } from './projection-host';
 
 describe('ProjectionHost', () => {
-  let events: InMemoryEventStore;
+  let events: EventStore;
   let store: ReadStore;
   let host: ProjectionHost | undefined;
 
   beforeEach(() => {
-    events = new InMemoryEventStore();
+    events = SqliteEventStore.open(':memory:');
     store = new SqliteReadStore(':memory:');
   });
   afterEach(async () => {
     await host?.stop();
     host = undefined;
     await store.close();
+    await events.close();
   });
 
   it('starts once every projection has caught up', async () => {

@@ -2,7 +2,7 @@ import type { EventStore, RecordedEvent } from '@tollgate/event-store/event-stor
 import { comparePositions, serializePosition } from '@tollgate/event-store/event-store.port';
 import type { ReadStore } from '../read-store.port';
 import { SqliteReadStore } from '../sqlite/sqlite-read-store';
-import { InMemoryEventStore } from '../testing/in-memory-event-store';
+import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
 import {
   append,
   statsCollections,
@@ -15,18 +15,19 @@ import { CHECKPOINTS } from './checkpoint';
 import { ProjectionRunner } from './projection-runner';
 
 describe('ProjectionRunner', () => {
-  let events: InMemoryEventStore;
+  let events: EventStore;
   let store: ReadStore;
   const runners: ProjectionRunner[] = [];
   const run = (runner: ProjectionRunner) => (runners.push(runner), runner);
 
   beforeEach(() => {
-    events = new InMemoryEventStore();
+    events = SqliteEventStore.open(':memory:');
     store = new SqliteReadStore(':memory:');
   });
   afterEach(async () => {
     await Promise.all(runners.splice(0).map((r) => r.stop()));
     await store.close();
+    await events.close();
   });
 
   it('turns recorded events into documents and stores its checkpoint', async () => {

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@tollgate/event-store/event-store.port';
 import type { ReadStore } from '../read-store.port';
 import { SqliteReadStore } from '../sqlite/sqlite-read-store';
-import { InMemoryEventStore } from '../testing/in-memory-event-store';
+import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
 import {
   append,
   sampleCollections,
@@ -15,7 +15,7 @@ import { ProjectionHost } from './projection-host';
 import { formatProgressBar, rebuildProjections } from './rebuild';
 
 describe('rebuildProjections', () => {
-  let events: InMemoryEventStore;
+  let events: EventStore;
   const stores: ReadStore[] = [];
   const newStore = () => {
     const store = new SqliteReadStore(':memory:');
@@ -30,12 +30,13 @@ describe('rebuildProjections', () => {
   };
 
   beforeEach(async () => {
-    events = new InMemoryEventStore();
+    events = SqliteEventStore.open(':memory:');
     await seedLog(events, 12, 6); // about 230 events: several pages and batches
   });
   afterEach(async () => {
     await Promise.all(hosts.splice(0).map((h) => h.stop()));
     await Promise.all(stores.splice(0).map((s) => s.close()));
+    await events.close();
   });
 
   it('produces exactly the documents incremental application does', async () => {
@@ -120,7 +121,7 @@ describe('rebuildProjections', () => {
   });
 
   it('handles an empty log', async () => {
-    events = new InMemoryEventStore();
+    events = SqliteEventStore.open(':memory:');
     const progress: Array<[number, number]> = [];
     const result = await rebuildProjections(events, newStore(), [usersProjection()], {
       onProgress: (d, t) => progress.push([d, t]),
