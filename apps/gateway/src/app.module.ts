@@ -9,6 +9,7 @@ import { TransferAffQuotaHandler } from './accounts/commands/transfer-aff-quota.
 import { UpdateSelfHandler } from './accounts/commands/update-self.command';
 import { LoginHandler } from './accounts/queries/login.query';
 import { UserGroupsHandler, UserModelsHandler } from './accounts/queries/user-groups.query';
+import { UniqueClaims } from './accounts/unique-claims';
 import { UserRegistrar } from './accounts/user-registrar';
 import { AuthGuard } from './auth/auth.guard';
 import { Authenticator } from './auth/authenticator';
@@ -70,6 +71,7 @@ export class AppModule {
         CriticalRateLimitGuard,
         OptionsCache,
         UserRegistrar,
+        UniqueClaims,
         StatusService,
         RealtimeGateway,
         RootBootstrap,

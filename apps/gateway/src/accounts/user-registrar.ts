@@ -10,11 +10,9 @@ import {
   billingDecider,
   normalizeUsername,
   sequenceDecider,
-  uniqueClaimDecider,
   userDecider,
   type RegistrationSource,
 } from '@tollgate/domain';
-import { comparePositions } from '@tollgate/event-store';
 import { EventSourcedStore } from '../infrastructure/event-sourced-store';
 import { READ_STORE } from '../infrastructure/injection-tokens';
 import { PasswordHasher } from '../infrastructure/password-hasher';
@@ -22,6 +20,7 @@ import { randomAlphanumeric } from '../infrastructure/random-text';
 import { OptionsCache } from '../options/options.cache';
 import { USERS, type UserDocument } from '../projections/user.document';
 import type { RequestMeta } from '../shared/request-meta';
+import { UniqueClaims } from './unique-claims';
 
 export interface NewUser {
   readonly username: string;
@@ -46,6 +45,7 @@ export class UserRegistrar {
     private readonly store: EventSourcedStore,
     private readonly hasher: PasswordHasher,
     private readonly options: OptionsCache,
+    private readonly claims: UniqueClaims,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
@@ -72,24 +72,12 @@ export class UserRegistrar {
       meta,
     );
     const userId = seq.last;
-    await this.store.execute(
-      `username-${normalized}`,
-      uniqueClaimDecider,
-      {
-        type: 'ClaimUniqueValue',
-        value: normalized,
-        ownerId: userId,
-        takenCode: 'user.username_taken',
-      },
-      meta,
-    );
+    await this.claims.claim('username', normalized, userId, 'user.username_taken', meta);
     const affCode = await this.claimAffCode(userId, meta);
     const inviter = input.affCode
       ? await users.findOne({ aff_code: input.affCode, DeletedAt: null })
       : null;
 
-    const positions: Position[] = [];
-    const track = (p: Position | null) => p && positions.push(p);
     const registered = await this.store.execute(
       `user-${userId}`,
       userDecider,
@@ -108,12 +96,14 @@ export class UserRegistrar {
       },
       meta,
     );
-    track(registered.position);
-    track(await this.grant(userId, this.options.number('QuotaForNewUser'), 'new_user', meta));
+    // Appends run one after another, so the last one written is the one to wait for.
+    let last: Position = registered.position!;
+    last =
+      (await this.grant(userId, this.options.number('QuotaForNewUser'), 'new_user', meta)) ?? last;
     if (inviter) {
-      track(
-        await this.grant(userId, this.options.number('QuotaForInvitee'), 'invitee_bonus', meta),
-      );
+      last =
+        (await this.grant(userId, this.options.number('QuotaForInvitee'), 'invitee_bonus', meta)) ??
+        last;
       const reward = await this.store.execute(
         `billing-${inviter.id}`,
         billingDecider,
@@ -125,9 +115,9 @@ export class UserRegistrar {
         },
         meta,
       );
-      track(reward.position);
+      last = reward.position ?? last;
     }
-    return { userId, position: positions.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b)) };
+    return { userId, position: last };
   }
 
   private async grant(
@@ -149,17 +139,7 @@ export class UserRegistrar {
     for (;;) {
       const code = randomAlphanumeric(AFF_CODE_LENGTH);
       try {
-        await this.store.execute(
-          `affcode-${code}`,
-          uniqueClaimDecider,
-          {
-            type: 'ClaimUniqueValue',
-            value: code,
-            ownerId: userId,
-            takenCode: 'user.aff_code_taken',
-          },
-          meta,
-        );
+        await this.claims.claim('affcode', code, userId, 'user.aff_code_taken', meta);
         return code;
       } catch (error) {
         if (!(error instanceof DomainError && error.code === 'user.aff_code_taken')) throw error;

@@ -2,7 +2,7 @@ import type { EventStore, RecordedEvent } from '@tollgate/event-store/event-stor
 import { comparePositions, serializePosition } from '@tollgate/event-store/event-store.port';
 import type { ReadStore } from '../read-store.port';
 import { SqliteReadStore } from '../sqlite/sqlite-read-store';
-import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
+import { SqliteEventStore } from '@tollgate/event-store';
 import {
   append,
   statsCollections,

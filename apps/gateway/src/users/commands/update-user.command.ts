@@ -8,11 +8,12 @@ import {
   assertValidUsername,
   billingDecider,
   normalizeUsername,
-  uniqueClaimDecider,
   userDecider,
   type ActorRef,
+  type UserCommand,
 } from '@tollgate/domain';
 import type { Position } from '@tollgate/event-store';
+import { UniqueClaims } from '../../accounts/unique-claims';
 import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
 import { PasswordHasher } from '../../infrastructure/password-hasher';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
@@ -41,6 +42,7 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
     private readonly store: EventSourcedStore,
     private readonly hasher: PasswordHasher,
     private readonly options: OptionsCache,
+    private readonly claims: UniqueClaims,
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 
@@ -59,35 +61,32 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
     if (group && !(group in this.options.json<Record<string, number>>('GroupRatio', {})))
       throw new DomainError('user.group_unknown');
 
-    const positions: Position[] = [];
-    const track = (p: Position | null) => p && positions.push(p);
-    if (rename !== undefined)
-      await this.rename(body.id, state.username, rename, actor, meta, track);
-    const profile = await this.store.execute(
-      stream,
-      userDecider,
-      { type: 'UpdateProfile', displayName: body.display_name, remark: body.remark, actor },
-      meta,
-    );
-    track(profile.position);
-    if (password !== undefined) {
-      const passwordHash = await this.hasher.hash(password);
-      track(
-        (
-          await this.store.execute(
-            stream,
-            userDecider,
-            { type: 'ChangePassword', passwordHash, reason: 'admin', actor },
-            meta,
-          )
-        ).position,
-      );
+    // Appends run one after another, so the last one written is the one to wait for.
+    let last: Position | null = null;
+    const onUser = async (command: UserCommand) => {
+      last = (await this.store.execute(stream, userDecider, command, meta)).position ?? last;
+    };
+    if (rename !== undefined) {
+      const [next, previous] = [normalizeUsername(rename), normalizeUsername(state.username)];
+      // Claim the new name first, so a taken name changes nothing; free the old one last.
+      await this.claims.claim('username', next, body.id, 'user.username_taken', meta);
+      await onUser({ type: 'RenameUser', username: rename, actor });
+      if (next !== previous) await this.claims.release('username', previous, body.id, meta);
     }
-    if (group)
-      track(
-        (await this.store.execute(stream, userDecider, { type: 'ChangeGroup', group, actor }, meta))
-          .position,
-      );
+    await onUser({
+      type: 'UpdateProfile',
+      displayName: body.display_name,
+      remark: body.remark,
+      actor,
+    });
+    if (password !== undefined)
+      await onUser({
+        type: 'ChangePassword',
+        passwordHash: await this.hasher.hash(password),
+        reason: 'admin',
+        actor,
+      });
+    if (group) await onUser({ type: 'ChangeGroup', group, actor });
     if (body.quota !== undefined) {
       const adjusted = await this.store.execute(
         `billing-${body.id}`,
@@ -95,57 +94,8 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
         { type: 'AdjustQuota', userId: body.id, to: body.quota, note: '' },
         meta,
       );
-      track(adjusted.position);
+      last = adjusted.position ?? last;
     }
-    await this.readYourWrites.waitFor(positions.at(-1));
-  }
-
-  /** Claim the new name's guard first, then rename, then free the old name. */
-  private async rename(
-    userId: number,
-    from: string,
-    to: string,
-    actor: ActorRef,
-    meta: RequestMeta,
-    track: (p: Position | null) => void,
-  ): Promise<void> {
-    const next = normalizeUsername(to);
-    const previous = normalizeUsername(from);
-    track(
-      (
-        await this.store.execute(
-          `username-${next}`,
-          uniqueClaimDecider,
-          {
-            type: 'ClaimUniqueValue',
-            value: next,
-            ownerId: userId,
-            takenCode: 'user.username_taken',
-          },
-          meta,
-        )
-      ).position,
-    );
-    track(
-      (
-        await this.store.execute(
-          `user-${userId}`,
-          userDecider,
-          { type: 'RenameUser', username: to, actor },
-          meta,
-        )
-      ).position,
-    );
-    if (next !== previous)
-      track(
-        (
-          await this.store.execute(
-            `username-${previous}`,
-            uniqueClaimDecider,
-            { type: 'ReleaseUniqueValue', value: previous, ownerId: userId },
-            meta,
-          )
-        ).position,
-      );
+    await this.readYourWrites.waitFor(last);
   }
 }
