@@ -58,7 +58,22 @@ export interface IssueAccessToken {
   readonly tokenHash: string;
 }
 
+/**
+ * Several edits decided together and appended at once, so they land all or none: the admin edit
+ * form and the personal page. `passwordReason` says who changes the password.
+ */
+export interface EditUser {
+  readonly type: 'EditUser';
+  readonly displayName?: string;
+  readonly remark?: string;
+  readonly passwordHash?: string;
+  readonly passwordReason?: PasswordChangeReason;
+  readonly group?: string;
+  readonly actor?: ActorRef;
+}
+
 export type UserCommand =
+  | EditUser
   | RegisterUser
   | ChangePassword
   | UpdateProfile

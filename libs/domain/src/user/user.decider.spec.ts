@@ -797,3 +797,72 @@ describe('userDecider', () => {
     });
   });
 });
+
+describe('userDecider: EditUser (several edits in one append)', () => {
+  it('emits every change together, in profile, password, group order', () => {
+    spec(userDecider)
+      .given([registered()])
+      .when({
+        type: 'EditUser',
+        displayName: 'Alice B.',
+        passwordHash: 'argon2id$new',
+        passwordReason: 'admin',
+        group: 'vip',
+        actor: ROOT,
+      })
+      .then([
+        { type: 'UserProfileUpdated', data: { userId: USER_ID, displayName: 'Alice B.' } },
+        {
+          type: 'UserPasswordChanged',
+          data: { userId: USER_ID, passwordHash: 'argon2id$new', reason: 'admin' },
+        },
+        { type: 'UserGroupChanged', data: { userId: USER_ID, from: 'default', to: 'vip' } },
+      ]);
+  });
+
+  it('leaves out what does not change', () => {
+    spec(userDecider)
+      .given([registered()])
+      .when({ type: 'EditUser', displayName: 'Alice', group: 'default', actor: ROOT })
+      .then([]);
+  });
+
+  it('a self edit changes the password with reason self and needs no actor', () => {
+    spec(userDecider)
+      .given([registered()])
+      .when({ type: 'EditUser', passwordHash: 'argon2id$new' })
+      .then([
+        {
+          type: 'UserPasswordChanged',
+          data: { userId: USER_ID, passwordHash: 'argon2id$new', reason: 'self' },
+        },
+      ]);
+  });
+
+  it('rejects the whole edit when one part is invalid', () => {
+    spec(userDecider)
+      .given([registered()])
+      .when({
+        type: 'EditUser',
+        displayName: 'x'.repeat(21),
+        passwordHash: 'argon2id$new',
+        actor: ROOT,
+      })
+      .thenRejects('user.display_name_too_long', { max: 20 });
+    spec(userDecider)
+      .given([registered()])
+      .when({ type: 'EditUser', displayName: 'Al', group: ' ', actor: ROOT })
+      .thenRejects('user.group_required');
+  });
+
+  it('keeps the rank rules and refuses a group change without an administrator', () => {
+    spec(userDecider)
+      .given([registered(Role.Admin)])
+      .when({ type: 'EditUser', displayName: 'Boss', actor: ADMIN })
+      .thenRejects('user.forbidden_same_or_higher_role');
+    spec(userDecider)
+      .given([registered()])
+      .when({ type: 'EditUser', group: 'vip' })
+      .thenRejects('common.invalid_params');
+  });
+});

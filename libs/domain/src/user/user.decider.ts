@@ -14,8 +14,27 @@ import { evolveUser, initialUserState, type UserState } from './user.state';
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
   initialState: initialUserState,
   evolve: evolveUser,
-  decide(command, state) {
+  decide(command, state, context) {
     switch (command.type) {
+      case 'EditUser': {
+        const {
+          displayName,
+          remark,
+          passwordHash,
+          passwordReason = 'self',
+          group,
+          actor,
+        } = command;
+        const parts: UserCommand[] = [{ type: 'UpdateProfile', displayName, remark, actor }];
+        if (passwordHash !== undefined)
+          parts.push({ type: 'ChangePassword', passwordHash, reason: passwordReason, actor });
+        if (group !== undefined) {
+          if (!actor) throw new DomainError('common.invalid_params');
+          parts.push({ type: 'ChangeGroup', group, actor });
+        }
+        // Each part reads the same state: none of them depends on another's outcome.
+        return parts.flatMap((part) => userDecider.decide(part, state, context));
+      }
       case 'RegisterUser': {
         if (state.exists) throw new DomainError('user.already_exists');
         assertValidUsername(command.username);

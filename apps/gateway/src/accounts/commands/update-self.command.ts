@@ -28,7 +28,6 @@ export class UpdateSelfHandler implements ICommandHandler<UpdateSelfCommand> {
   ) {}
 
   async execute({ user, body, meta }: UpdateSelfCommand) {
-    const stream = `user-${user.id}`;
     const wantsPassword = body.password !== undefined && body.password !== '';
     if (wantsPassword) {
       assertPasswordRules(body.password!);
@@ -36,27 +35,19 @@ export class UpdateSelfHandler implements ICommandHandler<UpdateSelfCommand> {
       if (!(await this.hasher.verify(body.original_password, user.password_hash)))
         throw new ApiError('auth.original_password_wrong');
     }
-    let last = null;
-    if (body.display_name !== undefined) {
-      const result = await this.store.execute(
-        stream,
-        userDecider,
-        { type: 'UpdateProfile', displayName: body.display_name.trim() || user.username },
-        meta,
-      );
-      last = result.position ?? last;
-    }
-    if (wantsPassword) {
-      const passwordHash = await this.hasher.hash(body.password!);
-      const result = await this.store.execute(
-        stream,
-        userDecider,
-        { type: 'ChangePassword', passwordHash, reason: 'self' },
-        meta,
-      );
-      last = result.position ?? last;
-    }
-    await this.readYourWrites.waitFor(last);
+    const result = await this.store.execute(
+      `user-${user.id}`,
+      userDecider,
+      {
+        type: 'EditUser',
+        displayName:
+          body.display_name === undefined ? undefined : body.display_name.trim() || user.username,
+        passwordHash: wantsPassword ? await this.hasher.hash(body.password!) : undefined,
+        passwordReason: 'self',
+      },
+      meta,
+    );
+    await this.readYourWrites.waitFor(result.position);
     return { passwordChanged: wantsPassword };
   }
 }

@@ -10,7 +10,6 @@ import {
   normalizeUsername,
   userDecider,
   type ActorRef,
-  type UserCommand,
 } from '@tollgate/domain';
 import type { Position } from '@tollgate/event-store';
 import { UniqueClaims } from '../../accounts/unique-claims';
@@ -63,30 +62,34 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
 
     // Appends run one after another, so the last one written is the one to wait for.
     let last: Position | null = null;
-    const onUser = async (command: UserCommand) => {
-      last = (await this.store.execute(stream, userDecider, command, meta)).position ?? last;
-    };
     if (rename !== undefined) {
       const [next, previous] = [normalizeUsername(rename), normalizeUsername(state.username)];
       // Claim the new name first, so a taken name changes nothing; free the old one last.
       await this.claims.claim('username', next, body.id, 'user.username_taken', meta);
-      await onUser({ type: 'RenameUser', username: rename, actor });
+      const renamed = await this.store.execute(
+        stream,
+        userDecider,
+        { type: 'RenameUser', username: rename, actor },
+        meta,
+      );
+      last = renamed.position ?? last;
       if (next !== previous) await this.claims.release('username', previous, body.id, meta);
     }
-    await onUser({
-      type: 'UpdateProfile',
-      displayName: body.display_name,
-      remark: body.remark,
-      actor,
-    });
-    if (password !== undefined)
-      await onUser({
-        type: 'ChangePassword',
-        passwordHash: await this.hasher.hash(password),
-        reason: 'admin',
+    const edited = await this.store.execute(
+      stream,
+      userDecider,
+      {
+        type: 'EditUser',
+        displayName: body.display_name,
+        remark: body.remark,
+        passwordHash: password === undefined ? undefined : await this.hasher.hash(password),
+        passwordReason: 'admin',
+        group: group || undefined,
         actor,
-      });
-    if (group) await onUser({ type: 'ChangeGroup', group, actor });
+      },
+      meta,
+    );
+    last = edited.position ?? last;
     if (body.quota !== undefined) {
       const adjusted = await this.store.execute(
         `billing-${body.id}`,
