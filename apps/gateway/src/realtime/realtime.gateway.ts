@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import { type OnGatewayConnection, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
 import type { Server, Socket } from 'socket.io';
 import {
-  Role,
+  isAdmin,
+  isRoot,
   SOCKET_PATH,
   type ClientToServerEvents,
   type ServerToClientEvents,
@@ -37,8 +38,8 @@ export class RealtimeGateway implements OnGatewayConnection {
         sessionOnly: true,
       });
       await client.join([`user:${user.id}`, 'everyone']);
-      if (user.role >= Role.Admin) await client.join('admins');
-      if (user.role >= Role.Root) await client.join('root');
+      if (isAdmin(user.role)) await client.join('admins');
+      if (isRoot(user.role)) await client.join('root');
     } catch {
       client.disconnect(true);
     }

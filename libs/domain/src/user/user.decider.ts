@@ -1,4 +1,4 @@
-import { Role, UserStatus } from '@tollgate/contracts';
+import { Role, UserStatus, isAdmin, isRoot } from '@tollgate/contracts';
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type { ManageUser, UserCommand } from './user.commands';
@@ -99,7 +99,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         return decideManage(command, state);
       case 'DeregisterSelf':
         assertExisting(state);
-        if (state.role >= Role.Root) throw new DomainError('user.cannot_delete_root');
+        if (isRoot(state.role)) throw new DomainError('user.cannot_delete_root');
         return [{ type: 'UserDeregistered', data: { userId: state.userId, by: 'self' } }];
       case 'IssueAccessToken':
         assertExisting(state);
@@ -120,11 +120,11 @@ function decideManage(command: ManageUser, state: UserState): UserEvent[] {
   const userId = state.userId;
   switch (command.action) {
     case 'promote':
-      if (command.actor.role < Role.Root) throw new DomainError('user.only_root_can_promote');
-      if (state.role >= Role.Admin) throw new DomainError('user.already_admin');
+      if (!isRoot(command.actor.role)) throw new DomainError('user.only_root_can_promote');
+      if (isAdmin(state.role)) throw new DomainError('user.already_admin');
       return [{ type: 'UserRoleChanged', data: { userId, from: state.role, to: Role.Admin } }];
     case 'demote':
-      if (state.role >= Role.Root) throw new DomainError('user.cannot_demote_root');
+      if (isRoot(state.role)) throw new DomainError('user.cannot_demote_root');
       if (state.role <= Role.Common) throw new DomainError('user.already_common');
       return [{ type: 'UserRoleChanged', data: { userId, from: state.role, to: Role.Common } }];
     case 'enable':
@@ -133,7 +133,7 @@ function decideManage(command: ManageUser, state: UserState): UserEvent[] {
         { type: 'UserStatusChanged', data: { userId, from: state.status, to: UserStatus.Enabled } },
       ];
     case 'disable':
-      if (state.role >= Role.Root) throw new DomainError('user.cannot_disable_root');
+      if (isRoot(state.role)) throw new DomainError('user.cannot_disable_root');
       if (state.status === UserStatus.Disabled) return [];
       return [
         {
@@ -142,7 +142,7 @@ function decideManage(command: ManageUser, state: UserState): UserEvent[] {
         },
       ];
     case 'delete':
-      if (state.role >= Role.Root) throw new DomainError('user.cannot_delete_root');
+      if (isRoot(state.role)) throw new DomainError('user.cannot_delete_root');
       return [{ type: 'UserDeregistered', data: { userId, by: 'admin' } }];
     default:
       throw new DomainError('common.invalid_params');

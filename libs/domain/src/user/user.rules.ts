@@ -1,4 +1,4 @@
-import { Role } from '@tollgate/contracts';
+import { isAdmin, isRoot } from '@tollgate/contracts';
 import { DomainError } from '../shared/domain-error';
 import type { UserState } from './user.state';
 
@@ -45,7 +45,7 @@ export function assertExisting(state: UserState): void {
 
 /** An administrator manages only users of a lower role; root manages everyone. */
 export function assertMayManage(actor: ActorRef, target: UserState): void {
-  if (actor.role >= Role.Root) return;
-  if (actor.role < Role.Admin || target.role >= actor.role)
+  if (isRoot(actor.role)) return;
+  if (!isAdmin(actor.role) || target.role >= actor.role)
     throw new DomainError('user.forbidden_same_or_higher_role');
 }

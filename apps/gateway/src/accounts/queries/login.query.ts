@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { Role, UserStatus, type LoginResultDto } from '@tollgate/contracts';
+import { isRoot, UserStatus, type LoginResultDto } from '@tollgate/contracts';
 import { normalizeUsername } from '@tollgate/domain';
 import type { ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
@@ -44,7 +44,7 @@ export class LoginHandler implements IQueryHandler<LoginQuery> {
       role: user.role,
       status: user.status,
       group: user.group,
-      default_password: user.role >= Role.Root && password === DEFAULT_ROOT_PASSWORD,
+      default_password: isRoot(user.role) && password === DEFAULT_ROOT_PASSWORD,
     };
   }
 

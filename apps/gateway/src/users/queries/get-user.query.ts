@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { Role, type UserDto } from '@tollgate/contracts';
+import { isRoot, type UserDto } from '@tollgate/contracts';
 import type { ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { USERS, toUserDto, type UserDocument } from '../../projections/user.document';
@@ -23,7 +23,7 @@ export class GetUserHandler implements IQueryHandler<GetUserQuery> {
   async execute({ id, viewer }: GetUserQuery): Promise<UserDto> {
     const user = await this.readStore.collection<UserDocument>(USERS).get(String(id));
     if (!user) throw new ApiError('user.not_found');
-    if (viewer.role < Role.Root && user.id !== viewer.id && user.role >= viewer.role)
+    if (!isRoot(viewer.role) && user.id !== viewer.id && user.role >= viewer.role)
       throw new ApiError('user.forbidden_view_same_or_higher_role');
     return toUserDto(user);
   }
