@@ -1,3 +1,26 @@
+/** What every Midjourney proxy relays; the Plus proxy adds the editing actions. */
+const MJ_ACTIONS = [
+  'mj_imagine',
+  'mj_variation',
+  'mj_reroll',
+  'mj_blend',
+  'mj_upscale',
+  'mj_describe',
+  'mj_uploads',
+];
+const MJ_PLUS_ACTIONS = [
+  ...MJ_ACTIONS,
+  'mj_zoom',
+  'mj_shorten',
+  'mj_modal',
+  'mj_inpaint',
+  'mj_custom_zoom',
+  'mj_high_variation',
+  'mj_low_variation',
+  'mj_pan',
+  'swap_face',
+];
+
 /**
  * Models each channel type offers out of the box (GET /api/models, the channel form's presets).
  * Midjourney and Suno types get fixed action lists (spec 000 §9).
@@ -14,35 +37,10 @@ export const CHANNEL_TYPE_MODELS: Readonly<Record<number, readonly string[]>> = 
     'text-embedding-3-large',
     'dall-e-3',
   ],
-  2: [
-    'mj_imagine',
-    'mj_variation',
-    'mj_reroll',
-    'mj_blend',
-    'mj_upscale',
-    'mj_describe',
-    'mj_uploads',
-  ],
+  2: MJ_ACTIONS,
   3: ['gpt-4o', 'gpt-4o-mini', 'gpt-4', 'gpt-35-turbo'],
   4: ['llama3', 'qwen2', 'mistral'],
-  5: [
-    'mj_imagine',
-    'mj_variation',
-    'mj_reroll',
-    'mj_blend',
-    'mj_upscale',
-    'mj_describe',
-    'mj_zoom',
-    'mj_shorten',
-    'mj_modal',
-    'mj_inpaint',
-    'mj_custom_zoom',
-    'mj_high_variation',
-    'mj_low_variation',
-    'mj_pan',
-    'swap_face',
-    'mj_uploads',
-  ],
+  5: MJ_PLUS_ACTIONS,
   14: ['claude-3-5-sonnet-20241022', 'claude-3-5-haiku-20241022', 'claude-3-opus-20240229'],
   15: ['ERNIE-4.0-8K', 'ERNIE-3.5-8K', 'ERNIE-Speed-8K'],
   16: ['chatglm_turbo', 'chatglm_pro', 'chatglm_std', 'chatglm_lite'],
