@@ -17,6 +17,11 @@ export function UserActions({ user }: { user: UserDto }) {
 
   const run = (action: ManageAction) => manage.mutate({ id: user.id, action });
   const busy = manage.isPending;
+  // Activated users can be banned, banned ones activated (deregistered rows never get here).
+  const toggle =
+    user.status === UserStatus.Enabled
+      ? ({ action: 'disable', color: 'orange' } as const)
+      : ({ action: 'enable', color: 'green' } as const);
   const confirmDelete = () =>
     modals.openConfirmModal({
       title: t('users.deregisterTitle'),
@@ -44,27 +49,15 @@ export function UserActions({ user }: { user: UserDto }) {
       >
         {t('users.demote')}
       </Button>
-      {user.status === UserStatus.Enabled ? (
-        <Button
-          size="compact-xs"
-          variant="light"
-          color="orange"
-          disabled={busy}
-          onClick={() => run('disable')}
-        >
-          {t('users.disable')}
-        </Button>
-      ) : (
-        <Button
-          size="compact-xs"
-          variant="light"
-          color="green"
-          disabled={busy}
-          onClick={() => run('enable')}
-        >
-          {t('users.enable')}
-        </Button>
-      )}
+      <Button
+        size="compact-xs"
+        variant="light"
+        color={toggle.color}
+        disabled={busy}
+        onClick={() => run(toggle.action)}
+      >
+        {t(`users.${toggle.action}`)}
+      </Button>
       <Button
         size="compact-xs"
         variant="light"
