@@ -14,7 +14,7 @@ import { UserRegistrar } from './accounts/user-registrar';
 import { AuthGuard } from './auth/auth.guard';
 import { Authenticator } from './auth/authenticator';
 import { CriticalRateLimitGuard } from './auth/critical-rate-limit.guard';
-import { RootBootstrap } from './bootstrap/root-bootstrap.service';
+import { BootstrapRootHandler } from './bootstrap/bootstrap-root.command';
 import { StartupService } from './bootstrap/startup.service';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './infrastructure/injection-tokens';
@@ -35,6 +35,7 @@ import { ListUsersHandler } from './users/queries/list-users.query';
 import { UsersController } from './users/users.controller';
 
 const HANDLERS = [
+  BootstrapRootHandler,
   RegisterUserHandler,
   UpdateSelfHandler,
   DeleteSelfHandler,
@@ -74,7 +75,6 @@ export class AppModule {
         UniqueClaims,
         StatusService,
         RealtimeGateway,
-        RootBootstrap,
         StartupService,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

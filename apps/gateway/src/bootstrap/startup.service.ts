@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { ProjectionHost } from '@tollgate/read-store';
 import type { EventStore } from '@tollgate/event-store';
 import { EVENT_STORE, PROJECTION_HOST } from '../infrastructure/injection-tokens';
 import { OptionsCache } from '../options/options.cache';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { reportCatchUp } from './catch-up-progress';
-import { RootBootstrap } from './root-bootstrap.service';
+import { BootstrapRootCommand } from './bootstrap-root.command';
 
 /**
  * Start-up order: wire the caches and pushes to the projections, catch the read models up with the
@@ -20,7 +21,7 @@ export class StartupService implements OnApplicationBootstrap {
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
     private readonly options: OptionsCache,
     private readonly realtime: RealtimeGateway,
-    private readonly root: RootBootstrap,
+    private readonly commands: CommandBus,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -39,6 +40,6 @@ export class StartupService implements OnApplicationBootstrap {
     }
     this.logger.log(`Read models caught up with the log in ${Date.now() - started} ms`);
     await this.options.load();
-    await this.root.ensureRoot();
+    await this.commands.execute(new BootstrapRootCommand());
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
 import { DomainError, SYSTEM_ACTOR } from '@tollgate/domain';
 import type { EventStore } from '@tollgate/event-store';
@@ -8,10 +9,12 @@ import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { ReadYourWrites } from '../infrastructure/read-your-writes';
 import { DEFAULT_ROOT_PASSWORD, ROOT_USERNAME } from './root-account';
 
+export class BootstrapRootCommand extends Command<void> {}
+
 /** First start (no user was ever allocated): root / 123456, recorded as events by the system actor. */
-@Injectable()
-export class RootBootstrap {
-  private readonly logger = new Logger(RootBootstrap.name);
+@CommandHandler(BootstrapRootCommand)
+export class BootstrapRootHandler implements ICommandHandler<BootstrapRootCommand> {
+  private readonly logger = new Logger('RootBootstrap');
 
   constructor(
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
@@ -19,7 +22,7 @@ export class RootBootstrap {
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 
-  async ensureRoot(): Promise<void> {
+  async execute(): Promise<void> {
     if ((await this.eventStore.streamRevision('seq-user')) !== null) return;
     try {
       const { position } = await this.registrar.register(
