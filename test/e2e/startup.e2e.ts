@@ -42,3 +42,32 @@ describe('start-up against production engines that do not answer', () => {
     expect(result.stderr).toContain('EVENT_STORE_URL must start with esdb://');
   });
 });
+
+describe('cli check-engines', () => {
+  const CLI = join(ROOT, 'dist/apps/gateway/src/cli.js');
+  const runCli = (env: Record<string, string>) =>
+    spawnSync(process.execPath, [CLI, 'check-engines'], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: tempDataDir(), ...env },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+
+  beforeAll(() => {
+    if (!existsSync(CLI))
+      execFileSync('npm', ['run', 'build:server'], { cwd: ROOT, stdio: 'ignore' });
+  }, 120_000);
+
+  it('says both embedded stores answer', () => {
+    const result = runCli({});
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Event store (SQLite) answers; head empty.');
+    expect(result.stdout).toContain('Read store (SQLite) answers; atomic transactions: true.');
+  });
+
+  it('fails with the start-up line when EventStoreDB does not answer', () => {
+    const result = runCli({ EVENT_STORE_URL: 'esdb://127.0.0.1:1?tls=false' });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe('EventStoreDB unreachable at esdb://127.0.0.1:1?tls=false');
+  });
+});

@@ -1,19 +1,13 @@
-import { createEventStore } from '@tollgate/event-store';
-import { createReadStore, formatProgressBar, rebuildProjections } from '@tollgate/read-store';
+import { serializePosition } from '@tollgate/event-store';
+import { formatProgressBar, rebuildProjections } from '@tollgate/read-store';
 import { loadConfig } from './config/app-config';
+import { openStores } from './infrastructure/open-stores';
 import { ALL_PROJECTIONS } from './projections/all-projections';
 
 /** `node dist/apps/gateway/src/cli.js projections:rebuild` — run with the gateway stopped. */
 async function rebuild(): Promise<void> {
   const config = loadConfig();
-  const eventStore = await createEventStore({
-    eventStoreUrl: config.eventStoreUrl,
-    dataDir: config.dataDir,
-  });
-  const readStore = await createReadStore({
-    readStoreUrl: config.readStoreUrl,
-    dataDir: config.dataDir,
-  });
+  const { eventStore, readStore } = await openStores(config);
   try {
     const started = Date.now();
     const result = await rebuildProjections(eventStore, readStore, ALL_PROJECTIONS, {
@@ -33,7 +27,23 @@ async function rebuild(): Promise<void> {
   }
 }
 
-const commands: Record<string, () => Promise<void>> = { 'projections:rebuild': rebuild };
+/** `cli.js check-engines`: do the configured stores answer? The same fail-fast connect as start-up. */
+async function checkEngines(): Promise<void> {
+  const config = loadConfig();
+  const { eventStore, readStore } = await openStores(config);
+  const head = await eventStore.headPosition();
+  console.log(
+    `Event store (${config.eventStoreUrl ? 'EventStoreDB' : 'SQLite'}) answers; head ${head ? serializePosition(head) : 'empty'}. ` +
+      `Read store (${config.readStoreUrl ? 'MongoDB' : 'SQLite'}) answers; atomic transactions: ${readStore.atomicTransactions}.`,
+  );
+  await eventStore.close();
+  await readStore.close();
+}
+
+const commands: Record<string, () => Promise<void>> = {
+  'projections:rebuild': rebuild,
+  'check-engines': checkEngines,
+};
 
 const name = process.argv[2] ?? '';
 const command = commands[name];

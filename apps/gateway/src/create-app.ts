@@ -7,7 +7,7 @@ import { IoAdapter } from '@nestjs/platform-socket.io';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { serveConsole } from './console/serve-console';
-import { openStores } from './infrastructure/storage.module';
+import { openStores } from './infrastructure/open-stores';
 import { validationPipe } from './shared/validation.pipe';
 
 const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {

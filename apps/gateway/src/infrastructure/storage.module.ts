@@ -7,8 +7,8 @@ import {
   type OnApplicationShutdown,
   type Provider,
 } from '@nestjs/common';
-import { createEventStore, type EventStore } from '@tollgate/event-store';
-import { ProjectionHost, createReadStore, type ReadStore } from '@tollgate/read-store';
+import type { EventStore } from '@tollgate/event-store';
+import { ProjectionHost, type ReadStore } from '@tollgate/read-store';
 import type { AppConfig } from '../config/app-config';
 import { ALL_PROJECTIONS } from '../projections/all-projections';
 import { EventSourcedStore } from './event-sourced-store';
@@ -16,32 +16,7 @@ import { APP_CONFIG, EVENT_STORE, PROJECTION_HOST, READ_STORE } from './injectio
 import { PasswordHasher } from './password-hasher';
 import { ReadYourWrites } from './read-your-writes';
 import { SecretBox } from './secret-box';
-
-export interface Stores {
-  readonly eventStore: EventStore;
-  readonly readStore: ReadStore;
-}
-
-/**
- * Opens both ports' adapters, chosen from the configuration, before Nest starts: an engine that
- * does not answer fails here fast with one clear line ("EventStoreDB unreachable at …").
- */
-export async function openStores(config: AppConfig): Promise<Stores> {
-  const eventStore = await createEventStore({
-    eventStoreUrl: config.eventStoreUrl,
-    dataDir: config.dataDir,
-  });
-  try {
-    const readStore = await createReadStore({
-      readStoreUrl: config.readStoreUrl,
-      dataDir: config.dataDir,
-    });
-    return { eventStore, readStore };
-  } catch (error) {
-    await eventStore.close();
-    throw error;
-  }
-}
+import type { Stores } from './open-stores';
 
 const SERVICES: Provider[] = [
   {
