@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import { CommandBus } from '@nestjs/cqrs';
 import type { ProjectionHost } from '@tollgate/read-store';
 import type { EventStore } from '@tollgate/event-store';
+import { CacheFeed } from '../infrastructure/hot-caches/cache-feed';
 import { EVENT_STORE, PROJECTION_HOST } from '../infrastructure/injection-tokens';
 import { OptionsCache } from '../options/options.cache';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
@@ -10,7 +11,8 @@ import { BootstrapRootCommand } from './bootstrap-root.command';
 
 /**
  * Start-up order: wire the caches and pushes to the projections, catch the read models up with the
- * log (an empty read store is rebuilt here), load the hot caches, then make sure root exists.
+ * log (an empty read store is rebuilt here), load the options, replay the log into the hot caches
+ * (balance book, token keys, routing table), then make sure root exists.
  */
 @Injectable()
 export class StartupService implements OnApplicationBootstrap {
@@ -22,6 +24,7 @@ export class StartupService implements OnApplicationBootstrap {
     private readonly options: OptionsCache,
     private readonly realtime: RealtimeGateway,
     private readonly commands: CommandBus,
+    private readonly caches: CacheFeed,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -40,6 +43,9 @@ export class StartupService implements OnApplicationBootstrap {
     }
     this.logger.log(`Read models caught up with the log in ${Date.now() - started} ms`);
     await this.options.load();
+    const cacheStarted = Date.now();
+    await this.caches.start();
+    this.logger.log(`Hot caches replayed the log in ${Date.now() - cacheStarted} ms`);
     await this.commands.execute(new BootstrapRootCommand());
   }
 }

@@ -12,6 +12,7 @@ import { ProjectionHost, type ReadStore } from '@tollgate/read-store';
 import type { AppConfig } from '../config/app-config';
 import { ALL_PROJECTIONS } from '../projections/all-projections';
 import { EventSourcedStore } from './event-sourced-store';
+import { CacheFeed } from './hot-caches/cache-feed';
 import { APP_CONFIG, EVENT_STORE, PROJECTION_HOST, READ_STORE } from './injection-tokens';
 import { PasswordHasher } from './password-hasher';
 import { ReadYourWrites } from './read-your-writes';
@@ -37,6 +38,7 @@ const SERVICES: Provider[] = [
   { provide: PasswordHasher, useValue: new PasswordHasher() },
   EventSourcedStore,
   ReadYourWrites,
+  CacheFeed,
 ];
 
 /** The two ports, the projections over them, and the services every command handler uses. */
@@ -59,6 +61,7 @@ export class StorageModule implements OnApplicationShutdown {
         PasswordHasher,
         EventSourcedStore,
         ReadYourWrites,
+        CacheFeed,
       ],
     };
   }
