@@ -4,3 +4,4 @@ export * from './billing';
 export * from './options';
 export * from './guard';
 export * from './sequence';
+export * from './usage';

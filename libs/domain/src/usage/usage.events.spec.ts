@@ -1,0 +1,9 @@
+import { usageStreamId } from './usage.events';
+
+describe('usageStreamId', () => {
+  it('partitions by process and UTC hour', () => {
+    expect(usageStreamId('p1', new Date('2026-11-23T17:05:09Z'))).toBe('usage-p1-2026112317');
+    expect(usageStreamId('p1', new Date('2026-11-23T17:59:59.999Z'))).toBe('usage-p1-2026112317');
+    expect(usageStreamId('p1', new Date('2026-11-23T18:00:00Z'))).toBe('usage-p1-2026112318');
+  });
+});

@@ -1,0 +1,60 @@
+import type { DomainEvent } from '../shared/decider';
+
+/**
+ * The receipt of one relayed request that was billed: appended once per request to a partitioned
+ * `usage-<process>-<hour>` stream (expected revision `any`, event id derived from `requestId`, so a
+ * retried append is idempotent). Never folded by a command. Balances, token and channel counters,
+ * the consumption log rows and the hourly statistics all follow from these events.
+ */
+export type RequestRelayed = DomainEvent<
+  'RequestRelayed',
+  {
+    readonly requestId: string;
+    readonly userId: number;
+    /** 0 for the playground, which bills the user without a token. */
+    readonly tokenId: number;
+    readonly tokenName: string;
+    /** The group whose ratio was applied. */
+    readonly group: string;
+    /** The model the client asked for: billing and the log use this name. */
+    readonly model: string;
+    /** The name sent upstream after the channel's model mapping. */
+    readonly upstreamModel: string;
+    /** The channel that answered. */
+    readonly channelId: number;
+    /** Every channel tried for this request, in order (the last one answered). */
+    readonly channelChain: readonly number[];
+    /** Relay route, e.g. `/v1/chat/completions`. */
+    readonly endpoint: string;
+    readonly promptTokens: number;
+    readonly completionTokens: number;
+    readonly cachedTokens: number;
+    /** Quota units charged (500000 = $1). */
+    readonly quota: number;
+    /** What was reserved before relaying; the book settles `quota - reserved`. */
+    readonly reserved: number;
+    readonly modelRatio: number;
+    readonly completionRatio: number;
+    readonly groupRatio: number;
+    readonly cacheRatio: number;
+    /** USD per call in price mode; -1 in ratio mode. */
+    readonly modelPrice: number;
+    readonly useTimeMs: number;
+    /** Time to the first streamed byte; null when not streamed. */
+    readonly firstTokenMs: number | null;
+    readonly stream: boolean;
+    /** True when the upstream gave no usage and the tokens were counted locally. */
+    readonly estimated: boolean;
+    readonly ip: string;
+  }
+>;
+
+export type UsageEvent = RequestRelayed;
+
+export const USAGE_EVENT_TYPES: readonly UsageEvent['type'][] = ['RequestRelayed'];
+
+/** Usage streams: `usage-<processId>-<yyyymmddhh>` (UTC hour), so no stream grows without bound. */
+export function usageStreamId(processId: string, at: Date): string {
+  const hour = at.toISOString().slice(0, 13).replace(/[-T]/g, '');
+  return `usage-${processId}-${hour}`;
+}
