@@ -14,9 +14,10 @@ import path from 'node:path';
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
+import tollgatePlugin from './tools/eslint-plugin/index.cjs';
 
+const { createTollgatePlugin } = tollgatePlugin;
 const root = import.meta.dirname;
-const rel = (/** @type {string} */ file) => path.relative(root, file).split(path.sep).join('/');
 
 const TS = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
 const TESTS = [
@@ -171,96 +172,9 @@ const FRONTEND_SOCKET_ONLY_IN_LIB = {
   ],
 };
 
-// ---------------------------------------------------------------------------------------------
-// Local rules: boundaries that depend on where the importing file is.
-// ---------------------------------------------------------------------------------------------
-
-/** Folders of a feature that other features must not reach into. `api/` and the index are public. */
-const FEATURE_INTERNALS = ['components', 'hooks', 'internal'];
-
-/**
- * Calls `check(specifier, node)` for every static import/export/dynamic import of a module.
- * @param {(spec: string, node: import('estree').Node) => void} check
- */
-const onImport = (check) => {
-  /** @param {any} node */
-  const visit = (node) => {
-    const src = node.source;
-    if (src && src.type === 'Literal' && typeof src.value === 'string') check(src.value, src);
-  };
-  return {
-    ImportDeclaration: visit,
-    ExportNamedDeclaration: visit,
-    ExportAllDeclaration: visit,
-    ImportExpression: visit,
-  };
-};
-
-/** @type {import('eslint').ESLint.Plugin} */
-const tollgate = {
-  meta: { name: 'tollgate-local' },
-  rules: {
-    'no-relative-cross-package': {
-      meta: {
-        type: 'problem',
-        docs: {
-          description: 'Relative imports stay inside their package (apps/<x>, libs/<x>, frontend).',
-        },
-        schema: [],
-        messages: {
-          leaves:
-            'Relative import leaves {{pkg}}/: import other packages through their @tollgate/* alias so the boundary rules apply.',
-        },
-      },
-      create(context) {
-        const file = context.filename;
-        const pkg = /^(apps\/[^/]+|libs\/[^/]+|frontend)\//.exec(rel(file))?.[1];
-        if (!pkg) return {};
-        const pkgDir = path.join(root, pkg);
-        return onImport((spec, node) => {
-          if (!spec.startsWith('./') && !spec.startsWith('../')) return;
-          const target = path.relative(pkgDir, path.resolve(path.dirname(file), spec));
-          if (target.startsWith('..') || path.isAbsolute(target)) {
-            context.report({ node, messageId: 'leaves', data: { pkg } });
-          }
-        });
-      },
-    },
-    'no-feature-internals': {
-      meta: {
-        type: 'problem',
-        docs: { description: "A console feature does not import another feature's internals." },
-        schema: [],
-        messages: {
-          internal:
-            "Feature '{{own}}' reaches into '{{other}}/{{dir}}': use that feature's api/ or index, or move the shared piece to src/components, src/hooks or src/lib.",
-        },
-      },
-      create(context) {
-        const file = context.filename;
-        const own = /^frontend\/src\/features\/([^/]+)\//.exec(rel(file))?.[1];
-        if (!own) return {};
-        const srcDir = path.join(root, 'frontend', 'src');
-        const featuresDir = path.join(srcDir, 'features');
-        return onImport((spec, node) => {
-          let target;
-          if (spec.startsWith('./') || spec.startsWith('../')) {
-            target = path.resolve(path.dirname(file), spec);
-          } else if (spec.startsWith('@/')) {
-            target = path.join(srcDir, spec.slice(2));
-          } else {
-            return;
-          }
-          const [other, dir] = path.relative(featuresDir, target).split(path.sep);
-          if (!other || other === '..' || other === own || !dir) return;
-          if (FEATURE_INTERNALS.includes(dir)) {
-            context.report({ node, messageId: 'internal', data: { own, other, dir } });
-          }
-        });
-      },
-    },
-  },
-};
+// Local rules (tools/eslint-plugin, tested there): relative imports stay in their package; a
+// console feature does not reach into another feature's internals.
+const tollgate = createTollgatePlugin(root);
 
 // ---------------------------------------------------------------------------------------------
 // Globals for the few plain .mjs scripts (TypeScript files rely on tsc instead of no-undef).

@@ -3,7 +3,12 @@
  * Query handlers use only this port, never a driver. Only projections write.
  */
 
-export type Doc = { _id: string } & Record<string, unknown>;
+/**
+ * A JSON document with a string id. Feature documents declare their exact fields without an index
+ * signature, so a misspelt field does not compile; `AnyDoc` is the loose default.
+ */
+export type Doc = { _id: string };
+export type AnyDoc = Doc & Record<string, unknown>;
 
 /*
  * Documents are plain JSON: store dates as ISO strings or epoch ms, never Date objects. Fields whose
@@ -65,7 +70,7 @@ export interface SumResult {
   readonly sums: Record<string, number>;
 }
 
-export interface Collection<T extends Doc = Doc> {
+export interface Collection<T extends Doc = AnyDoc> {
   get(id: string): Promise<T | null>;
   find(filter?: Filter, options?: FindOptions): Promise<T[]>;
   findOne(filter: Filter): Promise<T | null>;
@@ -84,7 +89,7 @@ export interface Collection<T extends Doc = Doc> {
 
 /** The handle a transaction body writes through; the same surface as the store. */
 export interface ReadStoreSession {
-  collection<T extends Doc = Doc>(name: string): Collection<T>;
+  collection<T extends Doc = AnyDoc>(name: string): Collection<T>;
 }
 
 export interface ReadStore extends ReadStoreSession {

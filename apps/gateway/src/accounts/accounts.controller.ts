@@ -11,13 +11,13 @@ import { ok } from '../shared/envelope';
 import { Meta } from '../shared/request-meta.decorator';
 import type { RequestMeta } from '../shared/request-meta';
 import { AffTransferBody, LoginBody, RegisterBody, UpdateSelfBody } from './accounts.dto';
-import { DeleteSelfCommand } from './commands/delete-self.command';
-import { IssueAccessTokenCommand } from './commands/issue-access-token.command';
-import { RegisterUserCommand } from './commands/register-user.command';
-import { TransferAffQuotaCommand } from './commands/transfer-aff-quota.command';
-import { UpdateSelfCommand } from './commands/update-self.command';
-import { LoginQuery } from './queries/login.query';
-import { UserGroupsQuery, UserModelsQuery } from './queries/user-groups.query';
+import { DeleteSelfCommand } from './commands/delete-self.handler';
+import { IssueAccessTokenCommand } from './commands/issue-access-token.handler';
+import { RegisterUserCommand } from './commands/register-user.handler';
+import { TransferAffQuotaCommand } from './commands/transfer-aff-quota.handler';
+import { UpdateSelfCommand } from './commands/update-self.handler';
+import { LoginQuery } from './queries/login.handler';
+import { UserGroupsQuery, UserModelsQuery } from './queries/user-groups.handler';
 
 /** Sign-in and the self-service account endpoints of spec 000 §7. */
 @Controller('api/user')

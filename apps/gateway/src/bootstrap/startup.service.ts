@@ -7,7 +7,7 @@ import { EVENT_STORE, PROJECTION_HOST } from '../infrastructure/injection-tokens
 import { OptionsCache } from '../options/options.cache';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { reportCatchUp } from './catch-up-progress';
-import { BootstrapRootCommand } from './bootstrap-root.command';
+import { BootstrapRootCommand } from './bootstrap-root.handler';
 
 /**
  * Start-up order: wire the caches and pushes to the projections, catch the read models up with the

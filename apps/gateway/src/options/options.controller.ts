@@ -6,8 +6,8 @@ import { RequireRole } from '../auth/auth.decorators';
 import { ok } from '../shared/envelope';
 import { Meta } from '../shared/request-meta.decorator';
 import type { RequestMeta } from '../shared/request-meta';
-import { ResetModelRatiosCommand } from './commands/reset-model-ratios.command';
-import { UpdateOptionCommand } from './commands/update-option.command';
+import { ResetModelRatiosCommand } from './commands/reset-model-ratios.handler';
+import { UpdateOptionCommand } from './commands/update-option.handler';
 import { OptionsCache } from './options.cache';
 import { UpdateOptionBody } from './options.dto';
 

@@ -3,7 +3,6 @@ import type { UserDto } from '@tollgate/contracts';
 /** The `users` read model: the API's UserDto plus what lookups need (never returned as is). */
 export interface UserDocument extends UserDto {
   _id: string;
-  [key: string]: unknown;
   username_lower: string;
   password_hash: string;
   access_token_hash: string;

@@ -16,11 +16,11 @@ import { ApiError } from '../shared/api-error';
 import { ok } from '../shared/envelope';
 import { Meta } from '../shared/request-meta.decorator';
 import type { RequestMeta } from '../shared/request-meta';
-import { CreateUserCommand } from './commands/create-user.command';
-import { ManageUserCommand } from './commands/manage-user.command';
-import { UpdateUserCommand } from './commands/update-user.command';
-import { GetUserQuery } from './queries/get-user.query';
-import { ListUsersQuery } from './queries/list-users.query';
+import { CreateUserCommand } from './commands/create-user.handler';
+import { ManageUserCommand } from './commands/manage-user.handler';
+import { UpdateUserCommand } from './commands/update-user.handler';
+import { GetUserQuery } from './queries/get-user.handler';
+import { ListUsersQuery } from './queries/list-users.handler';
 import { CreateUserBody, ManageUserBody, UpdateUserBody, UserListQuery } from './users.dto';
 
 const invalidId = () => new ApiError('common.invalid_params');

@@ -1,7 +1,7 @@
 import type {
   Collection,
   CollectionSpec,
-  Doc,
+  AnyDoc,
   Filter,
   IndexSpec,
   ReadStore,
@@ -25,7 +25,7 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>): void {
   });
 
   async function named(
-    docs: readonly Doc[] = [],
+    docs: readonly AnyDoc[] = [],
     indexes?: readonly IndexSpec[],
   ): Promise<[string, Collection]> {
     const spec: CollectionSpec = {
@@ -38,14 +38,14 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>): void {
     return [spec.name, c];
   }
   async function collection(
-    docs: readonly Doc[] = [],
+    docs: readonly AnyDoc[] = [],
     indexes?: readonly IndexSpec[],
   ): Promise<Collection> {
     return (await named(docs, indexes))[1];
   }
 
-  const ids = (docs: readonly Doc[]) => docs.map((d) => d._id);
-  const sortedIds = (docs: readonly Doc[]) => ids(docs).sort();
+  const ids = (docs: readonly AnyDoc[]) => docs.map((d) => d._id);
+  const sortedIds = (docs: readonly AnyDoc[]) => ids(docs).sort();
 
   describe('documents', () => {
     it('puts, gets and replaces whole documents', async () => {
@@ -79,7 +79,7 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>): void {
   });
 
   describe('filters', () => {
-    const people: Doc[] = [
+    const people: AnyDoc[] = [
       {
         _id: 'a',
         name: 'Alice',

@@ -7,11 +7,19 @@ import type {
   UpdateFilter,
 } from 'mongodb';
 import { MongoServerError } from 'mongodb';
-import type { Collection, Doc, Filter, FindOptions, SumResult, Update } from '../read-store.port';
+import type {
+  AnyDoc,
+  Collection,
+  Doc,
+  Filter,
+  FindOptions,
+  SumResult,
+  Update,
+} from '../read-store.port';
 import { DuplicateKeyError } from '../read-store.port';
 
 /** Pass-through to the driver; `_id`s are strings. With a session, every call joins its transaction. */
-export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
+export class MongoCollection<T extends Doc = AnyDoc> implements Collection<T> {
   constructor(
     private readonly name: string,
     private readonly driver: DriverCollection<Document>,

@@ -3,6 +3,7 @@ import { MongoServerError } from 'mongodb';
 import type {
   Collection,
   CollectionSpec,
+  AnyDoc,
   Doc,
   ReadStore,
   ReadStoreSession,
@@ -27,7 +28,7 @@ export class MongoReadStore implements ReadStore {
     readonly atomicTransactions: boolean,
   ) {}
 
-  collection<T extends Doc = Doc>(name: string): Collection<T> {
+  collection<T extends Doc = AnyDoc>(name: string): Collection<T> {
     return new MongoCollection<T>(name, this.db.collection(name), undefined, () =>
       this.checkDeclared(name),
     );
@@ -66,7 +67,7 @@ export class MongoReadStore implements ReadStore {
       // withTransaction retries the body on transient errors; a retried body starts from a clean slate.
       return await session.withTransaction(() =>
         body({
-          collection: <T extends Doc = Doc>(name: string) =>
+          collection: <T extends Doc = AnyDoc>(name: string) =>
             new MongoCollection<T>(name, this.db.collection(name), session, () =>
               this.checkDeclared(name),
             ),

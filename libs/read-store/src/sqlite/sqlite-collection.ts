@@ -1,4 +1,12 @@
-import type { Collection, Doc, Filter, FindOptions, SumResult, Update } from '../read-store.port';
+import type {
+  AnyDoc,
+  Collection,
+  Doc,
+  Filter,
+  FindOptions,
+  SumResult,
+  Update,
+} from '../read-store.port';
 import { DuplicateKeyError } from '../read-store.port';
 import { applyUpdate } from '../shared/apply-update';
 import { filterToSql, sortToSql } from './filter-to-sql';
@@ -16,7 +24,7 @@ interface Row {
   doc: string;
 }
 
-export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
+export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   private readonly table: string;
 
   constructor(

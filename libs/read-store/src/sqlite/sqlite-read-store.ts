@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type {
   Collection,
   CollectionSpec,
+  AnyDoc,
   Doc,
   ReadStore,
   ReadStoreSession,
@@ -60,7 +61,7 @@ export class SqliteReadStore implements ReadStore {
     };
   }
 
-  collection<T extends Doc = Doc>(name: string): Collection<T> {
+  collection<T extends Doc = AnyDoc>(name: string): Collection<T> {
     return new SqliteCollection<T>(name, this.storeAccess);
   }
 
@@ -108,7 +109,7 @@ export class SqliteReadStore implements ReadStore {
         },
       };
       const session: ReadStoreSession = {
-        collection: <T extends Doc = Doc>(name: string) =>
+        collection: <T extends Doc = AnyDoc>(name: string) =>
           new SqliteCollection<T>(name, sessionAccess),
       };
       this.writer.exec('BEGIN IMMEDIATE');

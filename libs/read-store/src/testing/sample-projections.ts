@@ -5,7 +5,7 @@ import type {
   RecordedEvent,
 } from '@tollgate/event-store/event-store.port';
 import type { Projection } from '../projection/projection';
-import type { Doc, ReadStore } from '../read-store.port';
+import type { AnyDoc, ReadStore } from '../read-store.port';
 
 /** Test projections. QuotaAdded uses $inc on purpose: applying an event twice would show. */
 export interface SampleOptions {
@@ -108,8 +108,8 @@ export async function seedLog(store: EventStore, users = 10, rounds = 5): Promis
 export async function snapshot(
   readStore: ReadStore,
   names: readonly string[],
-): Promise<Record<string, Doc[]>> {
-  const result: Record<string, Doc[]> = {};
+): Promise<Record<string, AnyDoc[]>> {
+  const result: Record<string, AnyDoc[]> = {};
   for (const name of names)
     result[name] = await readStore.collection(name).find({}, { sort: { _id: 1 } });
   return result;

@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { AccountsController } from './accounts.controller';
+import { DeleteSelfHandler } from './commands/delete-self.handler';
+import { IssueAccessTokenHandler } from './commands/issue-access-token.handler';
+import { RegisterUserHandler } from './commands/register-user.handler';
+import { TransferAffQuotaHandler } from './commands/transfer-aff-quota.handler';
+import { UpdateSelfHandler } from './commands/update-self.handler';
+import { LoginHandler } from './queries/login.handler';
+import { UserGroupsHandler, UserModelsHandler } from './queries/user-groups.handler';
+import { UniqueClaims } from './unique-claims';
+import { UserRegistrar } from './user-registrar';
+
+/** Sign-in, registration and the self-service account endpoints; exports the registrar. */
+@Module({
+  controllers: [AccountsController],
+  providers: [
+    UserRegistrar,
+    UniqueClaims,
+    RegisterUserHandler,
+    UpdateSelfHandler,
+    DeleteSelfHandler,
+    IssueAccessTokenHandler,
+    TransferAffQuotaHandler,
+    LoginHandler,
+    UserGroupsHandler,
+    UserModelsHandler,
+  ],
+  exports: [UserRegistrar, UniqueClaims],
+})
+export class AccountsModule {}

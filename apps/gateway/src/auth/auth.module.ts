@@ -1,0 +1,13 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AuthGuard } from './auth.guard';
+import { Authenticator } from './authenticator';
+import { CriticalRateLimitGuard } from './critical-rate-limit.guard';
+
+/** Who calls and may they: the global role guard, sessions, access tokens, the critical rate limit. */
+@Global()
+@Module({
+  providers: [Authenticator, CriticalRateLimitGuard, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [Authenticator, CriticalRateLimitGuard],
+})
+export class AuthModule {}
