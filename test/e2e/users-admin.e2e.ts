@@ -225,7 +225,10 @@ describe('user management (管理用户)', () => {
         [{ username: 'longpw', password: 'p'.repeat(21) }, '密码长度不得超过 20 位'],
         [{ username: '', password: 'password123' }, '用户名不能为空'],
         [{ username: 'u'.repeat(21), password: 'password123' }, '用户名长度不得超过 20 位'],
-        [{ username: 'has space', password: 'password123' }, '用户名不能包含空白字符'],
+        [
+          { username: 'has space', password: 'password123' },
+          '用户名只能包含英文字母、数字和 _ . -',
+        ],
         [
           { username: 'longdisplay', display_name: 'd'.repeat(21), password: 'password123' },
           '显示名称长度不得超过 20 位',
@@ -409,7 +412,7 @@ describe('user management (管理用户)', () => {
 
       expectFailure(
         await root.put('/api/user/', { id: romeo, username: 'with space' }),
-        '用户名不能包含空白字符',
+        '用户名只能包含英文字母、数字和 _ . -',
       );
       expectSuccess(await root.put('/api/user/', { id: romeo, username: 'romeo2' }));
       expect((await getUser(romeo)).username).toBe('romeo2');

@@ -7,6 +7,7 @@ import { IoAdapter } from '@nestjs/platform-socket.io';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { serveConsole } from './console/serve-console';
+import { installHttpEdge, RELAY_BODY_LIMIT } from './http-edge/install-http-edge';
 import { openStores } from './infrastructure/open-stores';
 import { validationPipe } from './shared/validation.pipe';
 
@@ -22,15 +23,15 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const adapter = new FastifyAdapter({
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: config.trustProxy,
-    bodyLimit: 16 * 1024 * 1024,
+    bodyLimit: RELAY_BODY_LIMIT,
   });
+  // Body parsing is ours (installHttpEdge): JSON only, bounded before anything transforms it.
+  installHttpEdge(adapter.getInstance());
   const stores = await openStores(config);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, stores),
     adapter,
-    {
-      logger: LOG_LEVELS[config.logLevel],
-    },
+    { logger: LOG_LEVELS[config.logLevel], bodyParser: false },
   );
   await app.register(fastifyCookie);
   // Nest answers POST with 201; the one-api/new-api contract (and the providers' APIs) answer 200.

@@ -8,6 +8,8 @@ import {
   assertValidDisplayName,
   assertValidUsername,
   billingDecider,
+  canonicalDisplayName,
+  canonicalUsername,
   normalizeUsername,
   sequenceDecider,
   userDecider,
@@ -53,13 +55,14 @@ export class UserRegistrar {
     input: NewUser,
     meta: RequestMeta,
   ): Promise<{ userId: number; position: Position }> {
-    assertValidUsername(input.username);
+    const username = canonicalUsername(input.username);
+    assertValidUsername(username);
     // The bootstrap password (123456) predates the rules on purpose: login then demands a change.
     if (input.source !== 'bootstrap') assertPasswordRules(input.password);
-    const displayName = input.displayName?.trim() || input.username;
+    const displayName = canonicalDisplayName(input.displayName ?? '') || username;
     assertValidDisplayName(displayName);
     const users = this.readStore.collection<UserDocument>(USERS);
-    const normalized = normalizeUsername(input.username);
+    const normalized = normalizeUsername(username);
     // Fast path: most duplicates are caught here without spending an id; the guard settles races.
     if (await users.findOne({ username_lower: normalized }))
       throw new DomainError('user.username_taken');
@@ -84,7 +87,7 @@ export class UserRegistrar {
       {
         type: 'RegisterUser',
         userId,
-        username: input.username,
+        username,
         displayName,
         passwordHash,
         role: input.role,

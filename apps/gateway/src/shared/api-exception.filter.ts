@@ -36,10 +36,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const status = exception.getStatus();
       if (status === 404) return { status, code: 'common.not_found', params: {} };
       if (status === 429) return { status, code: 'common.too_many_requests', params: {} };
+      // Fastify's own refusals arrive here as HttpExceptions with their status.
+      if (status === 413) return { status, code: 'edge.body_too_large', params: {} };
+      if (status === 415) return { status, code: 'edge.json_only', params: {} };
       if (status < 500) return { status: 200, code: 'common.invalid_params', params: {} };
     }
-    const fastifyCode = (exception as { code?: unknown }).code;
-    if (typeof fastifyCode === 'string' && fastifyCode.startsWith('FST_ERR_CTP'))
+    // Any other client error Fastify raised outside Nest's mapping (body parsing, media types).
+    const { statusCode } = exception as { statusCode?: unknown };
+    if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500)
       return { status: 200, code: 'common.invalid_params', params: {} };
     this.logger.error(
       `${request.method} ${request.url}: ${(exception as Error)?.stack ?? String(exception)}`,

@@ -1,26 +1,26 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import type {
   CreateUserRequest,
   ManageAction,
   ManageUserRequest,
   UpdateUserRequest,
 } from '@tollgate/contracts';
+import { Optional, ToInt } from '../shared/dto-fields';
 
 export class CreateUserBody implements CreateUserRequest {
   @IsString() @MaxLength(100) username!: string;
-  @IsOptional() @IsString() @MaxLength(100) display_name?: string;
+  @Optional() @IsString() @MaxLength(100) display_name?: string;
   @IsString() @MaxLength(100) password!: string;
 }
 
 export class UpdateUserBody implements UpdateUserRequest {
-  @Type(() => Number) @IsInt() @Min(1) id!: number;
-  @IsOptional() @IsString() @MaxLength(100) username?: string;
-  @IsOptional() @IsString() @MaxLength(100) display_name?: string;
-  @IsOptional() @IsString() @MaxLength(100) password?: string;
-  @IsOptional() @IsString() @MaxLength(64) group?: string;
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) quota?: number;
-  @IsOptional() @IsString() @MaxLength(255) remark?: string;
+  @ToInt() @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER) id!: number;
+  @Optional() @IsString() @MaxLength(100) username?: string;
+  @Optional() @IsString() @MaxLength(100) display_name?: string;
+  @Optional() @IsString() @MaxLength(100) password?: string;
+  @Optional() @IsString() @MaxLength(64) group?: string;
+  @Optional() @ToInt() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) quota?: number;
+  @Optional() @IsString() @MaxLength(255) remark?: string;
 }
 
 export const MANAGE_ACTIONS: readonly ManageAction[] = [
@@ -32,14 +32,17 @@ export const MANAGE_ACTIONS: readonly ManageAction[] = [
 ];
 
 export class ManageUserBody implements ManageUserRequest {
-  @Type(() => Number) @IsInt() @Min(1) id!: number;
+  @ToInt() @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER) id!: number;
   @IsIn(MANAGE_ACTIONS) action!: ManageAction;
 }
 
+/** Far beyond any real list; bounds the SQL offset. */
+const MAX_PAGE = 1_000_000;
+
 /** ?p=&page_size= (1-based) plus the search filters. */
 export class UserListQuery {
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) p?: number;
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100) page_size?: number;
-  @IsOptional() @IsString() @MaxLength(100) keyword?: string;
-  @IsOptional() @IsString() @MaxLength(64) group?: string;
+  @Optional() @ToInt() @IsInt() @Min(0) @Max(MAX_PAGE) p?: number;
+  @Optional() @ToInt() @IsInt() @Min(1) @Max(100) page_size?: number;
+  @Optional() @IsString() @MaxLength(100) keyword?: string;
+  @Optional() @IsString() @MaxLength(64) group?: string;
 }

@@ -11,6 +11,8 @@ import {
   assertPasswordRules,
   assertValidDisplayName,
   assertValidUsername,
+  canonicalDisplayName,
+  canonicalUsername,
   normalizeUsername,
 } from './user.rules';
 import { initialUserState, type UserState } from './user.state';
@@ -47,6 +49,14 @@ describe('user rules', () => {
     expect(DEFAULT_GROUP).toBe('default');
   });
 
+  describe('canonical forms (NFKC)', () => {
+    it('folds fullwidth and compatibility forms so lookalikes collide with the real name', () => {
+      expect(canonicalUsername('\uff32oot')).toBe('Root');
+      expect(normalizeUsername('\uff32\uff4f\uff4f\uff54')).toBe(normalizeUsername('root'));
+      expect(canonicalDisplayName('  \uff21nn\u00a0 ')).toBe('Ann');
+    });
+  });
+
   describe('normalizeUsername', () => {
     it('trims and lower-cases so that "Alice" and "alice" are one name', () => {
       expect(normalizeUsername('  Alice ')).toBe('alice');
@@ -59,7 +69,22 @@ describe('user rules', () => {
     it('accepts names of 1 to 20 characters without whitespace', () => {
       expect(() => assertValidUsername('a')).not.toThrow();
       expect(() => assertValidUsername('a'.repeat(20))).not.toThrow();
-      expect(() => assertValidUsername('Alice_B-2.x@y')).not.toThrow();
+      expect(() => assertValidUsername('Alice_B-2.x')).not.toThrow();
+    });
+
+    it('keeps to ASCII letters, digits and _ . - : no lookalike, invisible or control characters', () => {
+      for (const name of [
+        'root\u200b', // zero-width space
+        'r\u043eot', // Cyrillic o
+        '\u202etoor', // right-to-left override
+        'ro\u0000ot',
+        'ro\ud800ot', // lone surrogate
+        'bob@example.com',
+        'ali\u0301ce', // combining accent
+        '用户',
+      ]) {
+        expect(rejection(() => assertValidUsername(name)).code).toBe('user.username_invalid');
+      }
     });
 
     it('requires a name', () => {
@@ -84,6 +109,15 @@ describe('user rules', () => {
     it('accepts up to 20 characters, including none', () => {
       expect(() => assertValidDisplayName('')).not.toThrow();
       expect(() => assertValidDisplayName('Display Name 20 char')).not.toThrow();
+    });
+
+    it('accepts any script but no control, format, bidi, line-separator or lone-surrogate character', () => {
+      expect(() => assertValidDisplayName('张三 Ünïcode')).not.toThrow();
+      for (const name of ['a\u0007b', 'a\u200bb', '\u202eabc', 'a\u2028b', 'a\ud800', 'a\u0000']) {
+        expect(rejection(() => assertValidDisplayName(name)).code).toBe(
+          'user.display_name_invalid',
+        );
+      }
     });
 
     it('rejects more than 20 characters', () => {

@@ -8,21 +8,46 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 20;
 export const DEFAULT_GROUP = 'default';
 
-/** The one normal form used by the uniqueness guard: "Alice" and "alice" are the same name. */
-export function normalizeUsername(username: string): string {
-  return username.trim().toLowerCase();
+/**
+ * Usernames are identities, so they keep to a set nobody can fake: ASCII letters, digits, `_ . -`
+ * (no `@`, so a name never looks like someone's email). Lookalikes from other scripts, invisible and
+ * direction-override characters are refused rather than stored.
+ */
+const USERNAME_CHARACTERS = /^[A-Za-z0-9_.-]+$/;
+
+/**
+ * Display names may use any script, but no control, format (zero-width, bidirectional overrides),
+ * separator-line, private-use or unassigned characters, and no lone surrogates.
+ */
+const DISPLAY_NAME_FORBIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u;
+
+/** NFKC folds compatibility forms: fullwidth "Ｒoot" is "Root", and then a duplicate of root. */
+export function canonicalUsername(username: string): string {
+  return username.normalize('NFKC').trim();
 }
 
+export function canonicalDisplayName(displayName: string): string {
+  return displayName.normalize('NFKC').trim();
+}
+
+/** The one normal form used by the uniqueness guard: "Alice", "alice" and "Ａｌｉｃｅ" are one name. */
+export function normalizeUsername(username: string): string {
+  return canonicalUsername(username).toLowerCase();
+}
+
+/** Checked on the canonical form (canonicalUsername). */
 export function assertValidUsername(username: string): void {
   if (username.trim() === '') throw new DomainError('user.username_required');
   if (username.length > USERNAME_MAX_LENGTH)
     throw new DomainError('user.username_too_long', { max: USERNAME_MAX_LENGTH });
-  if (/\s/.test(username)) throw new DomainError('user.username_invalid');
+  if (!USERNAME_CHARACTERS.test(username)) throw new DomainError('user.username_invalid');
 }
 
+/** Checked on the canonical form (canonicalDisplayName). */
 export function assertValidDisplayName(displayName: string): void {
   if (displayName.length > DISPLAY_NAME_MAX_LENGTH)
     throw new DomainError('user.display_name_too_long', { max: DISPLAY_NAME_MAX_LENGTH });
+  if (DISPLAY_NAME_FORBIDDEN.test(displayName)) throw new DomainError('user.display_name_invalid');
 }
 
 /** Checked on the clear password before it is hashed (the decider only ever sees hashes). */

@@ -1,5 +1,10 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { assertPasswordRules, userDecider } from '@tollgate/domain';
+import {
+  assertPasswordRules,
+  assertValidDisplayName,
+  canonicalDisplayName,
+  userDecider,
+} from '@tollgate/domain';
 import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
 import { PasswordHasher } from '../../infrastructure/password-hasher';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
@@ -28,6 +33,11 @@ export class UpdateSelfHandler implements ICommandHandler<UpdateSelfCommand> {
   ) {}
 
   async execute({ user, body, meta }: UpdateSelfCommand) {
+    const displayName =
+      body.display_name === undefined
+        ? undefined
+        : canonicalDisplayName(body.display_name) || user.username;
+    if (displayName !== undefined) assertValidDisplayName(displayName);
     const wantsPassword = body.password !== undefined && body.password !== '';
     if (wantsPassword) {
       assertPasswordRules(body.password!);
@@ -40,8 +50,7 @@ export class UpdateSelfHandler implements ICommandHandler<UpdateSelfCommand> {
       userDecider,
       {
         type: 'EditUser',
-        displayName:
-          body.display_name === undefined ? undefined : body.display_name.trim() || user.username,
+        displayName,
         passwordHash: wantsPassword ? await this.hasher.hash(body.password!) : undefined,
         passwordReason: 'self',
       },

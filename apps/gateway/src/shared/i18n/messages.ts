@@ -1,8 +1,11 @@
+import { HTTP_EDGE_MESSAGES } from '../../http-edge/http-edge.messages';
+
 /**
  * Server-side texts by stable code, zh-CN (the anchors' wording, verbatim where the spec gives it)
  * and en. `{name}` placeholders are filled from the error's params.
  */
 export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>> = {
+  ...HTTP_EDGE_MESSAGES,
   'common.invalid_params': { 'zh-CN': '无效的参数', en: 'Invalid parameters' },
   'common.invalid_input': { 'zh-CN': '输入不合法 {detail}', en: 'Invalid input: {detail}' },
   'common.not_found': { 'zh-CN': '资源不存在', en: 'Not found' },
@@ -90,8 +93,12 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
     en: 'The username must be at most {max} characters',
   },
   'user.username_invalid': {
-    'zh-CN': '用户名不能包含空白字符',
-    en: 'The username must not contain whitespace',
+    'zh-CN': '用户名只能包含英文字母、数字和 _ . -',
+    en: 'The username may contain only letters A-Z, digits and _ . -',
+  },
+  'user.display_name_invalid': {
+    'zh-CN': '显示名称包含不允许的字符',
+    en: 'The display name contains a character that is not allowed',
   },
   'user.display_name_too_long': {
     'zh-CN': '显示名称长度不得超过 {max} 位',

@@ -7,6 +7,8 @@ import {
   assertValidDisplayName,
   assertValidUsername,
   billingDecider,
+  canonicalDisplayName,
+  canonicalUsername,
   normalizeUsername,
   userDecider,
   type ActorRef,
@@ -50,10 +52,12 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
     const { state } = await this.store.load(stream, userDecider);
     assertExisting(state);
     assertMayManage(actor, state);
-    const rename =
-      body.username !== undefined && body.username !== state.username ? body.username : undefined;
+    const username = body.username === undefined ? undefined : canonicalUsername(body.username);
+    const rename = username !== undefined && username !== state.username ? username : undefined;
     if (rename !== undefined) assertValidUsername(rename);
-    if (body.display_name !== undefined) assertValidDisplayName(body.display_name);
+    const displayName =
+      body.display_name === undefined ? undefined : canonicalDisplayName(body.display_name);
+    if (displayName !== undefined) assertValidDisplayName(displayName);
     const password = body.password ? body.password : undefined;
     if (password !== undefined) assertPasswordRules(password);
     const group = body.group?.trim();
@@ -80,7 +84,7 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
       userDecider,
       {
         type: 'EditUser',
-        displayName: body.display_name,
+        displayName,
         remark: body.remark,
         passwordHash: password === undefined ? undefined : await this.hasher.hash(password),
         passwordReason: 'admin',

@@ -1,0 +1,19 @@
+import { Transform } from 'class-transformer';
+import { ValidateIf } from 'class-validator';
+
+/**
+ * The field may be absent, but not null. class-validator's IsOptional lets null through, and a
+ * null then reaches handlers (`.trim()` of null) or lands in an event.
+ */
+export const Optional = () => ValidateIf((_object, value) => value !== undefined);
+
+const DECIMAL = /^-?\d{1,16}$/;
+
+/**
+ * Integers as JSON numbers, or as plain decimal text (query strings are text). Anything else stays
+ * as it came so IsInt refuses it: "1e3", "0x10", " 7", "", true and [1] are not numbers here.
+ */
+export const ToInt = () =>
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value,
+  );
