@@ -73,18 +73,22 @@ describe('accounts: register, login, self', () => {
     expect(list.body.data.total).toBe(0);
   });
 
-  it('logs in by email when one active account has it', async () => {
+  it('an unverified email does not sign in (anyone could have typed it); the username does', async () => {
     await request(t.url)
       .post('/api/user/register')
       .send({ username: 'mailer', password: 'password123', email: 'mailer@example.com' });
-    const res = await request(t.url)
+    // A second account typing the same address cannot take over or block the first one's login.
+    await request(t.url)
+      .post('/api/user/register')
+      .send({ username: 'squatter', password: 'password123', email: 'mailer@example.com' });
+    const byEmail = await request(t.url)
       .post('/api/user/login')
       .send({ username: 'mailer@example.com', password: 'password123' });
-    expect(res.body.data).toMatchObject({ username: 'mailer' });
-    const wrong = await request(t.url)
+    expect(byEmail.body).toEqual({ success: false, message: '用户名或密码错误，或用户已被封禁' });
+    const byName = await request(t.url)
       .post('/api/user/login')
-      .send({ username: 'mailer@example.com', password: 'password124' });
-    expect(wrong.body.success).toBe(false);
+      .send({ username: 'mailer', password: 'password123' });
+    expect(byName.body.data).toMatchObject({ username: 'mailer' });
   });
 
   it('login failures: empty fields, wrong password, unknown user', async () => {

@@ -291,12 +291,12 @@ describe('realtime pushes (Socket.IO /socket.io)', () => {
         expect(probe.events.some((e) => e.topic === 'users')).toBe(false);
     });
 
-    it('disabling a user pushes {self} to its socket; a new socket with that session is refused', async () => {
-      const mark = alice.mark();
+    it('disabling a user disconnects its socket; a new socket with that session is refused', async () => {
+      const disconnected = expectServerDisconnect(alice.socket);
       expect(
         (await root.post('/api/user/manage', { id: alice.userId, action: 'disable' })).body.data,
       ).toEqual({ role: 1, status: 2 });
-      await alice.next({ topic: 'self', id: alice.userId }, mark);
+      await disconnected;
       await expectServerDisconnect(openSocket(alice.cookie));
     });
   });

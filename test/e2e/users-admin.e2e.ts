@@ -491,7 +491,8 @@ describe('user management (管理用户)', () => {
       });
       expect((await getUser(id)).status).toBe(1);
       expect((await login('whiskey')).body.success).toBe(true);
-      expect((await session.get('/api/user/self')).status).toBe(200);
+      // Disabling ended the session for good: enabling again does not revive it.
+      expect((await session.get('/api/user/self')).status).toBe(401);
       expect((await manage(admin, id, 'disable')).body.data).toEqual({ role: 1, status: 2 });
       expect((await manage(root, id, 'enable')).body.data).toEqual({ role: 1, status: 1 });
 

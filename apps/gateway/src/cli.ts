@@ -7,7 +7,8 @@ import { ALL_PROJECTIONS } from './projections/all-projections';
 /** `node dist/apps/gateway/src/cli.js projections:rebuild` — run with the gateway stopped. */
 async function rebuild(): Promise<void> {
   const config = loadConfig();
-  const { eventStore, readStore } = await openStores(config);
+  const stores = await openStores(config);
+  const { eventStore, readStore } = stores;
   try {
     const started = Date.now();
     const result = await rebuildProjections(eventStore, readStore, ALL_PROJECTIONS, {
@@ -22,22 +23,21 @@ async function rebuild(): Promise<void> {
       `Rebuilt from ${result.events} events in ${Date.now() - started} ms (${perProjection})`,
     );
   } finally {
-    await eventStore.close();
-    await readStore.close();
+    await stores.close();
   }
 }
 
 /** `cli.js check-engines`: do the configured stores answer? The same fail-fast connect as start-up. */
 async function checkEngines(): Promise<void> {
   const config = loadConfig();
-  const { eventStore, readStore } = await openStores(config);
+  const stores = await openStores(config);
+  const { eventStore, readStore } = stores;
   const head = await eventStore.headPosition();
   console.log(
     `Event store (${config.eventStoreUrl ? 'EventStoreDB' : 'SQLite'}) answers; head ${head ? serializePosition(head) : 'empty'}. ` +
       `Read store (${config.readStoreUrl ? 'MongoDB' : 'SQLite'}) answers; atomic transactions: ${readStore.atomicTransactions}.`,
   );
-  await eventStore.close();
-  await readStore.close();
+  await stores.close();
 }
 
 const commands: Record<string, () => Promise<void>> = {

@@ -31,8 +31,11 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, stores),
     adapter,
-    { logger: LOG_LEVELS[config.logLevel], bodyParser: false },
-  );
+    { logger: LOG_LEVELS[config.logLevel], bodyParser: false, abortOnError: false },
+  ).catch(async (error: unknown) => {
+    await stores.close(); // no half-started app keeps the DATA_DIR lock
+    throw error;
+  });
   await app.register(fastifyCookie);
   // Nest answers POST with 201; the one-api/new-api contract (and the providers' APIs) answer 200.
   app

@@ -1,11 +1,12 @@
-import { Body, Controller, Delete, Get, Post, Put, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Role, type UserDto } from '@tollgate/contracts';
 import { Authenticator } from '../auth/authenticator';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
 import { CriticalRateLimitGuard } from '../auth/critical-rate-limit.guard';
-import { SESSION_COOKIE, SESSION_MAX_AGE_S } from '../auth/session-codec';
+import type { AuthedRequest } from '../auth/authed-request';
+import { SESSION_COOKIE, SESSION_MAX_AGE_S, SessionCodec } from '../auth/session-codec';
 import { toUserDto, type UserDocument } from '../projections/user.document';
 import { ok } from '../shared/envelope';
 import { Meta } from '../shared/request-meta.decorator';
@@ -14,6 +15,7 @@ import { AffTransferBody, LoginBody, RegisterBody, UpdateSelfBody } from './acco
 import { DeleteSelfCommand } from './commands/delete-self.handler';
 import { IssueAccessTokenCommand } from './commands/issue-access-token.handler';
 import { RegisterUserCommand } from './commands/register-user.handler';
+import { SignOutCommand } from './commands/sign-out.handler';
 import { TransferAffQuotaCommand } from './commands/transfer-aff-quota.handler';
 import { UpdateSelfCommand } from './commands/update-self.handler';
 import { LoginQuery } from './queries/login.handler';
@@ -37,16 +39,27 @@ export class AccountsController {
 
   @Post('login')
   @UseGuards(CriticalRateLimitGuard)
-  async login(@Body() body: LoginBody, @Res({ passthrough: true }) reply: FastifyReply) {
+  async login(
+    @Body() body: LoginBody,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const result = await this.queries.execute(
       new LoginQuery(body.username ?? '', body.password ?? ''),
     );
-    this.setSession(reply, result.id);
+    this.setSession(request, reply, result.id);
     return ok(result);
   }
 
+  /** Ends this session on the server (an event), then clears the cookie. */
   @Get('logout')
-  logout(@Res({ passthrough: true }) reply: FastifyReply) {
+  async logout(
+    @Req() request: AuthedRequest,
+    @Meta() meta: RequestMeta,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const session = this.authenticator.sessions.decode(request.cookies[SESSION_COOKIE], Date.now());
+    if (session) await this.commands.execute(new SignOutCommand(session, meta));
     void reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return ok();
   }
@@ -63,13 +76,14 @@ export class AccountsController {
     @CurrentUser() user: UserDocument,
     @Body() body: UpdateSelfBody,
     @Meta() meta: RequestMeta,
+    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const { passwordChanged } = await this.commands.execute(
       new UpdateSelfCommand(user, body, meta),
     );
     // A password change voids every older session; keep this one signed in with a fresh cookie.
-    if (passwordChanged) this.setSession(reply, user.id);
+    if (passwordChanged) this.setSession(request, reply, user.id);
     return ok();
   }
 
@@ -120,14 +134,16 @@ export class AccountsController {
     return ok(await this.queries.execute(new UserGroupsQuery(user.group)));
   }
 
-  private setSession(reply: FastifyReply, userId: number): void {
+  private setSession(request: FastifyRequest, reply: FastifyReply, userId: number): void {
     void reply.setCookie(
       SESSION_COOKIE,
-      this.authenticator.sessions.encode({ userId, issuedAt: Date.now() }),
+      this.authenticator.sessions.encode(SessionCodec.start(userId, Date.now())),
       {
         path: '/',
         httpOnly: true,
         sameSite: 'strict',
+        // Over HTTPS, or behind a trusted proxy that says so (X-Forwarded-Proto, see TRUST_PROXY).
+        secure: request.protocol === 'https',
         maxAge: SESSION_MAX_AGE_S,
       },
     );

@@ -3,6 +3,7 @@ import { AccountsController } from './accounts.controller';
 import { DeleteSelfHandler } from './commands/delete-self.handler';
 import { IssueAccessTokenHandler } from './commands/issue-access-token.handler';
 import { RegisterUserHandler } from './commands/register-user.handler';
+import { SignOutHandler } from './commands/sign-out.handler';
 import { TransferAffQuotaHandler } from './commands/transfer-aff-quota.handler';
 import { UpdateSelfHandler } from './commands/update-self.handler';
 import { LoginHandler } from './queries/login.handler';
@@ -17,6 +18,7 @@ import { UserRegistrar } from './user-registrar';
     UserRegistrar,
     UniqueClaims,
     RegisterUserHandler,
+    SignOutHandler,
     UpdateSelfHandler,
     DeleteSelfHandler,
     IssueAccessTokenHandler,

@@ -6,9 +6,15 @@ import { sha256Hex } from '../infrastructure/secret-box';
 import type { AppConfig } from '../config/app-config';
 import { USERS, type UserDocument } from '../projections/user.document';
 import { ApiError } from '../shared/api-error';
-import { SessionCodec } from './session-codec';
+import { SessionCodec, type SessionClaims } from './session-codec';
 
 const UNAUTHORIZED = 401;
+
+/** Not ended by a logout, nor by a password change, reset, disable, demotion or deregistration. */
+function sessionStillValid(user: UserDocument, claims: SessionClaims): boolean {
+  if (claims.issuedAt < (user.sessions_valid_after ?? 0)) return false;
+  return !(user.revoked_sessions ?? []).some((s) => s.id === claims.sessionId);
+}
 
 /**
  * Resolves who calls: a session cookie or a system access token in Authorization, then the
@@ -37,7 +43,7 @@ export class Authenticator {
     const claims = this.sessions.decode(input.sessionCookie, Date.now());
     if (claims) {
       user = await users.get(String(claims.userId));
-      if (user && claims.issuedAt < user.password_changed_at) user = null;
+      if (user && !sessionStillValid(user, claims)) user = null;
     }
     if (!user && input.authorization && !input.sessionOnly) {
       const token = input.authorization.replace(/^Bearer\s+/i, '').trim();

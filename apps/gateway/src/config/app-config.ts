@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseTrustProxy, type TrustProxy } from '../http-edge/trust-proxy';
 
 /** Everything the gateway reads from the environment, read once at start-up. */
 export interface AppConfig {
@@ -15,9 +16,11 @@ export interface AppConfig {
   readonly sessionSecret: string;
   readonly consoleDir: string;
   readonly criticalRateLimit: { readonly max: number; readonly windowMs: number };
+  /** Failed password checks allowed per account (login) or user (confirmations) per window. */
+  readonly passwordAttempts: { readonly max: number; readonly windowMs: number };
   readonly waitForProjectionsMs: number;
-  /** Take the client IP from X-Forwarded-For (behind a reverse proxy). */
-  readonly trustProxy: boolean;
+  /** Which proxies' X-Forwarded-* headers count (see parseTrustProxy). */
+  readonly trustProxy: TrustProxy;
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug';
 }
 
@@ -69,8 +72,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       max: intFromEnv(env, 'CRITICAL_RATE_LIMIT', 20),
       windowMs: intFromEnv(env, 'CRITICAL_RATE_LIMIT_DURATION', 1200) * 1000,
     },
+    passwordAttempts: {
+      max: intFromEnv(env, 'PASSWORD_ATTEMPT_LIMIT', 10),
+      windowMs: intFromEnv(env, 'PASSWORD_ATTEMPT_WINDOW', 900) * 1000,
+    },
     waitForProjectionsMs: intFromEnv(env, 'PROJECTION_WAIT_MS', 5000),
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: (['error', 'warn', 'log', 'debug'].includes(level)
       ? level
       : 'log') as AppConfig['logLevel'],

@@ -3,3 +3,5 @@ export const EVENT_STORE = Symbol('EVENT_STORE');
 export const READ_STORE = Symbol('READ_STORE');
 export const PROJECTION_HOST = Symbol('PROJECTION_HOST');
 export const APP_CONFIG = Symbol('APP_CONFIG');
+/** The opened stores with their DATA_DIR lock, closed together at shutdown. */
+export const STORES = Symbol('STORES');

@@ -1,10 +1,15 @@
 import { createEventStore, type EventStore } from '@tollgate/event-store';
 import { createReadStore, type ReadStore } from '@tollgate/read-store';
 import type { AppConfig } from '../config/app-config';
+import { DataDirLock } from './data-dir-lock';
 
 export interface Stores {
   readonly eventStore: EventStore;
   readonly readStore: ReadStore;
+  /** Held while an embedded store lives in DATA_DIR; released by close(). */
+  readonly lock: DataDirLock | null;
+  /** Closes both stores, then releases the DATA_DIR lock. */
+  close(): Promise<void>;
 }
 
 /**
@@ -12,18 +17,35 @@ export interface Stores {
  * does not answer fails here fast with one clear line ("EventStoreDB unreachable at …").
  */
 export async function openStores(config: AppConfig): Promise<Stores> {
-  const eventStore = await createEventStore({
-    eventStoreUrl: config.eventStoreUrl,
-    dataDir: config.dataDir,
-  });
+  const embedded = !config.eventStoreUrl || !config.readStoreUrl;
+  const lock = embedded ? DataDirLock.acquire(config.dataDir) : null;
+  let eventStore: EventStore | undefined;
   try {
+    eventStore = await createEventStore({
+      eventStoreUrl: config.eventStoreUrl,
+      dataDir: config.dataDir,
+    });
     const readStore = await createReadStore({
       readStoreUrl: config.readStoreUrl,
       dataDir: config.dataDir,
     });
-    return { eventStore, readStore };
+    const opened = eventStore;
+    return {
+      eventStore: opened,
+      readStore,
+      lock,
+      close: async () => {
+        try {
+          await opened.close();
+          await readStore.close();
+        } finally {
+          lock?.release();
+        }
+      },
+    };
   } catch (error) {
-    await eventStore.close();
+    await eventStore?.close();
+    lock?.release();
     throw error;
   }
 }

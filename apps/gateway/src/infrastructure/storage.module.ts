@@ -13,7 +13,7 @@ import type { AppConfig } from '../config/app-config';
 import { ALL_PROJECTIONS } from '../projections/all-projections';
 import { EventSourcedStore } from './event-sourced-store';
 import { CacheFeed } from './hot-caches/cache-feed';
-import { APP_CONFIG, EVENT_STORE, PROJECTION_HOST, READ_STORE } from './injection-tokens';
+import { APP_CONFIG, EVENT_STORE, PROJECTION_HOST, READ_STORE, STORES } from './injection-tokens';
 import { PasswordHasher } from './password-hasher';
 import { ReadYourWrites } from './read-your-writes';
 import { SecretBox } from './secret-box';
@@ -35,7 +35,8 @@ const SERVICES: Provider[] = [
     inject: [APP_CONFIG],
     useFactory: (config: AppConfig) => new SecretBox(config.sessionSecret),
   },
-  { provide: PasswordHasher, useValue: new PasswordHasher() },
+  // One pool per app: its workers stop with the app.
+  { provide: PasswordHasher, useFactory: () => new PasswordHasher() },
   EventSourcedStore,
   ReadYourWrites,
   CacheFeed,
@@ -51,6 +52,7 @@ export class StorageModule implements OnApplicationShutdown {
       providers: [
         { provide: EVENT_STORE, useValue: stores.eventStore },
         { provide: READ_STORE, useValue: stores.readStore },
+        { provide: STORES, useValue: stores },
         ...SERVICES,
       ],
       exports: [
@@ -68,13 +70,13 @@ export class StorageModule implements OnApplicationShutdown {
 
   constructor(
     @Inject(PROJECTION_HOST) private readonly host: ProjectionHost,
-    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(STORES) private readonly stores: Stores,
+    private readonly hasher: PasswordHasher,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    await this.hasher.close();
     await this.host.stop();
-    await this.eventStore.close();
-    await this.readStore.close();
+    await this.stores.close();
   }
 }

@@ -5,11 +5,23 @@ export interface UserDocument extends UserDto {
   _id: string;
   username_lower: string;
   password_hash: string;
+  /** Only a verified email may be used to sign in (another account could have typed it first). */
+  email_verified: boolean;
   access_token_hash: string;
-  /** Sessions issued before this instant (ms) are void: a password change signs everyone out. */
-  password_changed_at: number;
+  /**
+   * Sessions issued before this instant (ms) are void: a password change, reset, disable, demotion
+   * or deregistration signs the user out everywhere.
+   */
+  sessions_valid_after: number;
+  /** Sessions ended by logout that have not expired yet (bounded, oldest dropped first). */
+  revoked_sessions: RevokedSession[];
   /** `$all` commit position of the last event applied (idempotent writes without transactions). */
   source_position: number;
+}
+
+export interface RevokedSession {
+  id: string;
+  issued_at: number;
 }
 
 export const USERS = 'users';
@@ -19,8 +31,10 @@ export function toUserDto(doc: UserDocument): UserDto {
     _id: _ignoredId,
     username_lower: _lower,
     password_hash: _hash,
+    email_verified: _verified,
     access_token_hash: _token,
-    password_changed_at: _changed,
+    sessions_valid_after: _validAfter,
+    revoked_sessions: _revoked,
     source_position: _position,
     ...dto
   } = doc;

@@ -96,6 +96,35 @@ describe('users and options projections', () => {
     });
   });
 
+  it('sessions end and tokens are voided by the events that must end them; logouts are remembered', async () => {
+    const at = Date.parse(meta.occurredAt);
+    await append(events, 'user-9', [
+      { ...registered(9, 'dave'), data: { ...registered(9, 'dave').data, emailVerified: true } },
+      { type: 'UserAccessTokenIssued', data: { userId: 9, tokenHash: 'tok' } },
+      { type: 'UserSignedOut', data: { userId: 9, sessionId: 's1', issuedAt: at - 1000 } },
+      { type: 'UserPasswordChanged', data: { userId: 9, passwordHash: 'h2', reason: 'self' } },
+    ]);
+    const selfChange = await append(events, 'user-9', [
+      { type: 'UserSignedOut', data: { userId: 9, sessionId: 's2', issuedAt: at } },
+    ]);
+    expect(await host.waitFor(selfChange.position, 2000)).toBe(true);
+    const doc = await read.collection<UserDocument>(USERS).get('9');
+    expect(doc).toMatchObject({
+      email_verified: true,
+      access_token_hash: 'tok', // the user's own password change keeps their token
+      sessions_valid_after: at,
+      revoked_sessions: [
+        { id: 's1', issued_at: at - 1000 },
+        { id: 's2', issued_at: at },
+      ],
+    });
+    const reset = await append(events, 'user-9', [
+      { type: 'UserPasswordChanged', data: { userId: 9, passwordHash: 'h3', reason: 'admin' } },
+    ]);
+    expect(await host.waitFor(reset.position, 2000)).toBe(true);
+    expect((await read.collection<UserDocument>(USERS).get('9'))?.access_token_hash).toBe('');
+  });
+
   it('applying the same events twice changes nothing (idempotent without transactions)', async () => {
     await append(events, 'user-3', [registered(3, 'carol')]);
     const grant = await append(events, 'billing-3', [

@@ -6,6 +6,8 @@ import {
   type BillingEvent,
   type UserEvent,
 } from '@tollgate/domain';
+import { UserStatus } from '@tollgate/contracts';
+import { SESSION_MAX_AGE_S } from '../auth/session-codec';
 import { USERS, type UserDocument } from './user.document';
 
 const occurredAtMs = (event: RecordedEvent): number => {
@@ -16,7 +18,9 @@ const occurredAtMs = (event: RecordedEvent): number => {
 /** users: one document per user from the user-<id> and billing-<id> streams. */
 export const usersProjection: Projection = {
   name: 'users',
-  version: 1,
+  // 2: sessions_valid_after, revoked_sessions, access tokens revoked by resets and disables,
+  //    email_verified.
+  version: 2,
   collections: [
     {
       name: USERS,
@@ -25,6 +29,7 @@ export const usersProjection: Projection = {
         { fields: { aff_code: 1 } },
         { fields: { access_token_hash: 1 } },
         { fields: { group: 1 } },
+        { fields: { email: 1 } },
         { fields: { id: 1 } },
       ],
     },
@@ -33,7 +38,7 @@ export const usersProjection: Projection = {
   async apply(event, session) {
     const users = session.collection<UserDocument>(USERS);
     const domainEvent = { type: event.type, data: event.data } as UserEvent | BillingEvent;
-    await applyUserEvent(domainEvent, guardedWriter(users, event), occurredAtMs(event));
+    await applyUserEvent(domainEvent, guardedWriter(users, event), occurredAtMs(event), users);
   },
 };
 
@@ -53,10 +58,15 @@ function guardedWriter(users: Collection<UserDocument>, event: RecordedEvent) {
   };
 }
 
+/** Logouts remembered per user; beyond this the oldest revocation is dropped. */
+const MAX_REVOKED_SESSIONS = 50;
+const SESSION_LIFETIME_MS = SESSION_MAX_AGE_S * 1000;
+
 async function applyUserEvent(
   event: UserEvent | BillingEvent,
   users: ReturnType<typeof guardedWriter>,
   at: number,
+  collection: Collection<UserDocument>,
 ): Promise<void> {
   const id = String(event.data.userId);
   switch (event.type) {
@@ -74,6 +84,7 @@ async function applyUserEvent(
         status: 1,
         group: d.group,
         email: d.email,
+        email_verified: d.emailVerified === true,
         github_id: '',
         wechat_id: '',
         telegram_id: '',
@@ -88,7 +99,8 @@ async function applyUserEvent(
         remark: '',
         created_at: Math.floor(at / 1000),
         access_token_hash: '',
-        password_changed_at: 0,
+        sessions_valid_after: 0,
+        revoked_sessions: [],
         source_position: 0,
         DeletedAt: null,
       };
@@ -96,8 +108,13 @@ async function applyUserEvent(
       return;
     }
     case 'UserPasswordChanged':
+      // Every session ends; a reset by an administrator also voids the system access token.
       await users.update(id, {
-        $set: { password_hash: event.data.passwordHash, password_changed_at: at },
+        $set: {
+          password_hash: event.data.passwordHash,
+          sessions_valid_after: at,
+          ...(event.data.reason === 'self' ? {} : { access_token_hash: '' }),
+        },
       });
       return;
     case 'UserProfileUpdated': {
@@ -115,17 +132,52 @@ async function applyUserEvent(
     case 'UserGroupChanged':
       await users.update(id, { $set: { group: event.data.to } });
       return;
-    case 'UserRoleChanged':
-      await users.update(id, { $set: { role: event.data.to } });
-      return;
-    case 'UserStatusChanged':
-      await users.update(id, { $set: { status: event.data.to } });
-      return;
-    case 'UserDeregistered':
+    case 'UserRoleChanged': {
+      // A demotion ends the sessions that were opened with more power; a promotion keeps them.
+      const demoted = event.data.to < event.data.from;
       await users.update(id, {
-        $set: { DeletedAt: new Date(at).toISOString(), access_token_hash: '' },
+        $set: { role: event.data.to, ...(demoted ? { sessions_valid_after: at } : {}) },
       });
       return;
+    }
+    case 'UserStatusChanged': {
+      const disabled = event.data.to !== UserStatus.Enabled;
+      await users.update(id, {
+        $set: {
+          status: event.data.to,
+          ...(disabled ? { sessions_valid_after: at, access_token_hash: '' } : {}),
+        },
+      });
+      return;
+    }
+    case 'UserDeregistered':
+      await users.update(id, {
+        $set: {
+          DeletedAt: new Date(at).toISOString(),
+          access_token_hash: '',
+          sessions_valid_after: at,
+        },
+      });
+      return;
+    case 'UserSignedOut': {
+      const doc = await collection.get(id);
+      if (!doc) return;
+      const { sessionId, issuedAt } = event.data;
+      const kept = (doc.revoked_sessions ?? []).filter(
+        (s) => s.issued_at > at - SESSION_LIFETIME_MS && s.id !== sessionId,
+      );
+      kept.push({ id: sessionId, issued_at: issuedAt });
+      const dropped = kept.splice(0, Math.max(0, kept.length - MAX_REVOKED_SESSIONS));
+      // A forgotten revocation must not bring its session back: void everything up to it instead.
+      const validAfter = Math.max(
+        doc.sessions_valid_after ?? 0,
+        ...dropped.map((s) => s.issued_at + 1),
+      );
+      await users.update(id, {
+        $set: { revoked_sessions: kept, sessions_valid_after: validAfter },
+      });
+      return;
+    }
     case 'UserAccessTokenIssued':
       await users.update(id, { $set: { access_token_hash: event.data.tokenHash } });
       return;

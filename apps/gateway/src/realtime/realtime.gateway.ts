@@ -13,6 +13,30 @@ import { Authenticator } from '../auth/authenticator';
 import { SESSION_COOKIE } from '../auth/session-codec';
 import { pushesFor } from './change-topics';
 
+interface SocketData {
+  session?: string;
+}
+
+type RemoteSocket = Awaited<ReturnType<Server['fetchSockets']>>[number];
+
+/** User events that can end a session or change what a socket may hear. */
+const ACCESS_EVENTS = new Set([
+  'UserSignedOut',
+  'UserPasswordChanged',
+  'UserRoleChanged',
+  'UserStatusChanged',
+  'UserDeregistered',
+]);
+
+function usersToRecheck(events: readonly RecordedEvent[]): number[] {
+  const ids = new Set<number>();
+  for (const event of events) {
+    const userId = (event.data as { userId?: unknown }).userId;
+    if (ACCESS_EVENTS.has(event.type) && typeof userId === 'number') ids.add(userId);
+  }
+  return [...ids];
+}
+
 function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const [key, ...rest] = part.trim().split('=');
@@ -30,25 +54,53 @@ export class RealtimeGateway implements OnGatewayConnection {
   constructor(private readonly authenticator: Authenticator) {}
 
   async handleConnection(client: Socket): Promise<void> {
+    const session = cookieValue(client.handshake.headers.cookie, SESSION_COOKIE);
+    // Kept so the socket can be checked again whenever its user's document changes.
+    (client.data as SocketData).session = session;
+    await this.admit(client, session);
+  }
+
+  push(projection: string, events: readonly RecordedEvent[]): void {
+    if (!this.server) return;
+    // Sessions and rooms first: a demoted admin must not receive this batch's admin pushes.
+    const recheck = projection === 'users' ? usersToRecheck(events) : [];
+    void Promise.all(recheck.map((userId) => this.recheck(userId)))
+      .catch((error: unknown) => this.logger.error(`socket recheck failed: ${String(error)}`))
+      .finally(() => {
+        for (const { to, event } of pushesFor(projection, events))
+          this.server.to(to).emit('changed', event);
+        this.logger.debug(`pushed ${projection} changes`);
+      });
+  }
+
+  /**
+   * Authenticates the socket's session against the current user document and puts it in exactly
+   * the rooms its role allows; a session that ended (logout, password change, disable, deletion,
+   * demotion) is disconnected.
+   */
+  private async admit(client: Socket | RemoteSocket, session: string | undefined): Promise<void> {
     try {
       const user = await this.authenticator.authenticate({
-        sessionCookie: cookieValue(client.handshake.headers.cookie, SESSION_COOKIE),
+        sessionCookie: session,
         // Browsers cannot set headers on a WebSocket; the signed cookie is the proof here.
         userHeader: undefined,
         sessionOnly: true,
       });
-      await client.join([`user:${user.id}`, 'everyone']);
-      if (isAdmin(user.role)) await client.join('admins');
-      if (isRoot(user.role)) await client.join('root');
+      const rooms = [`user:${user.id}`, 'everyone'];
+      if (isAdmin(user.role)) rooms.push('admins');
+      if (isRoot(user.role)) rooms.push('root');
+      for (const room of ['admins', 'root'])
+        if (!rooms.includes(room) && client.rooms.has(room)) await client.leave(room);
+      await client.join(rooms);
     } catch {
       client.disconnect(true);
     }
   }
 
-  push(projection: string, events: readonly RecordedEvent[]): void {
-    if (!this.server) return;
-    for (const { to, event } of pushesFor(projection, events))
-      this.server.to(to).emit('changed', event);
-    this.logger.debug(`pushed ${projection} changes`);
+  private async recheck(userId: number): Promise<void> {
+    const sockets = await this.server.in(`user:${userId}`).fetchSockets();
+    await Promise.all(
+      sockets.map((socket) => this.admit(socket, (socket.data as SocketData).session)),
+    );
   }
 }

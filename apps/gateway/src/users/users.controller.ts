@@ -24,6 +24,7 @@ import { ListUsersQuery } from './queries/list-users.handler';
 import { CreateUserBody, ManageUserBody, UpdateUserBody, UserListQuery } from './users.dto';
 
 const invalidId = () => new ApiError('common.invalid_params');
+const viewerOf = (user: UserDocument) => ({ id: user.id, role: user.role });
 
 /** User management (管理用户): administrators and root. */
 @Controller('api/user')
@@ -35,17 +36,22 @@ export class UsersController {
   ) {}
 
   @Get()
-  async list(@QueryParams() query: UserListQuery) {
-    return ok(await this.queries.execute(new ListUsersQuery(query.p ?? 1, query.page_size ?? 0)));
+  async list(@QueryParams() query: UserListQuery, @CurrentUser() viewer: UserDocument) {
+    return ok(
+      await this.queries.execute(
+        new ListUsersQuery(query.p ?? 1, query.page_size ?? 0, viewerOf(viewer)),
+      ),
+    );
   }
 
   @Get('search')
-  async search(@QueryParams() query: UserListQuery) {
+  async search(@QueryParams() query: UserListQuery, @CurrentUser() viewer: UserDocument) {
     return ok(
       await this.queries.execute(
         new ListUsersQuery(
           query.p ?? 1,
           query.page_size ?? 0,
+          viewerOf(viewer),
           query.keyword ?? '',
           query.group ?? '',
         ),

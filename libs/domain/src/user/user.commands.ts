@@ -11,6 +11,7 @@ export interface RegisterUser {
   readonly role: number;
   readonly group: string;
   readonly email: string;
+  readonly emailVerified?: boolean;
   readonly inviterId: number;
   readonly affCode: string;
   readonly source: RegistrationSource;
@@ -58,6 +59,12 @@ export interface IssueAccessToken {
   readonly tokenHash: string;
 }
 
+export interface SignOut {
+  readonly type: 'SignOut';
+  readonly sessionId: string;
+  readonly issuedAt: number;
+}
+
 /**
  * Several edits decided together and appended at once, so they land all or none: the admin edit
  * form and the personal page. `passwordReason` says who changes the password.
@@ -81,4 +88,5 @@ export type UserCommand =
   | ChangeGroup
   | ManageUser
   | DeregisterSelf
-  | IssueAccessToken;
+  | IssueAccessToken
+  | SignOut;

@@ -765,6 +765,31 @@ describe('userDecider', () => {
     });
   });
 
+  describe('SignOut', () => {
+    it('records the ended session with its issue time', () => {
+      spec(userDecider)
+        .given([registered()])
+        .when({ type: 'SignOut', sessionId: 'sid-1', issuedAt: 1_800_000_000_000 })
+        .then([
+          {
+            type: 'UserSignedOut',
+            data: { userId: USER_ID, sessionId: 'sid-1', issuedAt: 1_800_000_000_000 },
+          },
+        ]);
+    });
+
+    it('records nothing for a deregistered user and rejects an unknown one', () => {
+      spec(userDecider)
+        .given([registered(), deregistered])
+        .when({ type: 'SignOut', sessionId: 's', issuedAt: 1 })
+        .then([]);
+      spec(userDecider)
+        .given([])
+        .when({ type: 'SignOut', sessionId: 's', issuedAt: 1 })
+        .thenRejects('user.not_found');
+    });
+  });
+
   describe('evolve', () => {
     it('folds every event into the state', () => {
       const events: UserEvent[] = [

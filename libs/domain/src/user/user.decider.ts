@@ -101,6 +101,20 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         assertExisting(state);
         if (isRoot(state.role)) throw new DomainError('user.cannot_delete_root');
         return [{ type: 'UserDeregistered', data: { userId: state.userId, by: 'self' } }];
+      case 'SignOut':
+        if (!state.exists) throw new DomainError('user.not_found');
+        // A deregistered user's sessions are void already.
+        if (state.deregistered) return [];
+        return [
+          {
+            type: 'UserSignedOut',
+            data: {
+              userId: state.userId,
+              sessionId: command.sessionId,
+              issuedAt: command.issuedAt,
+            },
+          },
+        ];
       case 'IssueAccessToken':
         assertExisting(state);
         return [

@@ -14,6 +14,8 @@ export type UserRegistered = DomainEvent<
     role: number;
     group: string;
     email: string;
+    /** Proven by a mailed code; only a verified email signs in. Absent in older events: false. */
+    emailVerified?: boolean;
     inviterId: number;
     affCode: string;
     source: RegistrationSource;
@@ -50,6 +52,15 @@ export type UserAccessTokenIssued = DomainEvent<
   { userId: number; tokenHash: string }
 >;
 
+/**
+ * A console session ended by its user (logout). The session id is not a credential (the cookie is
+ * signed); issuedAt lets read models forget the revocation once the session would have expired.
+ */
+export type UserSignedOut = DomainEvent<
+  'UserSignedOut',
+  { userId: number; sessionId: string; issuedAt: number }
+>;
+
 export type UserEvent =
   | UserRegistered
   | UserPasswordChanged
@@ -59,7 +70,8 @@ export type UserEvent =
   | UserRoleChanged
   | UserStatusChanged
   | UserDeregistered
-  | UserAccessTokenIssued;
+  | UserAccessTokenIssued
+  | UserSignedOut;
 
 export const USER_EVENT_TYPES: readonly UserEvent['type'][] = [
   'UserRegistered',
@@ -71,4 +83,5 @@ export const USER_EVENT_TYPES: readonly UserEvent['type'][] = [
   'UserStatusChanged',
   'UserDeregistered',
   'UserAccessTokenIssued',
+  'UserSignedOut',
 ];

@@ -61,6 +61,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'UserDeregistered':
       return { ...state, deregistered: true };
     case 'UserAccessTokenIssued':
+    case 'UserSignedOut':
       return state;
   }
 }

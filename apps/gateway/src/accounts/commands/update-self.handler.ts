@@ -5,6 +5,7 @@ import {
   canonicalDisplayName,
   userDecider,
 } from '@tollgate/domain';
+import { PasswordAttempts } from '../../auth/password-attempts';
 import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
 import { PasswordHasher } from '../../infrastructure/password-hasher';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
@@ -30,6 +31,7 @@ export class UpdateSelfHandler implements ICommandHandler<UpdateSelfCommand> {
     private readonly store: EventSourcedStore,
     private readonly hasher: PasswordHasher,
     private readonly readYourWrites: ReadYourWrites,
+    private readonly attempts: PasswordAttempts,
   ) {}
 
   async execute({ user, body, meta }: UpdateSelfCommand) {
@@ -42,8 +44,11 @@ export class UpdateSelfHandler implements ICommandHandler<UpdateSelfCommand> {
     if (wantsPassword) {
       assertPasswordRules(body.password!);
       if (!body.original_password) throw new ApiError('auth.original_password_required');
-      if (!(await this.hasher.verify(body.original_password, user.password_hash)))
-        throw new ApiError('auth.original_password_wrong');
+      const original = body.original_password;
+      const matches = await this.attempts.check(`self:${user.id}`, () =>
+        this.hasher.verify(original, user.password_hash),
+      );
+      if (!matches) throw new ApiError('auth.original_password_wrong');
     }
     const result = await this.store.execute(
       `user-${user.id}`,

@@ -3,6 +3,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { isRoot, UserStatus, type LoginResultDto } from '@tollgate/contracts';
 import { normalizeUsername } from '@tollgate/domain';
 import type { ReadStore } from '@tollgate/read-store';
+import { PasswordAttempts } from '../../auth/password-attempts';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { PasswordHasher } from '../../infrastructure/password-hasher';
 import { OptionsCache } from '../../options/options.cache';
@@ -26,6 +27,7 @@ export class LoginHandler implements IQueryHandler<LoginQuery> {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly hasher: PasswordHasher,
     private readonly options: OptionsCache,
+    private readonly attempts: PasswordAttempts,
   ) {}
 
   async execute({ username, password }: LoginQuery): Promise<LoginResultDto> {
@@ -33,9 +35,12 @@ export class LoginHandler implements IQueryHandler<LoginQuery> {
     if (!this.options.bool('PasswordLoginEnabled'))
       throw new ApiError('auth.password_login_disabled');
     const user = await this.findAccount(username);
-    // Same answer for unknown users and wrong passwords: no account enumeration.
-    if (!user || !(await this.hasher.verify(password, user.password_hash)))
-      throw new ApiError('auth.wrong_credentials');
+    // Same answer and the same argon2 work for unknown users and wrong passwords: neither the
+    // message nor the time tells whether an account exists. Failures count per login name.
+    const matches = await this.attempts.check(`login:${normalizeUsername(username)}`, () =>
+      user ? this.hasher.verify(password, user.password_hash) : this.hasher.verifyNothing(password),
+    );
+    if (!user || !matches) throw new ApiError('auth.wrong_credentials');
     if (user.status !== UserStatus.Enabled) throw new ApiError('auth.user_disabled');
     return {
       id: user.id,
@@ -48,7 +53,10 @@ export class LoginHandler implements IQueryHandler<LoginQuery> {
     };
   }
 
-  /** By username, or by email when exactly one active account has that address. */
+  /**
+   * By username, or by email when exactly one active account has verified that address: an
+   * unverified address is only what someone typed, possibly someone else's.
+   */
   private async findAccount(login: string): Promise<UserDocument | null> {
     const users = this.readStore.collection<UserDocument>(USERS);
     const byName = await users.findOne({
@@ -56,7 +64,10 @@ export class LoginHandler implements IQueryHandler<LoginQuery> {
       DeletedAt: null,
     });
     if (byName || !login.includes('@')) return byName;
-    const byEmail = await users.find({ email: login.trim(), DeletedAt: null }, { limit: 2 });
+    const byEmail = await users.find(
+      { email: login.trim(), email_verified: true, DeletedAt: null },
+      { limit: 2 },
+    );
     return byEmail.length === 1 ? byEmail[0]! : null;
   }
 }

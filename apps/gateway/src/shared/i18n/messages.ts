@@ -96,6 +96,10 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
     'zh-CN': '用户名只能包含英文字母、数字和 _ . -',
     en: 'The username may contain only letters A-Z, digits and _ . -',
   },
+  'user.own_password_via_self': {
+    'zh-CN': '修改自己的密码请在个人设置中进行，并输入原密码',
+    en: 'Change your own password in your personal settings, with your current password',
+  },
   'user.display_name_invalid': {
     'zh-CN': '显示名称包含不允许的字符',
     en: 'The display name contains a character that is not allowed',

@@ -59,6 +59,9 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
       body.display_name === undefined ? undefined : canonicalDisplayName(body.display_name);
     if (displayName !== undefined) assertValidDisplayName(displayName);
     const password = body.password ? body.password : undefined;
+    // One's own password changes only where the current one is confirmed (and rate limited).
+    if (password !== undefined && body.id === actor.id)
+      throw new DomainError('user.own_password_via_self');
     if (password !== undefined) assertPasswordRules(password);
     const group = body.group?.trim();
     if (group && !(group in this.options.json<Record<string, number>>('GroupRatio', {})))

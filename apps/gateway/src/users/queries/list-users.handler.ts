@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { DEFAULT_PAGE_SIZE, type PageOf, type UserDto } from '@tollgate/contracts';
+import { DEFAULT_PAGE_SIZE, isRoot, type PageOf, type UserDto } from '@tollgate/contracts';
 import type { Filter, ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { USERS, toUserDto, type UserDocument } from '../../projections/user.document';
@@ -9,6 +9,7 @@ export class ListUsersQuery extends Query<PageOf<UserDto>> {
   constructor(
     readonly page: number,
     readonly pageSize: number,
+    readonly viewer: { id: number; role: number },
     readonly keyword = '',
     readonly group = '',
   ) {
@@ -18,8 +19,16 @@ export class ListUsersQuery extends Query<PageOf<UserDto>> {
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Newest first; the keyword matches id, username, display name or email. Deregistered rows stay. */
-export function userSearchFilter(keyword: string, group: string): Filter {
+/**
+ * Newest first; the keyword matches id, username, display name or email. Deregistered rows stay.
+ * An administrator sees the users below their role and themselves, as GET /api/user/:id allows;
+ * root sees everyone.
+ */
+export function userSearchFilter(
+  keyword: string,
+  group: string,
+  viewer: { id: number; role: number },
+): Filter {
   const filter: Filter = {};
   const term = keyword.trim();
   if (term) {
@@ -29,18 +38,26 @@ export function userSearchFilter(keyword: string, group: string): Filter {
     filter['$or'] = anyOf;
   }
   if (group.trim()) filter['group'] = group.trim();
-  return filter;
+  if (isRoot(viewer.role)) return filter;
+  const visible: Filter = { $or: [{ role: { $lt: viewer.role } }, { id: viewer.id }] };
+  return Object.keys(filter).length === 0 ? visible : { $and: [filter, visible] };
 }
 
 @QueryHandler(ListUsersQuery)
 export class ListUsersHandler implements IQueryHandler<ListUsersQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async execute({ page, pageSize, keyword, group }: ListUsersQuery): Promise<PageOf<UserDto>> {
+  async execute({
+    page,
+    pageSize,
+    viewer,
+    keyword,
+    group,
+  }: ListUsersQuery): Promise<PageOf<UserDto>> {
     const size = pageSize || DEFAULT_PAGE_SIZE;
     const current = Math.max(1, page);
     const users = this.readStore.collection<UserDocument>(USERS);
-    const filter = userSearchFilter(keyword, group);
+    const filter = userSearchFilter(keyword, group, viewer);
     const [docs, total] = await Promise.all([
       users.find(filter, { sort: { id: -1 }, skip: (current - 1) * size, limit: size }),
       users.count(filter),
