@@ -10,6 +10,8 @@ const MAIN = join(ROOT, 'dist/apps/gateway/src/main.js');
 export interface RunningGateway {
   readonly url: string;
   readonly dataDir: string;
+  /** Resolves with the exit code (null when killed by a signal) once the process ends. */
+  readonly exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -30,8 +32,8 @@ function freePort(): Promise<number> {
 async function waitUntilUp(url: string, child: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`gateway exited with ${child.exitCode}:\n${log()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`gateway exited with ${child.exitCode ?? child.signalCode}:\n${log()}`);
     try {
       const res = await fetch(`${url}/api/status`);
       if (res.ok) return;
@@ -71,11 +73,15 @@ export async function startGateway(
   });
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitUntilUp(url, child, () => output);
   return {
     url,
     dataDir,
+    exited,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsController } from './accounts.controller';
 import { DeleteSelfHandler } from './commands/delete-self.handler';
 import { IssueAccessTokenHandler } from './commands/issue-access-token.handler';
+import { RecoverRegistrationsHandler } from './commands/recover-registrations.handler';
 import { RegisterUserHandler } from './commands/register-user.handler';
 import { SignOutHandler } from './commands/sign-out.handler';
 import { TransferAffQuotaHandler } from './commands/transfer-aff-quota.handler';
@@ -18,6 +19,7 @@ import { UserRegistrar } from './user-registrar';
     UserRegistrar,
     UniqueClaims,
     RegisterUserHandler,
+    RecoverRegistrationsHandler,
     SignOutHandler,
     UpdateSelfHandler,
     DeleteSelfHandler,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Position } from '@tollgate/event-store';
+import type { EventStore, Position } from '@tollgate/event-store';
 import type { ReadStore } from '@tollgate/read-store';
 import {
   DEFAULT_GROUP,
@@ -16,11 +16,12 @@ import {
   type RegistrationSource,
 } from '@tollgate/domain';
 import { EventSourcedStore } from '../infrastructure/event-sourced-store';
-import { READ_STORE } from '../infrastructure/injection-tokens';
+import { EVENT_STORE, READ_STORE } from '../infrastructure/injection-tokens';
 import { PasswordHasher } from '../infrastructure/password-hasher';
 import { randomAlphanumeric } from '../infrastructure/random-text';
 import { OptionsCache } from '../options/options.cache';
 import { USERS, type UserDocument } from '../projections/user.document';
+import { crashPoint } from '../shared/crash-point';
 import type { RequestMeta } from '../shared/request-meta';
 import { UniqueClaims } from './unique-claims';
 
@@ -35,11 +36,15 @@ export interface NewUser {
 }
 
 const AFF_CODE_LENGTH = 8;
+/** Billing events of an inviter searched for a reward an interrupted registration may have written. */
+const INVITER_LOOKBACK = 500;
 
 /**
  * Registration spans several streams, each appended with its own expected revision:
  * seq-user (the id), username-<name> (the uniqueness guard), affcode-<code>, user-<id>, and the
- * billing streams of the new user and of the inviter.
+ * billing streams of the new user and of the inviter. A crash can stop it between any two appends:
+ * before UserRegistered the guards are orphans that start-up recovery releases; after it,
+ * recovery finishes the grants (RecoverRegistrationsHandler).
  */
 @Injectable()
 export class UserRegistrar {
@@ -49,6 +54,7 @@ export class UserRegistrar {
     private readonly options: OptionsCache,
     private readonly claims: UniqueClaims,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
   ) {}
 
   async register(
@@ -75,12 +81,17 @@ export class UserRegistrar {
       meta,
     );
     const userId = seq.last;
+    crashPoint('registration:after-id');
     await this.claims.claim('username', normalized, userId, 'user.username_taken', meta);
+    crashPoint('registration:after-username');
     const affCode = await this.claimAffCode(userId, meta);
+    crashPoint('registration:after-affcode');
     const inviter = input.affCode
       ? await users.findOne({ aff_code: input.affCode, DeletedAt: null })
       : null;
 
+    // The commit point: from here on the user exists; what follows is finished by recovery if a
+    // crash interrupts it (UserRegistrationCompleted marks the end).
     const registered = await this.store.execute(
       `user-${userId}`,
       userDecider,
@@ -96,31 +107,89 @@ export class UserRegistrar {
         inviterId: inviter?.id ?? 0,
         affCode,
         source: input.source,
+        completionFollows: true,
       },
       meta,
     );
+    crashPoint('registration:after-user');
+    const last = await this.finish(userId, inviter?.id ?? 0, meta, true);
+    return { userId, position: last ?? registered.position! };
+  }
+
+  /**
+   * The steps after UserRegistered: the new user's grants, the inviter's reward, then
+   * UserRegistrationCompleted. `fresh` skips the look-ups that make it safe to run again after a
+   * crash (a recovery run checks what was already written).
+   */
+  async finish(
+    userId: number,
+    inviterId: number,
+    meta: RequestMeta,
+    fresh = false,
+  ): Promise<Position | null> {
+    const granted = fresh ? [] : await this.grantReasons(userId);
+    // Crash points mark the request path only; a recovery run is idempotent as a whole.
+    const crashAt = fresh ? crashPoint : () => undefined;
     // Appends run one after another, so the last one written is the one to wait for.
-    let last: Position = registered.position!;
-    last =
-      (await this.grant(userId, this.options.number('QuotaForNewUser'), 'new_user', meta)) ?? last;
-    if (inviter) {
+    let last: Position | null = null;
+    if (!granted.includes('new_user'))
       last =
-        (await this.grant(userId, this.options.number('QuotaForInvitee'), 'invitee_bonus', meta)) ??
+        (await this.grant(userId, this.options.number('QuotaForNewUser'), 'new_user', meta)) ??
         last;
-      const reward = await this.store.execute(
-        `billing-${inviter.id}`,
-        billingDecider,
-        {
-          type: 'RewardInviter',
-          userId: inviter.id,
-          inviteeId: userId,
-          amount: this.options.number('QuotaForInviter'),
-        },
-        meta,
-      );
-      last = reward.position ?? last;
+    crashAt('registration:after-grant');
+    if (inviterId) {
+      if (!granted.includes('invitee_bonus'))
+        last =
+          (await this.grant(
+            userId,
+            this.options.number('QuotaForInvitee'),
+            'invitee_bonus',
+            meta,
+          )) ?? last;
+      crashAt('registration:after-invitee-bonus');
+      if (fresh || !(await this.inviterRewarded(inviterId, userId))) {
+        const reward = await this.store.execute(
+          `billing-${inviterId}`,
+          billingDecider,
+          {
+            type: 'RewardInviter',
+            userId: inviterId,
+            inviteeId: userId,
+            amount: this.options.number('QuotaForInviter'),
+          },
+          meta,
+        );
+        last = reward.position ?? last;
+      }
+      crashAt('registration:after-inviter-reward');
     }
-    return { userId, position: last };
+    const completed = await this.store.execute(
+      `user-${userId}`,
+      userDecider,
+      { type: 'CompleteRegistration' },
+      meta,
+    );
+    return completed.position ?? last;
+  }
+
+  /** Grant reasons already on the new user's billing stream (a handful of events at most). */
+  private async grantReasons(userId: number): Promise<string[]> {
+    const events = await this.eventStore.readStream(`billing-${userId}`);
+    return events
+      .filter((e) => e.type === 'QuotaGranted')
+      .map((e) => String((e.data as { reason?: unknown }).reason));
+  }
+
+  /** Whether the inviter's recent billing events already reward this invitee (bounded read). */
+  private async inviterRewarded(inviterId: number, inviteeId: number): Promise<boolean> {
+    const recent = await this.eventStore.readStream(`billing-${inviterId}`, {
+      direction: 'backwards',
+      maxCount: INVITER_LOOKBACK,
+    });
+    return recent.some(
+      (e) =>
+        e.type === 'InviterRewarded' && (e.data as { inviteeId?: unknown }).inviteeId === inviteeId,
+    );
   }
 
   private async grant(

@@ -3,27 +3,30 @@ import { Inject, Logger } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
 import { DomainError, SYSTEM_ACTOR } from '@tollgate/domain';
-import type { EventStore } from '@tollgate/event-store';
+import type { ReadStore } from '@tollgate/read-store';
 import { UserRegistrar } from '../accounts/user-registrar';
-import { EVENT_STORE } from '../infrastructure/injection-tokens';
+import { READ_STORE } from '../infrastructure/injection-tokens';
+import { USERS } from '../projections/user.document';
 import { ReadYourWrites } from '../infrastructure/read-your-writes';
 import { DEFAULT_ROOT_PASSWORD, ROOT_USERNAME } from './root-account';
 
 export class BootstrapRootCommand extends Command<void> {}
 
-/** First start (no user was ever allocated): root / 123456, recorded as events by the system actor. */
+/** First start (no user exists): root / 123456, recorded as events by the system actor. */
 @CommandHandler(BootstrapRootCommand)
 export class BootstrapRootHandler implements ICommandHandler<BootstrapRootCommand> {
   private readonly logger = new Logger('RootBootstrap');
 
   constructor(
-    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly registrar: UserRegistrar,
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   async execute(): Promise<void> {
-    if ((await this.eventStore.streamRevision('seq-user')) !== null) return;
+    // No user document at all (not "no id ever allocated"): a first start that crashed after
+    // taking an id but before registering root must still create it.
+    if ((await this.readStore.collection(USERS).count({})) > 0) return;
     try {
       const { position } = await this.registrar.register(
         {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import { CommandBus } from '@nestjs/cqrs';
 import type { ProjectionHost } from '@tollgate/read-store';
 import type { EventStore } from '@tollgate/event-store';
+import { RecoverRegistrationsCommand } from '../accounts/commands/recover-registrations.handler';
 import { CacheFeed } from '../infrastructure/hot-caches/cache-feed';
 import { EVENT_STORE, PROJECTION_HOST } from '../infrastructure/injection-tokens';
 import { OptionsCache } from '../options/options.cache';
@@ -46,6 +47,8 @@ export class StartupService implements OnApplicationBootstrap {
     const cacheStarted = Date.now();
     await this.caches.start();
     this.logger.log(`Hot caches replayed the log in ${Date.now() - cacheStarted} ms`);
+    // Before root: a crash during the first start may have left root's own registration half-done.
+    await this.commands.execute(new RecoverRegistrationsCommand());
     await this.commands.execute(new BootstrapRootCommand());
   }
 }

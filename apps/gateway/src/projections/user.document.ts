@@ -13,6 +13,8 @@ export interface UserDocument extends UserDto {
    * or deregistration signs the user out everywhere.
    */
   sessions_valid_after: number;
+  /** Registered, grants not all written yet: start-up recovery finishes it. */
+  registration_pending: boolean;
   /** Sessions ended by logout that have not expired yet (bounded, oldest dropped first). */
   revoked_sessions: RevokedSession[];
   /** `$all` commit position of the last event applied (idempotent writes without transactions). */
@@ -32,6 +34,7 @@ export function toUserDto(doc: UserDocument): UserDto {
     username_lower: _lower,
     password_hash: _hash,
     email_verified: _verified,
+    registration_pending: _pending,
     access_token_hash: _token,
     sessions_valid_after: _validAfter,
     revoked_sessions: _revoked,

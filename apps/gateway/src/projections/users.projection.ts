@@ -19,7 +19,7 @@ const occurredAtMs = (event: RecordedEvent): number => {
 export const usersProjection: Projection = {
   name: 'users',
   // 2: sessions_valid_after, revoked_sessions, access tokens revoked by resets and disables,
-  //    email_verified.
+  //    email_verified, registration_pending.
   version: 2,
   collections: [
     {
@@ -30,6 +30,7 @@ export const usersProjection: Projection = {
         { fields: { access_token_hash: 1 } },
         { fields: { group: 1 } },
         { fields: { email: 1 } },
+        { fields: { registration_pending: 1 } },
         { fields: { id: 1 } },
       ],
     },
@@ -85,6 +86,7 @@ async function applyUserEvent(
         group: d.group,
         email: d.email,
         email_verified: d.emailVerified === true,
+        registration_pending: d.completionFollows === true,
         github_id: '',
         wechat_id: '',
         telegram_id: '',
@@ -158,6 +160,9 @@ async function applyUserEvent(
           sessions_valid_after: at,
         },
       });
+      return;
+    case 'UserRegistrationCompleted':
+      await users.update(id, { $set: { registration_pending: false } });
       return;
     case 'UserSignedOut': {
       const doc = await collection.get(id);

@@ -15,6 +15,11 @@ export interface RegisterUser {
   readonly inviterId: number;
   readonly affCode: string;
   readonly source: RegistrationSource;
+  readonly completionFollows?: boolean;
+}
+
+export interface CompleteRegistration {
+  readonly type: 'CompleteRegistration';
 }
 
 /** `actor` is absent when users act on themselves (self endpoints, password reset). */
@@ -89,4 +94,5 @@ export type UserCommand =
   | ManageUser
   | DeregisterSelf
   | IssueAccessToken
-  | SignOut;
+  | SignOut
+  | CompleteRegistration;

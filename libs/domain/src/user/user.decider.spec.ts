@@ -765,6 +765,28 @@ describe('userDecider', () => {
     });
   });
 
+  describe('CompleteRegistration', () => {
+    it('completes a registration that announced a completion, once', () => {
+      const pending = registration({ completionFollows: true });
+      spec(userDecider)
+        .given([pending])
+        .when({ type: 'CompleteRegistration' })
+        .then([{ type: 'UserRegistrationCompleted', data: { userId: USER_ID } }]);
+      spec(userDecider)
+        .given([pending, { type: 'UserRegistrationCompleted', data: { userId: USER_ID } }])
+        .when({ type: 'CompleteRegistration' })
+        .then([]);
+    });
+
+    it('has nothing to complete for older registrations, and rejects an unknown user', () => {
+      spec(userDecider).given([registered()]).when({ type: 'CompleteRegistration' }).then([]);
+      spec(userDecider)
+        .given([])
+        .when({ type: 'CompleteRegistration' })
+        .thenRejects('user.not_found');
+    });
+  });
+
   describe('SignOut', () => {
     it('records the ended session with its issue time', () => {
       spec(userDecider)
@@ -817,6 +839,7 @@ describe('userDecider', () => {
         group: 'vip',
         passwordHash: 'argon2id$2',
         deregistered: false,
+        registrationPending: false,
       });
       expect(userDecider.evolve(state, deregistered).deregistered).toBe(true);
     });

@@ -101,6 +101,10 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         assertExisting(state);
         if (isRoot(state.role)) throw new DomainError('user.cannot_delete_root');
         return [{ type: 'UserDeregistered', data: { userId: state.userId, by: 'self' } }];
+      case 'CompleteRegistration':
+        if (!state.exists) throw new DomainError('user.not_found');
+        if (!state.registrationPending) return [];
+        return [{ type: 'UserRegistrationCompleted', data: { userId: state.userId } }];
       case 'SignOut':
         if (!state.exists) throw new DomainError('user.not_found');
         // A deregistered user's sessions are void already.

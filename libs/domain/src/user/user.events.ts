@@ -19,7 +19,17 @@ export type UserRegistered = DomainEvent<
     inviterId: number;
     affCode: string;
     source: RegistrationSource;
+    /**
+     * A UserRegistrationCompleted follows once the grants are written; until then start-up
+     * recovery finishes the registration. Absent in older events: nothing to finish.
+     */
+    completionFollows?: boolean;
   }
+>;
+/** The last step of a registration: every grant and reward it implies is written. */
+export type UserRegistrationCompleted = DomainEvent<
+  'UserRegistrationCompleted',
+  { userId: number }
 >;
 export type UserPasswordChanged = DomainEvent<
   'UserPasswordChanged',
@@ -71,7 +81,8 @@ export type UserEvent =
   | UserStatusChanged
   | UserDeregistered
   | UserAccessTokenIssued
-  | UserSignedOut;
+  | UserSignedOut
+  | UserRegistrationCompleted;
 
 export const USER_EVENT_TYPES: readonly UserEvent['type'][] = [
   'UserRegistered',
@@ -84,4 +95,5 @@ export const USER_EVENT_TYPES: readonly UserEvent['type'][] = [
   'UserDeregistered',
   'UserAccessTokenIssued',
   'UserSignedOut',
+  'UserRegistrationCompleted',
 ];

@@ -11,6 +11,8 @@ export interface UserState {
   readonly group: string;
   readonly passwordHash: string;
   readonly deregistered: boolean;
+  /** Registered, but its grants may not all be written yet (see UserRegistrationCompleted). */
+  readonly registrationPending: boolean;
 }
 
 export const initialUserState: UserState = {
@@ -24,6 +26,7 @@ export const initialUserState: UserState = {
   group: '',
   passwordHash: '',
   deregistered: false,
+  registrationPending: false,
 };
 
 export function evolveUser(state: UserState, event: UserEvent): UserState {
@@ -40,6 +43,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         role: d.role,
         status: 1,
         group: d.group,
+        registrationPending: d.completionFollows === true,
       };
     }
     case 'UserPasswordChanged':
@@ -60,6 +64,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...state, status: event.data.to };
     case 'UserDeregistered':
       return { ...state, deregistered: true };
+    case 'UserRegistrationCompleted':
+      return { ...state, registrationPending: false };
     case 'UserAccessTokenIssued':
     case 'UserSignedOut':
       return state;
