@@ -59,6 +59,10 @@ describe('registration survives kill -9 at every step', () => {
           true,
         );
       affCode = (await root.get('/api/user/aff')).body.data as string;
+      for (const name of ['renamee1', 'renamee2'])
+        expect(
+          (await root.post('/api/user/', { username: name, password: 'password123' })).body.success,
+        ).toBe(true);
     } finally {
       await gateway.stop();
     }
@@ -82,6 +86,24 @@ describe('registration survives kill -9 at every step', () => {
       });
     },
   );
+
+  it.each([
+    ['rename:after-claim', 'renamee1', 'renamed1'],
+    ['rename:after-rename', 'renamee2', 'renamed2'],
+  ])('crash %s: the process dies mid-rename', async (step, from, to) => {
+    const gateway = await startGateway({ dataDir, env: { TOLLGATE_CRASH_AT: step } });
+    const root = await rootClient(gateway);
+    const found = await root.get(`/api/user/search?keyword=${from}`);
+    const id = (found.body.data.items as Array<{ id: number }>)[0]!.id;
+    const attempt = await root.put('/api/user/', { id, username: to }).then(
+      () => 'answered',
+      () => 'connection lost',
+    );
+    expect({ attempt, exit: await gateway.exited }).toEqual({
+      attempt: 'connection lost',
+      exit: null,
+    });
+  });
 
   it('after a restart every registration is whole, and every unregistered name is free', async () => {
     const gateway = await startGateway({ dataDir });
@@ -138,11 +160,34 @@ describe('registration survives kill -9 at every step', () => {
         });
       }
 
+      // Killed after claiming the new name: the rename never happened and the new name is free.
+      // Killed after renaming: the rename stands and the old name is free.
+      const names = async () =>
+        (
+          (await root.get('/api/user/search?keyword=rename')).body.data.items as Array<{
+            username: string;
+          }>
+        )
+          .map((u) => u.username)
+          .sort();
+      expect(await names()).toEqual(['renamed2', 'renamee1']);
+      for (const name of ['renamed1', 'renamee2'])
+        expect(
+          (await root.post('/api/user/', { username: name, password: 'password123' })).body,
+        ).toEqual({
+          success: true,
+          message: '',
+        });
+
       // Root was rewarded once per invitee, and no guard is held by someone who does not hold it.
       const self = (await root.get('/api/user/self')).body.data as { aff_count: number };
       expect(self.aff_count).toBe(STEPS.length);
       const lastByGuard = new Map<string, StoredEvent>();
       for (const e of events)
+        if (/^(username|affcode)-/.test(e.streamId)) lastByGuard.set(e.streamId, e);
+      const finalEvents = readStoredEvents(dataDir);
+      lastByGuard.clear();
+      for (const e of finalEvents)
         if (/^(username|affcode)-/.test(e.streamId)) lastByGuard.set(e.streamId, e);
       const users = (await root.get('/api/user/?p=1&page_size=100')).body.data.items as Array<{
         id: number;

@@ -19,6 +19,7 @@ import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
 import { PasswordHasher } from '../../infrastructure/password-hasher';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { OptionsCache } from '../../options/options.cache';
+import { crashPoint } from '../../shared/crash-point';
 import type { RequestMeta } from '../../shared/request-meta';
 import type { UpdateUserBody } from '../users.dto';
 
@@ -73,6 +74,7 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
       const [next, previous] = [normalizeUsername(rename), normalizeUsername(state.username)];
       // Claim the new name first, so a taken name changes nothing; free the old one last.
       await this.claims.claim('username', next, body.id, 'user.username_taken', meta);
+      crashPoint('rename:after-claim');
       const renamed = await this.store.execute(
         stream,
         userDecider,
@@ -80,6 +82,8 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
         meta,
       );
       last = renamed.position ?? last;
+      crashPoint('rename:after-rename');
+      // A crash before this release leaves the old name to start-up recovery.
       if (next !== previous) await this.claims.release('username', previous, body.id, meta);
     }
     const edited = await this.store.execute(
