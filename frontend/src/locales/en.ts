@@ -1,6 +1,8 @@
+import { tokensEn } from '../features/tokens/locales/en';
 import type { Translation } from './zh-cn';
 
 export const en: Translation = {
+  ...tokensEn,
   common: {
     cancel: 'Cancel',
     confirm: 'Confirm',

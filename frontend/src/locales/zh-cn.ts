@@ -2,7 +2,10 @@
  * zh-CN texts. Strings quoted by the spec (000 §4, §5, §8; 001 §2) are copied verbatim; this file
  * is the source of the key set, `en.ts` must mirror it (checked by its type).
  */
+import { tokensZhCN } from '../features/tokens/locales/zh-cn';
+
 export const zhCN = {
+  ...tokensZhCN,
   common: {
     cancel: '取消',
     confirm: '确定',
