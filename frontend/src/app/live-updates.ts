@@ -1,6 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { ChangeTopic } from '@tollgate/contracts';
 import { selfQueries } from '@/features/setting';
+import { redemptionQueries } from '@/features/redemptions';
 import { statusQueries } from '@/features/status';
 import { tokenQueries } from '@/features/tokens';
 import { groupQueries, userQueries } from '@/features/users';
@@ -13,6 +14,6 @@ export const TOPIC_QUERY_KEYS: Record<ChangeTopic, QueryKey[]> = {
   options: [['options'], groupQueries.all],
   status: [statusQueries.all],
   tokens: [tokenQueries.all],
-  redemptions: [],
+  redemptions: [redemptionQueries.all],
   logs: [],
 };

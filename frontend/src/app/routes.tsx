@@ -14,6 +14,7 @@ import {
 import { AboutPage, HomePage } from '@/features/home';
 import { SettingPage } from '@/features/setting';
 import type { NavLabelKey } from '@/features/shell';
+import { RedemptionsPage } from '@/features/redemptions';
 import { TokensPage } from '@/features/tokens';
 import { EditUserPage, UsersPage } from '@/features/users';
 import { RootLayout } from './root-layout';
@@ -50,7 +51,7 @@ export const routes: RouteObject[] = [
       { path: '/channel', element: guarded(<Placeholder nav="channel" />, true) },
       { path: '/channel/add', element: guarded(<Placeholder nav="channel" />, true) },
       { path: '/channel/edit/:id', element: guarded(<Placeholder nav="channel" />, true) },
-      { path: '/redemption', element: guarded(<Placeholder nav="redemption" />, true) },
+      { path: '/redemption', element: guarded(<RedemptionsPage />, true) },
       { path: '/token', element: guarded(<TokensPage />) },
       { path: '/playground', element: guarded(<Placeholder nav="playground" />) },
       { path: '/topup', element: guarded(<Placeholder nav="topup" />) },

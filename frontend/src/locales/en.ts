@@ -1,8 +1,10 @@
+import { redemptionsEn } from '../features/redemptions/locales/en';
 import { tokensEn } from '../features/tokens/locales/en';
 import type { Translation } from './zh-cn';
 
 export const en: Translation = {
   ...tokensEn,
+  ...redemptionsEn,
   common: {
     cancel: 'Cancel',
     confirm: 'Confirm',

@@ -1,4 +1,4 @@
-import type { TokenDto, UserDto } from '@tollgate/contracts';
+import type { RedemptionDto, TokenDto, UserDto } from '@tollgate/contracts';
 
 /** A complete UserDto for tests; override what the test is about. */
 export function userFixture(overrides: Partial<UserDto> = {}): UserDto {
@@ -49,6 +49,22 @@ export function tokenFixture(overrides: Partial<TokenDto> = {}): TokenDto {
     rate_limit_rpm: 0,
     rate_limit_tpm: 0,
     rate_limit_concurrency: 0,
+    ...overrides,
+  };
+}
+
+/** A complete RedemptionDto for tests (an unused code). */
+export function redemptionFixture(overrides: Partial<RedemptionDto> = {}): RedemptionDto {
+  return {
+    id: 1,
+    user_id: 1,
+    name: 'promo',
+    key: 'k'.repeat(32),
+    status: 1,
+    quota: 100_000,
+    created_time: 1_700_000_000,
+    redeemed_time: 0,
+    used_user_id: 0,
     ...overrides,
   };
 }
