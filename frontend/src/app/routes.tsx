@@ -17,6 +17,7 @@ import type { NavLabelKey } from '@/features/shell';
 import { RedemptionsPage } from '@/features/redemptions';
 import { TokensPage } from '@/features/tokens';
 import { EditUserPage, UsersPage } from '@/features/users';
+import { WalletPage } from '@/features/wallet';
 import { RootLayout } from './root-layout';
 
 /** Screens built by later issues: the route exists, the page says so. */
@@ -54,7 +55,7 @@ export const routes: RouteObject[] = [
       { path: '/redemption', element: guarded(<RedemptionsPage />, true) },
       { path: '/token', element: guarded(<TokensPage />) },
       { path: '/playground', element: guarded(<Placeholder nav="playground" />) },
-      { path: '/topup', element: guarded(<Placeholder nav="topup" />) },
+      { path: '/topup', element: guarded(<WalletPage />) },
       { path: '/log', element: guarded(<Placeholder nav="log" />) },
       { path: '/detail', element: guarded(<Placeholder nav="detail" />) },
       { path: '/midjourney', element: guarded(<Placeholder nav="midjourney" />) },

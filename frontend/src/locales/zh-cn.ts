@@ -4,10 +4,12 @@
  */
 import { redemptionsZhCN } from '../features/redemptions/locales/zh-cn';
 import { tokensZhCN } from '../features/tokens/locales/zh-cn';
+import { walletZhCN } from '../features/wallet/locales/zh-cn';
 
 export const zhCN = {
   ...tokensZhCN,
   ...redemptionsZhCN,
+  ...walletZhCN,
   common: {
     cancel: '取消',
     confirm: '确定',
