@@ -1,4 +1,5 @@
 import { BILLING_MESSAGES } from '../../billing/billing.messages';
+import { TOKEN_MESSAGES } from '../../tokens/tokens.messages';
 
 /**
  * Server-side texts by stable code, zh-CN (the anchors' wording, verbatim where the spec gives it)
@@ -213,6 +214,7 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
     en: 'Please fill in the server address first',
   },
   ...BILLING_MESSAGES,
+  ...TOKEN_MESSAGES,
 };
 
 export type Lang = 'zh-CN' | 'en';
