@@ -1,6 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { ChangeTopic } from '@tollgate/contracts';
 import { selfQueries } from '@/features/setting';
+import { logQueries } from '@/features/logs';
 import { redemptionQueries } from '@/features/redemptions';
 import { statusQueries } from '@/features/status';
 import { tokenQueries } from '@/features/tokens';
@@ -15,5 +16,5 @@ export const TOPIC_QUERY_KEYS: Record<ChangeTopic, QueryKey[]> = {
   status: [statusQueries.all],
   tokens: [tokenQueries.all],
   redemptions: [redemptionQueries.all],
-  logs: [],
+  logs: [logQueries.all],
 };
