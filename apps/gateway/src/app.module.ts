@@ -17,6 +17,7 @@ import { CriticalRateLimitGuard } from './auth/critical-rate-limit.guard';
 import { BillingModule } from './billing/billing.module';
 import { UsageModule } from './usage/usage.module';
 import { TokensModule } from './tokens/tokens.module';
+import { RedemptionsModule } from './redemptions/redemptions.module';
 import { BootstrapRootHandler } from './bootstrap/bootstrap-root.command';
 import { StartupService } from './bootstrap/startup.service';
 import type { AppConfig } from './config/app-config';
@@ -75,6 +76,7 @@ export class AppModule {
         BillingModule,
         UsageModule,
         TokensModule,
+        RedemptionsModule,
       ],
       controllers: [AccountsController, UsersController, OptionsController, StatusController],
       providers: [
