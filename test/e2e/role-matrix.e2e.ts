@@ -191,6 +191,12 @@ const ROWS: readonly Row[] = [
     path: () => '/api/redemption/999999/',
     succeeds: () => false,
   },
+  // The log
+  { route: 'GET /api/log', min: 10, path: () => '/api/log/?p=1' },
+  { route: 'GET /api/log/self', min: 1, path: () => '/api/log/self/?p=1' },
+  { route: 'GET /api/log/stat', min: 10, path: () => '/api/log/stat' },
+  { route: 'GET /api/log/self/stat', min: 1, path: () => '/api/log/self/stat' },
+  { route: 'DELETE /api/log', min: 100, path: () => '/api/log/?target_timestamp=1' },
   { route: 'GET /api/group', min: 10, path: () => '/api/group/' },
   // Root
   { route: 'GET /api/option', min: 100, path: () => '/api/option/' },

@@ -18,6 +18,7 @@ import { BillingModule } from './billing/billing.module';
 import { UsageModule } from './usage/usage.module';
 import { TokensModule } from './tokens/tokens.module';
 import { RedemptionsModule } from './redemptions/redemptions.module';
+import { LogsModule } from './logs/logs.module';
 import { BootstrapRootHandler } from './bootstrap/bootstrap-root.command';
 import { StartupService } from './bootstrap/startup.service';
 import type { AppConfig } from './config/app-config';
@@ -77,6 +78,7 @@ export class AppModule {
         UsageModule,
         TokensModule,
         RedemptionsModule,
+        LogsModule,
       ],
       controllers: [AccountsController, UsersController, OptionsController, StatusController],
       providers: [

@@ -1,6 +1,7 @@
 import { BILLING_MESSAGES } from '../../billing/billing.messages';
 import { TOKEN_MESSAGES } from '../../tokens/tokens.messages';
 import { REDEMPTION_MESSAGES } from '../../redemptions/redemptions.messages';
+import { LOG_MESSAGES } from '../../logs/logs.messages';
 
 /**
  * Server-side texts by stable code, zh-CN (the anchors' wording, verbatim where the spec gives it)
@@ -217,6 +218,7 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
   ...BILLING_MESSAGES,
   ...TOKEN_MESSAGES,
   ...REDEMPTION_MESSAGES,
+  ...LOG_MESSAGES,
 };
 
 export type Lang = 'zh-CN' | 'en';
