@@ -20,7 +20,8 @@ export const redemptionListProjection: Projection = {
     switch (event.type) {
       case 'RedemptionCreated': {
         const d = event.data;
-        await codes.put({
+        // Insert once: a replayed creation must not bring a used code back.
+        const { _id, ...doc }: RedemptionDocument = {
           _id: id,
           id: d.redemptionId,
           user_id: d.createdBy,
@@ -32,7 +33,8 @@ export const redemptionListProjection: Projection = {
           created_time: d.createdTime,
           redeemed_time: 0,
           used_user_id: 0,
-        });
+        };
+        await codes.update(_id, { $setOnInsert: doc }, { upsert: true });
         return;
       }
       case 'RedemptionUpdated':
