@@ -153,3 +153,55 @@ test('root batch-creates codes and downloads them; a user redeems one and sees i
   await admin.getByRole('dialog', { name: '用户信息' }).getByText(username).waitFor();
   await shoot(admin, 'log-admin');
 });
+
+test('changes made elsewhere reach the open token and wallet pages; the pages in English', async () => {
+  const page = await session.openPage();
+  const username = unique('live');
+  await register(page, username, 'live-password');
+  await signIn(page, username, 'live-password');
+  await page.getByText('暂无数据').waitFor();
+
+  // The same user in another session creates a token over the API: the open list shows it.
+  const other = await session.browser.newContext({ baseURL: session.gateway.url });
+  const login = await other.request.post('/api/user/login', {
+    data: { username, password: 'live-password' },
+  });
+  const { data: self } = (await login.json()) as { data: { id: number } };
+  const created = await other.request.post('/api/token/', {
+    data: { name: 'remote', remain_quota: 500000 },
+    headers: { 'New-Api-User': String(self.id) },
+  });
+  expect(((await created.json()) as { success: boolean }).success).toBe(true);
+  await page.getByTestId('token-row-remote').waitFor();
+
+  // Root sets the user's balance (with the balance it saw): the open wallet follows.
+  await nav(page, '钱包');
+  const balance = page.getByTestId('wallet-balance');
+  await expectText(balance, /^\$\d+\.\d{2}$/);
+  const admin = await session.browser.newContext({ baseURL: session.gateway.url });
+  const rootLogin = await admin.request.post('/api/user/login', {
+    data: { username: 'root', password: '123456' },
+  });
+  const { data: root } = (await rootLogin.json()) as { data: { id: number } };
+  const shown = Math.round(Number(((await balance.textContent()) ?? '').slice(1)) * 500000);
+  const edited = await admin.request.put('/api/user/', {
+    data: { id: self.id, username, quota: 5_000_000, expected_quota: shown },
+    headers: { 'New-Api-User': String(root.id) },
+  });
+  expect(((await edited.json()) as { success: boolean }).success).toBe(true);
+  await expectText(balance, /^\$10\.00$/);
+  await Promise.all([other.close(), admin.close()]);
+
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await page.getByRole('heading', { name: 'Wallet' }).waitFor();
+  await shoot(page, 'topup-en');
+  await page.goto('/token');
+  await page.getByText('Tokens cannot precisely control usage', { exact: false }).waitFor();
+  await page.getByTestId('token-row-remote').waitFor();
+  await shoot(page, 'token-en');
+  await page.goto('/log');
+  await page.getByRole('heading', { name: 'Usage logs' }).waitFor();
+  await page.locator('[data-testid^="log-row-"]').first().waitFor();
+  await shoot(page, 'log-en');
+});
