@@ -48,6 +48,8 @@ test('a user creates a token, views its key and copies it as sk-<key>', async ()
   await drawer.getByRole('button', { name: '一天' }).click();
   await drawer.getByRole('button', { name: '$10', exact: true }).click();
   await shoot(page, 'token-drawer');
+  await drawer.getByText('速率限制（0 表示不限制）').scrollIntoViewIfNeeded();
+  await shoot(page, 'token-drawer-limits');
   await drawer.getByRole('button', { name: '提交' }).click();
   await page.getByText('令牌创建成功，请在列表页面点击复制获取令牌！').waitFor();
 
@@ -76,6 +78,8 @@ test('a user creates a token, views its key and copies it as sk-<key>', async ()
   await row.getByText('已禁用').waitFor();
   await row.getByRole('button', { name: '启用' }).waitFor();
   await shoot(page, 'token-list');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shoot(page, 'token-mobile');
 });
 
 test('root batch-creates codes and downloads them; a user redeems one and sees it in the log', async () => {
