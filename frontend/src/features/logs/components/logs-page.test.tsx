@@ -80,7 +80,7 @@ describe('log page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('textbox', { name: '起始时间' })).toHaveValue(
       formatDateTime(startOfDay(now)),
     );
-    const shownEnd = (screen.getByRole('textbox', { name: '结束时间' }) as HTMLInputElement).value;
+    const shownEnd = screen.getByRole<HTMLInputElement>('textbox', { name: '结束时间' }).value;
     expect(Math.abs((parseDateTime(shownEnd) ?? 0) - (now + 3600))).toBeLessThan(5);
     expect(query?.get('p')).toBe('1');
     expect(query?.get('page_size')).toBe('10');
