@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PageOf, RedemptionDto, UserDto } from '@tollgate/contracts';
 import { BalanceBook } from '../../apps/gateway/src/billing/balance-book';
+import { PasswordHasher } from '../../apps/gateway/src/infrastructure/password-hasher';
 import { allSqliteText, readStoredEvents, sqliteFileBytes } from '../support/e2e-helpers';
 import {
   ConsoleClient,
@@ -24,12 +25,21 @@ function balanceFromEvents(dataDir: string, userId: number): number {
   return balance;
 }
 
+/**
+ * 100 registrations + sign-ins at argon2's production cost (19 MiB each) would hold both cores for
+ * a minute and starve the suites running beside this one: these accounts hash with 64 KiB instead.
+ */
+function cheapPasswords(app: TestApp): void {
+  Object.assign(app.app.get(PasswordHasher), { memorySize: 64 });
+}
+
 describe('redemption codes and the wallet', () => {
   let t: TestApp;
   let root: ConsoleClient;
 
   beforeAll(async () => {
     t = await startTestApp();
+    cheapPasswords(t);
     root = await loginRoot(t.url);
   });
   afterAll(() => t.close());
@@ -224,6 +234,7 @@ describe('redemption codes and the wallet', () => {
       if (wipe) rmSync(join(t.dataDir, 'read.sqlite-wal'), { force: true });
       if (wipe) rmSync(join(t.dataDir, 'read.sqlite-shm'), { force: true });
       t = await startTestApp({ dataDir: t.dataDir });
+      cheapPasswords(t);
       const book = t.app.get(BalanceBook);
       root = await loginRoot(t.url);
       for (const [i, id] of ids.entries()) {
