@@ -247,3 +247,24 @@ describe('redemption codes and the wallet', () => {
     t = await startTestApp({ dataDir: t.dataDir });
   });
 });
+
+describe('guessing codes', () => {
+  it('is rate-limited per IP like login', async () => {
+    const t = await startTestApp({ env: { CRITICAL_RATE_LIMIT: '3' } });
+    try {
+      const user = await registerAndLogin(t.url, 'guesser');
+      const answers = [];
+      for (let i = 0; i < 5; i += 1)
+        answers.push(await user.post('/api/user/topup', { key: `guess${i}` }));
+      expect(answers.slice(0, 2).map((r) => r.body.message)).toEqual([
+        '无效的兑换码',
+        '无效的兑换码',
+      ]);
+      const last = answers[answers.length - 1]!;
+      expect(last.status).toBe(429);
+      expect(last.body).toEqual({ success: false, message: '请求次数过多，请稍后再试！' });
+    } finally {
+      await t.close();
+    }
+  });
+});
