@@ -115,6 +115,20 @@ describe('BalanceBook', () => {
     expect(book.userBalance(1)).toBe(0);
   });
 
+  it('reserves whole units and refuses nonsense amounts', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 10)]);
+    const r = book.reserve('a', 1, 0, 2.2);
+    expect(r).toEqual({
+      ok: true,
+      reservation: { requestId: 'a', userId: 1, tokenId: 0, amount: 3 },
+    });
+    expect(() => book.reserve('b', 1, 0, -1)).toThrow();
+    expect(() => book.reserve('c', 1, 0, Number.NaN)).toThrow();
+    expect(() => book.reserve('a', 1, 0, 1)).toThrow(/already reserved/);
+    expect(book.userBalance(1)).toBe(7);
+  });
+
   it('release gives the whole reservation back', () => {
     const book = new BalanceBook();
     book.apply([granted(1, 100), tokenCreated(7, 1, 80)]);
