@@ -1,9 +1,17 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PageOf, RedemptionDto, UserDto } from '@tollgate/contracts';
+import { randomUUID } from 'node:crypto';
+import { SYSTEM_ACTOR, type RequestRelayed } from '@tollgate/domain';
 import { BalanceBook } from '../../apps/gateway/src/billing/balance-book';
+import { UsageAppender } from '../../apps/gateway/src/usage/usage-appender';
 import { PasswordHasher } from '../../apps/gateway/src/infrastructure/password-hasher';
-import { allSqliteText, readStoredEvents, sqliteFileBytes } from '../support/e2e-helpers';
+import {
+  allSqliteText,
+  readStoredEvents,
+  sqliteFileBytes,
+  waitUntil,
+} from '../support/e2e-helpers';
 import {
   ConsoleClient,
   loginRoot,
@@ -14,7 +22,7 @@ import {
 
 jest.setTimeout(120_000);
 
-/** Σ of a user's balance events: credits on billing-<id> minus receipts (none yet here). */
+/** Σ of a user's balance events: credits on billing-<id> minus the usage receipts. */
 function balanceFromEvents(dataDir: string, userId: number): number {
   let balance = 0;
   for (const e of readStoredEvents(dataDir, { streamId: `billing-${userId}` })) {
@@ -22,7 +30,39 @@ function balanceFromEvents(dataDir: string, userId: number): number {
     if (e.type === 'QuotaGranted' || e.type === 'AffQuotaTransferred') balance += d.amount ?? 0;
     if (e.type === 'QuotaAdjusted') balance += d.delta ?? 0;
   }
+  for (const e of readStoredEvents(dataDir, { type: 'RequestRelayed' }))
+    if ((e.data as { userId: number }).userId === userId) balance -= e.data['quota'] as number;
   return balance;
+}
+
+function usageReceipt(userId: number, quota: number): RequestRelayed['data'] {
+  return {
+    requestId: randomUUID(),
+    userId,
+    tokenId: 0,
+    tokenName: '',
+    group: 'default',
+    model: 'gpt-4o-mini',
+    upstreamModel: 'gpt-4o-mini',
+    channelId: 1,
+    channelChain: [1],
+    endpoint: '/pg/chat/completions',
+    promptTokens: 10,
+    completionTokens: 10,
+    cachedTokens: 0,
+    quota,
+    reserved: quota,
+    modelRatio: 1,
+    completionRatio: 1,
+    groupRatio: 1,
+    cacheRatio: 1,
+    modelPrice: -1,
+    useTimeMs: 10,
+    firstTokenMs: null,
+    stream: false,
+    estimated: false,
+    ip: '',
+  };
 }
 
 /**
@@ -223,8 +263,25 @@ describe('redemption codes and the wallet', () => {
     await user.post('/api/user/topup', { key: a });
     await user.post('/api/user/topup', { key: b });
     await root.put('/api/user/', { id: user.userId, quota: 5000 });
+    // Two relayed requests, reserved and settled in the book, then their receipts appended.
+    const book = t.app.get(BalanceBook);
+    for (const cost of [30, 20]) {
+      const receipt = usageReceipt(user.userId, cost);
+      const reserved = book.reserve(receipt.requestId, user.userId, 0, 100);
+      if (!reserved.ok) throw new Error('refused');
+      expect(book.settle(reserved.reservation, cost)).toBe(cost);
+      await t.app
+        .get(UsageAppender)
+        .append(receipt, { actor: SYSTEM_ACTOR, correlationId: receipt.requestId });
+    }
+    await waitUntil(
+      async () =>
+        ((await root.get(`/api/user/${user.userId}`)).body.data as UserDto).quota === 4950,
+      'the receipts in the users read model',
+    );
     const expected = balanceFromEvents(t.dataDir, user.userId);
-    expect(expected).toBe(5000);
+    expect(expected).toBe(4950);
+    expect(book.userBalance(user.userId)).toBe(4950);
     const ids = [user.userId, root.userId];
     const sums = ids.map((id) => balanceFromEvents(t.dataDir, id));
     await t.close();
