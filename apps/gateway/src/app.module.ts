@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule } from './accounts/accounts.module';
 import { AuthModule } from './auth/auth.module';
+import { BillingModule } from './billing/billing.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -13,6 +14,10 @@ import { RealtimeModule } from './realtime/realtime.module';
 import { ApiExceptionFilter } from './shared/api-exception.filter';
 import { StatusModule } from './status/status.module';
 import { UsersModule } from './users/users.module';
+import { UsageModule } from './usage/usage.module';
+import { TokensModule } from './tokens/tokens.module';
+import { RedemptionsModule } from './redemptions/redemptions.module';
+import { LogsModule } from './logs/logs.module';
 
 /** The gateway: infrastructure, then one module per feature (one import line each). */
 @Module({})
@@ -30,6 +35,11 @@ export class AppModule {
         AccountsModule,
         UsersModule,
         RealtimeModule,
+        BillingModule,
+        UsageModule,
+        TokensModule,
+        RedemptionsModule,
+        LogsModule,
         BootstrapModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],

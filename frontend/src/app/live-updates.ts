@@ -1,7 +1,10 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { ChangeTopic } from '@tollgate/contracts';
 import { selfQueries } from '@/features/setting';
+import { logQueries } from '@/features/logs';
+import { redemptionQueries } from '@/features/redemptions';
 import { statusQueries } from '@/features/status';
+import { tokenQueries } from '@/features/tokens';
 import { groupQueries, userQueries } from '@/features/users';
 
 /** Which cached queries a `changed` push makes stale; the socket never carries data itself. */
@@ -11,4 +14,7 @@ export const TOPIC_QUERY_KEYS: Record<ChangeTopic, QueryKey[]> = {
   // Groups are derived from the GroupRatio option.
   options: [['options'], groupQueries.all],
   status: [statusQueries.all],
+  tokens: [tokenQueries.all],
+  redemptions: [redemptionQueries.all],
+  logs: [logQueries.all],
 };

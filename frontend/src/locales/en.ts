@@ -1,6 +1,14 @@
+import { logsEn } from '../features/logs/locales/en';
+import { redemptionsEn } from '../features/redemptions/locales/en';
+import { tokensEn } from '../features/tokens/locales/en';
+import { walletEn } from '../features/wallet/locales/en';
 import type { Translation } from './zh-cn';
 
 export const en: Translation = {
+  ...tokensEn,
+  ...redemptionsEn,
+  ...walletEn,
+  ...logsEn,
   common: {
     cancel: 'Cancel',
     confirm: 'Confirm',

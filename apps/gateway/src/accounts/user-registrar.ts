@@ -15,7 +15,7 @@ import {
   userDecider,
   type RegistrationSource,
 } from '@tollgate/domain';
-import { EventSourcedStore } from '../infrastructure/event-sourced-store';
+import { StreamCommands } from '../infrastructure/stream-commands';
 import { EVENT_STORE, READ_STORE } from '../infrastructure/injection-tokens';
 import { PasswordHasher } from '../infrastructure/password-hasher';
 import { randomAlphanumeric } from '../infrastructure/random-text';
@@ -49,7 +49,7 @@ const INVITER_LOOKBACK = 500;
 @Injectable()
 export class UserRegistrar {
   constructor(
-    private readonly store: EventSourcedStore,
+    private readonly store: StreamCommands,
     private readonly hasher: PasswordHasher,
     private readonly options: OptionsCache,
     private readonly claims: UniqueClaims,

@@ -11,7 +11,10 @@ import {
 import type { RecordedEvent } from '@tollgate/event-store';
 import { Authenticator } from '../auth/authenticator';
 import { SESSION_COOKIE } from '../auth/session-codec';
-import { pushesFor } from './change-topics';
+import { pushesFor, type Push } from './change-topics';
+
+/** Longest delay of a push; bursts within it collapse into one. */
+export const PUSH_INTERVAL_MS = 200;
 
 interface SocketData {
   session?: string;
@@ -50,6 +53,8 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 export class RealtimeGateway implements OnGatewayConnection {
   private readonly logger = new Logger(RealtimeGateway.name);
   @WebSocketServer() private server!: Server<ClientToServerEvents, ServerToClientEvents>;
+  private readonly pending = new Map<string, Push>();
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly authenticator: Authenticator) {}
 
@@ -58,19 +63,6 @@ export class RealtimeGateway implements OnGatewayConnection {
     // Kept so the socket can be checked again whenever its user's document changes.
     (client.data as SocketData).session = session;
     await this.admit(client, session);
-  }
-
-  push(projection: string, events: readonly RecordedEvent[]): void {
-    if (!this.server) return;
-    // Sessions and rooms first: a demoted admin must not receive this batch's admin pushes.
-    const recheck = projection === 'users' ? usersToRecheck(events) : [];
-    void Promise.all(recheck.map((userId) => this.recheck(userId)))
-      .catch((error: unknown) => this.logger.error(`socket recheck failed: ${String(error)}`))
-      .finally(() => {
-        for (const { to, event } of pushesFor(projection, events))
-          this.server.to(to).emit('changed', event);
-        this.logger.debug(`pushed ${projection} changes`);
-      });
   }
 
   /**
@@ -102,5 +94,34 @@ export class RealtimeGateway implements OnGatewayConnection {
     await Promise.all(
       sockets.map((socket) => this.admit(socket, (socket.data as SocketData).session)),
     );
+  }
+
+  /**
+   * Throttled: pushes gather for PUSH_INTERVAL_MS and go out once per audience/topic/id, so a
+   * burst of changes (a batch create, a stream of usage receipts) is one push, not one per event.
+   */
+  push(projection: string, events: readonly RecordedEvent[]): void {
+    if (!this.server) return;
+    // Sessions and rooms first: a demoted admin must not receive this batch's admin pushes.
+    const recheck = projection === 'users' ? usersToRecheck(events) : [];
+    void Promise.all(recheck.map((userId) => this.recheck(userId)))
+      .catch((error: unknown) => this.logger.error(`socket recheck failed: ${String(error)}`))
+      .finally(() => this.queue(projection, events));
+  }
+
+  private queue(projection: string, events: readonly RecordedEvent[]): void {
+    for (const push of pushesFor(projection, events))
+      this.pending.set(`${push.to}|${push.event.topic}|${push.event.id ?? ''}`, push);
+    if (this.pending.size === 0 || this.timer) return;
+    this.timer = setTimeout(() => this.flush(), PUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const pushes = [...this.pending.values()];
+    this.pending.clear();
+    for (const { to, event } of pushes) this.server.to(to).emit('changed', event);
+    this.logger.debug(`pushed ${pushes.length} changes`);
   }
 }

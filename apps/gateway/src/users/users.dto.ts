@@ -20,6 +20,12 @@ export class UpdateUserBody implements UpdateUserRequest {
   @Optional() @IsString() @MaxLength(100) password?: string;
   @Optional() @IsString() @MaxLength(64) group?: string;
   @Optional() @ToInt() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) quota?: number;
+  @Optional()
+  @ToInt()
+  @IsInt()
+  @Min(Number.MIN_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
+  expected_quota?: number;
   @Optional() @IsString() @MaxLength(255) remark?: string;
 }
 

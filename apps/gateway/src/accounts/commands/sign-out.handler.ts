@@ -1,7 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { userDecider } from '@tollgate/domain';
 import type { SessionClaims } from '../../auth/session-codec';
-import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
+import { StreamCommands } from '../../infrastructure/stream-commands';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import type { RequestMeta } from '../../shared/request-meta';
 
@@ -21,7 +21,7 @@ export class SignOutCommand extends Command<void> {
 @CommandHandler(SignOutCommand)
 export class SignOutHandler implements ICommandHandler<SignOutCommand> {
   constructor(
-    private readonly store: EventSourcedStore,
+    private readonly store: StreamCommands,
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 

@@ -6,7 +6,7 @@ import {
   userDecider,
 } from '@tollgate/domain';
 import { PasswordAttempts } from '../../auth/password-attempts';
-import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
+import { StreamCommands } from '../../infrastructure/stream-commands';
 import { PasswordHasher } from '../../infrastructure/password-hasher';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import type { UserDocument } from '../../projections/user.document';
@@ -28,7 +28,7 @@ export class UpdateSelfCommand extends Command<{ passwordChanged: boolean }> {
 @CommandHandler(UpdateSelfCommand)
 export class UpdateSelfHandler implements ICommandHandler<UpdateSelfCommand> {
   constructor(
-    private readonly store: EventSourcedStore,
+    private readonly store: StreamCommands,
     private readonly hasher: PasswordHasher,
     private readonly readYourWrites: ReadYourWrites,
     private readonly attempts: PasswordAttempts,

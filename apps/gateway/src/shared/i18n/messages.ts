@@ -1,4 +1,8 @@
 import { HTTP_EDGE_MESSAGES } from '../../http-edge/http-edge.messages';
+import { BILLING_MESSAGES } from '../../billing/billing.messages';
+import { TOKEN_MESSAGES } from '../../tokens/tokens.messages';
+import { REDEMPTION_MESSAGES } from '../../redemptions/redemptions.messages';
+import { LOG_MESSAGES } from '../../logs/logs.messages';
 
 /**
  * Server-side texts by stable code, zh-CN (the anchors' wording, verbatim where the spec gives it)
@@ -221,6 +225,10 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
     'zh-CN': '请先填写服务器地址',
     en: 'Please fill in the server address first',
   },
+  ...BILLING_MESSAGES,
+  ...TOKEN_MESSAGES,
+  ...REDEMPTION_MESSAGES,
+  ...LOG_MESSAGES,
 };
 
 export type Lang = 'zh-CN' | 'en';

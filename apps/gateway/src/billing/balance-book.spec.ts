@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import type { RecordedEvent } from '@tollgate/event-store';
+import type { RequestRelayed, TokenCreated } from '@tollgate/domain';
+import { BalanceBook, type Reservation } from './balance-book';
+
+let position = 0n;
+function recorded(type: string, data: unknown): RecordedEvent {
+  position += 1n;
+  return {
+    id: randomUUID(),
+    type,
+    data,
+    metadata: {},
+    streamId: 'x-1',
+    revision: 0,
+    position: { commit: position, prepare: position },
+    recordedAt: new Date(),
+  };
+}
+const granted = (userId: number, amount: number) =>
+  recorded('QuotaGranted', { userId, amount, reason: 'topup' });
+const tokenCreated = (tokenId: number, userId: number, remainQuota: number, unlimited = false) =>
+  recorded('TokenCreated', {
+    tokenId,
+    userId,
+    name: 't',
+    remainQuota,
+    unlimitedQuota: unlimited,
+    expiredTime: -1,
+    modelLimitsEnabled: false,
+    modelLimits: [],
+    allowIps: [],
+    group: '',
+    rateLimits: { rpm: 0, tpm: 0, concurrency: 0 },
+    keyHash: 'h',
+    sealedKey: { cipher: 'c', hash: 'h' },
+    createdTime: 0,
+  } satisfies TokenCreated['data']);
+const receipt = (requestId: string, userId: number, tokenId: number, quota: number) =>
+  recorded('RequestRelayed', {
+    requestId,
+    userId,
+    tokenId,
+    tokenName: 't',
+    group: 'default',
+    model: 'gpt-4o-mini',
+    upstreamModel: 'gpt-4o-mini',
+    channelId: 1,
+    channelChain: [1],
+    endpoint: '/v1/chat/completions',
+    promptTokens: 10,
+    completionTokens: 5,
+    cachedTokens: 0,
+    quota,
+    reserved: quota,
+    modelRatio: 1,
+    completionRatio: 1,
+    groupRatio: 1,
+    cacheRatio: 1,
+    modelPrice: -1,
+    useTimeMs: 10,
+    firstTokenMs: null,
+    stream: false,
+    estimated: false,
+    ip: '127.0.0.1',
+  } satisfies RequestRelayed['data']);
+
+describe('BalanceBook', () => {
+  it('reserves by check-and-decrement: concurrent reservations never overdraw', async () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 1000), tokenCreated(7, 1, 0, true)]);
+    // 100 "concurrent" requests of 30 each: each reserve runs to completion (one JS thread).
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        Promise.resolve().then(() => book.reserve(`r${i}`, 1, 7, 30)),
+      ),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(33);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.reason === 'user_quota')).toBe(
+      true,
+    );
+    expect(book.userBalance(1)).toBe(10);
+  });
+
+  it('checks the token cap too, and changes nothing when refused', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 1000), tokenCreated(7, 1, 50)]);
+    expect(book.reserve('a', 1, 7, 60)).toEqual({ ok: false, reason: 'token_quota' });
+    expect(book.userBalance(1)).toBe(1000);
+    expect(book.tokenRemaining(7)).toBe(50);
+    expect(book.reserve('b', 1, 99, 1)).toEqual({ ok: false, reason: 'token_quota' });
+    expect(book.reserve('c', 2, 0, 1)).toEqual({ ok: false, reason: 'user_quota' });
+  });
+
+  it('settle charges the actual cost; the later receipt is not counted twice', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 1000), tokenCreated(7, 1, 500)]);
+    const r = book.reserve('req-1', 1, 7, 100);
+    if (!r.ok) throw new Error('refused');
+    expect(book.settle(r.reservation, 40)).toBe(40);
+    expect(book.userBalance(1)).toBe(960);
+    expect(book.tokenRemaining(7)).toBe(460);
+    book.apply([receipt('req-1', 1, 7, 40)]);
+    expect(book.userBalance(1)).toBe(960);
+    expect(book.tokenRemaining(7)).toBe(460);
+    expect(book.tokenUsed(7)).toBe(40);
+  });
+
+  it('settle never drives a balance below 0: at most reserved + what is left', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 100)]);
+    const r = book.reserve('req-1', 1, 0, 60);
+    if (!r.ok) throw new Error('refused');
+    expect(book.settle(r.reservation, 500)).toBe(100);
+    expect(book.userBalance(1)).toBe(0);
+  });
+
+  it('reserves whole units and refuses nonsense amounts', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 10)]);
+    const r = book.reserve('a', 1, 0, 2.2);
+    expect(r).toEqual({
+      ok: true,
+      reservation: { requestId: 'a', userId: 1, tokenId: 0, amount: 3 },
+    });
+    expect(() => book.reserve('b', 1, 0, -1)).toThrow();
+    expect(() => book.reserve('c', 1, 0, Number.NaN)).toThrow();
+    expect(() => book.reserve('a', 1, 0, 1)).toThrow(/already reserved/);
+    expect(book.userBalance(1)).toBe(7);
+  });
+
+  it('release gives the whole reservation back', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 100), tokenCreated(7, 1, 80)]);
+    const r = book.reserve('req-1', 1, 7, 60);
+    if (!r.ok) throw new Error('refused');
+    book.release(r.reservation);
+    book.release(r.reservation); // twice changes nothing
+    expect(book.userBalance(1)).toBe(100);
+    expect(book.tokenRemaining(7)).toBe(80);
+  });
+
+  it('a replay after a restart gives the same balances as the live book', () => {
+    const live = new BalanceBook();
+    const log = [granted(1, 1000), tokenCreated(7, 1, 600), granted(2, 50)];
+    live.apply(log);
+    for (const [id, cost] of [
+      ['a', 30],
+      ['b', 70],
+      ['c', 5],
+    ] as const) {
+      const r = live.reserve(id, 1, 7, 100);
+      if (!r.ok) throw new Error('refused');
+      const charged = live.settle(r.reservation, cost);
+      const event = receipt(id, 1, 7, charged);
+      log.push(event);
+      live.apply([event]);
+    }
+    log.push(recorded('QuotaAdjusted', { userId: 1, from: 895, to: 2000, delta: 1105, note: '' }));
+    live.apply(log.slice(-1));
+    const replayed = new BalanceBook();
+    replayed.apply(log);
+    for (const book of [live, replayed]) {
+      expect(book.userBalance(1)).toBe(2000);
+      expect(book.userBalance(2)).toBe(50);
+      expect(book.tokenRemaining(7)).toBe(495);
+      expect(book.tokenUsed(7)).toBe(105);
+    }
+  });
+
+  it('a receipt from another process (never reserved here) is charged', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 1000), receipt('elsewhere', 1, 0, 300)]);
+    expect(book.userBalance(1)).toBe(700);
+  });
+
+  it('unlimited tokens report Infinity; a token update resets its cap', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 1000), tokenCreated(7, 1, 0, true), tokenCreated(8, 1, 100)]);
+    expect(book.tokenRemaining(7)).toBe(Infinity);
+    book.apply([receipt('x', 1, 8, 100)]);
+    expect(book.tokenRemaining(8)).toBe(0);
+    const updated = { ...(tokenCreated(8, 1, 300).data as object) };
+    book.apply([recorded('TokenUpdated', updated)]);
+    expect(book.tokenRemaining(8)).toBe(300);
+    expect(book.tokenUsed(8)).toBe(100);
+    expect(book.tokenRemaining(99)).toBeUndefined();
+    expect(book.userBalance(99)).toBeUndefined();
+  });
+
+  it('random interleavings of reserve, settle, release and receipts never overdraw, and replay agrees', () => {
+    // A small deterministic PRNG so a failure is reproducible.
+    let seed = 12345;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 20; round += 1) {
+      const live = new BalanceBook();
+      const log: RecordedEvent[] = [granted(1, 5000), tokenCreated(7, 1, 3000), granted(2, 800)];
+      live.apply(log);
+      const open: Reservation[] = [];
+      const pendingReceipts: RecordedEvent[] = [];
+      let lowest = Infinity;
+      for (let step = 0; step < 400; step += 1) {
+        const dice = random();
+        if (dice < 0.4) {
+          const user = random() < 0.7 ? 1 : 2;
+          const r = live.reserve(
+            `r${round}-${step}`,
+            user,
+            user === 1 ? 7 : 0,
+            Math.floor(random() * 200),
+          );
+          if (r.ok) open.push(r.reservation);
+        } else if (dice < 0.7 && open.length > 0) {
+          const [reservation] = open.splice(Math.floor(random() * open.length), 1);
+          const charged = live.settle(reservation!, Math.floor(random() * 400));
+          pendingReceipts.push(
+            receipt(reservation!.requestId, reservation!.userId, reservation!.tokenId, charged),
+          );
+        } else if (dice < 0.8 && open.length > 0) {
+          live.release(open.splice(Math.floor(random() * open.length), 1)[0]!);
+        } else if (pendingReceipts.length > 0) {
+          // Receipts come back through the subscription later, in order.
+          const event = pendingReceipts.shift()!;
+          log.push(event);
+          live.apply([event]);
+        }
+        lowest = Math.min(
+          lowest,
+          live.userBalance(1)!,
+          live.userBalance(2)!,
+          live.tokenRemaining(7)!,
+        );
+      }
+      expect(lowest).toBeGreaterThanOrEqual(0);
+      for (const r of open.splice(0)) live.release(r);
+      for (const event of pendingReceipts.splice(0)) {
+        log.push(event);
+        live.apply([event]);
+      }
+      const replayed = new BalanceBook();
+      replayed.apply(log);
+      for (const user of [1, 2]) expect(replayed.userBalance(user)).toBe(live.userBalance(user));
+      expect(replayed.tokenRemaining(7)).toBe(live.tokenRemaining(7));
+      expect(replayed.tokenUsed(7)).toBe(live.tokenUsed(7));
+    }
+  });
+});
