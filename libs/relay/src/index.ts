@@ -6,3 +6,4 @@ export * from './errors/relay-error';
 export * from './routing/channel-selector';
 export * from './routing/failure-policy';
 export * from './limits/rate-limits';
+export * from './admission/ip-allow-list';

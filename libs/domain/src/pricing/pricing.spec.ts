@@ -165,6 +165,12 @@ describe('chargeFor (spec 001 §9)', () => {
     expect(receipt).toMatchObject({ mode: 'price', modelPrice: 0.04, modelRatio: 0, quota: 20000 });
   });
 
+  it('price mode bills each call (images with n > 1)', () => {
+    const none = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
+    expect(chargeFor(quote('dall-e-3', 'vip'), none, 500000, 3).quota).toBe(30000);
+    expect(chargeFor(quote('gpt-4o'), { ...none, promptTokens: 8 }, 500000, 3).quota).toBe(10);
+  });
+
   it('ignores negative and fractional token counts from a misbehaving upstream', () => {
     const receipt = chargeFor(
       quote('gpt-4o'),
@@ -259,6 +265,10 @@ describe('reservationFor', () => {
     },
   ])('$name', ({ model, group, prompt, max, quota }) => {
     expect(reservationFor(quote(model, group), prompt, max, opts)).toBe(quota);
+  });
+
+  it('price mode reserves every call', () => {
+    expect(reservationFor(quote('dall-e-3'), 0, undefined, opts, 2)).toBe(40000);
   });
 
   it('covers the actual charge when the upstream honours max_tokens', () => {

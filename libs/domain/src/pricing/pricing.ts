@@ -132,12 +132,14 @@ const whole = (n: number): number => (Number.isFinite(n) && n > 0 ? Math.floor(n
  * Ratio mode: round(((prompt − cached) + cached × cacheRatio + completion × completionRatio)
  * × modelRatio × groupRatio), at least 1 when modelRatio × groupRatio ≠ 0 and tokens were used;
  * 0 when no token was used at all (an empty answer costs nothing).
- * Price mode: round(modelPrice × quotaPerUnit × groupRatio), whatever the tokens.
+ * Price mode: round(modelPrice × quotaPerUnit × groupRatio) per call (`calls`: images with n > 1),
+ * whatever the tokens.
  */
 export function chargeFor(
   quote: PriceQuote,
   usage: TokenUsage,
   quotaPerUnit: number,
+  calls = 1,
 ): ChargeReceipt {
   const promptTokens = whole(usage.promptTokens);
   const completionTokens = whole(usage.completionTokens);
@@ -154,7 +156,8 @@ export function chargeFor(
     cachedTokens,
   };
   if (quote.mode === 'price') {
-    return { ...base, quota: Math.round(quote.modelPrice * quotaPerUnit * quote.groupRatio) };
+    const perCall = Math.round(quote.modelPrice * quotaPerUnit * quote.groupRatio);
+    return { ...base, quota: perCall * Math.max(1, Math.floor(calls)) };
   }
   if (promptTokens + completionTokens === 0) return { ...base, quota: 0 };
   const weighted =
@@ -178,8 +181,10 @@ export function reservationFor(
   promptEstimate: number,
   maxTokens: number | undefined,
   options: Pick<PriceOptions, 'preConsumedQuota' | 'quotaPerUnit'>,
+  calls = 1,
 ): number {
-  if (quote.mode === 'price') return chargeFor(quote, ZERO_USAGE, options.quotaPerUnit).quota;
+  if (quote.mode === 'price')
+    return chargeFor(quote, ZERO_USAGE, options.quotaPerUnit, calls).quota;
   const ratio = quote.modelRatio * quote.groupRatio;
   if (ratio === 0) return 0;
   const tokens =

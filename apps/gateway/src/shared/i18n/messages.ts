@@ -1,3 +1,5 @@
+import { RELAY_MESSAGES } from '../../relay/relay.messages';
+
 /**
  * Server-side texts by stable code, zh-CN (the anchors' wording, verbatim where the spec gives it)
  * and en. `{name}` placeholders are filled from the error's params.
@@ -210,6 +212,7 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
     'zh-CN': '请先填写服务器地址',
     en: 'Please fill in the server address first',
   },
+  ...RELAY_MESSAGES,
 };
 
 export type Lang = 'zh-CN' | 'en';
