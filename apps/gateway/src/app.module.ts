@@ -14,6 +14,8 @@ import { UserRegistrar } from './accounts/user-registrar';
 import { AuthGuard } from './auth/auth.guard';
 import { Authenticator } from './auth/authenticator';
 import { CriticalRateLimitGuard } from './auth/critical-rate-limit.guard';
+import { BillingModule } from './billing/billing.module';
+import { UsageModule } from './usage/usage.module';
 import { BootstrapRootHandler } from './bootstrap/bootstrap-root.command';
 import { StartupService } from './bootstrap/startup.service';
 import type { AppConfig } from './config/app-config';
@@ -65,7 +67,13 @@ export class AppModule {
     };
     return {
       module: AppModule,
-      imports: [configModule, StorageModule.forStores(stores), CqrsModule.forRoot()],
+      imports: [
+        configModule,
+        StorageModule.forStores(stores),
+        CqrsModule.forRoot(),
+        BillingModule,
+        UsageModule,
+      ],
       controllers: [AccountsController, UsersController, OptionsController, StatusController],
       providers: [
         ...HANDLERS,

@@ -1,7 +1,9 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { ChangeTopic } from '@tollgate/contracts';
 import { selfQueries } from '@/features/setting';
+import { redemptionQueries } from '@/features/redemptions';
 import { statusQueries } from '@/features/status';
+import { tokenQueries } from '@/features/tokens';
 import { groupQueries, userQueries } from '@/features/users';
 
 /** Which cached queries a `changed` push makes stale; the socket never carries data itself. */
@@ -11,4 +13,7 @@ export const TOPIC_QUERY_KEYS: Record<ChangeTopic, QueryKey[]> = {
   // Groups are derived from the GroupRatio option.
   options: [['options'], groupQueries.all],
   status: [statusQueries.all],
+  tokens: [tokenQueries.all],
+  redemptions: [redemptionQueries.all],
+  logs: [],
 };

@@ -14,7 +14,10 @@ import {
 import { AboutPage, HomePage } from '@/features/home';
 import { SettingPage } from '@/features/setting';
 import type { NavLabelKey } from '@/features/shell';
+import { RedemptionsPage } from '@/features/redemptions';
+import { TokensPage } from '@/features/tokens';
 import { EditUserPage, UsersPage } from '@/features/users';
+import { WalletPage } from '@/features/wallet';
 import { RootLayout } from './root-layout';
 
 /** Screens built by later issues: the route exists, the page says so. */
@@ -49,10 +52,10 @@ export const routes: RouteObject[] = [
       { path: '/channel', element: guarded(<Placeholder nav="channel" />, true) },
       { path: '/channel/add', element: guarded(<Placeholder nav="channel" />, true) },
       { path: '/channel/edit/:id', element: guarded(<Placeholder nav="channel" />, true) },
-      { path: '/redemption', element: guarded(<Placeholder nav="redemption" />, true) },
-      { path: '/token', element: guarded(<Placeholder nav="token" />) },
+      { path: '/redemption', element: guarded(<RedemptionsPage />, true) },
+      { path: '/token', element: guarded(<TokensPage />) },
       { path: '/playground', element: guarded(<Placeholder nav="playground" />) },
-      { path: '/topup', element: guarded(<Placeholder nav="topup" />) },
+      { path: '/topup', element: guarded(<WalletPage />) },
       { path: '/log', element: guarded(<Placeholder nav="log" />) },
       { path: '/detail', element: guarded(<Placeholder nav="detail" />) },
       { path: '/midjourney', element: guarded(<Placeholder nav="midjourney" />) },

@@ -99,6 +99,7 @@ export const http = {
     request<T>('GET', path, { query, signal }),
   post: <T>(path: string, body?: unknown, query?: RequestOptions['query']) =>
     request<T>('POST', path, { body, query }),
-  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, { body }),
+  put: <T>(path: string, body?: unknown, query?: RequestOptions['query']) =>
+    request<T>('PUT', path, { body, query }),
   delete: <T>(path: string) => request<T>('DELETE', path),
 };

@@ -5,6 +5,9 @@ export const StorageKey = {
   affCode: 'aff',
   sidebarCollapsed: 'sidebar-collapsed',
   usersPageSize: 'users-page-size',
+  tokensPageSize: 'tokens-page-size',
+  redemptionsPageSize: 'redemptions-page-size',
+  logsPageSize: 'logs-page-size',
   language: 'language',
 } as const;
 

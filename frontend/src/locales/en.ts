@@ -1,6 +1,12 @@
+import { redemptionsEn } from '../features/redemptions/locales/en';
+import { tokensEn } from '../features/tokens/locales/en';
+import { walletEn } from '../features/wallet/locales/en';
 import type { Translation } from './zh-cn';
 
 export const en: Translation = {
+  ...tokensEn,
+  ...redemptionsEn,
+  ...walletEn,
   common: {
     cancel: 'Cancel',
     confirm: 'Confirm',

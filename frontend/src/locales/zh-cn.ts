@@ -2,7 +2,14 @@
  * zh-CN texts. Strings quoted by the spec (000 §4, §5, §8; 001 §2) are copied verbatim; this file
  * is the source of the key set, `en.ts` must mirror it (checked by its type).
  */
+import { redemptionsZhCN } from '../features/redemptions/locales/zh-cn';
+import { tokensZhCN } from '../features/tokens/locales/zh-cn';
+import { walletZhCN } from '../features/wallet/locales/zh-cn';
+
 export const zhCN = {
+  ...tokensZhCN,
+  ...redemptionsZhCN,
+  ...walletZhCN,
   common: {
     cancel: '取消',
     confirm: '确定',

@@ -1,4 +1,4 @@
-import type { UserDto } from '@tollgate/contracts';
+import type { RedemptionDto, TokenDto, UserDto } from '@tollgate/contracts';
 
 /** A complete UserDto for tests; override what the test is about. */
 export function userFixture(overrides: Partial<UserDto> = {}): UserDto {
@@ -24,6 +24,47 @@ export function userFixture(overrides: Partial<UserDto> = {}): UserDto {
     remark: '',
     created_at: 1_700_000_000,
     DeletedAt: null,
+    ...overrides,
+  };
+}
+
+/** A complete TokenDto for tests (an enabled token of user 2). */
+export function tokenFixture(overrides: Partial<TokenDto> = {}): TokenDto {
+  return {
+    id: 1,
+    user_id: 2,
+    name: 'laptop',
+    key: 'a'.repeat(48),
+    status: 1,
+    created_time: 1_700_000_000,
+    accessed_time: 0,
+    expired_time: -1,
+    remain_quota: 500_000,
+    used_quota: 0,
+    unlimited_quota: false,
+    model_limits_enabled: false,
+    model_limits: '',
+    allow_ips: '',
+    group: '',
+    rate_limit_rpm: 0,
+    rate_limit_tpm: 0,
+    rate_limit_concurrency: 0,
+    ...overrides,
+  };
+}
+
+/** A complete RedemptionDto for tests (an unused code). */
+export function redemptionFixture(overrides: Partial<RedemptionDto> = {}): RedemptionDto {
+  return {
+    id: 1,
+    user_id: 1,
+    name: 'promo',
+    key: 'k'.repeat(32),
+    status: 1,
+    quota: 100_000,
+    created_time: 1_700_000_000,
+    redeemed_time: 0,
+    used_user_id: 0,
     ...overrides,
   };
 }

@@ -5,3 +5,6 @@ export * from './status.dto';
 export * from './socket-events';
 export * from './channel-types';
 export * from './channel-models';
+export * from './token.dto';
+export * from './redemption.dto';
+export * from './log.dto';

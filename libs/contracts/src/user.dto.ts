@@ -57,7 +57,13 @@ export interface UpdateUserRequest {
   display_name?: string;
   password?: string;
   group?: string;
+  /** The new balance. */
   quota?: number;
+  /**
+   * The balance the console showed when the admin typed `quota`. When sent, the edit is refused
+   * if the balance moved in between (charges or credits meanwhile). Old clients omit it.
+   */
+  expected_quota?: number;
   remark?: string;
 }
 

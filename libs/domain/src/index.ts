@@ -5,4 +5,7 @@ export * from './options';
 export * from './guard';
 export * from './sequence';
 export * from './usage';
+export * from './token';
+export * from './redemption';
+export * from './log';
 export * from './pricing';

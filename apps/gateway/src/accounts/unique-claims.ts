@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { uniqueClaimDecider } from '@tollgate/domain';
-import { EventSourcedStore } from '../infrastructure/event-sourced-store';
+import { StreamCommands } from '../infrastructure/stream-commands';
 import type { RequestMeta } from '../shared/request-meta';
 
 /** The kinds of value kept unique by a guard stream `<kind>-<value>`. */
@@ -12,7 +12,7 @@ export type UniqueKind = 'username' | 'affcode';
  */
 @Injectable()
 export class UniqueClaims {
-  constructor(private readonly store: EventSourcedStore) {}
+  constructor(private readonly store: StreamCommands) {}
 
   claim(kind: UniqueKind, value: string, ownerId: number, takenCode: string, meta: RequestMeta) {
     return this.store.execute(

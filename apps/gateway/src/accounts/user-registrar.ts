@@ -13,7 +13,7 @@ import {
   userDecider,
   type RegistrationSource,
 } from '@tollgate/domain';
-import { EventSourcedStore } from '../infrastructure/event-sourced-store';
+import { StreamCommands } from '../infrastructure/stream-commands';
 import { READ_STORE } from '../infrastructure/injection-tokens';
 import { PasswordHasher } from '../infrastructure/password-hasher';
 import { randomAlphanumeric } from '../infrastructure/random-text';
@@ -42,7 +42,7 @@ const AFF_CODE_LENGTH = 8;
 @Injectable()
 export class UserRegistrar {
   constructor(
-    private readonly store: EventSourcedStore,
+    private readonly store: StreamCommands,
     private readonly hasher: PasswordHasher,
     private readonly options: OptionsCache,
     private readonly claims: UniqueClaims,

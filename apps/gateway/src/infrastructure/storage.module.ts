@@ -11,7 +11,7 @@ import type { EventStore } from '@tollgate/event-store';
 import { ProjectionHost, type ReadStore } from '@tollgate/read-store';
 import type { AppConfig } from '../config/app-config';
 import { ALL_PROJECTIONS } from '../projections/all-projections';
-import { EventSourcedStore } from './event-sourced-store';
+import { StreamCommands } from './stream-commands';
 import { CacheFeed } from './hot-caches/cache-feed';
 import { APP_CONFIG, EVENT_STORE, PROJECTION_HOST, READ_STORE } from './injection-tokens';
 import { PasswordHasher } from './password-hasher';
@@ -36,7 +36,7 @@ const SERVICES: Provider[] = [
     useFactory: (config: AppConfig) => new SecretBox(config.sessionSecret),
   },
   { provide: PasswordHasher, useValue: new PasswordHasher() },
-  EventSourcedStore,
+  StreamCommands,
   ReadYourWrites,
   CacheFeed,
 ];
@@ -59,7 +59,7 @@ export class StorageModule implements OnApplicationShutdown {
         PROJECTION_HOST,
         SecretBox,
         PasswordHasher,
-        EventSourcedStore,
+        StreamCommands,
         ReadYourWrites,
         CacheFeed,
       ],

@@ -2,8 +2,10 @@ import type { RecordedEvent } from '@tollgate/event-store';
 import type { Collection, Projection, Update } from '@tollgate/read-store';
 import {
   BILLING_EVENT_TYPES,
+  USAGE_EVENT_TYPES,
   USER_EVENT_TYPES,
   type BillingEvent,
+  type UsageEvent,
   type UserEvent,
 } from '@tollgate/domain';
 import { USERS, type UserDocument } from './user.document';
@@ -29,10 +31,11 @@ export const usersProjection: Projection = {
       ],
     },
   ],
-  eventTypes: [...USER_EVENT_TYPES, ...BILLING_EVENT_TYPES],
+  eventTypes: [...USER_EVENT_TYPES, ...BILLING_EVENT_TYPES, ...USAGE_EVENT_TYPES],
   async apply(event, session) {
     const users = session.collection<UserDocument>(USERS);
-    const domainEvent = { type: event.type, data: event.data } as UserEvent | BillingEvent;
+    const domainEvent = { type: event.type, data: event.data } as
+      UserEvent | BillingEvent | UsageEvent;
     await applyUserEvent(domainEvent, guardedWriter(users, event), occurredAtMs(event));
   },
 };
@@ -54,7 +57,7 @@ function guardedWriter(users: Collection<UserDocument>, event: RecordedEvent) {
 }
 
 async function applyUserEvent(
-  event: UserEvent | BillingEvent,
+  event: UserEvent | BillingEvent | UsageEvent,
   users: ReturnType<typeof guardedWriter>,
   at: number,
 ): Promise<void> {
@@ -133,11 +136,17 @@ async function applyUserEvent(
       await users.update(id, { $inc: { quota: event.data.amount } });
       return;
     case 'QuotaAdjusted':
-      await users.update(id, { $set: { quota: event.data.to } });
+      // A delta: charges recorded meanwhile on the usage streams stay counted.
+      await users.update(id, { $inc: { quota: event.data.delta } });
       return;
     case 'InviterRewarded':
       await users.update(id, {
         $inc: { aff_count: 1, aff_quota: event.data.amount, aff_history_quota: event.data.amount },
+      });
+      return;
+    case 'RequestRelayed':
+      await users.update(id, {
+        $inc: { quota: -event.data.quota, used_quota: event.data.quota, request_count: 1 },
       });
       return;
     case 'AffQuotaTransferred':

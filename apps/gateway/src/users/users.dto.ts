@@ -20,6 +20,12 @@ export class UpdateUserBody implements UpdateUserRequest {
   @IsOptional() @IsString() @MaxLength(100) password?: string;
   @IsOptional() @IsString() @MaxLength(64) group?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) quota?: number;
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(Number.MIN_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
+  expected_quota?: number;
   @IsOptional() @IsString() @MaxLength(255) remark?: string;
 }
 

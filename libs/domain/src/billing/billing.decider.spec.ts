@@ -100,22 +100,47 @@ describe('billingDecider', () => {
   });
 
   describe('AdjustQuota', () => {
-    it('sets the balance and records from, to and delta', () => {
+    it('moves the balance to the target and records from, to and delta', () => {
       spec(billingDecider)
         .given([granted(1000), granted(500)])
-        .when({ type: 'AdjustQuota', userId: USER_ID, to: 1200, note: 'refund dispute' })
+        .when({ type: 'AdjustQuota', userId: USER_ID, to: 1200, current: 1500, note: 'dispute' })
         .then([
           {
             type: 'QuotaAdjusted',
-            data: { userId: USER_ID, from: 1500, to: 1200, delta: -300, note: 'refund dispute' },
+            data: { userId: USER_ID, from: 1500, to: 1200, delta: -300, note: 'dispute' },
           },
         ]);
     });
 
-    it('records a positive delta when raising the balance', () => {
+    it('measures the delta from the live balance (charges on usage streams included)', () => {
+      // Credits 1000, the book says 600 are left after charges: the target 900 is +300.
+      const { events, state } = after([granted(1000)], {
+        type: 'AdjustQuota',
+        userId: USER_ID,
+        to: 900,
+        current: 600,
+        note: '',
+      });
+      expect(events).toEqual([
+        {
+          type: 'QuotaAdjusted',
+          data: { userId: USER_ID, from: 600, to: 900, delta: 300, note: '' },
+        },
+      ]);
+      expect(state.quota).toBe(1300);
+    });
+
+    it('accepts the edit when the balance the admin saw is still the balance', () => {
       spec(billingDecider)
         .given([granted(1000)])
-        .when({ type: 'AdjustQuota', userId: USER_ID, to: 5000, note: '' })
+        .when({
+          type: 'AdjustQuota',
+          userId: USER_ID,
+          to: 5000,
+          current: 1000,
+          expected: 1000,
+          note: '',
+        })
         .then([
           {
             type: 'QuotaAdjusted',
@@ -124,11 +149,26 @@ describe('billingDecider', () => {
         ]);
     });
 
+    it('refuses the edit when the balance moved since the admin saw it', () => {
+      spec(billingDecider)
+        .given([granted(1000)])
+        .when({
+          type: 'AdjustQuota',
+          userId: USER_ID,
+          to: 5000,
+          current: 940,
+          expected: 1000,
+          note: '',
+        })
+        .thenRejects('billing.quota_moved');
+    });
+
     it('may set the balance to zero', () => {
       const { events, state } = after([granted(700)], {
         type: 'AdjustQuota',
         userId: USER_ID,
         to: 0,
+        current: 700,
         note: 'reset',
       });
       expect(events).toEqual([
@@ -140,7 +180,7 @@ describe('billingDecider', () => {
       expect(state.quota).toBe(0);
     });
 
-    it('replaces the balance, later grants add to it', () => {
+    it('folds as a delta: later grants add to it', () => {
       const adjusted: BillingEvent = {
         type: 'QuotaAdjusted',
         data: { userId: USER_ID, from: 1000, to: 200, delta: -800, note: '' },
@@ -157,18 +197,18 @@ describe('billingDecider', () => {
     it('produces no events when the balance is already the target', () => {
       spec(billingDecider)
         .given([granted(300)])
-        .when({ type: 'AdjustQuota', userId: USER_ID, to: 300, note: 'noop' })
+        .when({ type: 'AdjustQuota', userId: USER_ID, to: 300, current: 300, note: 'noop' })
         .then([]);
       spec(billingDecider)
         .given([])
-        .when({ type: 'AdjustQuota', userId: USER_ID, to: 0, note: 'noop' })
+        .when({ type: 'AdjustQuota', userId: USER_ID, to: 0, current: 0, note: 'noop' })
         .then([]);
     });
 
     it.each([-1, 0.5, Number.NaN])('rejects the target %p', (to) => {
       spec(billingDecider)
         .given([granted(300)])
-        .when({ type: 'AdjustQuota', userId: USER_ID, to, note: '' })
+        .when({ type: 'AdjustQuota', userId: USER_ID, to, current: 300, note: '' })
         .thenRejects('billing.invalid_amount');
     });
   });

@@ -3,6 +3,10 @@ import { DomainError } from '../shared/domain-error';
 import type { BillingEvent, GrantReason } from './billing.events';
 
 export interface BillingState {
+  /**
+   * Net credits: grants, transfers and admin deltas. NOT the balance: per-request charges live on
+   * the usage streams and the balance book subtracts them (balance = quota − charges).
+   */
   readonly quota: number;
   readonly affQuota: number;
   readonly affHistoryQuota: number;
@@ -20,7 +24,12 @@ export type BillingCommand =
   | {
       readonly type: 'AdjustQuota';
       readonly userId: number;
+      /** The new balance. */
       readonly to: number;
+      /** The balance now (the balance book's, charges included). */
+      readonly current: number;
+      /** The balance the admin saw; when given and different from `current`, the edit is refused. */
+      readonly expected?: number;
       readonly note: string;
     }
   | {
@@ -48,7 +57,8 @@ export function evolveBilling(state: BillingState, event: BillingEvent): Billing
     case 'QuotaGranted':
       return { ...state, quota: state.quota + event.data.amount };
     case 'QuotaAdjusted':
-      return { ...state, quota: event.data.to };
+      // A delta, not a reset: charges made meanwhile (on usage streams) are never erased.
+      return { ...state, quota: state.quota + event.data.delta };
     case 'InviterRewarded':
       return {
         ...state,
@@ -70,6 +80,7 @@ const isQuantity = (n: number): boolean => Number.isSafeInteger(n) && n >= 0;
 export const billingDecider: Decider<BillingCommand, BillingState, BillingEvent> = {
   initialState: initialBillingState,
   evolve: evolveBilling,
+  snapshotVersion: 1,
   decide(command, state) {
     switch (command.type) {
       case 'GrantQuota': {
@@ -80,15 +91,17 @@ export const billingDecider: Decider<BillingCommand, BillingState, BillingEvent>
       }
       case 'AdjustQuota':
         if (!isQuantity(command.to)) throw new DomainError('billing.invalid_amount');
-        if (command.to === state.quota) return [];
+        if (command.expected !== undefined && command.expected !== command.current)
+          throw new DomainError('billing.quota_moved', { current: command.current });
+        if (command.to === command.current) return [];
         return [
           {
             type: 'QuotaAdjusted',
             data: {
               userId: command.userId,
-              from: state.quota,
+              from: command.current,
               to: command.to,
-              delta: command.to - state.quota,
+              delta: command.to - command.current,
               note: command.note,
             },
           },

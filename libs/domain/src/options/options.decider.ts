@@ -101,6 +101,7 @@ function knownDefinition(key: string, secret: boolean) {
 }
 
 export const optionsDecider: Decider<OptionsCommand, OptionsState, OptionsEvent> = {
+  snapshotVersion: 1,
   initialState: initialOptionsState,
   evolve: evolveOptions,
   decide(command, state) {

@@ -6,6 +6,7 @@ export type AllocateId = { readonly type: 'AllocateId' };
 
 export const sequenceDecider: Decider<AllocateId, { last: number }, IdAllocated> = {
   initialState: { last: 0 },
+  snapshotVersion: 1,
   evolve: (_state, event) => ({ last: event.data.id }),
   decide: (_command, state) => [{ type: 'IdAllocated', data: { id: state.last + 1 } }],
 };

@@ -8,6 +8,11 @@ export interface Decider<Command, State, Event> {
   readonly initialState: State;
   evolve(state: State, event: Event): State;
   decide(command: Command, state: State, context: DecideContext): Event[];
+  /**
+   * Set on deciders of long-lived streams: their state (plain JSON) may be snapshotted, so a cold
+   * start folds only the events after the last snapshot. Bump it whenever the state's shape changes.
+   */
+  readonly snapshotVersion?: number;
 }
 
 /** A domain event as deciders see it: a type tag and its data. */

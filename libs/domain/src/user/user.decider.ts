@@ -12,6 +12,7 @@ import {
 import { evolveUser, initialUserState, type UserState } from './user.state';
 
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
+  snapshotVersion: 1,
   initialState: initialUserState,
   evolve: evolveUser,
   decide(command, state, context) {

@@ -1,6 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { userDecider } from '@tollgate/domain';
-import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
+import { StreamCommands } from '../../infrastructure/stream-commands';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import type { RequestMeta } from '../../shared/request-meta';
 
@@ -17,7 +17,7 @@ export class DeleteSelfCommand extends Command<void> {
 @CommandHandler(DeleteSelfCommand)
 export class DeleteSelfHandler implements ICommandHandler<DeleteSelfCommand> {
   constructor(
-    private readonly store: EventSourcedStore,
+    private readonly store: StreamCommands,
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 

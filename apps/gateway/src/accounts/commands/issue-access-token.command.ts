@@ -1,6 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { userDecider } from '@tollgate/domain';
-import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
+import { StreamCommands } from '../../infrastructure/stream-commands';
 import { randomAlphanumeric } from '../../infrastructure/random-text';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { sha256Hex } from '../../infrastructure/secret-box';
@@ -19,7 +19,7 @@ export class IssueAccessTokenCommand extends Command<string> {
 @CommandHandler(IssueAccessTokenCommand)
 export class IssueAccessTokenHandler implements ICommandHandler<IssueAccessTokenCommand> {
   constructor(
-    private readonly store: EventSourcedStore,
+    private readonly store: StreamCommands,
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 

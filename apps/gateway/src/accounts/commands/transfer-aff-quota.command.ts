@@ -1,6 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { billingDecider } from '@tollgate/domain';
-import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
+import { StreamCommands } from '../../infrastructure/stream-commands';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { OptionsCache } from '../../options/options.cache';
 import type { RequestMeta } from '../../shared/request-meta';
@@ -19,7 +19,7 @@ export class TransferAffQuotaCommand extends Command<void> {
 @CommandHandler(TransferAffQuotaCommand)
 export class TransferAffQuotaHandler implements ICommandHandler<TransferAffQuotaCommand> {
   constructor(
-    private readonly store: EventSourcedStore,
+    private readonly store: StreamCommands,
     private readonly options: OptionsCache,
     private readonly readYourWrites: ReadYourWrites,
   ) {}

@@ -1,6 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { assertPasswordRules, userDecider } from '@tollgate/domain';
-import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
+import { StreamCommands } from '../../infrastructure/stream-commands';
 import { PasswordHasher } from '../../infrastructure/password-hasher';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import type { UserDocument } from '../../projections/user.document';
@@ -22,7 +22,7 @@ export class UpdateSelfCommand extends Command<{ passwordChanged: boolean }> {
 @CommandHandler(UpdateSelfCommand)
 export class UpdateSelfHandler implements ICommandHandler<UpdateSelfCommand> {
   constructor(
-    private readonly store: EventSourcedStore,
+    private readonly store: StreamCommands,
     private readonly hasher: PasswordHasher,
     private readonly readYourWrites: ReadYourWrites,
   ) {}

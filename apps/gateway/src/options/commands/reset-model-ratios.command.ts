@@ -1,6 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { OPTIONS_STREAM, optionsDecider } from '@tollgate/domain';
-import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
+import { StreamCommands } from '../../infrastructure/stream-commands';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import type { RequestMeta } from '../../shared/request-meta';
 
@@ -14,7 +14,7 @@ export class ResetModelRatiosCommand extends Command<void> {
 @CommandHandler(ResetModelRatiosCommand)
 export class ResetModelRatiosHandler implements ICommandHandler<ResetModelRatiosCommand> {
   constructor(
-    private readonly store: EventSourcedStore,
+    private readonly store: StreamCommands,
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 

@@ -5,7 +5,7 @@ import {
   optionsDecider,
   type OptionsCommand,
 } from '@tollgate/domain';
-import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
+import { StreamCommands } from '../../infrastructure/stream-commands';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { SecretBox } from '../../infrastructure/secret-box';
 import { ApiError } from '../../shared/api-error';
@@ -32,7 +32,7 @@ function asOptionText(value: unknown): string {
 @CommandHandler(UpdateOptionCommand)
 export class UpdateOptionHandler implements ICommandHandler<UpdateOptionCommand> {
   constructor(
-    private readonly store: EventSourcedStore,
+    private readonly store: StreamCommands,
     private readonly secretBox: SecretBox,
     private readonly readYourWrites: ReadYourWrites,
   ) {}

@@ -1,3 +1,4 @@
+import { BILLING_MESSAGES } from '../../billing/billing.messages';
 import { RELAY_MESSAGES } from '../../relay/relay.messages';
 
 /**
@@ -212,6 +213,7 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
     'zh-CN': '请先填写服务器地址',
     en: 'Please fill in the server address first',
   },
+  ...BILLING_MESSAGES,
   ...RELAY_MESSAGES,
 };
 

@@ -1,7 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { ManageAction, ManageUserResultDto } from '@tollgate/contracts';
 import { userDecider } from '@tollgate/domain';
-import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
+import { StreamCommands } from '../../infrastructure/stream-commands';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import type { RequestMeta } from '../../shared/request-meta';
 
@@ -20,7 +20,7 @@ export class ManageUserCommand extends Command<ManageUserResultDto> {
 @CommandHandler(ManageUserCommand)
 export class ManageUserHandler implements ICommandHandler<ManageUserCommand> {
   constructor(
-    private readonly store: EventSourcedStore,
+    private readonly store: StreamCommands,
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 

@@ -13,7 +13,8 @@ import {
 } from '@tollgate/domain';
 import type { Position } from '@tollgate/event-store';
 import { UniqueClaims } from '../../accounts/unique-claims';
-import { EventSourcedStore } from '../../infrastructure/event-sourced-store';
+import { BalanceBook } from '../../billing/balance-book';
+import { StreamCommands } from '../../infrastructure/stream-commands';
 import { PasswordHasher } from '../../infrastructure/password-hasher';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { OptionsCache } from '../../options/options.cache';
@@ -38,11 +39,12 @@ export class UpdateUserCommand extends Command<void> {
 @CommandHandler(UpdateUserCommand)
 export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
   constructor(
-    private readonly store: EventSourcedStore,
+    private readonly store: StreamCommands,
     private readonly hasher: PasswordHasher,
     private readonly options: OptionsCache,
     private readonly claims: UniqueClaims,
     private readonly readYourWrites: ReadYourWrites,
+    private readonly book: BalanceBook,
   ) {}
 
   async execute({ body, actor, meta }: UpdateUserCommand) {
@@ -94,7 +96,16 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
       const adjusted = await this.store.execute(
         `billing-${body.id}`,
         billingDecider,
-        { type: 'AdjustQuota', userId: body.id, to: body.quota, note: '' },
+        {
+          type: 'AdjustQuota',
+          userId: body.id,
+          to: body.quota,
+          // The live balance (charges on the usage streams included); an edit made on a balance
+          // that moved since the console showed it is refused instead of erasing those charges.
+          current: this.book.settledBalance(body.id) ?? 0,
+          expected: body.expected_quota,
+          note: '',
+        },
         meta,
       );
       last = adjusted.position ?? last;

@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import type { RecordedEvent } from '@tollgate/event-store';
+import type { RequestRelayed, TokenCreated } from '@tollgate/domain';
+import { BalanceBook } from './balance-book';
+
+let position = 0n;
+function recorded(type: string, data: unknown): RecordedEvent {
+  position += 1n;
+  return {
+    id: randomUUID(),
+    type,
+    data,
+    metadata: {},
+    streamId: 'x-1',
+    revision: 0,
+    position: { commit: position, prepare: position },
+    recordedAt: new Date(),
+  };
+}
+const granted = (userId: number, amount: number) =>
+  recorded('QuotaGranted', { userId, amount, reason: 'topup' });
+const tokenCreated = (tokenId: number, userId: number, remainQuota: number, unlimited = false) =>
+  recorded('TokenCreated', {
+    tokenId,
+    userId,
+    name: 't',
+    remainQuota,
+    unlimitedQuota: unlimited,
+    expiredTime: -1,
+    modelLimitsEnabled: false,
+    modelLimits: [],
+    allowIps: [],
+    group: '',
+    rateLimits: { rpm: 0, tpm: 0, concurrency: 0 },
+    keyHash: 'h',
+    sealedKey: { cipher: 'c', hash: 'h' },
+    createdTime: 0,
+  } satisfies TokenCreated['data']);
+const receipt = (requestId: string, userId: number, tokenId: number, quota: number) =>
+  recorded('RequestRelayed', {
+    requestId,
+    userId,
+    tokenId,
+    quota,
+  } as Partial<RequestRelayed['data']>);
+
+describe('BalanceBook', () => {
+  it('reserves by check-and-decrement: concurrent reservations never overdraw', async () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 1000), tokenCreated(7, 1, 0, true)]);
+    // 100 "concurrent" requests of 30 each: each reserve runs to completion (one JS thread).
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        Promise.resolve().then(() => book.reserve(`r${i}`, 1, 7, 30)),
+      ),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(33);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.reason === 'user_quota')).toBe(
+      true,
+    );
+    expect(book.userBalance(1)).toBe(10);
+  });
+
+  it('checks the token cap too, and changes nothing when refused', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 1000), tokenCreated(7, 1, 50)]);
+    expect(book.reserve('a', 1, 7, 60)).toEqual({ ok: false, reason: 'token_quota' });
+    expect(book.userBalance(1)).toBe(1000);
+    expect(book.tokenRemaining(7)).toBe(50);
+    expect(book.reserve('b', 1, 99, 1)).toEqual({ ok: false, reason: 'token_quota' });
+    expect(book.reserve('c', 2, 0, 1)).toEqual({ ok: false, reason: 'user_quota' });
+  });
+
+  it('settle charges the actual cost; the later receipt is not counted twice', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 1000), tokenCreated(7, 1, 500)]);
+    const r = book.reserve('req-1', 1, 7, 100);
+    if (!r.ok) throw new Error('refused');
+    expect(book.settle(r.reservation, 40)).toBe(40);
+    expect(book.userBalance(1)).toBe(960);
+    expect(book.tokenRemaining(7)).toBe(460);
+    book.apply([receipt('req-1', 1, 7, 40)]);
+    expect(book.userBalance(1)).toBe(960);
+    expect(book.tokenRemaining(7)).toBe(460);
+    expect(book.tokenUsed(7)).toBe(40);
+  });
+
+  it('settle never drives a balance below 0: at most reserved + what is left', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 100)]);
+    const r = book.reserve('req-1', 1, 0, 60);
+    if (!r.ok) throw new Error('refused');
+    expect(book.settle(r.reservation, 500)).toBe(100);
+    expect(book.userBalance(1)).toBe(0);
+  });
+
+  it('release gives the whole reservation back', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 100), tokenCreated(7, 1, 80)]);
+    const r = book.reserve('req-1', 1, 7, 60);
+    if (!r.ok) throw new Error('refused');
+    book.release(r.reservation);
+    book.release(r.reservation); // twice changes nothing
+    expect(book.userBalance(1)).toBe(100);
+    expect(book.tokenRemaining(7)).toBe(80);
+  });
+
+  it('a replay after a restart gives the same balances as the live book', () => {
+    const live = new BalanceBook();
+    const log = [granted(1, 1000), tokenCreated(7, 1, 600), granted(2, 50)];
+    live.apply(log);
+    for (const [id, cost] of [
+      ['a', 30],
+      ['b', 70],
+      ['c', 5],
+    ] as const) {
+      const r = live.reserve(id, 1, 7, 100);
+      if (!r.ok) throw new Error('refused');
+      const charged = live.settle(r.reservation, cost);
+      const event = receipt(id, 1, 7, charged);
+      log.push(event);
+      live.apply([event]);
+    }
+    log.push(recorded('QuotaAdjusted', { userId: 1, from: 895, to: 2000, delta: 1105, note: '' }));
+    live.apply(log.slice(-1));
+    const replayed = new BalanceBook();
+    replayed.apply(log);
+    for (const book of [live, replayed]) {
+      expect(book.userBalance(1)).toBe(2000);
+      expect(book.userBalance(2)).toBe(50);
+      expect(book.tokenRemaining(7)).toBe(495);
+      expect(book.tokenUsed(7)).toBe(105);
+    }
+  });
+
+  it('a receipt from another process (never reserved here) is charged', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 1000), receipt('elsewhere', 1, 0, 300)]);
+    expect(book.userBalance(1)).toBe(700);
+  });
+
+  it('unlimited tokens report Infinity; a token update resets its cap', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 1000), tokenCreated(7, 1, 0, true), tokenCreated(8, 1, 100)]);
+    expect(book.tokenRemaining(7)).toBe(Infinity);
+    book.apply([receipt('x', 1, 8, 100)]);
+    expect(book.tokenRemaining(8)).toBe(0);
+    const updated = { ...(tokenCreated(8, 1, 300).data as object) };
+    book.apply([recorded('TokenUpdated', updated)]);
+    expect(book.tokenRemaining(8)).toBe(300);
+    expect(book.tokenUsed(8)).toBe(100);
+    expect(book.tokenRemaining(99)).toBeUndefined();
+    expect(book.userBalance(99)).toBeUndefined();
+  });
+});

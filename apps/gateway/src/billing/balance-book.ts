@@ -1,0 +1,236 @@
+import { Injectable } from '@nestjs/common';
+import type { RecordedEvent } from '@tollgate/event-store';
+import {
+  BILLING_EVENT_TYPES,
+  TOKEN_EVENT_TYPES,
+  USAGE_EVENT_TYPES,
+  type BillingEvent,
+  type RequestRelayed,
+  type TokenEvent,
+} from '@tollgate/domain';
+import type { HotCache } from '../infrastructure/hot-caches/hot-cache';
+
+export interface Reservation {
+  readonly requestId: string;
+  readonly userId: number;
+  readonly tokenId: number; // 0 = no token (playground)
+  readonly amount: number; // quota units reserved
+}
+export type ReserveResult =
+  | { readonly ok: true; readonly reservation: Reservation }
+  | { readonly ok: false; readonly reason: 'user_quota' | 'token_quota' };
+
+interface Account {
+  /** Net credits from billing-<id> (grants, transfers, admin deltas). */
+  credited: number;
+  /** Σ quota of the RequestRelayed receipts (and of local settles not yet seen as receipts). */
+  charged: number;
+  /** Quota held by open reservations. */
+  reserved: number;
+}
+
+interface TokenAccount {
+  unlimited: boolean;
+  /** The remain_quota last set by the owner (create/update). */
+  cap: number;
+  /** Charged since that cap was set. */
+  chargedSinceCap: number;
+  /** Σ of all charges (used_quota). */
+  used: number;
+  reserved: number;
+}
+
+/**
+ * The in-memory ledger the relay checks on its hot path: per user credits − charges − open
+ * reservations, per token its cap − charges − reservations. Fed by the process's cache
+ * subscription (billing credits, token caps, usage receipts) and changed synchronously by
+ * reserve/settle/release, so two requests of one user in one process can never both spend the
+ * same quota (JavaScript runs one at a time). A settle is charged at once; the RequestRelayed
+ * receipt of that request, arriving later through the subscription, is recognised by its
+ * requestId and not counted again. After a restart the receipts are replayed and the balances
+ * come out the same; open reservations are lost (under-billing at worst, never an overdraft).
+ */
+@Injectable()
+export class BalanceBook implements HotCache {
+  readonly name = 'balance-book';
+  readonly eventTypes = [
+    'UserRegistered',
+    ...BILLING_EVENT_TYPES,
+    ...TOKEN_EVENT_TYPES,
+    ...USAGE_EVENT_TYPES,
+  ];
+
+  private readonly users = new Map<number, Account>();
+  private readonly tokens = new Map<number, TokenAccount>();
+  private readonly open = new Map<string, Reservation>();
+  /** Settled here, receipt not yet seen: requestId → quota charged. */
+  private readonly settledLocally = new Map<string, number>();
+
+  apply(events: readonly RecordedEvent[]): void {
+    for (const event of events) {
+      switch (event.type) {
+        case 'UserRegistered':
+          this.account((event.data as { userId: number }).userId);
+          break;
+        case 'RequestRelayed':
+          this.applyReceipt((event as unknown as RequestRelayed).data);
+          break;
+        default:
+          if ((BILLING_EVENT_TYPES as readonly string[]).includes(event.type))
+            this.applyBilling({ type: event.type, data: event.data } as BillingEvent);
+          else this.applyToken({ type: event.type, data: event.data } as TokenEvent);
+      }
+    }
+  }
+
+  reserve(requestId: string, userId: number, tokenId: number, amount: number): ReserveResult {
+    if (!Number.isSafeInteger(amount) || amount < 0) throw new Error(`Bad reservation ${amount}`);
+    if (this.open.has(requestId)) throw new Error(`Request ${requestId} already reserved`);
+    const account = this.users.get(userId);
+    if (!account || available(account) < amount) return { ok: false, reason: 'user_quota' };
+    const token = tokenId === 0 ? undefined : this.tokens.get(tokenId);
+    if (tokenId !== 0) {
+      if (!token) return { ok: false, reason: 'token_quota' };
+      if (!token.unlimited && tokenLeft(token) < amount)
+        return { ok: false, reason: 'token_quota' };
+    }
+    account.reserved += amount;
+    if (token) token.reserved += amount;
+    const reservation: Reservation = { requestId, userId, tokenId, amount };
+    this.open.set(requestId, reservation);
+    return { ok: true, reservation };
+  }
+
+  settle(reservation: Reservation, actual: number): number {
+    if (!this.open.delete(reservation.requestId)) return 0;
+    this.unreserve(reservation);
+    const want = Math.max(0, Math.floor(actual));
+    // Never below 0: at most what was reserved plus what is still free (the reservation is
+    // already given back here, so "free" includes it).
+    let limit = Math.max(reservation.amount, available(this.account(reservation.userId)));
+    const token = reservation.tokenId === 0 ? undefined : this.tokens.get(reservation.tokenId);
+    if (token && !token.unlimited)
+      limit = Math.min(limit, Math.max(reservation.amount, tokenLeft(token)));
+    const charged = Math.min(want, limit);
+    this.charge(reservation.userId, reservation.tokenId, charged);
+    this.settledLocally.set(reservation.requestId, charged);
+    return charged;
+  }
+
+  release(reservation: Reservation): void {
+    if (this.open.delete(reservation.requestId)) this.unreserve(reservation);
+  }
+
+  /** Quota the user can still spend (credits − charges − open reservations). */
+  userBalance(userId: number): number | undefined {
+    const account = this.users.get(userId);
+    return account ? available(account) : undefined;
+  }
+
+  /** Credits − charges, ignoring open reservations: the balance an admin edits. */
+  settledBalance(userId: number): number | undefined {
+    const account = this.users.get(userId);
+    return account ? account.credited - account.charged : undefined;
+  }
+
+  /** Infinity when unlimited; undefined when unknown. */
+  tokenRemaining(tokenId: number): number | undefined {
+    const token = this.tokens.get(tokenId);
+    if (!token) return undefined;
+    return token.unlimited ? Infinity : tokenLeft(token);
+  }
+
+  /** Σ quota charged to the token so far. */
+  tokenUsed(tokenId: number): number | undefined {
+    return this.tokens.get(tokenId)?.used;
+  }
+
+  private unreserve(reservation: Reservation): void {
+    this.account(reservation.userId).reserved -= reservation.amount;
+    const token = this.tokens.get(reservation.tokenId);
+    if (token) token.reserved -= reservation.amount;
+  }
+
+  private charge(userId: number, tokenId: number, amount: number): void {
+    this.account(userId).charged += amount;
+    const token = tokenId === 0 ? undefined : this.tokens.get(tokenId);
+    if (token) {
+      token.used += amount;
+      token.chargedSinceCap += amount;
+    }
+  }
+
+  private applyReceipt(receipt: RequestRelayed['data']): void {
+    const settled = this.settledLocally.get(receipt.requestId);
+    if (settled !== undefined) {
+      // Already charged by settle(): only a difference (normally none) is applied.
+      this.settledLocally.delete(receipt.requestId);
+      if (receipt.quota !== settled)
+        this.charge(receipt.userId, receipt.tokenId, receipt.quota - settled);
+      return;
+    }
+    const open = this.open.get(receipt.requestId);
+    if (open) {
+      // The receipt overtook the settle: it is the settle.
+      this.open.delete(receipt.requestId);
+      this.unreserve(open);
+    }
+    this.charge(receipt.userId, receipt.tokenId, receipt.quota);
+  }
+
+  private applyBilling(event: BillingEvent): void {
+    const account = this.account(event.data.userId);
+    switch (event.type) {
+      case 'QuotaGranted':
+        account.credited += event.data.amount;
+        return;
+      case 'QuotaAdjusted':
+        account.credited += event.data.delta;
+        return;
+      case 'AffQuotaTransferred':
+        account.credited += event.data.amount;
+        return;
+      case 'InviterRewarded':
+        return; // pending earnings, not balance
+    }
+  }
+
+  private applyToken(event: TokenEvent): void {
+    switch (event.type) {
+      case 'TokenCreated':
+        this.tokens.set(event.data.tokenId, {
+          unlimited: event.data.unlimitedQuota,
+          cap: event.data.remainQuota,
+          chargedSinceCap: 0,
+          used: 0,
+          reserved: 0,
+        });
+        return;
+      case 'TokenUpdated': {
+        const token = this.tokens.get(event.data.tokenId);
+        if (!token) return;
+        token.unlimited = event.data.unlimitedQuota;
+        token.cap = event.data.remainQuota;
+        token.chargedSinceCap = 0;
+        return;
+      }
+      case 'TokenDeleted':
+        this.tokens.delete(event.data.tokenId);
+        return;
+      case 'TokenStatusChanged':
+        return;
+    }
+  }
+
+  private account(userId: number): Account {
+    let account = this.users.get(userId);
+    if (!account) {
+      account = { credited: 0, charged: 0, reserved: 0 };
+      this.users.set(userId, account);
+    }
+    return account;
+  }
+}
+
+const available = (a: Account): number => a.credited - a.charged - a.reserved;
+const tokenLeft = (t: TokenAccount): number => t.cap - t.chargedSinceCap - t.reserved;

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EventData, EventStore, Position } from '@tollgate/event-store';
+import { usageStreamId, type Actor, type RequestRelayed } from '@tollgate/domain';
+import { derivedId } from '../infrastructure/derived-id';
+import { EVENT_STORE } from '../infrastructure/injection-tokens';
+import { SCHEMA_VERSION } from '../infrastructure/stream-commands';
+
+export interface UsageMeta {
+  readonly ip?: string;
+  readonly actor: Actor;
+  readonly correlationId: string;
+}
+
+interface Pending {
+  readonly stream: string;
+  readonly event: EventData;
+  readonly resolve: (position: Position) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** The id of a receipt's event: derived from the request id, so a retry is a duplicate. */
+export function usageEventId(requestId: string): string {
+  return derivedId(`usage:${requestId}`);
+}
+
+/**
+ * Appends the RequestRelayed receipts: grouped per tick into one append per usage stream
+ * (`usage-<process>-<hour>`, expected `any`, so appends never conflict), which the store commits in
+ * one transaction. A receipt appended twice (a retry) is recognised by its derived event id and
+ * resolves as already durable.
+ */
+@Injectable()
+export class UsageAppender {
+  /** Partition of this process's usage streams (alphanumeric: the stream id keeps one dash rule). */
+  readonly processId = randomBytes(4).toString('hex');
+  private queue: Pending[] = [];
+  private scheduled = false;
+
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  append(receipt: RequestRelayed['data'], meta: UsageMeta, now = new Date()): Promise<Position> {
+    const event: EventData = {
+      id: usageEventId(receipt.requestId),
+      type: 'RequestRelayed',
+      data: receipt,
+      metadata: {
+        schemaVersion: SCHEMA_VERSION,
+        actor: meta.actor,
+        ...(meta.ip ? { ip: meta.ip } : {}),
+        correlationId: meta.correlationId,
+        causationId: receipt.requestId,
+        occurredAt: now.toISOString(),
+      },
+    };
+    return new Promise<Position>((resolve, reject) => {
+      this.queue.push({ stream: usageStreamId(this.processId, now), event, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    this.scheduled = false;
+    const byStream = new Map<string, Pending[]>();
+    for (const item of batch) {
+      const list = byStream.get(item.stream) ?? [];
+      // Two receipts of one request in one batch: the second is the same event.
+      if (!list.some((p) => p.event.id === item.event.id)) list.push(item);
+      else void this.settleDuplicate(item);
+      byStream.set(item.stream, list);
+    }
+    await Promise.all([...byStream].map(([stream, items]) => this.appendGroup(stream, items)));
+  }
+
+  private async appendGroup(stream: string, items: readonly Pending[]): Promise<void> {
+    try {
+      const result = await this.store.append(
+        stream,
+        items.map((i) => i.event),
+        'any',
+      );
+      for (const item of items) item.resolve(result.position);
+    } catch (error) {
+      if ((error as Error).name !== 'DuplicateEventIdError' || items.length === 0) {
+        for (const item of items) item.reject(error as Error);
+        return;
+      }
+      // One of them was appended before (a retry): append the others one by one.
+      await Promise.all(items.map((item) => this.appendOne(stream, item)));
+    }
+  }
+
+  private async appendOne(stream: string, item: Pending): Promise<void> {
+    try {
+      item.resolve((await this.store.append(stream, [item.event], 'any')).position);
+    } catch (error) {
+      if ((error as Error).name === 'DuplicateEventIdError') await this.settleDuplicate(item);
+      else item.reject(error as Error);
+    }
+  }
+
+  /** Already durable: the head is at or past it. */
+  private async settleDuplicate(item: Pending): Promise<void> {
+    try {
+      const head = await this.store.headPosition();
+      if (head) item.resolve(head);
+      else item.reject(new Error('Duplicate usage receipt in an empty store'));
+    } catch (error) {
+      item.reject(error as Error);
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import { Button, Group, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { RedemptionStatus, type RedemptionDto } from '@tollgate/contracts';
+import { useTranslation } from 'react-i18next';
+import { useCopy } from '@/hooks/use-copy';
+import { useDeleteRedemption, useSetRedemptionStatus } from '../hooks/use-redemption-mutations';
+
+interface RedemptionActionsProps {
+  redemption: RedemptionDto;
+  onEdit: (redemption: RedemptionDto) => void;
+}
+
+/** Spec 001 §4: unused ⇄ disabled by toggle, a used code cannot be enabled, edit only while unused. */
+export function RedemptionActions({ redemption, onEdit }: RedemptionActionsProps) {
+  const { t } = useTranslation();
+  const copy = useCopy();
+  const setStatus = useSetRedemptionStatus();
+  const remove = useDeleteRedemption();
+  const unused = redemption.status === RedemptionStatus.Unused;
+  const used = redemption.status === RedemptionStatus.Used;
+
+  const confirmDelete = () =>
+    modals.openConfirmModal({
+      title: t('redemptions.deleteTitle'),
+      children: <Text size="sm">{t('redemptions.deleteConfirm')}</Text>,
+      labels: { confirm: t('redemptions.delete'), cancel: t('common.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => remove.mutate(redemption.id),
+    });
+
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Button size="compact-xs" variant="light" onClick={() => void copy(redemption.key)}>
+        {t('redemptions.copy')}
+      </Button>
+      <Button size="compact-xs" variant="light" color="red" onClick={confirmDelete}>
+        {t('redemptions.delete')}
+      </Button>
+      <Button
+        size="compact-xs"
+        variant="light"
+        color={unused ? 'orange' : 'green'}
+        disabled={used}
+        loading={setStatus.isPending}
+        onClick={() =>
+          setStatus.mutate({
+            id: redemption.id,
+            status: unused ? RedemptionStatus.Disabled : RedemptionStatus.Unused,
+          })
+        }
+      >
+        {unused ? t('redemptions.disable') : t('redemptions.enable')}
+      </Button>
+      <Button
+        size="compact-xs"
+        variant="light"
+        color="gray"
+        disabled={!unused}
+        onClick={() => onEdit(redemption)}
+      >
+        {t('redemptions.edit')}
+      </Button>
+    </Group>
+  );
+}

@@ -1,0 +1,205 @@
+import { Button, Checkbox, Group, Pagination, Select, Stack, Table, Text } from '@mantine/core';
+import { IconCopy, IconPlus } from '@tabler/icons-react';
+import {
+  createColumnHelper,
+  functionalUpdate,
+  rowPaginationFeature,
+  rowSelectionFeature,
+  tableFeatures,
+  useTable,
+  type PaginationState,
+  type Updater,
+} from '@tanstack/react-table';
+import { PAGE_SIZE_OPTIONS, RedemptionStatus, type RedemptionDto } from '@tollgate/contracts';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuotaFormatter } from '@/features/status';
+import { useCopy } from '@/hooks/use-copy';
+import { notifyError } from '@/lib/notify';
+import { formatDateTime } from '@/utils/date-time';
+import { RedemptionActions } from './redemption-actions';
+import { RedemptionStatusTag } from './redemption-status-tag';
+
+const features = tableFeatures({ rowPaginationFeature, rowSelectionFeature });
+const column = createColumnHelper<typeof features, RedemptionDto>();
+const EMPTY: RedemptionDto[] = [];
+const SIZE_OPTIONS = PAGE_SIZE_OPTIONS.map(String);
+
+interface RedemptionsTableProps {
+  rows: RedemptionDto[] | undefined;
+  total: number;
+  /** 1-based, as in the URL and the API. */
+  page: number;
+  pageSize: number;
+  loading: boolean;
+  onPaginationChange: (next: { page: number; pageSize: number }) => void;
+  onAdd: () => void;
+  onEdit: (redemption: RedemptionDto) => void;
+}
+
+export function RedemptionsTable({
+  rows,
+  total,
+  page,
+  pageSize,
+  loading,
+  onPaginationChange,
+  onAdd,
+  onEdit,
+}: RedemptionsTableProps) {
+  const { t } = useTranslation();
+  const formatQuota = useQuotaFormatter();
+  const copy = useCopy();
+  const data = rows ?? EMPTY;
+
+  const columns = useMemo(
+    () =>
+      column.columns([
+        column.display({
+          id: 'select',
+          header: ({ table }) => (
+            <Checkbox
+              aria-label={t('redemptions.selectAll')}
+              checked={table.getIsAllRowsSelected()}
+              indeterminate={table.getIsSomeRowsSelected()}
+              onChange={table.getToggleAllRowsSelectedHandler()}
+            />
+          ),
+          cell: ({ row }) => (
+            <Checkbox
+              aria-label={t('redemptions.selectRow', { name: row.original.name })}
+              checked={row.getIsSelected()}
+              onChange={row.getToggleSelectedHandler()}
+            />
+          ),
+        }),
+        column.accessor('id', { header: t('redemptions.columns.id') }),
+        column.accessor('name', { header: t('redemptions.columns.name') }),
+        column.accessor('status', {
+          header: t('redemptions.columns.status'),
+          cell: ({ getValue }) => <RedemptionStatusTag status={getValue()} />,
+        }),
+        column.accessor('quota', {
+          header: t('redemptions.columns.quota'),
+          cell: ({ getValue }) => formatQuota(getValue()),
+        }),
+        column.accessor('created_time', {
+          header: t('redemptions.columns.created'),
+          cell: ({ getValue }) => formatDateTime(getValue()),
+        }),
+        column.accessor('redeemed_time', {
+          header: t('redemptions.columns.redeemed'),
+          cell: ({ getValue }) =>
+            getValue() ? formatDateTime(getValue()) : t('redemptions.notRedeemed'),
+        }),
+        column.accessor('used_user_id', {
+          header: t('redemptions.columns.usedBy'),
+          cell: ({ getValue }) => getValue() || t('redemptions.nobody'),
+        }),
+        column.display({
+          id: 'actions',
+          header: t('redemptions.columns.actions'),
+          cell: ({ row }) => <RedemptionActions redemption={row.original} onEdit={onEdit} />,
+        }),
+      ]),
+    [t, formatQuota, onEdit],
+  );
+
+  const pagination: PaginationState = { pageIndex: page - 1, pageSize };
+  const table = useTable({
+    features,
+    columns,
+    data,
+    rowCount: total,
+    manualPagination: true,
+    getRowId: (row) => String(row.id),
+    state: { pagination },
+    onPaginationChange: (updater: Updater<PaginationState>) => {
+      const next = functionalUpdate(updater, pagination);
+      onPaginationChange({ page: next.pageIndex + 1, pageSize: next.pageSize });
+    },
+  });
+  const pageCount = Math.max(1, table.getPageCount());
+
+  const copySelected = () => {
+    const selected = table.getSelectedRowModel().rows.map((row) => row.original);
+    if (selected.length === 0) return notifyError(t('redemptions.selectAtLeastOne'));
+    void copy(selected.map((code) => `${code.name}    ${code.key}`).join('\n'));
+  };
+
+  return (
+    <Stack>
+      <Group gap="sm">
+        <Button leftSection={<IconPlus size={16} />} onClick={onAdd}>
+          {t('redemptions.add')}
+        </Button>
+        <Button variant="light" leftSection={<IconCopy size={16} />} onClick={copySelected}>
+          {t('redemptions.copySelected')}
+        </Button>
+      </Group>
+      <Table.ScrollContainer minWidth={1000}>
+        <Table striped highlightOnHover verticalSpacing="xs" data-testid="redemptions-table">
+          <Table.Thead>
+            {table.getHeaderGroups().map((group) => (
+              <Table.Tr key={group.id}>
+                {group.headers.map((header) => (
+                  <Table.Th key={header.id}>
+                    <table.FlexRender header={header} />
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Thead>
+          <Table.Tbody>
+            {table.getRowModel().rows.map((row) => (
+              <Table.Tr
+                key={row.id}
+                data-testid={`redemption-row-${row.original.id}`}
+                c={row.original.status === RedemptionStatus.Unused ? undefined : 'dimmed'}
+              >
+                {row.getAllCells().map((cell) => (
+                  <Table.Td key={cell.id}>
+                    <table.FlexRender cell={cell} />
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+            {!loading && data.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={columns.length}>
+                  <Text c="dimmed" ta="center" py="md">
+                    {t('common.noData')}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          {t('common.total', { count: total })}
+        </Text>
+        <Group gap="sm">
+          <Select
+            aria-label={t('common.pageSize')}
+            data={SIZE_OPTIONS.map((size) => ({
+              value: size,
+              label: t('common.perPage', { size }),
+            }))}
+            value={String(pageSize)}
+            onChange={(value) => value && table.setPageSize(Number(value))}
+            allowDeselect={false}
+            w={130}
+          />
+          <Pagination
+            total={pageCount}
+            value={Math.min(page, pageCount)}
+            onChange={(value) => table.setPageIndex(value - 1)}
+            getControlProps={(control) => ({ 'aria-label': t(`common.pager.${control}`) })}
+          />
+        </Group>
+      </Group>
+    </Stack>
+  );
+}

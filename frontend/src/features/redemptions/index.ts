@@ -1,0 +1,2 @@
+export { redemptionQueries } from './api/redemptions.api';
+export { RedemptionsPage } from './components/redemptions-page';

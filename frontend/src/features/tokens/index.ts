@@ -1,0 +1,2 @@
+export { tokenQueries } from './api/tokens.api';
+export { TokensPage } from './components/tokens-page';

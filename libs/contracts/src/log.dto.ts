@@ -1,0 +1,74 @@
+/** The log (spec 001 §3/§7): top-ups, consumption, admin and system rows. */
+export const LogType = {
+  Unknown: 0,
+  TopUp: 1,
+  Consume: 2,
+  Manage: 3,
+  System: 4,
+} as const;
+export type LogType = (typeof LogType)[keyof typeof LogType];
+
+/** What `other` holds on a consumption row (the usage receipt's ratios). */
+export interface LogOtherDto {
+  frt?: number;
+  model_ratio?: number;
+  model_price?: number;
+  completion_ratio?: number;
+  group_ratio?: number;
+  /** Admins only. */
+  admin_info?: { use_channel?: number[]; admin_username?: string };
+  [key: string]: unknown;
+}
+
+/** One log row. Users (GET /api/log/self/) get no admin details: channel 0, no admin_info. */
+export interface LogDto {
+  id: number;
+  /** Unix seconds. */
+  created_at: number;
+  type: LogType;
+  user_id: number;
+  username: string;
+  token_name: string;
+  model_name: string;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** Seconds. */
+  use_time: number;
+  is_stream: boolean;
+  channel: number;
+  /** Comma list of tried channel ids (admins only; '' otherwise). */
+  retry: string;
+  ip: string;
+  content: string;
+  /** JSON text of {@link LogOtherDto}; '' when none. */
+  other: string;
+}
+
+/** GET /api/log/ (admin) query; /api/log/self/ takes the same minus username and channel. */
+export interface LogQuery {
+  p?: number;
+  page_size?: number;
+  type?: LogType;
+  username?: string;
+  token_name?: string;
+  model_name?: string;
+  /** Unix seconds, inclusive. */
+  start_timestamp?: number;
+  /** Unix seconds, inclusive. */
+  end_timestamp?: number;
+  channel?: number;
+}
+/** → data: PageOf<LogDto> (1-based p). */
+
+/** GET /api/log/stat and /api/log/self/stat (same filters as the list) → data. */
+export interface LogStatDto {
+  /** Sum of quota of consumption rows in the range. */
+  quota: number;
+  /** Consumption rows in the last 60 s. */
+  rpm: number;
+  /** Prompt + completion tokens in the last 60 s. */
+  tpm: number;
+}
+
+/** DELETE /api/log/?target_timestamp=<unix seconds> (root) → data: number of rows cleared. */

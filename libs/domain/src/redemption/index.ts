@@ -1,0 +1,2 @@
+export * from './redemption.events';
+export * from './redemption.decider';

@@ -1,0 +1,170 @@
+import type { Decider } from '../shared/decider';
+import { DomainError } from '../shared/domain-error';
+import type { SealedSecret } from '../options/options.events';
+import type { RedemptionEvent } from './redemption.events';
+
+export const REDEMPTION_STATUS = { unused: 1, disabled: 2, used: 3 } as const;
+export const REDEMPTION_NAME_MAX = 20;
+export const REDEMPTION_BATCH_MAX = 100;
+
+export interface RedemptionState {
+  readonly exists: boolean;
+  readonly deleted: boolean;
+  readonly redemptionId: number;
+  readonly name: string;
+  readonly quota: number;
+  readonly status: number;
+  readonly keyHash: string;
+}
+
+export const initialRedemptionState: RedemptionState = {
+  exists: false,
+  deleted: false,
+  redemptionId: 0,
+  name: '',
+  quota: 0,
+  status: 0,
+  keyHash: '',
+};
+
+export type RedemptionCommand =
+  | {
+      readonly type: 'CreateRedemption';
+      readonly redemptionId: number;
+      readonly createdBy: number;
+      readonly name: string;
+      readonly quota: number;
+      readonly sealedKey: SealedSecret;
+      readonly keyHash: string;
+    }
+  | {
+      readonly type: 'UpdateRedemption';
+      readonly redemptionId: number;
+      readonly name: string;
+      readonly quota: number;
+    }
+  | {
+      readonly type: 'ChangeRedemptionStatus';
+      readonly redemptionId: number;
+      readonly status: number;
+    }
+  | { readonly type: 'RedeemCode'; readonly userId: number }
+  | { readonly type: 'DeleteRedemption'; readonly redemptionId: number };
+
+export function evolveRedemption(state: RedemptionState, event: RedemptionEvent): RedemptionState {
+  switch (event.type) {
+    case 'RedemptionCreated':
+      return {
+        exists: true,
+        deleted: false,
+        redemptionId: event.data.redemptionId,
+        name: event.data.name,
+        quota: event.data.quota,
+        status: REDEMPTION_STATUS.unused,
+        keyHash: event.data.keyHash,
+      };
+    case 'RedemptionUpdated':
+      return { ...state, name: event.data.name, quota: event.data.quota };
+    case 'RedemptionStatusChanged':
+      return { ...state, status: event.data.to };
+    case 'RedemptionRedeemed':
+      return { ...state, status: REDEMPTION_STATUS.used };
+    case 'RedemptionDeleted':
+      return { ...state, deleted: true };
+  }
+}
+
+/** Name 1..20 characters (trimmed), quota an integer > 0. */
+export function assertRedemptionFields(name: string, quota: number): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw new DomainError('redemption.name_required');
+  if ([...trimmed].length > REDEMPTION_NAME_MAX) throw new DomainError('redemption.name_too_long');
+  if (!Number.isSafeInteger(quota) || quota <= 0) throw new DomainError('redemption.quota_invalid');
+  return trimmed;
+}
+
+function assertExists(state: RedemptionState): void {
+  if (!state.exists || state.deleted) throw new DomainError('redemption.not_found');
+}
+
+export const redemptionDecider: Decider<RedemptionCommand, RedemptionState, RedemptionEvent> = {
+  initialState: initialRedemptionState,
+  evolve: evolveRedemption,
+  decide(command, state, { now }) {
+    const seconds = Math.floor(now.getTime() / 1000);
+    switch (command.type) {
+      case 'CreateRedemption': {
+        if (state.exists) throw new DomainError('redemption.already_exists');
+        const name = assertRedemptionFields(command.name, command.quota);
+        return [
+          {
+            type: 'RedemptionCreated',
+            data: {
+              redemptionId: command.redemptionId,
+              createdBy: command.createdBy,
+              name,
+              quota: command.quota,
+              sealedKey: command.sealedKey,
+              keyHash: command.keyHash,
+              createdTime: seconds,
+            },
+          },
+        ];
+      }
+      case 'UpdateRedemption': {
+        assertExists(state);
+        if (state.status !== REDEMPTION_STATUS.unused)
+          throw new DomainError('redemption.not_editable');
+        const name = assertRedemptionFields(command.name, command.quota);
+        if (name === state.name && command.quota === state.quota) return [];
+        return [
+          {
+            type: 'RedemptionUpdated',
+            data: { redemptionId: state.redemptionId, name, quota: command.quota },
+          },
+        ];
+      }
+      case 'ChangeRedemptionStatus': {
+        assertExists(state);
+        if (
+          command.status !== REDEMPTION_STATUS.unused &&
+          command.status !== REDEMPTION_STATUS.disabled
+        )
+          throw new DomainError('redemption.status_invalid');
+        if (state.status === REDEMPTION_STATUS.used)
+          throw new DomainError('redemption.already_used');
+        if (state.status === command.status) return [];
+        return [
+          {
+            type: 'RedemptionStatusChanged',
+            data: { redemptionId: state.redemptionId, from: state.status, to: command.status },
+          },
+        ];
+      }
+      case 'RedeemCode':
+        if (!state.exists || state.deleted) throw new DomainError('redemption.invalid_code');
+        if (state.status === REDEMPTION_STATUS.used)
+          throw new DomainError('redemption.already_used');
+        if (state.status !== REDEMPTION_STATUS.unused) throw new DomainError('redemption.disabled');
+        return [
+          {
+            type: 'RedemptionRedeemed',
+            data: {
+              redemptionId: state.redemptionId,
+              userId: command.userId,
+              quota: state.quota,
+              redeemedTime: seconds,
+            },
+          },
+        ];
+      case 'DeleteRedemption':
+        assertExists(state);
+        return [
+          {
+            type: 'RedemptionDeleted',
+            data: { redemptionId: state.redemptionId, keyHash: state.keyHash },
+          },
+        ];
+    }
+  },
+};

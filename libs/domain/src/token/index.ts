@@ -1,0 +1,3 @@
+export * from './token.events';
+export * from './token.rules';
+export * from './token.decider';

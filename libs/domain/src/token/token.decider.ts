@@ -1,0 +1,165 @@
+import type { Decider } from '../shared/decider';
+import { DomainError } from '../shared/domain-error';
+import type { SealedSecret } from '../options/options.events';
+import type { TokenEvent, TokenSettings } from './token.events';
+import { TOKEN_STATUS, toTokenSettings, type TokenInput } from './token.rules';
+
+export interface TokenState {
+  readonly exists: boolean;
+  readonly deleted: boolean;
+  readonly tokenId: number;
+  readonly userId: number;
+  readonly status: number;
+  readonly keyHash: string;
+  readonly settings: TokenSettings | null;
+}
+
+export const initialTokenState: TokenState = {
+  exists: false,
+  deleted: false,
+  tokenId: 0,
+  userId: 0,
+  status: 0,
+  keyHash: '',
+  settings: null,
+};
+
+export type TokenCommand =
+  | {
+      readonly type: 'CreateToken';
+      readonly tokenId: number;
+      readonly userId: number;
+      readonly sealedKey: SealedSecret;
+      readonly keyHash: string;
+      readonly input: TokenInput;
+      readonly allowedGroups: readonly string[];
+    }
+  | {
+      readonly type: 'UpdateToken';
+      readonly tokenId: number;
+      /** The signed-in owner: anyone else gets "not found". */
+      readonly userId: number;
+      readonly input: TokenInput;
+      readonly allowedGroups: readonly string[];
+    }
+  | {
+      readonly type: 'ChangeTokenStatus';
+      readonly tokenId: number;
+      readonly userId: number;
+      readonly status: number;
+      /** Quota left now (the balance book's: charges included); Infinity when unlimited. */
+      readonly remaining: number;
+    }
+  | { readonly type: 'DeleteToken'; readonly tokenId: number; readonly userId: number }
+  | { readonly type: 'MarkTokenExpired'; readonly tokenId: number }
+  | { readonly type: 'MarkTokenExhausted'; readonly tokenId: number };
+
+export function evolveToken(state: TokenState, event: TokenEvent): TokenState {
+  switch (event.type) {
+    case 'TokenCreated': {
+      const { tokenId, userId, sealedKey: _k, keyHash, createdTime: _t, ...settings } = event.data;
+      return {
+        exists: true,
+        deleted: false,
+        tokenId,
+        userId,
+        status: TOKEN_STATUS.enabled,
+        keyHash,
+        settings,
+      };
+    }
+    case 'TokenUpdated': {
+      const { tokenId: _i, userId: _u, ...settings } = event.data;
+      return { ...state, settings };
+    }
+    case 'TokenStatusChanged':
+      return { ...state, status: event.data.to };
+    case 'TokenDeleted':
+      return { ...state, deleted: true };
+  }
+}
+
+/** A token the caller may act on: it exists, is not deleted and is theirs. */
+function assertOwned(state: TokenState, userId: number | null): TokenSettings {
+  if (!state.exists || state.deleted || !state.settings) throw new DomainError('token.not_found');
+  if (userId !== null && state.userId !== userId) throw new DomainError('token.not_found');
+  return state.settings;
+}
+
+export const tokenDecider: Decider<TokenCommand, TokenState, TokenEvent> = {
+  initialState: initialTokenState,
+  evolve: evolveToken,
+  snapshotVersion: 1,
+  decide(command, state, { now }) {
+    switch (command.type) {
+      case 'CreateToken': {
+        if (state.exists) throw new DomainError('token.already_exists');
+        const settings = toTokenSettings(command.input, now, command.allowedGroups);
+        return [
+          {
+            type: 'TokenCreated',
+            data: {
+              tokenId: command.tokenId,
+              userId: command.userId,
+              sealedKey: command.sealedKey,
+              keyHash: command.keyHash,
+              createdTime: Math.floor(now.getTime() / 1000),
+              ...settings,
+            },
+          },
+        ];
+      }
+      case 'UpdateToken': {
+        assertOwned(state, command.userId);
+        const settings = toTokenSettings(command.input, now, command.allowedGroups);
+        return [
+          {
+            type: 'TokenUpdated',
+            data: { tokenId: state.tokenId, userId: state.userId, ...settings },
+          },
+        ];
+      }
+      case 'ChangeTokenStatus': {
+        const settings = assertOwned(state, command.userId);
+        if (command.status !== TOKEN_STATUS.enabled && command.status !== TOKEN_STATUS.disabled)
+          throw new DomainError('token.status_invalid');
+        if (command.status === state.status) return [];
+        if (command.status === TOKEN_STATUS.enabled) {
+          const nowSeconds = Math.floor(now.getTime() / 1000);
+          if (settings.expiredTime !== -1 && settings.expiredTime <= nowSeconds)
+            throw new DomainError('token.expired_extend_first');
+          if (!settings.unlimitedQuota && command.remaining <= 0)
+            throw new DomainError('token.exhausted_add_quota');
+        }
+        return [statusChanged(state, command.status, 'user')];
+      }
+      case 'DeleteToken':
+        assertOwned(state, command.userId);
+        return [
+          {
+            type: 'TokenDeleted',
+            data: { tokenId: state.tokenId, userId: state.userId, keyHash: state.keyHash },
+          },
+        ];
+      case 'MarkTokenExpired':
+        // Idempotent system reaction: nothing when gone or already expired.
+        if (!state.exists || state.deleted || state.status === TOKEN_STATUS.expired) return [];
+        return [statusChanged(state, TOKEN_STATUS.expired, 'expired')];
+      case 'MarkTokenExhausted':
+        if (!state.exists || state.deleted || state.status === TOKEN_STATUS.exhausted) return [];
+        if (state.settings?.unlimitedQuota) return [];
+        return [statusChanged(state, TOKEN_STATUS.exhausted, 'exhausted')];
+    }
+  },
+};
+
+function statusChanged(
+  state: TokenState,
+  to: number,
+  reason: 'user' | 'expired' | 'exhausted',
+): TokenEvent {
+  return {
+    type: 'TokenStatusChanged',
+    data: { tokenId: state.tokenId, userId: state.userId, from: state.status, to, reason },
+  };
+}

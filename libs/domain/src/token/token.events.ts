@@ -1,0 +1,62 @@
+import type { DomainEvent } from '../shared/decider';
+import type { SealedSecret } from '../options/options.events';
+
+/** Everything a token's owner can edit (create and full update). */
+export interface TokenSettings {
+  readonly name: string;
+  /** Unix seconds; -1 = never. */
+  readonly expiredTime: number;
+  /** Quota cap of the token (the last value set; charges come from the usage streams). */
+  readonly remainQuota: number;
+  readonly unlimitedQuota: boolean;
+  readonly modelLimitsEnabled: boolean;
+  readonly modelLimits: readonly string[];
+  /** IPs and CIDRs. */
+  readonly allowIps: readonly string[];
+  /** '' = the owner's group. */
+  readonly group: string;
+  /** 0 = no limit. */
+  readonly rateLimits: { readonly rpm: number; readonly tpm: number; readonly concurrency: number };
+}
+
+export type TokenStatusReason = 'user' | 'expired' | 'exhausted';
+
+/** The key is sealed (AES-256-GCM) plus its SHA-256 for lookup; never in clear. */
+export type TokenCreated = DomainEvent<
+  'TokenCreated',
+  TokenSettings & {
+    readonly tokenId: number;
+    readonly userId: number;
+    readonly sealedKey: SealedSecret;
+    readonly keyHash: string;
+    /** Unix seconds. */
+    readonly createdTime: number;
+  }
+>;
+export type TokenUpdated = DomainEvent<
+  'TokenUpdated',
+  TokenSettings & { readonly tokenId: number; readonly userId: number }
+>;
+export type TokenStatusChanged = DomainEvent<
+  'TokenStatusChanged',
+  {
+    readonly tokenId: number;
+    readonly userId: number;
+    readonly from: number;
+    readonly to: number;
+    readonly reason: TokenStatusReason;
+  }
+>;
+export type TokenDeleted = DomainEvent<
+  'TokenDeleted',
+  { readonly tokenId: number; readonly userId: number; readonly keyHash: string }
+>;
+
+export type TokenEvent = TokenCreated | TokenUpdated | TokenStatusChanged | TokenDeleted;
+
+export const TOKEN_EVENT_TYPES: readonly TokenEvent['type'][] = [
+  'TokenCreated',
+  'TokenUpdated',
+  'TokenStatusChanged',
+  'TokenDeleted',
+];
