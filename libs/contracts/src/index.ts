@@ -5,3 +5,4 @@ export * from './status.dto';
 export * from './socket-events';
 export * from './channel-types';
 export * from './channel-models';
+export * from './channel.dto';

@@ -2,7 +2,7 @@
  * Socket.IO event map. The server only says *what* changed; the console invalidates the matching
  * queries and refetches (the socket is never a second store). Pushes never carry secrets.
  */
-export type ChangeTopic = 'self' | 'users' | 'options' | 'status';
+export type ChangeTopic = 'self' | 'users' | 'options' | 'status' | 'channels';
 
 export interface ChangedEvent {
   topic: ChangeTopic;
