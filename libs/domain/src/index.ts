@@ -5,3 +5,4 @@ export * from './options';
 export * from './guard';
 export * from './sequence';
 export * from './usage';
+export * from './channel';
