@@ -28,7 +28,7 @@ function diff(current: ChannelConfig, next: ChannelConfig): Partial<ChannelConfi
     if (JSON.stringify(current[field]) !== JSON.stringify(next[field]))
       changes[field] = next[field];
   }
-  return changes as Partial<ChannelConfig>;
+  return changes;
 }
 
 export const channelDecider: Decider<ChannelCommand, ChannelState, ChannelEvent> = {
@@ -59,7 +59,7 @@ export const channelDecider: Decider<ChannelCommand, ChannelState, ChannelEvent>
         assertLive(state);
         const config = normalizeChannelConfig({ ...state.config, ...command.changes });
         const replaceKey = command.key !== undefined && command.key.trim() !== '';
-        if (replaceKey) assertValidChannelKey(config.type, command.key!);
+        if (replaceKey) assertValidChannelKey(config.type, command.key);
         else if (config.type !== state.config.type)
           // The stored key was checked against the old type's format.
           throw new DomainError('channel.key_required_for_type_change');
