@@ -1,5 +1,6 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { ChangeTopic } from '@tollgate/contracts';
+import { channelQueries } from '@/features/channels';
 import { selfQueries } from '@/features/setting';
 import { statusQueries } from '@/features/status';
 import { groupQueries, userQueries } from '@/features/users';
@@ -11,4 +12,5 @@ export const TOPIC_QUERY_KEYS: Record<ChangeTopic, QueryKey[]> = {
   // Groups are derived from the GroupRatio option.
   options: [['options'], groupQueries.all],
   status: [statusQueries.all],
+  channels: [channelQueries.all],
 };

@@ -5,6 +5,8 @@ export const StorageKey = {
   affCode: 'aff',
   sidebarCollapsed: 'sidebar-collapsed',
   usersPageSize: 'users-page-size',
+  channelsPageSize: 'channels-page-size',
+  channelsIdSort: 'channels-id-sort',
   language: 'language',
 } as const;
 

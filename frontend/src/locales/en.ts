@@ -1,3 +1,4 @@
+import { channelsEn } from '@/features/channels/locales/en';
 import type { Translation } from './zh-cn';
 
 export const en: Translation = {
@@ -237,4 +238,5 @@ export const en: Translation = {
     hint: 'Please check that the address in your browser is correct',
     home: 'Back to home',
   },
+  ...channelsEn,
 };
