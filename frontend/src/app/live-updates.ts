@@ -1,5 +1,6 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { ChangeTopic } from '@tollgate/contracts';
+import { channelQueries } from '@/features/channels';
 import { selfQueries } from '@/features/setting';
 import { redemptionQueries } from '@/features/redemptions';
 import { statusQueries } from '@/features/status';
@@ -16,4 +17,5 @@ export const TOPIC_QUERY_KEYS: Record<ChangeTopic, QueryKey[]> = {
   tokens: [tokenQueries.all],
   redemptions: [redemptionQueries.all],
   logs: [],
+  channels: [channelQueries.all],
 };

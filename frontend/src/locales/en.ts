@@ -1,6 +1,7 @@
 import { redemptionsEn } from '../features/redemptions/locales/en';
 import { tokensEn } from '../features/tokens/locales/en';
 import { walletEn } from '../features/wallet/locales/en';
+import { channelsEn } from '@/features/channels/locales/en';
 import type { Translation } from './zh-cn';
 
 export const en: Translation = {
@@ -243,4 +244,5 @@ export const en: Translation = {
     hint: 'Please check that the address in your browser is correct',
     home: 'Back to home',
   },
+  ...channelsEn,
 };

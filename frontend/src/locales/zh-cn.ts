@@ -1,3 +1,5 @@
+import { channelsZhCN } from '@/features/channels/locales/zh-cn';
+
 /**
  * zh-CN texts. Strings quoted by the spec (000 §4, §5, §8; 001 §2) are copied verbatim; this file
  * is the source of the key set, `en.ts` must mirror it (checked by its type).
@@ -241,6 +243,7 @@ export const zhCN = {
     hint: '请检查你的浏览器地址是否正确',
     home: '返回首页',
   },
+  ...channelsZhCN,
 };
 
 /** The shape every language must provide. */

@@ -9,3 +9,4 @@ export * from './token';
 export * from './redemption';
 export * from './log';
 export * from './pricing';
+export * from './channel';

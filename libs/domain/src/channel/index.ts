@@ -1,0 +1,5 @@
+export * from './channel.commands';
+export * from './channel.decider';
+export * from './channel.events';
+export * from './channel.rules';
+export * from './channel.state';
