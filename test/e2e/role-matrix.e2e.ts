@@ -127,6 +127,34 @@ const ROWS: readonly Row[] = [
     path: () => '/api/user/manage',
     body: (ctx) => ({ id: ctx.targetId, action: 'enable' }),
   },
+  // Tokens (own tokens only; a missing one answers "not found" rather than a refusal)
+  { route: 'GET /api/token', min: 1, path: () => '/api/token/?p=0&size=10' },
+  { route: 'GET /api/token/search', min: 1, path: () => '/api/token/search?keyword=x' },
+  {
+    route: 'GET /api/token/:id',
+    min: 1,
+    path: () => '/api/token/999999',
+    succeeds: () => false,
+  },
+  {
+    route: 'POST /api/token',
+    min: 1,
+    path: () => '/api/token/',
+    body: (ctx) => ({ name: ctx.unique('tk').slice(0, 30) }),
+  },
+  {
+    route: 'PUT /api/token',
+    min: 1,
+    path: () => '/api/token/?status_only=true',
+    body: () => ({ id: 999999, status: 2 }),
+    succeeds: () => false,
+  },
+  {
+    route: 'DELETE /api/token/:id',
+    min: 1,
+    path: () => '/api/token/999999/',
+    succeeds: () => false,
+  },
   { route: 'GET /api/group', min: 10, path: () => '/api/group/' },
   // Root
   { route: 'GET /api/option', min: 100, path: () => '/api/option/' },

@@ -16,6 +16,7 @@ import { Authenticator } from './auth/authenticator';
 import { CriticalRateLimitGuard } from './auth/critical-rate-limit.guard';
 import { BillingModule } from './billing/billing.module';
 import { UsageModule } from './usage/usage.module';
+import { TokensModule } from './tokens/tokens.module';
 import { BootstrapRootHandler } from './bootstrap/bootstrap-root.command';
 import { StartupService } from './bootstrap/startup.service';
 import type { AppConfig } from './config/app-config';
@@ -73,6 +74,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         BillingModule,
         UsageModule,
+        TokensModule,
       ],
       controllers: [AccountsController, UsersController, OptionsController, StatusController],
       providers: [

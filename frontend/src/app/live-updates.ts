@@ -2,6 +2,7 @@ import type { QueryKey } from '@tanstack/react-query';
 import type { ChangeTopic } from '@tollgate/contracts';
 import { channelQueries } from '@/features/channels';
 import { selfQueries } from '@/features/setting';
+import { logQueries } from '@/features/logs';
 import { redemptionQueries } from '@/features/redemptions';
 import { statusQueries } from '@/features/status';
 import { tokenQueries } from '@/features/tokens';
@@ -16,6 +17,6 @@ export const TOPIC_QUERY_KEYS: Record<ChangeTopic, QueryKey[]> = {
   status: [statusQueries.all],
   tokens: [tokenQueries.all],
   redemptions: [redemptionQueries.all],
-  logs: [],
+  logs: [logQueries.all],
   channels: [channelQueries.all],
 };

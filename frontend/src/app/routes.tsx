@@ -15,6 +15,7 @@ import { ChannelsPage } from '@/features/channels';
 import { AboutPage, HomePage } from '@/features/home';
 import { SettingPage } from '@/features/setting';
 import type { NavLabelKey } from '@/features/shell';
+import { LogsPage } from '@/features/logs';
 import { RedemptionsPage } from '@/features/redemptions';
 import { TokensPage } from '@/features/tokens';
 import { EditUserPage, UsersPage } from '@/features/users';
@@ -57,7 +58,7 @@ export const routes: RouteObject[] = [
       { path: '/token', element: guarded(<TokensPage />) },
       { path: '/playground', element: guarded(<Placeholder nav="playground" />) },
       { path: '/topup', element: guarded(<WalletPage />) },
-      { path: '/log', element: guarded(<Placeholder nav="log" />) },
+      { path: '/log', element: guarded(<LogsPage />) },
       { path: '/detail', element: guarded(<Placeholder nav="detail" />) },
       { path: '/midjourney', element: guarded(<Placeholder nav="midjourney" />) },
       { path: '/task', element: guarded(<Placeholder nav="task" />) },

@@ -1,3 +1,4 @@
+import { logsEn } from '../features/logs/locales/en';
 import { redemptionsEn } from '../features/redemptions/locales/en';
 import { tokensEn } from '../features/tokens/locales/en';
 import { walletEn } from '../features/wallet/locales/en';
@@ -8,6 +9,7 @@ export const en: Translation = {
   ...tokensEn,
   ...redemptionsEn,
   ...walletEn,
+  ...logsEn,
   common: {
     cancel: 'Cancel',
     confirm: 'Confirm',

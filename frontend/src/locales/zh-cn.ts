@@ -4,6 +4,7 @@ import { channelsZhCN } from '@/features/channels/locales/zh-cn';
  * zh-CN texts. Strings quoted by the spec (000 §4, §5, §8; 001 §2) are copied verbatim; this file
  * is the source of the key set, `en.ts` must mirror it (checked by its type).
  */
+import { logsZhCN } from '../features/logs/locales/zh-cn';
 import { redemptionsZhCN } from '../features/redemptions/locales/zh-cn';
 import { tokensZhCN } from '../features/tokens/locales/zh-cn';
 import { walletZhCN } from '../features/wallet/locales/zh-cn';
@@ -12,6 +13,7 @@ export const zhCN = {
   ...tokensZhCN,
   ...redemptionsZhCN,
   ...walletZhCN,
+  ...logsZhCN,
   common: {
     cancel: '取消',
     confirm: '确定',

@@ -1,4 +1,4 @@
-import type { ChannelDto, RedemptionDto, TokenDto, UserDto } from '@tollgate/contracts';
+import type { ChannelDto, LogDto, RedemptionDto, TokenDto, UserDto } from '@tollgate/contracts';
 
 /** A complete UserDto for tests; override what the test is about. */
 export function userFixture(overrides: Partial<UserDto> = {}): UserDto {
@@ -98,6 +98,30 @@ export function channelFixture(overrides: Partial<ChannelDto> = {}): ChannelDto 
     balance: 0,
     balance_updated_time: 0,
     used_quota: 0,
+    ...overrides,
+  };
+}
+
+/** A complete LogDto for tests (a top-up row of user 2). */
+export function logFixture(overrides: Partial<LogDto> = {}): LogDto {
+  return {
+    id: 1,
+    created_at: 1_700_000_000,
+    type: 1,
+    user_id: 2,
+    username: 'alice',
+    token_name: '',
+    model_name: '',
+    quota: 500_000,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    use_time: 0,
+    is_stream: false,
+    channel: 0,
+    retry: '',
+    ip: '',
+    content: '通过兑换码充值 $1.00',
+    other: '',
     ...overrides,
   };
 }

@@ -41,8 +41,29 @@ const receipt = (requestId: string, userId: number, tokenId: number, quota: numb
     requestId,
     userId,
     tokenId,
+    tokenName: 't',
+    group: 'default',
+    model: 'gpt-4o-mini',
+    upstreamModel: 'gpt-4o-mini',
+    channelId: 1,
+    channelChain: [1],
+    endpoint: '/v1/chat/completions',
+    promptTokens: 10,
+    completionTokens: 5,
+    cachedTokens: 0,
     quota,
-  } as Partial<RequestRelayed['data']>);
+    reserved: quota,
+    modelRatio: 1,
+    completionRatio: 1,
+    groupRatio: 1,
+    cacheRatio: 1,
+    modelPrice: -1,
+    useTimeMs: 10,
+    firstTokenMs: null,
+    stream: false,
+    estimated: false,
+    ip: '127.0.0.1',
+  } satisfies RequestRelayed['data']);
 
 describe('BalanceBook', () => {
   it('reserves by check-and-decrement: concurrent reservations never overdraw', async () => {

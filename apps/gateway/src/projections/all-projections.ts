@@ -1,6 +1,7 @@
 import type { Projection } from '@tollgate/read-store';
 import { optionsProjection } from './options.projection';
 import { usersProjection } from './users.projection';
+import { tokenListProjection } from '../tokens/token-list.projection';
 
 /** Every read model of the gateway; the rebuild CLI and the runners use this one list. */
-export const ALL_PROJECTIONS: readonly Projection[] = [usersProjection, optionsProjection];
+export const ALL_PROJECTIONS: readonly Projection[] = [usersProjection, optionsProjection, tokenListProjection];

@@ -1,4 +1,5 @@
 import { BILLING_MESSAGES } from '../../billing/billing.messages';
+import { TOKEN_MESSAGES } from '../../tokens/tokens.messages';
 import { RELAY_MESSAGES } from '../../relay/relay.messages';
 
 /**
@@ -214,6 +215,7 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
     en: 'Please fill in the server address first',
   },
   ...BILLING_MESSAGES,
+  ...TOKEN_MESSAGES,
   ...RELAY_MESSAGES,
 };
 

@@ -17,11 +17,16 @@ export interface TokenListParams {
 }
 
 function fetchTokens(params: TokenListParams, signal: AbortSignal): Promise<TokenDto[]> {
+  const paging = { p: params.page - 1, size: params.pageSize };
   // Spec 001 §5: with every search field empty the plain list is loaded instead.
   if (params.keyword || params.token) {
-    return http.get('/api/token/search', { keyword: params.keyword, token: params.token }, signal);
+    return http.get(
+      '/api/token/search',
+      { ...paging, keyword: params.keyword, token: params.token },
+      signal,
+    );
   }
-  return http.get('/api/token/', { p: params.page - 1, size: params.pageSize }, signal);
+  return http.get('/api/token/', paging, signal);
 }
 
 /** The signed-in user's tokens; the socket's `tokens` topic invalidates `tokenQueries.all`. */

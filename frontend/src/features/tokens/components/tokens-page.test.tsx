@@ -88,6 +88,7 @@ describe('token page', { timeout: 20_000 }, () => {
     await vi.waitFor(() => expect(listCalls(calls).at(-1)?.path).toBe('/api/token/search'));
     expect(listCalls(calls).at(-1)?.query.get('keyword')).toBe('lap');
     expect(listCalls(calls).at(-1)?.query.get('token')).toBe(key('a'));
+    expect(listCalls(calls).at(-1)?.query.get('p')).toBe('0');
   });
 
   it('pages through a list without a total and remembers the page size', async () => {

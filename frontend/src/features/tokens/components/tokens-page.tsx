@@ -56,7 +56,6 @@ export function TokensPage() {
             page={params.page}
             pageSize={params.pageSize}
             loading={tokens.isFetching}
-            searching={Boolean(params.keyword || params.token)}
             onPaginationChange={({ page, pageSize }) =>
               update(pageSize !== params.pageSize ? { page: 1, pageSize } : { page })
             }

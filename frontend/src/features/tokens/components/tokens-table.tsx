@@ -36,8 +36,6 @@ interface TokensTableProps {
   page: number;
   pageSize: number;
   loading: boolean;
-  /** Search results come whole: no further pages. */
-  searching: boolean;
   onPaginationChange: (next: { page: number; pageSize: number }) => void;
   onAdd: () => void;
   onEdit: (token: TokenDto) => void;
@@ -52,7 +50,6 @@ export function TokensTable({
   page,
   pageSize,
   loading,
-  searching,
   onPaginationChange,
   onAdd,
   onEdit,
@@ -126,7 +123,7 @@ export function TokensTable({
     [t, formatQuota, onEdit],
   );
 
-  const hasNext = !searching && data.length >= pageSize;
+  const hasNext = data.length >= pageSize;
   const pagination: PaginationState = { pageIndex: page - 1, pageSize };
   const table = useTable({
     features,
@@ -204,27 +201,25 @@ export function TokensTable({
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {!searching && (
-        <Group justify="flex-end" gap="sm">
-          <Select
-            aria-label={t('common.pageSize')}
-            data={SIZE_OPTIONS.map((size) => ({
-              value: size,
-              label: t('common.perPage', { size }),
-            }))}
-            value={String(pageSize)}
-            onChange={(value) => value && table.setPageSize(Number(value))}
-            allowDeselect={false}
-            w={130}
-          />
-          <Pagination
-            total={pageCount}
-            value={Math.min(page, pageCount)}
-            onChange={(value) => table.setPageIndex(value - 1)}
-            getControlProps={(control) => ({ 'aria-label': t(`common.pager.${control}`) })}
-          />
-        </Group>
-      )}
+      <Group justify="flex-end" gap="sm">
+        <Select
+          aria-label={t('common.pageSize')}
+          data={SIZE_OPTIONS.map((size) => ({
+            value: size,
+            label: t('common.perPage', { size }),
+          }))}
+          value={String(pageSize)}
+          onChange={(value) => value && table.setPageSize(Number(value))}
+          allowDeselect={false}
+          w={130}
+        />
+        <Pagination
+          total={pageCount}
+          value={Math.min(page, pageCount)}
+          onChange={(value) => table.setPageIndex(value - 1)}
+          getControlProps={(control) => ({ 'aria-label': t(`common.pager.${control}`) })}
+        />
+      </Group>
     </Stack>
   );
 }

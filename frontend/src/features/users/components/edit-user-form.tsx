@@ -25,6 +25,8 @@ export interface EditUserValues {
   original_password: string;
   group: string;
   quota: number;
+  /** The balance shown when the form opened: the server refuses the edit if it moved since. */
+  shown_quota: number;
   remark: string;
 }
 
@@ -49,6 +51,7 @@ export function EditUserForm({ user, other, saving, onSubmit, onCancel }: EditUs
     original_password: '',
     group: user.group || 'default',
     quota: user.quota,
+    shown_quota: user.quota,
     remark: user.remark ?? '',
   });
   const set = <K extends keyof EditUserValues>(name: K, value: EditUserValues[K]) =>

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { userFixture } from '@/test/fixtures';
-import { mockApi, ok } from '@/test/mock-api';
+import { fail, mockApi, ok } from '@/test/mock-api';
 import { renderWithProviders, rootUser } from '@/test/render';
 import { EditUserPage } from './edit-user-page';
 
@@ -37,10 +37,32 @@ describe('edit user', () => {
       username: 'bob',
       display_name: 'Bob',
       group: 'default',
-      quota: 1_250_000,
       remark: '',
     });
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/user'));
+  });
+
+  it('sends a quota edit with the balance it started from, and shows a refusal', async () => {
+    const { calls } = mockApi({
+      'GET /api/user/3': () => ok(bob),
+      'GET /api/group/': () => ok(['default', 'vip']),
+      'PUT /api/user/': () => fail('用户余额已变化，请刷新后重试'),
+    });
+    renderWithProviders(<EditUserPage />, {
+      route: '/user/edit/3',
+      path: '/user/edit/:id',
+      user: rootUser,
+    });
+    const quota = await screen.findByLabelText('剩余额度');
+    await userEvent.clear(quota);
+    await userEvent.type(quota, '2000000');
+    await userEvent.click(screen.getByRole('button', { name: '提交' }));
+    expect(await screen.findByText('用户余额已变化，请刷新后重试')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({
+      id: 3,
+      quota: 2_000_000,
+      expected_quota: 1_250_000,
+    });
   });
 
   it('edits oneself through the self endpoint, without group and quota', async () => {

@@ -22,7 +22,11 @@ function EditOtherUser({ id }: { id: number }) {
         display_name: values.display_name,
         password: values.password || undefined,
         group: values.group,
-        quota: values.quota,
+        // A quota edit carries the balance it started from; an untouched quota is not sent, so
+        // charges made while the form was open never make an unrelated edit fail.
+        ...(values.quota !== values.shown_quota
+          ? { quota: values.quota, expected_quota: values.shown_quota }
+          : {}),
         remark: values.remark,
       },
       { onSuccess: () => void navigate('/user') },

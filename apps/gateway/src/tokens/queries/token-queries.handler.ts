@@ -1,0 +1,70 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { DEFAULT_PAGE_SIZE, type TokenDto } from '@tollgate/contracts';
+import type { Filter, ReadStore } from '@tollgate/read-store';
+import { READ_STORE } from '../../infrastructure/injection-tokens';
+import { SecretBox, sha256Hex } from '../../infrastructure/secret-box';
+import { ApiError } from '../../shared/api-error';
+import { TOKENS, toTokenDto, type TokenDocument } from '../token.document';
+
+/** The owner's tokens, newest first: bare array, 0-based page; optional name/key search. */
+export class ListTokensQuery extends Query<TokenDto[]> {
+  constructor(
+    readonly userId: number,
+    readonly page: number,
+    readonly size: number,
+    readonly keyword = '',
+    readonly key = '',
+  ) {
+    super();
+  }
+}
+
+export class GetTokenQuery extends Query<TokenDto> {
+  constructor(
+    readonly userId: number,
+    readonly tokenId: number,
+  ) {
+    super();
+  }
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+@QueryHandler(ListTokensQuery)
+export class ListTokensHandler implements IQueryHandler<ListTokensQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly secretBox: SecretBox,
+  ) {}
+
+  async execute({ userId, page, size, keyword, key }: ListTokensQuery): Promise<TokenDto[]> {
+    const filter: Filter = { user_id: userId };
+    if (keyword.trim()) filter['name'] = { $regex: escapeRegex(keyword.trim()) };
+    const bare = key.trim().replace(/^sk-/, '');
+    // A key is looked up by its hash: the read store holds no clear keys to match against.
+    if (bare) filter['key_hash'] = sha256Hex(bare);
+    const limit = size || DEFAULT_PAGE_SIZE;
+    const docs = await this.readStore
+      .collection<TokenDocument>(TOKENS)
+      .find(filter, { sort: { id: -1 }, skip: Math.max(0, page) * limit, limit });
+    return docs.map((doc) =>
+      toTokenDto(doc, this.secretBox.open({ cipher: doc.key_cipher, hash: '' })),
+    );
+  }
+}
+
+@QueryHandler(GetTokenQuery)
+export class GetTokenHandler implements IQueryHandler<GetTokenQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly secretBox: SecretBox,
+  ) {}
+
+  async execute({ userId, tokenId }: GetTokenQuery): Promise<TokenDto> {
+    const doc = await this.readStore.collection<TokenDocument>(TOKENS).get(String(tokenId));
+    // Someone else's token answers exactly like a missing one.
+    if (!doc || doc.user_id !== userId) throw new ApiError('token.not_found');
+    return toTokenDto(doc, this.secretBox.open({ cipher: doc.key_cipher, hash: '' }));
+  }
+}

@@ -1,0 +1,83 @@
+import type { Projection } from '@tollgate/read-store';
+import {
+  TOKEN_EVENT_TYPES,
+  USAGE_EVENT_TYPES,
+  type TokenEvent,
+  type TokenSettings,
+  type UsageEvent,
+} from '@tollgate/domain';
+import { TOKENS, type TokenDocument } from './token.document';
+
+function settingsFields(s: TokenSettings) {
+  return {
+    name: s.name,
+    expired_time: s.expiredTime,
+    remain_quota: s.remainQuota,
+    unlimited_quota: s.unlimitedQuota,
+    model_limits_enabled: s.modelLimitsEnabled,
+    model_limits: s.modelLimits.join(','),
+    allow_ips: s.allowIps.join('\n'),
+    group: s.group,
+    rate_limit_rpm: s.rateLimits.rpm,
+    rate_limit_tpm: s.rateLimits.tpm,
+    rate_limit_concurrency: s.rateLimits.concurrency,
+  };
+}
+
+/** tokens: one document per live token (deleted tokens are removed), counters from the receipts. */
+export const tokenListProjection: Projection = {
+  name: 'tokens',
+  version: 1,
+  collections: [
+    {
+      name: TOKENS,
+      indexes: [
+        { fields: { user_id: 1, id: -1 } },
+        { fields: { key_hash: 1 } },
+        { fields: { id: 1 } },
+      ],
+    },
+  ],
+  eventTypes: [...TOKEN_EVENT_TYPES, ...USAGE_EVENT_TYPES],
+  async apply(recorded, session) {
+    const tokens = session.collection<TokenDocument>(TOKENS);
+    const event = { type: recorded.type, data: recorded.data } as TokenEvent | UsageEvent;
+    switch (event.type) {
+      case 'TokenCreated': {
+        const d = event.data;
+        await tokens.put({
+          _id: String(d.tokenId),
+          id: d.tokenId,
+          user_id: d.userId,
+          key_cipher: d.sealedKey.cipher,
+          key_hash: d.keyHash,
+          status: 1,
+          created_time: d.createdTime,
+          accessed_time: 0,
+          used_quota: 0,
+          ...settingsFields(d),
+        });
+        return;
+      }
+      case 'TokenUpdated':
+        await tokens.update(String(event.data.tokenId), { $set: settingsFields(event.data) });
+        return;
+      case 'TokenStatusChanged':
+        await tokens.update(String(event.data.tokenId), {
+          $set: { status: event.data.to },
+        });
+        return;
+      case 'TokenDeleted':
+        await tokens.delete(String(event.data.tokenId));
+        return;
+      case 'RequestRelayed': {
+        if (event.data.tokenId === 0) return;
+        await tokens.update(String(event.data.tokenId), {
+          $inc: { remain_quota: -event.data.quota, used_quota: event.data.quota },
+          $max: { accessed_time: Math.floor(recorded.recordedAt.getTime() / 1000) },
+        });
+        return;
+      }
+    }
+  },
+};

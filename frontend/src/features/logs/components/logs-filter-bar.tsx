@@ -1,0 +1,86 @@
+import { Button, Group, SimpleGrid, TextInput } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { notifyError } from '@/lib/notify';
+import { formatDateTime, parseDateTime } from '@/utils/date-time';
+import type { LogListParams } from '../api/logs.api';
+import type { LogFilterName } from '../hooks/use-logs-table-params';
+
+interface Draft {
+  token_name: string;
+  model_name: string;
+  start: string;
+  end: string;
+  username: string;
+  channel: string;
+}
+
+const toDraft = (params: LogListParams): Draft => ({
+  token_name: params.token_name,
+  model_name: params.model_name,
+  start: formatDateTime(params.start_timestamp),
+  end: formatDateTime(params.end_timestamp),
+  username: params.username,
+  channel: params.channel,
+});
+
+interface LogsFilterBarProps {
+  params: LogListParams;
+  /** Channel and username filters are admin-only (spec 001 §6). */
+  admin: boolean;
+  onSearch: (filters: Partial<Record<LogFilterName, string>>) => void;
+}
+
+export function LogsFilterBar({ params, admin, onSearch }: LogsFilterBarProps) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState<Draft>(() => toDraft(params));
+  useEffect(() => setDraft(toDraft(params)), [params]);
+  const bind = (name: keyof Draft) => ({
+    value: draft[name],
+    onChange: (event: { currentTarget: { value: string } }) => {
+      const { value } = event.currentTarget;
+      setDraft((current) => ({ ...current, [name]: value }));
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const start = parseDateTime(draft.start);
+    const end = parseDateTime(draft.end);
+    if (start === null || end === null) return notifyError(t('logs.badTime'));
+    onSearch({
+      token_name: draft.token_name.trim(),
+      model_name: draft.model_name.trim(),
+      start: String(start),
+      end: String(end),
+      ...(admin ? { username: draft.username.trim(), channel: draft.channel.trim() } : {}),
+    });
+  };
+
+  return (
+    <form onSubmit={submit}>
+      <SimpleGrid cols={{ base: 1, sm: 2, md: admin ? 3 : 4 }}>
+        <TextInput label={t('logs.filters.tokenName')} {...bind('token_name')} />
+        <TextInput label={t('logs.filters.modelName')} {...bind('model_name')} />
+        <TextInput
+          label={t('logs.filters.start')}
+          placeholder={t('logs.filters.timePlaceholder')}
+          {...bind('start')}
+        />
+        <TextInput
+          label={t('logs.filters.end')}
+          placeholder={t('logs.filters.timePlaceholder')}
+          {...bind('end')}
+        />
+        {admin && <TextInput label={t('logs.filters.channel')} {...bind('channel')} />}
+        {admin && <TextInput label={t('logs.filters.username')} {...bind('username')} />}
+      </SimpleGrid>
+      <Group justify="flex-end" mt="sm">
+        <Button type="submit" leftSection={<IconSearch size={16} />}>
+          {t('common.search')}
+        </Button>
+      </Group>
+    </form>
+  );
+}

@@ -1,0 +1,267 @@
+import { Anchor, Badge, Group, Pagination, Select, Stack, Table, Text } from '@mantine/core';
+import {
+  createColumnHelper,
+  functionalUpdate,
+  rowPaginationFeature,
+  tableFeatures,
+  useTable,
+  type PaginationState,
+  type Updater,
+} from '@tanstack/react-table';
+import { LogType, PAGE_SIZE_OPTIONS, type LogDto } from '@tollgate/contracts';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuotaFormatter } from '@/features/status';
+import { formatDateTime } from '@/utils/date-time';
+import { firstTokenColor, requestTimeColor } from '../utils/latency';
+import { parseOther } from '../utils/log-other';
+import { LogTypeTag } from './log-type-tag';
+
+const features = tableFeatures({ rowPaginationFeature });
+const column = createColumnHelper<typeof features, LogDto>();
+const EMPTY: LogDto[] = [];
+const SIZE_OPTIONS = PAGE_SIZE_OPTIONS.map(String);
+
+interface LogsTableProps {
+  rows: LogDto[] | undefined;
+  total: number;
+  page: number;
+  pageSize: number;
+  loading: boolean;
+  /** Adds the channel, user and retry columns (spec 001 §6). */
+  admin: boolean;
+  onPaginationChange: (next: { page: number; pageSize: number }) => void;
+  onUserClick: (userId: number) => void;
+}
+
+function UseTime({ log }: { log: LogDto }) {
+  const { t } = useTranslation();
+  const other = parseOther(log.other);
+  // `frt` is recorded in milliseconds, the colour bands are in seconds.
+  const firstToken = typeof other.frt === 'number' && other.frt > 0 ? other.frt / 1000 : null;
+  const timeColor = requestTimeColor(log.use_time);
+  const firstColor = firstToken === null ? undefined : firstTokenColor(firstToken);
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Badge variant="light" color={timeColor} data-color={timeColor}>
+        {t('logs.seconds', { value: log.use_time })}
+      </Badge>
+      {log.is_stream && firstToken !== null && (
+        <Badge variant="light" color={firstColor} data-color={firstColor}>
+          {t('logs.firstToken', { value: firstToken.toFixed(1) })}
+        </Badge>
+      )}
+      <Badge variant="outline" color={log.is_stream ? 'blue' : 'gray'}>
+        {log.is_stream ? t('logs.stream') : t('logs.notStream')}
+      </Badge>
+    </Group>
+  );
+}
+
+function Details({ log, admin }: { log: LogDto; admin: boolean }) {
+  const { t } = useTranslation();
+  const other = parseOther(log.other);
+  const lines: string[] = [];
+  if (log.type === LogType.Consume) {
+    if (other.model_price !== undefined && other.model_price > 0) {
+      lines.push(t('logs.price', { price: other.model_price, group: other.group_ratio ?? 1 }));
+    } else if (other.model_ratio !== undefined) {
+      lines.push(
+        t('logs.ratios', {
+          model: other.model_ratio,
+          completion: other.completion_ratio ?? 1,
+          group: other.group_ratio ?? 1,
+        }),
+      );
+    }
+  }
+  if (log.content) lines.push(log.content);
+  const adminName = other.admin_info?.admin_username;
+  if (admin && adminName) lines.push(t('logs.adminBy', { name: adminName }));
+  return (
+    <Stack gap={0} maw={360}>
+      {lines.map((line) => (
+        <Text key={line} size="xs">
+          {line}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+export function LogsTable({
+  rows,
+  total,
+  page,
+  pageSize,
+  loading,
+  admin,
+  onPaginationChange,
+  onUserClick,
+}: LogsTableProps) {
+  const { t } = useTranslation();
+  const formatQuota = useQuotaFormatter();
+
+  const columns = useMemo(() => {
+    const consumeOnly = (log: LogDto, value: string | number) =>
+      log.type === LogType.Consume ? value : '';
+    return column.columns([
+      column.accessor('created_at', {
+        header: t('logs.columns.time'),
+        cell: ({ getValue }) => <Text size="sm">{formatDateTime(getValue())}</Text>,
+      }),
+      ...(admin
+        ? [
+            column.accessor('channel', {
+              header: t('logs.columns.channel'),
+              cell: ({ getValue }) =>
+                getValue() ? <Badge variant="outline">{getValue()}</Badge> : '',
+            }),
+            column.accessor('username', {
+              header: t('logs.columns.user'),
+              cell: ({ row }) =>
+                row.original.username ? (
+                  <Anchor
+                    component="button"
+                    size="sm"
+                    onClick={() => onUserClick(row.original.user_id)}
+                  >
+                    {row.original.username}
+                  </Anchor>
+                ) : (
+                  ''
+                ),
+            }),
+          ]
+        : []),
+      column.accessor('token_name', {
+        header: t('logs.columns.token'),
+        cell: ({ getValue }) => (getValue() ? <Badge variant="light">{getValue()}</Badge> : ''),
+      }),
+      column.accessor('type', {
+        header: t('logs.columns.type'),
+        cell: ({ getValue }) => <LogTypeTag type={getValue()} />,
+      }),
+      column.accessor('model_name', {
+        header: t('logs.columns.model'),
+        cell: ({ getValue }) =>
+          getValue() ? (
+            <Badge variant="light" color="grape">
+              {getValue()}
+            </Badge>
+          ) : (
+            ''
+          ),
+      }),
+      column.accessor('use_time', {
+        header: t('logs.columns.useTime'),
+        cell: ({ row }) =>
+          row.original.type === LogType.Consume ? <UseTime log={row.original} /> : '',
+      }),
+      column.accessor('prompt_tokens', {
+        header: t('logs.columns.prompt'),
+        cell: ({ row }) => consumeOnly(row.original, row.original.prompt_tokens),
+      }),
+      column.accessor('completion_tokens', {
+        header: t('logs.columns.completion'),
+        cell: ({ row }) => consumeOnly(row.original, row.original.completion_tokens),
+      }),
+      column.accessor('quota', {
+        header: t('logs.columns.quota'),
+        cell: ({ row }) => (row.original.quota ? formatQuota(row.original.quota) : ''),
+      }),
+      ...(admin
+        ? [
+            column.accessor('retry', {
+              header: t('logs.columns.retry'),
+              cell: ({ getValue }) => getValue(),
+            }),
+          ]
+        : []),
+      column.accessor('content', {
+        header: t('logs.columns.details'),
+        cell: ({ row }) => <Details log={row.original} admin={admin} />,
+      }),
+    ]);
+  }, [t, admin, formatQuota, onUserClick]);
+
+  const pagination: PaginationState = { pageIndex: page - 1, pageSize };
+  const table = useTable({
+    features,
+    columns,
+    data: rows ?? EMPTY,
+    rowCount: total,
+    manualPagination: true,
+    getRowId: (row) => String(row.id),
+    state: { pagination },
+    onPaginationChange: (updater: Updater<PaginationState>) => {
+      const next = functionalUpdate(updater, pagination);
+      onPaginationChange({ page: next.pageIndex + 1, pageSize: next.pageSize });
+    },
+  });
+  const pageCount = Math.max(1, table.getPageCount());
+
+  return (
+    <Stack>
+      <Table.ScrollContainer minWidth={admin ? 1200 : 1000}>
+        <Table striped highlightOnHover verticalSpacing="xs" data-testid="logs-table">
+          <Table.Thead>
+            {table.getHeaderGroups().map((group) => (
+              <Table.Tr key={group.id}>
+                {group.headers.map((header) => (
+                  <Table.Th key={header.id}>
+                    <table.FlexRender header={header} />
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Thead>
+          <Table.Tbody>
+            {table.getRowModel().rows.map((row) => (
+              <Table.Tr key={row.id} data-testid={`log-row-${row.original.id}`}>
+                {row.getAllCells().map((cell) => (
+                  <Table.Td key={cell.id}>
+                    <table.FlexRender cell={cell} />
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+            {!loading && table.getRowModel().rows.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={columns.length}>
+                  <Text c="dimmed" ta="center" py="md">
+                    {t('common.noData')}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          {t('common.total', { count: total })}
+        </Text>
+        <Group gap="sm">
+          <Select
+            aria-label={t('common.pageSize')}
+            data={SIZE_OPTIONS.map((size) => ({
+              value: size,
+              label: t('common.perPage', { size }),
+            }))}
+            value={String(pageSize)}
+            onChange={(value) => value && table.setPageSize(Number(value))}
+            allowDeselect={false}
+            w={130}
+          />
+          <Pagination
+            total={pageCount}
+            value={Math.min(page, pageCount)}
+            onChange={(value) => table.setPageIndex(value - 1)}
+            getControlProps={(control) => ({ 'aria-label': t(`common.pager.${control}`) })}
+          />
+        </Group>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,32 @@
+import { Modal, Skeleton, Table } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useQuotaFormatter } from '@/features/status';
+import { userQueries } from '@/features/users';
+
+/** Spec 001 §3/§6: admins click a username to see the user's balance and usage. */
+export function UserInfoModal({ userId, onClose }: { userId: number | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const formatQuota = useQuotaFormatter();
+  const user = useQuery({ ...userQueries.detail(userId ?? 0), enabled: userId !== null });
+  const rows: Array<[string, string | undefined]> = [
+    [t('logs.username'), user.data?.username],
+    [t('logs.quota'), user.data && formatQuota(user.data.quota)],
+    [t('logs.usedQuota'), user.data && formatQuota(user.data.used_quota)],
+    [t('logs.requestCount'), user.data && String(user.data.request_count)],
+  ];
+  return (
+    <Modal opened={userId !== null} onClose={onClose} title={t('logs.userInfo')} centered>
+      <Table withRowBorders={false}>
+        <Table.Tbody>
+          {rows.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th w={120}>{label}</Table.Th>
+              <Table.Td>{value ?? <Skeleton h={16} w={120} />}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Modal>
+  );
+}

@@ -1,0 +1,2 @@
+export { logQueries } from './api/logs.api';
+export { LogsPage } from './components/logs-page';
