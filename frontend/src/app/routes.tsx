@@ -16,6 +16,7 @@ import { AboutPage, HomePage } from '@/features/home';
 import { SettingPage } from '@/features/setting';
 import type { NavLabelKey } from '@/features/shell';
 import { LogsPage } from '@/features/logs';
+import { PlaygroundPage } from '@/features/playground';
 import { RedemptionsPage } from '@/features/redemptions';
 import { TokensPage } from '@/features/tokens';
 import { EditUserPage, UsersPage } from '@/features/users';
@@ -56,7 +57,7 @@ export const routes: RouteObject[] = [
       { path: '/channel/edit/:id', element: guarded(<ChannelsPage />, true) },
       { path: '/redemption', element: guarded(<RedemptionsPage />, true) },
       { path: '/token', element: guarded(<TokensPage />) },
-      { path: '/playground', element: guarded(<Placeholder nav="playground" />) },
+      { path: '/playground', element: guarded(<PlaygroundPage />) },
       { path: '/topup', element: guarded(<WalletPage />) },
       { path: '/log', element: guarded(<LogsPage />) },
       { path: '/detail', element: guarded(<Placeholder nav="detail" />) },

@@ -1,4 +1,5 @@
 import { logsEn } from '../features/logs/locales/en';
+import { playgroundEn } from '../features/playground/locales/en';
 import { redemptionsEn } from '../features/redemptions/locales/en';
 import { tokensEn } from '../features/tokens/locales/en';
 import { walletEn } from '../features/wallet/locales/en';
@@ -10,6 +11,7 @@ export const en: Translation = {
   ...redemptionsEn,
   ...walletEn,
   ...logsEn,
+  ...playgroundEn,
   common: {
     cancel: 'Cancel',
     confirm: 'Confirm',

@@ -5,6 +5,7 @@ import { channelsZhCN } from '@/features/channels/locales/zh-cn';
  * is the source of the key set, `en.ts` must mirror it (checked by its type).
  */
 import { logsZhCN } from '../features/logs/locales/zh-cn';
+import { playgroundZhCN } from '../features/playground/locales/zh-cn';
 import { redemptionsZhCN } from '../features/redemptions/locales/zh-cn';
 import { tokensZhCN } from '../features/tokens/locales/zh-cn';
 import { walletZhCN } from '../features/wallet/locales/zh-cn';
@@ -14,6 +15,7 @@ export const zhCN = {
   ...redemptionsZhCN,
   ...walletZhCN,
   ...logsZhCN,
+  ...playgroundZhCN,
   common: {
     cancel: '取消',
     confirm: '确定',
