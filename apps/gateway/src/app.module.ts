@@ -14,6 +14,7 @@ import { UserRegistrar } from './accounts/user-registrar';
 import { AuthGuard } from './auth/auth.guard';
 import { Authenticator } from './auth/authenticator';
 import { CriticalRateLimitGuard } from './auth/critical-rate-limit.guard';
+import { ChannelsModule } from './channels/channels.module';
 import { BootstrapRootHandler } from './bootstrap/bootstrap-root.command';
 import { StartupService } from './bootstrap/startup.service';
 import type { AppConfig } from './config/app-config';
@@ -65,7 +66,12 @@ export class AppModule {
     };
     return {
       module: AppModule,
-      imports: [configModule, StorageModule.forStores(stores), CqrsModule.forRoot()],
+      imports: [
+        configModule,
+        StorageModule.forStores(stores),
+        CqrsModule.forRoot(),
+        ChannelsModule,
+      ],
       controllers: [AccountsController, UsersController, OptionsController, StatusController],
       providers: [
         ...HANDLERS,
