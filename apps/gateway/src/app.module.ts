@@ -17,6 +17,8 @@ import { CriticalRateLimitGuard } from './auth/critical-rate-limit.guard';
 import { BillingModule } from './billing/billing.module';
 import { UsageModule } from './usage/usage.module';
 import { TokensModule } from './tokens/tokens.module';
+import { ChannelsModule } from './channels/channels.module';
+import { RelayModule } from './relay/relay.module';
 import { BootstrapRootHandler } from './bootstrap/bootstrap-root.command';
 import { StartupService } from './bootstrap/startup.service';
 import type { AppConfig } from './config/app-config';
@@ -75,6 +77,8 @@ export class AppModule {
         BillingModule,
         UsageModule,
         TokensModule,
+        ChannelsModule,
+        RelayModule,
       ],
       controllers: [AccountsController, UsersController, OptionsController, StatusController],
       providers: [

@@ -1,7 +1,13 @@
 import type { Projection } from '@tollgate/read-store';
+import { channelsProjection } from '../channels/channels.projection';
 import { optionsProjection } from './options.projection';
 import { usersProjection } from './users.projection';
 import { tokenListProjection } from '../tokens/token-list.projection';
 
 /** Every read model of the gateway; the rebuild CLI and the runners use this one list. */
-export const ALL_PROJECTIONS: readonly Projection[] = [usersProjection, optionsProjection, tokenListProjection];
+export const ALL_PROJECTIONS: readonly Projection[] = [
+  usersProjection,
+  optionsProjection,
+  tokenListProjection,
+  channelsProjection,
+];

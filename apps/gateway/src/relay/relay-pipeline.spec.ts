@@ -17,7 +17,6 @@ import { sha256Hex } from '../infrastructure/secret-box';
 import { OptionsCache } from '../options/options.cache';
 import { TokenDirectory } from '../tokens/token-directory';
 import { UsageAppender } from '../usage/usage-appender';
-import type { Authenticator } from '../auth/authenticator';
 import type { ReadStore } from '@tollgate/read-store';
 import type { SecretBox } from '../infrastructure/secret-box';
 import { RelayAdmission } from './relay-admission';
@@ -215,14 +214,16 @@ describe('relay pipeline', () => {
     routing = new TestRoutingTable();
     commands = new RecordingCommands(routing);
     pools = new UpstreamPools();
-    const settings = new RelaySettingsView(options);
+    const settings = new RelaySettingsView(() => options);
     service = new RelayService(settings, pools, book, routing, new UsageAppender(store), commands);
     const admission = new RelayAdmission(directory, book, commands);
     const routes = new RelayRoutes(
       service,
       admission,
       settings,
-      {} as Authenticator,
+      () => {
+        throw new Error('no playground in this harness');
+      },
       routing,
       book,
     );

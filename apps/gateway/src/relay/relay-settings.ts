@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { PriceOptions } from '@tollgate/domain';
 import {
   DEFAULT_RETRY_STATUS_RANGES,
@@ -77,12 +77,21 @@ function stringMap(raw: string): Record<string, string> {
  * The relay's view of the options: re-parsed only when one of its raw values changed (identity of
  * the cached strings), so the per-request cost is a few string comparisons.
  */
+/** Resolves the app's OptionsCache (provided by the app module, not owned by the relay). */
+export const RELAY_OPTIONS_SOURCE = Symbol('RELAY_OPTIONS_SOURCE');
+export type OptionsSource = () => OptionsCache;
+
 @Injectable()
 export class RelaySettingsView {
   private raw: string[] = [];
   private settings: RelaySettings | undefined;
+  private cache: OptionsCache | undefined;
 
-  constructor(private readonly options: OptionsCache) {}
+  constructor(@Inject(RELAY_OPTIONS_SOURCE) private readonly source: OptionsSource) {}
+
+  private get options(): OptionsCache {
+    return (this.cache ??= this.source());
+  }
 
   current(): RelaySettings {
     const raw = KEYS.map((k) => this.options.get(k));

@@ -30,6 +30,9 @@ export const RELAY_JSON_BODY_LIMIT = 32 * 1024 * 1024;
 /** Audio uploads (OpenAI accepts 25 MB files) plus the multipart framing. */
 export const RELAY_AUDIO_BODY_LIMIT = 40 * 1024 * 1024;
 
+/** Resolves the app's Authenticator (the playground signs in with the console session). */
+export const PLAYGROUND_AUTHENTICATOR = Symbol('PLAYGROUND_AUTHENTICATOR');
+
 /** When the models were "created" in /v1/models (the anchors answer a fixed date too). */
 const MODEL_CREATED = 1626777600;
 
@@ -46,7 +49,7 @@ export class RelayRoutes {
     private readonly relay: RelayService,
     private readonly admission: RelayAdmission,
     private readonly settings: RelaySettingsView,
-    private readonly authenticator: Authenticator,
+    @Inject(PLAYGROUND_AUTHENTICATOR) private readonly authenticator: () => Authenticator,
     @Inject(ROUTING_TABLE_PORT) private readonly routing: RoutingTablePort,
     @Inject(BALANCE_BOOK_PORT) private readonly book: BalanceBookPort,
   ) {}
@@ -175,7 +178,7 @@ export class RelayRoutes {
     let userId: number;
     try {
       const header = request.headers[USER_ID_HEADER.toLowerCase()];
-      const user = await this.authenticator.authenticate({
+      const user = await this.authenticator().authenticate({
         sessionCookie: (request as FastifyRequest & { cookies?: Record<string, string> }).cookies?.[
           SESSION_COOKIE
         ],

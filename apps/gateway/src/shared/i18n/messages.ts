@@ -1,12 +1,14 @@
 import { BILLING_MESSAGES } from '../../billing/billing.messages';
 import { TOKEN_MESSAGES } from '../../tokens/tokens.messages';
 import { RELAY_MESSAGES } from '../../relay/relay.messages';
+import { CHANNEL_MESSAGES } from '../../channels/channels.messages';
 
 /**
  * Server-side texts by stable code, zh-CN (the anchors' wording, verbatim where the spec gives it)
  * and en. `{name}` placeholders are filled from the error's params.
  */
 export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>> = {
+  ...CHANNEL_MESSAGES,
   'common.invalid_params': { 'zh-CN': '无效的参数', en: 'Invalid parameters' },
   'common.invalid_input': { 'zh-CN': '输入不合法 {detail}', en: 'Invalid input: {detail}' },
   'common.not_found': { 'zh-CN': '资源不存在', en: 'Not found' },

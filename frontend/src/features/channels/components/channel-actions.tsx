@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Group, Menu, ScrollArea, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconChevronDown } from '@tabler/icons-react';
+import { IconChevronDown, IconCoin, IconCopy, IconDots, IconTrash } from '@tabler/icons-react';
 import { ChannelStatus, type ChannelDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import {
@@ -83,15 +83,6 @@ export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
       <Button
         size="compact-xs"
         variant="light"
-        color="cyan"
-        loading={balance.isPending}
-        onClick={() => balance.mutate(channel)}
-      >
-        {t('channels.actions.updateBalance')}
-      </Button>
-      <Button
-        size="compact-xs"
-        variant="light"
         color={enabled ? 'orange' : 'green'}
         disabled={patch.isPending}
         onClick={() =>
@@ -106,24 +97,32 @@ export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
       <Button size="compact-xs" variant="light" color="gray" onClick={() => onEdit(channel.id)}>
         {t('channels.actions.edit')}
       </Button>
-      <Button
-        size="compact-xs"
-        variant="light"
-        color="grape"
-        loading={copy.isPending}
-        onClick={confirmCopy}
-      >
-        {t('channels.actions.copy')}
-      </Button>
-      <Button
-        size="compact-xs"
-        variant="light"
-        color="red"
-        disabled={remove.isPending}
-        onClick={confirmDelete}
-      >
-        {t('channels.actions.delete')}
-      </Button>
+      {/* The less frequent actions share one menu so the row fits beside the sidebar. */}
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon
+            size={22}
+            variant="light"
+            color="gray"
+            aria-label={t('channels.actions.more')}
+            loading={balance.isPending || copy.isPending || remove.isPending}
+          >
+            <IconDots size={14} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item leftSection={<IconCoin size={14} />} onClick={() => balance.mutate(channel)}>
+            {t('channels.actions.updateBalance')}
+          </Menu.Item>
+          <Menu.Item leftSection={<IconCopy size={14} />} onClick={confirmCopy}>
+            {t('channels.actions.copy')}
+          </Menu.Item>
+          <Menu.Divider />
+          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={confirmDelete}>
+            {t('channels.actions.delete')}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
     </Group>
   );
 }

@@ -56,6 +56,11 @@ function setup(
 }
 
 const row = (id: number) => screen.findByTestId(`channel-row-${id}`);
+/** Update balance, copy and delete sit in the row's "more" menu. */
+async function chooseMore(id: number, action: string) {
+  await userEvent.click(within(await row(id)).getByRole('button', { name: '更多操作' }));
+  await userEvent.click(await screen.findByRole('menuitem', { name: action }));
+}
 
 describe('channel management: list', () => {
   it('loads the first page (0-based p) with the default page size and no ID sort', async () => {
@@ -245,7 +250,7 @@ describe('channel management: row edits and actions', () => {
 
   it('updates one balance', async () => {
     const { calls } = setup();
-    await userEvent.click(within(await row(1)).getByRole('button', { name: '更新余额' }));
+    await chooseMore(1, '更新余额');
     expect(await screen.findByText('渠道 openai-main 余额更新成功！')).toBeInTheDocument();
     expect(callsTo(calls, 'GET', '/api/channel/update_balance/1/')).toHaveLength(1);
   });
@@ -254,13 +259,13 @@ describe('channel management: row edits and actions', () => {
     setup('/channel', {
       'POST /api/channel/copy/2': () => fail('渠道不存在'),
     });
-    await userEvent.click(within(await row(1)).getByRole('button', { name: '复制' }));
+    await chooseMore(1, '复制');
     await userEvent.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: '复制' }),
     );
     expect(await screen.findByText('渠道复制成功')).toBeInTheDocument();
 
-    await userEvent.click(within(await row(2)).getByRole('button', { name: '复制' }));
+    await chooseMore(2, '复制');
     await userEvent.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: '复制' }),
     );
@@ -269,7 +274,7 @@ describe('channel management: row edits and actions', () => {
 
   it('deletes a channel after asking', async () => {
     const { calls } = setup();
-    await userEvent.click(within(await row(1)).getByRole('button', { name: '删除' }));
+    await chooseMore(1, '删除');
     await userEvent.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: '删除' }),
     );

@@ -132,7 +132,7 @@ export function ChannelsTable({
           cell: ({ row }) => {
             const updatedAt = formatUnixTime(row.original.balance_updated_time, i18n.language);
             return (
-              <Group gap={4} wrap="nowrap">
+              <Stack gap={4} align="flex-start">
                 <Tooltip label={t('channels.usedQuota')}>
                   <Badge variant="light" color="gray">
                     {formatQuota(row.original.used_quota)}
@@ -149,7 +149,7 @@ export function ChannelsTable({
                     ${(row.original.balance ?? 0).toFixed(2)}
                   </Badge>
                 </Tooltip>
-              </Group>
+              </Stack>
             );
           },
         }),
@@ -211,7 +211,7 @@ export function ChannelsTable({
 
   return (
     <Stack>
-      <Table.ScrollContainer minWidth={1180}>
+      <Table.ScrollContainer minWidth={1000}>
         <Table striped highlightOnHover verticalSpacing="xs" data-testid="channels-table">
           <Table.Thead>
             {table.getHeaderGroups().map((group) => (

@@ -36,7 +36,7 @@ export function InlineNumberCell({
     <Tooltip label={hint} openDelay={500}>
       <NumberInput
         size="xs"
-        w={84}
+        w={72}
         aria-label={label}
         value={draft}
         onChange={setDraft}

@@ -59,6 +59,7 @@ export const channelsEn: typeof channelsZhCN = {
       edit: 'Edit',
       copy: 'Copy',
       delete: 'Delete',
+      more: 'More actions',
     },
     batch: {
       deleteSelected: 'Delete selected',

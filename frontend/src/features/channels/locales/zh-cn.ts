@@ -60,6 +60,7 @@ export const channelsZhCN = {
       edit: '编辑',
       copy: '复制',
       delete: '删除',
+      more: '更多操作',
     },
     batch: {
       deleteSelected: '删除所选通道',
