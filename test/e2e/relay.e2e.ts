@@ -237,10 +237,7 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
       expect(served).toBe(20);
       const errors = results
         .filter((r) => r.status === 'rejected')
-        .map(
-          (r) =>
-            (r as PromiseRejectedResult).reason as { status: number; error?: { code?: string } },
-        );
+        .map((r) => r.reason as { status: number; error?: { code?: string } });
       expect(
         errors.every((e) => e.status === 403 && e.error?.code === 'insufficient_user_quota'),
       ).toBe(true);
