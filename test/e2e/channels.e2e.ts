@@ -654,4 +654,23 @@ describe('channels (admin) against the mock upstream', () => {
     const [created] = readStoredEvents(t.dataDir, { type: 'ChannelCreated' });
     expect(created!.data['key']).toEqual({ cipher: expect.any(String), hash: expect.any(String) });
   });
+
+  it('after a restart the routing table and the read model come back from the log', async () => {
+    const list = async () =>
+      (await call('get', '/api/channel/?p=0&page_size=1000&id_sort=true')).body
+        .data as ChannelDto[];
+    const routes = () =>
+      table
+        .candidates('default', 'gpt-4o-mini')
+        .map((c) => ({ id: c.id, key: c.key, p: c.priority }));
+    const before = { channels: await list(), routes: routes() };
+    expect(before.channels.length).toBeGreaterThan(10);
+    expect(before.routes.length).toBeGreaterThan(5);
+    socket.disconnect();
+    await t.close();
+    t = await startTestApp({ dataDir: t.dataDir });
+    admin = await new ConsoleClient(t.url).login('channeladmin', 'password123');
+    table = t.app.get(RoutingTable);
+    expect({ channels: await list(), routes: routes() }).toEqual(before);
+  });
 });
