@@ -211,7 +211,7 @@ export function ChannelsTable({
 
   return (
     <Stack>
-      <Table.ScrollContainer minWidth={1000}>
+      <Table.ScrollContainer minWidth={960}>
         <Table striped highlightOnHover verticalSpacing="xs" data-testid="channels-table">
           <Table.Thead>
             {table.getHeaderGroups().map((group) => (
