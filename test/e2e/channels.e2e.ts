@@ -344,6 +344,18 @@ describe('channels (admin) against the mock upstream', () => {
     expect(status[0]!.metadata['actor']).toMatchObject({ kind: 'user', id: admin.userId });
   });
 
+  it('the edit form sends a whole record back (also of an automatically disabled channel)', async () => {
+    const key = secretKey('roundtrip');
+    const [id] = await create({ name: 'roundtrip', key });
+    await t.app.get(CommandBus).execute(new DisableChannelAutomaticallyCommand(id!, 'why'));
+    await waitUntil(async () => (await getChannel(id!)).status === 3, 'status 3');
+    const record = await getChannel(id!);
+    const res = await call('put', '/api/channel/', { ...record, name: 'roundtrip-2' });
+    expect(res.body).toMatchObject({ success: true, data: { name: 'roundtrip-2', status: 3 } });
+    await call('get', `/api/channel/test/${id}`);
+    expect(upstream.lastRequest()?.key).toBe(key);
+  });
+
   it('copy: a new channel with the suffix and the same key', async () => {
     const key = secretKey('copy');
     const [id] = await create({ name: 'original', key, priority: 4 });
@@ -359,6 +371,7 @@ describe('channels (admin) against the mock upstream', () => {
   });
 
   it('delete disabled (manual and automatic) and batch delete answer counts', async () => {
+    await call('delete', '/api/channel/disabled'); // earlier tests' leftovers
     const [manual, automatic, enabled] = [
       ...(await create({ name: 'dis-1' })),
       ...(await create({ name: 'dis-2' })),
