@@ -30,6 +30,9 @@ import {
 
 jest.setTimeout(60_000);
 
+/** Short provider timeout so the timeout test is quick. */
+const ENV = { CHANNEL_TEST_TIMEOUT_MS: '1500' };
+
 /** Every clear key this file hands the server: none may come back, be stored or be pushed. */
 const KEYS_USED = new Set<string>();
 const secretKey = (label: string) => {
@@ -82,7 +85,7 @@ describe('channels (admin) against the mock upstream', () => {
 
   beforeAll(async () => {
     upstream = await MockUpstream.start();
-    t = await startTestApp();
+    t = await startTestApp({ env: ENV });
     const root = await loginRoot(t.url);
     admin = await createAdmin(t.url, root, 'channeladmin');
     table = t.app.get(RoutingTable);
@@ -488,6 +491,17 @@ describe('channels (admin) against the mock upstream', () => {
       await t.app.get(ChannelTasks).idle();
     });
 
+    it('a provider slower than CHANNEL_TEST_TIMEOUT_MS fails the test at the timeout', async () => {
+      const [id] = await create({ name: 'slow' });
+      upstream.next({ latencyMs: 3000 });
+      const started = Date.now();
+      const res = await call('get', `/api/channel/test/${id}`);
+      expect(Date.now() - started).toBeLessThan(2800);
+      expect(res.body).toMatchObject({ success: false, message: 'timeout after 1.5s' });
+      expect(res.body.time).toBeGreaterThanOrEqual(1.4);
+      expect((await getChannel(id!)).response_time).toBeGreaterThanOrEqual(1400);
+    });
+
     it('an unsupported type says so; a missing channel is not found', async () => {
       const [claude] = await create({ type: 14, name: 'claude', models: 'claude-3' });
       expectFailure(await call('get', `/api/channel/test/${claude}`), '暂不支持测试该类型的渠道');
@@ -681,7 +695,7 @@ describe('channels (admin) against the mock upstream', () => {
     expect(before.routes.length).toBeGreaterThan(5);
     socket.disconnect();
     await t.close();
-    t = await startTestApp({ dataDir: t.dataDir });
+    t = await startTestApp({ dataDir: t.dataDir, env: ENV });
     admin = await new ConsoleClient(t.url).login('channeladmin', 'password123');
     table = t.app.get(RoutingTable);
     expect({ channels: await list(), routes: routes() }).toEqual(before);
