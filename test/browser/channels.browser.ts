@@ -141,14 +141,15 @@ test('add a channel against the mock upstream, fetch its models, test it, disabl
   await shoot(page, 'channels-edit');
 });
 
-test('batch-delete two channels', async () => {
+test('channels made elsewhere appear live; batch-delete two; test all reports through pushes', async () => {
   const page = await openChannelsAsRoot();
   const first = unique('batch-a-');
   const second = unique('batch-b-');
   const kept = unique('batch-c-');
+  // Created over the API: the open page learns of them through the socket, without a reload.
   for (const name of [first, second, kept]) await createChannelByApi(page, name);
-  await page.reload();
   await rowOf(page, kept).waitFor();
+  await rowOf(page, first).waitFor();
 
   await page.getByRole('button', { name: '删除所选通道' }).click();
   await page.getByText('请先选择要删除的通道！').waitFor();
@@ -163,4 +164,36 @@ test('batch-delete two channels', async () => {
   await expectCount(rowOf(page, first), 0);
   await expectCount(rowOf(page, second), 0);
   await expectCount(rowOf(page, kept), 1);
+
+  // Test all runs in the background; each result reaches the table as a push.
+  const keptTime = rowOf(page, kept).locator('[data-band]');
+  await expectAttribute(keptTime, 'data-band', 'untested');
+  await page.getByRole('button', { name: '测试所有通道' }).click();
+  await page.getByText('已开始测试所有已启用通道，结果将自动刷新。').waitFor();
+  await expectText(keptTime, /^\d+\.\d{2} 秒$/);
+  await dismissToasts(page);
+  await shoot(page, 'channels-tested-all');
+});
+
+test('the channel page in English and on a phone', async () => {
+  const page = await openChannelsAsRoot();
+  const name = unique('english-');
+  await createChannelByApi(page, name);
+  await rowOf(page, name).waitFor();
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await page.getByRole('heading', { name: 'Channels' }).waitFor();
+  await page.getByRole('button', { name: 'Delete selected' }).click();
+  await page.getByText('Please select the channels to delete first!').waitFor();
+  await rowOf(page, name).getByText('Enabled', { exact: true }).waitFor();
+  await rowOf(page, name).getByText('Not tested').waitFor();
+  await dismissToasts(page);
+  await shoot(page, 'channels-en');
+
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name: '简体中文' }).click();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: '添加渠道' }).click();
+  await page.getByRole('dialog').getByText('创建新的渠道').waitFor();
+  await shoot(page, 'channels-add-mobile');
 });
