@@ -491,6 +491,18 @@ describe('channels (admin) against the mock upstream', () => {
       await t.app.get(ChannelTasks).idle();
     });
 
+    it('a provider echoing the key in its error never gets it stored or answered', async () => {
+      const key = secretKey('echo');
+      const [id] = await create({ name: 'echo', key });
+      upstream.forKey(key, { status: 400, errorBody: { error: { message: `bad key ${key}!` } } });
+      const tested = await call('get', `/api/channel/test/${id}`);
+      expect(tested.body).toMatchObject({ success: false, message: 'bad key ***!' });
+      const fetched = await call('get', `/api/channel/fetch_models/${id}`);
+      expect(fetched.body.message).toBe('获取模型列表失败：bad key ***!');
+      const balance = await call('get', `/api/channel/update_balance/${id}/`);
+      expect(balance.body.message).toBe('查询余额失败：bad key ***!');
+    });
+
     it('a provider slower than CHANNEL_TEST_TIMEOUT_MS fails the test at the timeout', async () => {
       const [id] = await create({ name: 'slow' });
       upstream.next({ latencyMs: 3000 });
