@@ -491,6 +491,18 @@ describe('channels (admin) against the mock upstream', () => {
       await t.app.get(ChannelTasks).idle();
     });
 
+    it('Azure: the deployment URL with the api version and the api-key header', async () => {
+      const key = secretKey('azure');
+      const [id] = await create({ type: 3, name: 'azure-test', key, models: 'gpt-4.1' });
+      expect((await call('get', `/api/channel/test/${id}`)).body.success).toBe(true);
+      expect(upstream.lastRequest()).toMatchObject({
+        path: '/openai/deployments/gpt-41/chat/completions',
+        query: { 'api-version': '2023-06-01-preview' },
+        key,
+      });
+      expect(upstream.lastRequest()?.headers['authorization']).toBeUndefined();
+    });
+
     it('a provider echoing the key in its error never gets it stored or answered', async () => {
       const key = secretKey('echo');
       const [id] = await create({ name: 'echo', key });
