@@ -209,6 +209,43 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
       return token.used_quota === total && token.remain_quota === 800_000 - total;
     }, 'token read model');
 
+    // The log: one consumption row (type 2) per receipt, `other` is the receipt's ratios.
+    type LogRow = {
+      type: number;
+      model_name: string;
+      quota: number;
+      prompt_tokens: number;
+      completion_tokens: number;
+      is_stream: boolean;
+      token_name: string;
+      other: string;
+    };
+    const logRows = async () =>
+      ((await web.get('/api/log/self?type=2&p=1&page_size=50')).body.data?.items ?? []) as LogRow[];
+    await waitUntil(async () => (await logRows()).length === 8, 'consumption log rows');
+    const rows = await logRows();
+    expect(rows.reduce((s, r) => s + r.quota, 0)).toBe(total);
+    const chatRow = rows.find((r) => r.model_name === 'gpt-4o-mini')!;
+    expect(chatRow).toMatchObject({
+      type: 2,
+      quota: Math.round((120 + 30 * 4) * 0.075),
+      prompt_tokens: 120,
+      completion_tokens: 30,
+      is_stream: false,
+      token_name: 'relay',
+    });
+    expect(JSON.parse(chatRow.other)).toMatchObject({
+      model_ratio: 0.075,
+      completion_ratio: 4,
+      group_ratio: 1,
+      model_price: -1,
+    });
+    const imageRow = rows.find((r) => r.model_name === 'dall-e-3')!;
+    expect(JSON.parse(imageRow.other)).toMatchObject({ model_price: 0.04, group_ratio: 1 });
+    const streamRow = rows.find((r) => r.model_name === 'gpt-4o')!;
+    expect(streamRow.is_stream).toBe(true);
+    expect(JSON.parse(streamRow.other).frt).toEqual(expect.any(Number));
+
     // The upstream saw the mapped request with include_usage on the stream.
     const streamCall = upstream
       .requestsTo('/chat/completions')
@@ -328,9 +365,19 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
       // the 500 channel is not disabled by one failure
       expect(routing.channel(busy)?.status).toBe(1);
       await root.delete(`/api/channel/${busy}`);
+
+      // Auto-enable: the key works again and a scheduled/manual test passes → back in the table.
+      await option('AutomaticEnableChannelEnabled', 'true');
+      upstream.reset();
+      const tested = await root.get(`/api/channel/test/${failing}`);
+      expect(tested.body.success).toBe(true);
+      await waitUntil(() => routing.channel(failing)?.status === 1, 'channel auto-enabled');
+      expect(routing.candidates('default', 'gpt-4o-mini').map((c) => c.id)).toContain(failing);
+      await root.delete(`/api/channel/${failing}`);
     } finally {
       await option('RetryTimes', '0');
       await option('AutomaticDisableChannelEnabled', 'false');
+      await option('AutomaticEnableChannelEnabled', 'false');
     }
   });
 
