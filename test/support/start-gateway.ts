@@ -48,14 +48,14 @@ async function waitUntilUp(url: string, child: ChildProcess, log: () => string):
  * serving the built console — what a user runs, for the browser tests.
  */
 export async function startGateway(
-  options: { dataDir?: string; env?: Record<string, string> } = {},
+  options: { dataDir?: string; env?: Record<string, string>; nodeArgs?: string[] } = {},
 ): Promise<RunningGateway> {
   if (!existsSync(MAIN))
     throw new Error('dist/apps/gateway/src/main.js is missing: run `npm run build` first');
   const dataDir = options.dataDir ?? tempDataDir();
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN], {
     cwd: ROOT,
     env: {
       ...process.env,
