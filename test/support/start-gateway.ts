@@ -10,6 +10,8 @@ const MAIN = join(ROOT, 'dist/apps/gateway/src/main.js');
 export interface RunningGateway {
   readonly url: string;
   readonly dataDir: string;
+  /** The gateway process (crash tests kill it with SIGKILL). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ export async function startGateway(
   return {
     url,
     dataDir,
+    pid: child.pid ?? 0,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
