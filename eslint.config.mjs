@@ -356,6 +356,35 @@ export default defineConfig(
     },
   },
   {
+    // libs/relay is the pure half of the relay (wire shapes, SSE parsing, selection, limits): no Nest,
+    // no store, no network client; clocks and randomness come in as arguments.
+    files: ['libs/relay/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrictImports(
+        NO_CQRS_EVENT_BUS,
+        NO_FRONTEND_FROM_BACKEND,
+        NO_APPS_FROM_LIBS,
+        {
+          paths: ['better-sqlite3', 'mongodb', 'undici', 'socket.io', 'fastify'].map((name) => ({
+            name,
+            message: 'libs/relay does no I/O: the gateway owns sockets and stores.',
+          })),
+          patterns: [
+            {
+              group: ['@nestjs/*', '@eventstore/*', '@fastify/*'],
+              message: 'libs/relay is framework-free: the gateway wires it.',
+            },
+            {
+              regex: '^@tollgate/(?!(domain|contracts)(/|$))',
+              caseSensitive: true,
+              message: 'libs/relay may import only @tollgate/domain and @tollgate/contracts.',
+            },
+          ],
+        },
+      ),
+    },
+  },
+  {
     files: ['libs/contracts/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': restrictImports(CONTRACTS_IMPORTS),

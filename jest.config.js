@@ -1,8 +1,8 @@
 // One jest run, three projects: unit (libs + apps, beside the code), e2e (whole app over HTTP),
 // browser (playwright-core + Debian chromium against the built app).
 const moduleNameMapper = {
-  '^@tollgate/(domain|contracts|event-store|read-store|testing)$': '<rootDir>/libs/$1/src',
-  '^@tollgate/(domain|contracts|event-store|read-store|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@tollgate/(domain|contracts|event-store|read-store|relay|testing)$': '<rootDir>/libs/$1/src',
+  '^@tollgate/(domain|contracts|event-store|read-store|relay|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],

@@ -1,24 +1,24 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
+import {
+  CHROMIUM_ARGS,
+  expectAttribute,
+  expectCount,
+  expectText,
+  openPage as openSharedPage,
+  poll,
+  SCREENSHOTS,
+  shoot,
+  signIn,
+  unique,
+  type Locator,
+} from './browser-helpers';
 
 // The console in Debian's chromium against the built gateway (temp DATA_DIR): the proof of the
 // console issue. Screenshots of every screen land in test-artifacts/screenshots/ (git-ignored).
 
 jest.setTimeout(90_000);
-
-const SCREENSHOTS = join(__dirname, '../../test-artifacts/screenshots');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let gateway: RunningGateway;
 let browser: Browser;
@@ -40,35 +40,8 @@ afterAll(async () => {
 });
 
 /** A fresh browser profile (no cookies, no localStorage), Chinese unless told otherwise. */
-async function openPage(
-  options: { locale?: string; viewport?: { width: number; height: number } } = {},
-): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL: gateway.url,
-    locale: options.locale ?? 'zh-CN',
-    viewport: options.viewport ?? { width: 1280, height: 860 },
-  });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  return page;
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  // Let Mantine's transitions (modals, toasts) settle so the picture shows the final state.
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
-
-const unique = (prefix: string) => `${prefix}${Date.now().toString(36).slice(-6)}`;
-
-async function signIn(page: Page, username: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('用户名').fill(username);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByRole('button', { name: '登录', exact: true }).click();
-  await page.waitForURL('**/token');
-}
+const openPage = (options: Parameters<typeof openSharedPage>[3] = {}): Promise<Page> =>
+  openSharedPage(browser, gateway.url, contexts, options);
 
 async function register(page: Page, username: string, password: string): Promise<void> {
   await page.goto('/register');
@@ -248,36 +221,6 @@ test('public pages: home, about, reset, not found', async () => {
   await page.getByText('页面不存在').waitFor();
   await shoot(page, 'not-found');
 });
-
-// Small polling assertions: playwright-core ships no `expect`.
-async function poll(check: () => Promise<boolean>, describe: () => Promise<string>) {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(await describe());
-}
-
-type Locator = ReturnType<Page['locator']>;
-
-const expectText = (locator: Locator, pattern: RegExp) =>
-  poll(
-    async () => pattern.test((await locator.textContent()) ?? ''),
-    async () => `expected ${String(pattern)}, got "${await locator.textContent()}"`,
-  );
-
-const expectCount = (locator: Locator, count: number) =>
-  poll(
-    async () => (await locator.count()) === count,
-    async () => `expected ${count} elements, got ${await locator.count()}`,
-  );
-
-const expectAttribute = (locator: Locator, name: string, value: string) =>
-  poll(
-    async () => (await locator.getAttribute(name)) === value,
-    async () => `expected ${name}="${value}", got "${await locator.getAttribute(name)}"`,
-  );
 
 const expectHidden = (locator: Locator) =>
   poll(

@@ -12,6 +12,8 @@ export interface RunningGateway {
   readonly dataDir: string;
   /** Resolves with the exit code (null when killed by a signal) once the process ends. */
   readonly exited: Promise<number | null>;
+  /** The gateway process (crash tests kill it with SIGKILL). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -50,14 +52,14 @@ async function waitUntilUp(url: string, child: ChildProcess, log: () => string):
  * serving the built console — what a user runs, for the browser tests.
  */
 export async function startGateway(
-  options: { dataDir?: string; env?: Record<string, string> } = {},
+  options: { dataDir?: string; env?: Record<string, string>; nodeArgs?: string[] } = {},
 ): Promise<RunningGateway> {
   if (!existsSync(MAIN))
     throw new Error('dist/apps/gateway/src/main.js is missing: run `npm run build` first');
   const dataDir = options.dataDir ?? tempDataDir();
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -82,6 +84,7 @@ export async function startGateway(
     url,
     dataDir,
     exited,
+    pid: child.pid ?? 0,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -18,6 +18,8 @@ import { UsageModule } from './usage/usage.module';
 import { TokensModule } from './tokens/tokens.module';
 import { RedemptionsModule } from './redemptions/redemptions.module';
 import { LogsModule } from './logs/logs.module';
+import { ChannelsModule } from './channels/channels.module';
+import { RelayModule } from './relay/relay.module';
 
 /** The gateway: infrastructure, then one module per feature (one import line each). */
 @Module({})
@@ -40,6 +42,8 @@ export class AppModule {
         TokensModule,
         RedemptionsModule,
         LogsModule,
+        ChannelsModule,
+        RelayModule,
         BootstrapModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],

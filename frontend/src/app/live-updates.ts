@@ -1,5 +1,6 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { ChangeTopic } from '@tollgate/contracts';
+import { channelQueries } from '@/features/channels';
 import { selfQueries } from '@/features/setting';
 import { logQueries } from '@/features/logs';
 import { redemptionQueries } from '@/features/redemptions';
@@ -17,4 +18,5 @@ export const TOPIC_QUERY_KEYS: Record<ChangeTopic, QueryKey[]> = {
   tokens: [tokenQueries.all],
   redemptions: [redemptionQueries.all],
   logs: [logQueries.all],
+  channels: [channelQueries.all],
 };

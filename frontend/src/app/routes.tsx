@@ -11,10 +11,12 @@ import {
   RegisterPage,
   RequireAuth,
 } from '@/features/auth';
+import { ChannelsPage } from '@/features/channels';
 import { AboutPage, HomePage } from '@/features/home';
 import { SettingPage } from '@/features/setting';
 import type { NavLabelKey } from '@/features/shell';
 import { LogsPage } from '@/features/logs';
+import { PlaygroundPage } from '@/features/playground';
 import { RedemptionsPage } from '@/features/redemptions';
 import { TokensPage } from '@/features/tokens';
 import { EditUserPage, UsersPage } from '@/features/users';
@@ -50,12 +52,12 @@ export const routes: RouteObject[] = [
       { path: '/user', element: guarded(<UsersPage />, true) },
       { path: '/user/edit', element: guarded(<EditUserPage />) },
       { path: '/user/edit/:id', element: guarded(<EditUserPage />, true) },
-      { path: '/channel', element: guarded(<Placeholder nav="channel" />, true) },
-      { path: '/channel/add', element: guarded(<Placeholder nav="channel" />, true) },
-      { path: '/channel/edit/:id', element: guarded(<Placeholder nav="channel" />, true) },
+      { path: '/channel', element: guarded(<ChannelsPage />, true) },
+      { path: '/channel/add', element: guarded(<ChannelsPage />, true) },
+      { path: '/channel/edit/:id', element: guarded(<ChannelsPage />, true) },
       { path: '/redemption', element: guarded(<RedemptionsPage />, true) },
       { path: '/token', element: guarded(<TokensPage />) },
-      { path: '/playground', element: guarded(<Placeholder nav="playground" />) },
+      { path: '/playground', element: guarded(<PlaygroundPage />) },
       { path: '/topup', element: guarded(<WalletPage />) },
       { path: '/log', element: guarded(<LogsPage />) },
       { path: '/detail', element: guarded(<Placeholder nav="detail" />) },

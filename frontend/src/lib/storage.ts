@@ -8,6 +8,8 @@ export const StorageKey = {
   tokensPageSize: 'tokens-page-size',
   redemptionsPageSize: 'redemptions-page-size',
   logsPageSize: 'logs-page-size',
+  channelsPageSize: 'channels-page-size',
+  channelsIdSort: 'channels-id-sort',
   language: 'language',
 } as const;
 

@@ -1,7 +1,9 @@
 import { logsEn } from '../features/logs/locales/en';
+import { playgroundEn } from '../features/playground/locales/en';
 import { redemptionsEn } from '../features/redemptions/locales/en';
 import { tokensEn } from '../features/tokens/locales/en';
 import { walletEn } from '../features/wallet/locales/en';
+import { channelsEn } from '@/features/channels/locales/en';
 import type { Translation } from './zh-cn';
 
 export const en: Translation = {
@@ -9,6 +11,7 @@ export const en: Translation = {
   ...redemptionsEn,
   ...walletEn,
   ...logsEn,
+  ...playgroundEn,
   common: {
     cancel: 'Cancel',
     confirm: 'Confirm',
@@ -245,4 +248,5 @@ export const en: Translation = {
     hint: 'Please check that the address in your browser is correct',
     home: 'Back to home',
   },
+  ...channelsEn,
 };

@@ -1,8 +1,11 @@
+import { channelsZhCN } from '@/features/channels/locales/zh-cn';
+
 /**
  * zh-CN texts. Strings quoted by the spec (000 §4, §5, §8; 001 §2) are copied verbatim; this file
  * is the source of the key set, `en.ts` must mirror it (checked by its type).
  */
 import { logsZhCN } from '../features/logs/locales/zh-cn';
+import { playgroundZhCN } from '../features/playground/locales/zh-cn';
 import { redemptionsZhCN } from '../features/redemptions/locales/zh-cn';
 import { tokensZhCN } from '../features/tokens/locales/zh-cn';
 import { walletZhCN } from '../features/wallet/locales/zh-cn';
@@ -12,6 +15,7 @@ export const zhCN = {
   ...redemptionsZhCN,
   ...walletZhCN,
   ...logsZhCN,
+  ...playgroundZhCN,
   common: {
     cancel: '取消',
     confirm: '确定',
@@ -243,6 +247,7 @@ export const zhCN = {
     hint: '请检查你的浏览器地址是否正确',
     home: '返回首页',
   },
+  ...channelsZhCN,
 };
 
 /** The shape every language must provide. */

@@ -1,4 +1,4 @@
-import type { LogDto, RedemptionDto, TokenDto, UserDto } from '@tollgate/contracts';
+import type { ChannelDto, LogDto, RedemptionDto, TokenDto, UserDto } from '@tollgate/contracts';
 
 /** A complete UserDto for tests; override what the test is about. */
 export function userFixture(overrides: Partial<UserDto> = {}): UserDto {
@@ -65,6 +65,39 @@ export function redemptionFixture(overrides: Partial<RedemptionDto> = {}): Redem
     created_time: 1_700_000_000,
     redeemed_time: 0,
     used_user_id: 0,
+    ...overrides,
+  };
+}
+
+/** A complete ChannelDto as the API answers it (key always empty). */
+export function channelFixture(overrides: Partial<ChannelDto> = {}): ChannelDto {
+  return {
+    id: 1,
+    type: 1,
+    key: '',
+    name: 'openai-main',
+    status: 1,
+    openai_organization: '',
+    test_model: '',
+    max_input_tokens: 0,
+    base_url: '',
+    other: '',
+    model_mapping: '',
+    status_code_mapping: '',
+    models: 'gpt-4o,gpt-4o-mini',
+    group: 'default',
+    auto_ban: 1,
+    priority: 0,
+    weight: 0,
+    tag: '',
+    setting: '',
+    other_info: '',
+    response_time: 0,
+    created_time: 1_700_000_000,
+    test_time: 0,
+    balance: 0,
+    balance_updated_time: 0,
+    used_quota: 0,
     ...overrides,
   };
 }

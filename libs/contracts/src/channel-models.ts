@@ -46,6 +46,7 @@ export const CHANNEL_TYPE_MODELS: Readonly<Record<number, readonly string[]>> = 
   16: ['chatglm_turbo', 'chatglm_pro', 'chatglm_std', 'chatglm_lite'],
   17: ['qwen-turbo', 'qwen-plus', 'qwen-max', 'text-embedding-v1'],
   18: ['SparkDesk-v3.5', 'SparkDesk-v4.0'],
+  20: ['openai/gpt-4o-mini', 'anthropic/claude-3.5-sonnet'],
   23: ['hunyuan-lite', 'hunyuan-standard', 'hunyuan-pro'],
   24: ['gemini-1.5-pro', 'gemini-1.5-flash'],
   25: ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k'],
@@ -59,4 +60,5 @@ export const CHANNEL_TYPE_MODELS: Readonly<Record<number, readonly string[]>> = 
   39: ['@cf/meta/llama-3.1-8b-instruct'],
   40: ['deepseek-ai/DeepSeek-V2.5', 'Qwen/Qwen2.5-72B-Instruct'],
   41: ['gemini-1.5-pro', 'claude-3-5-sonnet@20240620'],
+  43: ['deepseek-chat', 'deepseek-reasoner'],
 };

@@ -8,3 +8,4 @@ export * from './channel-models';
 export * from './token.dto';
 export * from './redemption.dto';
 export * from './log.dto';
+export * from './channel.dto';

@@ -3,7 +3,7 @@
  * queries and refetches (the socket is never a second store). Pushes never carry secrets.
  */
 export type ChangeTopic =
-  'self' | 'users' | 'options' | 'status' | 'tokens' | 'redemptions' | 'logs';
+  'self' | 'users' | 'options' | 'status' | 'tokens' | 'redemptions' | 'logs' | 'channels';
 
 export interface ChangedEvent {
   topic: ChangeTopic;

@@ -8,3 +8,5 @@ export * from './usage';
 export * from './token';
 export * from './redemption';
 export * from './log';
+export * from './pricing';
+export * from './channel';

@@ -1,4 +1,5 @@
 import type { Projection } from '@tollgate/read-store';
+import { channelsProjection } from '../channels/channels.projection';
 import { optionsProjection } from './options.projection';
 import { uniqueClaimsProjection } from './unique-claims.projection';
 import { usersProjection } from './users.projection';
@@ -14,4 +15,5 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   tokenListProjection,
   redemptionListProjection,
   logsProjection,
+  channelsProjection,
 ];

@@ -44,6 +44,17 @@ export function pushesFor(projection: string, events: readonly RecordedEvent[]):
     } else if (projection === 'options') {
       add({ to: 'everyone', event: { topic: 'status' } });
       add({ to: 'root', event: { topic: 'options' } });
+    } else if (projection === 'channels') {
+      // Usage receipts only move used_quota: never a push per relayed request.
+      if (event.type === 'RequestRelayed') continue;
+      const channelId = (event.data as { channelId?: unknown }).channelId;
+      add({
+        to: 'admins',
+        event:
+          typeof channelId === 'number'
+            ? { topic: 'channels', id: channelId }
+            : { topic: 'channels' },
+      });
     }
   }
   return [...pushes.values()];

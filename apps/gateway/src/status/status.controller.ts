@@ -1,6 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
-import { CHANNEL_TYPE_MODELS, Role } from '@tollgate/contracts';
+import { QueryBus } from '@nestjs/cqrs';
+import { Role } from '@tollgate/contracts';
 import { RequireRole } from '../auth/auth.decorators';
+import { ModelsByTypeQuery } from '../channels/queries/channel-queries.handler';
 import { OptionsCache } from '../options/options.cache';
 import { ok } from '../shared/envelope';
 import { StatusService } from './status.service';
@@ -11,6 +13,7 @@ export class StatusController {
   constructor(
     private readonly status: StatusService,
     private readonly options: OptionsCache,
+    private readonly queries: QueryBus,
   ) {}
 
   @Get('status')
@@ -41,7 +44,7 @@ export class StatusController {
 
   @Get('models')
   @RequireRole(Role.Common)
-  models() {
-    return ok(CHANNEL_TYPE_MODELS);
+  async models() {
+    return ok(await this.queries.execute(new ModelsByTypeQuery()));
   }
 }

@@ -182,6 +182,28 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   ModelRatio: numbers(DEFAULT_MODEL_RATIO),
   CompletionRatio: numbers(DEFAULT_COMPLETION_RATIO),
   GroupRatio: numbers({ default: 1, vip: 1, svip: 1 }),
+  // Relay (issue 9): cache ratios, self-use mode, retry/disable rules, per-user request limits, the
+  // channel failure budget (Tollgate's own, off by default)
+  CacheRatio: numbers({ 'gpt-4o': 0.5, 'gpt-4o-mini': 0.5, 'o1-mini': 0.5 }),
+  SelfUseModeEnabled: bool(false),
+  AutomaticDisableKeywords: text(
+    [
+      'Your credit balance is too low',
+      'This organization has been disabled.',
+      'You exceeded your current quota',
+      'Permission denied',
+      'The security token included in the request is invalid',
+      'Operation not allowed',
+      'Your account is not authorized',
+    ].join('\n'),
+  ),
+  AutomaticRetryStatusCodes: str('100-199,300-399,401-407,409-499,500-503,505-523,525-599'),
+  ModelRequestRateLimitEnabled: bool(false),
+  ModelRequestRateLimitDurationMinutes: int(1, 1),
+  ModelRequestRateLimitCount: int(0),
+  ModelRequestRateLimitSuccessCount: int(1000),
+  ChannelFailureBudgetCount: int(0),
+  ChannelFailureBudgetWindowSeconds: int(60, 1),
   UserUsableGroups: {
     kind: 'json-object-string',
     defaultValue: JSON.stringify({ default: '默认分组', vip: 'vip分组' }, null, 2),

@@ -1,4 +1,5 @@
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Query, QueryBus, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { GroupModelsQuery } from '../../channels/queries/channel-queries.handler';
 import { OptionsCache } from '../../options/options.cache';
 
 /** Groups a user may pick: the admin's UserUsableGroups plus the user's own group (code → label). */
@@ -32,12 +33,14 @@ export class UserGroupsHandler implements IQueryHandler<UserGroupsQuery> {
 
 @QueryHandler(UserModelsQuery)
 export class UserModelsHandler implements IQueryHandler<UserModelsQuery> {
-  constructor(private readonly options: OptionsCache) {}
+  constructor(
+    private readonly options: OptionsCache,
+    private readonly queries: QueryBus,
+  ) {}
 
   execute({ ownGroup }: UserModelsQuery): Promise<Record<string, string[]>> {
-    // No channel exists before the channel work lands, so no model is routable yet in any group.
-    const result: Record<string, string[]> = {};
-    for (const group of Object.keys(usableGroups(this.options, ownGroup))) result[group] = [];
-    return Promise.resolve(result);
+    // The channels' routing read model says which models each usable group reaches.
+    const groups = Object.keys(usableGroups(this.options, ownGroup));
+    return this.queries.execute(new GroupModelsQuery(groups));
   }
 }

@@ -3,6 +3,8 @@ import { BILLING_MESSAGES } from '../../billing/billing.messages';
 import { TOKEN_MESSAGES } from '../../tokens/tokens.messages';
 import { REDEMPTION_MESSAGES } from '../../redemptions/redemptions.messages';
 import { LOG_MESSAGES } from '../../logs/logs.messages';
+import { RELAY_MESSAGES } from '../../relay/relay.messages';
+import { CHANNEL_MESSAGES } from '../../channels/channels.messages';
 
 /**
  * Server-side texts by stable code, zh-CN (the anchors' wording, verbatim where the spec gives it)
@@ -10,6 +12,7 @@ import { LOG_MESSAGES } from '../../logs/logs.messages';
  */
 export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>> = {
   ...HTTP_EDGE_MESSAGES,
+  ...CHANNEL_MESSAGES,
   'common.invalid_params': { 'zh-CN': '无效的参数', en: 'Invalid parameters' },
   'common.invalid_input': { 'zh-CN': '输入不合法 {detail}', en: 'Invalid input: {detail}' },
   'common.not_found': { 'zh-CN': '资源不存在', en: 'Not found' },
@@ -229,6 +232,7 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
   ...TOKEN_MESSAGES,
   ...REDEMPTION_MESSAGES,
   ...LOG_MESSAGES,
+  ...RELAY_MESSAGES,
 };
 
 export type Lang = 'zh-CN' | 'en';

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { channelTypeInfo, type ChannelTestResult } from '@tollgate/contracts';
+import {
+  DomainError,
+  SYSTEM_ACTOR,
+  channelDecider,
+  channelStreamId,
+  failureDisablesChannel,
+} from '@tollgate/domain';
+import type { Position } from '@tollgate/event-store';
+import { StreamCommands } from '../infrastructure/stream-commands';
+import type { RequestMeta } from '../shared/request-meta';
+import { ChannelSettings } from './channel-settings';
+import { ChannelUpstream, UpstreamError } from './channel-upstream';
+import { RoutingTable, type RoutedChannel } from './routing-table';
+
+/** How many channels the background tasks call at once. */
+const BACKGROUND_CONCURRENCY = 4;
+
+/** The system acting on its own (automatic disable/enable), caused by `meta`'s request. */
+export const systemMeta = (cause?: RequestMeta): RequestMeta => ({
+  actor: SYSTEM_ACTOR,
+  correlationId: cause?.correlationId ?? randomUUID(),
+  lang: cause?.lang ?? 'zh-CN',
+});
+
+/**
+ * Channel tests and balance queries: call the provider, record the result as an event with the
+ * admin as actor, and let the system disable or re-enable the channel when the options say so.
+ */
+@Injectable()
+export class ChannelTasks implements OnApplicationShutdown {
+  private readonly logger = new Logger(ChannelTasks.name);
+  private readonly running = new Map<'test' | 'balance', Promise<void>>();
+  private stopping = false;
+
+  constructor(
+    private readonly store: StreamCommands,
+    private readonly table: RoutingTable,
+    private readonly upstream: ChannelUpstream,
+    private readonly settings: ChannelSettings,
+  ) {}
+
+  channelOrThrow(id: number): RoutedChannel {
+    const channel = this.table.channel(id);
+    if (!channel) throw new DomainError('channel.not_found');
+    return channel;
+  }
+
+  /** Tests one channel; returns the answer of GET /api/channel/test/:id and the last position. */
+  async test(
+    channel: RoutedChannel,
+    requestedModel: string,
+    meta: RequestMeta,
+  ): Promise<{ result: ChannelTestResult; position: Position | null }> {
+    if (!ChannelUpstream.supportsTest(channel.type))
+      throw new DomainError('channel.test_unsupported');
+    const model = requestedModel || channel.testModel || channel.models[0] || 'gpt-4o-mini';
+    const outcome = await this.upstream.test(channel, model);
+    const threshold = this.settings.disableThresholdMs;
+    const tooSlow = outcome.ok && threshold > 0 && outcome.elapsedMs > threshold;
+    const message = outcome.ok
+      ? tooSlow
+        ? `响应时间 ${(outcome.elapsedMs / 1000).toFixed(2)}s 超过阈值 ${threshold / 1000}s`
+        : ''
+      : outcome.failure.message;
+    const recorded = await this.store.execute(
+      channelStreamId(channel.id),
+      channelDecider,
+      {
+        type: 'RecordChannelTest',
+        model,
+        success: outcome.ok && !tooSlow,
+        responseTimeMs: outcome.elapsedMs,
+        message,
+      },
+      meta,
+    );
+    let position = recorded.position;
+    const shouldDisable = !outcome.ok
+      ? failureDisablesChannel(outcome.failure, channel.type)
+      : tooSlow;
+    if (shouldDisable && channel.autoBan && this.settings.autoDisable) {
+      const disabled = await this.store.execute(
+        channelStreamId(channel.id),
+        channelDecider,
+        { type: 'DisableChannelAutomatically', reason: `测试失败：${message}` },
+        systemMeta(meta),
+      );
+      position = disabled.position ?? position;
+    } else if (outcome.ok && !tooSlow && channel.status === 3 && this.settings.autoEnable) {
+      const enabled = await this.store.execute(
+        channelStreamId(channel.id),
+        channelDecider,
+        { type: 'EnableChannelAutomatically' },
+        systemMeta(meta),
+      );
+      position = enabled.position ?? position;
+    }
+    const time = Math.round(outcome.elapsedMs) / 1000;
+    return {
+      result: { success: outcome.ok && !tooSlow, message, time },
+      position,
+    };
+  }
+
+  /** Queries one channel's balance and records it; throws the answer's message on failure. */
+  async updateBalance(
+    channel: RoutedChannel,
+    meta: RequestMeta,
+  ): Promise<{ balance: number; position: Position | null }> {
+    if (!channelTypeInfo(channel.type)?.balanceApi)
+      throw new DomainError('channel.balance_unsupported');
+    let balance: number;
+    try {
+      balance = await this.upstream.balance(channel);
+    } catch (error) {
+      if (error instanceof UpstreamError)
+        throw new DomainError('channel.balance_failed', { detail: error.failure.message });
+      throw error;
+    }
+    const recorded = await this.store.execute(
+      channelStreamId(channel.id),
+      channelDecider,
+      { type: 'RecordChannelBalance', balance },
+      meta,
+    );
+    return { balance, position: recorded.position };
+  }
+
+  /** Starts testing every channel in the background (a run already going covers a second click). */
+  startTestAll(meta: RequestMeta): void {
+    this.startBackground('test', meta, (channel) =>
+      ChannelUpstream.supportsTest(channel.type)
+        ? this.test(channel, '', meta).then(() => undefined)
+        : Promise.resolve(),
+    );
+  }
+
+  /** Starts updating the balance of every channel whose type has a balance API. */
+  startUpdateAllBalances(meta: RequestMeta): void {
+    this.startBackground('balance', meta, (channel) =>
+      channelTypeInfo(channel.type)?.balanceApi
+        ? this.updateBalance(channel, meta).then(() => undefined)
+        : Promise.resolve(),
+    );
+  }
+
+  /** Resolves when the background run of that kind (if any) has finished (tests, shutdown). */
+  async idle(kind?: 'test' | 'balance'): Promise<void> {
+    await Promise.all(
+      [...this.running.entries()].filter(([k]) => !kind || k === kind).map(([, p]) => p),
+    );
+  }
+
+  private startBackground(
+    kind: 'test' | 'balance',
+    meta: RequestMeta,
+    task: (channel: RoutedChannel) => Promise<void>,
+  ): void {
+    if (this.running.has(kind) || this.stopping) return;
+    // Hand-disabled channels stay out: only the admin brings them back.
+    const channels = this.table.all().filter((c) => c.status !== 2);
+    const run = (async () => {
+      let next = 0;
+      const worker = async () => {
+        while (!this.stopping && next < channels.length) {
+          const channel = channels[next++]!;
+          try {
+            await task(channel);
+          } catch (error) {
+            // One failing channel (deleted meanwhile, provider down) must not stop the run.
+            const reason = error instanceof DomainError ? error.code : (error as Error).message;
+            this.logger.warn(`${kind} of channel ${channel.id} failed: ${reason}`);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: BACKGROUND_CONCURRENCY }, worker));
+      this.logger.log(`${kind} of ${channels.length} channels done (${meta.correlationId})`);
+    })().finally(() => this.running.delete(kind));
+    this.running.set(kind, run);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await this.idle();
+  }
+}

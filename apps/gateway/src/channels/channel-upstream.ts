@@ -1,0 +1,334 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { channelTypeInfo } from '@tollgate/contracts';
+import type { UpstreamFailure } from '@tollgate/domain';
+import { Agent, request } from 'undici';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../infrastructure/injection-tokens';
+
+/** Types whose chat endpoint speaks the OpenAI wire format (tests go straight to it). */
+const OPENAI_WIRE_TYPES = new Set([1, 3, 4, 8, 10, 12, 13, 19, 20, 22, 25, 31, 40, 43]);
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** What the channel tasks need to call a provider (a RoutedChannel fits). */
+export interface UpstreamTarget {
+  readonly type: number;
+  readonly baseUrl: string;
+  readonly key: string;
+  readonly other: string;
+  readonly openaiOrganization: string;
+  readonly modelMapping: Readonly<Record<string, string>>;
+}
+
+export type TestOutcome =
+  | { readonly ok: true; readonly elapsedMs: number }
+  | { readonly ok: false; readonly elapsedMs: number; readonly failure: UpstreamFailure };
+
+interface Answer {
+  readonly status: number;
+  readonly body: unknown;
+  readonly text: string;
+}
+
+/** A call that could not produce a usable answer (network, timeout, unexpected body). */
+export class UpstreamError extends Error {
+  constructor(readonly failure: UpstreamFailure) {
+    super(failure.message);
+  }
+}
+
+export const baseUrlOf = (type: number, baseUrl: string) =>
+  (baseUrl.trim() || channelTypeInfo(type)?.defaultBaseUrl || '').replace(/\/+$/, '');
+
+/** Provider error text in the anchors' order: error.message, message, the raw text. */
+function failureOf(answer: Answer): UpstreamFailure {
+  const body = answer.body as { error?: unknown; message?: unknown } | undefined;
+  const error = body && typeof body === 'object' ? body.error : undefined;
+  if (error && typeof error === 'object') {
+    const e = error as { message?: unknown; type?: unknown; code?: unknown };
+    return {
+      status: answer.status,
+      message: typeof e.message === 'string' ? e.message : `status ${answer.status}`,
+      ...(typeof e.type === 'string' ? { type: e.type } : {}),
+      ...(typeof e.code === 'string' ? { code: e.code } : {}),
+    };
+  }
+  if (typeof error === 'string') return { status: answer.status, message: error };
+  if (body && typeof body === 'object' && typeof body.message === 'string')
+    return { status: answer.status, message: body.message };
+  const text = answer.text.trim().slice(0, 300);
+  return {
+    status: answer.status,
+    message: text ? `status ${answer.status}: ${text}` : `status ${answer.status}`,
+  };
+}
+
+/**
+ * Calls to providers made by channel management (tests, balances, model lists): undici with
+ * bounded time and body size. The relay has its own pools.
+ */
+@Injectable()
+export class ChannelUpstream implements OnApplicationShutdown {
+  private readonly agent: Agent;
+  private readonly aborts = new AbortController();
+  /** CHANNEL_TEST_TIMEOUT_MS: the whole call, connect included (default 30 s). */
+  private readonly timeoutMs: number;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.timeoutMs = Math.max(1, config.channelTestTimeoutMs);
+    this.agent = new Agent({
+      connections: 32,
+      connect: { timeout: Math.min(5_000, this.timeoutMs) },
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+    });
+  }
+
+  static supportsTest(type: number): boolean {
+    return OPENAI_WIRE_TYPES.has(type);
+  }
+
+  private async call(
+    url: string,
+    init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+    timeoutMs: number,
+  ): Promise<Answer> {
+    let res;
+    try {
+      res = await request(url, {
+        method: init.method ?? 'GET',
+        headers: init.headers,
+        body: init.body,
+        dispatcher: this.agent,
+        signal: AbortSignal.any([this.aborts.signal, AbortSignal.timeout(timeoutMs)]),
+      });
+    } catch (error) {
+      throw new UpstreamError({ status: 0, message: describeNetworkError(error, timeoutMs) });
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          res.body.destroy();
+          break;
+        }
+        chunks.push(chunk);
+      }
+    } catch (error) {
+      throw new UpstreamError({
+        status: res.statusCode,
+        message: describeNetworkError(error, timeoutMs),
+      });
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    return { status: res.statusCode, body, text };
+  }
+
+  private authHeaders(target: UpstreamTarget): Record<string, string> {
+    const headers: Record<string, string> = { authorization: `Bearer ${target.key}` };
+    if (target.openaiOrganization) headers['openai-organization'] = target.openaiOrganization;
+    return headers;
+  }
+
+  /** One tiny chat completion with the channel's key; the time is the whole round trip. */
+  async test(target: UpstreamTarget, model: string): Promise<TestOutcome> {
+    const upstreamModel = target.modelMapping[model] ?? model;
+    const base = baseUrlOf(target.type, target.baseUrl);
+    let url = `${base}/v1/chat/completions`;
+    let headers: Record<string, string> = this.authHeaders(target);
+    if (target.type === 3) {
+      const deployment = encodeURIComponent(upstreamModel.replace(/\./g, ''));
+      url = `${base}/openai/deployments/${deployment}/chat/completions?api-version=${encodeURIComponent(target.other)}`;
+      headers = { 'api-key': target.key };
+    } else if (target.type === 8 && base.includes('/chat/completions')) {
+      url = base.replace('{model}', encodeURIComponent(upstreamModel));
+    }
+    const body = JSON.stringify({
+      model: upstreamModel,
+      messages: [{ role: 'user', content: 'hi' }],
+      max_tokens: 5,
+    });
+    const started = performance.now();
+    try {
+      const answer = await this.call(
+        url,
+        { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body },
+        this.timeoutMs,
+      );
+      const elapsedMs = performance.now() - started;
+      const choices = (answer.body as { choices?: unknown } | undefined)?.choices;
+      if (answer.status === 200 && Array.isArray(choices)) return { ok: true, elapsedMs };
+      if (answer.status === 200)
+        return {
+          ok: false,
+          elapsedMs,
+          failure: { status: 200, message: `unexpected answer: ${answer.text.slice(0, 200)}` },
+        };
+      const failure = failureOf(answer);
+      return {
+        ok: false,
+        elapsedMs,
+        failure: { ...failure, message: scrubKey(failure.message, target.key) },
+      };
+    } catch (error) {
+      const elapsedMs = performance.now() - started;
+      if (error instanceof UpstreamError)
+        return {
+          ok: false,
+          elapsedMs,
+          failure: { ...error.failure, message: scrubKey(error.failure.message, target.key) },
+        };
+      throw error;
+    }
+  }
+
+  /** The provider's model ids (OpenAI-style GET /v1/models). */
+  listModels(target: Pick<UpstreamTarget, 'type' | 'baseUrl' | 'key'>): Promise<string[]> {
+    return scrubbed(target.key, () => this.fetchModelList(target));
+  }
+
+  private async fetchModelList(
+    target: Pick<UpstreamTarget, 'type' | 'baseUrl' | 'key'>,
+  ): Promise<string[]> {
+    const base = baseUrlOf(target.type, target.baseUrl);
+    const answer = await this.call(
+      `${base}/v1/models`,
+      { headers: { authorization: `Bearer ${target.key}` } },
+      this.timeoutMs,
+    );
+    if (answer.status !== 200) throw new UpstreamError(failureOf(answer));
+    const data = (answer.body as { data?: unknown } | undefined)?.data;
+    if (!Array.isArray(data))
+      throw new UpstreamError({ status: answer.status, message: 'no model list in the answer' });
+    const ids = data
+      .map((m) => (m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined))
+      .filter((id): id is string => typeof id === 'string' && id !== '');
+    return [...new Set(ids)];
+  }
+
+  /** The balance reported by the provider's billing API, in the provider's unit. */
+  balance(target: Pick<UpstreamTarget, 'type' | 'baseUrl' | 'key'>): Promise<number> {
+    return scrubbed(target.key, () => this.fetchBalance(target));
+  }
+
+  private async fetchBalance(
+    target: Pick<UpstreamTarget, 'type' | 'baseUrl' | 'key'>,
+  ): Promise<number> {
+    const base = baseUrlOf(target.type, target.baseUrl);
+    const bearer = { authorization: `Bearer ${target.key}` };
+    const get = async (path: string, headers: Record<string, string> = bearer) => {
+      const answer = await this.call(`${base}${path}`, { headers }, this.timeoutMs);
+      if (answer.status !== 200) throw new UpstreamError(failureOf(answer));
+      if (answer.body === undefined || answer.body === null || typeof answer.body !== 'object')
+        throw new UpstreamError({ status: 200, message: 'unexpected balance answer' });
+      return answer.body as Record<string, unknown>;
+    };
+    /** A nested field of a JSON answer, undefined when any step is missing. */
+    const field = (value: unknown, ...path: string[]): unknown =>
+      path.reduce<unknown>(
+        (at, name) =>
+          at && typeof at === 'object' ? (at as Record<string, unknown>)[name] : undefined,
+        value,
+      );
+    let value: unknown;
+    switch (target.type) {
+      case 1:
+      case 8: {
+        const subscription = await get('/v1/dashboard/billing/subscription');
+        const day = (offset: number) =>
+          new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+        const usage = await get(
+          `/v1/dashboard/billing/usage?start_date=${day(-100)}&end_date=${day(1)}`,
+        );
+        value = Number(subscription['hard_limit_usd']) - Number(usage['total_usage']) / 100;
+        break;
+      }
+      case 10: {
+        const overview = await get('/api/report/getUserOverview', { 'api-key': target.key });
+        if (overview['success'] !== true)
+          throw new UpstreamError({
+            status: 200,
+            message: typeof overview['message'] === 'string' ? overview['message'] : 'failed',
+          });
+        value = field(overview, 'data', 'totalPoints');
+        break;
+      }
+      case 12:
+        value = (await get('/dashboard/billing/credit_grants'))['total_remaining'];
+        break;
+      case 13:
+        value = (await get('/dashboard/billing/credit_grants'))['total_available'];
+        break;
+      case 20: {
+        const credits = await get('/v1/credits');
+        value =
+          Number(field(credits, 'data', 'total_credits')) -
+          Number(field(credits, 'data', 'total_usage'));
+        break;
+      }
+      case 40:
+        value = field(await get('/v1/user/info'), 'data', 'totalBalance');
+        break;
+      case 43: {
+        const infos = (await get('/user/balance'))['balance_infos'];
+        const list = Array.isArray(infos) ? (infos as Array<Record<string, unknown>>) : [];
+        value = (list.find((b) => b['currency'] === 'CNY') ?? list[0])?.['total_balance'];
+        break;
+      }
+      default:
+        throw new UpstreamError({ status: 0, message: 'unsupported' });
+    }
+    const balance = typeof value === 'string' ? Number.parseFloat(value) : Number(value);
+    if (!Number.isFinite(balance))
+      throw new UpstreamError({ status: 200, message: 'unexpected balance answer' });
+    return Math.round(balance * 1e6) / 1e6;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.aborts.abort();
+    await this.agent.close().catch(() => undefined);
+  }
+}
+
+async function scrubbed<T>(key: string, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof UpstreamError)
+      throw new UpstreamError({ ...error.failure, message: scrubKey(error.failure.message, key) });
+    throw error;
+  }
+}
+
+/** A provider may echo the key in its error text: it never leaves this module in clear. */
+export function scrubKey(message: string, key: string): string {
+  let text = message;
+  for (const part of [key, ...key.split(/[|\n]/)].filter((p) => p.length >= 6))
+    text = text.split(part).join('***');
+  return text;
+}
+
+function describeNetworkError(error: unknown, timeoutMs: number): string {
+  const e = error as {
+    name?: string;
+    code?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
+  if (
+    e?.name === 'TimeoutError' ||
+    e?.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    e?.code === 'UND_ERR_BODY_TIMEOUT'
+  )
+    return `timeout after ${timeoutMs / 1000}s`;
+  if (e?.name === 'AbortError') return 'aborted';
+  const code = e?.code ?? e?.cause?.code;
+  return code ? `${code}: ${e?.message ?? ''}`.trim() : (e?.message ?? String(error));
+}

@@ -1,0 +1,43 @@
+import type { ChannelDto } from '@tollgate/contracts';
+
+/** The `channels` read model: the API's ChannelDto plus what searches need (never returned as is). */
+export interface ChannelDocument extends ChannelDto {
+  _id: string;
+  [key: string]: unknown;
+  /** Keyed hash of the key: a search for the exact key finds its channel; never reversible. */
+  key_hash: string;
+  /** models / group as arrays, for the routing read model. */
+  model_list: string[];
+  group_list: string[];
+  /** `$all` commit position of the last event applied (idempotent writes without transactions). */
+  source_position: number;
+}
+
+/** `abilities`: one row per group × model × channel, the console's view of the routing table. */
+export interface AbilityDocument {
+  _id: string;
+  [key: string]: unknown;
+  group: string;
+  model: string;
+  channel_id: number;
+  enabled: boolean;
+  priority: number;
+  weight: number;
+  tag: string;
+}
+
+export const CHANNELS = 'channels';
+export const ABILITIES = 'abilities';
+
+export function toChannelDto(doc: ChannelDocument): ChannelDto {
+  const {
+    _id: _ignoredId,
+    key_hash: _hash,
+    model_list: _models,
+    group_list: _groups,
+    source_position: _position,
+    ...dto
+  } = doc;
+  // The key is write-only: answers always carry it empty.
+  return { ...dto, key: '' };
+}

@@ -1,0 +1,188 @@
+import type { RecordedEvent } from '@tollgate/event-store';
+import type { Collection, Projection, ReadStoreSession } from '@tollgate/read-store';
+import {
+  CHANNEL_EVENT_TYPES,
+  type ChannelConfig,
+  type ChannelEvent,
+  type RequestRelayed,
+} from '@tollgate/domain';
+import {
+  ABILITIES,
+  CHANNELS,
+  type AbilityDocument,
+  type ChannelDocument,
+} from './channel.document';
+
+/** Appended by POST /api/channel/fix: the projection recomputes every ability row. */
+export const ROUTING_REBUILD_REQUESTED = 'RoutingRebuildRequested';
+export const ROUTING_FIX_STREAM = 'routing-fix';
+
+const configFields = (config: Partial<ChannelConfig>): Record<string, unknown> => {
+  const set: Record<string, unknown> = {};
+  if (config.type !== undefined) set['type'] = config.type;
+  if (config.name !== undefined) set['name'] = config.name;
+  if (config.baseUrl !== undefined) set['base_url'] = config.baseUrl;
+  if (config.other !== undefined) set['other'] = config.other;
+  if (config.models !== undefined) {
+    set['models'] = config.models.join(',');
+    set['model_list'] = [...config.models];
+  }
+  if (config.groups !== undefined) {
+    set['group'] = config.groups.join(',');
+    set['group_list'] = [...config.groups];
+  }
+  if (config.modelMapping !== undefined) set['model_mapping'] = config.modelMapping;
+  if (config.statusCodeMapping !== undefined) set['status_code_mapping'] = config.statusCodeMapping;
+  if (config.priority !== undefined) set['priority'] = config.priority;
+  if (config.weight !== undefined) set['weight'] = config.weight;
+  if (config.autoBan !== undefined) set['auto_ban'] = config.autoBan ? 1 : 0;
+  if (config.testModel !== undefined) set['test_model'] = config.testModel;
+  if (config.openaiOrganization !== undefined)
+    set['openai_organization'] = config.openaiOrganization;
+  if (config.maxInputTokens !== undefined) set['max_input_tokens'] = config.maxInputTokens;
+  if (config.tag !== undefined) set['tag'] = config.tag;
+  if (config.setting !== undefined) set['setting'] = config.setting;
+  return set;
+};
+
+function fullConfigFields(c: ChannelConfig) {
+  return {
+    type: c.type,
+    name: c.name,
+    base_url: c.baseUrl,
+    other: c.other,
+    models: c.models.join(','),
+    model_list: [...c.models],
+    group: c.groups.join(','),
+    group_list: [...c.groups],
+    model_mapping: c.modelMapping,
+    status_code_mapping: c.statusCodeMapping,
+    priority: c.priority,
+    weight: c.weight,
+    auto_ban: c.autoBan ? 1 : 0,
+    test_model: c.testModel,
+    openai_organization: c.openaiOrganization,
+    max_input_tokens: c.maxInputTokens,
+    tag: c.tag,
+    setting: c.setting,
+  };
+}
+
+/** Rewrites the ability rows of one channel from its document (none when it is gone). */
+async function writeAbilities(session: ReadStoreSession, channelId: number): Promise<number> {
+  const abilities = session.collection<AbilityDocument>(ABILITIES);
+  await abilities.deleteMany({ channel_id: channelId });
+  const doc = await session.collection<ChannelDocument>(CHANNELS).get(String(channelId));
+  if (!doc) return 0;
+  for (const group of doc.group_list)
+    for (const model of doc.model_list)
+      await abilities.put({
+        _id: `${group}|${model}|${channelId}`,
+        group,
+        model,
+        channel_id: channelId,
+        enabled: doc.status === 1,
+        priority: doc.priority,
+        weight: doc.weight,
+        tag: doc.tag ?? '',
+      });
+  return doc.group_list.length * doc.model_list.length;
+}
+
+function guarded(channels: Collection<ChannelDocument>, position: number) {
+  return (id: number, set: Record<string, unknown>, inc?: Record<string, number>) =>
+    channels.updateMany(
+      { _id: String(id), source_position: { $lt: position } },
+      { $set: { ...set, source_position: position }, ...(inc ? { $inc: inc } : {}) },
+    );
+}
+
+/** channels + abilities, from the channel-<id> streams and the usage receipts (used_quota). */
+export const channelsProjection: Projection = {
+  name: 'channels',
+  version: 1,
+  collections: [
+    {
+      name: CHANNELS,
+      indexes: [{ fields: { id: 1 } }, { fields: { status: 1 } }, { fields: { priority: -1 } }],
+    },
+    {
+      name: ABILITIES,
+      indexes: [{ fields: { group: 1, model: 1 } }, { fields: { channel_id: 1 } }],
+    },
+  ],
+  eventTypes: [...CHANNEL_EVENT_TYPES, 'RequestRelayed', ROUTING_REBUILD_REQUESTED],
+  async apply(event: RecordedEvent, session) {
+    const channels = session.collection<ChannelDocument>(CHANNELS);
+    const position = Number(event.position.commit);
+    const update = guarded(channels, position);
+    if (event.type === 'RequestRelayed') {
+      const data = event.data as RequestRelayed['data'];
+      if (data.channelId > 0) await update(data.channelId, {}, { used_quota: data.quota });
+      return;
+    }
+    if (event.type === ROUTING_REBUILD_REQUESTED) {
+      await session.collection(ABILITIES).deleteMany({});
+      for (const doc of await channels.find({})) await writeAbilities(session, doc.id);
+      return;
+    }
+    const domainEvent = { type: event.type, data: event.data } as ChannelEvent;
+    const id = domainEvent.data.channelId;
+    switch (domainEvent.type) {
+      case 'ChannelCreated': {
+        const d = domainEvent.data;
+        const existing = await channels.get(String(id));
+        if (existing && existing.source_position >= position) return;
+        await channels.put({
+          _id: String(id),
+          id,
+          key: '',
+          status: d.status,
+          response_time: 0,
+          created_time: d.createdTime,
+          test_time: 0,
+          balance: 0,
+          balance_updated_time: 0,
+          used_quota: 0,
+          other_info: '{}',
+          key_hash: d.key.hash,
+          ...fullConfigFields(d.config),
+          source_position: position,
+        });
+        await writeAbilities(session, id);
+        return;
+      }
+      case 'ChannelUpdated': {
+        const set = configFields(domainEvent.data.changes);
+        if (domainEvent.data.key) set['key_hash'] = domainEvent.data.key.hash;
+        await update(id, set);
+        await writeAbilities(session, id);
+        return;
+      }
+      case 'ChannelStatusChanged': {
+        const d = domainEvent.data;
+        const otherInfo =
+          d.to === 3 ? { status_reason: d.reason, status_time: d.time } : { status_time: d.time };
+        await update(id, { status: d.to, other_info: JSON.stringify(otherInfo) });
+        await writeAbilities(session, id);
+        return;
+      }
+      case 'ChannelTested':
+        await update(id, {
+          response_time: domainEvent.data.responseTimeMs,
+          test_time: domainEvent.data.testTime,
+        });
+        return;
+      case 'ChannelBalanceUpdated':
+        await update(id, {
+          balance: domainEvent.data.balance,
+          balance_updated_time: domainEvent.data.updatedTime,
+        });
+        return;
+      case 'ChannelDeleted':
+        await channels.delete(String(id));
+        await writeAbilities(session, id);
+        return;
+    }
+  },
+};

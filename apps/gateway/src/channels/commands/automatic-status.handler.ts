@@ -1,0 +1,60 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { channelDecider, channelStreamId } from '@tollgate/domain';
+import { StreamCommands } from '../../infrastructure/stream-commands';
+import type { RequestMeta } from '../../shared/request-meta';
+import { systemMeta } from '../channel-tasks';
+
+/**
+ * For the relay and the scheduler: status 3 with the reason (no event unless enabled). Resolves
+ * once appended; the routing table drops the channel as soon as the cache feed delivers it.
+ */
+export class DisableChannelAutomaticallyCommand extends Command<boolean> {
+  constructor(
+    readonly channelId: number,
+    readonly reason: string,
+    /** The request that caused it (its correlation id is kept); the actor is always the system. */
+    readonly cause?: RequestMeta,
+  ) {
+    super();
+  }
+}
+
+/** Back to 1, only from status 3 (never overrides an admin's manual disable). */
+export class EnableChannelAutomaticallyCommand extends Command<boolean> {
+  constructor(
+    readonly channelId: number,
+    readonly cause?: RequestMeta,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(DisableChannelAutomaticallyCommand)
+export class DisableChannelAutomaticallyHandler implements ICommandHandler<DisableChannelAutomaticallyCommand> {
+  constructor(private readonly store: StreamCommands) {}
+
+  async execute({ channelId, reason, cause }: DisableChannelAutomaticallyCommand) {
+    const result = await this.store.execute(
+      channelStreamId(channelId),
+      channelDecider,
+      { type: 'DisableChannelAutomatically', reason },
+      systemMeta(cause),
+    );
+    return result.events.length > 0;
+  }
+}
+
+@CommandHandler(EnableChannelAutomaticallyCommand)
+export class EnableChannelAutomaticallyHandler implements ICommandHandler<EnableChannelAutomaticallyCommand> {
+  constructor(private readonly store: StreamCommands) {}
+
+  async execute({ channelId, cause }: EnableChannelAutomaticallyCommand) {
+    const result = await this.store.execute(
+      channelStreamId(channelId),
+      channelDecider,
+      { type: 'EnableChannelAutomatically' },
+      systemMeta(cause),
+    );
+    return result.events.length > 0;
+  }
+}

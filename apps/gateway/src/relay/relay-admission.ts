@@ -1,0 +1,118 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { isAdmin } from '@tollgate/contracts';
+import { ipAllowed, type RelayError } from '@tollgate/relay';
+import type { Lang } from '../shared/i18n/messages';
+import {
+  BALANCE_BOOK_PORT,
+  type BalanceBookPort,
+  RELAY_COMMANDS_PORT,
+  type RelayCommandsPort,
+  type RelayToken,
+  type RelayUser,
+  TOKEN_DIRECTORY_PORT,
+  type TokenDirectoryPort,
+} from './relay-ports';
+import { relayError } from './relay-http';
+
+/** Who a relay request bills, from memory only. */
+export interface Caller {
+  readonly user: RelayUser;
+  /** Undefined for the playground (billed to the user alone). */
+  readonly token: RelayToken | undefined;
+  /** `sk-<key>-<channelId>` (administrators only). */
+  readonly pinnedChannelId: number | undefined;
+}
+
+export type Admission = { ok: true; caller: Caller } | { ok: false; error: RelayError };
+
+const TOKEN_ENABLED = 1;
+const TOKEN_DISABLED = 2;
+const TOKEN_EXPIRED = 3;
+const TOKEN_EXHAUSTED = 4;
+const USER_ENABLED = 1;
+
+/** The key of an Authorization header: `Bearer sk-…`, `Bearer …`, or the bare key. */
+export function keyOfAuthorization(header: string | undefined): string {
+  let key = (header ?? '').trim();
+  if (/^bearer\s/i.test(key)) key = key.slice(6).trim();
+  if (key.startsWith('sk-')) key = key.slice(3);
+  return key;
+}
+
+/**
+ * Token admission (the anchors' TokenAuth + Distribute checks): key, token status and expiry,
+ * remaining quota, user status, IP allow-list, pinned channel. Expiry and exhaustion seen here are
+ * recorded as events through the tokens module's commands (idempotent there).
+ */
+@Injectable()
+export class RelayAdmission {
+  private readonly logger = new Logger(RelayAdmission.name);
+
+  constructor(
+    @Inject(TOKEN_DIRECTORY_PORT) private readonly directory: TokenDirectoryPort,
+    @Inject(BALANCE_BOOK_PORT) private readonly book: BalanceBookPort,
+    @Inject(RELAY_COMMANDS_PORT) private readonly commands: RelayCommandsPort,
+  ) {}
+
+  admitToken(authorization: string | undefined, ip: string, lang: Lang, nowMs: number): Admission {
+    const fail = (status: number, code: string, params: Record<string, string | number> = {}) => ({
+      ok: false as const,
+      error: relayError(
+        lang,
+        status,
+        code,
+        params,
+        status === 401 ? 'authentication_error' : 'permission_error',
+        code.replace(/^relay\./, ''),
+      ),
+    });
+    const raw = keyOfAuthorization(authorization);
+    if (raw === '') return fail(401, 'relay.token_missing');
+    const dash = raw.indexOf('-');
+    const key = dash === -1 ? raw : raw.slice(0, dash);
+    const pinnedText = dash === -1 ? undefined : raw.slice(dash + 1);
+    const token = this.directory.byKey(key);
+    if (!token) return fail(401, 'relay.token_invalid');
+    if (token.status === TOKEN_DISABLED) return fail(401, 'relay.token_disabled');
+    if (token.status === TOKEN_EXPIRED) return fail(401, 'relay.token_expired');
+    if (token.status === TOKEN_EXHAUSTED) return fail(401, 'relay.token_exhausted');
+    if (token.status !== TOKEN_ENABLED) return fail(401, 'relay.token_disabled');
+    if (token.expiredTime !== -1 && token.expiredTime * 1000 <= nowMs) {
+      this.record(this.commands.markTokenExpired(token.id), 'mark token expired');
+      return fail(401, 'relay.token_expired');
+    }
+    if (!token.unlimitedQuota && (this.book.tokenRemaining(token.id) ?? 0) <= 0) {
+      this.record(this.commands.markTokenExhausted(token.id), 'mark token exhausted');
+      return fail(401, 'relay.token_exhausted');
+    }
+    const user = this.directory.user(token.userId);
+    if (!user || user.status !== USER_ENABLED) return fail(403, 'relay.user_banned');
+    if (!ipAllowed(token.allowIps, ip)) return fail(403, 'relay.ip_not_allowed');
+    let pinnedChannelId: number | undefined;
+    if (pinnedText !== undefined && pinnedText !== '') {
+      if (!isAdmin(user.role)) return fail(403, 'relay.pin_forbidden');
+      const id = Number(pinnedText);
+      if (!Number.isInteger(id) || id <= 0) {
+        return fail(403, 'relay.pinned_channel_invalid', { id: pinnedText.slice(0, 20) });
+      }
+      pinnedChannelId = id;
+    }
+    return { ok: true, caller: { user, token, pinnedChannelId } };
+  }
+
+  /** The playground's caller: a signed-in, enabled user, billed without a token. */
+  admitUser(userId: number, lang: Lang): Admission {
+    const user = this.directory.user(userId);
+    if (!user || user.status !== USER_ENABLED) {
+      return {
+        ok: false,
+        error: relayError(lang, 403, 'relay.user_banned', {}, 'permission_error', 'user_banned'),
+      };
+    }
+    return { ok: true, caller: { user, token: undefined, pinnedChannelId: undefined } };
+  }
+
+  private record(promise: Promise<unknown>, what: string): void {
+    promise.catch((error: unknown) => this.logger.warn(`${what}: ${String(error)}`));
+  }
+}

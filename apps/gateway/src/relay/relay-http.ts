@@ -1,0 +1,51 @@
+import type { ServerResponse } from 'node:http';
+import { errorBody, RelayError, type RelayErrorType } from '@tollgate/relay';
+import { type Lang, translate } from '../shared/i18n/messages';
+
+/** Browsers call /v1 from web chat apps: the anchors answer CORS for everyone on the relay. */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-allow-headers': '*',
+  'access-control-expose-headers': 'x-tollgate-request-id',
+};
+
+export const REQUEST_ID_HEADER = 'x-tollgate-request-id';
+
+/** A relay error with its translated message. */
+export function relayError(
+  lang: Lang,
+  status: number,
+  code: string,
+  params: Record<string, string | number>,
+  type: RelayErrorType,
+  errorCode: string | null,
+  retryAfter?: number,
+): RelayError {
+  return new RelayError(status, translate(code, params, lang), type, errorCode, retryAfter);
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  requestId: string,
+  extra: Record<string, string> = {},
+): void {
+  if (res.headersSent || res.destroyed) return;
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    ...CORS_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+    [REQUEST_ID_HEADER]: requestId,
+    ...extra,
+  });
+  res.end(payload);
+}
+
+export function sendError(res: ServerResponse, error: RelayError, requestId: string): void {
+  const extra: Record<string, string> =
+    error.retryAfter !== undefined ? { 'retry-after': String(error.retryAfter) } : {};
+  sendJson(res, error.status, errorBody(error, requestId), requestId, extra);
+}

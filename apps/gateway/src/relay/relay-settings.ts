@@ -1,0 +1,139 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { PriceOptions } from '@tollgate/domain';
+import {
+  DEFAULT_RETRY_STATUS_RANGES,
+  parseKeywords,
+  parseStatusRanges,
+  type StatusRanges,
+  type UserRequestLimits,
+} from '@tollgate/relay';
+import { OptionsCache } from '../options/options.cache';
+
+/** The options the relay reads, parsed: a request never parses option JSON. */
+export interface RelaySettings {
+  readonly price: PriceOptions;
+  readonly retryTimes: number;
+  readonly retryRanges: StatusRanges;
+  readonly autoDisable: boolean;
+  readonly disableKeywords: readonly string[];
+  readonly usableGroups: Readonly<Record<string, string>>;
+  readonly userLimits: UserRequestLimits;
+  readonly failureBudget: { readonly count: number; readonly windowMs: number };
+  readonly displayInCurrency: boolean;
+  readonly displayTokenStat: boolean;
+}
+
+const KEYS = [
+  'ModelRatio',
+  'CompletionRatio',
+  'ModelPrice',
+  'GroupRatio',
+  'CacheRatio',
+  'SelfUseModeEnabled',
+  'PreConsumedQuota',
+  'QuotaPerUnit',
+  'RetryTimes',
+  'AutomaticRetryStatusCodes',
+  'AutomaticDisableChannelEnabled',
+  'AutomaticDisableKeywords',
+  'UserUsableGroups',
+  'ModelRequestRateLimitEnabled',
+  'ModelRequestRateLimitDurationMinutes',
+  'ModelRequestRateLimitCount',
+  'ModelRequestRateLimitSuccessCount',
+  'ChannelFailureBudgetCount',
+  'ChannelFailureBudgetWindowSeconds',
+  'DisplayInCurrencyEnabled',
+  'DisplayTokenStatEnabled',
+] as const;
+
+function numberMap(raw: string): Record<string, number> {
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    const out: Record<string, number> = {};
+    for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
+      if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+function stringMap(raw: string): Record<string, string> {
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) out[k] = String(v);
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The relay's view of the options: re-parsed only when one of its raw values changed (identity of
+ * the cached strings), so the per-request cost is a few string comparisons.
+ */
+/** Resolves the app's OptionsCache (provided by the app module, not owned by the relay). */
+export const RELAY_OPTIONS_SOURCE = Symbol('RELAY_OPTIONS_SOURCE');
+export type OptionsSource = () => OptionsCache;
+
+@Injectable()
+export class RelaySettingsView {
+  private raw: string[] = [];
+  private settings: RelaySettings | undefined;
+  private cache: OptionsCache | undefined;
+
+  constructor(@Inject(RELAY_OPTIONS_SOURCE) private readonly source: OptionsSource) {}
+
+  private get options(): OptionsCache {
+    return (this.cache ??= this.source());
+  }
+
+  current(): RelaySettings {
+    const raw = KEYS.map((k) => this.options.get(k));
+    if (this.settings && raw.every((v, i) => v === this.raw[i])) return this.settings;
+    this.raw = raw;
+    this.settings = this.parse();
+    return this.settings;
+  }
+
+  private parse(): RelaySettings {
+    const o = this.options;
+    const int = (key: string, min = 0): number => Math.max(min, Math.floor(o.number(key)));
+    return {
+      price: {
+        modelRatio: numberMap(o.get('ModelRatio')),
+        completionRatio: numberMap(o.get('CompletionRatio')),
+        modelPrice: numberMap(o.get('ModelPrice')),
+        groupRatio: numberMap(o.get('GroupRatio')),
+        cacheRatio: numberMap(o.get('CacheRatio')),
+        selfUseMode: o.bool('SelfUseModeEnabled'),
+        preConsumedQuota: int('PreConsumedQuota'),
+        quotaPerUnit: o.number('QuotaPerUnit') > 0 ? o.number('QuotaPerUnit') : 500000,
+      },
+      retryTimes: int('RetryTimes'),
+      retryRanges: parseStatusRanges(
+        o.get('AutomaticRetryStatusCodes') || DEFAULT_RETRY_STATUS_RANGES,
+      ),
+      autoDisable: o.bool('AutomaticDisableChannelEnabled'),
+      disableKeywords: parseKeywords(o.get('AutomaticDisableKeywords')),
+      usableGroups: stringMap(o.get('UserUsableGroups')),
+      userLimits: {
+        enabled: o.bool('ModelRequestRateLimitEnabled'),
+        durationMinutes: int('ModelRequestRateLimitDurationMinutes', 1),
+        totalCount: int('ModelRequestRateLimitCount'),
+        successCount: int('ModelRequestRateLimitSuccessCount'),
+      },
+      failureBudget: {
+        count: int('ChannelFailureBudgetCount'),
+        windowMs: int('ChannelFailureBudgetWindowSeconds', 1) * 1000,
+      },
+      displayInCurrency: o.bool('DisplayInCurrencyEnabled'),
+      displayTokenStat: o.bool('DisplayTokenStatEnabled'),
+    };
+  }
+}

@@ -1,0 +1,333 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { USER_ID_HEADER } from '@tollgate/contracts';
+import {
+  NOT_IMPLEMENTED_ROUTES,
+  notImplemented,
+  RELAY_ENDPOINTS,
+  RelayError,
+  type RelayEndpoint,
+} from '@tollgate/relay';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Authenticator } from '../auth/authenticator';
+import { SESSION_COOKIE } from '../auth/session-codec';
+import { ApiError } from '../shared/api-error';
+import { type Lang, pickLang, translate } from '../shared/i18n/messages';
+import { RelayAdmission } from './relay-admission';
+import { CORS_HEADERS, relayError, sendError, sendJson } from './relay-http';
+import {
+  BALANCE_BOOK_PORT,
+  type BalanceBookPort,
+  type RelayToken,
+  type RelayUser,
+  ROUTING_TABLE_PORT,
+  type RoutingTablePort,
+} from './relay-ports';
+import { RelaySettingsView } from './relay-settings';
+import { RelayService } from './relay.service';
+
+/** JSON bodies: prompts with images inlined as base64 legitimately reach megabytes. */
+export const RELAY_JSON_BODY_LIMIT = 32 * 1024 * 1024;
+/** Audio uploads (OpenAI accepts 25 MB files) plus the multipart framing. */
+export const RELAY_AUDIO_BODY_LIMIT = 40 * 1024 * 1024;
+
+/** Resolves the app's Authenticator (the playground signs in with the console session). */
+export const PLAYGROUND_AUTHENTICATOR = Symbol('PLAYGROUND_AUTHENTICATOR');
+
+/** When the models were "created" in /v1/models (the anchors answer a fixed date too). */
+const MODEL_CREATED = 1626777600;
+
+type RawBodyRequest = FastifyRequest<{ Params: { model?: string } }>;
+
+/**
+ * The relay's HTTP surface, registered as plain Fastify routes in their own encapsulated scope:
+ * bodies arrive as raw Buffers (no JSON parse by the framework, no Nest pipes or guards), with
+ * their own body limits, and the handlers write to the raw response.
+ */
+@Injectable()
+export class RelayRoutes {
+  constructor(
+    private readonly relay: RelayService,
+    private readonly admission: RelayAdmission,
+    private readonly settings: RelaySettingsView,
+    @Inject(PLAYGROUND_AUTHENTICATOR) private readonly authenticator: () => Authenticator,
+    @Inject(ROUTING_TABLE_PORT) private readonly routing: RoutingTablePort,
+    @Inject(BALANCE_BOOK_PORT) private readonly book: BalanceBookPort,
+  ) {}
+
+  register(fastify: FastifyInstance): void {
+    void fastify.register((scope, _opts, done) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser(
+        '*',
+        { parseAs: 'buffer', bodyLimit: RELAY_AUDIO_BODY_LIMIT },
+        (_request, body, parsed) => parsed(null, body),
+      );
+      scope.setErrorHandler(
+        (error: Error & { statusCode?: number; code?: string }, request, reply) => {
+          const requestId = RelayService.newRequestId();
+          const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
+          reply.hijack();
+          sendError(
+            reply.raw,
+            new RelayError(
+              status,
+              status === 413 ? 'request body too large' : error.message,
+              'invalid_request_error',
+              error.code ?? 'invalid_request',
+            ),
+            requestId,
+          );
+          void request;
+        },
+      );
+
+      for (const [endpoint, tail] of Object.entries(RELAY_ENDPOINTS) as Array<
+        [RelayEndpoint, string]
+      >) {
+        const audio = endpoint === 'audioTranscriptions' || endpoint === 'audioTranslations';
+        scope.post(
+          `/v1${tail}`,
+          { bodyLimit: audio ? RELAY_AUDIO_BODY_LIMIT : RELAY_JSON_BODY_LIMIT },
+          (request: RawBodyRequest, reply) => this.onRelay(request, reply, endpoint, `/v1${tail}`),
+        );
+      }
+      scope.post(
+        '/v1/engines/:model/embeddings',
+        { bodyLimit: RELAY_JSON_BODY_LIMIT },
+        (request: RawBodyRequest, reply) =>
+          this.onRelay(
+            request,
+            reply,
+            'embeddings',
+            '/v1/engines/:model/embeddings',
+            request.params.model,
+          ),
+      );
+      scope.post('/pg/chat/completions', { bodyLimit: RELAY_JSON_BODY_LIMIT }, (request, reply) =>
+        this.onPlayground(request, reply),
+      );
+      scope.get('/v1/models', (request, reply) => this.onModels(request, reply));
+      scope.get('/v1/models/:model', (request: RawBodyRequest, reply) =>
+        this.onModels(request, reply, request.params.model ?? ''),
+      );
+      for (const prefix of ['', '/v1']) {
+        scope.get(`${prefix}/dashboard/billing/subscription`, (request, reply) =>
+          this.onBilling(request, reply, 'subscription'),
+        );
+        scope.get(`${prefix}/dashboard/billing/usage`, (request, reply) =>
+          this.onBilling(request, reply, 'usage'),
+        );
+      }
+      for (const route of NOT_IMPLEMENTED_ROUTES) {
+        scope.route({
+          method: route.method,
+          url: route.url,
+          handler: (request, reply) => this.onNotImplemented(request, reply),
+        });
+      }
+      scope.options('/v1/*', (_request, reply) => {
+        reply.hijack();
+        reply.raw.writeHead(204, CORS_HEADERS);
+        reply.raw.end();
+      });
+      done();
+    });
+  }
+
+  private onRelay(
+    request: RawBodyRequest,
+    reply: FastifyReply,
+    endpoint: RelayEndpoint,
+    route: string,
+    modelFromPath?: string,
+  ): void {
+    reply.hijack();
+    const startedAt = Date.now();
+    const requestId = RelayService.newRequestId();
+    const lang = langOf(request);
+    const admitted = this.admission.admitToken(
+      request.headers.authorization,
+      request.ip,
+      lang,
+      startedAt,
+    );
+    if (!admitted.ok) return sendError(reply.raw, admitted.error, requestId);
+    void this.relay.relay(
+      {
+        endpoint,
+        route,
+        raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+        contentType: request.headers['content-type'] ?? 'application/json',
+        ip: request.ip,
+        lang,
+        requestId,
+        startedAt,
+        caller: admitted.caller,
+        modelFromPath,
+      },
+      reply.raw,
+    );
+  }
+
+  /** The console's playground: the signed-in user (session + New-Api-User), no token. */
+  private async onPlayground(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    reply.hijack();
+    const startedAt = Date.now();
+    const requestId = RelayService.newRequestId();
+    const lang = langOf(request);
+    let userId: number;
+    try {
+      const header = request.headers[USER_ID_HEADER.toLowerCase()];
+      const user = await this.authenticator().authenticate({
+        sessionCookie: (request as FastifyRequest & { cookies?: Record<string, string> }).cookies?.[
+          SESSION_COOKIE
+        ],
+        authorization: request.headers.authorization,
+        userHeader: Array.isArray(header) ? header[0] : header,
+      });
+      userId = user.id;
+    } catch (error) {
+      const code = error instanceof ApiError ? error.code : 'relay.not_logged_in';
+      const status = error instanceof ApiError && error.status !== 200 ? error.status : 401;
+      return sendError(
+        reply.raw,
+        new RelayError(status, translate(code, {}, lang), 'authentication_error', 'unauthorized'),
+        requestId,
+      );
+    }
+    const admitted = this.admission.admitUser(userId, lang);
+    if (!admitted.ok) return sendError(reply.raw, admitted.error, requestId);
+    await this.relay.relay(
+      {
+        endpoint: 'chat',
+        route: '/pg/chat/completions',
+        raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+        contentType: request.headers['content-type'] ?? 'application/json',
+        ip: request.ip,
+        lang,
+        requestId,
+        startedAt,
+        caller: admitted.caller,
+        playground: true,
+      },
+      reply.raw,
+    );
+  }
+
+  private tokenCaller(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    requestId: string,
+  ): { user: RelayUser; token: RelayToken; lang: Lang } | undefined {
+    reply.hijack();
+    const lang = langOf(request);
+    const admitted = this.admission.admitToken(
+      request.headers.authorization,
+      request.ip,
+      lang,
+      Date.now(),
+    );
+    if (!admitted.ok) {
+      sendError(reply.raw, admitted.error, requestId);
+      return undefined;
+    }
+    const { user, token } = admitted.caller;
+    if (token) return { user, token, lang };
+    sendError(
+      reply.raw,
+      relayError(lang, 401, 'relay.token_missing', {}, 'authentication_error', 'token_missing'),
+      requestId,
+    );
+    return undefined;
+  }
+
+  /** The models this token may use: its group's routable models, within its model limits. */
+  private onModels(request: FastifyRequest, reply: FastifyReply, one?: string): void {
+    const requestId = RelayService.newRequestId();
+    const caller = this.tokenCaller(request, reply, requestId);
+    if (!caller) return;
+    const { user, token, lang } = caller;
+    const settings = this.settings.current();
+    const group =
+      token.group !== '' &&
+      Object.prototype.hasOwnProperty.call(settings.usableGroups, token.group) &&
+      Object.prototype.hasOwnProperty.call(settings.price.groupRatio, token.group)
+        ? token.group
+        : user.group;
+    let models = [...this.routing.models(group)];
+    if (token.modelLimitsEnabled) models = models.filter((m) => token.modelLimits.includes(m));
+    const entry = (id: string) => ({
+      id,
+      object: 'model',
+      created: MODEL_CREATED,
+      owned_by: 'tollgate',
+    });
+    if (one === undefined) {
+      return sendJson(reply.raw, 200, { object: 'list', data: models.map(entry) }, requestId);
+    }
+    if (!models.includes(one)) {
+      const error = relayError(
+        lang,
+        404,
+        'relay.model_not_found',
+        { model: one },
+        'invalid_request_error',
+        'model_not_found',
+      );
+      return sendError(reply.raw, error, requestId);
+    }
+    sendJson(reply.raw, 200, entry(one), requestId);
+  }
+
+  /** OpenAI's old dashboard billing endpoints, as the anchors answer them (for client apps). */
+  private onBilling(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kind: 'subscription' | 'usage',
+  ): void {
+    const requestId = RelayService.newRequestId();
+    const caller = this.tokenCaller(request, reply, requestId);
+    if (!caller) return;
+    const { user, token } = caller;
+    const s = this.settings.current();
+    const byToken = s.displayTokenStat && !token.unlimitedQuota;
+    const used = (byToken ? this.book.tokenUsed?.(token.id) : undefined) ?? 0;
+    const remain = byToken
+      ? (this.book.tokenRemaining(token.id) ?? 0)
+      : (this.book.userBalance(user.id) ?? 0);
+    const unit = s.displayInCurrency ? s.price.quotaPerUnit : 1;
+    if (kind === 'usage') {
+      return sendJson(
+        reply.raw,
+        200,
+        { object: 'list', total_usage: (used / unit) * 100 },
+        requestId,
+      );
+    }
+    const amount = token.unlimitedQuota ? 100000000 : (remain + used) / unit;
+    sendJson(
+      reply.raw,
+      200,
+      {
+        object: 'billing_subscription',
+        has_payment_method: true,
+        soft_limit_usd: amount,
+        hard_limit_usd: amount,
+        system_hard_limit_usd: amount,
+        access_until: token.expiredTime > 0 ? token.expiredTime : 0,
+      },
+      requestId,
+    );
+  }
+
+  private onNotImplemented(request: FastifyRequest, reply: FastifyReply): void {
+    const requestId = RelayService.newRequestId();
+    if (!this.tokenCaller(request, reply, requestId)) return;
+    sendError(reply.raw, notImplemented(), requestId);
+  }
+}
+
+function langOf(request: FastifyRequest): Lang {
+  const header: unknown = request.headers['accept-language'];
+  return pickLang(typeof header === 'string' ? header : undefined);
+}

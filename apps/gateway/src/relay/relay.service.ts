@@ -1,0 +1,769 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  chargeFor,
+  type PriceQuote,
+  quotePrice,
+  type RequestRelayed,
+  reservationFor,
+  type TokenUsage,
+} from '@tollgate/domain';
+import {
+  type AttemptFailure,
+  completionTextOfJson,
+  CooldownBook,
+  countsAgainstBudget,
+  countText,
+  disableReason,
+  estimatePromptTokens,
+  FailureBudget,
+  type JsonObject,
+  type LimitVerdict,
+  mapStatusCode,
+  multipartBoundary,
+  outgoingJson,
+  parseJsonObject,
+  readMultipartField,
+  RelayError,
+  type RelayEndpoint,
+  replaceMultipartField,
+  reportsStreamUsage,
+  requestFacts,
+  type RequestFacts,
+  retryAfterMs,
+  selectChannel,
+  shouldRetry,
+  SseUsageReader,
+  TokenLimiter,
+  upstreamErrorInfo,
+  upstreamModelName,
+  upstreamTarget,
+  type UpstreamUsage,
+  usageFromJson,
+  UserRequestLimiter,
+} from '@tollgate/relay';
+import type { Dispatcher } from 'undici';
+import type { Lang } from '../shared/i18n/messages';
+import type { Caller } from './relay-admission';
+import { CORS_HEADERS, REQUEST_ID_HEADER, relayError, sendError } from './relay-http';
+import {
+  BALANCE_BOOK_PORT,
+  type BalanceBookPort,
+  RELAY_COMMANDS_PORT,
+  type RelayCommandsPort,
+  type Reservation,
+  type RoutedChannel,
+  ROUTING_TABLE_PORT,
+  type RoutingTablePort,
+  USAGE_APPENDER_PORT,
+  type UsageAppenderPort,
+} from './relay-ports';
+import { type RelaySettings, RelaySettingsView } from './relay-settings';
+import { UpstreamPools } from './upstream-pools';
+
+/** One relay request as the routes hand it over. */
+export interface RelayCall {
+  readonly endpoint: RelayEndpoint;
+  /** The route, e.g. /v1/chat/completions (the receipt's endpoint). */
+  readonly route: string;
+  readonly raw: Buffer;
+  readonly contentType: string;
+  readonly ip: string;
+  readonly lang: Lang;
+  readonly requestId: string;
+  readonly startedAt: number;
+  readonly caller: Caller;
+  /** /v1/engines/:model/embeddings */
+  readonly modelFromPath?: string;
+  /** The playground sends its group in the body; removed before the body goes upstream. */
+  readonly playground?: boolean;
+}
+
+/** Cool-down after a failure without Retry-After (one-hub's default). */
+const DEFAULT_COOLDOWN_MS = 5_000;
+/** A channel being auto-disabled is skipped until the routing table has dropped it. */
+const DISABLING_COOLDOWN_MS = 60_000;
+/** After the client left: keep reading the upstream this long / this much, then cut (still billed). */
+export const AFTER_DISCONNECT_MAX_MS = 120_000;
+export const AFTER_DISCONNECT_MAX_BYTES = 16 * 1024 * 1024;
+/** Largest non-stream answer kept in memory (images in b64 are big). */
+const MAX_JSON_ANSWER_BYTES = 64 * 1024 * 1024;
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+const ANY_MODEL = '*';
+
+type AttemptResult =
+  | { readonly kind: 'answered' }
+  | { readonly kind: 'failed'; readonly failure: AttemptFailure; readonly retryAfterMs?: number };
+
+interface Prepared {
+  readonly call: RelayCall;
+  readonly settings: RelaySettings;
+  readonly facts: RequestFacts;
+  readonly body: JsonObject | undefined;
+  readonly boundary: string | undefined;
+  readonly group: string;
+  readonly quote: PriceQuote;
+  readonly promptEstimate: number;
+  readonly reservation: Reservation;
+  readonly chain: number[];
+}
+
+/**
+ * The relay pipeline: admission checks that need the body, reserve → attempts with retries →
+ * answer → settle → one usage receipt; release when nothing was answered. Everything it reads is in
+ * memory; the only I/O is the upstream call and the batched usage append.
+ */
+@Injectable()
+export class RelayService {
+  private readonly logger = new Logger(RelayService.name);
+  readonly cooldowns = new CooldownBook(() => Date.now());
+  readonly budget = new FailureBudget(() => Date.now());
+  readonly tokenLimiter = new TokenLimiter(() => Date.now());
+  readonly userLimiter = new UserRequestLimiter(() => Date.now());
+  /** Injectable for tests that need a deterministic pick. */
+  rng: () => number = Math.random;
+
+  constructor(
+    private readonly settingsView: RelaySettingsView,
+    private readonly pools: UpstreamPools,
+    @Inject(BALANCE_BOOK_PORT) private readonly book: BalanceBookPort,
+    @Inject(ROUTING_TABLE_PORT) private readonly routing: RoutingTablePort,
+    @Inject(USAGE_APPENDER_PORT) private readonly appender: UsageAppenderPort,
+    @Inject(RELAY_COMMANDS_PORT) private readonly commands: RelayCommandsPort,
+  ) {}
+
+  static newRequestId(): string {
+    return randomUUID().replace(/-/g, '');
+  }
+
+  /** Relays one call and writes the answer (or the error) to `res`. Never throws. */
+  async relay(call: RelayCall, res: ServerResponse): Promise<void> {
+    let limits: LimitVerdict = { ok: true, release: () => undefined };
+    try {
+      const settings = this.settingsView.current();
+      const prepared = this.prepare(call, settings);
+      if (prepared instanceof RelayError) return sendError(res, prepared, call.requestId);
+      limits = this.admitLimits(call, settings);
+      if (!limits.ok) {
+        return sendError(res, this.limitError(call.lang, limits, settings), call.requestId);
+      }
+      const reserved = this.reserve(prepared);
+      if (reserved instanceof RelayError) return sendError(res, reserved, call.requestId);
+      await this.attempts(reserved, res);
+    } catch (error) {
+      this.logger.error(`relay ${call.requestId}: ${(error as Error).stack ?? String(error)}`);
+      if (!res.headersSent) {
+        sendError(
+          res,
+          relayError(call.lang, 500, 'common.internal_error', {}, 'tollgate_error', 'internal'),
+          call.requestId,
+        );
+      } else res.destroy();
+    } finally {
+      if (limits.ok) limits.release();
+    }
+  }
+
+  private prepare(
+    call: RelayCall,
+    settings: RelaySettings,
+  ): Omit<Prepared, 'reservation'> | RelayError {
+    const { lang, caller } = call;
+    let body: JsonObject | undefined;
+    let boundary: string | undefined;
+    let facts: RequestFacts;
+    if (call.endpoint === 'audioTranscriptions' || call.endpoint === 'audioTranslations') {
+      boundary = multipartBoundary(call.contentType);
+      if (!boundary) return this.badBody(lang);
+      const model = readMultipartField(call.raw, boundary, 'model')?.trim() || 'whisper-1';
+      facts = { model, stream: false, maxTokens: undefined, n: 1 };
+    } else {
+      body = parseJsonObject(call.raw);
+      if (!body) return this.badBody(lang);
+      facts = requestFacts(call.endpoint, body);
+      if (call.modelFromPath) facts = { ...facts, model: call.modelFromPath };
+    }
+    const model = facts.model;
+    if (model === '') {
+      return relayError(
+        lang,
+        400,
+        'relay.model_missing',
+        {},
+        'invalid_request_error',
+        'model_missing',
+      );
+    }
+    const token = caller.token;
+    if (token?.modelLimitsEnabled && !token.modelLimits.includes(model)) {
+      return relayError(
+        lang,
+        403,
+        'relay.model_not_allowed',
+        { model },
+        'permission_error',
+        'model_not_allowed',
+      );
+    }
+    const requestedGroup = call.playground
+      ? typeof body?.group === 'string'
+        ? body.group
+        : ''
+      : (token?.group ?? '');
+    const group = this.groupFor(caller, requestedGroup, settings);
+    const quoted = quotePrice(settings.price, model, group);
+    if (!quoted.ok) {
+      return relayError(
+        lang,
+        403,
+        'relay.price_not_configured',
+        { model },
+        'permission_error',
+        'model_price_error',
+      );
+    }
+    if (caller.pinnedChannelId !== undefined) {
+      const pinned = this.routing.channel(caller.pinnedChannelId);
+      if (!pinned || pinned.status !== 1) {
+        return relayError(
+          lang,
+          403,
+          'relay.pinned_channel_invalid',
+          { id: caller.pinnedChannelId },
+          'permission_error',
+          'channel_invalid',
+        );
+      }
+    } else if (this.routing.candidates(group, model).length === 0) {
+      return relayError(
+        lang,
+        503,
+        'relay.no_channel',
+        { group, model },
+        'tollgate_error',
+        'model_not_found',
+      );
+    }
+    const promptEstimate = body ? estimatePromptTokens(call.endpoint, body) : 0;
+    return {
+      call,
+      settings,
+      facts,
+      body,
+      boundary,
+      group,
+      quote: quoted.quote,
+      promptEstimate,
+      chain: [],
+    };
+  }
+
+  private groupFor(caller: Caller, requested: string, settings: RelaySettings): string {
+    const user = caller.user;
+    if (requested === '' || requested === user.group) return user.group;
+    const usable =
+      Object.prototype.hasOwnProperty.call(settings.usableGroups, requested) &&
+      Object.prototype.hasOwnProperty.call(settings.price.groupRatio, requested);
+    return usable ? requested : user.group;
+  }
+
+  private badBody(lang: Lang): RelayError {
+    return relayError(
+      lang,
+      400,
+      'relay.invalid_body',
+      {},
+      'invalid_request_error',
+      'invalid_request',
+    );
+  }
+
+  private admitLimits(call: RelayCall, settings: RelaySettings): LimitVerdict {
+    const userVerdict = this.userLimiter.admit(call.caller.user.id, settings.userLimits);
+    if (!userVerdict.ok) return userVerdict;
+    const token = call.caller.token;
+    return token ? this.tokenLimiter.admit(token.id, token.rateLimits) : userVerdict;
+  }
+
+  private limitError(
+    lang: Lang,
+    verdict: Extract<LimitVerdict, { ok: false }>,
+    settings: RelaySettings,
+  ): RelayError {
+    const code = {
+      rpm: 'relay.rate_rpm',
+      tpm: 'relay.rate_tpm',
+      concurrency: 'relay.rate_concurrency',
+      user_requests: 'relay.rate_user_requests',
+      user_successes: 'relay.rate_user_successes',
+    }[verdict.limit];
+    return relayError(
+      lang,
+      429,
+      code,
+      { max: verdict.max, minutes: settings.userLimits.durationMinutes },
+      'rate_limit_error',
+      'rate_limit_exceeded',
+      verdict.retryAfter,
+    );
+  }
+
+  private reserve(p: Omit<Prepared, 'reservation'>): Prepared | RelayError {
+    const { call, quote, facts, settings } = p;
+    const amount = reservationFor(
+      quote,
+      p.promptEstimate,
+      facts.maxTokens,
+      settings.price,
+      facts.n,
+    );
+    // The book skips the token's own quota when it is unlimited; it still counts its usage.
+    const tokenId = call.caller.token?.id ?? 0;
+    const result = this.book.reserve(call.requestId, call.caller.user.id, tokenId, amount);
+    if (result.ok) return { ...p, reservation: result.reservation };
+    const remain =
+      result.reason === 'user_quota'
+        ? (this.book.userBalance(call.caller.user.id) ?? 0)
+        : (this.book.tokenRemaining(tokenId) ?? 0);
+    return relayError(
+      call.lang,
+      403,
+      result.reason === 'user_quota' ? 'relay.user_quota' : 'relay.token_quota',
+      { remain },
+      'insufficient_quota',
+      result.reason === 'user_quota' ? 'insufficient_user_quota' : 'insufficient_token_quota',
+    );
+  }
+
+  private async attempts(p: Prepared, res: ServerResponse): Promise<void> {
+    const { call, settings, facts, group } = p;
+    const pinned = call.caller.pinnedChannelId;
+    const tried = new Set<number>();
+    let last: { failure: AttemptFailure; channel: RoutedChannel } | undefined;
+    for (let attempt = 0; attempt <= settings.retryTimes; attempt++) {
+      const channel =
+        pinned !== undefined
+          ? attempt === 0
+            ? this.routing.channel(pinned)
+            : undefined
+          : selectChannel(this.routing.candidates(group, facts.model), {
+              attempt,
+              tried,
+              isCooling: (id) =>
+                this.cooldowns.isCooling(id, facts.model) ||
+                this.cooldowns.isCooling(id, ANY_MODEL),
+              rng: this.rng,
+            });
+      if (!channel) break;
+      tried.add(channel.id);
+      p.chain.push(channel.id);
+      const result = await this.attempt(p, channel, res);
+      if (result.kind === 'answered') {
+        this.budget.succeeded(channel.id, facts.model);
+        return;
+      }
+      last = { failure: result.failure, channel };
+      this.afterFailure(p, channel, result.failure, result.retryAfterMs);
+      const retriesLeft = settings.retryTimes - attempt;
+      const retry = shouldRetry(result.failure, {
+        retriesLeft,
+        pinned: pinned !== undefined,
+        ranges: settings.retryRanges,
+      });
+      if (!retry || res.destroyed) break;
+    }
+    this.book.release(p.reservation);
+    sendError(res, this.finalError(call, group, facts.model, last), call.requestId);
+  }
+
+  private finalError(
+    call: RelayCall,
+    group: string,
+    model: string,
+    last: { failure: AttemptFailure; channel: RoutedChannel } | undefined,
+  ): RelayError {
+    const lang = call.lang;
+    if (!last)
+      return relayError(
+        lang,
+        503,
+        'relay.no_channel',
+        { group, model },
+        'tollgate_error',
+        'model_not_found',
+      );
+    const { failure, channel } = last;
+    if (failure.kind === 'network') {
+      return relayError(
+        lang,
+        mapStatusCode(502, channel.statusCodeMapping),
+        'relay.upstream_unreachable',
+        {},
+        'upstream_error',
+        'upstream_unreachable',
+      );
+    }
+    if (failure.kind === 'timeout') {
+      return relayError(
+        lang,
+        mapStatusCode(504, channel.statusCodeMapping),
+        'relay.upstream_timeout',
+        {},
+        'upstream_error',
+        'upstream_timeout',
+      );
+    }
+    const status = mapStatusCode(failure.status, channel.statusCodeMapping);
+    if (failure.status === 429) {
+      // The anchors hide which upstream was saturated; the client only needs to back off.
+      return relayError(
+        lang,
+        status,
+        'relay.upstream_saturated',
+        {},
+        'rate_limit_error',
+        failure.code || 'upstream_rate_limited',
+        1,
+      );
+    }
+    return new RelayError(
+      status,
+      failure.message,
+      (failure.type || 'upstream_error') as 'upstream_error',
+      failure.code || null,
+    );
+  }
+
+  private afterFailure(
+    p: Prepared,
+    channel: RoutedChannel,
+    failure: AttemptFailure,
+    retryAfter: number | undefined,
+  ): void {
+    const model = p.facts.model;
+    const s = p.settings;
+    this.cooldowns.cool(channel.id, model, retryAfter ?? DEFAULT_COOLDOWN_MS);
+    if (!s.autoDisable || !channel.autoBan) return;
+    let reason = disableReason(failure, channel.type, s.disableKeywords);
+    if (
+      reason === undefined &&
+      countsAgainstBudget(failure) &&
+      this.budget.record(channel.id, model, s.failureBudget.count, s.failureBudget.windowMs)
+    ) {
+      reason = `${s.failureBudget.count} failures in ${s.failureBudget.windowMs / 1000}s on ${model}: ${failure.message}`;
+    }
+    if (reason === undefined) return;
+    this.cooldowns.cool(channel.id, ANY_MODEL, DISABLING_COOLDOWN_MS);
+    this.commands
+      .disableChannel(channel.id, reason.slice(0, 500))
+      .catch((error: unknown) =>
+        this.logger.warn(`disable channel ${channel.id}: ${String(error)}`),
+      );
+  }
+
+  /** One upstream call; answers the client when it succeeds. */
+  private async attempt(
+    p: Prepared,
+    channel: RoutedChannel,
+    res: ServerResponse,
+  ): Promise<AttemptResult> {
+    const { call, facts } = p;
+    const upstreamModel = upstreamModelName(channel, facts.model);
+    const includeUsage = facts.stream && reportsStreamUsage(channel.type);
+    let outBody: Buffer;
+    if (p.boundary !== undefined) {
+      outBody =
+        upstreamModel !== facts.model
+          ? replaceMultipartField(call.raw, p.boundary, 'model', upstreamModel)
+          : call.raw;
+    } else if (call.playground && p.body && 'group' in p.body) {
+      const { group: _group, ...rest } = p.body;
+      outBody = outgoingJson(Buffer.from(JSON.stringify(rest)), rest, {
+        model: upstreamModel,
+        includeUsage,
+      });
+    } else {
+      outBody = outgoingJson(call.raw, p.body ?? {}, { model: upstreamModel, includeUsage });
+    }
+    const target = upstreamTarget(
+      channel,
+      call.endpoint,
+      upstreamModel,
+      call.contentType,
+      facts.stream,
+    );
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await this.pools.pool(target.origin).request({
+        method: 'POST',
+        path: target.path,
+        headers: target.headers,
+        body: outBody,
+      });
+    } catch (error) {
+      return { kind: 'failed', failure: networkFailure(error) };
+    }
+    if (answer.statusCode < 200 || answer.statusCode >= 300) {
+      const text = await readBounded(answer.body, MAX_ERROR_BODY_BYTES);
+      const info = upstreamErrorInfo(text);
+      return {
+        kind: 'failed',
+        failure: { kind: 'http', status: answer.statusCode, ...info },
+        retryAfterMs: retryAfterMs(answer.headers['retry-after'], Date.now()),
+      };
+    }
+    const contentType = headerText(answer.headers['content-type']);
+    if (facts.stream && contentType.includes('text/event-stream')) {
+      await this.streamAnswer(p, channel, upstreamModel, answer, res);
+    } else {
+      const done = await this.wholeAnswer(p, channel, upstreamModel, answer, contentType, res);
+      if (done) return done;
+    }
+    return { kind: 'answered' };
+  }
+
+  /** Non-stream answers: read whole (bounded), send the bytes as they came, settle. */
+  private async wholeAnswer(
+    p: Prepared,
+    channel: RoutedChannel,
+    upstreamModel: string,
+    answer: Dispatcher.ResponseData,
+    contentType: string,
+    res: ServerResponse,
+  ): Promise<AttemptResult | undefined> {
+    let raw: Buffer;
+    try {
+      raw = await readAll(answer.body, MAX_JSON_ANSWER_BYTES);
+    } catch (error) {
+      return { kind: 'failed', failure: networkFailure(error) };
+    }
+    const firstByteAt = Date.now();
+    if (!res.destroyed && !res.headersSent) {
+      res.writeHead(answer.statusCode, {
+        ...CORS_HEADERS,
+        'content-type': contentType || 'application/json',
+        'content-length': raw.length,
+        [REQUEST_ID_HEADER]: p.call.requestId,
+      });
+      res.end(raw);
+    }
+    const { usage, estimated } = this.usageOfWhole(p, raw, contentType);
+    this.settle(p, channel, upstreamModel, usage, estimated, firstByteAt, false);
+    return undefined;
+  }
+
+  private usageOfWhole(
+    p: Prepared,
+    raw: Buffer,
+    contentType: string,
+  ): { usage: TokenUsage; estimated: boolean } {
+    const endpoint = p.call.endpoint;
+    if (contentType.includes('json')) {
+      const reported = usageFromJson(raw);
+      if (reported) return { usage: reported, estimated: false };
+    }
+    if (endpoint === 'audioTranscriptions' || endpoint === 'audioTranslations') {
+      const parsed = contentType.includes('json') ? parseJsonObject(raw) : undefined;
+      const text = parsed ? completionTextOfJson(parsed) : raw.toString('utf8');
+      return {
+        usage: { promptTokens: 0, completionTokens: countText(text), cachedTokens: 0 },
+        estimated: true,
+      };
+    }
+    let completion = 0;
+    if (endpoint === 'chat' || endpoint === 'completions') {
+      completion = countText(completionTextOfJson(parseJsonObject(raw)));
+    }
+    return {
+      usage: { promptTokens: p.promptEstimate, completionTokens: completion, cachedTokens: 0 },
+      estimated: true,
+    };
+  }
+
+  /**
+   * SSE answers: bytes go to the client untouched as they arrive; the reader watches them for
+   * usage. If the client leaves, the upstream is still read (bounded) so the work is billed.
+   */
+  private async streamAnswer(
+    p: Prepared,
+    channel: RoutedChannel,
+    upstreamModel: string,
+    answer: Dispatcher.ResponseData,
+    res: ServerResponse,
+  ): Promise<void> {
+    const reader = new SseUsageReader(() => Date.now());
+    let goneAt: number | undefined;
+    let bytesAfterGone = 0;
+    const onClose = () => {
+      if (!res.writableFinished) goneAt ??= Date.now();
+    };
+    res.on('close', onClose);
+    if (!res.destroyed) {
+      res.writeHead(200, {
+        ...CORS_HEADERS,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        [REQUEST_ID_HEADER]: p.call.requestId,
+      });
+    } else goneAt = Date.now();
+    let cut = false;
+    try {
+      for await (const chunk of answer.body) {
+        const buf = chunk as Buffer;
+        reader.push(buf);
+        if (goneAt === undefined && !res.destroyed) {
+          if (!res.write(buf)) await drained(res);
+          continue;
+        }
+        goneAt ??= Date.now();
+        bytesAfterGone += buf.length;
+        if (
+          bytesAfterGone > AFTER_DISCONNECT_MAX_BYTES ||
+          Date.now() - goneAt > AFTER_DISCONNECT_MAX_MS
+        ) {
+          cut = true;
+          break;
+        }
+      }
+    } catch {
+      // The upstream broke mid-stream: bill what was produced (counted locally if no usage).
+      cut = true;
+    } finally {
+      res.off('close', onClose);
+      if (cut) answer.body.destroy();
+    }
+    if (!res.destroyed && !res.writableEnded) res.end();
+    const outcome = reader.end();
+    let usage: UpstreamUsage;
+    let estimated = false;
+    if (outcome.usage) usage = outcome.usage;
+    else {
+      usage = {
+        promptTokens: p.promptEstimate,
+        completionTokens: reader.countCompletionLocally(),
+        cachedTokens: 0,
+      };
+      estimated = true;
+    }
+    this.settle(p, channel, upstreamModel, usage, estimated, outcome.firstChunkAt ?? null, true);
+  }
+
+  private settle(
+    p: Prepared,
+    channel: RoutedChannel,
+    upstreamModel: string,
+    usage: TokenUsage,
+    estimated: boolean,
+    firstAt: number | null,
+    stream: boolean,
+  ): void {
+    const { call, quote, settings, reservation } = p;
+    const receipt = chargeFor(quote, usage, settings.price.quotaPerUnit, p.facts.n);
+    const charged = this.book.settle(reservation, receipt.quota);
+    const token = call.caller.token;
+    if (token)
+      this.tokenLimiter.consumed(token.id, receipt.promptTokens + receipt.completionTokens);
+    this.userLimiter.succeeded(call.caller.user.id);
+    const now = Date.now();
+    const data: RequestRelayed['data'] = {
+      requestId: call.requestId,
+      userId: call.caller.user.id,
+      tokenId: token?.id ?? 0,
+      tokenName: token?.name ?? '',
+      group: p.group,
+      model: p.facts.model,
+      upstreamModel,
+      channelId: channel.id,
+      channelChain: [...p.chain],
+      endpoint: call.route,
+      promptTokens: receipt.promptTokens,
+      completionTokens: receipt.completionTokens,
+      cachedTokens: receipt.cachedTokens,
+      quota: charged,
+      reserved: reservation.amount,
+      modelRatio: receipt.modelRatio,
+      completionRatio: receipt.completionRatio,
+      groupRatio: receipt.groupRatio,
+      cacheRatio: receipt.cacheRatio,
+      modelPrice: receipt.modelPrice,
+      useTimeMs: now - call.startedAt,
+      firstTokenMs: stream && firstAt !== null ? firstAt - call.startedAt : null,
+      stream,
+      estimated,
+      ip: call.ip,
+    };
+    const user = call.caller.user;
+    this.appender
+      .append(data, {
+        ip: call.ip,
+        actor: { kind: 'user', id: user.id, role: user.role },
+        correlationId: call.requestId,
+      })
+      .catch((error: unknown) =>
+        this.logger.error(`usage append ${call.requestId} failed: ${String(error)}`),
+      );
+    if (token && !token.unlimitedQuota && (this.book.tokenRemaining(token.id) ?? 1) <= 0) {
+      this.commands
+        .markTokenExhausted(token.id)
+        .catch((error: unknown) => this.logger.warn(`mark token exhausted: ${String(error)}`));
+    }
+  }
+}
+
+function headerText(value: string | string[] | undefined): string {
+  return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+function networkFailure(error: unknown): AttemptFailure {
+  const code = (error as { code?: string }).code ?? '';
+  const message = (error as Error).message ?? String(error);
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return { kind: 'timeout', message };
+  }
+  return { kind: 'network', message: code ? `${code}: ${message}` : message };
+}
+
+async function readAll(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > limit) {
+      body.destroy();
+      throw Object.assign(new Error('upstream answer too large'), { code: 'TOLLGATE_TOO_LARGE' });
+    }
+    chunks.push(buf);
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+}
+
+async function readBounded(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      const buf = chunk as Buffer;
+      if (size < limit) chunks.push(buf.subarray(0, limit - size));
+      size += buf.length;
+    }
+  } catch {
+    // a broken error body still tells us the status
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}

@@ -1,0 +1,128 @@
+import { ActionIcon, Button, Group, Menu, ScrollArea, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconChevronDown, IconCoin, IconCopy, IconDots, IconTrash } from '@tabler/icons-react';
+import { ChannelStatus, type ChannelDto } from '@tollgate/contracts';
+import { useTranslation } from 'react-i18next';
+import {
+  useCopyChannel,
+  useDeleteChannel,
+  usePatchChannel,
+  useTestChannel,
+  useUpdateChannelBalance,
+} from '../hooks/use-channel-mutations';
+import { splitList } from '../utils/channel-display';
+
+interface ChannelActionsProps {
+  channel: ChannelDto;
+  onEdit: (id: number) => void;
+}
+
+/** Row actions of spec 000 §2: test (with a model choice), update balance, enable/disable, edit, copy, delete. */
+export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
+  const { t } = useTranslation();
+  const test = useTestChannel();
+  const balance = useUpdateChannelBalance();
+  const patch = usePatchChannel();
+  const copy = useCopyChannel();
+  const remove = useDeleteChannel();
+  const models = splitList(channel.models);
+  const enabled = channel.status === ChannelStatus.Enabled;
+
+  const confirmDelete = () =>
+    modals.openConfirmModal({
+      title: t('channels.confirm.deleteTitle'),
+      children: <Text size="sm">{t('channels.confirm.delete', { name: channel.name })}</Text>,
+      labels: { confirm: t('channels.actions.delete'), cancel: t('common.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => remove.mutate(channel.id),
+    });
+  const confirmCopy = () =>
+    modals.openConfirmModal({
+      title: t('channels.confirm.copyTitle'),
+      children: <Text size="sm">{t('channels.confirm.copy', { name: channel.name })}</Text>,
+      labels: { confirm: t('channels.actions.copy'), cancel: t('common.cancel') },
+      onConfirm: () => copy.mutate(channel.id),
+    });
+
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Group gap={0} wrap="nowrap">
+        <Button
+          size="compact-xs"
+          variant="light"
+          loading={test.isPending}
+          onClick={() => test.mutate({ channel })}
+          style={{ borderTopRightRadius: 0, borderBottomRightRadius: 0 }}
+        >
+          {t('channels.actions.test')}
+        </Button>
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <ActionIcon
+              size={22}
+              variant="light"
+              aria-label={t('channels.actions.chooseTestModel')}
+              disabled={test.isPending}
+              style={{ borderTopLeftRadius: 0, borderBottomLeftRadius: 0 }}
+            >
+              <IconChevronDown size={12} />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Label>{t('channels.actions.chooseTestModel')}</Menu.Label>
+            <ScrollArea.Autosize mah={260}>
+              {models.map((model) => (
+                <Menu.Item key={model} onClick={() => test.mutate({ channel, model })}>
+                  {model}
+                </Menu.Item>
+              ))}
+            </ScrollArea.Autosize>
+          </Menu.Dropdown>
+        </Menu>
+      </Group>
+      <Button
+        size="compact-xs"
+        variant="light"
+        color={enabled ? 'orange' : 'green'}
+        disabled={patch.isPending}
+        onClick={() =>
+          patch.mutate({
+            id: channel.id,
+            status: enabled ? ChannelStatus.ManuallyDisabled : ChannelStatus.Enabled,
+          })
+        }
+      >
+        {enabled ? t('channels.actions.disable') : t('channels.actions.enable')}
+      </Button>
+      <Button size="compact-xs" variant="light" color="gray" onClick={() => onEdit(channel.id)}>
+        {t('channels.actions.edit')}
+      </Button>
+      {/* The less frequent actions share one menu so the row fits beside the sidebar. */}
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon
+            size={22}
+            variant="light"
+            color="gray"
+            aria-label={t('channels.actions.more')}
+            loading={balance.isPending || copy.isPending || remove.isPending}
+          >
+            <IconDots size={14} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item leftSection={<IconCoin size={14} />} onClick={() => balance.mutate(channel)}>
+            {t('channels.actions.updateBalance')}
+          </Menu.Item>
+          <Menu.Item leftSection={<IconCopy size={14} />} onClick={confirmCopy}>
+            {t('channels.actions.copy')}
+          </Menu.Item>
+          <Menu.Divider />
+          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={confirmDelete}>
+            {t('channels.actions.delete')}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
+  );
+}

@@ -1,0 +1,53 @@
+import { Badge, Stack, Text, Tooltip } from '@mantine/core';
+import { ChannelStatus, parseChannelOtherInfo, type ChannelDto } from '@tollgate/contracts';
+import { useTranslation } from 'react-i18next';
+import { formatUnixTime } from '../utils/channel-display';
+
+// Tags keep their whole text (miw max-content): a narrow table scrolls instead of cutting them.
+/** Spec 000 §4: enabled, disabled by hand, disabled automatically (with the reason and time). */
+export function ChannelStatusTag({
+  channel,
+}: {
+  channel: Pick<ChannelDto, 'status' | 'other_info'>;
+}) {
+  const { t, i18n } = useTranslation();
+  switch (channel.status) {
+    case ChannelStatus.Enabled:
+      return (
+        <Badge miw="max-content" variant="light" color="green">
+          {t('channels.status.enabled')}
+        </Badge>
+      );
+    case ChannelStatus.ManuallyDisabled:
+      return (
+        <Badge miw="max-content" variant="light" color="red">
+          {t('channels.status.manuallyDisabled')}
+        </Badge>
+      );
+    case ChannelStatus.AutoDisabled: {
+      const info = parseChannelOtherInfo(channel.other_info);
+      const time = formatUnixTime(info.status_time ?? 0, i18n.language);
+      const label = (
+        <Stack gap={2}>
+          {info.status_reason && (
+            <Text size="xs">{t('channels.statusReason', { reason: info.status_reason })}</Text>
+          )}
+          {time && <Text size="xs">{t('channels.statusTime', { time })}</Text>}
+        </Stack>
+      );
+      return (
+        <Tooltip label={label} disabled={!info.status_reason && !time} multiline maw={320}>
+          <Badge miw="max-content" variant="light" color="yellow" style={{ cursor: 'help' }}>
+            {t('channels.status.autoDisabled')}
+          </Badge>
+        </Tooltip>
+      );
+    }
+    default:
+      return (
+        <Badge miw="max-content" variant="light" color="gray">
+          {t('channels.status.unknown')}
+        </Badge>
+      );
+  }
+}

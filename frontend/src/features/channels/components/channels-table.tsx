@@ -1,0 +1,296 @@
+import {
+  Badge,
+  Checkbox,
+  Group,
+  Pagination,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import {
+  createColumnHelper,
+  functionalUpdate,
+  rowPaginationFeature,
+  rowSelectionFeature,
+  tableFeatures,
+  useTable,
+  type PaginationState,
+  type RowSelectionState,
+  type Updater,
+} from '@tanstack/react-table';
+import { ChannelStatus, PAGE_SIZE_OPTIONS, type ChannelDto } from '@tollgate/contracts';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuotaFormatter } from '@/features/status';
+import { usePatchChannel } from '../hooks/use-channel-mutations';
+import { channelTypeName, formatUnixTime } from '../utils/channel-display';
+import { MIN_PRIORITY, MIN_WEIGHT } from '../utils/channel-numbers';
+import { ChannelActions } from './channel-actions';
+import { ChannelStatusTag } from './channel-status-tag';
+import { GroupTags } from './group-tags';
+import { InlineNumberCell } from './inline-number-cell';
+import { ResponseTimeTag } from './response-time-tag';
+
+const features = tableFeatures({ rowPaginationFeature, rowSelectionFeature });
+const column = createColumnHelper<typeof features, ChannelDto>();
+const EMPTY: ChannelDto[] = [];
+const SIZE_OPTIONS = PAGE_SIZE_OPTIONS.map(String);
+
+interface ChannelsTableProps {
+  rows: ChannelDto[] | undefined;
+  /** 1-based, as in the URL. */
+  page: number;
+  pageSize: number;
+  loading: boolean;
+  selection: RowSelectionState;
+  onSelectionChange: (next: RowSelectionState) => void;
+  onPaginationChange: (next: { page: number; pageSize: number }) => void;
+  onEdit: (id: number) => void;
+}
+
+/**
+ * Server-paged: the channel list is a bare array without a total (spec 000 §7), so there is a
+ * next page as long as the current one came back full.
+ */
+export function ChannelsTable({
+  rows,
+  page,
+  pageSize,
+  loading,
+  selection,
+  onSelectionChange,
+  onPaginationChange,
+  onEdit,
+}: ChannelsTableProps) {
+  const { t, i18n } = useTranslation();
+  const formatQuota = useQuotaFormatter();
+  const patch = usePatchChannel();
+  const patchChannel = patch.mutate;
+
+  const columns = useMemo(
+    () =>
+      column.columns([
+        column.display({
+          id: 'select',
+          header: ({ table }) => (
+            <Checkbox
+              aria-label={t('channels.selectAll')}
+              checked={table.getIsAllPageRowsSelected()}
+              indeterminate={table.getIsSomePageRowsSelected()}
+              onChange={table.getToggleAllPageRowsSelectedHandler()}
+            />
+          ),
+          cell: ({ row }) => (
+            <Checkbox
+              aria-label={t('channels.selectRow', { name: row.original.name })}
+              checked={row.getIsSelected()}
+              onChange={row.getToggleSelectedHandler()}
+            />
+          ),
+        }),
+        column.accessor('id', { header: t('channels.columns.id') }),
+        column.accessor('name', {
+          header: t('channels.columns.name'),
+          cell: ({ row }) => (
+            <Stack gap={0}>
+              <Text size="sm" fw={500}>
+                {row.original.name}
+              </Text>
+              {row.original.tag && (
+                <Text size="xs" c="dimmed">
+                  {row.original.tag}
+                </Text>
+              )}
+            </Stack>
+          ),
+        }),
+        column.accessor('group', {
+          header: t('channels.columns.group'),
+          cell: ({ getValue }) => <GroupTags groups={getValue()} />,
+        }),
+        column.accessor('type', {
+          header: t('channels.columns.type'),
+          cell: ({ getValue }) => (
+            <Badge miw="max-content" variant="outline" color="gray" tt="none">
+              {channelTypeName(getValue()) ?? t('channels.unknownType')}
+            </Badge>
+          ),
+        }),
+        column.accessor('status', {
+          header: t('channels.columns.status'),
+          cell: ({ row }) => <ChannelStatusTag channel={row.original} />,
+        }),
+        column.accessor('response_time', {
+          header: t('channels.columns.responseTime'),
+          cell: ({ row }) => <ResponseTimeTag channel={row.original} />,
+        }),
+        column.display({
+          id: 'balance',
+          header: t('channels.columns.balance'),
+          cell: ({ row }) => {
+            const updatedAt = formatUnixTime(row.original.balance_updated_time, i18n.language);
+            return (
+              <Stack gap={4} align="flex-start">
+                <Tooltip label={t('channels.usedQuota')}>
+                  <Badge miw="max-content" variant="light" color="gray">
+                    {formatQuota(row.original.used_quota)}
+                  </Badge>
+                </Tooltip>
+                <Tooltip
+                  label={
+                    updatedAt
+                      ? t('channels.balanceUpdatedAt', { time: updatedAt })
+                      : t('channels.balance')
+                  }
+                >
+                  <Badge
+                    miw="max-content"
+                    variant="light"
+                    color="blue"
+                    data-testid="channel-balance"
+                  >
+                    ${(row.original.balance ?? 0).toFixed(2)}
+                  </Badge>
+                </Tooltip>
+              </Stack>
+            );
+          },
+        }),
+        column.accessor('priority', {
+          header: t('channels.columns.priority'),
+          cell: ({ row }) => (
+            <InlineNumberCell
+              key={`${row.original.id}:${row.original.priority}`}
+              value={row.original.priority}
+              minimum={MIN_PRIORITY}
+              label={t('channels.priorityOf', { name: row.original.name })}
+              hint={t('channels.priorityHint')}
+              onCommit={(priority) => patchChannel({ id: row.original.id, priority })}
+            />
+          ),
+        }),
+        column.accessor('weight', {
+          header: t('channels.columns.weight'),
+          cell: ({ row }) => (
+            <InlineNumberCell
+              key={`${row.original.id}:${row.original.weight}`}
+              value={row.original.weight}
+              minimum={MIN_WEIGHT}
+              label={t('channels.weightOf', { name: row.original.name })}
+              hint={t('channels.weightHint')}
+              onCommit={(weight) => patchChannel({ id: row.original.id, weight })}
+            />
+          ),
+        }),
+        column.display({
+          id: 'actions',
+          header: t('channels.columns.actions'),
+          cell: ({ row }) => <ChannelActions channel={row.original} onEdit={onEdit} />,
+        }),
+      ]),
+    [t, i18n.language, formatQuota, patchChannel, onEdit],
+  );
+
+  const pagination: PaginationState = { pageIndex: page - 1, pageSize };
+  const data = rows ?? EMPTY;
+  const hasNextPage = data.length >= pageSize;
+  const table = useTable({
+    features,
+    columns,
+    data,
+    rowCount: hasNextPage ? page * pageSize + 1 : (page - 1) * pageSize + data.length,
+    manualPagination: true,
+    getRowId: (row) => String(row.id),
+    enableRowRangeSelection: false,
+    state: { pagination, rowSelection: selection },
+    onRowSelectionChange: (updater: Updater<RowSelectionState>) =>
+      onSelectionChange(functionalUpdate(updater, selection)),
+    onPaginationChange: (updater: Updater<PaginationState>) => {
+      const next = functionalUpdate(updater, pagination);
+      onPaginationChange({ page: next.pageIndex + 1, pageSize: next.pageSize });
+    },
+  });
+  const pageCount = hasNextPage ? page + 1 : Math.max(1, page);
+
+  return (
+    <Stack>
+      <Table.ScrollContainer minWidth={960}>
+        <Table striped highlightOnHover verticalSpacing="xs" data-testid="channels-table">
+          <Table.Thead>
+            {table.getHeaderGroups().map((group) => (
+              <Table.Tr key={group.id}>
+                {group.headers.map((header) => (
+                  <Table.Th key={header.id}>
+                    <table.FlexRender header={header} />
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Thead>
+          <Table.Tbody>
+            {table.getRowModel().rows.map((row) => {
+              // Spec 000 §4: a disabled channel's row is greyed.
+              const disabled = row.original.status !== ChannelStatus.Enabled;
+              return (
+                <Table.Tr
+                  key={row.id}
+                  data-testid={`channel-row-${row.original.id}`}
+                  data-disabled={disabled || undefined}
+                  style={
+                    disabled
+                      ? {
+                          backgroundColor: 'var(--mantine-color-gray-light)',
+                          color: 'var(--mantine-color-dimmed)',
+                        }
+                      : undefined
+                  }
+                >
+                  {row.getAllCells().map((cell) => (
+                    <Table.Td key={cell.id}>
+                      <table.FlexRender cell={cell} />
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              );
+            })}
+            {!loading && table.getRowModel().rows.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={columns.length}>
+                  <Text c="dimmed" ta="center" py="md">
+                    {t('common.noData')}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          {t('channels.page', { page })}
+        </Text>
+        <Group gap="sm">
+          <Select
+            aria-label={t('common.pageSize')}
+            data={SIZE_OPTIONS.map((size) => ({
+              value: size,
+              label: t('common.perPage', { size }),
+            }))}
+            value={String(pageSize)}
+            onChange={(value) => value && table.setPageSize(Number(value))}
+            allowDeselect={false}
+            w={130}
+          />
+          <Pagination
+            total={pageCount}
+            value={Math.min(page, pageCount)}
+            onChange={(value) => table.setPageIndex(value - 1)}
+            getControlProps={(control) => ({ 'aria-label': t(`common.pager.${control}`) })}
+          />
+        </Group>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,117 @@
+import { Button, Group, Switch, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { useTranslation } from 'react-i18next';
+import { notifyError } from '@/lib/notify';
+import {
+  useDeleteChannels,
+  useDeleteDisabledChannels,
+  useFixChannels,
+  useTestAllChannels,
+  useUpdateAllBalances,
+} from '../hooks/use-channel-mutations';
+
+interface ChannelsToolbarProps {
+  selectedIds: number[];
+  onDeleted: () => void;
+  idSort: boolean;
+  onIdSortChange: (value: boolean) => void;
+}
+
+/** Batch actions of spec 000 §2 and the ID-sort switch. */
+export function ChannelsToolbar({
+  selectedIds,
+  onDeleted,
+  idSort,
+  onIdSortChange,
+}: ChannelsToolbarProps) {
+  const { t } = useTranslation();
+  const deleteMany = useDeleteChannels();
+  const deleteDisabled = useDeleteDisabledChannels();
+  const fix = useFixChannels();
+  const testAll = useTestAllChannels();
+  const updateAll = useUpdateAllBalances();
+
+  const confirmDeleteSelected = () => {
+    if (selectedIds.length === 0) return notifyError(t('channels.messages.selectToDelete'));
+    modals.openConfirmModal({
+      title: t('channels.confirm.deleteSelectedTitle'),
+      children: (
+        <Text size="sm">{t('channels.confirm.deleteSelected', { count: selectedIds.length })}</Text>
+      ),
+      labels: { confirm: t('channels.actions.delete'), cancel: t('common.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => deleteMany.mutate(selectedIds, { onSuccess: onDeleted }),
+    });
+  };
+  const confirmDeleteDisabled = () =>
+    modals.openConfirmModal({
+      title: t('channels.confirm.deleteDisabledTitle'),
+      children: <Text size="sm">{t('channels.confirm.deleteDisabled')}</Text>,
+      labels: { confirm: t('channels.actions.delete'), cancel: t('common.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => deleteDisabled.mutate(),
+    });
+
+  return (
+    <Group justify="space-between" wrap="wrap" gap="sm">
+      <Group gap="sm" wrap="wrap">
+        <Switch
+          label={t('channels.idSort')}
+          checked={idSort}
+          onChange={(event) => onIdSortChange(event.currentTarget.checked)}
+        />
+        {selectedIds.length > 0 && (
+          <Text size="sm" c="dimmed">
+            {t('channels.batch.selected', { count: selectedIds.length })}
+          </Text>
+        )}
+      </Group>
+      <Group gap="xs" wrap="wrap">
+        <Button
+          size="xs"
+          variant="light"
+          color="red"
+          loading={deleteMany.isPending}
+          onClick={confirmDeleteSelected}
+        >
+          {t('channels.batch.deleteSelected')}
+        </Button>
+        <Button
+          size="xs"
+          variant="light"
+          color="red"
+          loading={deleteDisabled.isPending}
+          onClick={confirmDeleteDisabled}
+        >
+          {t('channels.batch.deleteDisabled')}
+        </Button>
+        <Button
+          size="xs"
+          variant="light"
+          color="gray"
+          loading={fix.isPending}
+          onClick={() => fix.mutate()}
+        >
+          {t('channels.batch.fix')}
+        </Button>
+        <Button
+          size="xs"
+          variant="light"
+          loading={testAll.isPending}
+          onClick={() => testAll.mutate()}
+        >
+          {t('channels.batch.testAll')}
+        </Button>
+        <Button
+          size="xs"
+          variant="light"
+          color="cyan"
+          loading={updateAll.isPending}
+          onClick={() => updateAll.mutate()}
+        >
+          {t('channels.batch.updateAllBalances')}
+        </Button>
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,2 @@
+export { channelQueries } from './api/channels.api';
+export { ChannelsPage } from './components/channels-page';

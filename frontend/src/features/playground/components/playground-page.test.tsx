@@ -1,0 +1,97 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { mockApi, ok } from '@/test/mock-api';
+import { ordinaryUser, renderWithProviders } from '@/test/render';
+import { PlaygroundPage } from './playground-page';
+
+const sse = (events: unknown[]) =>
+  new Response(
+    events.map((e) => `data: ${typeof e === 'string' ? e : JSON.stringify(e)}\n\n`).join(''),
+    { status: 200, headers: { 'Content-Type': 'text/event-stream' } },
+  );
+const delta = (content: string) => ({ choices: [{ index: 0, delta: { content } }] });
+
+function setup(reply: () => Response) {
+  const api = mockApi({
+    'GET /api/user/models': () => ok({ default: ['gpt-4o', 'gpt-4o-mini'], vip: ['gpt-4o'] }),
+    'GET /api/user/self/groups': () => ok({ default: '默认分组', vip: 'vip分组' }),
+    'POST /pg/chat/completions': reply,
+  });
+  renderWithProviders(<PlaygroundPage />, { route: '/playground', user: ordinaryUser });
+  return api;
+}
+
+async function ask(text: string) {
+  const user = userEvent.setup();
+  await waitFor(() => expect(screen.getByTestId('playground-send')).toBeInTheDocument());
+  await user.type(screen.getByTestId('playground-input'), text);
+  await waitFor(() => expect(screen.getByTestId('playground-send')).toBeEnabled());
+  await user.click(screen.getByTestId('playground-send'));
+  return user;
+}
+
+describe('playground', { timeout: 20_000 }, () => {
+  it('streams a reply with the spec body: gpt-4o-mini by default, no max_tokens at 0', async () => {
+    const { calls } = setup(() => sse([delta('Hello'), delta(', world'), '[DONE]']));
+    await ask('hi there');
+    const reply = await screen.findByTestId('assistant-message');
+    await waitFor(() => expect(reply).toHaveTextContent('Hello, world'));
+    await waitFor(() => expect(reply).toHaveAttribute('data-status', 'complete'));
+    const call = calls.find((c) => c.path === '/pg/chat/completions')!;
+    expect(call.body).toEqual({
+      messages: [{ role: 'user', content: 'hi there' }],
+      stream: true,
+      model: 'gpt-4o-mini',
+      group: 'default',
+      temperature: 0.7,
+    });
+    expect(call.headers['New-Api-User']).toBe(String(ordinaryUser.id));
+  });
+
+  it('ends on an empty choices list and sends the history next time; clear empties it', async () => {
+    const { calls } = setup(() =>
+      sse([delta('One'), { choices: [], usage: { prompt_tokens: 1 } }, delta('ignored')]),
+    );
+    const user = await ask('first');
+    await waitFor(() =>
+      expect(screen.getByTestId('assistant-message')).toHaveAttribute('data-status', 'complete'),
+    );
+    expect(screen.getByTestId('assistant-message')).toHaveTextContent(/^One$/);
+    await user.type(screen.getByTestId('playground-input'), 'second{Enter}');
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === '/pg/chat/completions')).toHaveLength(2),
+    );
+    const second = calls.filter((c) => c.path === '/pg/chat/completions')[1]!;
+    expect((second.body as { messages: unknown[] }).messages).toEqual([
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: 'One' },
+      { role: 'user', content: 'second' },
+    ]);
+    await user.click(screen.getByTestId('playground-clear'));
+    await waitFor(() => expect(screen.queryByTestId('assistant-message')).not.toBeInTheDocument());
+  });
+
+  it('appends an SSE error to the reply and marks it error', async () => {
+    setup(() => sse([delta('Partial'), { error: { message: 'upstream broke', type: 'x' } }]));
+    await ask('hi');
+    const reply = await screen.findByTestId('assistant-message');
+    await waitFor(() => expect(reply).toHaveAttribute('data-status', 'error'));
+    expect(reply).toHaveTextContent('Partial');
+    expect(reply).toHaveTextContent('upstream broke');
+  });
+
+  it('shows an HTTP error body as the reply error', async () => {
+    setup(
+      () =>
+        new Response(JSON.stringify({ error: { message: '用户额度不足' } }), {
+          status: 403,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+    );
+    await ask('hi');
+    const reply = await screen.findByTestId('assistant-message');
+    await waitFor(() => expect(reply).toHaveAttribute('data-status', 'error'));
+    expect(reply).toHaveTextContent('用户额度不足');
+  });
+});

@@ -1,0 +1,190 @@
+import { ChannelStatus } from '@tollgate/contracts';
+import type { Decider } from '../shared/decider';
+import { DomainError } from '../shared/domain-error';
+import type { ChannelCommand } from './channel.commands';
+import type { ChannelConfig, ChannelEvent } from './channel.events';
+import { assertValidChannelKey, normalizeChannelConfig } from './channel.rules';
+import {
+  EMPTY_CHANNEL_CONFIG,
+  evolveChannel,
+  initialChannelState,
+  type ChannelState,
+} from './channel.state';
+
+/** Reasons and provider messages are kept short: they end up in tooltips and the log. */
+const MAX_MESSAGE = 500;
+const clip = (text: string) => (text.length > MAX_MESSAGE ? text.slice(0, MAX_MESSAGE) : text);
+
+const seconds = (now: Date) => Math.floor(now.getTime() / 1000);
+
+function assertLive(state: ChannelState): void {
+  if (!state.exists || state.deleted) throw new DomainError('channel.not_found');
+}
+
+/** The fields of `next` that differ from `current`. */
+function diff(current: ChannelConfig, next: ChannelConfig): Partial<ChannelConfig> {
+  const changes: Record<string, unknown> = {};
+  for (const field of Object.keys(next) as Array<keyof ChannelConfig>) {
+    if (JSON.stringify(current[field]) !== JSON.stringify(next[field]))
+      changes[field] = next[field];
+  }
+  return changes;
+}
+
+export const channelDecider: Decider<ChannelCommand, ChannelState, ChannelEvent> = {
+  initialState: initialChannelState,
+  evolve: evolveChannel,
+  decide(command, state, { now }) {
+    switch (command.type) {
+      case 'CreateChannel': {
+        if (state.exists) throw new DomainError('channel.already_exists');
+        const config = normalizeChannelConfig({ ...EMPTY_CHANNEL_CONFIG, ...command.config });
+        assertValidChannelKey(config.type, command.key);
+        if (command.status !== undefined && command.status !== 1 && command.status !== 2)
+          throw new DomainError('channel.status_invalid');
+        return [
+          {
+            type: 'ChannelCreated',
+            data: {
+              channelId: command.channelId,
+              config,
+              key: command.sealedKey,
+              status: command.status === 2 ? 2 : 1,
+              createdTime: seconds(now),
+            },
+          },
+        ];
+      }
+      case 'UpdateChannel': {
+        assertLive(state);
+        const config = normalizeChannelConfig({ ...state.config, ...command.changes });
+        const replaceKey = command.key !== undefined && command.key.trim() !== '';
+        if (replaceKey) assertValidChannelKey(config.type, command.key);
+        else if (config.type !== state.config.type)
+          // The stored key was checked against the old type's format.
+          throw new DomainError('channel.key_required_for_type_change');
+        // The edit form sends the record back whole: its unchanged status (even 3) is no request.
+        const status = command.status === state.status ? undefined : command.status;
+        if (
+          status !== undefined &&
+          status !== ChannelStatus.Enabled &&
+          status !== ChannelStatus.ManuallyDisabled
+        )
+          throw new DomainError('channel.status_invalid');
+        const events: ChannelEvent[] = [];
+        const changes = diff(state.config, config);
+        const keyChanged = replaceKey && command.sealedKey!.hash !== state.key.hash;
+        if (Object.keys(changes).length > 0 || keyChanged)
+          events.push({
+            type: 'ChannelUpdated',
+            data: {
+              channelId: state.channelId,
+              changes,
+              ...(keyChanged ? { key: command.sealedKey! } : {}),
+            },
+          });
+        if (status !== undefined)
+          events.push({
+            type: 'ChannelStatusChanged',
+            data: {
+              channelId: state.channelId,
+              from: state.status,
+              to: status,
+              reason: '',
+              time: seconds(now),
+            },
+          });
+        return events;
+      }
+      case 'CopyChannel': {
+        if (state.exists) throw new DomainError('channel.already_exists');
+        const source = command.source;
+        assertLive(source);
+        const events: ChannelEvent[] = [
+          {
+            type: 'ChannelCreated',
+            data: {
+              channelId: command.channelId,
+              config: { ...source.config, name: `${source.config.name}${command.suffix}` },
+              key: source.key,
+              // A copy of a disabled channel stays disabled, but by hand: nothing re-enables it.
+              status: source.status === ChannelStatus.Enabled ? 1 : 2,
+              createdTime: seconds(now),
+              copiedFrom: source.channelId,
+            },
+          },
+        ];
+        if (!command.resetBalance && source.balanceUpdatedTime > 0)
+          events.push({
+            type: 'ChannelBalanceUpdated',
+            data: {
+              channelId: command.channelId,
+              balance: source.balance,
+              updatedTime: source.balanceUpdatedTime,
+            },
+          });
+        return events;
+      }
+      case 'DeleteChannel':
+        assertLive(state);
+        return [{ type: 'ChannelDeleted', data: { channelId: state.channelId } }];
+      case 'DisableChannelAutomatically':
+        if (!state.exists || state.deleted || state.status !== ChannelStatus.Enabled) return [];
+        return [
+          {
+            type: 'ChannelStatusChanged',
+            data: {
+              channelId: state.channelId,
+              from: state.status,
+              to: ChannelStatus.AutoDisabled,
+              reason: clip(command.reason),
+              time: seconds(now),
+            },
+          },
+        ];
+      case 'EnableChannelAutomatically':
+        if (!state.exists || state.deleted || state.status !== ChannelStatus.AutoDisabled)
+          return [];
+        return [
+          {
+            type: 'ChannelStatusChanged',
+            data: {
+              channelId: state.channelId,
+              from: state.status,
+              to: ChannelStatus.Enabled,
+              reason: '',
+              time: seconds(now),
+            },
+          },
+        ];
+      case 'RecordChannelTest':
+        assertLive(state);
+        return [
+          {
+            type: 'ChannelTested',
+            data: {
+              channelId: state.channelId,
+              model: command.model,
+              success: command.success,
+              responseTimeMs: Math.max(0, Math.round(command.responseTimeMs)),
+              message: clip(command.message),
+              testTime: seconds(now),
+            },
+          },
+        ];
+      case 'RecordChannelBalance':
+        assertLive(state);
+        if (!Number.isFinite(command.balance)) throw new DomainError('channel.balance_invalid');
+        return [
+          {
+            type: 'ChannelBalanceUpdated',
+            data: {
+              channelId: state.channelId,
+              balance: command.balance,
+              updatedTime: seconds(now),
+            },
+          },
+        ];
+    }
+  },
+};

@@ -1,0 +1,100 @@
+import { channelTypeInfo, isValidChannelKey } from '@tollgate/contracts';
+import { DomainError } from '../shared/domain-error';
+import type { ChannelConfig } from './channel.events';
+
+/** Lowest priority the form allows (spec 000 §5). */
+export const MIN_CHANNEL_PRIORITY = -999;
+
+/** What an admin may send for a channel; absent fields keep their value (or the default). */
+export type ChannelChanges = Partial<ChannelConfig>;
+
+/** Splits a comma list (models, groups): trimmed, no empties, no duplicates, order kept. */
+export function splitList(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    ),
+  ];
+}
+
+function isStringRecordJson(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return (
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      !Array.isArray(parsed) &&
+      Object.values(parsed).every((value) => typeof value === 'string')
+    );
+  } catch {
+    return false;
+  }
+}
+
+function isObjectJson(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The spec 000 §5 rules applied to a whole channel configuration: normalizes (trailing slashes,
+ * list clean-up, clamped weight, the Azure / Spark `other` defaults) or throws the spec's message.
+ */
+export function normalizeChannelConfig(config: ChannelConfig): ChannelConfig {
+  const info = channelTypeInfo(config.type);
+  if (!info) throw new DomainError('channel.type_unknown');
+  const name = config.name.trim();
+  if (name === '') throw new DomainError('channel.name_key_required');
+  const models = [...new Set(config.models.map((m) => m.trim()).filter((m) => m !== ''))];
+  if (models.length === 0) throw new DomainError('channel.models_required');
+  const groups = [...new Set(config.groups.map((g) => g.trim()).filter((g) => g !== ''))];
+  const modelMapping = config.modelMapping.trim();
+  if (modelMapping !== '' && !isStringRecordJson(modelMapping))
+    throw new DomainError('channel.model_mapping_invalid');
+  const statusCodeMapping = config.statusCodeMapping.trim();
+  if (statusCodeMapping !== '' && !isStringRecordJson(statusCodeMapping))
+    throw new DomainError('channel.status_code_mapping_invalid');
+  const setting = config.setting.trim();
+  if (setting !== '' && !isObjectJson(setting)) throw new DomainError('channel.setting_invalid');
+  if (!Number.isInteger(config.priority) || config.priority < MIN_CHANNEL_PRIORITY)
+    throw new DomainError('channel.priority_too_low', { min: MIN_CHANNEL_PRIORITY });
+  const baseUrl = config.baseUrl.trim().replace(/\/+$/, '');
+  if (baseUrl !== '' && !/^https?:\/\/[^\s/]+/i.test(baseUrl))
+    throw new DomainError('channel.base_url_invalid');
+  let other = config.other.trim();
+  if (other === '' && info.other?.default) other = info.other.default;
+  if (info.other?.kind === 'region_json' && other !== '' && !isObjectJson(other))
+    throw new DomainError('channel.region_invalid');
+  return {
+    ...config,
+    name,
+    baseUrl,
+    other,
+    models,
+    groups: groups.length > 0 ? groups : ['default'],
+    modelMapping,
+    statusCodeMapping,
+    setting,
+    weight: Math.max(0, Math.floor(config.weight)),
+    maxInputTokens: Math.max(0, Math.floor(config.maxInputTokens)),
+    testModel: config.testModel.trim(),
+    openaiOrganization: config.openaiOrganization.trim(),
+    tag: config.tag.trim(),
+  };
+}
+
+/** One key (one line of the key field) in the format its type expects. */
+export function assertValidChannelKey(type: number, key: string): void {
+  if (key.trim() === '') throw new DomainError('channel.name_key_required');
+  if (!isValidChannelKey(type, key.trim())) {
+    const format = channelTypeInfo(type)?.keyFormat ?? 'api_key';
+    throw new DomainError('channel.key_invalid', { format: format === 'json' ? 'JSON' : format });
+  }
+}

@@ -1,0 +1,284 @@
+import {
+  chargeFor,
+  type PriceOptions,
+  quotePrice,
+  reservationFor,
+  SELF_USE_MODEL_RATIO,
+} from './pricing';
+
+const options: PriceOptions = {
+  modelRatio: { 'gpt-4o': 1.25, 'gpt-4o-mini': 0.075, free: 0, 'text-embedding-3-small': 0.01 },
+  completionRatio: { 'gpt-4o': 4, 'gpt-4o-mini': 4 },
+  modelPrice: { 'dall-e-3': 0.04, 'gpt-4o-priced': 0.02 },
+  groupRatio: { default: 1, vip: 0.5, svip: 2, zero: 0 },
+  cacheRatio: { 'gpt-4o': 0.5 },
+  selfUseMode: false,
+  preConsumedQuota: 500,
+  quotaPerUnit: 500000,
+};
+
+const quote = (model: string, group = 'default', opts: PriceOptions = options) => {
+  const result = quotePrice(opts, model, group);
+  if (!result.ok) throw new Error(`no price for ${model}`);
+  return result.quote;
+};
+
+describe('chargeFor (spec 001 §9)', () => {
+  const cases: Array<{
+    name: string;
+    model: string;
+    group?: string;
+    prompt: number;
+    completion: number;
+    cached?: number;
+    quota: number;
+  }> = [
+    // round((prompt + completion × completionRatio) × modelRatio × groupRatio)
+    { name: 'ratio, default group', model: 'gpt-4o', prompt: 100, completion: 50, quota: 375 },
+    {
+      name: 'group ratio 0.5',
+      model: 'gpt-4o',
+      group: 'vip',
+      prompt: 100,
+      completion: 50,
+      quota: 188,
+    }, // 187.5 → 188
+    {
+      name: 'group ratio 2',
+      model: 'gpt-4o',
+      group: 'svip',
+      prompt: 100,
+      completion: 50,
+      quota: 750,
+    },
+    {
+      name: 'unknown group bills at 1',
+      model: 'gpt-4o',
+      group: 'nope',
+      prompt: 100,
+      completion: 50,
+      quota: 375,
+    },
+    {
+      name: 'completion ratio 4',
+      model: 'gpt-4o-mini',
+      prompt: 1000,
+      completion: 1000,
+      quota: 375,
+    },
+    {
+      name: 'no completion ratio = 1',
+      model: 'text-embedding-3-small',
+      prompt: 1000,
+      completion: 0,
+      quota: 10,
+    },
+    // (prompt − cached) + cached × cacheRatio: 100 − 60 + 30 = 70 → (70 + 200) × 1.25
+    {
+      name: 'cached tokens at the cache ratio',
+      model: 'gpt-4o',
+      prompt: 100,
+      completion: 50,
+      cached: 60,
+      quota: 338,
+    }, // 337.5
+    {
+      name: 'cached tokens capped at prompt',
+      model: 'gpt-4o',
+      prompt: 10,
+      completion: 0,
+      cached: 99,
+      quota: 6,
+    }, // 5 × 1.25 = 6.25
+    {
+      name: 'minimum 1 when ratios are not zero',
+      model: 'gpt-4o-mini',
+      prompt: 1,
+      completion: 0,
+      quota: 1,
+    },
+    { name: 'zero model ratio is free', model: 'free', prompt: 1000, completion: 1000, quota: 0 },
+    {
+      name: 'zero group ratio is free',
+      model: 'gpt-4o',
+      group: 'zero',
+      prompt: 1000,
+      completion: 1000,
+      quota: 0,
+    },
+    { name: 'no tokens used costs nothing', model: 'gpt-4o', prompt: 0, completion: 0, quota: 0 },
+    // modelPrice × 500000 × groupRatio, tokens ignored
+    { name: 'price mode', model: 'dall-e-3', prompt: 0, completion: 0, quota: 20000 },
+    {
+      name: 'price mode with group ratio',
+      model: 'dall-e-3',
+      group: 'vip',
+      prompt: 5,
+      completion: 5,
+      quota: 10000,
+    },
+    {
+      name: 'price wins over ratio',
+      model: 'gpt-4o-priced',
+      group: 'svip',
+      prompt: 1e6,
+      completion: 1e6,
+      quota: 20000,
+    },
+  ];
+
+  it.each(cases)('$name', ({ model, group, prompt, completion, cached, quota }) => {
+    const receipt = chargeFor(
+      quote(model, group),
+      { promptTokens: prompt, completionTokens: completion, cachedTokens: cached ?? 0 },
+      options.quotaPerUnit,
+    );
+    expect(receipt.quota).toBe(quota);
+  });
+
+  it('the receipt carries the ratios that produced the charge', () => {
+    const receipt = chargeFor(
+      quote('gpt-4o', 'vip'),
+      { promptTokens: 100, completionTokens: 50, cachedTokens: 20 },
+      500000,
+    );
+    expect(receipt).toEqual({
+      quota: 181, // ((100 − 20) + 20 × 0.5 + 50 × 4) × 1.25 × 0.5 = 181.25
+      mode: 'ratio',
+      modelRatio: 1.25,
+      completionRatio: 4,
+      groupRatio: 0.5,
+      cacheRatio: 0.5,
+      modelPrice: -1,
+      promptTokens: 100,
+      completionTokens: 50,
+      cachedTokens: 20,
+    });
+  });
+
+  it('price mode receipts say ratio 0 and the price', () => {
+    const receipt = chargeFor(
+      quote('dall-e-3'),
+      { promptTokens: 0, completionTokens: 0, cachedTokens: 0 },
+      500000,
+    );
+    expect(receipt).toMatchObject({ mode: 'price', modelPrice: 0.04, modelRatio: 0, quota: 20000 });
+  });
+
+  it('price mode bills each call (images with n > 1)', () => {
+    const none = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
+    expect(chargeFor(quote('dall-e-3', 'vip'), none, 500000, 3).quota).toBe(30000);
+    expect(chargeFor(quote('gpt-4o'), { ...none, promptTokens: 8 }, 500000, 3).quota).toBe(10);
+  });
+
+  it('ignores negative and fractional token counts from a misbehaving upstream', () => {
+    const receipt = chargeFor(
+      quote('gpt-4o'),
+      { promptTokens: -5, completionTokens: 2.7, cachedTokens: Number.NaN },
+      500000,
+    );
+    expect(receipt).toMatchObject({
+      promptTokens: 0,
+      completionTokens: 2,
+      cachedTokens: 0,
+      quota: 10,
+    });
+  });
+});
+
+describe('quotePrice', () => {
+  it('refuses a model with neither ratio nor price', () => {
+    expect(quotePrice(options, 'mystery', 'default')).toEqual({
+      ok: false,
+      code: 'model_price_not_configured',
+      model: 'mystery',
+    });
+  });
+
+  it('bills an unknown model at the self-use ratio in self-use mode', () => {
+    const q = quote('mystery', 'default', { ...options, selfUseMode: true });
+    expect(q).toMatchObject({
+      mode: 'ratio',
+      modelRatio: SELF_USE_MODEL_RATIO,
+      completionRatio: 1,
+    });
+  });
+
+  it('does not take inherited object keys for prices', () => {
+    expect(quotePrice(options, 'constructor', 'default').ok).toBe(false);
+  });
+});
+
+describe('reservationFor', () => {
+  const opts = { preConsumedQuota: 500, quotaPerUnit: 500000 };
+  it.each([
+    // (prompt + max_tokens × completionRatio) × modelRatio × groupRatio: an upper bound of the charge
+    {
+      name: 'with max_tokens',
+      model: 'gpt-4o',
+      group: 'default',
+      prompt: 100,
+      max: 50,
+      quota: 375,
+    },
+    {
+      name: 'with max_tokens, group 2',
+      model: 'gpt-4o',
+      group: 'svip',
+      prompt: 100,
+      max: 50,
+      quota: 750,
+    },
+    // PreConsumedQuota tokens at the ratios when max_tokens is absent
+    {
+      name: 'without max_tokens',
+      model: 'gpt-4o',
+      group: 'default',
+      prompt: 100,
+      max: undefined,
+      quota: 625,
+    },
+    {
+      name: 'max_tokens 0 = absent',
+      model: 'gpt-4o',
+      group: 'default',
+      prompt: 100,
+      max: 0,
+      quota: 625,
+    },
+    { name: 'at least 1', model: 'gpt-4o-mini', group: 'default', prompt: 1, max: 1, quota: 1 },
+    {
+      name: 'free model reserves nothing',
+      model: 'free',
+      group: 'default',
+      prompt: 100,
+      max: 10,
+      quota: 0,
+    },
+    {
+      name: 'price mode reserves the price',
+      model: 'dall-e-3',
+      group: 'vip',
+      prompt: 9,
+      max: 9,
+      quota: 10000,
+    },
+  ])('$name', ({ model, group, prompt, max, quota }) => {
+    expect(reservationFor(quote(model, group), prompt, max, opts)).toBe(quota);
+  });
+
+  it('price mode reserves every call', () => {
+    expect(reservationFor(quote('dall-e-3'), 0, undefined, opts, 2)).toBe(40000);
+  });
+
+  it('covers the actual charge when the upstream honours max_tokens', () => {
+    const q = quote('gpt-4o-mini');
+    const reserved = reservationFor(q, 300, 200, opts);
+    const charged = chargeFor(
+      q,
+      { promptTokens: 300, completionTokens: 200, cachedTokens: 0 },
+      500000,
+    );
+    expect(charged.quota).toBeLessThanOrEqual(reserved);
+  });
+});

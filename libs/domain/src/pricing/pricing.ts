@@ -1,0 +1,197 @@
+/**
+ * The one place a relayed request's charge is computed (spec 001 §9, DESIGN §3). The relay quotes a
+ * price once per request (from the options it holds in memory), reserves `reservationFor(quote, …)`
+ * before relaying and settles `chargeFor(quote, usage)`; the receipt of that charge is what the usage
+ * event and the log row carry, so the displayed breakdown and the charged integer cannot drift apart.
+ */
+
+/** The price options as the relay holds them (parsed once per option change, not per request). */
+export interface PriceOptions {
+  readonly modelRatio: Readonly<Record<string, number>>;
+  readonly completionRatio: Readonly<Record<string, number>>;
+  readonly modelPrice: Readonly<Record<string, number>>;
+  readonly groupRatio: Readonly<Record<string, number>>;
+  /** Multiplier for cached prompt tokens (per model); 1 when absent. */
+  readonly cacheRatio: Readonly<Record<string, number>>;
+  /** `SelfUseModeEnabled`: unknown models are billed at SELF_USE_MODEL_RATIO instead of refused. */
+  readonly selfUseMode: boolean;
+  /** `PreConsumedQuota`: the reservation when the client sets no max_tokens. */
+  readonly preConsumedQuota: number;
+  /** `QuotaPerUnit`: quota units per USD (500000). */
+  readonly quotaPerUnit: number;
+}
+
+/** What the anchors bill an unknown model at in self-use mode. */
+export const SELF_USE_MODEL_RATIO = 37.5;
+
+export type PriceQuote =
+  | {
+      readonly mode: 'ratio';
+      readonly model: string;
+      readonly group: string;
+      readonly modelRatio: number;
+      readonly completionRatio: number;
+      readonly groupRatio: number;
+      readonly cacheRatio: number;
+      /** Always -1 in ratio mode (the log's convention). */
+      readonly modelPrice: -1;
+    }
+  | {
+      readonly mode: 'price';
+      readonly model: string;
+      readonly group: string;
+      /** USD per call. */
+      readonly modelPrice: number;
+      readonly groupRatio: number;
+      readonly modelRatio: 0;
+      readonly completionRatio: 0;
+      readonly cacheRatio: 0;
+    };
+
+export type QuoteResult =
+  | { readonly ok: true; readonly quote: PriceQuote }
+  | { readonly ok: false; readonly code: 'model_price_not_configured'; readonly model: string };
+
+export interface TokenUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  /** Part of promptTokens served from the upstream's prompt cache. */
+  readonly cachedTokens: number;
+}
+
+/** The charge and everything needed to explain it (the log's `other` is built from this). */
+export interface ChargeReceipt {
+  readonly quota: number;
+  readonly mode: 'ratio' | 'price';
+  readonly modelRatio: number;
+  readonly completionRatio: number;
+  readonly groupRatio: number;
+  readonly cacheRatio: number;
+  readonly modelPrice: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly cachedTokens: number;
+}
+
+const own = (map: Readonly<Record<string, number>>, key: string): number | undefined =>
+  Object.prototype.hasOwnProperty.call(map, key) && Number.isFinite(map[key])
+    ? map[key]
+    : undefined;
+
+/** Group ratio of a group; a group missing from GroupRatio bills at 1 (the anchors' default). */
+export function groupRatioOf(options: PriceOptions, group: string): number {
+  return own(options.groupRatio, group) ?? 1;
+}
+
+/**
+ * The price of `model` for `group`: a ModelPrice entry wins (per-call price); else ModelRatio;
+ * else refused unless self-use mode. Billing is always on the requested model name.
+ */
+export function quotePrice(options: PriceOptions, model: string, group: string): QuoteResult {
+  const groupRatio = groupRatioOf(options, group);
+  const price = own(options.modelPrice, model);
+  if (price !== undefined && price >= 0) {
+    return {
+      ok: true,
+      quote: {
+        mode: 'price',
+        model,
+        group,
+        modelPrice: price,
+        groupRatio,
+        modelRatio: 0,
+        completionRatio: 0,
+        cacheRatio: 0,
+      },
+    };
+  }
+  let modelRatio = own(options.modelRatio, model);
+  if (modelRatio === undefined) {
+    if (!options.selfUseMode) return { ok: false, code: 'model_price_not_configured', model };
+    modelRatio = SELF_USE_MODEL_RATIO;
+  }
+  return {
+    ok: true,
+    quote: {
+      mode: 'ratio',
+      model,
+      group,
+      modelRatio,
+      completionRatio: own(options.completionRatio, model) ?? 1,
+      groupRatio,
+      cacheRatio: own(options.cacheRatio, model) ?? 1,
+      modelPrice: -1,
+    },
+  };
+}
+
+const whole = (n: number): number => (Number.isFinite(n) && n > 0 ? Math.floor(n) : 0);
+
+/**
+ * The charge for what the upstream reported (or what was counted locally).
+ * Ratio mode: round(((prompt − cached) + cached × cacheRatio + completion × completionRatio)
+ * × modelRatio × groupRatio), at least 1 when modelRatio × groupRatio ≠ 0 and tokens were used;
+ * 0 when no token was used at all (an empty answer costs nothing).
+ * Price mode: round(modelPrice × quotaPerUnit × groupRatio) per call (`calls`: images with n > 1),
+ * whatever the tokens.
+ */
+export function chargeFor(
+  quote: PriceQuote,
+  usage: TokenUsage,
+  quotaPerUnit: number,
+  calls = 1,
+): ChargeReceipt {
+  const promptTokens = whole(usage.promptTokens);
+  const completionTokens = whole(usage.completionTokens);
+  const cachedTokens = Math.min(whole(usage.cachedTokens), promptTokens);
+  const base = {
+    mode: quote.mode,
+    modelRatio: quote.modelRatio,
+    completionRatio: quote.completionRatio,
+    groupRatio: quote.groupRatio,
+    cacheRatio: quote.cacheRatio,
+    modelPrice: quote.modelPrice,
+    promptTokens,
+    completionTokens,
+    cachedTokens,
+  };
+  if (quote.mode === 'price') {
+    const perCall = Math.round(quote.modelPrice * quotaPerUnit * quote.groupRatio);
+    return { ...base, quota: perCall * Math.max(1, Math.floor(calls)) };
+  }
+  if (promptTokens + completionTokens === 0) return { ...base, quota: 0 };
+  const weighted =
+    promptTokens -
+    cachedTokens +
+    cachedTokens * quote.cacheRatio +
+    completionTokens * quote.completionRatio;
+  const ratio = quote.modelRatio * quote.groupRatio;
+  let quota = Math.round(weighted * ratio);
+  if (ratio !== 0 && quota <= 0) quota = 1;
+  return { ...base, quota };
+}
+
+/**
+ * What to reserve before relaying. Ratio mode: (prompt estimate + max_tokens) × modelRatio ×
+ * groupRatio when the client bounds the answer, else PreConsumedQuota tokens at the same ratios
+ * (the anchors' rule); at least 1 when the ratios are not zero. Price mode: the price itself.
+ */
+export function reservationFor(
+  quote: PriceQuote,
+  promptEstimate: number,
+  maxTokens: number | undefined,
+  options: Pick<PriceOptions, 'preConsumedQuota' | 'quotaPerUnit'>,
+  calls = 1,
+): number {
+  if (quote.mode === 'price')
+    return chargeFor(quote, ZERO_USAGE, options.quotaPerUnit, calls).quota;
+  const ratio = quote.modelRatio * quote.groupRatio;
+  if (ratio === 0) return 0;
+  const tokens =
+    maxTokens !== undefined && maxTokens > 0
+      ? whole(promptEstimate) + whole(maxTokens) * Math.max(quote.completionRatio, 1)
+      : whole(options.preConsumedQuota);
+  return Math.max(1, Math.round(tokens * ratio));
+}
+
+const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };

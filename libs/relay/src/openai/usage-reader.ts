@@ -1,0 +1,205 @@
+/**
+ * Reads usage out of upstream answers without touching the bytes the client gets. Streams: the
+ * reader watches SSE lines as chunks pass, parses only `data:` lines that mention "usage" (the last
+ * chunk when include_usage was asked), notes the first chunk's time and `[DONE]`, and keeps the
+ * chunks (bounded) so the completion can be counted locally if no usage ever comes.
+ */
+import type { JsonObject } from './request-body';
+import { countText } from '../tokens/token-estimate';
+
+export interface UpstreamUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly cachedTokens: number;
+}
+
+const num = (value: unknown): number =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+
+/** OpenAI usage objects (chat, completions, embeddings, images with tokens, rerank variants). */
+export function usageFromObject(usage: unknown): UpstreamUsage | undefined {
+  if (usage === null || typeof usage !== 'object') return undefined;
+  const u = usage as JsonObject;
+  const details = (u.prompt_tokens_details ?? u.input_tokens_details) as JsonObject | undefined;
+  const prompt = num(u.prompt_tokens ?? u.input_tokens);
+  let completion = num(u.completion_tokens ?? u.output_tokens);
+  const total = num(u.total_tokens);
+  if (completion === 0 && total > prompt && u.completion_tokens === undefined) {
+    completion = total - prompt;
+  }
+  if (prompt === 0 && completion === 0 && total === 0) return undefined;
+  return {
+    promptTokens: prompt === 0 && completion === 0 ? total : prompt,
+    completionTokens: completion,
+    cachedTokens: num(details?.cached_tokens),
+  };
+}
+
+const USAGE_KEY = Buffer.from('"usage"');
+
+/**
+ * Usage of a JSON answer. Looks at the last `"usage"` key first and parses only that object (an
+ * embeddings answer is megabytes of floats before it); parses the whole body only as a fallback.
+ */
+export function usageFromJson(raw: Buffer): UpstreamUsage | undefined {
+  const at = raw.lastIndexOf(USAGE_KEY);
+  if (at === -1) return undefined;
+  const open = raw.indexOf(0x7b, at); // '{'
+  if (open === -1) return undefined;
+  const close = matchingBrace(raw, open);
+  if (close === -1) return undefined;
+  try {
+    return usageFromObject(JSON.parse(raw.subarray(open, close + 1).toString('utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+function matchingBrace(raw: Buffer, open: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = open; i < raw.length; i++) {
+    const c = raw[i];
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash escapes the next byte
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b) depth++;
+    else if (c === 0x7d && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** The text of a chat/completions JSON answer (to count completion tokens locally). */
+export function completionTextOfJson(body: unknown): string {
+  if (body === null || typeof body !== 'object') return '';
+  const b = body as JsonObject;
+  if (typeof b.text === 'string') return b.text; // audio transcriptions
+  if (!Array.isArray(b.choices)) return '';
+  let text = '';
+  for (const choice of b.choices as unknown[]) {
+    if (choice === null || typeof choice !== 'object') continue;
+    const c = choice as JsonObject;
+    const message = (c.message ?? c.delta) as JsonObject | undefined;
+    if (typeof c.text === 'string') text += c.text;
+    if (message && typeof message.content === 'string') text += message.content;
+    if (message && typeof message.reasoning_content === 'string') text += message.reasoning_content;
+    if (message && Array.isArray(message.tool_calls)) text += JSON.stringify(message.tool_calls);
+  }
+  return text;
+}
+
+export interface StreamOutcome {
+  readonly usage: UpstreamUsage | undefined;
+  /** ms timestamp of the first data chunk, if any. */
+  readonly firstChunkAt: number | undefined;
+  readonly sawDone: boolean;
+  /** The first `data: {"error": …}` event, if the upstream reported one mid-stream. */
+  readonly streamError: string | undefined;
+  readonly bytes: number;
+  readonly chunks: number;
+}
+
+const DONE = Buffer.from('[DONE]');
+const DATA = Buffer.from('data:');
+const ERROR_KEY = Buffer.from('"error"');
+
+/** Watches an SSE stream's bytes as they pass to the client. */
+export class SseUsageReader {
+  private pending: Buffer | undefined;
+  private usage: UpstreamUsage | undefined;
+  private firstChunkAt: number | undefined;
+  private sawDone = false;
+  private streamError: string | undefined;
+  private bytes = 0;
+  private chunks = 0;
+  private readonly kept: Buffer[] = [];
+  private keptBytes = 0;
+
+  /** `keepLimit`: bytes kept for local counting when the upstream sends no usage. */
+  constructor(
+    private readonly now: () => number,
+    private readonly keepLimit = 4 * 1024 * 1024,
+  ) {}
+
+  push(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    this.firstChunkAt ??= this.now();
+    this.bytes += chunk.length;
+    const data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    let start = 0;
+    for (let nl = data.indexOf(0x0a, start); nl !== -1; nl = data.indexOf(0x0a, start)) {
+      this.line(data.subarray(start, nl));
+      start = nl + 1;
+    }
+    this.pending = start < data.length ? Buffer.from(data.subarray(start)) : undefined;
+  }
+
+  private line(line: Buffer): void {
+    if (line.length < DATA.length || line.compare(DATA, 0, DATA.length, 0, DATA.length) !== 0) {
+      return;
+    }
+    let payload = line.subarray(DATA.length);
+    while (payload.length > 0 && (payload[0] === 0x20 || payload[0] === 0x09)) {
+      payload = payload.subarray(1);
+    }
+    if (payload.length > 0 && payload[payload.length - 1] === 0x0d) {
+      payload = payload.subarray(0, payload.length - 1);
+    }
+    if (payload.length === 0) return;
+    this.chunks += 1;
+    if (payload.equals(DONE)) {
+      this.sawDone = true;
+      return;
+    }
+    if (this.keptBytes + payload.length <= this.keepLimit) {
+      this.kept.push(Buffer.from(payload));
+      this.keptBytes += payload.length;
+    }
+    const mentionsUsage = payload.indexOf(USAGE_KEY) !== -1;
+    const mentionsError = this.streamError === undefined && payload.indexOf(ERROR_KEY) !== -1;
+    if (!mentionsUsage && !mentionsError) return;
+    try {
+      const event = JSON.parse(payload.toString('utf8')) as JsonObject;
+      const usage = usageFromObject(event.usage);
+      if (usage) this.usage = usage;
+      if (mentionsError && event.error !== undefined && event.error !== null) {
+        const e = event.error as JsonObject;
+        this.streamError =
+          typeof e.message === 'string' ? e.message : JSON.stringify(event.error).slice(0, 500);
+      }
+    } catch {
+      // A line that is not JSON passes through; it just carries no usage.
+    }
+  }
+
+  end(): StreamOutcome {
+    if (this.pending) {
+      const rest = this.pending;
+      this.pending = undefined;
+      this.line(rest);
+    }
+    return {
+      usage: this.usage,
+      firstChunkAt: this.firstChunkAt,
+      sawDone: this.sawDone,
+      streamError: this.streamError,
+      bytes: this.bytes,
+      chunks: this.chunks,
+    };
+  }
+
+  /** Completion tokens counted from the kept chunks (when the upstream sent no usage). */
+  countCompletionLocally(): number {
+    let text = '';
+    for (const payload of this.kept) {
+      try {
+        text += completionTextOfJson(JSON.parse(payload.toString('utf8')));
+      } catch {
+        // not JSON: nothing to count
+      }
+    }
+    return countText(text);
+  }
+}

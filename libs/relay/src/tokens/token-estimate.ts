@@ -1,0 +1,67 @@
+/**
+ * Local token counts: the reservation's prompt estimate, and the fallback when an upstream reports
+ * no usage (the receipt is then marked `estimated`). The tokenizer costs ~70 µs per KB of text on
+ * one core, so long texts above TOKENIZE_LIMIT are bounded from their UTF-8 size instead (no common
+ * tokenizer yields more than one token per 2 bytes of ordinary text).
+ */
+import { countTokens } from 'gpt-tokenizer';
+import type { JsonObject } from '../openai/request-body';
+
+export const TOKENIZE_LIMIT = 8192;
+
+/** OpenAI's chat framing: 3 tokens per message, 3 to prime the reply. */
+const PER_MESSAGE = 3;
+const REPLY_PRIMING = 3;
+/** A low-detail image tile; high-detail images cost more, the upstream's usage settles it. */
+const PER_IMAGE = 85;
+
+export function countText(text: string): number {
+  if (text.length === 0) return 0;
+  if (text.length > TOKENIZE_LIMIT) return Math.ceil(Buffer.byteLength(text, 'utf8') / 2);
+  return countTokens(text);
+}
+
+function contentText(content: unknown, images: { count: number }): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  let text = '';
+  for (const part of content as unknown[]) {
+    if (part === null || typeof part !== 'object') continue;
+    const p = part as JsonObject;
+    if (typeof p.text === 'string') text += p.text;
+    else if (p.type === 'image_url') images.count += 1;
+  }
+  return text;
+}
+
+function joined(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.filter((v) => typeof v === 'string').join('\n');
+  return '';
+}
+
+/** The prompt tokens of a JSON request body, as the anchors estimate them. */
+export function estimatePromptTokens(endpoint: string, body: JsonObject): number {
+  if (endpoint === 'chat') {
+    const messages = Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
+    const images = { count: 0 };
+    let text = '';
+    for (const message of messages) {
+      if (message === null || typeof message !== 'object') continue;
+      const m = message as JsonObject;
+      text += contentText(m.content, images);
+      if (typeof m.name === 'string') text += m.name;
+      text += '\n';
+    }
+    if (body.tools !== undefined) text += JSON.stringify(body.tools);
+    return (
+      countText(text) + messages.length * PER_MESSAGE + REPLY_PRIMING + images.count * PER_IMAGE
+    );
+  }
+  if (endpoint === 'completions') return countText(joined(body.prompt));
+  if (endpoint === 'embeddings' || endpoint === 'moderations') return countText(joined(body.input));
+  if (endpoint === 'imagesGenerations') return countText(joined(body.prompt));
+  if (endpoint === 'audioSpeech') return countText(joined(body.input));
+  if (endpoint === 'rerank') return countText(joined(body.query) + joined(body.documents));
+  return 0;
+}

@@ -1,0 +1,2 @@
+export * from './mock-upstream';
+export * from './multipart';

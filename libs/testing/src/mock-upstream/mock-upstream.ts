@@ -1,0 +1,679 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { multipartBoundary, parseMultipart, type MultipartPart } from './multipart';
+
+/** Canned provider failures (OpenAI wire shapes). */
+export type MockFailure = 'invalid_key' | 'rate_limit' | 'quota_exceeded' | 'server_error';
+
+/**
+ * How the mock answers. Every field is optional; rules are merged in this order (later wins):
+ * defaults → forModel → forKey → next() → the request's `x-mock-behavior` JSON header.
+ */
+export interface MockBehavior {
+  /** Milliseconds before the answer's headers. */
+  latencyMs?: number;
+  /** Streams: milliseconds between the headers and the first chunk. */
+  firstChunkMs?: number;
+  /** Streams: content chunks (default 3). Also the default completion_tokens. */
+  chunks?: number;
+  /** Streams: milliseconds between content chunks (default 0: all at once). */
+  chunkIntervalMs?: number;
+  /** Reply text; streams split it over the chunks. Default 'tok ' × chunks. */
+  content?: string;
+  /** Usage reported (default prompt 10, completion = chunks). */
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
+  /** A canned failure (401 invalid key, 429 with Retry-After, 429 quota, 500). */
+  fail?: MockFailure;
+  /** Any status: with `errorBody` (JSON) answers exactly that. Overrides `fail`. */
+  status?: number;
+  errorBody?: unknown;
+  /** Retry-After seconds on 429 answers (default 1). */
+  retryAfterSeconds?: number;
+  /** Streams: cut the connection after this many content chunks (no [DONE], no usage). */
+  breakAfterChunks?: number;
+  /** GET /v1/models ids. */
+  models?: string[];
+  /** Balance every balance endpoint reports (provider currency, default 100). */
+  balance?: number;
+}
+
+export interface RecordedRequest {
+  readonly method: string;
+  /** Path without the query string. */
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The key the caller sent (Bearer, api-key, x-api-key or Api-Key header), '' when none. */
+  readonly key: string;
+  /** Parsed JSON, multipart parts, or raw text. */
+  readonly body: unknown;
+  readonly at: number;
+}
+
+export interface MockUpstreamOptions {
+  /** Only these keys are accepted; any other gets the 401 invalid-key answer. Default: any key. */
+  keys?: readonly string[];
+  defaults?: MockBehavior;
+  /** Keep the last N requests (default 10 000); 0 turns recording off (benchmarks). */
+  recordLimit?: number;
+  host?: string;
+  port?: number;
+}
+
+export const DEFAULT_MOCK_MODELS: readonly string[] = [
+  'gpt-4o-mini',
+  'gpt-4o',
+  'text-embedding-3-small',
+  'dall-e-3',
+  'whisper-1',
+  'tts-1',
+  'omni-moderation-latest',
+];
+
+interface Queued {
+  behavior: MockBehavior;
+  remaining: number;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * An upstream provider speaking the OpenAI wire format on a real port, for relay tests and
+ * benchmarks. See README.md in this folder.
+ */
+export class MockUpstream {
+  readonly requests: RecordedRequest[] = [];
+  private defaultBehavior: MockBehavior;
+  private readonly byKey = new Map<string, MockBehavior>();
+  private readonly byModel = new Map<string, MockBehavior>();
+  private readonly queue: Queued[] = [];
+  private keys: Set<string> | undefined;
+  private readonly recordLimit: number;
+  private counter = 0;
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+    private readonly options: MockUpstreamOptions,
+  ) {
+    this.defaultBehavior = { ...options.defaults };
+    this.keys = options.keys ? new Set(options.keys) : undefined;
+    this.recordLimit = options.recordLimit ?? 10_000;
+  }
+
+  /** Starts on a free port of 127.0.0.1 (or the given host/port). */
+  static async start(options: MockUpstreamOptions = {}): Promise<MockUpstream> {
+    // The handler needs the instance and the instance needs the listening server's address.
+    const holder: { mock?: MockUpstream } = {};
+    const server = createServer((req, res) => {
+      void holder.mock!.handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, { error: { message: String(error) } });
+        else res.destroy();
+      });
+    });
+    server.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+    const { address, port } = server.address() as AddressInfo;
+    const host = address.includes(':') ? `[${address}]` : address;
+    holder.mock = new MockUpstream(server, `http://${host}:${port}`, options);
+    return holder.mock;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** Merges into the behaviour of every call. */
+  setDefaults(behavior: MockBehavior): this {
+    this.defaultBehavior = { ...this.defaultBehavior, ...behavior };
+    return this;
+  }
+
+  /** Behaviour of calls made with this key (merged over defaults and model rules). */
+  forKey(key: string, behavior: MockBehavior): this {
+    this.byKey.set(key, { ...this.byKey.get(key), ...behavior });
+    return this;
+  }
+
+  /** Behaviour of calls for this model (body `model`). */
+  forModel(model: string, behavior: MockBehavior): this {
+    this.byModel.set(model, { ...this.byModel.get(model), ...behavior });
+    return this;
+  }
+
+  /** The next `times` calls (any key, any path) get this behaviour on top of the other rules. */
+  next(behavior: MockBehavior, times = 1): this {
+    this.queue.push({ behavior, remaining: times });
+    return this;
+  }
+
+  /** Restricts the accepted keys (undefined = any key). */
+  acceptKeys(keys: readonly string[] | undefined): this {
+    this.keys = keys ? new Set(keys) : undefined;
+    return this;
+  }
+
+  /** Forgets every rule and recorded request (back to the start options). */
+  reset(): this {
+    this.defaultBehavior = { ...this.options.defaults };
+    this.byKey.clear();
+    this.byModel.clear();
+    this.queue.length = 0;
+    this.keys = this.options.keys ? new Set(this.options.keys) : undefined;
+    this.requests.length = 0;
+    return this;
+  }
+
+  /** Recorded requests whose path ends with `suffix` (e.g. '/chat/completions'). */
+  requestsTo(suffix: string): RecordedRequest[] {
+    return this.requests.filter((r) => r.path.endsWith(suffix));
+  }
+
+  lastRequest(): RecordedRequest | undefined {
+    return this.requests[this.requests.length - 1];
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private behaviorFor(key: string, model: string | undefined, header: unknown): MockBehavior {
+    let behavior: MockBehavior = this.defaultBehavior;
+    // Rules only cost a merge when there are any (the benchmark path has none).
+    const byModel = model === undefined ? undefined : this.byModel.get(model);
+    if (byModel) behavior = { ...behavior, ...byModel };
+    const byKey = this.byKey.get(key);
+    if (byKey) behavior = { ...behavior, ...byKey };
+    const queued = this.queue[0];
+    if (queued) {
+      behavior = { ...behavior, ...queued.behavior };
+      queued.remaining -= 1;
+      if (queued.remaining <= 0) this.queue.shift();
+    }
+    if (typeof header === 'string') {
+      try {
+        behavior = { ...behavior, ...(JSON.parse(header) as MockBehavior) };
+      } catch {
+        // A bad test header is ignored rather than turned into a confusing upstream error.
+      }
+    }
+    if (this.keys && !this.keys.has(key) && behavior.status === undefined)
+      behavior = { ...behavior, fail: 'invalid_key' };
+    return behavior;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const [pathPart = '/', queryPart = ''] = (req.url ?? '/').split('?', 2);
+    const query = Object.fromEntries(new URLSearchParams(queryPart));
+    const key = keyOf(req);
+    const body = parseBody(req.headers['content-type'], raw);
+    const model = modelOf(body);
+    if (this.recordLimit > 0) {
+      if (this.requests.length >= this.recordLimit) this.requests.shift();
+      this.requests.push({
+        method: req.method ?? 'GET',
+        path: pathPart,
+        query,
+        headers: req.headers,
+        key,
+        body,
+        at: Date.now(),
+      });
+    }
+    const behavior = this.behaviorFor(key, model, req.headers['x-mock-behavior']);
+    if (behavior.latencyMs) await sleep(behavior.latencyMs);
+    if (sendFailure(res, behavior, key)) return;
+    this.counter += 1;
+    this.route(req.method ?? 'GET', pathPart, body, behavior, res, model ?? 'gpt-4o-mini');
+  }
+
+  private route(
+    method: string,
+    path: string,
+    body: unknown,
+    behavior: MockBehavior,
+    res: ServerResponse,
+    model: string,
+  ): void {
+    const json = (body ?? {}) as Record<string, unknown>;
+    const id = this.counter;
+    const balance = behavior.balance ?? 100;
+    if (method === 'GET' && path.endsWith('/models'))
+      return sendJson(res, 200, modelList(behavior.models ?? DEFAULT_MOCK_MODELS));
+    if (method === 'POST' && path.endsWith('/chat/completions')) {
+      if (json['stream'] === true) return void streamChat(res, behavior, model, id, json);
+      return sendJson(res, 200, chatCompletion(behavior, model, id));
+    }
+    if (method === 'POST' && path.endsWith('/completions')) {
+      if (json['stream'] === true) return void streamCompletion(res, behavior, model, id, json);
+      return sendJson(res, 200, textCompletion(behavior, model, id));
+    }
+    if (method === 'POST' && path.endsWith('/embeddings'))
+      return sendJson(res, 200, embeddings(behavior, model, json['input']));
+    if (method === 'POST' && path.endsWith('/images/generations'))
+      return sendJson(res, 200, images(json));
+    if (method === 'POST' && path.endsWith('/audio/speech')) {
+      res.writeHead(200, { 'content-type': 'audio/mpeg' });
+      return void res.end(Buffer.alloc(1024, 7));
+    }
+    if (
+      method === 'POST' &&
+      (path.endsWith('/audio/transcriptions') || path.endsWith('/audio/translations'))
+    )
+      return transcription(res, body);
+    if (method === 'POST' && path.endsWith('/moderations'))
+      return sendJson(res, 200, moderation(model, json['input'], id));
+    // Balance endpoints of the channel types with a balance API (see README).
+    if (method === 'GET' && path.endsWith('/dashboard/billing/subscription'))
+      return sendJson(res, 200, {
+        object: 'billing_subscription',
+        has_payment_method: true,
+        hard_limit_usd: balance + 2.5,
+        soft_limit_usd: balance,
+        system_hard_limit_usd: balance + 2.5,
+        access_until: 0,
+      });
+    if (method === 'GET' && path.endsWith('/dashboard/billing/usage'))
+      return sendJson(res, 200, { object: 'list', total_usage: 250 }); // cents: 2.5 USD used
+    if (method === 'GET' && path.endsWith('/dashboard/billing/credit_grants'))
+      return sendJson(res, 200, {
+        object: 'credit_summary',
+        total_granted: balance + 1,
+        total_used: 1,
+        total_remaining: balance,
+        total_available: balance,
+      });
+    if (method === 'GET' && path.endsWith('/api/report/getUserOverview'))
+      return sendJson(res, 200, { success: true, message: '', data: { totalPoints: balance } });
+    if (method === 'GET' && path.endsWith('/v1/credits'))
+      return sendJson(res, 200, { data: { total_credits: balance + 4, total_usage: 4 } });
+    if (method === 'GET' && path.endsWith('/v1/user/info'))
+      return sendJson(res, 200, {
+        code: 20000,
+        message: 'OK',
+        status: true,
+        data: { balance: String(balance), chargeBalance: '0', totalBalance: String(balance) },
+      });
+    if (method === 'GET' && path.endsWith('/user/balance'))
+      return sendJson(res, 200, {
+        is_available: true,
+        balance_infos: [
+          { currency: 'CNY', total_balance: String(balance), granted_balance: '0' },
+          { currency: 'USD', total_balance: '0.00', granted_balance: '0' },
+        ],
+      });
+    sendJson(res, 404, {
+      error: { message: `Unknown mock route ${method} ${path}`, type: 'invalid_request_error' },
+    });
+  }
+}
+
+function keyOf(req: IncomingMessage): string {
+  const auth = req.headers['authorization'];
+  if (typeof auth === 'string' && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '');
+  for (const header of ['api-key', 'x-api-key', 'x-goog-api-key']) {
+    const value = req.headers[header];
+    if (typeof value === 'string') return value;
+  }
+  return typeof auth === 'string' ? auth : '';
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function parseBody(contentType: string | undefined, raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  const boundary = contentType?.includes('multipart/') ? multipartBoundary(contentType) : undefined;
+  if (boundary) return parseMultipart(raw, boundary);
+  const text = raw.toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function modelOf(body: unknown): string | undefined {
+  if (Array.isArray(body)) {
+    const part = (body as MultipartPart[]).find((p) => p.name === 'model');
+    return part?.value;
+  }
+  if (body && typeof body === 'object') {
+    const model = (body as Record<string, unknown>)['model'];
+    return typeof model === 'string' ? model : undefined;
+  }
+  return undefined;
+}
+
+function sendJson(res: ServerResponse, status: number, payload: unknown, extra = {}): void {
+  const text = JSON.stringify(payload);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...extra,
+  });
+  res.end(text);
+}
+
+/** Answers the configured failure; false when the call should succeed. */
+function sendFailure(res: ServerResponse, behavior: MockBehavior, key: string): boolean {
+  if (behavior.status !== undefined && behavior.status >= 300) {
+    const retry = behavior.status === 429 ? { 'retry-after': retryAfter(behavior) } : {};
+    sendJson(
+      res,
+      behavior.status,
+      behavior.errorBody ?? {
+        error: { message: `mock status ${behavior.status}`, type: 'mock_error', code: null },
+      },
+      retry,
+    );
+    return true;
+  }
+  switch (behavior.fail) {
+    case 'invalid_key':
+      sendJson(res, 401, {
+        error: {
+          message: `Incorrect API key provided: ${maskKey(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      });
+      return true;
+    case 'rate_limit':
+      sendJson(
+        res,
+        429,
+        {
+          error: {
+            message: 'Rate limit reached for requests. Please try again later.',
+            type: 'requests',
+            param: null,
+            code: 'rate_limit_exceeded',
+          },
+        },
+        { 'retry-after': retryAfter(behavior) },
+      );
+      return true;
+    case 'quota_exceeded':
+      sendJson(res, 429, {
+        error: {
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+          type: 'insufficient_quota',
+          param: null,
+          code: 'insufficient_quota',
+        },
+      });
+      return true;
+    case 'server_error':
+      sendJson(res, 500, {
+        error: {
+          message: 'The server had an error while processing your request. Sorry about that!',
+          type: 'server_error',
+          param: null,
+          code: null,
+        },
+      });
+      return true;
+    default:
+      return false;
+  }
+}
+
+const retryAfter = (behavior: MockBehavior) => String(behavior.retryAfterSeconds ?? 1);
+
+/** Providers echo only the ends of a wrong key. */
+function maskKey(key: string): string {
+  return key.length <= 8 ? '****' : `${key.slice(0, 3)}****${key.slice(-4)}`;
+}
+
+function modelList(models: readonly string[]) {
+  return {
+    object: 'list',
+    data: models.map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'mock' })),
+  };
+}
+
+function chunkCount(behavior: MockBehavior): number {
+  return Math.max(0, behavior.chunks ?? 3);
+}
+
+function pieces(behavior: MockBehavior): string[] {
+  const count = chunkCount(behavior);
+  if (behavior.content === undefined) return Array.from({ length: count }, () => 'tok ');
+  if (count === 0) return [];
+  const size = Math.ceil(behavior.content.length / count) || 1;
+  return Array.from({ length: count }, (_, i) => behavior.content!.slice(i * size, (i + 1) * size));
+}
+
+function usageOf(behavior: MockBehavior) {
+  const prompt = behavior.usage?.prompt_tokens ?? 10;
+  const completion = behavior.usage?.completion_tokens ?? chunkCount(behavior);
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+  };
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+function chatCompletion(behavior: MockBehavior, model: string, id: number) {
+  return {
+    id: `chatcmpl-mock-${id}`,
+    object: 'chat.completion',
+    created: now(),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: pieces(behavior).join('') },
+        logprobs: null,
+        finish_reason: 'stop',
+      },
+    ],
+    usage: usageOf(behavior),
+  };
+}
+
+function textCompletion(behavior: MockBehavior, model: string, id: number) {
+  return {
+    id: `cmpl-mock-${id}`,
+    object: 'text_completion',
+    created: now(),
+    model,
+    choices: [{ index: 0, text: pieces(behavior).join(''), logprobs: null, finish_reason: 'stop' }],
+    usage: usageOf(behavior),
+  };
+}
+
+/**
+ * Writes SSE frames with the configured timing. `frames` are the content chunks; `head` goes
+ * out with the first one, `tail` (finish, usage, [DONE]) after the last.
+ */
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+};
+
+async function writeStream(
+  res: ServerResponse,
+  behavior: MockBehavior,
+  head: string[],
+  frames: string[],
+  tail: string[],
+): Promise<void> {
+  res.writeHead(200, SSE_HEADERS);
+  if (
+    !behavior.firstChunkMs &&
+    !behavior.chunkIntervalMs &&
+    behavior.breakAfterChunks === undefined
+  ) {
+    // Benchmark path: the whole stream in one write, no timers, no listeners.
+    res.end(head.map(sse).join('') + frames.map(sse).join('') + tail.map(sse).join(''));
+    return;
+  }
+  let closed = false;
+  res.on('close', () => (closed = true));
+  if (behavior.firstChunkMs) await sleep(behavior.firstChunkMs);
+  const interval = behavior.chunkIntervalMs ?? 0;
+  // A provider dying mid-answer: after `breakAt` chunks the connection drops without a tail.
+  const breakAt = behavior.breakAfterChunks;
+  const sent = breakAt === undefined ? frames.length : Math.min(breakAt, frames.length);
+  let pending = head.map(sse).join('');
+  for (let i = 0; i < sent; i += 1) {
+    pending += sse(frames[i]!);
+    if (interval > 0 && i < sent - 1) {
+      res.write(pending);
+      pending = '';
+      await sleep(interval);
+      if (closed) return;
+    }
+  }
+  if (closed) return;
+  if (breakAt !== undefined) {
+    if (pending) res.write(pending);
+    // Let the written bytes leave before the reset.
+    setImmediate(() => res.socket?.destroy());
+    return;
+  }
+  res.end(pending + tail.map(sse).join(''));
+}
+
+const sse = (data: string) => `data: ${data}\n\n`;
+
+function includeUsage(body: Record<string, unknown>): boolean {
+  const options = body['stream_options'];
+  return (
+    typeof options === 'object' &&
+    options !== null &&
+    (options as Record<string, unknown>)['include_usage'] === true
+  );
+}
+
+function streamChat(
+  res: ServerResponse,
+  behavior: MockBehavior,
+  model: string,
+  id: number,
+  body: Record<string, unknown>,
+): Promise<void> {
+  const withUsage = includeUsage(body);
+  const base = `"id":"chatcmpl-mock-${id}","object":"chat.completion.chunk","created":${now()},"model":${JSON.stringify(model)}`;
+  const usageNull = withUsage ? ',"usage":null' : '';
+  const chunk = (delta: string, finish: string) =>
+    `{${base},"choices":[{"index":0,"delta":${delta},"logprobs":null,"finish_reason":${finish}}]${usageNull}}`;
+  const head = [chunk('{"role":"assistant","content":""}', 'null')];
+  const frames = pieces(behavior).map((text) =>
+    chunk(`{"content":${JSON.stringify(text)}}`, 'null'),
+  );
+  const tail = [chunk('{}', '"stop"')];
+  if (withUsage) tail.push(`{${base},"choices":[],"usage":${JSON.stringify(usageOf(behavior))}}`);
+  tail.push('[DONE]');
+  return writeStream(res, behavior, head, frames, tail);
+}
+
+function streamCompletion(
+  res: ServerResponse,
+  behavior: MockBehavior,
+  model: string,
+  id: number,
+  body: Record<string, unknown>,
+): Promise<void> {
+  const base = `"id":"cmpl-mock-${id}","object":"text_completion","created":${now()},"model":${JSON.stringify(model)}`;
+  const frames = pieces(behavior).map(
+    (text) =>
+      `{${base},"choices":[{"index":0,"text":${JSON.stringify(text)},"logprobs":null,"finish_reason":null}]}`,
+  );
+  const tail = [
+    `{${base},"choices":[{"index":0,"text":"","logprobs":null,"finish_reason":"stop"}]}`,
+  ];
+  if (includeUsage(body))
+    tail.push(`{${base},"choices":[],"usage":${JSON.stringify(usageOf(behavior))}}`);
+  tail.push('[DONE]');
+  return writeStream(res, behavior, [], frames, tail);
+}
+
+function embeddings(behavior: MockBehavior, model: string, input: unknown) {
+  const inputs = Array.isArray(input) ? input : [input];
+  const prompt = behavior.usage?.prompt_tokens ?? 10;
+  return {
+    object: 'list',
+    data: inputs.map((_, index) => ({
+      object: 'embedding',
+      index,
+      embedding: [0.0023, -0.0093, 0.0158, 0.0041],
+    })),
+    model,
+    usage: { prompt_tokens: prompt, total_tokens: prompt },
+  };
+}
+
+function images(body: Record<string, unknown>) {
+  const n = typeof body['n'] === 'number' && body['n'] > 0 ? Math.min(body['n'], 10) : 1;
+  const b64 = body['response_format'] === 'b64_json';
+  return {
+    created: now(),
+    data: Array.from({ length: n }, (_, i) =>
+      b64
+        ? { b64_json: Buffer.from(`mock image ${i}`).toString('base64') }
+        : { url: `https://mock.invalid/image-${i}.png`, revised_prompt: body['prompt'] },
+    ),
+  };
+}
+
+function transcription(res: ServerResponse, body: unknown): void {
+  const parts = Array.isArray(body) ? (body as MultipartPart[]) : [];
+  const file = parts.find((p) => p.filename !== undefined);
+  if (!file) {
+    sendJson(res, 400, {
+      error: { message: 'No audio file provided', type: 'invalid_request_error', code: null },
+    });
+    return;
+  }
+  const format = parts.find((p) => p.name === 'response_format')?.value ?? 'json';
+  const text = `mock transcription of ${file.filename} (${file.size} bytes)`;
+  if (format === 'text' || format === 'srt' || format === 'vtt') {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(text);
+    return;
+  }
+  if (format === 'verbose_json') {
+    sendJson(res, 200, { task: 'transcribe', language: 'english', duration: 1.5, text });
+    return;
+  }
+  sendJson(res, 200, { text });
+}
+
+function moderation(model: string, input: unknown, id: number) {
+  const inputs = Array.isArray(input) ? input : [input];
+  return {
+    id: `modr-mock-${id}`,
+    model,
+    results: inputs.map((text) => {
+      const flagged = typeof text === 'string' && /\bkill\b/i.test(text);
+      return {
+        flagged,
+        categories: { violence: flagged, hate: false, sexual: false, 'self-harm': false },
+        category_scores: {
+          violence: flagged ? 0.98 : 0.0001,
+          hate: 0.0001,
+          sexual: 0.0001,
+          'self-harm': 0.0001,
+        },
+      };
+    }),
+  };
+}
