@@ -17,3 +17,12 @@ export const ToInt = () =>
   Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value,
   );
+
+/**
+ * A query flag: "true"/"1" and "false"/"0" (or a JSON boolean). Anything else stays as it came so
+ * IsBoolean refuses it instead of reading "yes" or a repeated flag as false.
+ */
+export const ToBool = () =>
+  Transform(({ value }: { value: unknown }) =>
+    value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value,
+  );
