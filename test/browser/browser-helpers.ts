@@ -1,12 +1,14 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startGateway, type RunningGateway } from '../support/start-gateway';
 
-// Shared by the *.browser.ts files: Debian chromium's flags, screenshots, sign-in, and small
-// polling assertions (playwright-core ships no `expect`).
+// Shared by the *.browser.ts files: Debian's chromium against the built gateway (temp DATA_DIR),
+// fresh profiles per test, screenshots under test-artifacts/screenshots/ (git-ignored), sign-in,
+// and small polling assertions (playwright-core ships no `expect`).
 
 export const SCREENSHOTS = join(__dirname, '../../test-artifacts/screenshots');
-
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -17,31 +19,82 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** A fresh browser profile (no cookies, no localStorage), Chinese unless told otherwise. */
-export async function openPage(
-  browser: Browser,
-  baseURL: string,
-  contexts: BrowserContext[],
-  options: { locale?: string; viewport?: { width: number; height: number } } = {},
-): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL,
-    locale: options.locale ?? 'zh-CN',
-    viewport: options.viewport ?? { width: 1280, height: 860 },
+export interface BrowserSession {
+  readonly gateway: RunningGateway;
+  readonly browser: Browser;
+  /** A fresh profile without a page (API calls as another session); closed after the test. */
+  newContext(): Promise<BrowserContext>;
+  /** A fresh profile (no cookies, no localStorage), Chinese unless told otherwise. */
+  openPage(options?: {
+    locale?: string;
+    viewport?: { width: number; height: number };
+    permissions?: string[];
+  }): Promise<Page>;
+  /** Closes the profiles opened by the test that just ended. */
+  closePages(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startBrowserSession(): Promise<BrowserSession> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const gateway = await startGateway();
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
   });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  return page;
+  const contexts: BrowserContext[] = [];
+  const track = (context: BrowserContext) => {
+    contexts.push(context);
+    return context;
+  };
+  return {
+    gateway,
+    browser,
+    async newContext() {
+      return track(await browser.newContext({ baseURL: gateway.url }));
+    },
+    async openPage(options = {}) {
+      const context = track(
+        await browser.newContext({
+          baseURL: gateway.url,
+          locale: options.locale ?? 'zh-CN',
+          viewport: options.viewport ?? { width: 1280, height: 860 },
+          acceptDownloads: true,
+        }),
+      );
+      if (options.permissions) {
+        await context.grantPermissions(options.permissions, { origin: gateway.url });
+      }
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      return page;
+    },
+    async closePages() {
+      await Promise.all(contexts.splice(0).map((context) => context.close()));
+    },
+    async close() {
+      await browser.close();
+      await gateway.stop();
+    },
+  };
 }
 
 export async function shoot(page: Page, name: string): Promise<void> {
-  // Let Mantine's transitions (modals, toasts) settle so the picture shows the final state.
-  await page.waitForTimeout(300);
+  // Let Mantine's transitions (drawers, modals, toasts) settle so the picture shows the final state.
+  await page.waitForTimeout(400);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
 export const unique = (prefix: string) => `${prefix}${Date.now().toString(36).slice(-6)}`;
+
+export async function register(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/register');
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByLabel('确认密码').fill(password);
+  await page.getByRole('button', { name: '注册', exact: true }).click();
+  await page.waitForURL('**/login');
+}
 
 export async function signIn(page: Page, username: string, password: string): Promise<void> {
   await page.goto('/login');
@@ -51,6 +104,13 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.waitForURL('**/token');
 }
 
+/** Root still has the bootstrap password: sign in and dismiss the reminder. */
+export async function signInAsRoot(page: Page): Promise<void> {
+  await signIn(page, 'root', '123456');
+  await page.getByRole('button', { name: '稍后' }).click();
+}
+
+// Small polling assertions: playwright-core ships no `expect`.
 export async function poll(check: () => Promise<boolean>, describe: () => Promise<string>) {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
@@ -79,3 +139,36 @@ export const expectAttribute = (locator: Locator, name: string, value: string | 
     async () => (await locator.getAttribute(name)) === value,
     async () => `expected ${name}="${value}", got "${await locator.getAttribute(name)}"`,
   );
+
+/**
+ * One session for the calling test file: started before its tests, its profiles closed after each
+ * test, stopped after the file. Call at the top level of the file.
+ */
+export function useBrowserSession(): BrowserSession {
+  let current: BrowserSession | undefined;
+  beforeAll(async () => {
+    current = await startBrowserSession();
+  });
+  afterEach(async () => {
+    await current?.closePages();
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  const started = () => {
+    if (!current) throw new Error('the browser session starts in beforeAll');
+    return current;
+  };
+  return {
+    get gateway() {
+      return started().gateway;
+    },
+    get browser() {
+      return started().browser;
+    },
+    newContext: () => started().newContext(),
+    openPage: (options) => started().openPage(options),
+    closePages: () => started().closePages(),
+    close: () => started().close(),
+  };
+}

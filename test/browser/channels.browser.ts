@@ -1,16 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
 import {
-  CHROMIUM_ARGS,
   expectAttribute,
   expectCount,
   expectText,
-  openPage,
-  SCREENSHOTS,
   shoot,
-  signIn,
+  signInAsRoot,
+  useBrowserSession,
   unique,
 } from './browser-helpers';
 
@@ -22,32 +18,20 @@ jest.setTimeout(120_000);
 const MODELS = ['mock-gpt-a', 'mock-gpt-b'];
 
 let upstream: MockUpstream;
-let gateway: RunningGateway;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const session = useBrowserSession();
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   upstream = await MockUpstream.start({ defaults: { models: MODELS, latencyMs: 40 } });
-  gateway = await startGateway();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await gateway?.stop();
   await upstream?.close();
 });
 
 /** Root signed in (the default-password reminder put aside), on the channel page. */
 async function openChannelsAsRoot(): Promise<Page> {
-  const page = await openPage(browser, gateway.url, contexts);
-  await signIn(page, 'root', '123456');
-  await page.getByRole('button', { name: '稍后' }).click();
+  const page = await session.openPage();
+  await signInAsRoot(page);
   await page.getByRole('navigation', { name: '导航' }).getByRole('link', { name: '渠道' }).click();
   await page.waitForURL('**/channel');
   await page.getByRole('heading', { name: '管理渠道' }).waitFor();

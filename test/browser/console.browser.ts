@@ -1,17 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
 import {
-  CHROMIUM_ARGS,
   expectAttribute,
   expectCount,
   expectText,
-  openPage as openSharedPage,
   poll,
-  SCREENSHOTS,
+  register,
   shoot,
   signIn,
+  useBrowserSession,
   unique,
+  type BrowserSession,
   type Locator,
 } from './browser-helpers';
 
@@ -20,37 +17,9 @@ import {
 
 jest.setTimeout(90_000);
 
-let gateway: RunningGateway;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const session = useBrowserSession();
 
-beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  gateway = await startGateway();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await gateway?.stop();
-});
-
-/** A fresh browser profile (no cookies, no localStorage), Chinese unless told otherwise. */
-const openPage = (options: Parameters<typeof openSharedPage>[3] = {}): Promise<Page> =>
-  openSharedPage(browser, gateway.url, contexts, options);
-
-async function register(page: Page, username: string, password: string): Promise<void> {
-  await page.goto('/register');
-  await page.getByLabel('用户名').fill(username);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByLabel('确认密码').fill(password);
-  await page.getByRole('button', { name: '注册', exact: true }).click();
-  await page.waitForURL('**/login');
-}
+const openPage = (options?: Parameters<BrowserSession['openPage']>[0]) => session.openPage(options);
 
 test('register, sign in, and the personal page shows the account', async () => {
   const page = await openPage();
@@ -123,8 +92,7 @@ test('a change made elsewhere reaches an open user list through the socket', asy
   await page.getByTestId('user-row-root').waitFor();
 
   // A second session (another browser profile) creates a user over the API.
-  const other = await browser.newContext({ baseURL: gateway.url });
-  contexts.push(other);
+  const other = await session.newContext();
   const login = await other.request.post('/api/user/login', {
     data: { username: 'root', password: '123456' },
   });

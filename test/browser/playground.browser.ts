@@ -6,22 +6,20 @@ import {
   register,
   shoot,
   signIn,
-  startBrowserSession,
+  useBrowserSession,
   unique,
-  type BrowserSession,
-} from './browser-session';
+} from './browser-helpers';
 
 // Issue 9 in the browser: the playground streams a reply from the mock upstream through the built
 // gateway, and the log page shows the consumption row with its receipt.
 
 jest.setTimeout(120_000);
 
-let session: BrowserSession;
+const session = useBrowserSession();
 let upstream: MockUpstream;
 
 beforeAll(async () => {
   upstream = await MockUpstream.start();
-  session = await startBrowserSession();
   // Root prepares the gateway over the API: a quota for new users and a channel to the mock.
   const admin = await session.browser.newContext({ baseURL: session.gateway.url });
   const login = await admin.request.post('/api/user/login', {
@@ -48,12 +46,7 @@ beforeAll(async () => {
   await admin.close();
 });
 
-afterEach(async () => {
-  await session.closePages();
-});
-
 afterAll(async () => {
-  await session?.close();
   await upstream?.close();
 });
 

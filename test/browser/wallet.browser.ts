@@ -6,29 +6,17 @@ import {
   shoot,
   signIn,
   signInAsRoot,
-  startBrowserSession,
+  useBrowserSession,
   unique,
   type BrowserSession,
-} from './browser-session';
+} from './browser-helpers';
 
 // Issue 7 in the browser: tokens, redemption codes, the wallet and the log, against the built
 // gateway. Screenshots land in test-artifacts/screenshots/ (token-*, redemption-*, topup-*, log-*).
 
 jest.setTimeout(120_000);
 
-let session: BrowserSession;
-
-beforeAll(async () => {
-  session = await startBrowserSession();
-});
-
-afterEach(async () => {
-  await session.closePages();
-});
-
-afterAll(async () => {
-  await session?.close();
-});
+const session = useBrowserSession();
 
 const nav = (page: Awaited<ReturnType<BrowserSession['openPage']>>, name: string) =>
   page.getByRole('navigation', { name: '导航' }).getByRole('link', { name }).click();
