@@ -802,4 +802,18 @@ describe('fuzz: every /api route refuses bad input without a change or an error'
     for (const item of list.body.data.items as Array<{ username: string }>)
       expect(item.username).toMatch(/^fz(m|del)?\d+$/);
   });
+
+  it('every channel left behind still points at the local mock upstream (no provider was called)', async () => {
+    const list = await root.get('/api/channel/?p=0&page_size=1000');
+    expect(list.body.success).toBe(true);
+    const items = list.body.data as Array<{ name: string; base_url: string }>;
+    expect(items.length).toBeGreaterThan(0);
+    for (const item of items)
+      expect({ name: item.name, base_url: item.base_url }).toEqual({
+        name: item.name,
+        base_url: ctx.upstreamUrl,
+      });
+    // The valid fetch_models call reached the mock: the suite's provider calls end there.
+    expect(upstream.requestsTo('/models').length).toBeGreaterThan(0);
+  });
 });
