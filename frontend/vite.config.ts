@@ -49,5 +49,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // Component tests drive whole screens; a loaded 2-core machine needs more than 5 s for some.
+    testTimeout: 20_000,
   },
 });
