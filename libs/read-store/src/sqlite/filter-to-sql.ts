@@ -169,9 +169,20 @@ function regex(
   const flags = [...new Set(rawFlags)].filter((c) => 'ims'.includes(c)).join('');
   new RegExp(source, flags); // throws early on an invalid pattern
   const narrowed = searchPrefilter(path, source, flags, params, search);
+  const literal = literalOf(source);
+  if (literal !== null && ASCII.test(literal)) {
+    // A plain ASCII literal needs no JavaScript call per row: SQLite's instr() (lower() folds ASCII
+    // only, and a non-unicode /i never maps a non-ASCII character onto an ASCII one) is equivalent.
+    const insensitive = flags.includes('i');
+    params.push(insensitive ? literal.toLowerCase() : literal);
+    const field = insensitive ? `lower(${fieldExpr(path)})` : fieldExpr(path);
+    return `(${narrowed}${typeExpr(path)} = 'text' AND instr(${field}, ?) > 0)`;
+  }
   params.push(source, flags);
   return `(${narrowed}${typeExpr(path)} = 'text' AND regexp(?, ?, ${fieldExpr(path)}))`;
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 /**
  * A pattern that is only a literal (metacharacters escaped, as search boxes build it) of at least three
