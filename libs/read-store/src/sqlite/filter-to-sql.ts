@@ -170,7 +170,7 @@ function regex(
   new RegExp(source, flags); // throws early on an invalid pattern
   const narrowed = searchPrefilter(path, source, flags, params, search);
   const literal = literalOf(source);
-  if (literal !== null && ASCII.test(literal)) {
+  if (literal !== null && isAscii(literal)) {
     // A plain ASCII literal needs no JavaScript call per row: SQLite's instr() (lower() folds ASCII
     // only, and a non-unicode /i never maps a non-ASCII character onto an ASCII one) is equivalent.
     const insensitive = flags.includes('i');
@@ -182,7 +182,7 @@ function regex(
   return `(${narrowed}${typeExpr(path)} = 'text' AND regexp(?, ?, ${fieldExpr(path)}))`;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const isAscii = (text: string): boolean => [...text].every((c) => c.charCodeAt(0) < 0x80);
 
 /**
  * A pattern that is only a literal (metacharacters escaped, as search boxes build it) of at least three
