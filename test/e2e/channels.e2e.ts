@@ -30,6 +30,9 @@ import {
 
 jest.setTimeout(60_000);
 
+/** Short provider timeout so the timeout test is quick. */
+const ENV = { CHANNEL_TEST_TIMEOUT_MS: '1500' };
+
 /** Every clear key this file hands the server: none may come back, be stored or be pushed. */
 const KEYS_USED = new Set<string>();
 const secretKey = (label: string) => {
@@ -82,7 +85,7 @@ describe('channels (admin) against the mock upstream', () => {
 
   beforeAll(async () => {
     upstream = await MockUpstream.start();
-    t = await startTestApp();
+    t = await startTestApp({ env: ENV });
     const root = await loginRoot(t.url);
     admin = await createAdmin(t.url, root, 'channeladmin');
     table = t.app.get(RoutingTable);
@@ -344,6 +347,18 @@ describe('channels (admin) against the mock upstream', () => {
     expect(status[0]!.metadata['actor']).toMatchObject({ kind: 'user', id: admin.userId });
   });
 
+  it('the edit form sends a whole record back (also of an automatically disabled channel)', async () => {
+    const key = secretKey('roundtrip');
+    const [id] = await create({ name: 'roundtrip', key });
+    await t.app.get(CommandBus).execute(new DisableChannelAutomaticallyCommand(id!, 'why'));
+    await waitUntil(async () => (await getChannel(id!)).status === 3, 'status 3');
+    const record = await getChannel(id!);
+    const res = await call('put', '/api/channel/', { ...record, name: 'roundtrip-2' });
+    expect(res.body).toMatchObject({ success: true, data: { name: 'roundtrip-2', status: 3 } });
+    await call('get', `/api/channel/test/${id}`);
+    expect(upstream.lastRequest()?.key).toBe(key);
+  });
+
   it('copy: a new channel with the suffix and the same key', async () => {
     const key = secretKey('copy');
     const [id] = await create({ name: 'original', key, priority: 4 });
@@ -359,6 +374,7 @@ describe('channels (admin) against the mock upstream', () => {
   });
 
   it('delete disabled (manual and automatic) and batch delete answer counts', async () => {
+    await call('delete', '/api/channel/disabled'); // earlier tests' leftovers
     const [manual, automatic, enabled] = [
       ...(await create({ name: 'dis-1' })),
       ...(await create({ name: 'dis-2' })),
@@ -473,6 +489,41 @@ describe('channels (admin) against the mock upstream', () => {
         'a push about the failed channel',
       );
       await t.app.get(ChannelTasks).idle();
+    });
+
+    it('Azure: the deployment URL with the api version and the api-key header', async () => {
+      const key = secretKey('azure');
+      const [id] = await create({ type: 3, name: 'azure-test', key, models: 'gpt-4.1' });
+      expect((await call('get', `/api/channel/test/${id}`)).body.success).toBe(true);
+      expect(upstream.lastRequest()).toMatchObject({
+        path: '/openai/deployments/gpt-41/chat/completions',
+        query: { 'api-version': '2023-06-01-preview' },
+        key,
+      });
+      expect(upstream.lastRequest()?.headers['authorization']).toBeUndefined();
+    });
+
+    it('a provider echoing the key in its error never gets it stored or answered', async () => {
+      const key = secretKey('echo');
+      const [id] = await create({ name: 'echo', key });
+      upstream.forKey(key, { status: 400, errorBody: { error: { message: `bad key ${key}!` } } });
+      const tested = await call('get', `/api/channel/test/${id}`);
+      expect(tested.body).toMatchObject({ success: false, message: 'bad key ***!' });
+      const fetched = await call('get', `/api/channel/fetch_models/${id}`);
+      expect(fetched.body.message).toBe('获取模型列表失败：bad key ***!');
+      const balance = await call('get', `/api/channel/update_balance/${id}/`);
+      expect(balance.body.message).toBe('查询余额失败：bad key ***!');
+    });
+
+    it('a provider slower than CHANNEL_TEST_TIMEOUT_MS fails the test at the timeout', async () => {
+      const [id] = await create({ name: 'slow' });
+      upstream.next({ latencyMs: 3000 });
+      const started = Date.now();
+      const res = await call('get', `/api/channel/test/${id}`);
+      expect(Date.now() - started).toBeLessThan(2800);
+      expect(res.body).toMatchObject({ success: false, message: 'timeout after 1.5s' });
+      expect(res.body.time).toBeGreaterThanOrEqual(1.4);
+      expect((await getChannel(id!)).response_time).toBeGreaterThanOrEqual(1400);
     });
 
     it('an unsupported type says so; a missing channel is not found', async () => {
@@ -653,5 +704,24 @@ describe('channels (admin) against the mock upstream', () => {
     // The sealed form is what the log holds.
     const [created] = readStoredEvents(t.dataDir, { type: 'ChannelCreated' });
     expect(created!.data['key']).toEqual({ cipher: expect.any(String), hash: expect.any(String) });
+  });
+
+  it('after a restart the routing table and the read model come back from the log', async () => {
+    const list = async () =>
+      (await call('get', '/api/channel/?p=0&page_size=1000&id_sort=true')).body
+        .data as ChannelDto[];
+    const routes = () =>
+      table
+        .candidates('default', 'gpt-4o-mini')
+        .map((c) => ({ id: c.id, key: c.key, p: c.priority }));
+    const before = { channels: await list(), routes: routes() };
+    expect(before.channels.length).toBeGreaterThan(10);
+    expect(before.routes.length).toBeGreaterThan(5);
+    socket.disconnect();
+    await t.close();
+    t = await startTestApp({ dataDir: t.dataDir, env: ENV });
+    admin = await new ConsoleClient(t.url).login('channeladmin', 'password123');
+    table = t.app.get(RoutingTable);
+    expect({ channels: await list(), routes: routes() }).toEqual(before);
   });
 });

@@ -142,7 +142,9 @@ describe('realtime pushes (Socket.IO /socket.io)', () => {
   /** Every push carries a topic and at most an id: no data, no secret. */
   const expectBare = (events: readonly ChangedEvent[]) => {
     for (const event of events) {
-      expect(['self', 'users', 'options', 'status']).toContain(event.topic);
+      expect(['self', 'users', 'options', 'status', 'tokens', 'redemptions', 'logs']).toContain(
+        event.topic,
+      );
       for (const key of Object.keys(event)) expect(['topic', 'id']).toContain(key);
     }
   };
@@ -230,9 +232,10 @@ describe('realtime pushes (Socket.IO /socket.io)', () => {
       let marks = all().map((p) => p.mark());
       expectSuccess(await root.put('/api/user/', { id: bob.userId, quota: 5000 }));
       let [toRoot, toAdmin, toAlice, toBob] = await fence(marks);
-      expect(toAdmin).toEqual([{ topic: 'users', id: bob.userId }]);
-      expect(toRoot).toEqual([{ topic: 'users', id: bob.userId }]);
-      expect(toBob).toEqual([{ topic: 'self', id: bob.userId }]);
+      // The edit is also a type-3 log row: the log pages of admins and of bob refresh.
+      expect(toAdmin).toEqual([{ topic: 'users', id: bob.userId }, { topic: 'logs' }]);
+      expect(toRoot).toEqual([{ topic: 'users', id: bob.userId }, { topic: 'logs' }]);
+      expect(toBob).toEqual([{ topic: 'self', id: bob.userId }, { topic: 'logs' }]);
       expect(toAlice).toEqual([]);
 
       marks = all().map((p) => p.mark());

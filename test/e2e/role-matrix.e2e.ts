@@ -155,6 +155,48 @@ const ROWS: readonly Row[] = [
     path: () => '/api/token/999999/',
     succeeds: () => false,
   },
+  // Wallet
+  {
+    route: 'POST /api/user/topup',
+    min: 1,
+    path: () => '/api/user/topup',
+    body: () => ({ key: 'no-such-code' }),
+    succeeds: () => false,
+  },
+  // Redemption codes (admin)
+  { route: 'GET /api/redemption', min: 10, path: () => '/api/redemption/?p=1' },
+  { route: 'GET /api/redemption/search', min: 10, path: () => '/api/redemption/search?keyword=x' },
+  {
+    route: 'GET /api/redemption/:id',
+    min: 10,
+    path: () => '/api/redemption/999999',
+    succeeds: () => false,
+  },
+  {
+    route: 'POST /api/redemption',
+    min: 10,
+    path: () => '/api/redemption/',
+    body: () => ({ name: 'matrix', quota: 1, count: 1 }),
+  },
+  {
+    route: 'PUT /api/redemption',
+    min: 10,
+    path: () => '/api/redemption/?status_only=true',
+    body: () => ({ id: 999999, status: 2 }),
+    succeeds: () => false,
+  },
+  {
+    route: 'DELETE /api/redemption/:id',
+    min: 10,
+    path: () => '/api/redemption/999999/',
+    succeeds: () => false,
+  },
+  // The log
+  { route: 'GET /api/log', min: 10, path: () => '/api/log/?p=1' },
+  { route: 'GET /api/log/self', min: 1, path: () => '/api/log/self/?p=1' },
+  { route: 'GET /api/log/stat', min: 10, path: () => '/api/log/stat' },
+  { route: 'GET /api/log/self/stat', min: 1, path: () => '/api/log/self/stat' },
+  { route: 'DELETE /api/log', min: 100, path: () => '/api/log/?target_timestamp=1' },
   { route: 'GET /api/group', min: 10, path: () => '/api/group/' },
   // Channels (administrators). A dead base URL keeps the provider calls local and quick.
   { route: 'GET /api/channel', min: 10, path: () => '/api/channel/?p=0&page_size=10' },

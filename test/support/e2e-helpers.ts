@@ -5,6 +5,7 @@ import type { Response } from 'supertest';
 
 /** One row of `<dataDir>/events.sqlite`, JSON columns parsed. */
 export interface StoredEvent {
+  readonly id: string;
   readonly position: number;
   readonly streamId: string;
   readonly revision: number;
@@ -17,6 +18,7 @@ export interface StoredEvent {
 }
 
 interface EventRow {
+  event_id: string;
   global_position: number;
   stream_id: string;
   stream_revision: number;
@@ -45,11 +47,12 @@ export function readStoredEvents(
       clauses.push('type = ?');
       params.push(where.type);
     }
-    const sql = `SELECT global_position, stream_id, stream_revision, type, data, metadata FROM events${
+    const sql = `SELECT event_id, global_position, stream_id, stream_revision, type, data, metadata FROM events${
       clauses.length ? ` WHERE ${clauses.join(' AND ')}` : ''
     } ORDER BY global_position`;
     const rows = db.prepare(sql).all(...params) as EventRow[];
     return rows.map((row) => ({
+      id: row.event_id,
       position: row.global_position,
       streamId: row.stream_id,
       revision: row.stream_revision,

@@ -17,6 +17,8 @@ import { CriticalRateLimitGuard } from './auth/critical-rate-limit.guard';
 import { BillingModule } from './billing/billing.module';
 import { UsageModule } from './usage/usage.module';
 import { TokensModule } from './tokens/tokens.module';
+import { RedemptionsModule } from './redemptions/redemptions.module';
+import { LogsModule } from './logs/logs.module';
 import { ChannelsModule } from './channels/channels.module';
 import { RelayModule } from './relay/relay.module';
 import { BootstrapRootHandler } from './bootstrap/bootstrap-root.command';
@@ -77,6 +79,8 @@ export class AppModule {
         BillingModule,
         UsageModule,
         TokensModule,
+        RedemptionsModule,
+        LogsModule,
         ChannelsModule,
         RelayModule,
       ],

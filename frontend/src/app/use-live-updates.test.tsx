@@ -47,6 +47,16 @@ describe('useLiveUpdates', () => {
     expect(invalidate.mock.calls).toEqual([[{ queryKey: ['self'] }]]);
   });
 
+  it('refreshes the token, code and log pages on their topics', () => {
+    setSessionUser(ordinaryUser);
+    const { invalidate } = setup();
+    for (const topic of ['tokens', 'redemptions', 'logs'] as const) {
+      invalidate.mockClear();
+      feed.listener?.({ topic });
+      expect(invalidate.mock.calls).toEqual([[{ queryKey: [topic] }]]);
+    }
+  });
+
   it('closes the feed on sign-out', () => {
     setSessionUser(ordinaryUser);
     setup();

@@ -1,1 +1,2 @@
 export * from './given-when-then';
+export * from './mock-upstream';

@@ -1,13 +1,13 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { channelTypeInfo } from '@tollgate/contracts';
 import type { UpstreamFailure } from '@tollgate/domain';
 import { Agent, request } from 'undici';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../infrastructure/injection-tokens';
 
 /** Types whose chat endpoint speaks the OpenAI wire format (tests go straight to it). */
 const OPENAI_WIRE_TYPES = new Set([1, 3, 4, 8, 10, 12, 13, 19, 20, 22, 25, 31, 40, 43]);
 const MAX_BODY_BYTES = 1024 * 1024;
-const TEST_TIMEOUT_MS = 30_000;
-const ADMIN_CALL_TIMEOUT_MS = 15_000;
 
 /** What the channel tasks need to call a provider (a RoutedChannel fits). */
 export interface UpstreamTarget {
@@ -68,13 +68,20 @@ function failureOf(answer: Answer): UpstreamFailure {
  */
 @Injectable()
 export class ChannelUpstream implements OnApplicationShutdown {
-  private readonly agent = new Agent({
-    connections: 32,
-    connect: { timeout: 5_000 },
-    headersTimeout: TEST_TIMEOUT_MS,
-    bodyTimeout: TEST_TIMEOUT_MS,
-  });
+  private readonly agent: Agent;
   private readonly aborts = new AbortController();
+  /** CHANNEL_TEST_TIMEOUT_MS: the whole call, connect included (default 30 s). */
+  private readonly timeoutMs: number;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.timeoutMs = Math.max(1, config.channelTestTimeoutMs);
+    this.agent = new Agent({
+      connections: 32,
+      connect: { timeout: Math.min(5_000, this.timeoutMs) },
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+    });
+  }
 
   static supportsTest(type: number): boolean {
     return OPENAI_WIRE_TYPES.has(type);
@@ -153,7 +160,7 @@ export class ChannelUpstream implements OnApplicationShutdown {
       const answer = await this.call(
         url,
         { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body },
-        TEST_TIMEOUT_MS,
+        this.timeoutMs,
       );
       const elapsedMs = performance.now() - started;
       const choices = (answer.body as { choices?: unknown } | undefined)?.choices;
@@ -194,7 +201,7 @@ export class ChannelUpstream implements OnApplicationShutdown {
     const answer = await this.call(
       `${base}/v1/models`,
       { headers: { authorization: `Bearer ${target.key}` } },
-      ADMIN_CALL_TIMEOUT_MS,
+      this.timeoutMs,
     );
     if (answer.status !== 200) throw new UpstreamError(failureOf(answer));
     const data = (answer.body as { data?: unknown } | undefined)?.data;
@@ -217,7 +224,7 @@ export class ChannelUpstream implements OnApplicationShutdown {
     const base = baseUrlOf(target.type, target.baseUrl);
     const bearer = { authorization: `Bearer ${target.key}` };
     const get = async (path: string, headers: Record<string, string> = bearer) => {
-      const answer = await this.call(`${base}${path}`, { headers }, ADMIN_CALL_TIMEOUT_MS);
+      const answer = await this.call(`${base}${path}`, { headers }, this.timeoutMs);
       if (answer.status !== 200) throw new UpstreamError(failureOf(answer));
       if (answer.body === undefined || answer.body === null || typeof answer.body !== 'object')
         throw new UpstreamError({ status: 200, message: 'unexpected balance answer' });

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { channelTypeInfo } from '@tollgate/contracts';
 import {
   CHANNEL_EVENT_TYPES,
@@ -58,6 +58,7 @@ function parseObject<T>(text: string): Readonly<Record<string, T>> {
 @Injectable()
 export class RoutingTable implements HotCache {
   readonly name = 'routing-table';
+  private readonly logger = new Logger(RoutingTable.name);
   readonly eventTypes: readonly string[] = [...CHANNEL_EVENT_TYPES, ROUTING_REBUILD_REQUESTED];
 
   private readonly states = new Map<number, ChannelState>();
@@ -121,9 +122,7 @@ export class RoutingTable implements HotCache {
     const c = state.config;
     // Decrypt only when the sealed key changed: most events (tests, balances) keep it.
     const key =
-      previous && this.keyHashes.get(id) === state.key.hash
-        ? previous.key
-        : this.secretBox.open(state.key);
+      previous && this.keyHashes.get(id) === state.key.hash ? previous.key : this.reveal(state);
     this.keyHashes.set(id, state.key.hash);
     this.routed.set(
       id,
@@ -150,6 +149,19 @@ export class RoutingTable implements HotCache {
   }
 
   private readonly keyHashes = new Map<number, string>();
+
+  /** A key sealed under another server secret cannot be opened: that channel gets no key (and
+   *  fails upstream) instead of the whole batch of channels failing to load. */
+  private reveal(state: ChannelState): string {
+    try {
+      return this.secretBox.open(state.key);
+    } catch {
+      this.logger.error(
+        `channel ${state.channelId}: its key cannot be decrypted with this server secret`,
+      );
+      return '';
+    }
+  }
 
   private rebuildIndex(): void {
     const index = new Map<string, Map<string, RoutedChannel[]>>();

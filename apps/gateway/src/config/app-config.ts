@@ -19,6 +19,8 @@ export interface AppConfig {
   /** Take the client IP from X-Forwarded-For (behind a reverse proxy). */
   readonly trustProxy: boolean;
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug';
+  /** Upper bound of a channel test, balance or model-list call to a provider. */
+  readonly channelTestTimeoutMs: number;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -74,5 +76,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: (['error', 'warn', 'log', 'debug'].includes(level)
       ? level
       : 'log') as AppConfig['logLevel'],
+    channelTestTimeoutMs: intFromEnv(env, 'CHANNEL_TEST_TIMEOUT_MS', 30_000),
   };
 }

@@ -15,7 +15,7 @@ import { EVENT_STORE } from './injection-tokens';
 export const SCHEMA_VERSION = 1;
 const MAX_ATTEMPTS = 5;
 /** A snapshot is written once a stream has this many events past its last snapshot. */
-export const SNAPSHOT_EVERY = 500;
+export const SNAPSHOT_EVERY = 100;
 /** Streams whose folded state stays in memory (least recently used ones are dropped). */
 const MAX_CACHED_STREAMS = 50_000;
 /** Snapshots of `<stream>` live in `snapshot-<stream>`; only the last one is ever read. */

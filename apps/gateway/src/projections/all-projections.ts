@@ -3,11 +3,15 @@ import { channelsProjection } from '../channels/channels.projection';
 import { optionsProjection } from './options.projection';
 import { usersProjection } from './users.projection';
 import { tokenListProjection } from '../tokens/token-list.projection';
+import { redemptionListProjection } from '../redemptions/redemption-list.projection';
+import { logsProjection } from '../logs/logs.projection';
 
 /** Every read model of the gateway; the rebuild CLI and the runners use this one list. */
 export const ALL_PROJECTIONS: readonly Projection[] = [
   usersProjection,
   optionsProjection,
   tokenListProjection,
+  redemptionListProjection,
+  logsProjection,
   channelsProjection,
 ];

@@ -39,3 +39,34 @@ describe('pushesFor', () => {
     ]);
   });
 });
+
+describe('pushesFor (tokens, redemptions, logs)', () => {
+  it('token changes tell the owner and admins, one push per batch whatever the count', () => {
+    const created = (tokenId: number) =>
+      recorded('TokenCreated', { tokenId, userId: 4, sealedKey: { cipher: 'c', hash: 'h' } });
+    const pushes = pushesFor('tokens', [created(1), created(2), created(3)]);
+    expect(pushes).toEqual([
+      { to: 'user:4', event: { topic: 'tokens' } },
+      { to: 'admins', event: { topic: 'tokens' } },
+    ]);
+    expect(JSON.stringify(pushes)).not.toContain('cipher');
+  });
+
+  it('codes concern admins only; log rows the user and admins; registrations add no row', () => {
+    expect(
+      pushesFor('redemptions', [recorded('RedemptionRedeemed', { redemptionId: 2, userId: 9 })]),
+    ).toEqual([{ to: 'admins', event: { topic: 'redemptions' } }]);
+    expect(
+      pushesFor('logs', [
+        recorded('UserRegistered', { userId: 9 }),
+        recorded('QuotaGranted', { userId: 9, amount: 5 }),
+      ]),
+    ).toEqual([
+      { to: 'user:9', event: { topic: 'logs' } },
+      { to: 'admins', event: { topic: 'logs' } },
+    ]);
+    expect(pushesFor('logs', [recorded('LogsCleared', { before: 5, count: 1 })])).toEqual([
+      { to: 'everyone', event: { topic: 'logs' } },
+    ]);
+  });
+});

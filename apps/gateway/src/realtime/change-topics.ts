@@ -22,6 +22,25 @@ export function pushesFor(projection: string, events: readonly RecordedEvent[]):
       if (typeof userId !== 'number') continue;
       add({ to: 'admins', event: { topic: 'users', id: userId } });
       add({ to: `user:${userId}`, event: { topic: 'self', id: userId } });
+    } else if (projection === 'tokens') {
+      // No id: a burst (a batch create, usage receipts) stays one push per audience.
+      const userId = (event.data as { userId?: unknown }).userId;
+      if (typeof userId !== 'number') continue;
+      add({ to: `user:${userId}`, event: { topic: 'tokens' } });
+      add({ to: 'admins', event: { topic: 'tokens' } });
+    } else if (projection === 'redemptions') {
+      add({ to: 'admins', event: { topic: 'redemptions' } });
+    } else if (projection === 'logs') {
+      if (event.type === 'LogsCleared') {
+        add({ to: 'everyone', event: { topic: 'logs' } });
+        continue;
+      }
+      // The log projection also follows registrations and renames (usernames), which add no row.
+      if (event.type === 'UserRegistered' || event.type === 'UserRenamed') continue;
+      const userId = (event.data as { userId?: unknown }).userId;
+      if (typeof userId !== 'number') continue;
+      add({ to: `user:${userId}`, event: { topic: 'logs' } });
+      add({ to: 'admins', event: { topic: 'logs' } });
     } else if (projection === 'options') {
       add({ to: 'everyone', event: { topic: 'status' } });
       add({ to: 'root', event: { topic: 'options' } });

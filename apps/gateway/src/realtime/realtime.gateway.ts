@@ -11,7 +11,10 @@ import {
 import type { RecordedEvent } from '@tollgate/event-store';
 import { Authenticator } from '../auth/authenticator';
 import { SESSION_COOKIE } from '../auth/session-codec';
-import { pushesFor } from './change-topics';
+import { pushesFor, type Push } from './change-topics';
+
+/** Longest delay of a push; bursts within it collapse into one. */
+export const PUSH_INTERVAL_MS = 200;
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
@@ -26,6 +29,8 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 export class RealtimeGateway implements OnGatewayConnection {
   private readonly logger = new Logger(RealtimeGateway.name);
   @WebSocketServer() private server!: Server<ClientToServerEvents, ServerToClientEvents>;
+  private readonly pending = new Map<string, Push>();
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly authenticator: Authenticator) {}
 
@@ -45,10 +50,24 @@ export class RealtimeGateway implements OnGatewayConnection {
     }
   }
 
+  /**
+   * Throttled: pushes gather for PUSH_INTERVAL_MS and go out once per audience/topic/id, so a
+   * burst of changes (a batch create, a stream of usage receipts) is one push, not one per event.
+   */
   push(projection: string, events: readonly RecordedEvent[]): void {
     if (!this.server) return;
-    for (const { to, event } of pushesFor(projection, events))
-      this.server.to(to).emit('changed', event);
-    this.logger.debug(`pushed ${projection} changes`);
+    for (const push of pushesFor(projection, events))
+      this.pending.set(`${push.to}|${push.event.topic}|${push.event.id ?? ''}`, push);
+    if (this.pending.size === 0 || this.timer) return;
+    this.timer = setTimeout(() => this.flush(), PUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const pushes = [...this.pending.values()];
+    this.pending.clear();
+    for (const { to, event } of pushes) this.server.to(to).emit('changed', event);
+    this.logger.debug(`pushed ${pushes.length} changes`);
   }
 }

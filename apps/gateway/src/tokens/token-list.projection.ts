@@ -1,4 +1,4 @@
-import type { Projection } from '@tollgate/read-store';
+import type { Projection, Update } from '@tollgate/read-store';
 import {
   TOKEN_EVENT_TYPES,
   USAGE_EVENT_TYPES,
@@ -42,10 +42,18 @@ export const tokenListProjection: Projection = {
   async apply(recorded, session) {
     const tokens = session.collection<TokenDocument>(TOKENS);
     const event = { type: recorded.type, data: recorded.data } as TokenEvent | UsageEvent;
+    const position = Number(recorded.position.commit);
+    // At most once per document even without transactions (MongoDB without a replica set).
+    const update = (id: number, change: Update) =>
+      tokens.updateMany(
+        { _id: String(id), source_position: { $lt: position } },
+        { ...change, $set: { ...change.$set, source_position: position } },
+      );
     switch (event.type) {
       case 'TokenCreated': {
         const d = event.data;
-        await tokens.put({
+        // Insert once: a replayed creation must not reset the counters.
+        const { _id, ...doc }: TokenDocument = {
           _id: String(d.tokenId),
           id: d.tokenId,
           user_id: d.userId,
@@ -55,24 +63,24 @@ export const tokenListProjection: Projection = {
           created_time: d.createdTime,
           accessed_time: 0,
           used_quota: 0,
+          source_position: position,
           ...settingsFields(d),
-        });
+        };
+        await tokens.update(_id, { $setOnInsert: doc }, { upsert: true });
         return;
       }
       case 'TokenUpdated':
-        await tokens.update(String(event.data.tokenId), { $set: settingsFields(event.data) });
+        await update(event.data.tokenId, { $set: settingsFields(event.data) });
         return;
       case 'TokenStatusChanged':
-        await tokens.update(String(event.data.tokenId), {
-          $set: { status: event.data.to },
-        });
+        await update(event.data.tokenId, { $set: { status: event.data.to } });
         return;
       case 'TokenDeleted':
         await tokens.delete(String(event.data.tokenId));
         return;
       case 'RequestRelayed': {
         if (event.data.tokenId === 0) return;
-        await tokens.update(String(event.data.tokenId), {
+        await update(event.data.tokenId, {
           $inc: { remain_quota: -event.data.quota, used_quota: event.data.quota },
           $max: { accessed_time: Math.floor(recorded.recordedAt.getTime() / 1000) },
         });

@@ -19,6 +19,18 @@ interface Pending {
   readonly reject: (error: Error) => void;
 }
 
+/** Several callers waiting on one event: one Pending that settles them all. */
+function merge(items: readonly Pending[]): Pending {
+  const [first] = items;
+  if (items.length === 1 && first) return first;
+  return {
+    stream: items[0]!.stream,
+    event: items[0]!.event,
+    resolve: (position) => items.forEach((i) => i.resolve(position)),
+    reject: (error) => items.forEach((i) => i.reject(error)),
+  };
+}
+
 /** The id of a receipt's event: derived from the request id, so a retry is a duplicate. */
 export function usageEventId(requestId: string): string {
   return derivedId(`usage:${requestId}`);
@@ -66,15 +78,19 @@ export class UsageAppender {
     const batch = this.queue;
     this.queue = [];
     this.scheduled = false;
-    const byStream = new Map<string, Pending[]>();
+    // Per stream, per event id: a receipt queued twice in one batch is one event, both callers
+    // learn its outcome.
+    const byStream = new Map<string, Map<string, Pending[]>>();
     for (const item of batch) {
-      const list = byStream.get(item.stream) ?? [];
-      // Two receipts of one request in one batch: the second is the same event.
-      if (!list.some((p) => p.event.id === item.event.id)) list.push(item);
-      else void this.settleDuplicate(item);
-      byStream.set(item.stream, list);
+      const events = byStream.get(item.stream) ?? new Map<string, Pending[]>();
+      events.set(item.event.id, [...(events.get(item.event.id) ?? []), item]);
+      byStream.set(item.stream, events);
     }
-    await Promise.all([...byStream].map(([stream, items]) => this.appendGroup(stream, items)));
+    await Promise.all(
+      [...byStream].map(([stream, events]) =>
+        this.appendGroup(stream, [...events.values()].map(merge)),
+      ),
+    );
   }
 
   private async appendGroup(stream: string, items: readonly Pending[]): Promise<void> {

@@ -224,6 +224,13 @@ describe('channelDecider', () => {
         .then([statusChanged(3, 1)]);
     });
 
+    it('the unchanged status 3 sent back by the edit form is no request', () => {
+      spec(channelDecider)
+        .given([created(), statusChanged(1, 3, 'x')])
+        .when({ type: 'UpdateChannel', changes: { weight: 2 }, status: 3 })
+        .then([{ type: 'ChannelUpdated', data: { channelId: 5, changes: { weight: 2 } } }]);
+    });
+
     it('same status → no event; status 3 by hand is refused', () => {
       spec(channelDecider)
         .given([created()])

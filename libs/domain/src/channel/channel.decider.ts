@@ -63,7 +63,8 @@ export const channelDecider: Decider<ChannelCommand, ChannelState, ChannelEvent>
         else if (config.type !== state.config.type)
           // The stored key was checked against the old type's format.
           throw new DomainError('channel.key_required_for_type_change');
-        const status = command.status;
+        // The edit form sends the record back whole: its unchanged status (even 3) is no request.
+        const status = command.status === state.status ? undefined : command.status;
         if (
           status !== undefined &&
           status !== ChannelStatus.Enabled &&
@@ -82,7 +83,7 @@ export const channelDecider: Decider<ChannelCommand, ChannelState, ChannelEvent>
               ...(keyChanged ? { key: command.sealedKey! } : {}),
             },
           });
-        if (status !== undefined && status !== state.status)
+        if (status !== undefined)
           events.push({
             type: 'ChannelStatusChanged',
             data: {

@@ -37,6 +37,10 @@ describe('selectChannel', () => {
     // the lowest tier is used up: back to the nearest higher tier with an untried channel
     expect(selectChannel(channels, ctx({ attempt: 3, tried: new Set([2, 4]) }))?.id).toBe(3);
     expect(selectChannel(channels, ctx({ tried: new Set([1, 2, 3, 4]) }))).toBeUndefined();
+    // a tried top-tier channel does not shift the tiers: retry 1 still aims at priority 5
+    const three = [ch(1, 20), ch(2, 10), ch(3, 0)];
+    expect(selectChannel(three, ctx({ attempt: 1, tried: new Set([1]) }))?.id).toBe(2);
+    expect(selectChannel(three, ctx({ attempt: 2, tried: new Set([1, 2]) }))?.id).toBe(3);
   });
 
   it('skips cooling channels while others are left, uses them as a last resort', () => {

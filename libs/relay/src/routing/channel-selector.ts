@@ -57,13 +57,18 @@ export function selectChannel<C extends SelectableChannel>(
   candidates: readonly C[],
   ctx: SelectionContext,
 ): C | undefined {
-  const untried = candidates.filter((c) => !ctx.tried.has(c.id));
-  if (untried.length === 0) return undefined;
-  const warm = untried.filter((c) => !ctx.isCooling(c.id));
-  const pool = warm.length > 0 ? warm : untried;
-  const tiers = tiersOf(pool);
-  const tier = tiers[tierOrder(tiers.length, ctx.attempt)[0] ?? 0];
-  return tier && tier.length > 0 ? weightedPick(tier, ctx.rng) : undefined;
+  // Tiers over every candidate, tried ones included, so attempt i keeps meaning tier i.
+  const tiers = tiersOf(candidates);
+  const order = tierOrder(tiers.length, ctx.attempt);
+  for (const allowCooling of [false, true]) {
+    for (const index of order) {
+      const eligible = (tiers[index] ?? []).filter(
+        (c) => !ctx.tried.has(c.id) && (allowCooling || !ctx.isCooling(c.id)),
+      );
+      if (eligible.length > 0) return weightedPick(eligible, ctx.rng);
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -182,9 +182,12 @@ export class MockUpstream {
   }
 
   private behaviorFor(key: string, model: string | undefined, header: unknown): MockBehavior {
-    let behavior: MockBehavior = { ...this.defaultBehavior };
-    if (model !== undefined) behavior = { ...behavior, ...this.byModel.get(model) };
-    behavior = { ...behavior, ...this.byKey.get(key) };
+    let behavior: MockBehavior = this.defaultBehavior;
+    // Rules only cost a merge when there are any (the benchmark path has none).
+    const byModel = model === undefined ? undefined : this.byModel.get(model);
+    if (byModel) behavior = { ...behavior, ...byModel };
+    const byKey = this.byKey.get(key);
+    if (byKey) behavior = { ...behavior, ...byKey };
     const queued = this.queue[0];
     if (queued) {
       behavior = { ...behavior, ...queued.behavior };
@@ -499,6 +502,12 @@ function textCompletion(behavior: MockBehavior, model: string, id: number) {
  * Writes SSE frames with the configured timing. `frames` are the content chunks; `head` goes
  * out with the first one, `tail` (finish, usage, [DONE]) after the last.
  */
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+};
+
 async function writeStream(
   res: ServerResponse,
   behavior: MockBehavior,
@@ -506,13 +515,18 @@ async function writeStream(
   frames: string[],
   tail: string[],
 ): Promise<void> {
+  res.writeHead(200, SSE_HEADERS);
+  if (
+    !behavior.firstChunkMs &&
+    !behavior.chunkIntervalMs &&
+    behavior.breakAfterChunks === undefined
+  ) {
+    // Benchmark path: the whole stream in one write, no timers, no listeners.
+    res.end(head.map(sse).join('') + frames.map(sse).join('') + tail.map(sse).join(''));
+    return;
+  }
   let closed = false;
   res.on('close', () => (closed = true));
-  res.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-  });
   if (behavior.firstChunkMs) await sleep(behavior.firstChunkMs);
   const interval = behavior.chunkIntervalMs ?? 0;
   // A provider dying mid-answer: after `breakAt` chunks the connection drops without a tail.

@@ -1,5 +1,7 @@
 import { BILLING_MESSAGES } from '../../billing/billing.messages';
 import { TOKEN_MESSAGES } from '../../tokens/tokens.messages';
+import { REDEMPTION_MESSAGES } from '../../redemptions/redemptions.messages';
+import { LOG_MESSAGES } from '../../logs/logs.messages';
 import { RELAY_MESSAGES } from '../../relay/relay.messages';
 import { CHANNEL_MESSAGES } from '../../channels/channels.messages';
 
@@ -218,6 +220,8 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
   },
   ...BILLING_MESSAGES,
   ...TOKEN_MESSAGES,
+  ...REDEMPTION_MESSAGES,
+  ...LOG_MESSAGES,
   ...RELAY_MESSAGES,
 };
 

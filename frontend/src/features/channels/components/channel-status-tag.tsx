@@ -3,6 +3,7 @@ import { ChannelStatus, parseChannelOtherInfo, type ChannelDto } from '@tollgate
 import { useTranslation } from 'react-i18next';
 import { formatUnixTime } from '../utils/channel-display';
 
+// Tags keep their whole text (miw max-content): a narrow table scrolls instead of cutting them.
 /** Spec 000 §4: enabled, disabled by hand, disabled automatically (with the reason and time). */
 export function ChannelStatusTag({
   channel,
@@ -13,13 +14,13 @@ export function ChannelStatusTag({
   switch (channel.status) {
     case ChannelStatus.Enabled:
       return (
-        <Badge variant="light" color="green">
+        <Badge miw="max-content" variant="light" color="green">
           {t('channels.status.enabled')}
         </Badge>
       );
     case ChannelStatus.ManuallyDisabled:
       return (
-        <Badge variant="light" color="red">
+        <Badge miw="max-content" variant="light" color="red">
           {t('channels.status.manuallyDisabled')}
         </Badge>
       );
@@ -36,7 +37,7 @@ export function ChannelStatusTag({
       );
       return (
         <Tooltip label={label} disabled={!info.status_reason && !time} multiline maw={320}>
-          <Badge variant="light" color="yellow" style={{ cursor: 'help' }}>
+          <Badge miw="max-content" variant="light" color="yellow" style={{ cursor: 'help' }}>
             {t('channels.status.autoDisabled')}
           </Badge>
         </Tooltip>
@@ -44,7 +45,7 @@ export function ChannelStatusTag({
     }
     default:
       return (
-        <Badge variant="light" color="gray">
+        <Badge miw="max-content" variant="light" color="gray">
           {t('channels.status.unknown')}
         </Badge>
       );

@@ -113,7 +113,7 @@ export function ChannelsTable({
         column.accessor('type', {
           header: t('channels.columns.type'),
           cell: ({ getValue }) => (
-            <Badge variant="outline" color="gray" tt="none">
+            <Badge miw="max-content" variant="outline" color="gray" tt="none">
               {channelTypeName(getValue()) ?? t('channels.unknownType')}
             </Badge>
           ),
@@ -134,7 +134,7 @@ export function ChannelsTable({
             return (
               <Stack gap={4} align="flex-start">
                 <Tooltip label={t('channels.usedQuota')}>
-                  <Badge variant="light" color="gray">
+                  <Badge miw="max-content" variant="light" color="gray">
                     {formatQuota(row.original.used_quota)}
                   </Badge>
                 </Tooltip>
@@ -145,7 +145,12 @@ export function ChannelsTable({
                       : t('channels.balance')
                   }
                 >
-                  <Badge variant="light" color="blue" data-testid="channel-balance">
+                  <Badge
+                    miw="max-content"
+                    variant="light"
+                    color="blue"
+                    data-testid="channel-balance"
+                  >
                     ${(row.original.balance ?? 0).toFixed(2)}
                   </Badge>
                 </Tooltip>
@@ -211,7 +216,7 @@ export function ChannelsTable({
 
   return (
     <Stack>
-      <Table.ScrollContainer minWidth={1000}>
+      <Table.ScrollContainer minWidth={960}>
         <Table striped highlightOnHover verticalSpacing="xs" data-testid="channels-table">
           <Table.Thead>
             {table.getHeaderGroups().map((group) => (

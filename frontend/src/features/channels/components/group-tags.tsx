@@ -7,7 +7,14 @@ export function GroupTags({ groups }: { groups: string }) {
   return (
     <Group gap={4}>
       {(names.length > 0 ? names : ['default']).map((name) => (
-        <Badge key={name} size="sm" variant="light" color={groupColor(name)} tt="none">
+        <Badge
+          miw="max-content"
+          key={name}
+          size="sm"
+          variant="light"
+          color={groupColor(name)}
+          tt="none"
+        >
           {name}
         </Badge>
       ))}

@@ -13,7 +13,7 @@ export function ResponseTimeTag({
   const band = responseTimeBand(channel.response_time);
   if (band === 'untested') {
     return (
-      <Badge variant="light" color="gray" data-band={band}>
+      <Badge miw="max-content" variant="light" color="gray" data-band={band}>
         {t('channels.responseTime.untested')}
       </Badge>
     );
@@ -21,7 +21,7 @@ export function ResponseTimeTag({
   const testedAt = formatUnixTime(channel.test_time, i18n.language);
   return (
     <Tooltip label={t('channels.responseTime.testedAt', { time: testedAt })} disabled={!testedAt}>
-      <Badge variant="light" color={band} data-band={band}>
+      <Badge miw="max-content" variant="light" color={band} data-band={band}>
         {t('channels.responseTime.seconds', { seconds: (channel.response_time / 1000).toFixed(2) })}
       </Badge>
     </Tooltip>

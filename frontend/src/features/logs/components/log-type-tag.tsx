@@ -13,7 +13,7 @@ export function LogTypeTag({ type }: { type: number }) {
   const { t } = useTranslation();
   const known = TYPES[type as keyof typeof TYPES] as (typeof TYPES)[keyof typeof TYPES] | undefined;
   return (
-    <Badge variant="light" color={known?.color ?? 'gray'}>
+    <Badge miw="max-content" variant="light" color={known?.color ?? 'gray'}>
       {t(`logs.type.${known?.key ?? 'unknown'}`)}
     </Badge>
   );

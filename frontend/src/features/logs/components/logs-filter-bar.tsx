@@ -1,6 +1,6 @@
-import { Button, Group, SimpleGrid, TextInput } from '@mantine/core';
+import { Button, SimpleGrid, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '@/lib/notify';
 import { formatDateTime, parseDateTime } from '@/utils/date-time';
@@ -30,9 +30,11 @@ interface LogsFilterBarProps {
   /** Channel and username filters are admin-only (spec 001 §6). */
   admin: boolean;
   onSearch: (filters: Partial<Record<LogFilterName, string>>) => void;
+  /** The type dropdown, laid out with the fields (it applies at once, without the button). */
+  typeSelect: ReactNode;
 }
 
-export function LogsFilterBar({ params, admin, onSearch }: LogsFilterBarProps) {
+export function LogsFilterBar({ params, admin, onSearch, typeSelect }: LogsFilterBarProps) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<Draft>(() => toDraft(params));
   useEffect(() => setDraft(toDraft(params)), [params]);
@@ -60,7 +62,7 @@ export function LogsFilterBar({ params, admin, onSearch }: LogsFilterBarProps) {
 
   return (
     <form onSubmit={submit}>
-      <SimpleGrid cols={{ base: 1, sm: 2, md: admin ? 3 : 4 }}>
+      <SimpleGrid cols={{ base: 1, sm: 2, md: admin ? 4 : 3 }} style={{ alignItems: 'end' }}>
         <TextInput label={t('logs.filters.tokenName')} {...bind('token_name')} />
         <TextInput label={t('logs.filters.modelName')} {...bind('model_name')} />
         <TextInput
@@ -75,12 +77,11 @@ export function LogsFilterBar({ params, admin, onSearch }: LogsFilterBarProps) {
         />
         {admin && <TextInput label={t('logs.filters.channel')} {...bind('channel')} />}
         {admin && <TextInput label={t('logs.filters.username')} {...bind('username')} />}
-      </SimpleGrid>
-      <Group justify="flex-end" mt="sm">
+        {typeSelect}
         <Button type="submit" leftSection={<IconSearch size={16} />}>
           {t('common.search')}
         </Button>
-      </Group>
+      </SimpleGrid>
     </form>
   );
 }

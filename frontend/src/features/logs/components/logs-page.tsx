@@ -56,17 +56,18 @@ export function LogsPage() {
             params={params}
             admin={admin}
             onSearch={(next) => update({ page: 1, filters: next })}
-          />
-          <Select
-            w={180}
-            label={t('logs.typeLabel')}
-            data={TYPE_OPTIONS.map((option) => ({
-              value: option.value,
-              label: t(`logs.type.${option.key}`),
-            }))}
-            value={params.type}
-            onChange={(value) => update({ page: 1, filters: { type: value ?? '' } })}
-            allowDeselect={false}
+            typeSelect={
+              <Select
+                label={t('logs.typeLabel')}
+                data={TYPE_OPTIONS.map((option) => ({
+                  value: option.value,
+                  label: t(`logs.type.${option.key}`),
+                }))}
+                value={params.type}
+                onChange={(value) => update({ page: 1, filters: { type: value ?? '' } })}
+                allowDeselect={false}
+              />
+            }
           />
           <LogsTable
             rows={logs.data?.items}

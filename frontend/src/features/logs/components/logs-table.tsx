@@ -203,7 +203,7 @@ export function LogsTable({
 
   return (
     <Stack>
-      <Table.ScrollContainer minWidth={admin ? 1200 : 1000}>
+      <Table.ScrollContainer minWidth={admin ? 1100 : 900}>
         <Table striped highlightOnHover verticalSpacing="xs" data-testid="logs-table">
           <Table.Thead>
             {table.getHeaderGroups().map((group) => (

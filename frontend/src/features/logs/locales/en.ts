@@ -37,7 +37,7 @@ export const logsEn: typeof logsZhCN = {
       useTime: 'Time / first token',
       prompt: 'Prompt',
       completion: 'Completion',
-      quota: 'Cost',
+      quota: 'Quota',
       retry: 'Retries',
       details: 'Details',
     },

@@ -36,7 +36,7 @@ export const logsZhCN = {
       useTime: '用时/首字',
       prompt: '提示',
       completion: '补全',
-      quota: '花费',
+      quota: '额度',
       retry: '重试',
       details: '详情',
     },

@@ -7,25 +7,25 @@ export function RedemptionStatusTag({ status }: { status: number }) {
   switch (status) {
     case RedemptionStatus.Unused:
       return (
-        <Badge variant="light" color="green">
+        <Badge miw="max-content" variant="light" color="green">
           {t('redemptions.status.unused')}
         </Badge>
       );
     case RedemptionStatus.Disabled:
       return (
-        <Badge variant="light" color="red">
+        <Badge miw="max-content" variant="light" color="red">
           {t('redemptions.status.disabled')}
         </Badge>
       );
     case RedemptionStatus.Used:
       return (
-        <Badge variant="light" color="gray">
+        <Badge miw="max-content" variant="light" color="gray">
           {t('redemptions.status.used')}
         </Badge>
       );
     default:
       return (
-        <Badge variant="light" color="dark">
+        <Badge miw="max-content" variant="light" color="dark">
           {t('redemptions.status.unknown')}
         </Badge>
       );

@@ -137,7 +137,7 @@ export function RedemptionsTable({
           {t('redemptions.copySelected')}
         </Button>
       </Group>
-      <Table.ScrollContainer minWidth={1000}>
+      <Table.ScrollContainer minWidth={900}>
         <Table striped highlightOnHover verticalSpacing="xs" data-testid="redemptions-table">
           <Table.Thead>
             {table.getHeaderGroups().map((group) => (

@@ -12,35 +12,35 @@ export function TokenStatusTag({
   switch (token.status) {
     case TokenStatus.Enabled:
       return token.model_limits_enabled ? (
-        <Badge variant="light" color="green">
+        <Badge miw="max-content" variant="light" color="green">
           {t('tokens.status.limitModels')}
         </Badge>
       ) : (
-        <Badge variant="light" color="green">
+        <Badge miw="max-content" variant="light" color="green">
           {t('tokens.status.enabled')}
         </Badge>
       );
     case TokenStatus.Disabled:
       return (
-        <Badge variant="light" color="red">
+        <Badge miw="max-content" variant="light" color="red">
           {t('tokens.status.disabled')}
         </Badge>
       );
     case TokenStatus.Expired:
       return (
-        <Badge variant="light" color="yellow">
+        <Badge miw="max-content" variant="light" color="yellow">
           {t('tokens.status.expired')}
         </Badge>
       );
     case TokenStatus.Exhausted:
       return (
-        <Badge variant="light" color="gray">
+        <Badge miw="max-content" variant="light" color="gray">
           {t('tokens.status.exhausted')}
         </Badge>
       );
     default:
       return (
-        <Badge variant="light" color="dark">
+        <Badge miw="max-content" variant="light" color="dark">
           {t('tokens.status.unknown')}
         </Badge>
       );

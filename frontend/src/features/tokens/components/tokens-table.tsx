@@ -156,7 +156,7 @@ export function TokensTable({
           {t('tokens.copySelected')}
         </Button>
       </Group>
-      <Table.ScrollContainer minWidth={1000}>
+      <Table.ScrollContainer minWidth={900}>
         <Table highlightOnHover verticalSpacing="xs" data-testid="tokens-table">
           <Table.Thead>
             {table.getHeaderGroups().map((group) => (

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
+import {
+  ProjectionHost,
+  SqliteReadStore,
+  rebuildProjections,
+  type ReadStore,
+} from '@tollgate/read-store';
+import { EMPTY_CHANNEL_CONFIG, type ChannelEvent } from '@tollgate/domain';
+import { ALL_PROJECTIONS } from '../projections/all-projections';
+import { ABILITIES, CHANNELS, type ChannelDocument } from './channel.document';
+import {
+  ROUTING_FIX_STREAM,
+  ROUTING_REBUILD_REQUESTED,
+  channelsProjection,
+} from './channels.projection';
+
+const meta = {
+  schemaVersion: 1,
+  actor: { kind: 'system', id: null, role: null },
+  occurredAt: '2026-01-15T08:00:00.000Z',
+};
+const created = (channelId: number, groups: string[], models: string[]): ChannelEvent => ({
+  type: 'ChannelCreated',
+  data: {
+    channelId,
+    config: { ...EMPTY_CHANNEL_CONFIG, name: `c${channelId}`, groups, models, priority: channelId },
+    key: { cipher: 'sealed', hash: `hash${channelId}` },
+    status: 1,
+    createdTime: 100,
+  },
+});
+
+async function append(
+  store: EventStore,
+  stream: string,
+  events: Array<{ type: string; data: unknown }>,
+) {
+  return store.append(
+    stream,
+    events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: meta })),
+    'any',
+  );
+}
+
+describe('channels projection', () => {
+  let events: EventStore;
+  let read: ReadStore;
+  let host: ProjectionHost;
+
+  beforeEach(async () => {
+    events = SqliteEventStore.open(':memory:');
+    read = new SqliteReadStore(':memory:');
+    host = new ProjectionHost(events, read, ALL_PROJECTIONS);
+    await host.start();
+  });
+  afterEach(async () => {
+    await host.stop();
+    await read.close();
+    await events.close();
+  });
+
+  const abilities = () =>
+    read
+      .collection(ABILITIES)
+      .find({}, { sort: { _id: 1 } })
+      .then((rows) => rows.map((r) => `${String(r['_id'])}:${String(r['enabled'])}`));
+
+  it('documents, abilities, status reasons, tests, balances, used quota, deletes', async () => {
+    await append(events, 'channel-1', [
+      created(1, ['default', 'vip'], ['m1', 'm2']),
+      {
+        type: 'ChannelStatusChanged',
+        data: { channelId: 1, from: 1, to: 3, reason: '401', time: 5 },
+      },
+      {
+        type: 'ChannelTested',
+        data: {
+          channelId: 1,
+          model: 'm1',
+          success: false,
+          responseTimeMs: 80,
+          message: 'x',
+          testTime: 6,
+        },
+      },
+      { type: 'ChannelBalanceUpdated', data: { channelId: 1, balance: 9.5, updatedTime: 7 } },
+    ]);
+    await append(events, 'channel-2', [created(2, ['default'], ['m1'])]);
+    const usage = await append(events, 'usage-p-2026011508', [
+      { type: 'RequestRelayed', data: { channelId: 1, quota: 30 } },
+      { type: 'RequestRelayed', data: { channelId: 1, quota: 12 } },
+    ]);
+    expect(await host.waitFor(usage.position, 2000)).toBe(true);
+    const doc = await read.collection<ChannelDocument>(CHANNELS).get('1');
+    expect(doc).toMatchObject({
+      id: 1,
+      key: '',
+      key_hash: 'hash1',
+      models: 'm1,m2',
+      group: 'default,vip',
+      status: 3,
+      other_info: JSON.stringify({ status_reason: '401', status_time: 5 }),
+      response_time: 80,
+      test_time: 6,
+      balance: 9.5,
+      balance_updated_time: 7,
+      used_quota: 42,
+      created_time: 100,
+    });
+    expect(await abilities()).toEqual([
+      'default|m1|1:false',
+      'default|m1|2:true',
+      'default|m2|1:false',
+      'vip|m1|1:false',
+      'vip|m2|1:false',
+    ]);
+    const gone = await append(events, 'channel-2', [
+      { type: 'ChannelDeleted', data: { channelId: 2 } },
+    ]);
+    expect(await host.waitFor(gone.position, 2000)).toBe(true);
+    expect(await read.collection(CHANNELS).get('2')).toBeNull();
+    expect(await abilities()).not.toContain('default|m1|2:true');
+  });
+
+  it('applying the same events twice changes nothing', async () => {
+    const last = await append(events, 'channel-1', [
+      created(1, ['default'], ['m1']),
+      { type: 'ChannelUpdated', data: { channelId: 1, changes: { models: ['m1', 'm3'] } } },
+      { type: 'RequestRelayed', data: { channelId: 1, quota: 5 } },
+    ]);
+    expect(await host.waitFor(last.position, 2000)).toBe(true);
+    const once = { doc: await read.collection(CHANNELS).get('1'), abilities: await abilities() };
+    const replay = await events.readStream('channel-1');
+    await read.transaction(async (session) => {
+      for (const event of replay) await channelsProjection.apply(event, session);
+    });
+    expect({ doc: await read.collection(CHANNELS).get('1'), abilities: await abilities() }).toEqual(
+      once,
+    );
+  });
+
+  it('a fix request recomputes every ability row; a rebuild equals incremental application', async () => {
+    await append(events, 'channel-1', [created(1, ['default'], ['m1'])]);
+    await append(events, 'channel-2', [created(2, ['vip'], ['m2', 'm3'])]);
+    const fix = await append(events, ROUTING_FIX_STREAM, [
+      { type: ROUTING_REBUILD_REQUESTED, data: {} },
+    ]);
+    expect(await host.waitFor(fix.position, 2000)).toBe(true);
+    const incremental = {
+      channels: await read.collection(CHANNELS).find({}, { sort: { id: 1 } }),
+      abilities: await abilities(),
+    };
+    expect(incremental.abilities).toHaveLength(3);
+    await host.stop();
+    await rebuildProjections(events, read, ALL_PROJECTIONS);
+    expect({
+      channels: await read.collection(CHANNELS).find({}, { sort: { id: 1 } }),
+      abilities: await abilities(),
+    }).toEqual(incremental);
+  });
+});

@@ -1,0 +1,167 @@
+import type { RecordedEvent } from '@tollgate/event-store';
+import type { Projection, ReadStoreSession } from '@tollgate/read-store';
+import {
+  BILLING_EVENT_TYPES,
+  LOG_EVENT_TYPES,
+  USAGE_EVENT_TYPES,
+  type BillingEvent,
+  type LogEvent,
+  type UsageEvent,
+  type UserRegistered,
+  type UserRenamed,
+} from '@tollgate/domain';
+import { LOGS, LOG_USERS, type LogDocument, type LogUserDocument } from './log.document';
+
+type Source = BillingEvent | UsageEvent | LogEvent | UserRegistered | UserRenamed;
+
+const seconds = (event: RecordedEvent): number => {
+  const at = event.metadata['occurredAt'];
+  const ms = typeof at === 'string' ? Date.parse(at) : event.recordedAt.getTime();
+  return Math.floor(ms / 1000);
+};
+
+/**
+ * logs: one row per balance-changing event — 1 top-up (redemption), 2 consumption (RequestRelayed
+ * receipts), 3 admin (quota edits), 4 system (new-user grant, invitation rewards, aff transfers).
+ * The row id is the event's `$all` position: stable across rebuilds, newest = highest. A
+ * LogsCleared event drops the rows before its time (the log stream keeps who cleared what).
+ */
+export const logsProjection: Projection = {
+  name: 'logs',
+  version: 1,
+  collections: [
+    {
+      name: LOGS,
+      indexes: [
+        { fields: { id: -1 } },
+        { fields: { user_id: 1, id: -1 } },
+        { fields: { created_at: 1 } },
+        { fields: { type: 1, created_at: 1 } },
+      ],
+    },
+    { name: LOG_USERS },
+  ],
+  eventTypes: [
+    'UserRegistered',
+    'UserRenamed',
+    ...BILLING_EVENT_TYPES,
+    ...USAGE_EVENT_TYPES,
+    ...LOG_EVENT_TYPES,
+  ],
+  async apply(recorded, session) {
+    const event = { type: recorded.type, data: recorded.data } as Source;
+    const users = session.collection<LogUserDocument>(LOG_USERS);
+    switch (event.type) {
+      case 'UserRegistered':
+        await users.put({ _id: String(event.data.userId), username: event.data.username });
+        return;
+      case 'UserRenamed':
+        await users.put({ _id: String(event.data.userId), username: event.data.to });
+        return;
+      case 'LogsCleared':
+        await session
+          .collection<LogDocument>(LOGS)
+          .deleteMany({ created_at: { $lt: event.data.before } });
+        return;
+      default: {
+        const row = await toRow(event, recorded, session);
+        if (row) await session.collection<LogDocument>(LOGS).put(row);
+      }
+    }
+  },
+};
+
+async function toRow(
+  event: BillingEvent | UsageEvent,
+  recorded: RecordedEvent,
+  session: ReadStoreSession,
+): Promise<LogDocument | null> {
+  const id = Number(recorded.position.commit);
+  const userId = event.data.userId;
+  const user = await session.collection<LogUserDocument>(LOG_USERS).get(String(userId));
+  const actor = recorded.metadata['actor'] as { id?: number | null } | undefined;
+  const base: LogDocument = {
+    _id: String(id),
+    id,
+    created_at: seconds(recorded),
+    type: 4,
+    user_id: userId,
+    username: user?.username ?? '',
+    token_name: '',
+    model_name: '',
+    quota: 0,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    use_time: 0,
+    is_stream: false,
+    channel: 0,
+    retry: '',
+    ip: typeof recorded.metadata['ip'] === 'string' ? recorded.metadata['ip'] : '',
+    content: '',
+    other: '',
+    admin_id: 0,
+  };
+  switch (event.type) {
+    case 'QuotaGranted': {
+      const { amount, reason, reference } = event.data;
+      if (reason === 'redemption')
+        return {
+          ...base,
+          type: 1,
+          quota: amount,
+          content: `通过兑换码充值 ${amount} 额度${reference ? `（${reference}）` : ''}`,
+        };
+      if (reason === 'topup')
+        return { ...base, type: 1, quota: amount, content: `充值 ${amount} 额度` };
+      if (reason === 'new_user')
+        return { ...base, quota: amount, content: `新用户注册赠送 ${amount} 额度` };
+      return { ...base, quota: amount, content: `使用邀请码赠送 ${amount} 额度` };
+    }
+    case 'InviterRewarded':
+      return {
+        ...base,
+        quota: event.data.amount,
+        content: `邀请用户赠送 ${event.data.amount} 额度（待划转）`,
+      };
+    case 'AffQuotaTransferred':
+      return {
+        ...base,
+        quota: event.data.amount,
+        content: `邀请额度划转 ${event.data.amount} 到余额`,
+      };
+    case 'QuotaAdjusted':
+      return {
+        ...base,
+        type: 3,
+        quota: event.data.delta,
+        content: `管理员将用户额度从 ${event.data.from} 修改为 ${event.data.to}`,
+        admin_id: typeof actor?.id === 'number' ? actor.id : 0,
+      };
+    case 'RequestRelayed': {
+      const d = event.data;
+      return {
+        ...base,
+        type: 2,
+        token_name: d.tokenName,
+        model_name: d.model,
+        quota: d.quota,
+        prompt_tokens: d.promptTokens,
+        completion_tokens: d.completionTokens,
+        use_time: Math.round(d.useTimeMs / 1000),
+        is_stream: d.stream,
+        channel: d.channelId,
+        retry: d.channelChain.length > 1 ? d.channelChain.join(',') : '',
+        ip: d.ip,
+        other: JSON.stringify({
+          ...(d.firstTokenMs === null ? {} : { frt: d.firstTokenMs }),
+          model_ratio: d.modelRatio,
+          completion_ratio: d.completionRatio,
+          group_ratio: d.groupRatio,
+          model_price: d.modelPrice,
+          cache_ratio: d.cacheRatio,
+          admin_info: { use_channel: d.channelChain },
+        }),
+      };
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { DEFAULT_PAGE_SIZE, type LogDto, type LogStatDto, type PageOf } from '@tollgate/contracts';
+import type { Filter, ReadStore } from '@tollgate/read-store';
+import { READ_STORE } from '../../infrastructure/injection-tokens';
+import { USERS, type UserDocument } from '../../projections/user.document';
+import type { LogQueryParams } from '../logs.dto';
+import { LOGS, type LogDocument } from '../log.document';
+
+/** Whose rows: `self` = one user's own (no admin details), otherwise every row (admins). */
+export type LogScope =
+  { readonly kind: 'all' } | { readonly kind: 'self'; readonly userId: number };
+
+export class ListLogsQuery extends Query<PageOf<LogDto>> {
+  constructor(
+    readonly scope: LogScope,
+    readonly params: LogQueryParams,
+  ) {
+    super();
+  }
+}
+
+export class LogStatQuery extends Query<LogStatDto> {
+  constructor(
+    readonly scope: LogScope,
+    readonly params: LogQueryParams,
+    readonly now: number = Math.floor(Date.now() / 1000),
+  ) {
+    super();
+  }
+}
+
+export function logFilter(scope: LogScope, params: LogQueryParams): Filter {
+  const filter: Filter = {};
+  if (scope.kind === 'self') filter['user_id'] = scope.userId;
+  else {
+    if (params.username?.trim()) filter['username'] = params.username.trim();
+    if (params.channel) filter['channel'] = params.channel;
+  }
+  if (params.type) filter['type'] = params.type;
+  if (params.token_name?.trim()) filter['token_name'] = params.token_name.trim();
+  if (params.model_name?.trim()) filter['model_name'] = params.model_name.trim();
+  const range: Record<string, number> = {};
+  if (params.start_timestamp) range['$gte'] = params.start_timestamp;
+  if (params.end_timestamp) range['$lte'] = params.end_timestamp;
+  if (Object.keys(range).length > 0) filter['created_at'] = range;
+  return filter;
+}
+
+/** What a user may see of their own row: no channel, retries or admin details. */
+function forSelf(doc: LogDocument): LogDto {
+  const { _id: _i, admin_id: _a, ...row } = doc;
+  let other = row.other;
+  if (other) {
+    const parsed = JSON.parse(other) as Record<string, unknown>;
+    delete parsed['admin_info'];
+    other = JSON.stringify(parsed);
+  }
+  return { ...row, channel: 0, retry: '', other };
+}
+
+@QueryHandler(ListLogsQuery)
+export class ListLogsHandler implements IQueryHandler<ListLogsQuery> {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  async execute({ scope, params }: ListLogsQuery): Promise<PageOf<LogDto>> {
+    const size = params.page_size || DEFAULT_PAGE_SIZE;
+    const page = Math.max(1, params.p ?? 1);
+    const filter = logFilter(scope, params);
+    const logs = this.readStore.collection<LogDocument>(LOGS);
+    const [docs, total] = await Promise.all([
+      logs.find(filter, { sort: { id: -1 }, skip: (page - 1) * size, limit: size }),
+      logs.count(filter),
+    ]);
+    const items = scope.kind === 'self' ? docs.map(forSelf) : await this.withAdmins(docs);
+    return { items, total, page, page_size: size };
+  }
+
+  /** Admin rows name the admin who edited the quota (admins only). */
+  private async withAdmins(docs: LogDocument[]): Promise<LogDto[]> {
+    const adminIds = [...new Set(docs.map((d) => d.admin_id).filter((id) => id > 0))];
+    const admins = adminIds.length
+      ? await this.readStore.collection<UserDocument>(USERS).find({ id: { $in: adminIds } })
+      : [];
+    const names = new Map(admins.map((a) => [a.id, a.username]));
+    return docs.map(({ _id: _i, admin_id, ...row }) => {
+      if (!admin_id) return row;
+      const other = row.other ? (JSON.parse(row.other) as Record<string, unknown>) : {};
+      other['admin_info'] = { admin_id, admin_username: names.get(admin_id) ?? '' };
+      return { ...row, other: JSON.stringify(other) };
+    });
+  }
+}
+
+@QueryHandler(LogStatQuery)
+export class LogStatHandler implements IQueryHandler<LogStatQuery> {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  /** quota: consumption in the filtered range; rpm/tpm: consumption rows of the last 60 s. */
+  async execute({ scope, params, now }: LogStatQuery): Promise<LogStatDto> {
+    const logs = this.readStore.collection<LogDocument>(LOGS);
+    const consume: Filter = { ...logFilter(scope, { ...params, type: undefined }), type: 2 };
+    const unranged: Filter = { ...consume };
+    delete unranged['created_at'];
+    const [all, recent] = await Promise.all([
+      logs.sum(consume, null, ['quota']),
+      logs.sum({ ...unranged, created_at: { $gte: now - 60 } }, null, [
+        'prompt_tokens',
+        'completion_tokens',
+      ]),
+    ]);
+    const last = recent[0];
+    return {
+      quota: all[0]?.sums['quota'] ?? 0,
+      rpm: last?.count ?? 0,
+      tpm: (last?.sums['prompt_tokens'] ?? 0) + (last?.sums['completion_tokens'] ?? 0),
+    };
+  }
+}

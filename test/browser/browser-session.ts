@@ -1,0 +1,124 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startGateway, type RunningGateway } from '../support/start-gateway';
+
+// Shared by the browser suites: Debian's chromium against the built gateway (temp DATA_DIR), fresh
+// profiles per test, screenshots under test-artifacts/screenshots/ (git-ignored).
+
+export const SCREENSHOTS = join(__dirname, '../../test-artifacts/screenshots');
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface BrowserSession {
+  readonly gateway: RunningGateway;
+  readonly browser: Browser;
+  /** A fresh profile (no cookies, no localStorage), Chinese unless told otherwise. */
+  openPage(options?: {
+    locale?: string;
+    viewport?: { width: number; height: number };
+    permissions?: string[];
+  }): Promise<Page>;
+  /** Closes the profiles opened by the test that just ended. */
+  closePages(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startBrowserSession(): Promise<BrowserSession> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const gateway = await startGateway();
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  const contexts: BrowserContext[] = [];
+  return {
+    gateway,
+    browser,
+    async openPage(options = {}) {
+      const context = await browser.newContext({
+        baseURL: gateway.url,
+        locale: options.locale ?? 'zh-CN',
+        viewport: options.viewport ?? { width: 1280, height: 860 },
+        acceptDownloads: true,
+      });
+      if (options.permissions) {
+        await context.grantPermissions(options.permissions, { origin: gateway.url });
+      }
+      contexts.push(context);
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      return page;
+    },
+    async closePages() {
+      await Promise.all(contexts.splice(0).map((context) => context.close()));
+    },
+    async close() {
+      await browser.close();
+      await gateway.stop();
+    },
+  };
+}
+
+export async function shoot(page: Page, name: string): Promise<void> {
+  // Let Mantine's transitions (drawers, modals, toasts) settle so the picture shows the final state.
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+export const unique = (prefix: string) => `${prefix}${Date.now().toString(36).slice(-6)}`;
+
+export async function register(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/register');
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByLabel('确认密码').fill(password);
+  await page.getByRole('button', { name: '注册', exact: true }).click();
+  await page.waitForURL('**/login');
+}
+
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: '登录', exact: true }).click();
+  await page.waitForURL('**/token');
+}
+
+/** Root still has the bootstrap password: sign in and dismiss the reminder. */
+export async function signInAsRoot(page: Page): Promise<void> {
+  await signIn(page, 'root', '123456');
+  await page.getByRole('button', { name: '稍后' }).click();
+}
+
+// Small polling assertions: playwright-core ships no `expect`.
+export async function poll(check: () => Promise<boolean>, describe: () => Promise<string>) {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(await describe());
+}
+
+type Locator = ReturnType<Page['locator']>;
+
+export const expectText = (locator: Locator, pattern: RegExp) =>
+  poll(
+    async () => pattern.test((await locator.textContent()) ?? ''),
+    async () => `expected ${String(pattern)}, got "${await locator.textContent()}"`,
+  );
+
+export const expectCount = (locator: Locator, count: number) =>
+  poll(
+    async () => (await locator.count()) === count,
+    async () => `expected ${count} elements, got ${await locator.count()}`,
+  );

@@ -1,0 +1,199 @@
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { MockUpstream } from '@tollgate/testing/mock-upstream';
+import { startGateway, type RunningGateway } from '../support/start-gateway';
+import {
+  CHROMIUM_ARGS,
+  expectAttribute,
+  expectCount,
+  expectText,
+  openPage,
+  SCREENSHOTS,
+  shoot,
+  signIn,
+  unique,
+} from './browser-helpers';
+
+// 管理渠道 in Debian's chromium against the built gateway, with the mock upstream as the provider:
+// the browser proof of issue 8. Screenshots land in test-artifacts/screenshots/channels-*.png.
+
+jest.setTimeout(120_000);
+
+const MODELS = ['mock-gpt-a', 'mock-gpt-b'];
+
+let upstream: MockUpstream;
+let gateway: RunningGateway;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  upstream = await MockUpstream.start({ defaults: { models: MODELS, latencyMs: 40 } });
+  gateway = await startGateway();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.stop();
+  await upstream?.close();
+});
+
+/** Root signed in (the default-password reminder put aside), on the channel page. */
+async function openChannelsAsRoot(): Promise<Page> {
+  const page = await openPage(browser, gateway.url, contexts);
+  await signIn(page, 'root', '123456');
+  await page.getByRole('button', { name: '稍后' }).click();
+  await page.getByRole('navigation', { name: '导航' }).getByRole('link', { name: '渠道' }).click();
+  await page.waitForURL('**/channel');
+  await page.getByRole('heading', { name: '管理渠道' }).waitFor();
+  return page;
+}
+
+/** Toasts stack over the right end of the rows (the actions): close them before the next click. */
+async function dismissToasts(page: Page): Promise<void> {
+  const close = page.locator('.mantine-Notification-closeButton');
+  for (let round = 0; round < 10 && (await close.count()) > 0; round += 1) {
+    // A toast already leaving may detach under the click: try the next one.
+    await close
+      .first()
+      .click({ timeout: 2_000 })
+      .catch(() => undefined);
+    await page.waitForTimeout(250);
+  }
+}
+
+const rowOf = (page: Page, name: string) =>
+  page.locator('[data-testid^="channel-row-"]').filter({ hasText: name });
+
+/** Creates a channel over the API with the page's session (as the console would). */
+async function createChannelByApi(page: Page, name: string): Promise<void> {
+  // The console keeps the signed-in user in localStorage (a string expression: no DOM types here).
+  const user = await page.evaluate<string | null>("localStorage.getItem('user')");
+  const { id } = JSON.parse(user ?? '{}') as { id: number };
+  const answer = await page.context().request.post('/api/channel/', {
+    headers: { 'New-Api-User': String(id) },
+    data: { type: 1, name, key: `sk-${name}`, base_url: upstream.url, models: MODELS.join(',') },
+  });
+  expect(((await answer.json()) as { success: boolean }).success).toBe(true);
+}
+
+test('add a channel against the mock upstream, fetch its models, test it, disable and re-enable it', async () => {
+  const page = await openChannelsAsRoot();
+  await shoot(page, 'channels-empty');
+  const name = unique('mock-');
+
+  await page.getByRole('button', { name: '添加渠道' }).click();
+  await page.waitForURL('**/channel/add');
+  const panel = page.getByRole('dialog');
+  await panel.getByText('创建新的渠道').waitFor();
+  await panel.getByRole('textbox', { name: '名称', exact: true }).fill(name);
+  await panel.getByRole('textbox', { name: '代理地址', exact: true }).fill(`${upstream.url}/`);
+  await panel.getByRole('button', { name: '获取模型列表' }).click();
+  await page.getByText('请填写密钥').waitFor();
+  await panel.getByRole('textbox', { name: '密钥', exact: true }).fill('sk-browser-1');
+  await panel.getByRole('button', { name: '获取模型列表' }).click();
+  await page.getByText('已获取 2 个模型').waitFor();
+  expect(upstream.requestsTo('/models').at(-1)?.key).toBe('sk-browser-1');
+  await expectAttribute(panel.locator('input[name="models"]'), 'value', MODELS.join(','));
+  await shoot(page, 'channels-add');
+  await panel.getByRole('button', { name: '提交' }).click();
+  await page.getByText('渠道创建成功！').waitFor();
+  await page.waitForURL('**/channel');
+
+  const row = rowOf(page, name);
+  await row.getByText('已启用').waitFor();
+  await row.getByText('未测试').waitFor();
+
+  // Test: the mock answers after 40 ms, so the time shows in the green band.
+  await row.getByRole('button', { name: '测试', exact: true }).click();
+  await page.getByText(new RegExp(`渠道 ${name} 测试成功，耗时 \\d+\\.\\d{2} 秒。`)).waitFor();
+  const responseTime = row.locator('[data-band]');
+  await expectText(responseTime, /^\d+\.\d{2} 秒$/);
+  await expectAttribute(responseTime, 'data-band', 'green');
+  expect(upstream.requestsTo('/chat/completions').at(-1)?.key).toBe('sk-browser-1');
+
+  await row.getByRole('button', { name: '更多操作' }).click();
+  await page.getByRole('menuitem', { name: '更新余额' }).click();
+  await page.getByText(`渠道 ${name} 余额更新成功！`).waitFor();
+  await expectText(row.getByTestId('channel-balance'), /^\$(?!0\.00)\d+\.\d{2}$/);
+  await shoot(page, 'channels-tested');
+
+  await dismissToasts(page);
+  await row.getByRole('button', { name: '禁用' }).click();
+  await row.getByText('已禁用').waitFor();
+  await expectAttribute(row, 'data-disabled', 'true');
+  await shoot(page, 'channels-disabled');
+  await row.getByRole('button', { name: '启用' }).click();
+  await row.getByText('已启用').waitFor();
+  await expectAttribute(row, 'data-disabled', null);
+
+  await dismissToasts(page);
+  await row.getByRole('button', { name: '编辑' }).click();
+  await panel.getByText('更新渠道信息').waitFor();
+  await expectAttribute(panel.getByRole('textbox', { name: '名称', exact: true }), 'value', name);
+  // The key is write-only: the edit panel never shows it.
+  expect(await panel.getByRole('textbox', { name: '密钥', exact: true }).inputValue()).toBe('');
+  await shoot(page, 'channels-edit');
+});
+
+test('channels made elsewhere appear live; batch-delete two; test all reports through pushes', async () => {
+  const page = await openChannelsAsRoot();
+  const first = unique('batch-a-');
+  const second = unique('batch-b-');
+  const kept = unique('batch-c-');
+  // Created over the API: the open page learns of them through the socket, without a reload.
+  for (const name of [first, second, kept]) await createChannelByApi(page, name);
+  await rowOf(page, kept).waitFor();
+  await rowOf(page, first).waitFor();
+
+  await page.getByRole('button', { name: '删除所选通道' }).click();
+  await page.getByText('请先选择要删除的通道！').waitFor();
+
+  await page.getByRole('checkbox', { name: `选择渠道 ${first}` }).check();
+  await page.getByRole('checkbox', { name: `选择渠道 ${second}` }).check();
+  await page.getByText('已选择 2 个').waitFor();
+  await shoot(page, 'channels-selected');
+  await page.getByRole('button', { name: '删除所选通道' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: '删除' }).click();
+  await page.getByText('已删除 2 个通道！').waitFor();
+  await expectCount(rowOf(page, first), 0);
+  await expectCount(rowOf(page, second), 0);
+  await expectCount(rowOf(page, kept), 1);
+
+  // Test all runs in the background; each result reaches the table as a push.
+  const keptTime = rowOf(page, kept).locator('[data-band]');
+  await expectAttribute(keptTime, 'data-band', 'untested');
+  await page.getByRole('button', { name: '测试所有通道' }).click();
+  await page.getByText('已开始测试所有已启用通道，结果将自动刷新。').waitFor();
+  await expectText(keptTime, /^\d+\.\d{2} 秒$/);
+  await dismissToasts(page);
+  await shoot(page, 'channels-tested-all');
+});
+
+test('the channel page in English and on a phone', async () => {
+  const page = await openChannelsAsRoot();
+  const name = unique('english-');
+  await createChannelByApi(page, name);
+  await rowOf(page, name).waitFor();
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await page.getByRole('heading', { name: 'Channels' }).waitFor();
+  await page.getByRole('button', { name: 'Delete selected' }).click();
+  await page.getByText('Please select the channels to delete first!').waitFor();
+  await rowOf(page, name).getByText('Enabled', { exact: true }).waitFor();
+  await rowOf(page, name).getByText('Not tested').waitFor();
+  await dismissToasts(page);
+  await shoot(page, 'channels-en');
+
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name: '简体中文' }).click();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: '添加渠道' }).click();
+  await page.getByRole('dialog').getByText('创建新的渠道').waitFor();
+  await shoot(page, 'channels-add-mobile');
+});

@@ -1,0 +1,454 @@
+/**
+ * The relay end to end: the whole gateway (embedded storage), channels and tokens created through
+ * the console API, the mock upstream, and the official openai SDK as the client.
+ */
+import OpenAI, { toFile } from 'openai';
+import request from 'supertest';
+import type { RequestRelayed } from '@tollgate/domain';
+import { MockUpstream } from '@tollgate/testing/mock-upstream';
+import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
+import { BalanceBook } from '../../apps/gateway/src/billing/balance-book';
+import { readStoredEvents, waitUntil } from '../support/e2e-helpers';
+import {
+  type ConsoleClient,
+  loginRoot,
+  registerAndLogin,
+  startTestApp,
+  type TestApp,
+} from '../support/test-app';
+
+jest.setTimeout(120_000);
+
+type Receipt = RequestRelayed['data'];
+
+const RATIOS = {
+  'gpt-4o-mini': 0.075,
+  'gpt-4o': 1.25,
+  'gpt-3.5-turbo-instruct': 0.75,
+  'text-embedding-3-small': 0.01,
+  'omni-moderation-latest': 0.1,
+  'whisper-1': 15,
+  'tts-1': 7.5,
+};
+const COMPLETION = { 'gpt-4o-mini': 4, 'gpt-4o': 4 };
+const NEW_USER_QUOTA = 1_000_000;
+
+describe('relay (whole app, openai SDK, mock upstream)', () => {
+  let t: TestApp;
+  let upstream: MockUpstream;
+  let root: ConsoleClient;
+  let routing: RoutingTable;
+  let book: BalanceBook;
+  let users = 0;
+
+  const optionValues = new Map<string, string>();
+  /** Sets an option (the API refuses an unchanged value, so unchanged ones are skipped). */
+  const option = async (key: string, value: string) => {
+    if (optionValues.get(key) === value) return;
+    const res = await root.put('/api/option/', { key, value });
+    expect(res.body).toMatchObject({ success: true });
+    optionValues.set(key, value);
+  };
+
+  async function addChannel(body: Record<string, unknown>): Promise<number> {
+    const res = await root.post('/api/channel/', {
+      type: 1,
+      name: 'mock',
+      key: 'sk-upstream-main',
+      base_url: upstream.url,
+      models: Object.keys(RATIOS).concat('dall-e-3').join(','),
+      group: 'default',
+      ...body,
+    });
+    expect(res.body).toMatchObject({ success: true });
+    const id = (res.body.data.ids as number[])[0]!;
+    await waitUntil(() => routing.channel(id) !== undefined, 'routing table has the channel');
+    return id;
+  }
+
+  /** A new user (QuotaForNewUser) with one token; its SDK client and console client. */
+  async function newCaller(tokenBody: Record<string, unknown> = {}) {
+    users += 1;
+    const web = await registerAndLogin(t.url, `relay${users}`);
+    const created = await web.post('/api/token/', {
+      name: 'relay',
+      remain_quota: 800_000,
+      ...tokenBody,
+    });
+    expect(created.body).toMatchObject({ success: true });
+    const tokenId = (created.body.data.ids as number[])[0]!;
+    const list = (await web.get('/api/token/?p=0&size=10')).body.data as Array<{
+      id: number;
+      key: string;
+    }>;
+    const key = list.find((tk) => tk.id === tokenId)!.key;
+    const sdk = new OpenAI({ apiKey: `sk-${key}`, baseURL: `${t.url}/v1`, maxRetries: 0 });
+    return { web, userId: web.userId, tokenId, key, sdk };
+  }
+
+  const receiptsOf = (userId: number): Receipt[] =>
+    readStoredEvents(t.dataDir, { type: 'RequestRelayed' })
+      .map((e) => e.data as unknown as Receipt)
+      .filter((r) => r.userId === userId);
+
+  async function waitReceipts(userId: number, count: number): Promise<Receipt[]> {
+    await waitUntil(() => receiptsOf(userId).length >= count, `${count} receipts`, 10_000);
+    return receiptsOf(userId);
+  }
+
+  beforeAll(async () => {
+    upstream = await MockUpstream.start();
+    t = await startTestApp();
+    routing = t.app.get(RoutingTable);
+    book = t.app.get(BalanceBook);
+    root = await loginRoot(t.url);
+    await option('ModelRatio', JSON.stringify(RATIOS));
+    await option('CompletionRatio', JSON.stringify(COMPLETION));
+    await option('ModelPrice', JSON.stringify({ 'dall-e-3': 0.04 }));
+    await option('QuotaForNewUser', String(NEW_USER_QUOTA));
+    await addChannel({ name: 'main' });
+  });
+
+  afterAll(async () => {
+    await t.close();
+    await upstream.close();
+  });
+
+  beforeEach(() => upstream.reset());
+
+  it('every endpoint through the SDK: charges = the formula, balances, token counters and receipts match', async () => {
+    const { web, userId, tokenId, sdk } = await newCaller();
+    upstream.setDefaults({ usage: { prompt_tokens: 120, completion_tokens: 30 }, chunks: 4 });
+
+    const chat = await sdk.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hello' }],
+    });
+    expect(chat.choices[0]!.message.content).toBeTruthy();
+
+    const stream = await sdk.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+    });
+    let streamed = '';
+    for await (const chunk of stream) streamed += chunk.choices[0]?.delta.content ?? '';
+    expect(streamed).toBe('tok tok tok tok ');
+
+    await sdk.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Say hi' });
+    await sdk.embeddings.create({ model: 'text-embedding-3-small', input: 'hello' });
+    const images = await sdk.images.generate({ model: 'dall-e-3', prompt: 'a cat', n: 2 });
+    expect(images.data).toHaveLength(2);
+    const speech = await sdk.audio.speech.create({
+      model: 'tts-1',
+      input: 'Hello world',
+      voice: 'alloy',
+    });
+    expect((await speech.arrayBuffer()).byteLength).toBe(1024);
+    const text = await sdk.audio.transcriptions.create({
+      model: 'whisper-1',
+      file: await toFile(Buffer.from('RIFF0000WAVEfmt '), 'hello.wav', { type: 'audio/wav' }),
+    });
+    expect(typeof text.text).toBe('string');
+    const moderation = await sdk.moderations.create({
+      model: 'omni-moderation-latest',
+      input: 'kill',
+    });
+    expect(moderation.results[0]!.flagged).toBe(true);
+    const models = await sdk.models.list();
+    expect(models.data.map((m) => m.id)).toEqual(
+      expect.arrayContaining(['gpt-4o-mini', 'dall-e-3']),
+    );
+
+    const receipts = await waitReceipts(userId, 8);
+    const by = (endpoint: string) => receipts.find((r) => r.endpoint === endpoint)!;
+    // ratio mode: round((prompt + completion × completionRatio) × modelRatio × groupRatio)
+    expect(by('/v1/chat/completions').quota).toBeGreaterThan(0);
+    const chatReceipts = receipts.filter((r) => r.endpoint === '/v1/chat/completions');
+    expect(chatReceipts.map((r) => r.quota).sort((a, b) => a - b)).toEqual(
+      [Math.round((120 + 30 * 4) * 0.075), Math.round((120 + 30 * 4) * 1.25)].sort((a, b) => a - b),
+    );
+    expect(chatReceipts.find((r) => r.stream)).toMatchObject({
+      model: 'gpt-4o',
+      promptTokens: 120,
+      completionTokens: 30,
+      estimated: false,
+    });
+    expect(by('/v1/completions').quota).toBe(Math.round((120 + 30) * 0.75));
+    // embeddings report prompt tokens only
+    expect(by('/v1/embeddings')).toMatchObject({ promptTokens: 120, completionTokens: 0 });
+    expect(by('/v1/embeddings').quota).toBe(Math.max(1, Math.round(120 * 0.01)));
+    // price mode: modelPrice × 500000 × groupRatio per image
+    expect(by('/v1/images/generations')).toMatchObject({ quota: 2 * 20_000, modelPrice: 0.04 });
+    for (const r of receipts) {
+      expect(r).toMatchObject({
+        userId,
+        tokenId,
+        group: 'default',
+        groupRatio: 1,
+        channelChain: [r.channelId],
+      });
+    }
+    const total = receipts.reduce((s, r) => s + r.quota, 0);
+
+    // The hot balance book and the read models agree with Σ receipts.
+    expect(book.userBalance(userId)).toBe(NEW_USER_QUOTA - total);
+    await waitUntil(
+      async () => (await web.get('/api/user/self')).body.data.quota === NEW_USER_QUOTA - total,
+      'user read model',
+    );
+    const self = (await web.get('/api/user/self')).body.data;
+    expect(self).toMatchObject({ used_quota: total, request_count: 8 });
+    await waitUntil(async () => {
+      const tokens = (await web.get('/api/token/?p=0&size=10')).body.data as Array<{
+        id: number;
+        used_quota: number;
+        remain_quota: number;
+      }>;
+      const token = tokens.find((tk) => tk.id === tokenId)!;
+      return token.used_quota === total && token.remain_quota === 800_000 - total;
+    }, 'token read model');
+
+    // The log: one consumption row (type 2) per receipt, `other` is the receipt's ratios.
+    type LogRow = {
+      type: number;
+      model_name: string;
+      quota: number;
+      prompt_tokens: number;
+      completion_tokens: number;
+      is_stream: boolean;
+      token_name: string;
+      other: string;
+    };
+    const logRows = async () =>
+      ((await web.get('/api/log/self?type=2&p=1&page_size=50')).body.data?.items ?? []) as LogRow[];
+    await waitUntil(async () => (await logRows()).length === 8, 'consumption log rows');
+    const rows = await logRows();
+    expect(rows.reduce((s, r) => s + r.quota, 0)).toBe(total);
+    const chatRow = rows.find((r) => r.model_name === 'gpt-4o-mini')!;
+    expect(chatRow).toMatchObject({
+      type: 2,
+      quota: Math.round((120 + 30 * 4) * 0.075),
+      prompt_tokens: 120,
+      completion_tokens: 30,
+      is_stream: false,
+      token_name: 'relay',
+    });
+    expect(JSON.parse(chatRow.other)).toMatchObject({
+      model_ratio: 0.075,
+      completion_ratio: 4,
+      group_ratio: 1,
+      model_price: -1,
+    });
+    const imageRow = rows.find((r) => r.model_name === 'dall-e-3')!;
+    expect(JSON.parse(imageRow.other)).toMatchObject({ model_price: 0.04, group_ratio: 1 });
+    const streamRow = rows.find((r) => r.model_name === 'gpt-4o')!;
+    expect(streamRow.is_stream).toBe(true);
+    expect(JSON.parse(streamRow.other).frt).toEqual(expect.any(Number));
+
+    // The upstream saw the mapped request with include_usage on the stream.
+    const streamCall = upstream
+      .requestsTo('/chat/completions')
+      .find((r) => (r.body as { stream?: boolean }).stream);
+    expect(streamCall!.body).toMatchObject({ stream_options: { include_usage: true } });
+    expect(streamCall!.key).toBe('sk-upstream-main');
+  });
+
+  it('no overdraft: 200 concurrent requests on a balance that covers 20', async () => {
+    await option('PreConsumedQuota', '100'); // reserve 100 × 1.25 = 125 = the cost of each call
+    await option('QuotaForNewUser', String(20 * 125)); // a balance that covers exactly 20 calls
+    try {
+      const { userId, web, sdk } = await newCaller({ unlimited_quota: true });
+      await option('QuotaForNewUser', String(NEW_USER_QUOTA));
+      expect(book.userBalance(userId)).toBe(20 * 125);
+      upstream.setDefaults({ usage: { prompt_tokens: 100, completion_tokens: 0 }, latencyMs: 30 });
+      const results = await Promise.allSettled(
+        Array.from({ length: 200 }, () =>
+          sdk.chat.completions.create({
+            model: 'gpt-4o',
+            messages: [{ role: 'user', content: 'x' }],
+          }),
+        ),
+      );
+      const served = results.filter((r) => r.status === 'fulfilled').length;
+      expect(served).toBe(20);
+      const errors = results
+        .filter((r) => r.status === 'rejected')
+        .map((r) => r.reason as { status: number; error?: { code?: string } });
+      expect(
+        errors.every((e) => e.status === 403 && e.error?.code === 'insufficient_user_quota'),
+      ).toBe(true);
+      const receipts = await waitReceipts(userId, 20);
+      expect(receipts.reduce((s, r) => s + r.quota, 0)).toBe(20 * 125);
+      expect(book.userBalance(userId)).toBe(0);
+      await waitUntil(
+        async () => (await web.get('/api/user/self')).body.data.quota === 0,
+        'read model at 0',
+      );
+    } finally {
+      await option('PreConsumedQuota', '500');
+      await option('QuotaForNewUser', String(NEW_USER_QUOTA));
+    }
+  });
+
+  it('a client aborting a slow stream after 3 chunks is billed for the full upstream usage', async () => {
+    const { userId, sdk } = await newCaller();
+    upstream.setDefaults({
+      chunks: 20,
+      chunkIntervalMs: 40,
+      usage: { prompt_tokens: 60, completion_tokens: 20 },
+    });
+    const controller = new AbortController();
+    const stream = await sdk.chat.completions.create(
+      { model: 'gpt-4o', messages: [{ role: 'user', content: 'a long story' }], stream: true },
+      { signal: controller.signal },
+    );
+    let seen = 0;
+    try {
+      for await (const chunk of stream) {
+        if (chunk.choices[0]?.delta.content) seen += 1;
+        if (seen === 3) controller.abort();
+      }
+    } catch {
+      // the SDK reports the abort
+    }
+    expect(seen).toBe(3);
+    const [receipt] = await waitReceipts(userId, 1);
+    expect(receipt).toMatchObject({
+      promptTokens: 60,
+      completionTokens: 20,
+      estimated: false,
+      stream: true,
+    });
+    expect(receipt!.quota).toBe(Math.round((60 + 20 * 4) * 1.25));
+  });
+
+  it('retries skip tried channels; a 401 channel is disabled with its reason and leaves the routing table', async () => {
+    await option('RetryTimes', '3');
+    await option('AutomaticDisableChannelEnabled', 'true');
+    try {
+      const failing = await addChannel({
+        name: 'dead-key',
+        key: 'sk-dead',
+        priority: 20, // each retry moves one priority tier down (the anchors' order): 20 → 10 → 0
+        models: 'gpt-4o-mini',
+      });
+      const busy = await addChannel({
+        name: 'busy',
+        key: 'sk-busy',
+        priority: 10,
+        models: 'gpt-4o-mini',
+      });
+      upstream
+        .forKey('sk-dead', { fail: 'invalid_key' })
+        .forKey('sk-busy', { fail: 'server_error' });
+      const { userId, sdk } = await newCaller();
+      const answer = await sdk.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'x' }],
+      });
+      expect(answer.choices).toHaveLength(1);
+      const keys = upstream.requestsTo('/chat/completions').map((r) => r.key);
+      expect(new Set(keys).size).toBe(keys.length); // no channel tried twice
+      expect(keys).toEqual(['sk-dead', 'sk-busy', 'sk-upstream-main']);
+      const [receipt] = await waitReceipts(userId, 1);
+      expect(receipt!.channelChain).toEqual([failing, busy, receipt!.channelId]);
+
+      await waitUntil(() => routing.channel(failing)?.status === 3, 'channel auto-disabled');
+      expect(routing.candidates('default', 'gpt-4o-mini').map((c) => c.id)).not.toContain(failing);
+      const channel = (await root.get(`/api/channel/${failing}`)).body.data as {
+        status: number;
+        other_info: string;
+      };
+      expect(channel.status).toBe(3);
+      expect(channel.other_info).toContain('invalid_api_key');
+      // the 500 channel is not disabled by one failure
+      expect(routing.channel(busy)?.status).toBe(1);
+      await root.delete(`/api/channel/${busy}`);
+
+      // Auto-enable: the key works again and a scheduled/manual test passes → back in the table.
+      await option('AutomaticEnableChannelEnabled', 'true');
+      upstream.reset();
+      const tested = await root.get(`/api/channel/test/${failing}`);
+      expect(tested.body.success).toBe(true);
+      await waitUntil(() => routing.channel(failing)?.status === 1, 'channel auto-enabled');
+      expect(routing.candidates('default', 'gpt-4o-mini').map((c) => c.id)).toContain(failing);
+      await root.delete(`/api/channel/${failing}`);
+    } finally {
+      await option('RetryTimes', '0');
+      await option('AutomaticDisableChannelEnabled', 'false');
+      await option('AutomaticEnableChannelEnabled', 'false');
+    }
+  });
+
+  it('the playground bills the signed-in user (no token) and streams', async () => {
+    const { web, userId } = await newCaller();
+    upstream.setDefaults({ chunks: 2, usage: { prompt_tokens: 10, completion_tokens: 2 } });
+    const res = await web
+      .post('/pg/chat/completions', {
+        model: 'gpt-4o-mini',
+        group: 'default',
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      })
+      .buffer(true)
+      .parse((r, done) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString()));
+        r.on('end', () => done(null, text));
+      });
+    expect(res.status).toBe(200);
+    expect(res.body as string).toContain('data: [DONE]');
+    const [receipt] = await waitReceipts(userId, 1);
+    expect(receipt).toMatchObject({ tokenId: 0, endpoint: '/pg/chat/completions', stream: true });
+    expect(upstream.requestsTo('/chat/completions')[0]!.body).not.toHaveProperty('group');
+    // without a session: 401 in the OpenAI shape
+    const anonymous = await request(t.url)
+      .post('/pg/chat/completions')
+      .send({ model: 'gpt-4o-mini', messages: [] });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error.message).toMatch(/request id/);
+  });
+
+  it('OpenAI-shaped errors, dashboard billing and 501s', async () => {
+    const { key } = await newCaller();
+    const bad = await request(t.url)
+      .post('/v1/chat/completions')
+      .set('authorization', 'Bearer sk-nope')
+      .send({ model: 'gpt-4o-mini', messages: [] });
+    expect(bad.status).toBe(401);
+    expect(bad.body.error).toMatchObject({
+      type: 'authentication_error',
+      code: 'token_invalid',
+      param: '',
+    });
+    expect(bad.body.error.message).toMatch(/^无效的令牌 \(request id: [0-9a-f]{32}\)$/);
+    for (const path of ['/dashboard/billing/subscription', '/v1/dashboard/billing/subscription']) {
+      const sub = await request(t.url).get(path).set('authorization', `Bearer sk-${key}`);
+      expect(sub.body).toMatchObject({
+        object: 'billing_subscription',
+        hard_limit_usd: 800_000 / 500_000,
+      });
+    }
+    const usage = await request(t.url)
+      .get('/v1/dashboard/billing/usage')
+      .set('authorization', `Bearer ${key}`);
+    expect(usage.body).toEqual({ object: 'list', total_usage: 0 });
+    const notImplemented = await request(t.url)
+      .post('/v1/images/variations')
+      .set('authorization', `Bearer sk-${key}`);
+    expect(notImplemented.status).toBe(501);
+    expect(notImplemented.body.error.code).toBe('api_not_implemented');
+    const unknownModel = await request(t.url)
+      .post('/v1/chat/completions')
+      .set('authorization', `Bearer sk-${key}`)
+      .send({ model: 'nobody-serves-this', messages: [] });
+    expect(unknownModel.status).toBe(403); // no price configured
+    // large bodies are legitimate on /v1 (above Fastify's 1 MB default)
+    const big = await request(t.url)
+      .post('/v1/embeddings')
+      .set('authorization', `Bearer sk-${key}`)
+      .send({ model: 'text-embedding-3-small', input: 'word '.repeat(600_000) });
+    expect(big.status).toBe(200);
+  });
+});
