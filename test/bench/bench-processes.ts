@@ -25,6 +25,8 @@ export async function startProcess(options: {
   readyUrl?: (port: number) => string;
   port?: number;
   nodeArgs?: string[];
+  /** Sent first on stop (then SIGTERM, then SIGKILL). */
+  stopSignal?: NodeJS.Signals;
 }): Promise<Running> {
   const child = spawn(
     'taskset',
@@ -78,7 +80,7 @@ export async function startProcess(options: {
     child,
     output: () => output,
     rssMiB: () => rssMiBOf(child.pid),
-    stop: () => stopChild(child),
+    stop: () => stopChild(child, options.stopSignal),
   };
 }
 
@@ -93,16 +95,18 @@ export function rssMiBOf(pid: number | undefined): number {
   }
 }
 
-/** SIGTERM, then SIGKILL after 5 s. */
-export function stopChild(child: ChildProcess): Promise<void> {
+/** `first` (default SIGTERM), SIGTERM after 5 s, then SIGKILL after 10 s. */
+export function stopChild(child: ChildProcess, first: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    const term = setTimeout(() => child.kill('SIGTERM'), 5000);
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
     child.once('exit', () => {
-      clearTimeout(timer);
+      clearTimeout(term);
+      clearTimeout(kill);
       resolve();
     });
-    child.kill('SIGTERM');
+    child.kill(first);
   });
 }
 

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteReadStore } from '@tollgate/read-store';
+import { logsProjection } from '../../apps/gateway/src/logs/logs.projection';
 import { usersProjection } from '../../apps/gateway/src/projections/users.projection';
 import {
   concurrentStreams,
@@ -189,6 +190,7 @@ async function main(): Promise<void> {
 
     log(`S8 console reads at scale (${PLAN.users} users)`);
     await seedUsers(dataDir, PLAN.users);
+    await seedLogs(dataDir, PLAN.users);
     gateway = await startGateway(dataDir);
     await waitForRelay(gw2(gateway, account));
     await consoleReads(gw2(gateway, account), account, gateway);
@@ -216,7 +218,7 @@ const gw2 = (gateway: Running, account: BenchAccount): Target => ({
 
 async function startGateway(dataDir: string): Promise<Running> {
   const port = await freePort();
-  const profileDir = flag('profile') ? join(ROOT, 'docs/profiles') : '';
+  const profileDir = flag('profile') ? join(tmpdir(), 'tollgate-profiles') : '';
   return startProcess({
     name: 'gateway',
     script: join(DIST, 'apps/gateway/src/main.js'),
@@ -229,7 +231,15 @@ async function startGateway(dataDir: string): Promise<Running> {
       CRITICAL_RATE_LIMIT: '0',
       CONSOLE_DIR: join(ROOT, 'frontend/dist'),
     },
-    nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    nodeArgs: profileDir
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${profileDir}`,
+          '-r',
+          join(DIST, 'test/bench/profile-exit.preload.js'),
+        ]
+      : [],
+    ...(profileDir ? { stopSignal: 'SIGUSR2' as const } : {}),
     readyUrl: (p) => `http://127.0.0.1:${p}/api/status`,
   });
 }
@@ -505,6 +515,53 @@ async function seedUsers(dataDir: string, count: number): Promise<void> {
   );
 }
 
+/** As many log rows as users, as read-model rows (consumption rows of the seeded users). */
+async function seedLogs(dataDir: string, count: number): Promise<void> {
+  const started = Date.now();
+  const store = new SqliteReadStore(join(dataDir, 'read.sqlite'), { readers: 1 });
+  const models = ['gpt-4o-mini', 'gpt-4o', 'gpt-3.5-turbo'];
+  try {
+    await store.declare(logsProjection.collections);
+    const batch = 20_000;
+    const now = Math.floor(Date.now() / 1000);
+    for (let from = 0; from < count; from += batch) {
+      await store.transaction(async (session) => {
+        const logs = session.collection('logs');
+        for (let i = from; i < Math.min(count, from + batch); i++) {
+          const id = 10_000_000 + i;
+          const user = 1_000_000 + ((i * 7919) % count);
+          await logs.put({
+            _id: String(id),
+            id,
+            created_at: now - (count - i),
+            type: 2,
+            user_id: user,
+            username: `u${user}`,
+            token_name: 'default',
+            model_name: models[i % 3]!,
+            quota: 100 + (i % 900),
+            prompt_tokens: 10 + (i % 50),
+            completion_tokens: 20 + (i % 80),
+            use_time: 1,
+            is_stream: i % 2 === 0,
+            channel: 1,
+            retry: '',
+            ip: '127.0.0.1',
+            content: '',
+            other: '{"model_ratio":0.075,"group_ratio":1,"completion_ratio":4,"model_price":-1}',
+            admin_id: 0,
+          });
+        }
+      });
+    }
+  } finally {
+    await store.close();
+  }
+  notes.push(
+    `S8: ${count} consumption log rows written as read-model rows (logs collection) in ${f((Date.now() - started) / 1000)} s; not in the event log.`,
+  );
+}
+
 async function consoleReads(gw: Target, account: BenchAccount, gateway: Running): Promise<void> {
   const admin = await new ApiSession(gateway.url).login('root', '123456');
   void account;
@@ -516,10 +573,15 @@ async function consoleReads(gw: Target, account: BenchAccount, gateway: Running)
     rate,
   });
   const timings: Record<string, number[]> = {
-    search: [],
-    'search (2 letters)': [],
-    page: [],
-    'deep page': [],
+    'user search': [],
+    'user search (2 letters)': [],
+    'user page': [],
+    'user deep page': [],
+    'log page': [],
+    'log deep page': [],
+    'log page of one user': [],
+    'log stat (all rows)': [],
+    'log stat (one user)': [],
   };
   let stop = false;
   const words = [
@@ -543,17 +605,26 @@ async function consoleReads(gw: Target, account: BenchAccount, gateway: Running)
         timings[kind]!.push(performance.now() - t0);
       };
       const id = 1_000_000 + Math.floor(Math.random() * PLAN.users);
+      const pages = Math.floor(PLAN.users / 10);
+      // A username fragment: first word + 3 characters of the base-36 id (a few matches each).
+      const term = `${words[(id - 1_000_000) % 10]}${id.toString(36).slice(0, 3)}`;
+      await time('user search', `/api/user/search?keyword=${term}&p=1&page_size=10`);
+      await time('user page', `/api/user/?p=${1 + (i % 20)}&page_size=10`);
       await time(
-        'search',
-        `/api/user/search?keyword=${encodeURIComponent(`${words[i % 10]}${id.toString(36).slice(0, 3)}`)}&p=1&page_size=10`,
+        'user deep page',
+        `/api/user/?p=${1 + Math.floor(Math.random() * pages)}&page_size=10`,
       );
-      await time('page', `/api/user/?p=${1 + (i % 20)}&page_size=10`);
+      await time('log page', `/api/log/?p=${1 + (i % 20)}&page_size=10`);
       await time(
-        'deep page',
-        `/api/user/?p=${1 + Math.floor(Math.random() * (PLAN.users / 10))}&page_size=10`,
+        'log deep page',
+        `/api/log/?p=${1 + Math.floor(Math.random() * pages)}&page_size=10`,
       );
-      if (i % 5 === 0)
-        await time('search (2 letters)', `/api/user/search?keyword=zq&p=1&page_size=10`);
+      await time('log page of one user', `/api/log/?p=1&page_size=10&username=u${id}`);
+      await time('log stat (one user)', `/api/log/stat?username=u${id}`);
+      if (i % 5 === 0) {
+        await time('user search (2 letters)', `/api/user/search?keyword=zq&p=1&page_size=10`);
+        await time('log stat (all rows)', `/api/log/stat`);
+      }
       i++;
     }
   })();
@@ -568,13 +639,14 @@ async function consoleReads(gw: Target, account: BenchAccount, gateway: Running)
   for (const [kind, list] of Object.entries(timings)) {
     list.sort((a, b) => a - b);
     const p99 = pct(list, 0.99);
+    const goal = kind.startsWith('log stat') ? 100 : 50;
     row(
       'S8',
-      `${kind} p99 (${PLAN.users} users)`,
+      `${kind} p99 (${PLAN.users} users and log rows)`,
       p99,
       'ms',
-      '≤ 50 ms',
-      p99 <= 50,
+      `≤ ${goal} ms`,
+      p99 <= goal,
       `${list.length} calls, p50 ${f(pct(list, 0.5))} ms`,
     );
   }
