@@ -47,7 +47,7 @@ const PLAN = {
   ladder: QUICK ? [1000, 4000] : [1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 10000],
   streams: 512,
   soakSeconds: numberArg('soak-minutes', QUICK ? 1 / 6 : 10) * 60,
-  users: numberArg('users', QUICK ? 50_000 : 1_000_000),
+  users: numberArg('users', QUICK ? 30_000 : 1_000_000),
   consoleSeconds: QUICK ? 5 : 15,
 };
 const CPU_SERVER = '0'; // the proxy or the gateway

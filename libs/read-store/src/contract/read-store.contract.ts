@@ -495,6 +495,18 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>): void {
         { $or: [{ name: lit('alice') }, { 'profile.email': lit('alice') }, { n: 4 }] },
         ['1', '3', '4', '7'],
       ],
+      [
+        'two literals over two fields, mixed case rules',
+        {
+          $or: [
+            { name: lit('alice') },
+            { 'profile.email': lit('alice', false) },
+            { name: lit('bob') },
+            { 'profile.email': lit('bob') },
+          ],
+        },
+        ['1', '2', '3', '7'],
+      ],
       ['combined with other fields', { name: lit('lic'), n: { $gt: 1 } }, ['3']],
       ['inside $nin', { name: { $nin: [/alice/i] } }, ['2', '4', '5', '6', '7']],
     ];

@@ -42,6 +42,10 @@ function compileFilter(filter: unknown, params: SqlValue[], search?: SearchIndex
     if (key === '$or' || key === '$and') {
       if (!Array.isArray(value) || value.length === 0)
         throw new Error(`${key} needs a non-empty array`);
+      if (key === '$or' && search) {
+        parts.push(compileSearchOr(value as unknown[], params, search));
+        continue;
+      }
       const subs = value.map((sub: unknown) => `(${compileFilter(sub, params, search)})`);
       parts.push(`(${subs.join(key === '$or' ? ' OR ' : ' AND ')})`);
     } else if (key.startsWith('$')) {
@@ -180,6 +184,71 @@ function regex(
   }
   params.push(source, flags);
   return `(${narrowed}${typeExpr(path)} = 'text' AND regexp(?, ?, ${fieldExpr(path)}))`;
+}
+
+/**
+ * A search box asks for one literal in several fields (`$or` of `{field: literal regex}`): one MATCH
+ * over those columns narrows the rows once, instead of one index lookup per field, then the exact
+ * per-field checks decide. Other branches (an id, say) stay as they are.
+ */
+function compileSearchOr(branches: unknown[], params: SqlValue[], search: SearchIndex): string {
+  const byLiteral = new Map<string, Array<{ index: number; path: string }>>();
+  branches.forEach((branch, index) => {
+    const hit = searchableBranch(branch, search);
+    if (!hit) return;
+    const group = byLiteral.get(hit.literal) ?? [];
+    group.push({ index, path: hit.path });
+    byLiteral.set(hit.literal, group);
+  });
+  const combined = new Set<number>();
+  const parts: string[] = [];
+  for (const [literal, group] of byLiteral) {
+    if (group.length < 2) continue;
+    const columns = [...new Set(group.map((g) => search.columns.get(g.path)!))];
+    params.push(`{${columns.join(' ')}} : "${literal.replace(/"/g, '""')}"`);
+    // Compiled without the index: the MATCH above is the prefilter for all of them.
+    const checks = group.map((g) => `(${compileFilter(branches[g.index], params)})`);
+    parts.push(
+      `(rowid IN (SELECT rowid FROM ${search.table} WHERE ${search.table} MATCH ?) AND (${checks.join(' OR ')}))`,
+    );
+    group.forEach((g) => combined.add(g.index));
+  }
+  branches.forEach((branch, index) => {
+    if (!combined.has(index)) parts.push(`(${compileFilter(branch, params, search)})`);
+  });
+  return `(${parts.join(' OR ')})`;
+}
+
+/** `{field: /literal/}` or `{field: {$regex: 'literal', $options}}` on a searched field, usable by the index. */
+function searchableBranch(
+  branch: unknown,
+  search: SearchIndex,
+): { path: string; literal: string } | null {
+  if (!isPlainObject(branch)) return null;
+  const keys = Object.keys(branch);
+  if (keys.length !== 1) return null;
+  const path = keys[0]!;
+  if (!search.columns.has(path)) return null;
+  const value = branch[path];
+  let source: string;
+  let flags: string;
+  if (value instanceof RegExp) {
+    source = value.source;
+    flags = value.flags;
+  } else if (
+    isPlainObject(value) &&
+    typeof value['$regex'] === 'string' &&
+    Object.keys(value).every((k) => k === '$regex' || k === '$options')
+  ) {
+    source = value['$regex'];
+    flags = typeof value['$options'] === 'string' ? value['$options'] : '';
+  } else {
+    return null;
+  }
+  const literal = literalOf(source);
+  if (literal === null || [...literal].length < 3) return null;
+  if (flags.includes('i') && ![...literal].every(foldsLikeSqlite)) return null;
+  return { path, literal };
 }
 
 const isAscii = (text: string): boolean => [...text].every((c) => c.charCodeAt(0) < 0x80);
