@@ -452,3 +452,72 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
     expect(big.status).toBe(200);
   });
 });
+
+describe('relay: no overdraft across a restart', () => {
+  it('10 calls, restart on the same data, 200 concurrent: 20 served in all, balance 0, charges = Σ receipts', async () => {
+    const upstream = await MockUpstream.start({
+      defaults: { usage: { prompt_tokens: 100, completion_tokens: 0 }, latencyMs: 20 },
+    });
+    let t = await startTestApp();
+    const dataDir = t.dataDir;
+    try {
+      const root = await loginRoot(t.url);
+      for (const [key, value] of [
+        ['ModelRatio', JSON.stringify({ 'gpt-4o': 1.25 })],
+        ['PreConsumedQuota', '100'],
+        ['QuotaForNewUser', String(20 * 125)],
+      ]) {
+        expect((await root.put('/api/option/', { key, value })).body.success).toBe(true);
+      }
+      const channel = await root.post('/api/channel/', {
+        type: 1,
+        name: 'mock',
+        key: 'sk-up',
+        base_url: upstream.url,
+        models: 'gpt-4o',
+        group: 'default',
+      });
+      expect(channel.body.success).toBe(true);
+      const web = await registerAndLogin(t.url, 'restarter');
+      await web.post('/api/token/', { name: 'k', unlimited_quota: true });
+      const key = (
+        (await web.get('/api/token/?p=0&size=10')).body.data as Array<{ key: string }>
+      )[0]!.key;
+      const call = (url: string) =>
+        new OpenAI({
+          apiKey: `sk-${key}`,
+          baseURL: `${url}/v1`,
+          maxRetries: 0,
+        }).chat.completions.create({
+          model: 'gpt-4o',
+          messages: [{ role: 'user', content: 'x' }],
+        });
+      const first = await Promise.allSettled(Array.from({ length: 10 }, () => call(t.url)));
+      expect(first.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+      await waitUntil(
+        () => readStoredEvents(dataDir, { type: 'RequestRelayed' }).length === 10,
+        'first receipts durable',
+      );
+      await t.close();
+
+      t = await startTestApp({ dataDir });
+      const book = t.app.get(BalanceBook);
+      expect(book.userBalance(web.userId)).toBe(10 * 125); // rebuilt from the events
+      const second = await Promise.allSettled(Array.from({ length: 200 }, () => call(t.url)));
+      expect(second.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+      await waitUntil(
+        () => readStoredEvents(dataDir, { type: 'RequestRelayed' }).length === 20,
+        'all receipts durable',
+      );
+      const receipts = readStoredEvents(dataDir, { type: 'RequestRelayed' }).map(
+        (e) => e.data as unknown as Receipt,
+      );
+      expect(new Set(receipts.map((r) => r.requestId)).size).toBe(20);
+      expect(receipts.reduce((s, r) => s + r.quota, 0)).toBe(20 * 125);
+      expect(book.userBalance(web.userId)).toBe(0);
+    } finally {
+      await t.close();
+      await upstream.close();
+    }
+  });
+});

@@ -10,6 +10,8 @@ const MAIN = join(ROOT, 'dist/apps/gateway/src/main.js');
 export interface RunningGateway {
   readonly url: string;
   readonly dataDir: string;
+  /** The gateway process (crash tests kill it with SIGKILL). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -48,14 +50,14 @@ async function waitUntilUp(url: string, child: ChildProcess, log: () => string):
  * serving the built console — what a user runs, for the browser tests.
  */
 export async function startGateway(
-  options: { dataDir?: string; env?: Record<string, string> } = {},
+  options: { dataDir?: string; env?: Record<string, string>; nodeArgs?: string[] } = {},
 ): Promise<RunningGateway> {
   if (!existsSync(MAIN))
     throw new Error('dist/apps/gateway/src/main.js is missing: run `npm run build` first');
   const dataDir = options.dataDir ?? tempDataDir();
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -76,6 +78,7 @@ export async function startGateway(
   return {
     url,
     dataDir,
+    pid: child.pid ?? 0,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

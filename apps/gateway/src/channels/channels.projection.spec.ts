@@ -43,6 +43,36 @@ async function append(
   );
 }
 
+/** A complete usage receipt: every projection in ALL_PROJECTIONS reads its own fields of it. */
+let receiptSeq = 0;
+const receipt = (channelId: number, quota: number) => ({
+  requestId: `req-${++receiptSeq}`,
+  userId: 1,
+  tokenId: 0,
+  tokenName: '',
+  group: 'default',
+  model: 'gpt-4o-mini',
+  upstreamModel: 'gpt-4o-mini',
+  channelId,
+  channelChain: [channelId],
+  endpoint: '/v1/chat/completions',
+  promptTokens: 10,
+  completionTokens: 2,
+  cachedTokens: 0,
+  quota,
+  reserved: quota,
+  modelRatio: 1,
+  completionRatio: 1,
+  groupRatio: 1,
+  cacheRatio: 1,
+  modelPrice: -1,
+  useTimeMs: 10,
+  firstTokenMs: null,
+  stream: false,
+  estimated: false,
+  ip: '127.0.0.1',
+});
+
 describe('channels projection', () => {
   let events: EventStore;
   let read: ReadStore;
@@ -88,8 +118,8 @@ describe('channels projection', () => {
     ]);
     await append(events, 'channel-2', [created(2, ['default'], ['m1'])]);
     const usage = await append(events, 'usage-p-2026011508', [
-      { type: 'RequestRelayed', data: { channelId: 1, quota: 30 } },
-      { type: 'RequestRelayed', data: { channelId: 1, quota: 12 } },
+      { type: 'RequestRelayed', data: receipt(1, 30) },
+      { type: 'RequestRelayed', data: receipt(1, 12) },
     ]);
     expect(await host.waitFor(usage.position, 2000)).toBe(true);
     const doc = await read.collection<ChannelDocument>(CHANNELS).get('1');
@@ -127,7 +157,7 @@ describe('channels projection', () => {
     const last = await append(events, 'channel-1', [
       created(1, ['default'], ['m1']),
       { type: 'ChannelUpdated', data: { channelId: 1, changes: { models: ['m1', 'm3'] } } },
-      { type: 'RequestRelayed', data: { channelId: 1, quota: 5 } },
+      { type: 'RequestRelayed', data: receipt(1, 5) },
     ]);
     expect(await host.waitFor(last.position, 2000)).toBe(true);
     const once = { doc: await read.collection(CHANNELS).get('1'), abilities: await abilities() };
