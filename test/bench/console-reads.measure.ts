@@ -1,5 +1,5 @@
 /**
- * `node dist/test/bench/console-reads.bench.js [users]` (after `npm run bench -- --quick` built it):
+ * `node dist/test/bench/console-reads.measure.js [users]` (after `npm run bench -- --quick` built it):
  * the user search of the console at scale, store level, before and after the read-side fix. "Before"
  * runs the SQL the old adapter ran (a JavaScript regexp() per row and field, on the caller's thread)
  * on a connection of this thread; "after" goes through SqliteReadStore (trigram index, instr(), read
