@@ -49,5 +49,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // Typing through Mantine inputs is slow on the shared 2-core machine; 5 s timed out under load.
+    testTimeout: 20_000,
   },
 });

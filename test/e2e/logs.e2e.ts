@@ -192,6 +192,17 @@ describe('the log', () => {
     expect(tokenPushes.length).toBeLessThan(20);
   });
 
+  it('refuses bad filters without changing anything', async () => {
+    for (const query of ['type=9', 'p=-1', 'page_size=1000', 'start_timestamp=abc', 'channel=-2']) {
+      const res = await root.get(`/api/log/?${query}`);
+      expect(res.status).toBe(200);
+      expect(res.body.success).toBe(false);
+    }
+    // An ordinary user's username/channel filters are ignored on /self: only own rows.
+    const own = await page(user, `/api/log/self/?username=logother&channel=3`);
+    expect(own.items.every((r) => r.user_id === user.userId)).toBe(true);
+  });
+
   it('root clears the log up to a time; the clear is an event with its actor', async () => {
     const admins = await root.delete('/api/log/?target_timestamp=1');
     expect(admins.body).toEqual({ success: true, message: '', data: 0 });

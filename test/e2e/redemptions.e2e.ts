@@ -1,8 +1,17 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PageOf, RedemptionDto, UserDto } from '@tollgate/contracts';
+import { randomUUID } from 'node:crypto';
+import { SYSTEM_ACTOR, type RequestRelayed } from '@tollgate/domain';
 import { BalanceBook } from '../../apps/gateway/src/billing/balance-book';
-import { allSqliteText, readStoredEvents, sqliteFileBytes } from '../support/e2e-helpers';
+import { UsageAppender } from '../../apps/gateway/src/usage/usage-appender';
+import { PasswordHasher } from '../../apps/gateway/src/infrastructure/password-hasher';
+import {
+  allSqliteText,
+  readStoredEvents,
+  sqliteFileBytes,
+  waitUntil,
+} from '../support/e2e-helpers';
 import {
   ConsoleClient,
   loginRoot,
@@ -13,7 +22,7 @@ import {
 
 jest.setTimeout(120_000);
 
-/** Σ of a user's balance events: credits on billing-<id> minus receipts (none yet here). */
+/** Σ of a user's balance events: credits on billing-<id> minus the usage receipts. */
 function balanceFromEvents(dataDir: string, userId: number): number {
   let balance = 0;
   for (const e of readStoredEvents(dataDir, { streamId: `billing-${userId}` })) {
@@ -21,7 +30,47 @@ function balanceFromEvents(dataDir: string, userId: number): number {
     if (e.type === 'QuotaGranted' || e.type === 'AffQuotaTransferred') balance += d.amount ?? 0;
     if (e.type === 'QuotaAdjusted') balance += d.delta ?? 0;
   }
+  for (const e of readStoredEvents(dataDir, { type: 'RequestRelayed' }))
+    if ((e.data as { userId: number }).userId === userId) balance -= e.data['quota'] as number;
   return balance;
+}
+
+function usageReceipt(userId: number, quota: number): RequestRelayed['data'] {
+  return {
+    requestId: randomUUID(),
+    userId,
+    tokenId: 0,
+    tokenName: '',
+    group: 'default',
+    model: 'gpt-4o-mini',
+    upstreamModel: 'gpt-4o-mini',
+    channelId: 1,
+    channelChain: [1],
+    endpoint: '/pg/chat/completions',
+    promptTokens: 10,
+    completionTokens: 10,
+    cachedTokens: 0,
+    quota,
+    reserved: quota,
+    modelRatio: 1,
+    completionRatio: 1,
+    groupRatio: 1,
+    cacheRatio: 1,
+    modelPrice: -1,
+    useTimeMs: 10,
+    firstTokenMs: null,
+    stream: false,
+    estimated: false,
+    ip: '',
+  };
+}
+
+/**
+ * 100 registrations + sign-ins at argon2's production cost (19 MiB each) would hold both cores for
+ * a minute and starve the suites running beside this one: these accounts hash with 64 KiB instead.
+ */
+function cheapPasswords(app: TestApp): void {
+  Object.assign(app.app.get(PasswordHasher), { memorySize: 64 });
 }
 
 describe('redemption codes and the wallet', () => {
@@ -30,6 +79,7 @@ describe('redemption codes and the wallet', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
+    cheapPasswords(t);
     root = await loginRoot(t.url);
   });
   afterAll(() => t.close());
@@ -213,8 +263,25 @@ describe('redemption codes and the wallet', () => {
     await user.post('/api/user/topup', { key: a });
     await user.post('/api/user/topup', { key: b });
     await root.put('/api/user/', { id: user.userId, quota: 5000 });
+    // Two relayed requests, reserved and settled in the book, then their receipts appended.
+    const book = t.app.get(BalanceBook);
+    for (const cost of [30, 20]) {
+      const receipt = usageReceipt(user.userId, cost);
+      const reserved = book.reserve(receipt.requestId, user.userId, 0, 100);
+      if (!reserved.ok) throw new Error('refused');
+      expect(book.settle(reserved.reservation, cost)).toBe(cost);
+      await t.app
+        .get(UsageAppender)
+        .append(receipt, { actor: SYSTEM_ACTOR, correlationId: receipt.requestId });
+    }
+    await waitUntil(
+      async () =>
+        ((await root.get(`/api/user/${user.userId}`)).body.data as UserDto).quota === 4950,
+      'the receipts in the users read model',
+    );
     const expected = balanceFromEvents(t.dataDir, user.userId);
-    expect(expected).toBe(5000);
+    expect(expected).toBe(4950);
+    expect(book.userBalance(user.userId)).toBe(4950);
     const ids = [user.userId, root.userId];
     const sums = ids.map((id) => balanceFromEvents(t.dataDir, id));
     await t.close();
@@ -224,6 +291,7 @@ describe('redemption codes and the wallet', () => {
       if (wipe) rmSync(join(t.dataDir, 'read.sqlite-wal'), { force: true });
       if (wipe) rmSync(join(t.dataDir, 'read.sqlite-shm'), { force: true });
       t = await startTestApp({ dataDir: t.dataDir });
+      cheapPasswords(t);
       const book = t.app.get(BalanceBook);
       root = await loginRoot(t.url);
       for (const [i, id] of ids.entries()) {
@@ -234,5 +302,26 @@ describe('redemption codes and the wallet', () => {
       await t.close();
     }
     t = await startTestApp({ dataDir: t.dataDir });
+  });
+});
+
+describe('guessing codes', () => {
+  it('is rate-limited per IP like login', async () => {
+    const t = await startTestApp({ env: { CRITICAL_RATE_LIMIT: '3' } });
+    try {
+      const user = await registerAndLogin(t.url, 'guesser');
+      const answers = [];
+      for (let i = 0; i < 5; i += 1)
+        answers.push(await user.post('/api/user/topup', { key: `guess${i}` }));
+      expect(answers.slice(0, 2).map((r) => r.body.message)).toEqual([
+        '无效的兑换码',
+        '无效的兑换码',
+      ]);
+      const last = answers[answers.length - 1]!;
+      expect(last.status).toBe(429);
+      expect(last.body).toEqual({ success: false, message: '请求次数过多，请稍后再试！' });
+    } finally {
+      await t.close();
+    }
   });
 });

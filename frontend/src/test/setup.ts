@@ -1,9 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { i18n } from '@/lib/i18n';
+
+// findBy*/waitFor give up after 1 s by default: too short on a loaded 2-core machine.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks what Mantine measures and listens to.
 Object.defineProperty(window, 'matchMedia', {

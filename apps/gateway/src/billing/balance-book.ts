@@ -83,8 +83,10 @@ export class BalanceBook implements HotCache {
     }
   }
 
-  reserve(requestId: string, userId: number, tokenId: number, amount: number): ReserveResult {
-    if (!Number.isSafeInteger(amount) || amount < 0) throw new Error(`Bad reservation ${amount}`);
+  reserve(requestId: string, userId: number, tokenId: number, wanted: number): ReserveResult {
+    if (!Number.isFinite(wanted) || wanted < 0) throw new Error(`Bad reservation ${wanted}`);
+    // Quota units are integers; an estimate with a fraction reserves the next whole unit.
+    const amount = Math.ceil(wanted);
     if (this.open.has(requestId)) throw new Error(`Request ${requestId} already reserved`);
     const account = this.users.get(userId);
     if (!account || available(account) < amount) return { ok: false, reason: 'user_quota' };

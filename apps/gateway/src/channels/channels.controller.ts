@@ -3,8 +3,8 @@ import {
   Controller,
   Delete,
   Get,
-  Param,
-  ParseIntPipe,
+  createParamDecorator,
+  type ExecutionContext,
   Post,
   Put,
   Query as QueryParams,
@@ -47,7 +47,19 @@ import {
   ListChannelsQuery,
 } from './queries/channel-queries.handler';
 
-const idPipe = new ParseIntPipe({ exceptionFactory: () => new ApiError('common.invalid_params') });
+/**
+ * The `:id` path parameter: plain positive decimal integers only (no hex, signs, exponents or
+ * full-width digits). A param decorator, because the global pipe would already have turned
+ * "0x1" into 1 before a param pipe saw it.
+ */
+const ChannelId = createParamDecorator((_data: unknown, context: ExecutionContext): number => {
+  const value = context.switchToHttp().getRequest<{ params: Record<string, string> }>().params[
+    'id'
+  ];
+  if (!value || !/^[1-9]\d{0,9}$/.test(value) || Number(value) > 2_147_483_647)
+    throw new ApiError('common.invalid_params');
+  return Number(value);
+});
 
 /** Channel management (管理渠道): administrators and root. Keys are write-only. */
 @Controller('api/channel')
@@ -93,7 +105,7 @@ export class ChannelsController {
 
   @Get('test/:id')
   async test(
-    @Param('id', idPipe) id: number,
+    @ChannelId() id: number,
     @QueryParams() query: ChannelTestQuery,
     @Meta() meta: RequestMeta,
   ): Promise<ChannelTestResult> {
@@ -108,7 +120,7 @@ export class ChannelsController {
 
   @Get('update_balance/:id')
   async updateBalance(
-    @Param('id', idPipe) id: number,
+    @ChannelId() id: number,
     @Meta() meta: RequestMeta,
   ): Promise<ChannelBalanceResult> {
     const balance = await this.commands.execute(new UpdateChannelBalanceCommand(id, meta));
@@ -116,7 +128,7 @@ export class ChannelsController {
   }
 
   @Get('fetch_models/:id')
-  async fetchModels(@Param('id', idPipe) id: number) {
+  async fetchModels(@ChannelId() id: number) {
     return ok(await this.queries.execute(new FetchModelsQuery({ id })));
   }
 
@@ -134,7 +146,7 @@ export class ChannelsController {
   }
 
   @Get(':id')
-  async get(@Param('id', idPipe) id: number) {
+  async get(@ChannelId() id: number) {
     return ok(await this.queries.execute(new GetChannelQuery(id)));
   }
 
@@ -158,7 +170,7 @@ export class ChannelsController {
   }
 
   @Delete(':id')
-  async delete(@Param('id', idPipe) id: number, @Meta() meta: RequestMeta) {
+  async delete(@ChannelId() id: number, @Meta() meta: RequestMeta) {
     await this.commands.execute(new DeleteChannelCommand(id, meta));
     return ok();
   }
@@ -175,7 +187,7 @@ export class ChannelsController {
 
   @Post('copy/:id')
   async copy(
-    @Param('id', idPipe) id: number,
+    @ChannelId() id: number,
     @QueryParams() query: CopyChannelQuery,
     @Meta() meta: RequestMeta,
   ) {

@@ -14,12 +14,20 @@ import {
 import type { FetchModelsRequest } from '@tollgate/contracts';
 
 const INT_MAX = 2_147_483_647;
+/**
+ * Integers as JSON numbers or plain decimal strings (query strings); anything else (booleans,
+ * hex, full-width digits, arrays) is left as is, so the @IsInt check refuses it.
+ */
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d{1,16}$/.test(value.trim()) ? Number(value.trim()) : value;
+const StrictInt = () => Transform(toInt);
+
 const toBool = ({ value }: { value: unknown }) =>
   value === true || value === 'true' || value === '1' || value === 1;
 
 /** The channel fields of create and update (wire names; absent = keep / default). */
 export class ChannelFieldsBody {
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(1000) type?: number;
+  @IsOptional() @StrictInt() @IsInt() @Min(0) @Max(1000) type?: number;
   @IsOptional() @IsString() @MaxLength(200) name?: string;
   /** One key, or several on separate lines (create). */
   @IsOptional() @IsString() @MaxLength(1_000_000) key?: string;
@@ -29,15 +37,15 @@ export class ChannelFieldsBody {
   @IsOptional() @IsString() @MaxLength(10_000) group?: string;
   @IsOptional() @IsString() @MaxLength(100_000) model_mapping?: string | null;
   @IsOptional() @IsString() @MaxLength(10_000) status_code_mapping?: string | null;
-  @IsOptional() @Type(() => Number) @IsInt() @Min(-INT_MAX) @Max(INT_MAX) priority?: number | null;
-  @IsOptional() @Type(() => Number) @IsInt() @Min(-INT_MAX) @Max(INT_MAX) weight?: number | null;
-  @IsOptional() @Type(() => Number) @IsIn([0, 1]) auto_ban?: number;
+  @IsOptional() @StrictInt() @IsInt() @Min(-INT_MAX) @Max(INT_MAX) priority?: number | null;
+  @IsOptional() @StrictInt() @IsInt() @Min(-INT_MAX) @Max(INT_MAX) weight?: number | null;
+  @IsOptional() @StrictInt() @IsIn([0, 1]) auto_ban?: number;
   @IsOptional() @IsString() @MaxLength(200) test_model?: string | null;
   @IsOptional() @IsString() @MaxLength(200) openai_organization?: string | null;
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(INT_MAX) max_input_tokens?: number | null;
+  @IsOptional() @StrictInt() @IsInt() @Min(0) @Max(INT_MAX) max_input_tokens?: number | null;
   @IsOptional() @IsString() @MaxLength(200) tag?: string | null;
   @IsOptional() @IsString() @MaxLength(100_000) setting?: string | null;
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(10) status?: number;
+  @IsOptional() @StrictInt() @IsInt() @Min(0) @Max(10) status?: number;
 }
 
 /** POST /api/channel/: the fields themselves, or new-api's `{mode, channel}` wrapper. */
@@ -47,13 +55,13 @@ export class CreateChannelBody extends ChannelFieldsBody {
 }
 
 export class UpdateChannelBody extends ChannelFieldsBody {
-  @Type(() => Number) @IsInt() @Min(1) @Max(INT_MAX) id!: number;
+  @StrictInt() @IsInt() @Min(1) @Max(INT_MAX) id!: number;
 }
 
 /** ?p= (0-based) &page_size= &id_sort= plus the search filters. */
 export class ChannelListQuery {
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(INT_MAX) p?: number;
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000) page_size?: number;
+  @IsOptional() @StrictInt() @IsInt() @Min(0) @Max(INT_MAX) p?: number;
+  @IsOptional() @StrictInt() @IsInt() @Min(1) @Max(1000) page_size?: number;
   @IsOptional() @Transform(toBool) id_sort?: boolean;
   @IsOptional() @IsString() @MaxLength(200) keyword?: string;
   @IsOptional() @IsString() @MaxLength(64) group?: string;
@@ -74,7 +82,6 @@ export class CopyChannelQuery {
 export class ChannelIdsBody {
   @IsArray()
   @ArrayMaxSize(10_000)
-  @Type(() => Number)
   @IsInt({ each: true })
   @Min(1, { each: true })
   @Max(INT_MAX, { each: true })
@@ -82,7 +89,7 @@ export class ChannelIdsBody {
 }
 
 export class FetchModelsBody implements FetchModelsRequest {
-  @Type(() => Number) @IsInt() @Min(0) @Max(1000) type!: number;
+  @StrictInt() @IsInt() @Min(0) @Max(1000) type!: number;
   @IsOptional() @IsString() @MaxLength(100_000) key!: string;
   @IsOptional() @IsString() @MaxLength(2000) base_url?: string;
 }

@@ -38,6 +38,20 @@ describe('pushesFor', () => {
       { to: 'root', event: { topic: 'options' } },
     ]);
   });
+
+  it('channel changes reach admins only, never with data; usage receipts push nothing', () => {
+    const pushes = pushesFor('channels', [
+      recorded('ChannelCreated', { channelId: 3, key: { cipher: 'sealed', hash: 'h' } }),
+      recorded('ChannelTested', { channelId: 3 }),
+      recorded('RequestRelayed', { channelId: 3, quota: 5 }),
+      recorded('RoutingRebuildRequested', {}),
+    ]);
+    expect(pushes).toEqual([
+      { to: 'admins', event: { topic: 'channels', id: 3 } },
+      { to: 'admins', event: { topic: 'channels' } },
+    ]);
+    expect(pushesFor('channels', [recorded('RequestRelayed', { channelId: 3 })])).toEqual([]);
+  });
 });
 
 describe('pushesFor (tokens, redemptions, logs)', () => {

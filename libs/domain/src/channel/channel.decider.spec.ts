@@ -90,6 +90,7 @@ describe('channelDecider', () => {
 
     it.each([
       ['no name', create({ name: '  ' }), 'channel.name_key_required'],
+      ['an invisible name', create({ name: '\u200b\ufeff ' }), 'channel.name_key_required'],
       ['no key', create({}, { key: ' ' }), 'channel.name_key_required'],
       ['no model', create({ models: [' ', ''] }), 'channel.models_required'],
       [

@@ -51,7 +51,9 @@ export function normalizeChannelConfig(config: ChannelConfig): ChannelConfig {
   const info = channelTypeInfo(config.type);
   if (!info) throw new DomainError('channel.type_unknown');
   const name = config.name.trim();
-  if (name === '') throw new DomainError('channel.name_key_required');
+  // A name of invisible characters only (zero-width spaces, BOM) is no name.
+  if (name.replace(/[\u200B-\u200D\u2060\uFEFF]/g, '').trim() === '')
+    throw new DomainError('channel.name_key_required');
   const models = [...new Set(config.models.map((m) => m.trim()).filter((m) => m !== ''))];
   if (models.length === 0) throw new DomainError('channel.models_required');
   const groups = [...new Set(config.groups.map((g) => g.trim()).filter((g) => g !== ''))];

@@ -2,8 +2,6 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 
-// Long forms in jsdom: each test types into many fields.
-vi.setConfig({ testTimeout: 20_000 });
 import { channelFixture } from '@/test/fixtures';
 import { fail, mockApi, ok, type RecordedCall } from '@/test/mock-api';
 import { renderWithProviders, rootUser } from '@/test/render';
@@ -48,6 +46,11 @@ function setup(route: string, overrides: Record<string, (call: RecordedCall) => 
 }
 
 const panel = () => screen.findByRole('dialog');
+/** Pastes instead of typing key by key: the long form re-renders on every keystroke. */
+async function fill(field: HTMLElement, text: string) {
+  await userEvent.click(field);
+  await userEvent.paste(text);
+}
 const submit = async () =>
   userEvent.click(within(await panel()).getByRole('button', { name: '提交' }));
 /** The models MultiSelect posts its values through one hidden input, comma-joined. */
@@ -75,16 +78,16 @@ describe('add channel panel', () => {
     await submit();
     expect(await screen.findByText('请填写渠道名称和渠道密钥！')).toBeInTheDocument();
 
-    await userEvent.type(within(dialog).getByRole('textbox', { name: '名称' }), 'main');
+    await fill(within(dialog).getByRole('textbox', { name: '名称' }), 'main');
     await submit();
     expect(await screen.findAllByText('请填写渠道名称和渠道密钥！')).toHaveLength(2);
 
-    await userEvent.type(within(dialog).getByRole('textbox', { name: '密钥' }), 'sk-one');
+    await fill(within(dialog).getByRole('textbox', { name: '密钥' }), 'sk-one');
     await submit();
     expect(await screen.findByText('请至少选择一个模型！')).toBeInTheDocument();
 
     await userEvent.click(within(dialog).getByRole('button', { name: '填入相关模型' }));
-    await userEvent.type(within(dialog).getByRole('textbox', { name: '模型重定向' }), '{{not json');
+    await fill(within(dialog).getByRole('textbox', { name: '模型重定向' }), '{not json');
     await submit();
     expect(await screen.findByText('模型映射必须是合法的 JSON 格式！')).toBeInTheDocument();
     expect(bodyOf(calls, 'POST')).toBeUndefined();
@@ -93,19 +96,13 @@ describe('add channel panel', () => {
   it('creates a channel from several keys with cleaned-up fields', async () => {
     const { calls, router } = setup('/channel/add');
     const dialog = await panel();
-    await userEvent.type(within(dialog).getByRole('textbox', { name: '名称' }), ' main ');
-    await userEvent.type(
+    await fill(within(dialog).getByRole('textbox', { name: '名称' }), ' main ');
+    await fill(
       within(dialog).getByRole('textbox', { name: '代理地址' }),
       'https://mock.local/v1//',
     );
-    await userEvent.type(
-      within(dialog).getByRole('textbox', { name: '密钥' }),
-      'sk-one{Enter}sk-two',
-    );
-    await userEvent.type(
-      within(dialog).getByRole('textbox', { name: '自定义模型名称' }),
-      'mock-a, mock-b',
-    );
+    await fill(within(dialog).getByRole('textbox', { name: '密钥' }), 'sk-one\nsk-two');
+    await fill(within(dialog).getByRole('textbox', { name: '自定义模型名称' }), 'mock-a, mock-b');
     await userEvent.click(within(dialog).getByRole('button', { name: '填入' }));
     await userEvent.click(within(dialog).getAllByRole('button', { name: '填入模板' })[0]!);
     const priority = within(dialog).getByRole('textbox', { name: '优先级' });
@@ -141,10 +138,10 @@ describe('add channel panel', () => {
     setup('/channel/add');
     const dialog = await panel();
     const custom = within(dialog).getByRole('textbox', { name: '自定义模型名称' });
-    await userEvent.type(custom, 'mock-a');
+    await fill(custom, 'mock-a');
     await userEvent.click(within(dialog).getByRole('button', { name: '填入' }));
     expect(modelValues(dialog)).toEqual(['mock-a']);
-    await userEvent.type(custom, 'mock-b,mock-a');
+    await fill(custom, 'mock-b,mock-a');
     await userEvent.click(within(dialog).getByRole('button', { name: '填入' }));
     expect(await screen.findByText('某些模型已存在！')).toBeInTheDocument();
     expect(modelValues(dialog)).toEqual(['mock-a']);
@@ -156,11 +153,8 @@ describe('add channel panel', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: '获取模型列表' }));
     expect(await screen.findByText('请填写密钥')).toBeInTheDocument();
 
-    await userEvent.type(
-      within(dialog).getByRole('textbox', { name: '密钥' }),
-      'sk-one{Enter}sk-two',
-    );
-    await userEvent.type(within(dialog).getByRole('textbox', { name: '代理地址' }), 'http://mock');
+    await fill(within(dialog).getByRole('textbox', { name: '密钥' }), 'sk-one\nsk-two');
+    await fill(within(dialog).getByRole('textbox', { name: '代理地址' }), 'http://mock');
     await userEvent.click(within(dialog).getByRole('button', { name: '获取模型列表' }));
     expect(await screen.findByText('已获取 2 个模型')).toBeInTheDocument();
     expect(modelValues(dialog)).toEqual(['mock-gpt-a', 'mock-gpt-b']);
@@ -179,7 +173,7 @@ describe('add channel panel', () => {
   it('says when the provider model list cannot be fetched', async () => {
     setup('/channel/add', { 'POST /api/channel/fetch_models': () => fail('上游返回 401') });
     const dialog = await panel();
-    await userEvent.type(within(dialog).getByRole('textbox', { name: '密钥' }), 'sk-bad');
+    await fill(within(dialog).getByRole('textbox', { name: '密钥' }), 'sk-bad');
     await userEvent.click(within(dialog).getByRole('button', { name: '获取模型列表' }));
     expect(await screen.findByText('获取模型列表失败：上游返回 401')).toBeInTheDocument();
   });
@@ -204,8 +198,8 @@ describe('add channel panel', () => {
     await chooseType('15 · Baidu');
     expect(within(dialog).getByText(/密钥格式：APIKey\|SecretKey/)).toBeInTheDocument();
 
-    await userEvent.type(within(dialog).getByRole('textbox', { name: '名称' }), 'baidu');
-    await userEvent.type(within(dialog).getByRole('textbox', { name: '密钥' }), 'only-one-part');
+    await fill(within(dialog).getByRole('textbox', { name: '名称' }), 'baidu');
+    await fill(within(dialog).getByRole('textbox', { name: '密钥' }), 'only-one-part');
     await submit();
     expect(await screen.findByText('密钥格式不正确，应为：APIKey|SecretKey')).toBeInTheDocument();
 

@@ -8,9 +8,6 @@ import { fail, mockApi, ok, type RecordedCall } from '@/test/mock-api';
 import { renderWithProviders, rootUser } from '@/test/render';
 import { ChannelsPage } from './channels-page';
 
-// A full table of rows in jsdom is slow on a shared machine.
-vi.setConfig({ testTimeout: 20_000 });
-
 const channels: ChannelDto[] = [
   channelFixture({ id: 1, name: 'openai-main', group: 'default,vip', response_time: 800 }),
   channelFixture({ id: 2, name: 'claude', type: 14, status: 2, response_time: 2500 }),

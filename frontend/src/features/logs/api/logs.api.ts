@@ -9,7 +9,8 @@ export interface LogFilters {
   model_name: string;
   /** Unix seconds. */
   start_timestamp: number;
-  end_timestamp: number;
+  /** Absent = open-ended, so rows pushed live keep showing however long the page stays open. */
+  end_timestamp?: number;
   /** Admin only. */
   username: string;
   /** Admin only. */

@@ -3,7 +3,7 @@ import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '@/lib/notify';
-import { formatDateTime, parseDateTime } from '@/utils/date-time';
+import { formatDateTime, nowSeconds, parseDateTime } from '@/utils/date-time';
 import type { LogListParams } from '../api/logs.api';
 import type { LogFilterName } from '../hooks/use-logs-table-params';
 
@@ -20,7 +20,7 @@ const toDraft = (params: LogListParams): Draft => ({
   token_name: params.token_name,
   model_name: params.model_name,
   start: formatDateTime(params.start_timestamp),
-  end: formatDateTime(params.end_timestamp),
+  end: formatDateTime(params.end_timestamp ?? nowSeconds() + 3600),
   username: params.username,
   channel: params.channel,
 });

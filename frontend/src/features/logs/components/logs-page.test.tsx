@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { readString, StorageKey, writeString } from '@/lib/storage';
-import { formatDateTime, startOfDay } from '@/utils/date-time';
+import { formatDateTime, parseDateTime, startOfDay } from '@/utils/date-time';
 import { logFixture, userFixture } from '@/test/fixtures';
 import { mockApi, ok, type RecordedCall } from '@/test/mock-api';
 import { ordinaryUser, renderWithProviders, rootUser } from '@/test/render';
@@ -70,13 +70,18 @@ describe('log page', { timeout: 20_000 }, () => {
     expect(listCalls(calls).at(-1)?.query.has('username')).toBe(false);
   });
 
-  it('defaults the range to today’s start until an hour from now', async () => {
+  it('defaults the range to today’s start, open-ended, showing now + 1 hour as the end', async () => {
     const { calls } = setup();
     await row(1);
     const query = listCalls(calls).at(-1)?.query;
     const now = Math.floor(Date.now() / 1000);
     expect(Number(query?.get('start_timestamp'))).toBe(startOfDay(now));
-    expect(Math.abs(Number(query?.get('end_timestamp')) - (now + 3600))).toBeLessThan(5);
+    expect(query?.has('end_timestamp')).toBe(false);
+    expect(screen.getByRole('textbox', { name: '起始时间' })).toHaveValue(
+      formatDateTime(startOfDay(now)),
+    );
+    const shownEnd = screen.getByRole<HTMLInputElement>('textbox', { name: '结束时间' }).value;
+    expect(Math.abs((parseDateTime(shownEnd) ?? 0) - (now + 3600))).toBeLessThan(5);
     expect(query?.get('p')).toBe('1');
     expect(query?.get('page_size')).toBe('10');
   });

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Pagination, Select, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
 import {
   createColumnHelper,
   functionalUpdate,
@@ -8,9 +8,10 @@ import {
   type PaginationState,
   type Updater,
 } from '@tanstack/react-table';
-import { LogType, PAGE_SIZE_OPTIONS, type LogDto } from '@tollgate/contracts';
+import { LogType, type LogDto } from '@tollgate/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TablePager } from '@/components/table-pager';
 import { useQuotaFormatter } from '@/features/status';
 import { formatDateTime } from '@/utils/date-time';
 import { firstTokenColor, requestTimeColor } from '../utils/latency';
@@ -20,7 +21,6 @@ import { LogTypeTag } from './log-type-tag';
 const features = tableFeatures({ rowPaginationFeature });
 const column = createColumnHelper<typeof features, LogDto>();
 const EMPTY: LogDto[] = [];
-const SIZE_OPTIONS = PAGE_SIZE_OPTIONS.map(String);
 
 interface LogsTableProps {
   rows: LogDto[] | undefined;
@@ -238,30 +238,14 @@ export function LogsTable({
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
-          {t('common.total', { count: total })}
-        </Text>
-        <Group gap="sm">
-          <Select
-            aria-label={t('common.pageSize')}
-            data={SIZE_OPTIONS.map((size) => ({
-              value: size,
-              label: t('common.perPage', { size }),
-            }))}
-            value={String(pageSize)}
-            onChange={(value) => value && table.setPageSize(Number(value))}
-            allowDeselect={false}
-            w={130}
-          />
-          <Pagination
-            total={pageCount}
-            value={Math.min(page, pageCount)}
-            onChange={(value) => table.setPageIndex(value - 1)}
-            getControlProps={(control) => ({ 'aria-label': t(`common.pager.${control}`) })}
-          />
-        </Group>
-      </Group>
+      <TablePager
+        total={total}
+        page={page}
+        pageCount={pageCount}
+        pageSize={pageSize}
+        onPageChange={(value) => table.setPageIndex(value - 1)}
+        onPageSizeChange={(size) => table.setPageSize(size)}
+      />
     </Stack>
   );
 }

@@ -15,24 +15,22 @@ const FILTERS = [
 ] as const;
 export type LogFilterName = (typeof FILTERS)[number];
 
-const toSeconds = (raw: string, fallback: number) => {
+const toSeconds = <T>(raw: string, fallback: T) => {
   const value = Number(raw);
   return raw && Number.isSafeInteger(value) && value >= 0 ? value : fallback;
 };
 
 /**
  * The log table's page, page size (remembered, spec 001 §9) and filters, kept in the URL. Without
- * times in the URL the range is today's start to an hour from now (spec 001 §9), fixed at mount.
+ * times in the URL the range starts at today's start (fixed at mount) and is open-ended; the form
+ * shows now + 1 hour as its end (spec 001 §9) until a search fixes it.
  */
 export function useLogsTableParams() {
   const { page, pageSize, filters, update } = usePagedSearchParams(
     FILTERS,
     StorageKey.logsPageSize,
   );
-  const [defaults] = useState(() => {
-    const now = nowSeconds();
-    return { start: startOfDay(now), end: now + 3600 };
-  });
+  const [defaultStart] = useState(() => startOfDay(nowSeconds()));
   const params = useMemo<LogListParams>(
     () => ({
       page,
@@ -42,10 +40,10 @@ export function useLogsTableParams() {
       model_name: filters.model_name,
       username: filters.username,
       channel: filters.channel,
-      start_timestamp: toSeconds(filters.start, defaults.start),
-      end_timestamp: toSeconds(filters.end, defaults.end),
+      start_timestamp: toSeconds(filters.start, defaultStart),
+      end_timestamp: toSeconds(filters.end, undefined),
     }),
-    [page, pageSize, filters, defaults],
+    [page, pageSize, filters, defaultStart],
   );
   return { params, update };
 }

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Pagination, Select, Stack, Table, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
 import { IconCopy, IconPlus } from '@tabler/icons-react';
 import {
   createColumnHelper,
@@ -10,9 +10,10 @@ import {
   type PaginationState,
   type Updater,
 } from '@tanstack/react-table';
-import { PAGE_SIZE_OPTIONS, RedemptionStatus, type RedemptionDto } from '@tollgate/contracts';
+import { RedemptionStatus, type RedemptionDto } from '@tollgate/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TablePager } from '@/components/table-pager';
 import { useQuotaFormatter } from '@/features/status';
 import { useCopy } from '@/hooks/use-copy';
 import { notifyError } from '@/lib/notify';
@@ -23,7 +24,6 @@ import { RedemptionStatusTag } from './redemption-status-tag';
 const features = tableFeatures({ rowPaginationFeature, rowSelectionFeature });
 const column = createColumnHelper<typeof features, RedemptionDto>();
 const EMPTY: RedemptionDto[] = [];
-const SIZE_OPTIONS = PAGE_SIZE_OPTIONS.map(String);
 
 interface RedemptionsTableProps {
   rows: RedemptionDto[] | undefined;
@@ -176,30 +176,14 @@ export function RedemptionsTable({
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
-          {t('common.total', { count: total })}
-        </Text>
-        <Group gap="sm">
-          <Select
-            aria-label={t('common.pageSize')}
-            data={SIZE_OPTIONS.map((size) => ({
-              value: size,
-              label: t('common.perPage', { size }),
-            }))}
-            value={String(pageSize)}
-            onChange={(value) => value && table.setPageSize(Number(value))}
-            allowDeselect={false}
-            w={130}
-          />
-          <Pagination
-            total={pageCount}
-            value={Math.min(page, pageCount)}
-            onChange={(value) => table.setPageIndex(value - 1)}
-            getControlProps={(control) => ({ 'aria-label': t(`common.pager.${control}`) })}
-          />
-        </Group>
-      </Group>
+      <TablePager
+        total={total}
+        page={page}
+        pageCount={pageCount}
+        pageSize={pageSize}
+        onPageChange={(value) => table.setPageIndex(value - 1)}
+        onPageSizeChange={(size) => table.setPageSize(size)}
+      />
     </Stack>
   );
 }

@@ -151,7 +151,10 @@ describe('console shell', () => {
       'GET /api/user/self': () => new Response('{}', { status: 401 }),
     });
     const { router } = renderApp({ route: '/setting', user: ordinaryUser });
-    expect(await screen.findByRole('alert')).toHaveTextContent('未登录或登录已过期，请重新登录！');
+    // The 401, the sign-out and the redirect can outlast findBy's 1 s default on a loaded machine.
+    expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent(
+      '未登录或登录已过期，请重新登录！',
+    );
     expect(router.state.location.pathname).toBe('/login');
     expect(router.state.location.search).toBe('?expired=true');
     expect(getSessionUser()).toBeNull();

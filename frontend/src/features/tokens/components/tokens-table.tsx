@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Pagination, Select, Stack, Table, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
 import { IconCopy, IconPlus } from '@tabler/icons-react';
 import {
   createColumnHelper,
@@ -10,14 +10,10 @@ import {
   type PaginationState,
   type Updater,
 } from '@tanstack/react-table';
-import {
-  PAGE_SIZE_OPTIONS,
-  TOKEN_NEVER_EXPIRES,
-  TokenStatus,
-  type TokenDto,
-} from '@tollgate/contracts';
+import { TOKEN_NEVER_EXPIRES, TokenStatus, type TokenDto } from '@tollgate/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TablePager } from '@/components/table-pager';
 import { useQuotaFormatter } from '@/features/status';
 import { useCopy } from '@/hooks/use-copy';
 import { notifyError } from '@/lib/notify';
@@ -28,7 +24,6 @@ import { TokenStatusTag } from './token-status-tag';
 const features = tableFeatures({ rowPaginationFeature, rowSelectionFeature });
 const column = createColumnHelper<typeof features, TokenDto>();
 const EMPTY: TokenDto[] = [];
-const SIZE_OPTIONS = PAGE_SIZE_OPTIONS.map(String);
 
 interface TokensTableProps {
   rows: TokenDto[] | undefined;
@@ -201,25 +196,13 @@ export function TokensTable({
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Group justify="flex-end" gap="sm">
-        <Select
-          aria-label={t('common.pageSize')}
-          data={SIZE_OPTIONS.map((size) => ({
-            value: size,
-            label: t('common.perPage', { size }),
-          }))}
-          value={String(pageSize)}
-          onChange={(value) => value && table.setPageSize(Number(value))}
-          allowDeselect={false}
-          w={130}
-        />
-        <Pagination
-          total={pageCount}
-          value={Math.min(page, pageCount)}
-          onChange={(value) => table.setPageIndex(value - 1)}
-          getControlProps={(control) => ({ 'aria-label': t(`common.pager.${control}`) })}
-        />
-      </Group>
+      <TablePager
+        page={page}
+        pageCount={pageCount}
+        pageSize={pageSize}
+        onPageChange={(value) => table.setPageIndex(value - 1)}
+        onPageSizeChange={(size) => table.setPageSize(size)}
+      />
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Group, Pagination, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import {
   createColumnHelper,
   functionalUpdate,
@@ -8,9 +8,10 @@ import {
   type PaginationState,
   type Updater,
 } from '@tanstack/react-table';
-import { PAGE_SIZE_OPTIONS, type UserDto } from '@tollgate/contracts';
+import { type UserDto } from '@tollgate/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TablePager } from '@/components/table-pager';
 import { useQuotaFormatter } from '@/features/status';
 import { RoleTag } from './role-tag';
 import { StatusTag } from './status-tag';
@@ -19,7 +20,6 @@ import { UserActions } from './user-actions';
 const features = tableFeatures({ rowPaginationFeature });
 const column = createColumnHelper<typeof features, UserDto>();
 const EMPTY: UserDto[] = [];
-const SIZE_OPTIONS = PAGE_SIZE_OPTIONS.map(String);
 
 interface UsersTableProps {
   rows: UserDto[] | undefined;
@@ -162,30 +162,14 @@ export function UsersTable({
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
-          {t('common.total', { count: total })}
-        </Text>
-        <Group gap="sm">
-          <Select
-            aria-label={t('common.pageSize')}
-            data={SIZE_OPTIONS.map((size) => ({
-              value: size,
-              label: t('common.perPage', { size }),
-            }))}
-            value={String(pageSize)}
-            onChange={(value) => value && table.setPageSize(Number(value))}
-            allowDeselect={false}
-            w={130}
-          />
-          <Pagination
-            total={pageCount}
-            value={Math.min(page, pageCount)}
-            onChange={(value) => table.setPageIndex(value - 1)}
-            getControlProps={(control) => ({ 'aria-label': t(`common.pager.${control}`) })}
-          />
-        </Group>
-      </Group>
+      <TablePager
+        total={total}
+        page={page}
+        pageCount={pageCount}
+        pageSize={pageSize}
+        onPageChange={(value) => table.setPageIndex(value - 1)}
+        onPageSizeChange={(size) => table.setPageSize(size)}
+      />
     </Stack>
   );
 }

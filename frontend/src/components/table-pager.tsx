@@ -1,0 +1,53 @@
+import { Group, Pagination, Select, Text } from '@mantine/core';
+import { PAGE_SIZE_OPTIONS } from '@tollgate/contracts';
+import { useTranslation } from 'react-i18next';
+
+const SIZE_OPTIONS = PAGE_SIZE_OPTIONS.map(String);
+
+interface TablePagerProps {
+  /** Rows in all pages; omitted for lists that have no total (tokens). */
+  total?: number;
+  /** 1-based. */
+  page: number;
+  pageCount: number;
+  pageSize: number;
+  onPageChange: (page: number) => void;
+  onPageSizeChange: (pageSize: number) => void;
+}
+
+/** The footer of every server-paged table: total, page size (10/20/50/100) and pages. */
+export function TablePager({
+  total,
+  page,
+  pageCount,
+  pageSize,
+  onPageChange,
+  onPageSizeChange,
+}: TablePagerProps) {
+  const { t } = useTranslation();
+  return (
+    <Group justify={total === undefined ? 'flex-end' : 'space-between'}>
+      {total !== undefined && (
+        <Text size="sm" c="dimmed">
+          {t('common.total', { count: total })}
+        </Text>
+      )}
+      <Group gap="sm">
+        <Select
+          aria-label={t('common.pageSize')}
+          data={SIZE_OPTIONS.map((size) => ({ value: size, label: t('common.perPage', { size }) }))}
+          value={String(pageSize)}
+          onChange={(value) => value && onPageSizeChange(Number(value))}
+          allowDeselect={false}
+          w={130}
+        />
+        <Pagination
+          total={pageCount}
+          value={Math.min(page, pageCount)}
+          onChange={onPageChange}
+          getControlProps={(control) => ({ 'aria-label': t(`common.pager.${control}`) })}
+        />
+      </Group>
+    </Group>
+  );
+}
