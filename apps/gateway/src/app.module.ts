@@ -21,6 +21,7 @@ import { RedemptionsModule } from './redemptions/redemptions.module';
 import { LogsModule } from './logs/logs.module';
 import { ChannelsModule } from './channels/channels.module';
 import { RelayModule } from './relay/relay.module';
+import { UsageDataModule } from './usage-data/usage-data.module';
 import { BootstrapRootHandler } from './bootstrap/bootstrap-root.command';
 import { StartupService } from './bootstrap/startup.service';
 import type { AppConfig } from './config/app-config';
@@ -83,6 +84,7 @@ export class AppModule {
         LogsModule,
         ChannelsModule,
         RelayModule,
+        UsageDataModule,
       ],
       controllers: [AccountsController, UsersController, OptionsController, StatusController],
       providers: [

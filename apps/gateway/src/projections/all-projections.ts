@@ -2,6 +2,7 @@ import type { Projection } from '@tollgate/read-store';
 import { channelsProjection } from '../channels/channels.projection';
 import { optionsProjection } from './options.projection';
 import { usersProjection } from './users.projection';
+import { quotaDataProjection } from '../usage-data/quota-data.projection';
 import { tokenListProjection } from '../tokens/token-list.projection';
 import { redemptionListProjection } from '../redemptions/redemption-list.projection';
 import { logsProjection } from '../logs/logs.projection';
@@ -14,4 +15,5 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   redemptionListProjection,
   logsProjection,
   channelsProjection,
+  quotaDataProjection,
 ];
