@@ -1,4 +1,4 @@
-// `npm run bench`: the benchmarks under test/bench, one file at a time (never part of `npm test`).
+// `npm run bench:jest`: the jest benchmarks under test/bench, one file at a time (never part of `npm test`).
 const base = require('../../jest.config.js').projects[0];
 
 module.exports = {

@@ -246,6 +246,39 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
     expect(streamRow.is_stream).toBe(true);
     expect(JSON.parse(streamRow.other).frt).toEqual(expect.any(Number));
 
+    // quota_data: hourly totals per user × model for the dashboard.
+    type DataRow = {
+      model_name: string;
+      count: number;
+      quota: number;
+      token_used: number;
+      username?: string;
+    };
+    await waitUntil(
+      async () =>
+        ((await web.get('/api/data/self')).body.data as DataRow[]).reduce(
+          (n, r) => n + r.count,
+          0,
+        ) === 8,
+      'quota_data rows',
+    );
+    const data = (await web.get('/api/data/self')).body.data as DataRow[];
+    expect(data.reduce((n, r) => n + r.quota, 0)).toBe(total);
+    expect(data.find((r) => r.model_name === 'gpt-4o-mini')).toMatchObject({
+      count: 1,
+      token_used: 150,
+    });
+    const everyone = (await root.get(`/api/data/?username=relay${users}`)).body.data as DataRow[];
+    expect(everyone.reduce((n, r) => n + r.quota, 0)).toBe(total);
+    const aggregated = (await root.get('/api/data/')).body.data as DataRow[];
+    expect(aggregated.every((r) => r.username === undefined)).toBe(true);
+    expect(
+      (await web.get('/api/data/self?start_timestamp=0&end_timestamp=99999999')).body,
+    ).toMatchObject({
+      success: false,
+      message: '时间跨度不能超过 1 个月',
+    });
+
     // The upstream saw the mapped request with include_usage on the stream.
     const streamCall = upstream
       .requestsTo('/chat/completions')

@@ -195,6 +195,9 @@ const ROWS: readonly Row[] = [
   { route: 'GET /api/log/stat', min: 10, path: () => '/api/log/stat' },
   { route: 'GET /api/log/self/stat', min: 1, path: () => '/api/log/self/stat' },
   { route: 'DELETE /api/log', min: 100, path: () => '/api/log/?target_timestamp=1' },
+  // Dashboard data (quota_data)
+  { route: 'GET /api/data', min: 10, path: () => '/api/data/' },
+  { route: 'GET /api/data/self', min: 1, path: () => '/api/data/self' },
   { route: 'GET /api/group', min: 10, path: () => '/api/group/' },
   // Channels (administrators). A dead base URL keeps the provider calls local and quick.
   { route: 'GET /api/channel', min: 10, path: () => '/api/channel/?p=0&page_size=10' },

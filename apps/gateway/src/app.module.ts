@@ -20,6 +20,7 @@ import { RedemptionsModule } from './redemptions/redemptions.module';
 import { LogsModule } from './logs/logs.module';
 import { ChannelsModule } from './channels/channels.module';
 import { RelayModule } from './relay/relay.module';
+import { UsageDataModule } from './usage-data/usage-data.module';
 
 /** The gateway: infrastructure, then one module per feature (one import line each). */
 @Module({})
@@ -44,6 +45,7 @@ export class AppModule {
         LogsModule,
         ChannelsModule,
         RelayModule,
+        UsageDataModule,
         BootstrapModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],

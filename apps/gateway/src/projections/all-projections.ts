@@ -3,6 +3,7 @@ import { channelsProjection } from '../channels/channels.projection';
 import { optionsProjection } from './options.projection';
 import { uniqueClaimsProjection } from './unique-claims.projection';
 import { usersProjection } from './users.projection';
+import { quotaDataProjection } from '../usage-data/quota-data.projection';
 import { tokenListProjection } from '../tokens/token-list.projection';
 import { redemptionListProjection } from '../redemptions/redemption-list.projection';
 import { logsProjection } from '../logs/logs.projection';
@@ -16,4 +17,5 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   redemptionListProjection,
   logsProjection,
   channelsProjection,
+  quotaDataProjection,
 ];

@@ -35,6 +35,8 @@ export const usersProjection: Projection = {
         { fields: { registration_pending: 1 } },
         { fields: { id: 1 } },
       ],
+      // The console's user search (substring, case-insensitive) goes through a trigram index.
+      search: ['username', 'display_name', 'email'],
     },
   ],
   eventTypes: [...USER_EVENT_TYPES, ...BILLING_EVENT_TYPES, ...USAGE_EVENT_TYPES],

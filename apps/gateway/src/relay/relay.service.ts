@@ -311,12 +311,10 @@ export class RelayService {
 
   private reserve(p: Omit<Prepared, 'reservation'>): Prepared | RelayError {
     const { call, quote, facts, settings } = p;
-    const amount = reservationFor(
-      quote,
-      p.promptEstimate,
-      facts.maxTokens,
-      settings.price,
-      facts.n,
+    // Absurd max_tokens / n stay a (refusable) number instead of breaking the book's integer check.
+    const amount = Math.min(
+      reservationFor(quote, p.promptEstimate, facts.maxTokens, settings.price, facts.n),
+      Number.MAX_SAFE_INTEGER,
     );
     // The book skips the token's own quota when it is unlimited; it still counts its usage.
     const tokenId = call.caller.token?.id ?? 0;

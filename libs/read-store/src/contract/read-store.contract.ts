@@ -455,6 +455,148 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>): void {
     });
   });
 
+  describe('substring search fields', () => {
+    const docs: AnyDoc[] = [
+      { _id: '1', name: 'Alice Liddell', profile: { email: 'alice@example.com' }, n: 1 },
+      { _id: '2', name: 'bob the builder', profile: { email: 'BOB@Example.org' }, n: 2 },
+      { _id: '3', name: 'MALICE', profile: { email: 'm@mal.ice' }, n: 3 },
+      { _id: '4', name: 'a.b "quoted" c', profile: { email: 'dot@x.io' }, n: 4 },
+      { _id: '5', name: '张三丰 Zhang', profile: { email: 12345 }, n: 5 },
+      { _id: '6', name: 98765, n: 6 },
+      { _id: '7', profile: { email: 'nobody-alice@example.com' }, n: 7 },
+    ];
+    let plain: Collection;
+    let searched: Collection;
+    let searchedName: string;
+    beforeAll(async () => {
+      plain = await collection(docs);
+      searchedName = `${prefix}_${++counter}`;
+      await store.declare([{ name: searchedName, search: ['name', 'profile.email'] }]);
+      searched = store.collection(searchedName);
+      for (const doc of docs) await searched.put(doc);
+    });
+
+    const lit = (term: string, i = true) => ({
+      $regex: term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      ...(i ? { $options: 'i' } : {}),
+    });
+    const cases: Array<[string, Filter, string[]]> = [
+      ['case-insensitive literal', { name: lit('alice') }, ['1', '3']],
+      ['case-sensitive literal', { name: lit('ALI', false) }, ['3']],
+      ['short literal (below the index)', { name: lit('bo') }, ['2']],
+      ['escaped metacharacters and quotes', { name: lit('a.b "quo') }, ['4']],
+      ['nested field', { 'profile.email': lit('example') }, ['1', '2', '7']],
+      ['CJK text', { name: lit('张三丰') }, ['5']],
+      ['numbers are never matched', { name: lit('987') }, []],
+      ['anchored pattern (no index)', { name: { $regex: '^ali', $options: 'i' } }, ['1']],
+      ['RegExp literal', { name: /builder/ }, ['2']],
+      [
+        'search box $or with an id',
+        { $or: [{ name: lit('alice') }, { 'profile.email': lit('alice') }, { n: 4 }] },
+        ['1', '3', '4', '7'],
+      ],
+      [
+        'two literals over two fields, mixed case rules',
+        {
+          $or: [
+            { name: lit('alice') },
+            { 'profile.email': lit('alice', false) },
+            { name: lit('bob') },
+            { 'profile.email': lit('bob') },
+          ],
+        },
+        ['1', '2', '3', '7'],
+      ],
+      ['combined with other fields', { name: lit('lic'), n: { $gt: 1 } }, ['3']],
+      ['inside $nin', { name: { $nin: [/alice/i] } }, ['2', '4', '5', '6', '7']],
+    ];
+    it.each(cases)('%s: same answer as without the index', async (_label, filter, expected) => {
+      expect(sortedIds(await plain.find(filter))).toEqual(expected);
+      expect(sortedIds(await searched.find(filter))).toEqual(expected);
+      expect(await searched.count(filter)).toBe(expected.length);
+    });
+
+    it('follows updates, replacements and deletes', async () => {
+      const [name, c] = await named();
+      await store.declare([{ name, search: ['name'] }]);
+      await c.put({ _id: 'x', name: 'original' });
+      await c.put({ _id: 'y', name: 'another original' });
+      await c.update('x', { $set: { name: 'renamed' }, $inc: { hits: 1 } });
+      expect(ids(await c.find({ name: lit('original') }))).toEqual(['y']);
+      expect(ids(await c.find({ name: lit('renamed') }))).toEqual(['x']);
+      await c.update('x', { $inc: { hits: 1 } }); // no searched field changes
+      expect(ids(await c.find({ name: lit('renamed') }))).toEqual(['x']);
+      await c.put({ _id: 'y', name: 'replaced' });
+      expect(await c.find({ name: lit('original') })).toEqual([]);
+      await c.updateMany({}, { $unset: { name: '' } });
+      expect(await c.find({ name: lit('renamed') })).toEqual([]);
+      await c.put({ _id: 'z', name: 'zeta' });
+      await c.delete('z');
+      expect(await c.find({ name: lit('zeta') })).toEqual([]);
+      await c.put({ _id: 'w', name: 'omega' });
+      await store.drop([name]);
+      expect(await c.find({ name: lit('omega') })).toEqual([]);
+      await c.put({ _id: 'v', name: 'omega again' });
+      expect(ids(await c.find({ name: lit('omega') }))).toEqual(['v']);
+    });
+
+    it('indexes documents written before the search fields were declared', async () => {
+      const [name, c] = await named([
+        { _id: '1', title: 'before the index', tag: 'first' },
+        { _id: '2', title: 'also before', tag: 'second' },
+      ]);
+      await store.declare([{ name, search: ['title'] }]);
+      expect(sortedIds(await c.find({ title: lit('before') }))).toEqual(['1', '2']);
+      await store.declare([{ name, search: ['tag'] }]); // another field list
+      expect(ids(await c.find({ tag: lit('seco') }))).toEqual(['2']);
+      expect(ids(await c.find({ title: lit('also') }))).toEqual(['2']);
+    });
+  });
+
+  describe('counts', () => {
+    it('counts without a filter follow every kind of write, inside transactions too', async () => {
+      const [name, c] = await named([{ _id: '1' }, { _id: '2' }]);
+      expect(await c.count()).toBe(2);
+      await c.put({ _id: '2', again: true });
+      await c.update('3', { $set: { a: 1 } }, { upsert: true });
+      await c.update('3', { $set: { a: 2 } }, { upsert: true });
+      expect(await c.count()).toBe(3);
+      await c.delete('1');
+      expect(await c.count({})).toBe(2);
+      await store.transaction(async (session) => {
+        await session.collection(name).put({ _id: '4' });
+        expect(await session.collection(name).count()).toBe(3);
+      });
+      expect(await c.count()).toBe(3);
+      if (store.atomicTransactions) {
+        await expect(
+          store.transaction(async (session) => {
+            await session.collection(name).put({ _id: '5' });
+            throw new Error('roll back');
+          }),
+        ).rejects.toThrow('roll back');
+        expect(await c.count()).toBe(3);
+      }
+      await c.deleteMany({ _id: { $in: ['2', '3'] } });
+      expect(await c.count()).toBe(1);
+      await store.drop([name]);
+      expect(await c.count()).toBe(0);
+    });
+
+    it('deep pages return the same rows as a full sort', async () => {
+      const docs = Array.from({ length: 60 }, (_, i) => ({ _id: `d${i}`, k: (i * 7) % 60 }));
+      const c = await collection(docs, [{ fields: { k: -1 } }]);
+      const all = ids(await c.find({}, { sort: { k: -1 } }));
+      const paged: string[] = [];
+      for (let skip = 0; skip < 60; skip += 25)
+        paged.push(...ids(await c.find({}, { sort: { k: -1 }, skip, limit: 25 })));
+      expect(paged).toEqual(all);
+      expect(ids(await c.find({ k: { $lt: 10 } }, { sort: { k: -1 }, skip: 5 }))).toEqual(
+        all.filter((id) => (Number(id.slice(1)) * 7) % 60 < 10).slice(5),
+      );
+    });
+  });
+
   describe('transactions', () => {
     it('commits every write and returns the body result', async () => {
       const [aName, a] = await named();

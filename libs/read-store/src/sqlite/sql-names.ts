@@ -35,12 +35,24 @@ function jsonPath(path: string): string {
   );
 }
 
-/** SQL for the field's value (`_id` lives in the primary-key column, the rest in the JSON doc). */
-export function fieldExpr(path: string): string {
-  return path === '_id' ? 'id' : `json_extract(doc, '${jsonPath(path)}')`;
+/** SQL for the field's value (`_id` lives in the primary-key column, the rest in the JSON doc); `row` is `new.`/`old.` in triggers. */
+export function fieldExpr(path: string, row = ''): string {
+  return path === '_id' ? `${row}id` : `json_extract(${row}doc, '${jsonPath(path)}')`;
 }
 
 /** SQL for the field's JSON type: NULL when missing, 'null' | 'true' | 'false' | 'integer' | 'real' | 'text' | 'array' | 'object'. */
-export function typeExpr(path: string): string {
-  return path === '_id' ? `'text'` : `json_type(doc, '${jsonPath(path)}')`;
+export function typeExpr(path: string, row = ''): string {
+  return path === '_id' ? `'text'` : `json_type(${row}doc, '${jsonPath(path)}')`;
 }
+
+/** The field's value when it is a string, else NULL: what the substring-search index holds. */
+export function textExpr(path: string, row = ''): string {
+  return `CASE WHEN ${typeExpr(path, row)} = 'text' THEN ${fieldExpr(path, row)} END`;
+}
+
+/*
+ * The adapter's own tables carry a `$`, which collection names cannot contain, so they never collide.
+ */
+export const COUNTS_TABLE = '"$counts"';
+export const SEARCH_CONFIG_TABLE = '"$search"';
+export const searchTableName = (collection: string): string => `"$fts_${collection}"`;

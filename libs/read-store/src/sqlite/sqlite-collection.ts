@@ -9,14 +9,21 @@ import type {
 } from '../read-store.port';
 import { DuplicateKeyError } from '../read-store.port';
 import { applyUpdate } from '../shared/apply-update';
-import { filterToSql, sortToSql } from './filter-to-sql';
-import { fieldExpr, tableName, typeExpr } from './sql-names';
+import { filterToSql, sortToSql, type SearchIndex } from './filter-to-sql';
+import type { ReadQuery } from './read-pool';
+import { COUNTS_TABLE, fieldExpr, tableName, typeExpr } from './sql-names';
 import type { StatementCache } from './statement-cache';
 
-/** How a collection reaches the database: directly inside a transaction, through the write lock outside. */
+/**
+ * How a collection reaches the database. Reads are plain SQL so they can run on another thread (the
+ * read pool) outside a transaction, or on the write connection inside one; writes run a function on
+ * the write connection, directly inside a transaction, through the write lock outside.
+ */
 export interface SqliteAccess {
-  read<R>(collection: string, fn: (db: StatementCache) => R): Promise<R>;
+  read(collection: string, query: ReadQuery): Promise<unknown>;
   write<R>(collection: string, fn: (db: StatementCache) => R): Promise<R>;
+  /** The collection's trigram index, when its spec declared search fields. */
+  search(collection: string): SearchIndex | undefined;
 }
 
 interface Row {
@@ -35,20 +42,30 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   }
 
   async get(id: string): Promise<T | null> {
-    return this.access.read(this.name, (db) => {
-      const row = db.get(`SELECT id, doc FROM ${this.table} WHERE id = ?`).get(id) as
-        Row | undefined;
-      return row ? toDoc<T>(row) : null;
-    });
+    const row = (await this.access.read(this.name, {
+      sql: `SELECT id, doc FROM ${this.table} WHERE id = ?`,
+      params: [id],
+      mode: 'get',
+    })) as Row | undefined;
+    return row ? toDoc<T>(row) : null;
   }
 
   async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
-    const where = filterToSql(filter);
+    const where = this.where(filter);
     const page = pageToSql(options);
-    const sql = `SELECT id, doc FROM ${this.table} WHERE ${where.sql}${sortToSql(options.sort)}${page.sql}`;
-    return this.access.read(this.name, (db) =>
-      (db.get(sql).all(...where.params, ...page.params) as Row[]).map((row) => toDoc<T>(row)),
-    );
+    const sort = sortToSql(options.sort);
+    // A deep page walks the skipped rows in the subquery, where SQLite can stay on the index and
+    // never reads their documents; only the page's own rows are loaded.
+    const sql =
+      page.skip > 0 && sort
+        ? `SELECT id, doc FROM ${this.table} WHERE rowid IN (SELECT rowid FROM ${this.table} WHERE ${where.sql}${sort}${page.sql})${sort}`
+        : `SELECT id, doc FROM ${this.table} WHERE ${where.sql}${sort}${page.sql}`;
+    const rows = (await this.access.read(this.name, {
+      sql,
+      params: [...where.params, ...page.params],
+      mode: 'all',
+    })) as Row[];
+    return rows.map((row) => toDoc<T>(row));
   }
 
   async findOne(filter: Filter): Promise<T | null> {
@@ -57,12 +74,22 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   }
 
   async count(filter?: Filter): Promise<number> {
-    const where = filterToSql(filter);
-    const sql = `SELECT COUNT(*) AS n FROM ${this.table} WHERE ${where.sql}`;
-    return this.access.read(
-      this.name,
-      (db) => (db.get(sql).get(...where.params) as { n: number }).n,
-    );
+    const where = this.where(filter);
+    // Without a filter, the trigger-kept counter answers without walking the table.
+    const query: ReadQuery =
+      where.sql === '1'
+        ? {
+            sql: `SELECT n FROM ${COUNTS_TABLE} WHERE collection = ?`,
+            params: [this.name],
+            mode: 'get',
+          }
+        : {
+            sql: `SELECT COUNT(*) AS n FROM ${this.table} WHERE ${where.sql}`,
+            params: where.params,
+            mode: 'get',
+          };
+    const row = (await this.access.read(this.name, query)) as { n: number } | undefined;
+    return row?.n ?? 0;
   }
 
   async put(doc: T): Promise<void> {
@@ -84,7 +111,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   }
 
   async updateMany(filter: Filter, update: Update): Promise<number> {
-    const where = filterToSql(filter);
+    const where = this.where(filter);
     return this.access.write(this.name, (db) => {
       const rows = db
         .get(`SELECT id, doc FROM ${this.table} WHERE ${where.sql}`)
@@ -106,7 +133,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    const where = filterToSql(filter);
+    const where = this.where(filter);
     return this.access.write(
       this.name,
       (db) => db.get(`DELETE FROM ${this.table} WHERE ${where.sql}`).run(...where.params).changes,
@@ -118,7 +145,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     groupBy: string | null,
     fields: readonly string[],
   ): Promise<SumResult[]> {
-    const where = filterToSql(filter);
+    const where = this.where(filter);
     // Only numbers are summed (MongoDB's $sum ignores strings and booleans too).
     const sums = fields.map(
       (f, i) =>
@@ -130,16 +157,22 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
         : `${fieldExpr(groupBy)} AS k, ${typeExpr(groupBy)} AS t`;
     const group = groupBy === null ? '' : ' GROUP BY 1 ORDER BY 1';
     const sql = `SELECT ${key}, COUNT(*) AS c${sums.join('')} FROM ${this.table} WHERE ${where.sql}${group}`;
-    return this.access.read(this.name, (db) => {
-      const rows = db.get(sql).all(...where.params) as Array<Record<string, unknown>>;
-      return rows
-        .filter((row) => row['c'] !== 0) // an ungrouped aggregate over nothing still yields a row
-        .map((row) => ({
-          _id: groupKey(row['k'], row['t']),
-          count: row['c'] as number,
-          sums: Object.fromEntries(fields.map((f, i) => [f, (row[`s${i}`] as number | null) ?? 0])),
-        }));
-    });
+    const rows = (await this.access.read(this.name, {
+      sql,
+      params: where.params,
+      mode: 'all',
+    })) as Array<Record<string, unknown>>;
+    return rows
+      .filter((row) => row['c'] !== 0) // an ungrouped aggregate over nothing still yields a row
+      .map((row) => ({
+        _id: groupKey(row['k'], row['t']),
+        count: row['c'] as number,
+        sums: Object.fromEntries(fields.map((f, i) => [f, (row[`s${i}`] as number | null) ?? 0])),
+      }));
+  }
+
+  private where(filter: Filter | undefined) {
+    return filterToSql(filter, this.access.search(this.name));
   }
 
   private upsertRow(db: StatementCache, id: string, body: Record<string, unknown>): void {
@@ -176,12 +209,12 @@ function groupKey(value: unknown, type: unknown): unknown {
   return value ?? null;
 }
 
-function pageToSql(options: FindOptions): { sql: string; params: number[] } {
+function pageToSql(options: FindOptions): { sql: string; params: number[]; skip: number } {
   const skip = checkCount('skip', options.skip ?? 0);
   // limit 0 means "no limit", as in MongoDB.
   const limit = checkCount('limit', options.limit ?? 0);
-  if (skip === 0 && limit === 0) return { sql: '', params: [] };
-  return { sql: ' LIMIT ? OFFSET ?', params: [limit === 0 ? -1 : limit, skip] };
+  if (skip === 0 && limit === 0) return { sql: '', params: [], skip };
+  return { sql: ' LIMIT ? OFFSET ?', params: [limit === 0 ? -1 : limit, skip], skip };
 }
 
 function checkCount(name: string, value: number): number {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { readStoreContract } from '../contract/read-store.contract';
+import { registerRegexp } from './regexp-function';
 import { SqliteReadStore } from './sqlite-read-store';
 
 describe('SqliteReadStore', () => {
@@ -143,6 +144,87 @@ describe('SqliteReadStore', () => {
           .prepare(`EXPLAIN QUERY PLAN SELECT id FROM users WHERE json_extract(doc, '$.group') = ?`)
           .all('vip') as Array<{ detail: string }>;
         expect(plan.map((p) => p.detail).join()).toMatch(/USING INDEX ix_users__group_a/);
+      } finally {
+        db.close();
+      }
+      store = new SqliteReadStore(file);
+    });
+
+    it('runs reads off the event loop: timers keep firing while a slow query runs', async () => {
+      // Catastrophic backtracking makes each row cost tens of milliseconds inside SQLite's regexp().
+      const slow = 'a'.repeat(23) + '!';
+      await store.transaction(async (session) => {
+        for (let i = 0; i < 6; i++)
+          await session.collection('users').put({ _id: `s${i}`, note: slow });
+      });
+      let ticks = 0;
+      let last = performance.now();
+      let worstGap = 0;
+      const timer = setInterval(() => {
+        const now = performance.now();
+        worstGap = Math.max(worstGap, now - last);
+        last = now;
+        ticks++;
+      }, 5);
+      const started = performance.now();
+      const found = await store.collection('users').find({ note: { $regex: '^(a+)+$' } });
+      const took = performance.now() - started;
+      clearInterval(timer);
+      expect(found).toEqual([]);
+      expect(took).toBeGreaterThan(150); // the query really was slow...
+      expect(ticks).toBeGreaterThan(took / 5 / 4); // ...and the loop kept turning meanwhile
+      expect(worstGap).toBeLessThan(Math.max(100, took / 2));
+    });
+
+    it('serves concurrent reads from several workers and sees each commit', async () => {
+      const users = store.collection('users');
+      for (let i = 0; i < 20; i++) {
+        await users.put({ _id: `u${i}`, group: i % 2 ? 'odd' : 'even' });
+        // read-your-writes: the read after the commit, on another thread, sees it
+        expect(await users.get(`u${i}`)).toEqual({ _id: `u${i}`, group: i % 2 ? 'odd' : 'even' });
+      }
+      const counts = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => users.count({ group: i % 2 ? 'odd' : 'even' })),
+      );
+      expect(counts).toEqual(Array.from({ length: 20 }, () => 10));
+      await expect(users.find({ 'bad path"': 1 })).rejects.toThrow(/Invalid field path/);
+    });
+
+    it('answers literal searches through the trigram index and counts from the counter', async () => {
+      await store.declare([
+        { name: 'people', search: ['username', 'email'], indexes: [{ fields: { id: -1 } }] },
+      ]);
+      await store.collection('people').put({ _id: '1', id: 1, username: 'searchable' });
+      await store.close();
+      const db = new Database(file);
+      registerRegexp(db);
+      try {
+        const plan = (sql: string, ...params: unknown[]) =>
+          (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>)
+            .map((p) => p.detail)
+            .join(' | ');
+        const { filterToSql } = await import('./filter-to-sql');
+        const where = filterToSql(
+          {
+            $or: [
+              { username: { $regex: 'arch', $options: 'i' } },
+              { email: { $regex: 'arch', $options: 'i' } },
+            ],
+          },
+          {
+            table: '"$fts_people"',
+            columns: new Map([
+              ['username', 'c0'],
+              ['email', 'c1'],
+            ]),
+          },
+        );
+        const detail = plan(`SELECT id FROM people WHERE ${where.sql}`, ...where.params);
+        expect(detail).toMatch(/VIRTUAL TABLE INDEX/);
+        expect(detail).not.toMatch(/^SCAN people$/m);
+        expect(db.prepare(`SELECT n FROM "$counts" WHERE collection = 'people'`).get()).toEqual({
+          n: 1,
+        });
       } finally {
         db.close();
       }

@@ -8,56 +8,67 @@ import type {
   ReadStore,
   ReadStoreSession,
 } from '../read-store.port';
-import { indexName } from '../shared/index-name';
-import { AsyncMutex } from './async-mutex';
+import type { SearchIndex } from './filter-to-sql';
+import { ReadPool, type ReadQuery } from './read-pool';
 import { registerRegexp } from './regexp-function';
-import { fieldExpr, tableName } from './sql-names';
+import { AsyncMutex } from './async-mutex';
+import { tableName } from './sql-names';
 import { SqliteCollection, type SqliteAccess } from './sqlite-collection';
+import { declareCollection } from './sqlite-schema';
 import { StatementCache } from './statement-cache';
+
+export interface SqliteReadStoreOptions {
+  /** Worker threads serving reads outside transactions (file stores only). Default 2. */
+  readonly readers?: number;
+}
 
 /**
  * ReadStore on one SQLite file (or ':memory:'). One table per collection, `(id TEXT PRIMARY KEY, doc
  * TEXT)` with the document as JSON; filters run as SQL over json_extract, indexes are expression
  * indexes. better-sqlite3 is synchronous but `transaction` bodies are async, so an async mutex makes
- * transactions and out-of-transaction writes take turns on the single write connection. Reads from a
- * file go through a second, read-only connection: WAL gives them the last committed state without
- * waiting. (':memory:' cannot be shared: there reads use the write connection and can see a running
- * transaction's writes.)
+ * transactions and out-of-transaction writes take turns on the single write connection.
+ *
+ * Reads outside a transaction (what query handlers do) never run on the caller's thread: a small pool
+ * of worker threads, each with its own read-only connection, serves them, so a search over a million
+ * rows leaves the event loop (and the relay on it) free. WAL gives those connections the last
+ * committed state without waiting, so a read issued after a write's commit sees it. Reads inside a
+ * projection's transaction stay on the write connection and see its pending writes. (':memory:'
+ * cannot be shared between connections: there every read runs on the write connection.)
  */
 export class SqliteReadStore implements ReadStore {
   readonly atomicTransactions = true;
 
   private readonly writer: Database.Database;
-  private readonly reader: Database.Database;
   private readonly writes: StatementCache;
-  private readonly reads: StatementCache;
+  private readonly pool: ReadPool | null;
   private readonly mutex = new AsyncMutex();
   private readonly inTransaction = new AsyncLocalStorage<true>();
   private readonly declared = new Set<string>();
+  private readonly searchIndexes = new Map<string, SearchIndex>();
   private readonly storeAccess: SqliteAccess;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    options: SqliteReadStoreOptions = {},
+  ) {
     this.writer = new Database(path);
     this.writer.pragma('journal_mode = WAL');
     this.writer.pragma('synchronous = NORMAL'); // WAL-safe; read models are rebuildable anyway
     registerRegexp(this.writer);
     const inMemory = path === ':memory:' || path === '';
-    this.reader = inMemory
-      ? this.writer
-      : new Database(path, { readonly: true, fileMustExist: true });
-    if (!inMemory) registerRegexp(this.reader);
     this.writes = new StatementCache(this.writer);
-    this.reads = inMemory ? this.writes : new StatementCache(this.reader);
+    this.pool = inMemory ? null : new ReadPool(path, options.readers ?? 2);
     this.storeAccess = {
-      read: async (name, fn) => {
+      read: async (name, query) => {
         this.checkDeclared(name);
-        return fn(this.reads);
+        return this.pool ? this.pool.run(query) : runOn(this.writes, query);
       },
       write: (name, fn) => {
         this.checkDeclared(name);
         this.checkNotInsideTransaction();
         return this.mutex.run(() => this.atomically(fn, true));
       },
+      search: (name) => this.searchIndexes.get(name),
     };
   }
 
@@ -67,29 +78,16 @@ export class SqliteReadStore implements ReadStore {
 
   async declare(specs: readonly CollectionSpec[]): Promise<void> {
     this.checkNotInsideTransaction();
-    await this.mutex.run(() =>
-      this.writer.transaction(() => {
-        for (const spec of specs) {
-          const table = tableName(spec.name);
-          this.writer.exec(
-            `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`,
-          );
-          for (const index of spec.indexes ?? []) {
-            const columns = Object.entries(index.fields).map(([path, dir]) => {
-              if (dir !== 1 && dir !== -1)
-                throw new Error(`Index direction for ${path} must be 1 or -1`);
-              return `${fieldExpr(path)} ${dir === 1 ? 'ASC' : 'DESC'}`;
-            });
-            const unique = index.unique ? 'UNIQUE ' : '';
-            const name = indexName(spec.name, index);
-            this.writer.exec(
-              `CREATE ${unique}INDEX IF NOT EXISTS "${name}" ON ${table} (${columns.join(', ')})`,
-            );
-          }
-        }
-      })(),
+    const searches = await this.mutex.run(() =>
+      this.writer.transaction(() =>
+        specs.map((spec) => [spec.name, declareCollection(this.writer, spec)] as const),
+      )(),
     );
-    for (const spec of specs) this.declared.add(spec.name);
+    for (const [name, search] of searches) {
+      this.declared.add(name);
+      if (search) this.searchIndexes.set(name, search);
+      else this.searchIndexes.delete(name);
+    }
   }
 
   async transaction<R>(body: (session: ReadStoreSession) => Promise<R>): Promise<R> {
@@ -97,16 +95,17 @@ export class SqliteReadStore implements ReadStore {
     return this.mutex.run(async () => {
       let open = true;
       const sessionAccess: SqliteAccess = {
-        read: async (name, fn) => {
+        read: async (name, query) => {
           this.checkDeclared(name);
           if (!open) throw new Error('Read-store session used after its transaction ended');
-          return fn(this.writes);
+          return runOn(this.writes, query);
         },
         write: async (name, fn) => {
           this.checkDeclared(name);
           if (!open) throw new Error('Read-store session used after its transaction ended');
           return this.atomically(fn, false);
         },
+        search: (name) => this.searchIndexes.get(name),
       };
       const session: ReadStoreSession = {
         collection: <T extends Doc = AnyDoc>(name: string) =>
@@ -142,8 +141,8 @@ export class SqliteReadStore implements ReadStore {
 
   async close(): Promise<void> {
     // Let a running transaction finish; anything queued after close fails on the closed connection.
-    await this.mutex.run(() => {
-      if (this.reader !== this.writer && this.reader.open) this.reader.close();
+    await this.mutex.run(async () => {
+      await this.pool?.close();
       if (this.writer.open) this.writer.close();
     });
   }
@@ -167,4 +166,9 @@ export class SqliteReadStore implements ReadStore {
       );
     }
   }
+}
+
+function runOn(db: StatementCache, query: ReadQuery): unknown {
+  const statement = db.get(query.sql);
+  return query.mode === 'get' ? statement.get(...query.params) : statement.all(...query.params);
 }

@@ -4,6 +4,7 @@ import { TOKEN_MESSAGES } from '../../tokens/tokens.messages';
 import { REDEMPTION_MESSAGES } from '../../redemptions/redemptions.messages';
 import { LOG_MESSAGES } from '../../logs/logs.messages';
 import { RELAY_MESSAGES } from '../../relay/relay.messages';
+import { USAGE_DATA_MESSAGES } from '../../usage-data/usage-data.messages';
 import { CHANNEL_MESSAGES } from '../../channels/channels.messages';
 
 /**
@@ -233,6 +234,7 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
   ...REDEMPTION_MESSAGES,
   ...LOG_MESSAGES,
   ...RELAY_MESSAGES,
+  ...USAGE_DATA_MESSAGES,
 };
 
 export type Lang = 'zh-CN' | 'en';

@@ -1,0 +1,28 @@
+import { Controller, Get, Query as QueryParams } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { Role } from '@tollgate/contracts';
+import { CurrentUser, RequireRole } from '../auth/auth.decorators';
+import type { UserDocument } from '../projections/user.document';
+import { ok } from '../shared/envelope';
+import { QuotaDataParams } from './quota-data.dto';
+import { QuotaDataQuery } from './quota-data.handler';
+
+/** The dashboard's hourly usage (spec 001 /detail): everyone's for admins, one's own under /self. */
+@Controller('api/data')
+export class QuotaDataController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @RequireRole(Role.Admin)
+  async all(@QueryParams() params: QuotaDataParams) {
+    return ok(await this.queries.execute(new QuotaDataQuery({ kind: 'all' }, params)));
+  }
+
+  @Get('self')
+  @RequireRole(Role.Common)
+  async self(@QueryParams() params: QuotaDataParams, @CurrentUser() user: UserDocument) {
+    return ok(
+      await this.queries.execute(new QuotaDataQuery({ kind: 'self', userId: user.id }, params)),
+    );
+  }
+}

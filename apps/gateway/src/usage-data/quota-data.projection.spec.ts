@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
+import {
+  ProjectionHost,
+  SqliteReadStore,
+  rebuildProjections,
+  type ReadStore,
+} from '@tollgate/read-store';
+import type { RequestRelayed } from '@tollgate/domain';
+import { QUOTA_DATA, type QuotaDataDocument } from './quota-data.document';
+import { quotaDataProjection } from './quota-data.projection';
+
+const HOUR_8 = Date.parse('2026-01-15T08:00:00.000Z') / 1000;
+const metaAt = (iso: string) => ({
+  schemaVersion: 1,
+  actor: { kind: 'system', id: null, role: null },
+  occurredAt: iso,
+});
+
+const relayed = (userId: number, model: string, quota: number): RequestRelayed['data'] => ({
+  requestId: randomUUID(),
+  userId,
+  tokenId: 1,
+  tokenName: 't',
+  group: 'default',
+  model,
+  upstreamModel: model,
+  channelId: 1,
+  channelChain: [1],
+  endpoint: '/v1/chat/completions',
+  promptTokens: 10,
+  completionTokens: 5,
+  cachedTokens: 0,
+  quota,
+  reserved: quota,
+  modelRatio: 1,
+  completionRatio: 1,
+  groupRatio: 1,
+  cacheRatio: 1,
+  modelPrice: -1,
+  useTimeMs: 5,
+  firstTokenMs: null,
+  stream: false,
+  estimated: false,
+  ip: '',
+});
+
+describe('quota_data projection', () => {
+  let events: EventStore;
+  let read: ReadStore;
+  let host: ProjectionHost;
+
+  const append = (stream: string, type: string, data: unknown, iso = '2026-01-15T08:10:00.000Z') =>
+    events.append(stream, [{ id: randomUUID(), type, data, metadata: metaAt(iso) }], 'any');
+  const rows = () =>
+    read
+      .collection<QuotaDataDocument>(QUOTA_DATA)
+      .find({}, { sort: { created_at: 1, model_name: 1 } });
+
+  beforeEach(async () => {
+    events = SqliteEventStore.open(':memory:');
+    read = new SqliteReadStore(':memory:');
+    host = new ProjectionHost(events, read, [quotaDataProjection]);
+    await host.start();
+  });
+  afterEach(async () => {
+    await host.stop();
+    await events.close();
+    await read.close();
+  });
+
+  async function seed() {
+    await append('user-7', 'UserRegistered', { userId: 7, username: 'alice' });
+    await append('usage-p-1', 'RequestRelayed', relayed(7, 'm1', 30));
+    await append('usage-p-1', 'RequestRelayed', relayed(7, 'm1', 12), '2026-01-15T08:59:59.000Z');
+    await append('usage-p-1', 'RequestRelayed', relayed(7, 'm2', 5));
+    await append('usage-p-1', 'RequestRelayed', relayed(7, 'm1', 1), '2026-01-15T09:00:00.000Z');
+    await append('options', 'OptionChanged', {
+      key: 'DataExportEnabled',
+      value: 'false',
+      previous: 'true',
+    });
+    await append('usage-p-1', 'RequestRelayed', relayed(7, 'm1', 1000));
+    const last = await append('user-7', 'UserRenamed', { userId: 7, from: 'alice', to: 'alicia' });
+    expect(await host.waitFor(last.position, 2000)).toBe(true);
+  }
+
+  it('sums count, quota and tokens per user × model × hour while the export is on', async () => {
+    await seed();
+    expect((await rows()).map(({ _id, ...r }) => r)).toEqual([
+      {
+        user_id: 7,
+        username: 'alice',
+        model_name: 'm1',
+        created_at: HOUR_8,
+        count: 2,
+        quota: 42,
+        token_used: 30,
+      },
+      {
+        user_id: 7,
+        username: 'alice',
+        model_name: 'm2',
+        created_at: HOUR_8,
+        count: 1,
+        quota: 5,
+        token_used: 15,
+      },
+      {
+        user_id: 7,
+        username: 'alice',
+        model_name: 'm1',
+        created_at: HOUR_8 + 3600,
+        count: 1,
+        quota: 1,
+        token_used: 15,
+      },
+    ]);
+  });
+
+  it('a rebuild equals incremental application', async () => {
+    await seed();
+    const incremental = await rows();
+    await host.stop();
+    await rebuildProjections(events, read, [quotaDataProjection]);
+    expect(await rows()).toEqual(incremental);
+    host = new ProjectionHost(events, read, [quotaDataProjection]);
+    await host.start();
+  });
+});

@@ -1,0 +1,67 @@
+import type { Projection } from '@tollgate/read-store';
+import type { OptionChanged, RequestRelayed, UserRegistered, UserRenamed } from '@tollgate/domain';
+import {
+  EXPORT_SWITCH,
+  QUOTA_DATA,
+  QUOTA_DATA_STATE,
+  type QuotaDataDocument,
+  type QuotaDataStateDocument,
+} from './quota-data.document';
+
+type Source = RequestRelayed | UserRegistered | UserRenamed | OptionChanged;
+
+const HOUR = 3600;
+
+/**
+ * quota_data: one row per user × model × hour with count, quota and tokens, summed from the usage
+ * receipts while `DataExportEnabled` is on (as the anchors only export then). The row id is the
+ * key, so increments land on one document per hour.
+ */
+export const quotaDataProjection: Projection = {
+  name: 'quota-data',
+  version: 1,
+  collections: [
+    {
+      name: QUOTA_DATA,
+      indexes: [{ fields: { created_at: 1 } }, { fields: { user_id: 1, created_at: 1 } }],
+    },
+    { name: QUOTA_DATA_STATE },
+  ],
+  eventTypes: ['UserRegistered', 'UserRenamed', 'OptionChanged', 'RequestRelayed'],
+  async apply(recorded, session) {
+    const event = { type: recorded.type, data: recorded.data } as Source;
+    const state = session.collection<QuotaDataStateDocument>(QUOTA_DATA_STATE);
+    switch (event.type) {
+      case 'UserRegistered':
+        await state.put({ _id: String(event.data.userId), username: event.data.username });
+        return;
+      case 'UserRenamed':
+        await state.put({ _id: String(event.data.userId), username: event.data.to });
+        return;
+      case 'OptionChanged':
+        if (event.data.key === 'DataExportEnabled') {
+          await state.put({ _id: EXPORT_SWITCH, enabled: event.data.value === 'true' });
+        }
+        return;
+      case 'RequestRelayed': {
+        // Default on (the option's default): only an explicit false stops the export.
+        if ((await state.get(EXPORT_SWITCH))?.enabled === false) return;
+        const d = event.data;
+        const occurred = recorded.metadata['occurredAt'];
+        const at =
+          typeof occurred === 'string' ? Date.parse(occurred) : recorded.recordedAt.getTime();
+        const hour = Math.floor(at / 1000 / HOUR) * HOUR;
+        const username = (await state.get(String(d.userId)))?.username ?? '';
+        await session.collection<QuotaDataDocument>(QUOTA_DATA).update(
+          `${d.userId}:${hour}:${d.model}`,
+          {
+            $setOnInsert: { user_id: d.userId, username, model_name: d.model, created_at: hour },
+            $inc: { count: 1, quota: d.quota, token_used: d.promptTokens + d.completionTokens },
+          },
+          { upsert: true },
+        );
+        return;
+      }
+    }
+  },
+};

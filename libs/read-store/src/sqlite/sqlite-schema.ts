@@ -1,0 +1,117 @@
+import type { Database } from 'better-sqlite3';
+import type { CollectionSpec } from '../read-store.port';
+import { indexName } from '../shared/index-name';
+import type { SearchIndex } from './filter-to-sql';
+import {
+  COUNTS_TABLE,
+  SEARCH_CONFIG_TABLE,
+  fieldExpr,
+  searchTableName,
+  splitPath,
+  tableName,
+  textExpr,
+} from './sql-names';
+
+/**
+ * Creates one collection's table, its expression indexes, its document counter and, when the spec
+ * lists `search` fields, its trigram index. Runs inside declare()'s transaction; idempotent.
+ */
+export function declareCollection(db: Database, spec: CollectionSpec): SearchIndex | undefined {
+  const table = tableName(spec.name);
+  db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+  for (const index of spec.indexes ?? []) {
+    const columns = Object.entries(index.fields).map(([path, dir]) => {
+      if (dir !== 1 && dir !== -1) throw new Error(`Index direction for ${path} must be 1 or -1`);
+      return `${fieldExpr(path)} ${dir === 1 ? 'ASC' : 'DESC'}`;
+    });
+    const unique = index.unique ? 'UNIQUE ' : '';
+    const name = indexName(spec.name, index);
+    db.exec(`CREATE ${unique}INDEX IF NOT EXISTS "${name}" ON ${table} (${columns.join(', ')})`);
+  }
+  declareCounter(db, spec.name);
+  return spec.search && spec.search.length > 0
+    ? declareSearch(db, spec.name, spec.search)
+    : undefined;
+}
+
+/**
+ * count() without a filter reads this row instead of walking a million-entry index. Triggers keep it
+ * exact inside the same transaction as the write (an upsert's update path fires neither).
+ */
+function declareCounter(db: Database, collection: string): void {
+  const table = tableName(collection);
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS ${COUNTS_TABLE} (collection TEXT PRIMARY KEY, n INTEGER NOT NULL)`,
+  );
+  const inserted = `"$count_ins_${collection}"`;
+  if (triggerExists(db, inserted)) return;
+  // Collection names are validated identifiers, so they can stand inside a string literal.
+  db.exec(`
+    CREATE TRIGGER ${inserted} AFTER INSERT ON ${table} BEGIN
+      UPDATE ${COUNTS_TABLE} SET n = n + 1 WHERE collection = '${collection}';
+    END;
+    CREATE TRIGGER "$count_del_${collection}" AFTER DELETE ON ${table} BEGIN
+      UPDATE ${COUNTS_TABLE} SET n = n - 1 WHERE collection = '${collection}';
+    END;
+    INSERT OR REPLACE INTO ${COUNTS_TABLE} (collection, n)
+      VALUES ('${collection}', (SELECT COUNT(*) FROM ${table}));
+  `);
+}
+
+/**
+ * An FTS5 table with the trigram tokenizer over the search fields' string values, its rowid equal to
+ * the collection row's rowid (the table is never VACUUMed, so rowids stay put). Triggers keep it in
+ * step; the update trigger fires only when a searched field changed, so the frequent counter updates
+ * (quota, request counts) never touch it. Changing the field list rebuilds it from the rows.
+ */
+function declareSearch(db: Database, collection: string, fields: readonly string[]): SearchIndex {
+  for (const field of fields) splitPath(field); // validates
+  const table = tableName(collection);
+  const fts = searchTableName(collection);
+  const columns = new Map(fields.map((field, i) => [field, `c${i}`]));
+  const cols = [...columns.values()];
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS ${SEARCH_CONFIG_TABLE} (collection TEXT PRIMARY KEY, fields TEXT NOT NULL)`,
+  );
+  const config = JSON.stringify(fields);
+  const stored = db
+    .prepare(`SELECT fields FROM ${SEARCH_CONFIG_TABLE} WHERE collection = ?`)
+    .get(collection) as { fields: string } | undefined;
+  if (stored?.fields !== config) {
+    const trigger = (kind: string) => `"$fts_${kind}_${collection}"`;
+    db.exec(`
+      DROP TRIGGER IF EXISTS ${trigger('ins')};
+      DROP TRIGGER IF EXISTS ${trigger('del')};
+      DROP TRIGGER IF EXISTS ${trigger('upd')};
+      DROP TABLE IF EXISTS ${fts};
+      CREATE VIRTUAL TABLE ${fts} USING fts5(${cols.join(', ')}, tokenize = 'trigram');
+      INSERT INTO ${fts} (rowid, ${cols.join(', ')})
+        SELECT rowid, ${fields.map((f) => textExpr(f)).join(', ')} FROM ${table};
+      CREATE TRIGGER ${trigger('ins')} AFTER INSERT ON ${table} BEGIN
+        INSERT INTO ${fts} (rowid, ${cols.join(', ')})
+          VALUES (new.rowid, ${fields.map((f) => textExpr(f, 'new.')).join(', ')});
+      END;
+      CREATE TRIGGER ${trigger('del')} AFTER DELETE ON ${table} BEGIN
+        DELETE FROM ${fts} WHERE rowid = old.rowid;
+      END;
+      CREATE TRIGGER ${trigger('upd')} AFTER UPDATE OF doc ON ${table}
+        WHEN ${fields.map((f) => `${textExpr(f, 'old.')} IS NOT ${textExpr(f, 'new.')}`).join(' OR ')}
+      BEGIN
+        UPDATE ${fts} SET ${fields.map((f, i) => `${cols[i]} = ${textExpr(f, 'new.')}`).join(', ')}
+          WHERE rowid = new.rowid;
+      END;
+    `);
+    db.prepare(
+      `INSERT OR REPLACE INTO ${SEARCH_CONFIG_TABLE} (collection, fields) VALUES (?, ?)`,
+    ).run(collection, config);
+  }
+  return { table: fts, columns };
+}
+
+function triggerExists(db: Database, quotedName: string): boolean {
+  return (
+    db
+      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ?`)
+      .get(quotedName.slice(1, -1)) !== undefined
+  );
+}

@@ -1,0 +1,140 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export interface Running {
+  readonly name: string;
+  readonly url: string;
+  readonly child: ChildProcess;
+  output(): string;
+  /** Resident memory now, in MiB (from /proc). */
+  rssMiB(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node <script>` pinned to `cpu` (taskset) and waits for a `READY <url>` line, or for
+ * `readyUrl` to answer when the process prints none (the gateway). Bounded: 60 s.
+ */
+export async function startProcess(options: {
+  name: string;
+  script: string;
+  args?: string[];
+  cpu: string;
+  env?: Record<string, string>;
+  readyUrl?: (port: number) => string;
+  port?: number;
+  nodeArgs?: string[];
+  /** Sent first on stop (then SIGTERM, then SIGKILL). */
+  stopSignal?: NodeJS.Signals;
+}): Promise<Running> {
+  const child = spawn(
+    'taskset',
+    [
+      '-c',
+      options.cpu,
+      process.execPath,
+      ...(options.nodeArgs ?? []),
+      options.script,
+      ...(options.args ?? []),
+    ],
+    {
+      env: {
+        ...process.env,
+        ...options.env,
+        ...(options.port ? { PORT: String(options.port) } : {}),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const keep = (d: Buffer) => {
+    output = (output + d.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const deadline = Date.now() + 60_000;
+  let url = '';
+  while (!url) {
+    if (child.exitCode !== null)
+      throw new Error(`${options.name} exited (${child.exitCode}):\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${options.name} did not start within 60 s:\n${output}`);
+    }
+    const ready = /READY (\S+)/.exec(output);
+    if (ready) url = ready[1]!;
+    else if (options.readyUrl && options.port) {
+      try {
+        const res = await fetch(options.readyUrl(options.port));
+        if (res.ok) url = `http://127.0.0.1:${options.port}`;
+      } catch {
+        // not up yet
+      }
+    }
+    if (!url) await sleep(100);
+  }
+  return {
+    name: options.name,
+    url,
+    child,
+    output: () => output,
+    rssMiB: () => rssMiBOf(child.pid),
+    stop: () => stopChild(child, options.stopSignal),
+  };
+}
+
+export function rssMiBOf(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+) kB/.exec(status);
+    return kb ? Number(kb[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** `first` (default SIGTERM), SIGTERM after 5 s, then SIGKILL after 10 s. */
+export function stopChild(child: ChildProcess, first: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const term = setTimeout(() => child.kill('SIGTERM'), 5000);
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(term);
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill(first);
+  });
+}
+
+/** Samples a process's RSS every `everyMs` until stopped; returns max and the samples. */
+export function sampleRss(running: Running, everyMs = 100) {
+  const samples: Array<{ t: number; mib: number }> = [];
+  const timer = setInterval(() => samples.push({ t: Date.now(), mib: running.rssMiB() }), everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      samples.push({ t: Date.now(), mib: running.rssMiB() });
+      return { max: Math.max(...samples.map((s) => s.mib)), samples };
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        address && typeof address !== 'string'
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}

@@ -1,0 +1,19 @@
+/** What the mock upstream process and the harness agree on. */
+export const STREAM_CHUNKS = 50;
+export const STREAM_CONTENT = Array.from({ length: STREAM_CHUNKS }, (_, i) => `c${i} `).join('');
+export const JSON_MODEL = 'gpt-4o-mini';
+export const SLOW_MODEL = 'gpt-3.5-turbo';
+export const STREAM_MODEL = 'gpt-4o';
+
+export const CHAT_BODY = JSON.stringify({
+  model: JSON_MODEL,
+  messages: [{ role: 'user', content: 'Say hello in one short sentence.' }],
+  max_tokens: 16,
+});
+export const SLOW_BODY = CHAT_BODY.replace(JSON_MODEL, SLOW_MODEL);
+export const STREAM_BODY = JSON.stringify({
+  model: STREAM_MODEL,
+  messages: [{ role: 'user', content: 'Count.' }],
+  max_tokens: 64,
+  stream: true,
+});
