@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { io, type Socket } from 'socket.io-client';
 import { USER_ID_HEADER } from '@tollgate/contracts';
-import { readStoredEvents, sessionCookieOf, withTimeout } from '../support/e2e-helpers';
+import { readStoredEvents, sessionCookieOf, waitUntil, withTimeout } from '../support/e2e-helpers';
 import {
   ConsoleClient,
   createAdmin,
@@ -167,6 +167,24 @@ describe('sessions end on the server', () => {
     // Signing in again gives an ordinary user.
     const again = await new ConsoleClient(t.url).login('demoteme', 'password123');
     expect((await again.get('/api/user/')).body.message).toBe('无权进行此操作，权限不足');
+  });
+
+  it('a promoted user keeps the session and the socket joins the admin room at once', async () => {
+    const user = await registerAndLogin(t.url, 'promoteme');
+    const session = await signIn(t.url, 'promoteme', 'password123');
+    const socket = await openSocket(session.cookie);
+    const usersPushes: unknown[] = [];
+    socket.on('changed', (event: { topic: string }) => {
+      if (event.topic === 'users') usersPushes.push(event);
+    });
+    expect(
+      (await root.post('/api/user/manage', { id: user.userId, action: 'promote' })).body.success,
+    ).toBe(true);
+    await expectAlive(t.url, session);
+    // A change to another user is an admin push: the promoted socket now hears it.
+    await root.post('/api/user/', { username: 'someoneelse', password: 'password123' });
+    await waitUntil(() => usersPushes.length > 0, 'an admin push to the promoted socket');
+    expect(socket.connected).toBe(true);
   });
 
   it('deletion ends the sessions', async () => {
