@@ -245,6 +245,14 @@ describe('password checks are rate limited', () => {
     expect(blocked.status).toBe(429);
     expect(readStoredEvents(t.dataDir, { type: 'UserPasswordChanged' })).toHaveLength(0);
   });
+});
+
+describe('login timing', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { PASSWORD_ATTEMPT_LIMIT: '0' } });
+  });
+  afterAll(() => t.close());
 
   it('login takes as long for an unknown account as for a wrong password', async () => {
     await registerAndLogin(t.url, 'timed');
@@ -253,11 +261,10 @@ describe('password checks are rate limited', () => {
       await request(t.url).post('/api/user/login').send({ username, password: 'not-it-12345' });
       return performance.now() - started;
     };
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const known: number[] = [];
     const unknown: number[] = [];
-    // Interleaved, two each (the limit is 3 failures per account name).
-    for (let i = 0; i < 2; i += 1) {
+    for (let i = 0; i < 7; i += 1) {
       known.push(await time('timed'));
       unknown.push(await time(`nobody${i}`));
     }
@@ -265,9 +272,10 @@ describe('password checks are rate limited', () => {
     console.log(
       `login time: unknown account ${median(unknown).toFixed(1)} ms, wrong password ${median(known).toFixed(1)} ms`,
     );
-    // Before: 2 ms against 88 ms (a ratio of 0.02). Both now run one argon2 verification.
-    expect(ratio).toBeGreaterThan(0.5);
-    expect(ratio).toBeLessThan(2);
+    // Before: 2 ms against 88 ms (a ratio of 0.02). Both now run one argon2 verification; the
+    // bounds leave room for a shared, busy machine and still catch that difference many times over.
+    expect(ratio).toBeGreaterThan(0.33);
+    expect(ratio).toBeLessThan(3);
   });
 });
 
