@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { io, type Socket } from 'socket.io-client';
 import { USER_ID_HEADER } from '@tollgate/contracts';
-import { readStoredEvents, sessionCookieOf, withTimeout } from '../support/e2e-helpers';
+import { readStoredEvents, sessionCookieOf, waitUntil, withTimeout } from '../support/e2e-helpers';
 import {
   ConsoleClient,
   createAdmin,
@@ -169,6 +169,24 @@ describe('sessions end on the server', () => {
     expect((await again.get('/api/user/')).body.message).toBe('无权进行此操作，权限不足');
   });
 
+  it('a promoted user keeps the session and the socket joins the admin room at once', async () => {
+    const user = await registerAndLogin(t.url, 'promoteme');
+    const session = await signIn(t.url, 'promoteme', 'password123');
+    const socket = await openSocket(session.cookie);
+    const usersPushes: unknown[] = [];
+    socket.on('changed', (event: { topic: string }) => {
+      if (event.topic === 'users') usersPushes.push(event);
+    });
+    expect(
+      (await root.post('/api/user/manage', { id: user.userId, action: 'promote' })).body.success,
+    ).toBe(true);
+    await expectAlive(t.url, session);
+    // A change to another user is an admin push: the promoted socket now hears it.
+    await root.post('/api/user/', { username: 'someoneelse', password: 'password123' });
+    await waitUntil(() => usersPushes.length > 0, 'an admin push to the promoted socket');
+    expect(socket.connected).toBe(true);
+  });
+
   it('deletion ends the sessions', async () => {
     const user = await registerAndLogin(t.url, 'deleteme');
     const session = await signIn(t.url, 'deleteme', 'password123');
@@ -227,6 +245,14 @@ describe('password checks are rate limited', () => {
     expect(blocked.status).toBe(429);
     expect(readStoredEvents(t.dataDir, { type: 'UserPasswordChanged' })).toHaveLength(0);
   });
+});
+
+describe('login timing', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { PASSWORD_ATTEMPT_LIMIT: '0' } });
+  });
+  afterAll(() => t.close());
 
   it('login takes as long for an unknown account as for a wrong password', async () => {
     await registerAndLogin(t.url, 'timed');
@@ -235,18 +261,21 @@ describe('password checks are rate limited', () => {
       await request(t.url).post('/api/user/login').send({ username, password: 'not-it-12345' });
       return performance.now() - started;
     };
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const known: number[] = [];
     const unknown: number[] = [];
-    // Interleaved, two each (the limit is 3 failures per account name).
-    for (let i = 0; i < 2; i += 1) {
+    for (let i = 0; i < 7; i += 1) {
       known.push(await time('timed'));
       unknown.push(await time(`nobody${i}`));
     }
     const ratio = median(unknown) / median(known);
-    // Before: 2 ms against 88 ms (a ratio of 0.02). Both now run one argon2 verification.
-    expect(ratio).toBeGreaterThan(0.5);
-    expect(ratio).toBeLessThan(2);
+    console.log(
+      `login time: unknown account ${median(unknown).toFixed(1)} ms, wrong password ${median(known).toFixed(1)} ms`,
+    );
+    // Before: 2 ms against 88 ms (a ratio of 0.02). Both now run one argon2 verification; the
+    // bounds leave room for a shared, busy machine and still catch that difference many times over.
+    expect(ratio).toBeGreaterThan(0.33);
+    expect(ratio).toBeLessThan(3);
   });
 });
 

@@ -88,8 +88,14 @@ export function installHttpEdge(fastify: FastifyInstance): void {
     },
   );
 
-  fastify.addHook('onRequest', async (request) => {
+  fastify.addHook('onRequest', async (request, reply) => {
     if (!isApiPath(pathOf(request.url))) return;
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > request.routeOptions.bodyLimit) {
+      // Refuse before reading a byte, and close the connection instead of draining the upload.
+      void reply.header('connection', 'close');
+      throw new ApiError('edge.body_too_large', {}, 413);
+    }
     if (hasBody(request) && mediaType(request) !== 'application/json')
       throw new ApiError('edge.json_only', {}, 415);
     checkQuery(request.query);

@@ -81,9 +81,18 @@ export class PasswordHasher {
    * for an unknown user takes as long as for a known one.
    */
   async verifyNothing(password: string): Promise<false> {
-    this.dummy ??= this.hash(randomBytes(24).toString('base64'));
-    await this.verify(password, await this.dummy);
+    await this.verify(password, await this.dummyHash());
     return false;
+  }
+
+  /** Computes the dummy hash ahead of the first unknown login, which would otherwise pay twice. */
+  prepare(): void {
+    this.dummyHash().catch(() => undefined);
+  }
+
+  private dummyHash(): Promise<string> {
+    this.dummy ??= this.hash(randomBytes(24).toString('base64'));
+    return this.dummy;
   }
 
   /** Stops the workers; pending jobs fail. */

@@ -36,7 +36,14 @@ const SERVICES: Provider[] = [
     useFactory: (config: AppConfig) => new SecretBox(config.sessionSecret),
   },
   // One pool per app: its workers stop with the app.
-  { provide: PasswordHasher, useFactory: () => new PasswordHasher() },
+  {
+    provide: PasswordHasher,
+    useFactory: () => {
+      const hasher = new PasswordHasher();
+      hasher.prepare();
+      return hasher;
+    },
+  },
   StreamCommands,
   ReadYourWrites,
   CacheFeed,
