@@ -2,7 +2,8 @@
 // browser (playwright-core + Debian chromium against the built app).
 const moduleNameMapper = {
   '^@tollgate/(domain|contracts|event-store|read-store|relay|testing)$': '<rootDir>/libs/$1/src',
-  '^@tollgate/(domain|contracts|event-store|read-store|relay|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@tollgate/(domain|contracts|event-store|read-store|relay|testing)/(.*)$':
+    '<rootDir>/libs/$1/src/$2',
 };
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],
@@ -19,7 +20,13 @@ module.exports = {
         '<rootDir>/tools/**/*.spec.ts',
       ],
     },
-    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'] },
+    // Whole servers start per suite: on a loaded 2-core machine jest's 5 s default is too tight.
+    {
+      ...base,
+      displayName: 'e2e',
+      testTimeout: 30_000,
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'],
+    },
     { ...base, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.browser.ts'] },
   ],
 };

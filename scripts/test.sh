@@ -24,7 +24,8 @@ npm run typecheck || status=1
 npm run lint || status=1
 npm run build || status=1
 
-npx jest --ci --json --outputFile=test-artifacts/jest.json 2>&1 | tee test-artifacts/jest.log || status=1
+# --forceExit: a handle leaked by one suite must not hang the run (and CI) after the results are in.
+npx jest --ci --forceExit --json --outputFile=test-artifacts/jest.json 2>&1 | tee test-artifacts/jest.log || status=1
 (cd frontend && npx vitest run --reporter=default --reporter=json --outputFile=../test-artifacts/vitest.json) 2>&1 | tee test-artifacts/vitest.log || status=1
 
 node scripts/test-summary.mjs test-artifacts/jest.json test-artifacts/vitest.json || status=1

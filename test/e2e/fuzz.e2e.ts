@@ -316,6 +316,11 @@ const ROWS: readonly Row[] = [
       },
     }),
   ),
+  ...['GET /api/data', 'GET /api/data/self'].map((route): Row => ({
+    route,
+    path: () => `${route.slice(4)}/`,
+    query: { username: 'text', start_timestamp: 'timestamp', end_timestamp: 'timestamp' },
+  })),
   {
     route: 'DELETE /api/log',
     path: () => '/api/log/',

@@ -87,7 +87,8 @@ export async function startGateway(
     pid: child.pid ?? 0,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Already gone (a crash test's SIGKILL): 'exit' has fired and will not fire again.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
