@@ -1,2 +1,3 @@
 export * from './given-when-then';
 export * from './mock-upstream';
+export * from './usage-receipt';
