@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
 import {
   ProjectionHost,
@@ -15,6 +14,7 @@ import {
   channelsProjection,
 } from './channels.projection';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
+import { appendEvents } from '@tollgate/testing/append-events';
 
 const meta = {
   schemaVersion: 1,
@@ -37,11 +37,7 @@ async function append(
   stream: string,
   events: Array<{ type: string; data: unknown }>,
 ) {
-  return store.append(
-    stream,
-    events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: meta })),
-    'any',
-  );
+  return appendEvents(store, stream, events, meta);
 }
 
 /** A complete usage receipt: every projection in ALL_PROJECTIONS reads its own fields of it. */

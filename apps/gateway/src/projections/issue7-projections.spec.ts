@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
 import {
   ProjectionHost,
@@ -14,6 +13,7 @@ import { TOKENS, type TokenDocument } from '../tokens/token.document';
 import { tokenListProjection } from '../tokens/token-list.projection';
 import { ALL_PROJECTIONS } from './all-projections';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
+import { appendEvents } from '@tollgate/testing/append-events';
 
 const meta = (actorId: number | null = null) => ({
   schemaVersion: 1,
@@ -28,11 +28,7 @@ async function append(
   events: Array<{ type: string; data: unknown }>,
   actorId: number | null = null,
 ) {
-  return store.append(
-    stream,
-    events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: meta(actorId) })),
-    'any',
-  );
+  return appendEvents(store, stream, events, meta(actorId));
 }
 
 const tokenCreated: TokenCreated = {
