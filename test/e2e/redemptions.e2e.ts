@@ -1,11 +1,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PageOf, RedemptionDto, UserDto } from '@tollgate/contracts';
-import { randomUUID } from 'node:crypto';
 import { SYSTEM_ACTOR, type RequestRelayed } from '@tollgate/domain';
 import { BalanceBook } from '../../apps/gateway/src/billing/balance-book';
 import { UsageAppender } from '../../apps/gateway/src/usage/usage-appender';
 import { PasswordHasher } from '../../apps/gateway/src/infrastructure/password-hasher';
+import { usageReceipt as receiptWith } from '@tollgate/testing/usage-receipt';
 import {
   allSqliteText,
   readStoredEvents,
@@ -36,33 +36,15 @@ function balanceFromEvents(dataDir: string, userId: number): number {
 }
 
 function usageReceipt(userId: number, quota: number): RequestRelayed['data'] {
-  return {
-    requestId: randomUUID(),
+  return receiptWith({
     userId,
     tokenId: 0,
     tokenName: '',
-    group: 'default',
-    model: 'gpt-4o-mini',
-    upstreamModel: 'gpt-4o-mini',
-    channelId: 1,
-    channelChain: [1],
     endpoint: '/pg/chat/completions',
-    promptTokens: 10,
     completionTokens: 10,
-    cachedTokens: 0,
     quota,
-    reserved: quota,
-    modelRatio: 1,
-    completionRatio: 1,
-    groupRatio: 1,
-    cacheRatio: 1,
-    modelPrice: -1,
-    useTimeMs: 10,
-    firstTokenMs: null,
-    stream: false,
-    estimated: false,
     ip: '',
-  };
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Group, Pagination, Select, Text } from '@mantine/core';
 import { PAGE_SIZE_OPTIONS } from '@tollgate/contracts';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 const SIZE_OPTIONS = PAGE_SIZE_OPTIONS.map(String);
@@ -7,6 +8,8 @@ const SIZE_OPTIONS = PAGE_SIZE_OPTIONS.map(String);
 interface TablePagerProps {
   /** Rows in all pages; omitted for lists that have no total (tokens). */
   total?: number;
+  /** What stands left of the pager when there is no total (channels: the page number). */
+  summary?: ReactNode;
   /** 1-based. */
   page: number;
   pageCount: number;
@@ -18,6 +21,7 @@ interface TablePagerProps {
 /** The footer of every server-paged table: total, page size (10/20/50/100) and pages. */
 export function TablePager({
   total,
+  summary,
   page,
   pageCount,
   pageSize,
@@ -25,11 +29,12 @@ export function TablePager({
   onPageSizeChange,
 }: TablePagerProps) {
   const { t } = useTranslation();
+  const left = total !== undefined ? t('common.total', { count: total }) : summary;
   return (
-    <Group justify={total === undefined ? 'flex-end' : 'space-between'}>
-      {total !== undefined && (
+    <Group justify={left === undefined ? 'flex-end' : 'space-between'}>
+      {left !== undefined && (
         <Text size="sm" c="dimmed">
-          {t('common.total', { count: total })}
+          {left}
         </Text>
       )}
       <Group gap="sm">

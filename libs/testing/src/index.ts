@@ -1,2 +1,4 @@
 export * from './given-when-then';
 export * from './mock-upstream';
+export * from './usage-receipt';
+export * from './append-events';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@tollgate/event-store';
 import type { RequestRelayed, TokenCreated } from '@tollgate/domain';
 import { BalanceBook, type Reservation } from './balance-book';
+import { usageReceipt } from '@tollgate/testing/usage-receipt';
 
 let position = 0n;
 function recorded(type: string, data: unknown): RecordedEvent {
@@ -37,33 +38,10 @@ const tokenCreated = (tokenId: number, userId: number, remainQuota: number, unli
     createdTime: 0,
   } satisfies TokenCreated['data']);
 const receipt = (requestId: string, userId: number, tokenId: number, quota: number) =>
-  recorded('RequestRelayed', {
-    requestId,
-    userId,
-    tokenId,
-    tokenName: 't',
-    group: 'default',
-    model: 'gpt-4o-mini',
-    upstreamModel: 'gpt-4o-mini',
-    channelId: 1,
-    channelChain: [1],
-    endpoint: '/v1/chat/completions',
-    promptTokens: 10,
-    completionTokens: 5,
-    cachedTokens: 0,
-    quota,
-    reserved: quota,
-    modelRatio: 1,
-    completionRatio: 1,
-    groupRatio: 1,
-    cacheRatio: 1,
-    modelPrice: -1,
-    useTimeMs: 10,
-    firstTokenMs: null,
-    stream: false,
-    estimated: false,
-    ip: '127.0.0.1',
-  } satisfies RequestRelayed['data']);
+  recorded(
+    'RequestRelayed',
+    usageReceipt({ requestId, userId, tokenId, quota }) satisfies RequestRelayed['data'],
+  );
 
 describe('BalanceBook', () => {
   it('reserves by check-and-decrement: concurrent reservations never overdraw', async () => {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
 import {
   ProjectionHost,
@@ -14,6 +13,8 @@ import {
   ROUTING_REBUILD_REQUESTED,
   channelsProjection,
 } from './channels.projection';
+import { usageReceipt } from '@tollgate/testing/usage-receipt';
+import { appendEvents } from '@tollgate/testing/append-events';
 
 const meta = {
   schemaVersion: 1,
@@ -36,42 +37,20 @@ async function append(
   stream: string,
   events: Array<{ type: string; data: unknown }>,
 ) {
-  return store.append(
-    stream,
-    events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: meta })),
-    'any',
-  );
+  return appendEvents(store, stream, events, meta);
 }
 
 /** A complete usage receipt: every projection in ALL_PROJECTIONS reads its own fields of it. */
 let receiptSeq = 0;
-const receipt = (channelId: number, quota: number) => ({
-  requestId: `req-${++receiptSeq}`,
-  userId: 1,
-  tokenId: 0,
-  tokenName: '',
-  group: 'default',
-  model: 'gpt-4o-mini',
-  upstreamModel: 'gpt-4o-mini',
-  channelId,
-  channelChain: [channelId],
-  endpoint: '/v1/chat/completions',
-  promptTokens: 10,
-  completionTokens: 2,
-  cachedTokens: 0,
-  quota,
-  reserved: quota,
-  modelRatio: 1,
-  completionRatio: 1,
-  groupRatio: 1,
-  cacheRatio: 1,
-  modelPrice: -1,
-  useTimeMs: 10,
-  firstTokenMs: null,
-  stream: false,
-  estimated: false,
-  ip: '127.0.0.1',
-});
+const receipt = (channelId: number, quota: number) =>
+  usageReceipt({
+    requestId: `req-${++receiptSeq}`,
+    tokenId: 0,
+    tokenName: '',
+    channelId,
+    completionTokens: 2,
+    quota,
+  });
 
 describe('channels projection', () => {
   let events: EventStore;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
 import {
   ProjectionHost,
@@ -13,6 +12,8 @@ import { REDEMPTIONS } from '../redemptions/redemption.document';
 import { TOKENS, type TokenDocument } from '../tokens/token.document';
 import { tokenListProjection } from '../tokens/token-list.projection';
 import { ALL_PROJECTIONS } from './all-projections';
+import { usageReceipt } from '@tollgate/testing/usage-receipt';
+import { appendEvents } from '@tollgate/testing/append-events';
 
 const meta = (actorId: number | null = null) => ({
   schemaVersion: 1,
@@ -27,11 +28,7 @@ async function append(
   events: Array<{ type: string; data: unknown }>,
   actorId: number | null = null,
 ) {
-  return store.append(
-    stream,
-    events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: meta(actorId) })),
-    'any',
-  );
+  return appendEvents(store, stream, events, meta(actorId));
 }
 
 const tokenCreated: TokenCreated = {
@@ -55,33 +52,16 @@ const tokenCreated: TokenCreated = {
 };
 const relayed = (quota: number): RequestRelayed => ({
   type: 'RequestRelayed',
-  data: {
-    requestId: randomUUID(),
+  data: usageReceipt({
     userId: 7,
     tokenId: 3,
     tokenName: 'main',
-    group: 'default',
     model: 'm',
-    upstreamModel: 'm',
     channelId: 2,
-    channelChain: [2],
-    endpoint: '/v1/chat/completions',
-    promptTokens: 10,
-    completionTokens: 5,
-    cachedTokens: 0,
     quota,
-    reserved: quota,
-    modelRatio: 1,
-    completionRatio: 1,
-    groupRatio: 1,
-    cacheRatio: 1,
-    modelPrice: -1,
     useTimeMs: 1500,
-    firstTokenMs: null,
-    stream: false,
-    estimated: false,
     ip: '198.51.100.1',
-  },
+  }),
 });
 
 describe('tokens, redemptions and logs projections', () => {

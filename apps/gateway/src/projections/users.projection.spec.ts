@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
 import {
   ProjectionHost,
@@ -11,6 +10,7 @@ import { ALL_PROJECTIONS } from './all-projections';
 import { USERS, type UserDocument } from './user.document';
 import { OPTIONS } from './options.projection';
 import { usersProjection } from './users.projection';
+import { appendEvents } from '@tollgate/testing/append-events';
 
 const meta = {
   schemaVersion: 1,
@@ -38,11 +38,7 @@ async function append(
   stream: string,
   events: Array<UserEvent | BillingEvent | { type: string; data: unknown }>,
 ) {
-  return store.append(
-    stream,
-    events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: meta })),
-    'any',
-  );
+  return appendEvents(store, stream, events, meta);
 }
 
 describe('users and options projections', () => {

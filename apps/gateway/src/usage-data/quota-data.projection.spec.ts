@@ -9,6 +9,7 @@ import {
 import type { RequestRelayed } from '@tollgate/domain';
 import { QUOTA_DATA, type QuotaDataDocument } from './quota-data.document';
 import { quotaDataProjection } from './quota-data.projection';
+import { usageReceipt } from '@tollgate/testing/usage-receipt';
 
 const HOUR_8 = Date.parse('2026-01-15T08:00:00.000Z') / 1000;
 const metaAt = (iso: string) => ({
@@ -17,33 +18,8 @@ const metaAt = (iso: string) => ({
   occurredAt: iso,
 });
 
-const relayed = (userId: number, model: string, quota: number): RequestRelayed['data'] => ({
-  requestId: randomUUID(),
-  userId,
-  tokenId: 1,
-  tokenName: 't',
-  group: 'default',
-  model,
-  upstreamModel: model,
-  channelId: 1,
-  channelChain: [1],
-  endpoint: '/v1/chat/completions',
-  promptTokens: 10,
-  completionTokens: 5,
-  cachedTokens: 0,
-  quota,
-  reserved: quota,
-  modelRatio: 1,
-  completionRatio: 1,
-  groupRatio: 1,
-  cacheRatio: 1,
-  modelPrice: -1,
-  useTimeMs: 5,
-  firstTokenMs: null,
-  stream: false,
-  estimated: false,
-  ip: '',
-});
+const relayed = (userId: number, model: string, quota: number): RequestRelayed['data'] =>
+  usageReceipt({ userId, model, quota, useTimeMs: 5, ip: '' });
 
 describe('quota_data projection', () => {
   let events: EventStore;

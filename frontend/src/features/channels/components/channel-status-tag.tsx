@@ -1,9 +1,9 @@
 import { Badge, Stack, Text, Tooltip } from '@mantine/core';
 import { ChannelStatus, parseChannelOtherInfo, type ChannelDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
+import { StatusBadge } from '@/components/status-badge';
 import { formatUnixTime } from '../utils/channel-display';
 
-// Tags keep their whole text (miw max-content): a narrow table scrolls instead of cutting them.
 /** Spec 000 §4: enabled, disabled by hand, disabled automatically (with the reason and time). */
 export function ChannelStatusTag({
   channel,
@@ -13,17 +13,9 @@ export function ChannelStatusTag({
   const { t, i18n } = useTranslation();
   switch (channel.status) {
     case ChannelStatus.Enabled:
-      return (
-        <Badge miw="max-content" variant="light" color="green">
-          {t('channels.status.enabled')}
-        </Badge>
-      );
+      return <StatusBadge color="green">{t('channels.status.enabled')}</StatusBadge>;
     case ChannelStatus.ManuallyDisabled:
-      return (
-        <Badge miw="max-content" variant="light" color="red">
-          {t('channels.status.manuallyDisabled')}
-        </Badge>
-      );
+      return <StatusBadge color="red">{t('channels.status.manuallyDisabled')}</StatusBadge>;
     case ChannelStatus.AutoDisabled: {
       const info = parseChannelOtherInfo(channel.other_info);
       const time = formatUnixTime(info.status_time ?? 0, i18n.language);
@@ -37,6 +29,7 @@ export function ChannelStatusTag({
       );
       return (
         <Tooltip label={label} disabled={!info.status_reason && !time} multiline maw={320}>
+          {/* A Mantine Badge itself: the Tooltip attaches its ref to this child. */}
           <Badge miw="max-content" variant="light" color="yellow" style={{ cursor: 'help' }}>
             {t('channels.status.autoDisabled')}
           </Badge>
@@ -44,10 +37,6 @@ export function ChannelStatusTag({
       );
     }
     default:
-      return (
-        <Badge miw="max-content" variant="light" color="gray">
-          {t('channels.status.unknown')}
-        </Badge>
-      );
+      return <StatusBadge color="gray">{t('channels.status.unknown')}</StatusBadge>;
   }
 }

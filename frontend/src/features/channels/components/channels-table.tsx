@@ -1,14 +1,4 @@
-import {
-  Badge,
-  Checkbox,
-  Group,
-  Pagination,
-  Select,
-  Stack,
-  Table,
-  Text,
-  Tooltip,
-} from '@mantine/core';
+import { Badge, Stack, Text, Tooltip } from '@mantine/core';
 import {
   createColumnHelper,
   functionalUpdate,
@@ -16,13 +6,19 @@ import {
   rowSelectionFeature,
   tableFeatures,
   useTable,
-  type PaginationState,
   type RowSelectionState,
   type Updater,
 } from '@tanstack/react-table';
-import { ChannelStatus, PAGE_SIZE_OPTIONS, type ChannelDto } from '@tollgate/contracts';
+import { ChannelStatus, type ChannelDto } from '@tollgate/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  DataTableView,
+  SelectAllCheckbox,
+  SelectRowCheckbox,
+  urlPagination,
+} from '@/components/data-table';
+import { TablePager } from '@/components/table-pager';
 import { useQuotaFormatter } from '@/features/status';
 import { usePatchChannel } from '../hooks/use-channel-mutations';
 import { channelTypeName, formatUnixTime } from '../utils/channel-display';
@@ -36,7 +32,6 @@ import { ResponseTimeTag } from './response-time-tag';
 const features = tableFeatures({ rowPaginationFeature, rowSelectionFeature });
 const column = createColumnHelper<typeof features, ChannelDto>();
 const EMPTY: ChannelDto[] = [];
-const SIZE_OPTIONS = PAGE_SIZE_OPTIONS.map(String);
 
 interface ChannelsTableProps {
   rows: ChannelDto[] | undefined;
@@ -75,18 +70,12 @@ export function ChannelsTable({
         column.display({
           id: 'select',
           header: ({ table }) => (
-            <Checkbox
-              aria-label={t('channels.selectAll')}
-              checked={table.getIsAllPageRowsSelected()}
-              indeterminate={table.getIsSomePageRowsSelected()}
-              onChange={table.getToggleAllPageRowsSelectedHandler()}
-            />
+            <SelectAllCheckbox label={t('channels.selectAll')} scope="page" table={table} />
           ),
           cell: ({ row }) => (
-            <Checkbox
-              aria-label={t('channels.selectRow', { name: row.original.name })}
-              checked={row.getIsSelected()}
-              onChange={row.getToggleSelectedHandler()}
+            <SelectRowCheckbox
+              label={t('channels.selectRow', { name: row.original.name })}
+              row={row}
             />
           ),
         }),
@@ -193,7 +182,7 @@ export function ChannelsTable({
     [t, i18n.language, formatQuota, patchChannel, onEdit],
   );
 
-  const pagination: PaginationState = { pageIndex: page - 1, pageSize };
+  const paging = urlPagination(page, pageSize, onPaginationChange);
   const data = rows ?? EMPTY;
   const hasNextPage = data.length >= pageSize;
   const table = useTable({
@@ -204,93 +193,45 @@ export function ChannelsTable({
     manualPagination: true,
     getRowId: (row) => String(row.id),
     enableRowRangeSelection: false,
-    state: { pagination, rowSelection: selection },
+    state: { pagination: paging.pagination, rowSelection: selection },
     onRowSelectionChange: (updater: Updater<RowSelectionState>) =>
       onSelectionChange(functionalUpdate(updater, selection)),
-    onPaginationChange: (updater: Updater<PaginationState>) => {
-      const next = functionalUpdate(updater, pagination);
-      onPaginationChange({ page: next.pageIndex + 1, pageSize: next.pageSize });
-    },
+    onPaginationChange: paging.onPaginationChange,
   });
   const pageCount = hasNextPage ? page + 1 : Math.max(1, page);
 
   return (
     <Stack>
-      <Table.ScrollContainer minWidth={960}>
-        <Table striped highlightOnHover verticalSpacing="xs" data-testid="channels-table">
-          <Table.Thead>
-            {table.getHeaderGroups().map((group) => (
-              <Table.Tr key={group.id}>
-                {group.headers.map((header) => (
-                  <Table.Th key={header.id}>
-                    <table.FlexRender header={header} />
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            ))}
-          </Table.Thead>
-          <Table.Tbody>
-            {table.getRowModel().rows.map((row) => {
-              // Spec 000 §4: a disabled channel's row is greyed.
-              const disabled = row.original.status !== ChannelStatus.Enabled;
-              return (
-                <Table.Tr
-                  key={row.id}
-                  data-testid={`channel-row-${row.original.id}`}
-                  data-disabled={disabled || undefined}
-                  style={
-                    disabled
-                      ? {
-                          backgroundColor: 'var(--mantine-color-gray-light)',
-                          color: 'var(--mantine-color-dimmed)',
-                        }
-                      : undefined
-                  }
-                >
-                  {row.getAllCells().map((cell) => (
-                    <Table.Td key={cell.id}>
-                      <table.FlexRender cell={cell} />
-                    </Table.Td>
-                  ))}
-                </Table.Tr>
-              );
-            })}
-            {!loading && table.getRowModel().rows.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={columns.length}>
-                  <Text c="dimmed" ta="center" py="md">
-                    {t('common.noData')}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
-          {t('channels.page', { page })}
-        </Text>
-        <Group gap="sm">
-          <Select
-            aria-label={t('common.pageSize')}
-            data={SIZE_OPTIONS.map((size) => ({
-              value: size,
-              label: t('common.perPage', { size }),
-            }))}
-            value={String(pageSize)}
-            onChange={(value) => value && table.setPageSize(Number(value))}
-            allowDeselect={false}
-            w={130}
-          />
-          <Pagination
-            total={pageCount}
-            value={Math.min(page, pageCount)}
-            onChange={(value) => table.setPageIndex(value - 1)}
-            getControlProps={(control) => ({ 'aria-label': t(`common.pager.${control}`) })}
-          />
-        </Group>
-      </Group>
+      <DataTableView
+        table={table}
+        columnCount={columns.length}
+        loading={loading}
+        minWidth={960}
+        testId="channels-table"
+        striped
+        rowProps={(row) => {
+          // Spec 000 §4: a disabled channel's row is greyed.
+          const disabled = row.original.status !== ChannelStatus.Enabled;
+          return {
+            'data-testid': `channel-row-${row.original.id}`,
+            'data-disabled': disabled || undefined,
+            style: disabled
+              ? {
+                  backgroundColor: 'var(--mantine-color-gray-light)',
+                  color: 'var(--mantine-color-dimmed)',
+                }
+              : undefined,
+          };
+        }}
+      />
+      <TablePager
+        summary={t('channels.page', { page })}
+        page={page}
+        pageCount={pageCount}
+        pageSize={pageSize}
+        onPageChange={(value) => table.setPageIndex(value - 1)}
+        onPageSizeChange={(size) => table.setPageSize(size)}
+      />
     </Stack>
   );
 }

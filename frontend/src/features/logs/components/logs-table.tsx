@@ -1,16 +1,14 @@
-import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import {
   createColumnHelper,
-  functionalUpdate,
   rowPaginationFeature,
   tableFeatures,
   useTable,
-  type PaginationState,
-  type Updater,
 } from '@tanstack/react-table';
 import { LogType, type LogDto } from '@tollgate/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataTableView, urlPagination } from '@/components/data-table';
 import { TablePager } from '@/components/table-pager';
 import { useQuotaFormatter } from '@/features/status';
 import { formatDateTime } from '@/utils/date-time';
@@ -185,7 +183,7 @@ export function LogsTable({
     ]);
   }, [t, admin, formatQuota, onUserClick]);
 
-  const pagination: PaginationState = { pageIndex: page - 1, pageSize };
+  const paging = urlPagination(page, pageSize, onPaginationChange);
   const table = useTable({
     features,
     columns,
@@ -193,51 +191,22 @@ export function LogsTable({
     rowCount: total,
     manualPagination: true,
     getRowId: (row) => String(row.id),
-    state: { pagination },
-    onPaginationChange: (updater: Updater<PaginationState>) => {
-      const next = functionalUpdate(updater, pagination);
-      onPaginationChange({ page: next.pageIndex + 1, pageSize: next.pageSize });
-    },
+    state: { pagination: paging.pagination },
+    onPaginationChange: paging.onPaginationChange,
   });
   const pageCount = Math.max(1, table.getPageCount());
 
   return (
     <Stack>
-      <Table.ScrollContainer minWidth={admin ? 1100 : 900}>
-        <Table striped highlightOnHover verticalSpacing="xs" data-testid="logs-table">
-          <Table.Thead>
-            {table.getHeaderGroups().map((group) => (
-              <Table.Tr key={group.id}>
-                {group.headers.map((header) => (
-                  <Table.Th key={header.id}>
-                    <table.FlexRender header={header} />
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            ))}
-          </Table.Thead>
-          <Table.Tbody>
-            {table.getRowModel().rows.map((row) => (
-              <Table.Tr key={row.id} data-testid={`log-row-${row.original.id}`}>
-                {row.getAllCells().map((cell) => (
-                  <Table.Td key={cell.id}>
-                    <table.FlexRender cell={cell} />
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
-            {!loading && table.getRowModel().rows.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={columns.length}>
-                  <Text c="dimmed" ta="center" py="md">
-                    {t('common.noData')}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTableView
+        table={table}
+        columnCount={columns.length}
+        loading={loading}
+        minWidth={admin ? 1100 : 900}
+        testId="logs-table"
+        striped
+        rowProps={(row) => ({ 'data-testid': `log-row-${row.original.id}` })}
+      />
       <TablePager
         total={total}
         page={page}

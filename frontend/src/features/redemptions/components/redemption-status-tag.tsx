@@ -1,33 +1,17 @@
-import { Badge } from '@mantine/core';
 import { RedemptionStatus } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
+import { StatusBadge } from '@/components/status-badge';
+
+type Key = 'unused' | 'disabled' | 'used' | 'unknown';
+const LOOKS: Record<number, { color: string; key: Key }> = {
+  [RedemptionStatus.Unused]: { color: 'green', key: 'unused' },
+  [RedemptionStatus.Disabled]: { color: 'red', key: 'disabled' },
+  [RedemptionStatus.Used]: { color: 'gray', key: 'used' },
+};
+const UNKNOWN: { color: string; key: Key } = { color: 'dark', key: 'unknown' };
 
 export function RedemptionStatusTag({ status }: { status: number }) {
   const { t } = useTranslation();
-  switch (status) {
-    case RedemptionStatus.Unused:
-      return (
-        <Badge miw="max-content" variant="light" color="green">
-          {t('redemptions.status.unused')}
-        </Badge>
-      );
-    case RedemptionStatus.Disabled:
-      return (
-        <Badge miw="max-content" variant="light" color="red">
-          {t('redemptions.status.disabled')}
-        </Badge>
-      );
-    case RedemptionStatus.Used:
-      return (
-        <Badge miw="max-content" variant="light" color="gray">
-          {t('redemptions.status.used')}
-        </Badge>
-      );
-    default:
-      return (
-        <Badge miw="max-content" variant="light" color="dark">
-          {t('redemptions.status.unknown')}
-        </Badge>
-      );
-  }
+  const look = LOOKS[status] ?? UNKNOWN;
+  return <StatusBadge color={look.color}>{t(`redemptions.status.${look.key}`)}</StatusBadge>;
 }

@@ -1,18 +1,21 @@
-import { Button, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { IconCopy, IconPlus } from '@tabler/icons-react';
 import {
   createColumnHelper,
-  functionalUpdate,
   rowPaginationFeature,
   rowSelectionFeature,
   tableFeatures,
   useTable,
-  type PaginationState,
-  type Updater,
 } from '@tanstack/react-table';
 import { RedemptionStatus, type RedemptionDto } from '@tollgate/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  DataTableView,
+  SelectAllCheckbox,
+  SelectRowCheckbox,
+  urlPagination,
+} from '@/components/data-table';
 import { TablePager } from '@/components/table-pager';
 import { useQuotaFormatter } from '@/features/status';
 import { useCopy } from '@/hooks/use-copy';
@@ -58,18 +61,12 @@ export function RedemptionsTable({
         column.display({
           id: 'select',
           header: ({ table }) => (
-            <Checkbox
-              aria-label={t('redemptions.selectAll')}
-              checked={table.getIsAllRowsSelected()}
-              indeterminate={table.getIsSomeRowsSelected()}
-              onChange={table.getToggleAllRowsSelectedHandler()}
-            />
+            <SelectAllCheckbox label={t('redemptions.selectAll')} table={table} />
           ),
           cell: ({ row }) => (
-            <Checkbox
-              aria-label={t('redemptions.selectRow', { name: row.original.name })}
-              checked={row.getIsSelected()}
-              onChange={row.getToggleSelectedHandler()}
+            <SelectRowCheckbox
+              label={t('redemptions.selectRow', { name: row.original.name })}
+              row={row}
             />
           ),
         }),
@@ -105,7 +102,7 @@ export function RedemptionsTable({
     [t, formatQuota, onEdit],
   );
 
-  const pagination: PaginationState = { pageIndex: page - 1, pageSize };
+  const paging = urlPagination(page, pageSize, onPaginationChange);
   const table = useTable({
     features,
     columns,
@@ -113,11 +110,8 @@ export function RedemptionsTable({
     rowCount: total,
     manualPagination: true,
     getRowId: (row) => String(row.id),
-    state: { pagination },
-    onPaginationChange: (updater: Updater<PaginationState>) => {
-      const next = functionalUpdate(updater, pagination);
-      onPaginationChange({ page: next.pageIndex + 1, pageSize: next.pageSize });
-    },
+    state: { pagination: paging.pagination },
+    onPaginationChange: paging.onPaginationChange,
   });
   const pageCount = Math.max(1, table.getPageCount());
 
@@ -137,45 +131,18 @@ export function RedemptionsTable({
           {t('redemptions.copySelected')}
         </Button>
       </Group>
-      <Table.ScrollContainer minWidth={900}>
-        <Table striped highlightOnHover verticalSpacing="xs" data-testid="redemptions-table">
-          <Table.Thead>
-            {table.getHeaderGroups().map((group) => (
-              <Table.Tr key={group.id}>
-                {group.headers.map((header) => (
-                  <Table.Th key={header.id}>
-                    <table.FlexRender header={header} />
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            ))}
-          </Table.Thead>
-          <Table.Tbody>
-            {table.getRowModel().rows.map((row) => (
-              <Table.Tr
-                key={row.id}
-                data-testid={`redemption-row-${row.original.id}`}
-                c={row.original.status === RedemptionStatus.Unused ? undefined : 'dimmed'}
-              >
-                {row.getAllCells().map((cell) => (
-                  <Table.Td key={cell.id}>
-                    <table.FlexRender cell={cell} />
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
-            {!loading && data.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={columns.length}>
-                  <Text c="dimmed" ta="center" py="md">
-                    {t('common.noData')}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTableView
+        table={table}
+        columnCount={columns.length}
+        loading={loading}
+        minWidth={900}
+        testId="redemptions-table"
+        striped
+        rowProps={(row) => ({
+          'data-testid': `redemption-row-${row.original.id}`,
+          c: row.original.status === RedemptionStatus.Unused ? undefined : 'dimmed',
+        })}
+      />
       <TablePager
         total={total}
         page={page}

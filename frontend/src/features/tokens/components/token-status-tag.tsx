@@ -1,6 +1,15 @@
-import { Badge } from '@mantine/core';
 import { TokenStatus, type TokenDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
+import { StatusBadge } from '@/components/status-badge';
+
+type Key = 'enabled' | 'limitModels' | 'disabled' | 'expired' | 'exhausted' | 'unknown';
+const LOOKS: Record<number, { color: string; key: Key }> = {
+  [TokenStatus.Enabled]: { color: 'green', key: 'enabled' },
+  [TokenStatus.Disabled]: { color: 'red', key: 'disabled' },
+  [TokenStatus.Expired]: { color: 'yellow', key: 'expired' },
+  [TokenStatus.Exhausted]: { color: 'gray', key: 'exhausted' },
+};
+const UNKNOWN: { color: string; key: Key } = { color: 'dark', key: 'unknown' };
 
 /** Spec 001 §4: a token with model limits reads "enabled, limit models". */
 export function TokenStatusTag({
@@ -9,40 +18,8 @@ export function TokenStatusTag({
   token: Pick<TokenDto, 'status' | 'model_limits_enabled'>;
 }) {
   const { t } = useTranslation();
-  switch (token.status) {
-    case TokenStatus.Enabled:
-      return token.model_limits_enabled ? (
-        <Badge miw="max-content" variant="light" color="green">
-          {t('tokens.status.limitModels')}
-        </Badge>
-      ) : (
-        <Badge miw="max-content" variant="light" color="green">
-          {t('tokens.status.enabled')}
-        </Badge>
-      );
-    case TokenStatus.Disabled:
-      return (
-        <Badge miw="max-content" variant="light" color="red">
-          {t('tokens.status.disabled')}
-        </Badge>
-      );
-    case TokenStatus.Expired:
-      return (
-        <Badge miw="max-content" variant="light" color="yellow">
-          {t('tokens.status.expired')}
-        </Badge>
-      );
-    case TokenStatus.Exhausted:
-      return (
-        <Badge miw="max-content" variant="light" color="gray">
-          {t('tokens.status.exhausted')}
-        </Badge>
-      );
-    default:
-      return (
-        <Badge miw="max-content" variant="light" color="dark">
-          {t('tokens.status.unknown')}
-        </Badge>
-      );
-  }
+  const look = LOOKS[token.status] ?? UNKNOWN;
+  const key: Key =
+    token.status === TokenStatus.Enabled && token.model_limits_enabled ? 'limitModels' : look.key;
+  return <StatusBadge color={look.color}>{t(`tokens.status.${key}`)}</StatusBadge>;
 }

@@ -1,18 +1,21 @@
-import { Button, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { IconCopy, IconPlus } from '@tabler/icons-react';
 import {
   createColumnHelper,
-  functionalUpdate,
   rowPaginationFeature,
   rowSelectionFeature,
   tableFeatures,
   useTable,
-  type PaginationState,
-  type Updater,
 } from '@tanstack/react-table';
 import { TOKEN_NEVER_EXPIRES, TokenStatus, type TokenDto } from '@tollgate/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  DataTableView,
+  SelectAllCheckbox,
+  SelectRowCheckbox,
+  urlPagination,
+} from '@/components/data-table';
 import { TablePager } from '@/components/table-pager';
 import { useQuotaFormatter } from '@/features/status';
 import { useCopy } from '@/hooks/use-copy';
@@ -59,19 +62,11 @@ export function TokensTable({
       column.columns([
         column.display({
           id: 'select',
-          header: ({ table }) => (
-            <Checkbox
-              aria-label={t('tokens.selectAll')}
-              checked={table.getIsAllRowsSelected()}
-              indeterminate={table.getIsSomeRowsSelected()}
-              onChange={table.getToggleAllRowsSelectedHandler()}
-            />
-          ),
+          header: ({ table }) => <SelectAllCheckbox label={t('tokens.selectAll')} table={table} />,
           cell: ({ row }) => (
-            <Checkbox
-              aria-label={t('tokens.selectRow', { name: row.original.name })}
-              checked={row.getIsSelected()}
-              onChange={row.getToggleSelectedHandler()}
+            <SelectRowCheckbox
+              label={t('tokens.selectRow', { name: row.original.name })}
+              row={row}
             />
           ),
         }),
@@ -119,7 +114,7 @@ export function TokensTable({
   );
 
   const hasNext = data.length >= pageSize;
-  const pagination: PaginationState = { pageIndex: page - 1, pageSize };
+  const paging = urlPagination(page, pageSize, onPaginationChange);
   const table = useTable({
     features,
     columns,
@@ -127,11 +122,8 @@ export function TokensTable({
     rowCount: (page - 1) * pageSize + data.length + (hasNext ? 1 : 0),
     manualPagination: true,
     getRowId: (row) => String(row.id),
-    state: { pagination },
-    onPaginationChange: (updater: Updater<PaginationState>) => {
-      const next = functionalUpdate(updater, pagination);
-      onPaginationChange({ page: next.pageIndex + 1, pageSize: next.pageSize });
-    },
+    state: { pagination: paging.pagination },
+    onPaginationChange: paging.onPaginationChange,
   });
   const pageCount = Math.max(1, table.getPageCount());
 
@@ -151,51 +143,23 @@ export function TokensTable({
           {t('tokens.copySelected')}
         </Button>
       </Group>
-      <Table.ScrollContainer minWidth={900}>
-        <Table highlightOnHover verticalSpacing="xs" data-testid="tokens-table">
-          <Table.Thead>
-            {table.getHeaderGroups().map((group) => (
-              <Table.Tr key={group.id}>
-                {group.headers.map((header) => (
-                  <Table.Th key={header.id}>
-                    <table.FlexRender header={header} />
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            ))}
-          </Table.Thead>
-          <Table.Tbody>
-            {table.getRowModel().rows.map((row) => {
-              const inactive = row.original.status !== TokenStatus.Enabled;
-              return (
-                <Table.Tr
-                  key={row.id}
-                  data-testid={`token-row-${row.original.name}`}
-                  data-inactive={inactive || undefined}
-                  // Spec 001 §2: rows that are not enabled are greyed.
-                  bg={inactive ? 'var(--mantine-color-default-hover)' : undefined}
-                  c={inactive ? 'dimmed' : undefined}
-                >
-                  {row.getAllCells().map((cell) => (
-                    <Table.Td key={cell.id}>
-                      <table.FlexRender cell={cell} />
-                    </Table.Td>
-                  ))}
-                </Table.Tr>
-              );
-            })}
-            {!loading && data.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={columns.length}>
-                  <Text c="dimmed" ta="center" py="md">
-                    {t('common.noData')}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTableView
+        table={table}
+        columnCount={columns.length}
+        loading={loading}
+        minWidth={900}
+        testId="tokens-table"
+        rowProps={(row) => {
+          const inactive = row.original.status !== TokenStatus.Enabled;
+          return {
+            'data-testid': `token-row-${row.original.name}`,
+            'data-inactive': inactive || undefined,
+            // Spec 001 §2: rows that are not enabled are greyed.
+            bg: inactive ? 'var(--mantine-color-default-hover)' : undefined,
+            c: inactive ? 'dimmed' : undefined,
+          };
+        }}
+      />
       <TablePager
         page={page}
         pageCount={pageCount}

@@ -1,16 +1,14 @@
-import { Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Stack, Text, Tooltip } from '@mantine/core';
 import {
   createColumnHelper,
-  functionalUpdate,
   rowPaginationFeature,
   tableFeatures,
   useTable,
-  type PaginationState,
-  type Updater,
 } from '@tanstack/react-table';
 import { type UserDto } from '@tollgate/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataTableView, urlPagination } from '@/components/data-table';
 import { TablePager } from '@/components/table-pager';
 import { useQuotaFormatter } from '@/features/status';
 import { RoleTag } from './role-tag';
@@ -109,7 +107,7 @@ export function UsersTable({
     [t, formatQuota],
   );
 
-  const pagination: PaginationState = { pageIndex: page - 1, pageSize };
+  const paging = urlPagination(page, pageSize, onPaginationChange);
   const table = useTable({
     features,
     columns,
@@ -117,51 +115,22 @@ export function UsersTable({
     rowCount: total,
     manualPagination: true,
     getRowId: (row) => String(row.id),
-    state: { pagination },
-    onPaginationChange: (updater: Updater<PaginationState>) => {
-      const next = functionalUpdate(updater, pagination);
-      onPaginationChange({ page: next.pageIndex + 1, pageSize: next.pageSize });
-    },
+    state: { pagination: paging.pagination },
+    onPaginationChange: paging.onPaginationChange,
   });
   const pageCount = Math.max(1, table.getPageCount());
 
   return (
     <Stack>
-      <Table.ScrollContainer minWidth={860}>
-        <Table striped highlightOnHover verticalSpacing="xs" data-testid="users-table">
-          <Table.Thead>
-            {table.getHeaderGroups().map((group) => (
-              <Table.Tr key={group.id}>
-                {group.headers.map((header) => (
-                  <Table.Th key={header.id}>
-                    <table.FlexRender header={header} />
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            ))}
-          </Table.Thead>
-          <Table.Tbody>
-            {table.getRowModel().rows.map((row) => (
-              <Table.Tr key={row.id} data-testid={`user-row-${row.original.username}`}>
-                {row.getAllCells().map((cell) => (
-                  <Table.Td key={cell.id}>
-                    <table.FlexRender cell={cell} />
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
-            {!loading && table.getRowModel().rows.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={columns.length}>
-                  <Text c="dimmed" ta="center" py="md">
-                    {t('common.noData')}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTableView
+        table={table}
+        columnCount={columns.length}
+        loading={loading}
+        minWidth={860}
+        testId="users-table"
+        striped
+        rowProps={(row) => ({ 'data-testid': `user-row-${row.original.username}` })}
+      />
       <TablePager
         total={total}
         page={page}
