@@ -101,6 +101,8 @@ test('add a channel against the mock upstream, fetch its models, test it, disabl
   await expectAttribute(responseTime, 'data-band', 'green');
   expect(upstream.requestsTo('/chat/completions').at(-1)?.key).toBe('sk-browser-1');
 
+  // The test's toast sits top-right, over the first row's actions, as it would for a person.
+  await dismissToasts(page);
   await row.getByRole('button', { name: '更多操作' }).click();
   await page.getByRole('menuitem', { name: '更新余额' }).click();
   await page.getByText(`渠道 ${name} 余额更新成功！`).waitFor();
