@@ -3,7 +3,7 @@
 # chromium when running as root), builds the server and the console for the browser tests, runs
 # jest (unit, e2e, browser) and vitest (console components) after the type and lint checks, and
 # ends with one line:
-#   tests: N passed, M failed
+#   tests: N passed, M failed, K skipped
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export npm_config_nodedir=${npm_config_nodedir:-/usr}
