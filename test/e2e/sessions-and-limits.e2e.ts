@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { io, type Socket } from 'socket.io-client';
 import { USER_ID_HEADER } from '@tollgate/contracts';
+import { PUSH_INTERVAL_MS } from '../../apps/gateway/src/realtime/realtime.gateway';
 import { readStoredEvents, sessionCookieOf, waitUntil, withTimeout } from '../support/e2e-helpers';
 import {
   ConsoleClient,
@@ -155,8 +156,26 @@ describe('sessions end on the server', () => {
     const admin = await createAdmin(t.url, root, 'demoteme');
     const session = await signIn(t.url, 'demoteme', 'password123');
     const socket = await openSocket(session.cookie);
-    const pushes: unknown[] = [];
-    socket.on('changed', (event) => pushes.push(event));
+    const pushes: { topic: string; id?: number }[] = [];
+    let lastPushAt = Date.now();
+    socket.on('changed', (event: { topic: string; id?: number }) => {
+      pushes.push(event);
+      lastPushAt = Date.now();
+    });
+    // Pushes are throttled and follow the projections: the admin's own creation and promotion may
+    // still be on their way. A marker change made now is heard after them; a quiet push interval
+    // after it, only what the demotion causes can follow.
+    const marker = await root.post('/api/user/', {
+      username: 'demotemarker',
+      password: 'password123',
+    });
+    expect(marker.body.success).toBe(true);
+    await waitUntil(
+      () => pushes.some((push) => push.topic === 'users' && push.id !== admin.userId),
+      'the marker push to the admin socket',
+    );
+    await waitUntil(() => Date.now() - lastPushAt > 3 * PUSH_INTERVAL_MS, 'pushes to go quiet');
+    pushes.length = 0;
     const disconnected = serverDisconnect(socket);
     const res = await root.post('/api/user/manage', { id: admin.userId, action: 'demote' });
     expect(res.body.success).toBe(true);
