@@ -188,6 +188,25 @@ describe('MockUpstream', () => {
     expect(moderation.results.map((r) => r.flagged)).toEqual([true, false]);
   });
 
+  it('reranks documents by the query, best first, top_n of them, with prompt-only usage', async () => {
+    upstream.setDefaults({ usage: { prompt_tokens: 33 } });
+    const res = await request(`${upstream.url}/v1/rerank`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk-good' },
+      body: JSON.stringify({
+        model: 'jina-reranker-v2',
+        query: 'red apple',
+        documents: ['a blue car', 'a red apple', 'an apple'],
+        top_n: 2,
+      }),
+    });
+    const body = (await res.body.json()) as any;
+    expect(res.statusCode).toBe(200);
+    expect(body.results.map((r: { index: number }) => r.index)).toEqual([1, 2]);
+    expect(body.results[0].document).toEqual({ text: 'a red apple' });
+    expect(body.usage).toEqual({ prompt_tokens: 33, total_tokens: 33 });
+  });
+
   it('reads multipart transcriptions and records their fields', async () => {
     const file = await toFile(Buffer.alloc(3000, 1), 'hello.mp3', { type: 'audio/mpeg' });
     const result = await client.audio.transcriptions.create({ model: 'whisper-1', file });

@@ -245,7 +245,11 @@ export class MockUpstream {
     const balance = behavior.balance ?? 100;
     if (method === 'GET' && path.endsWith('/models'))
       return sendJson(res, 200, modelList(behavior.models ?? DEFAULT_MOCK_MODELS));
-    if (method === 'POST' && path.endsWith('/chat/completions')) {
+    // MiniMax's v2 chat speaks the OpenAI wire under its own path.
+    if (
+      method === 'POST' &&
+      (path.endsWith('/chat/completions') || path.endsWith('/text/chatcompletion_v2'))
+    ) {
       if (json['stream'] === true) return void streamChat(res, behavior, model, id, json);
       return sendJson(res, 200, chatCompletion(behavior, model, id));
     }
@@ -268,6 +272,8 @@ export class MockUpstream {
       return transcription(res, body);
     if (method === 'POST' && path.endsWith('/moderations'))
       return sendJson(res, 200, moderation(model, json['input'], id));
+    if (method === 'POST' && path.endsWith('/rerank'))
+      return sendJson(res, 200, rerank(behavior, model, json));
     // Balance endpoints of the channel types with a balance API (see README).
     if (method === 'GET' && path.endsWith('/dashboard/billing/subscription'))
       return sendJson(res, 200, {
@@ -675,5 +681,32 @@ function moderation(model: string, input: unknown, id: number) {
         },
       };
     }),
+  };
+}
+
+/**
+ * Jina/Cohere-style rerank: documents scored by how many of the query's words they hold, best
+ * first, `top_n` of them; usage is prompt tokens only (total = prompt).
+ */
+function rerank(behavior: MockBehavior, model: string, body: Record<string, unknown>) {
+  const words = String(body['query'] ?? '')
+    .toLowerCase()
+    .split(/\W+/)
+    .filter(Boolean);
+  const documents = Array.isArray(body['documents']) ? body['documents'] : [];
+  const scored = documents.map((document, index) => {
+    const text = typeof document === 'string' ? document : JSON.stringify(document);
+    const hits = words.filter((word) => text.toLowerCase().includes(word)).length;
+    return { index, document: { text }, relevance_score: (hits + 1) / (words.length + 2) };
+  });
+  scored.sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index);
+  const topN = typeof body['top_n'] === 'number' ? body['top_n'] : scored.length;
+  const prompt = behavior.usage?.prompt_tokens ?? 10;
+  return {
+    model,
+    results: scored
+      .slice(0, topN)
+      .map((r) => (body['return_documents'] === false ? { ...r, document: undefined } : r)),
+    usage: { prompt_tokens: prompt, total_tokens: prompt },
   };
 }
