@@ -689,10 +689,8 @@ function moderation(model: string, input: unknown, id: number) {
  * first, `top_n` of them; usage is prompt tokens only (total = prompt).
  */
 function rerank(behavior: MockBehavior, model: string, body: Record<string, unknown>) {
-  const words = String(body['query'] ?? '')
-    .toLowerCase()
-    .split(/\W+/)
-    .filter(Boolean);
+  const query = typeof body['query'] === 'string' ? body['query'] : '';
+  const words = query.toLowerCase().split(/\W+/).filter(Boolean);
   const documents = Array.isArray(body['documents']) ? body['documents'] : [];
   const scored = documents.map((document, index) => {
     const text = typeof document === 'string' ? document : JSON.stringify(document);
