@@ -159,6 +159,12 @@ describe('realtime pushes (Socket.IO /socket.io)', () => {
       await expectServerDisconnect(openSocket('session=garbage'));
     });
 
+    it('disconnects a cookie with a malformed escape, and the server lives on', async () => {
+      // decodeURIComponent throws on it; thrown in the connection handler it ended the process.
+      await expectServerDisconnect(openSocket('session=%E0%A4%A'));
+      expect((await request(t.url).get('/api/status')).body.success).toBe(true);
+    });
+
     it('disconnects a disabled user even with a valid session cookie', async () => {
       const victim = await registerAndLogin(t.url, 'rt-disabled');
       const login = await request(t.url)
