@@ -98,6 +98,12 @@ describe('sessions end on the server', () => {
     expect(signedOut).toHaveLength(1);
     expect(signedOut[0]!.data).toMatchObject({ userId: phone.id });
     expect(signedOut[0]!.metadata['actor']).toMatchObject({ kind: 'user', id: phone.id });
+
+    // Replaying the ended cookie appends nothing more.
+    expect((await request(t.url).get('/api/user/logout').set('Cookie', phone.cookie)).body).toEqual(
+      { success: true, message: '' },
+    );
+    expect(readStoredEvents(t.dataDir, { type: 'UserSignedOut' })).toHaveLength(1);
   });
 
   it('a password change ends every other session; the session that changed it goes on', async () => {

@@ -58,6 +58,17 @@ export class Authenticator {
     return this.assertActive(user);
   }
 
+  /**
+   * The claims of a session that still counts (signed, not expired, not ended by a logout or any
+   * revocation, its user not deregistered), or null: a logout appends only for such a session.
+   */
+  async liveSession(sessionCookie: string | undefined): Promise<SessionClaims | null> {
+    const claims = this.sessions.decode(sessionCookie, Date.now());
+    if (!claims) return null;
+    const user = await this.readStore.collection<UserDocument>(USERS).get(String(claims.userId));
+    return user && user.DeletedAt === null && sessionStillValid(user, claims) ? claims : null;
+  }
+
   private assertActive(user: UserDocument): UserDocument {
     if (user.DeletedAt !== null) throw new ApiError('auth.session_expired', {}, UNAUTHORIZED);
     if (user.status !== UserStatus.Enabled)
