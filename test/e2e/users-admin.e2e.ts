@@ -327,6 +327,16 @@ describe('user management (管理用户)', () => {
       expect(
         (await root.put('/api/user/', { id, display_name: 'Changed', quota: -1 })).body.success,
       ).toBe(false);
+      // A balance that moved since the console showed it refuses the whole edit, rename included.
+      const stale = await root.put('/api/user/', {
+        id,
+        username: 'papa2',
+        display_name: 'Changed',
+        quota: 5,
+        expected_quota: before.quota + 1,
+      });
+      expect(stale.body.success).toBe(false);
+      expect(stale.body.message).toContain('额度已发生变化');
       expect((await root.put('/api/user/', { display_name: 'no id' })).body.success).toBe(false);
       expectFailure(
         await root.put('/api/user/', { id: 99999, display_name: 'ghost' }),

@@ -69,6 +69,22 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
     const group = body.group?.trim();
     if (group && !(group in this.options.json<Record<string, number>>('GroupRatio', {})))
       throw new DomainError('user.group_unknown');
+    const adjust =
+      body.quota === undefined
+        ? undefined
+        : ({
+            type: 'AdjustQuota',
+            userId: body.id,
+            to: body.quota,
+            // The live balance (charges on the usage streams included); an edit made on a balance
+            // that moved since the console showed it is refused instead of erasing those charges.
+            current: this.book.settledBalance(body.id) ?? 0,
+            expected: body.expected_quota,
+            note: '',
+          } as const);
+    // Decided now, with the other checks (it reads no state): a moved balance refuses the whole
+    // edit, not only its quota after the rename and profile were written.
+    if (adjust) billingDecider.decide(adjust, billingDecider.initialState, { now: new Date() });
 
     // Appends run one after another, so the last one written is the one to wait for.
     let last: Position | null = null;
@@ -103,22 +119,8 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
       meta,
     );
     last = edited.position ?? last;
-    if (body.quota !== undefined) {
-      const adjusted = await this.store.execute(
-        `billing-${body.id}`,
-        billingDecider,
-        {
-          type: 'AdjustQuota',
-          userId: body.id,
-          to: body.quota,
-          // The live balance (charges on the usage streams included); an edit made on a balance
-          // that moved since the console showed it is refused instead of erasing those charges.
-          current: this.book.settledBalance(body.id) ?? 0,
-          expected: body.expected_quota,
-          note: '',
-        },
-        meta,
-      );
+    if (adjust) {
+      const adjusted = await this.store.execute(`billing-${body.id}`, billingDecider, adjust, meta);
       last = adjusted.position ?? last;
     }
     await this.readYourWrites.waitFor(last);
