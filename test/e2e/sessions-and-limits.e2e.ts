@@ -251,6 +251,22 @@ describe('password checks are rate limited', () => {
     expect(blocked.status).toBe(429);
     expect(readStoredEvents(t.dataDir, { type: 'UserPasswordChanged' })).toHaveLength(0);
   });
+
+  it('a burst of parallel guesses gets no more than the limit checked', async () => {
+    const user = await registerAndLogin(t.url, 'burstguess');
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        user.put('/api/user/self', { password: 'password999', original_password: `burst${i}` }),
+      ),
+    );
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
+    expect(answers.filter((res) => res.status === 200).map((res) => res.body.message)).toEqual([
+      '原密码错误',
+      '原密码错误',
+      '原密码错误',
+    ]);
+  });
 });
 
 describe('login timing', () => {

@@ -40,12 +40,16 @@ export class PasswordAttempts {
     this.failures.delete(key);
   }
 
-  /** Runs a password check under the limit: counts its failure, clears the key on success. */
+  /**
+   * Runs a password check under the limit: it counts as a failure from the start, and a success
+   * clears the key. Counted before the hash runs, so parallel guesses each take a slot: counted
+   * after, a burst all passed the limit while the first checks were still hashing.
+   */
   async check(key: string, verify: () => Promise<boolean>): Promise<boolean> {
     this.assertAllowed(key);
+    this.recordFailure(key);
     const ok = await verify();
     if (ok) this.recordSuccess(key);
-    else this.recordFailure(key);
     return ok;
   }
 
