@@ -1,5 +1,9 @@
 import request from 'supertest';
 import type { UserDto } from '@tollgate/contracts';
+import {
+  PasswordHasher,
+  PasswordQueueFullError,
+} from '../../apps/gateway/src/infrastructure/password-hasher';
 import { expectFailure, expectSuccess, readStoredEvents } from '../support/e2e-helpers';
 import {
   ConsoleClient,
@@ -345,6 +349,27 @@ describe('user management (管理用户)', () => {
       expect(await getUser(id)).toEqual(before);
       expect(readStoredEvents(t.dataDir)).toHaveLength(eventsBefore);
       expect((await login('papa')).body.success).toBe(true);
+    });
+
+    it('a password the hashing pool cannot take now (busy) changes nothing, rename included', async () => {
+      const id = await createUser('busybee', 'Busy');
+      const before = await getUser(id);
+      const eventsBefore = readStoredEvents(t.dataDir).length;
+      jest
+        .spyOn(t.app.get(PasswordHasher), 'hash')
+        .mockRejectedValueOnce(new PasswordQueueFullError());
+      expectFailure(
+        await root.put('/api/user/', {
+          id,
+          username: 'busybee2',
+          display_name: 'Changed',
+          password: 'newpassword1',
+        }),
+        '系统繁忙，请稍后再试',
+      );
+      expect(await getUser(id)).toEqual(before);
+      expect(readStoredEvents(t.dataDir)).toHaveLength(eventsBefore);
+      expect((await login('busybee')).body.success).toBe(true);
     });
 
     it('sets the quota as a QuotaAdjusted on billing-<id> with root as the actor', async () => {

@@ -85,6 +85,8 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
     // Decided now, with the other checks (it reads no state): a moved balance refuses the whole
     // edit, not only its quota after the rename and profile were written.
     if (adjust) billingDecider.decide(adjust, billingDecider.initialState, { now: new Date() });
+    // Hashed before the first append too: a busy hashing pool must not leave a rename behind.
+    const passwordHash = password === undefined ? undefined : await this.hasher.hash(password);
 
     // Appends run one after another, so the last one written is the one to wait for.
     let last: Position | null = null;
@@ -111,7 +113,7 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
         type: 'EditUser',
         displayName,
         remark: body.remark,
-        passwordHash: password === undefined ? undefined : await this.hasher.hash(password),
+        passwordHash,
         passwordReason: 'admin',
         group: group || undefined,
         actor,
