@@ -99,6 +99,12 @@ describe('sessions end on the server', () => {
     expect(signedOut).toHaveLength(1);
     expect(signedOut[0]!.data).toMatchObject({ userId: phone.id });
     expect(signedOut[0]!.metadata['actor']).toMatchObject({ kind: 'user', id: phone.id });
+
+    // Replaying the ended cookie appends nothing more.
+    expect((await request(t.url).get('/api/user/logout').set('Cookie', phone.cookie)).body).toEqual(
+      { success: true, message: '' },
+    );
+    expect(readStoredEvents(t.dataDir, { type: 'UserSignedOut' })).toHaveLength(1);
   });
 
   it('a password change ends every other session; the session that changed it goes on', async () => {
@@ -263,6 +269,22 @@ describe('password checks are rate limited', () => {
     const blocked = await change('password123');
     expect(blocked.status).toBe(429);
     expect(readStoredEvents(t.dataDir, { type: 'UserPasswordChanged' })).toHaveLength(0);
+  });
+
+  it('a burst of parallel guesses gets no more than the limit checked', async () => {
+    const user = await registerAndLogin(t.url, 'burstguess');
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        user.put('/api/user/self', { password: 'password999', original_password: `burst${i}` }),
+      ),
+    );
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
+    expect(answers.filter((res) => res.status === 200).map((res) => res.body.message)).toEqual([
+      '原密码错误',
+      '原密码错误',
+      '原密码错误',
+    ]);
   });
 });
 

@@ -1,5 +1,9 @@
 import request from 'supertest';
 import type { UserDto } from '@tollgate/contracts';
+import {
+  PasswordHasher,
+  PasswordQueueFullError,
+} from '../../apps/gateway/src/infrastructure/password-hasher';
 import { expectFailure, expectSuccess, readStoredEvents } from '../support/e2e-helpers';
 import {
   ConsoleClient,
@@ -327,6 +331,16 @@ describe('user management (管理用户)', () => {
       expect(
         (await root.put('/api/user/', { id, display_name: 'Changed', quota: -1 })).body.success,
       ).toBe(false);
+      // A balance that moved since the console showed it refuses the whole edit, rename included.
+      const stale = await root.put('/api/user/', {
+        id,
+        username: 'papa2',
+        display_name: 'Changed',
+        quota: 5,
+        expected_quota: before.quota + 1,
+      });
+      expect(stale.body.success).toBe(false);
+      expect(stale.body.message).toContain('额度已发生变化');
       expect((await root.put('/api/user/', { display_name: 'no id' })).body.success).toBe(false);
       expectFailure(
         await root.put('/api/user/', { id: 99999, display_name: 'ghost' }),
@@ -335,6 +349,27 @@ describe('user management (管理用户)', () => {
       expect(await getUser(id)).toEqual(before);
       expect(readStoredEvents(t.dataDir)).toHaveLength(eventsBefore);
       expect((await login('papa')).body.success).toBe(true);
+    });
+
+    it('a password the hashing pool cannot take now (busy) changes nothing, rename included', async () => {
+      const id = await createUser('busybee', 'Busy');
+      const before = await getUser(id);
+      const eventsBefore = readStoredEvents(t.dataDir).length;
+      jest
+        .spyOn(t.app.get(PasswordHasher), 'hash')
+        .mockRejectedValueOnce(new PasswordQueueFullError());
+      expectFailure(
+        await root.put('/api/user/', {
+          id,
+          username: 'busybee2',
+          display_name: 'Changed',
+          password: 'newpassword1',
+        }),
+        '系统繁忙，请稍后再试',
+      );
+      expect(await getUser(id)).toEqual(before);
+      expect(readStoredEvents(t.dataDir)).toHaveLength(eventsBefore);
+      expect((await login('busybee')).body.success).toBe(true);
     });
 
     it('sets the quota as a QuotaAdjusted on billing-<id> with root as the actor', async () => {

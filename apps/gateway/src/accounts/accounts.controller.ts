@@ -51,14 +51,17 @@ export class AccountsController {
     return ok(result);
   }
 
-  /** Ends this session on the server (an event), then clears the cookie. */
+  /**
+   * Ends this session on the server (an event), then clears the cookie. A session that is over
+   * already (logged out, revoked, expired) appends nothing: replaying its cookie writes no events.
+   */
   @Get('logout')
   async logout(
     @Req() request: AuthedRequest,
     @Meta() meta: RequestMeta,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const session = this.authenticator.sessions.decode(request.cookies[SESSION_COOKIE], Date.now());
+    const session = await this.authenticator.liveSession(request.cookies[SESSION_COOKIE]);
     if (session) await this.commands.execute(new SignOutCommand(session, meta));
     void reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return ok();

@@ -38,16 +38,10 @@ export class Authenticator {
     /** Socket handshakes: a valid session cookie alone identifies the user. */
     sessionOnly?: boolean;
   }): Promise<UserDocument> {
-    const users = this.readStore.collection<UserDocument>(USERS);
-    let user: UserDocument | null = null;
-    const claims = this.sessions.decode(input.sessionCookie, Date.now());
-    if (claims) {
-      user = await users.get(String(claims.userId));
-      if (user && !sessionStillValid(user, claims)) user = null;
-    }
+    let user = (await this.sessionOf(input.sessionCookie))?.user ?? null;
     if (!user && input.authorization && !input.sessionOnly) {
       const token = input.authorization.replace(/^Bearer\s+/i, '').trim();
-      if (token) user = await users.findOne({ access_token_hash: sha256Hex(token) });
+      if (token) user = await this.users().findOne({ access_token_hash: sha256Hex(token) });
       if (!user) throw new ApiError('auth.access_token_invalid', {}, UNAUTHORIZED);
     }
     if (!user) throw new ApiError('auth.not_logged_in', {}, UNAUTHORIZED);
@@ -56,6 +50,29 @@ export class Authenticator {
     if (input.userHeader.trim() !== String(user.id))
       throw new ApiError('auth.user_header_mismatch', {}, UNAUTHORIZED);
     return this.assertActive(user);
+  }
+
+  /**
+   * The claims of a session that still counts (signed, not expired, not ended by a logout or any
+   * revocation, its user not deregistered), or null: a logout appends only for such a session.
+   */
+  async liveSession(sessionCookie: string | undefined): Promise<SessionClaims | null> {
+    const session = await this.sessionOf(sessionCookie);
+    return session && session.user.DeletedAt === null ? session.claims : null;
+  }
+
+  /** A signed, unexpired session cookie whose user exists and has not revoked it. */
+  private async sessionOf(
+    cookie: string | undefined,
+  ): Promise<{ claims: SessionClaims; user: UserDocument } | null> {
+    const claims = this.sessions.decode(cookie, Date.now());
+    if (!claims) return null;
+    const user = await this.users().get(String(claims.userId));
+    return user && sessionStillValid(user, claims) ? { claims, user } : null;
+  }
+
+  private users() {
+    return this.readStore.collection<UserDocument>(USERS);
   }
 
   private assertActive(user: UserDocument): UserDocument {

@@ -16,6 +16,24 @@ describe('PasswordAttempts', () => {
     attempts.assertAllowed('login:a', 60_001); // a new window
   });
 
+  it('parallel checks each take a slot: a burst cannot outrun the limit', async () => {
+    const attempts = new PasswordAttempts(config(2));
+    const slow = () => new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10));
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => attempts.check('burst', slow)),
+    );
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'rejected',
+    ]);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => r.reason)).toEqual(
+      Array.from({ length: 3 }, () => expect.any(ApiError)),
+    );
+  });
+
   it('a success clears the key; 0 disables the limit', async () => {
     const attempts = new PasswordAttempts(config(2));
     expect(await attempts.check('k', async () => false)).toBe(false);

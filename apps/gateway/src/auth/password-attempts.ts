@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
 import { ApiError } from '../shared/api-error';
+import { FixedWindows } from './fixed-windows';
 
 /**
  * Failed password checks per key (an account being logged into, a signed-in user confirming their
@@ -11,47 +12,35 @@ import { ApiError } from '../shared/api-error';
  */
 @Injectable()
 export class PasswordAttempts {
-  private readonly failures = new Map<string, { start: number; count: number }>();
+  private readonly failures: FixedWindows;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.failures = new FixedWindows(config.passwordAttempts);
+  }
 
   /** Throws 429 when the key has used up its failures. */
   assertAllowed(key: string, now = Date.now()): void {
-    const { max, windowMs } = this.config.passwordAttempts;
-    if (max === 0) return;
-    const entry = this.failures.get(key);
-    if (entry && now - entry.start < windowMs && entry.count >= max)
-      throw new ApiError('common.too_many_requests', {}, 429);
+    if (this.failures.full(key, now)) throw new ApiError('common.too_many_requests', {}, 429);
   }
 
   recordFailure(key: string, now = Date.now()): void {
-    const { max, windowMs } = this.config.passwordAttempts;
-    if (max === 0) return;
-    const entry = this.failures.get(key);
-    if (!entry || now - entry.start >= windowMs) {
-      this.failures.set(key, { start: now, count: 1 });
-      this.sweep(now, windowMs);
-    } else {
-      entry.count += 1;
-    }
+    this.failures.hit(key, now);
   }
 
   recordSuccess(key: string): void {
-    this.failures.delete(key);
+    this.failures.forget(key);
   }
 
-  /** Runs a password check under the limit: counts its failure, clears the key on success. */
+  /**
+   * Runs a password check under the limit: it counts as a failure from the start, and a success
+   * clears the key. Counted before the hash runs, so parallel guesses each take a slot: counted
+   * after, a burst all passed the limit while the first checks were still hashing.
+   */
   async check(key: string, verify: () => Promise<boolean>): Promise<boolean> {
     this.assertAllowed(key);
+    this.recordFailure(key);
     const ok = await verify();
     if (ok) this.recordSuccess(key);
-    else this.recordFailure(key);
     return ok;
-  }
-
-  private sweep(now: number, windowMs: number): void {
-    if (this.failures.size < 10_000) return;
-    for (const [key, entry] of this.failures)
-      if (now - entry.start >= windowMs) this.failures.delete(key);
   }
 }

@@ -28,6 +28,22 @@ describe('pushesFor', () => {
     expect(JSON.stringify(pushes)).not.toContain('secret');
   });
 
+  it('usage receipts: each user hears of their balance, admins once per batch whatever the users', () => {
+    const receipts = Array.from({ length: 1000 }, (_, i) =>
+      recorded('RequestRelayed', { userId: i + 1, quota: 5 }),
+    );
+    const pushes = pushesFor('users', [
+      ...receipts,
+      recorded('UserRoleChanged', { userId: 7, from: 1, to: 10 }),
+    ]);
+    expect(pushes.filter((p) => p.to === 'admins')).toEqual([
+      { to: 'admins', event: { topic: 'users' } },
+      { to: 'admins', event: { topic: 'users', id: 7 } },
+    ]);
+    expect(pushes.filter((p) => p.to !== 'admins')).toHaveLength(1000);
+    expect(pushes).toContainEqual({ to: 'user:1000', event: { topic: 'self', id: 1000 } });
+  });
+
   it('option changes refresh the status of everyone and the option list of root', () => {
     expect(
       pushesFor('options', [

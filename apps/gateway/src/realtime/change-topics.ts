@@ -20,7 +20,10 @@ export function pushesFor(projection: string, events: readonly RecordedEvent[]):
     if (projection === 'users') {
       const userId = (event.data as { userId?: unknown }).userId;
       if (typeof userId !== 'number') continue;
-      add({ to: 'admins', event: { topic: 'users', id: userId } });
+      // A usage receipt moves a balance on every relayed request: admins get one push per burst
+      // for those (their console refreshes the whole list either way), not one per active user.
+      const relayed = event.type === 'RequestRelayed';
+      add({ to: 'admins', event: relayed ? { topic: 'users' } : { topic: 'users', id: userId } });
       add({ to: `user:${userId}`, event: { topic: 'self', id: userId } });
     } else if (projection === 'tokens') {
       // No id: a burst (a batch create, usage receipts) stays one push per audience.

@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import { Logger } from '@nestjs/common';
 import { type OnGatewayConnection, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
 import type { Server, Socket } from 'socket.io';
@@ -40,14 +41,6 @@ function usersToRecheck(events: readonly RecordedEvent[]): number[] {
   return [...ids];
 }
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(rest.join('='));
-  }
-  return undefined;
-}
-
 /** Live console updates: signed-in browsers join rooms by user and role and get "what changed" hints. */
 @WebSocketGateway({ path: SOCKET_PATH, serveClient: false })
 export class RealtimeGateway implements OnGatewayConnection {
@@ -59,7 +52,9 @@ export class RealtimeGateway implements OnGatewayConnection {
   constructor(private readonly authenticator: Authenticator) {}
 
   async handleConnection(client: Socket): Promise<void> {
-    const session = cookieValue(client.handshake.headers.cookie, SESSION_COOKIE);
+    // The HTTP routes' cookie parser: it never throws on malformed escapes (a rejection here is
+    // unhandled, Nest ignores the promise, and would end the process).
+    const session = fastifyCookie.parse(client.handshake.headers.cookie ?? '')[SESSION_COOKIE];
     // Kept so the socket can be checked again whenever its user's document changes.
     (client.data as SocketData).session = session;
     await this.admit(client, session);

@@ -12,7 +12,8 @@ import {
 import { evolveUser, initialUserState, type UserState } from './user.state';
 
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
-  snapshotVersion: 1,
+  // 2: the state no longer holds the password hash; older snapshots (with it) are not read.
+  snapshotVersion: 2,
   initialState: initialUserState,
   evolve: evolveUser,
   decide(command, state, context) {

@@ -9,7 +9,6 @@ export interface UserState {
   readonly role: number;
   readonly status: number;
   readonly group: string;
-  readonly passwordHash: string;
   readonly deregistered: boolean;
   /** Registered, but its grants may not all be written yet (see UserRegistrationCompleted). */
   readonly registrationPending: boolean;
@@ -24,7 +23,6 @@ export const initialUserState: UserState = {
   role: 0,
   status: 0,
   group: '',
-  passwordHash: '',
   deregistered: false,
   registrationPending: false,
 };
@@ -39,15 +37,12 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         userId: d.userId,
         username: d.username,
         displayName: d.displayName,
-        passwordHash: d.passwordHash,
         role: d.role,
         status: 1,
         group: d.group,
         registrationPending: d.completionFollows === true,
       };
     }
-    case 'UserPasswordChanged':
-      return { ...state, passwordHash: event.data.passwordHash };
     case 'UserProfileUpdated':
       return {
         ...state,
@@ -66,6 +61,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...state, deregistered: true };
     case 'UserRegistrationCompleted':
       return { ...state, registrationPending: false };
+    // Passwords are checked against the read model; the aggregate (and its snapshots) keeps no hash.
+    case 'UserPasswordChanged':
     case 'UserAccessTokenIssued':
     case 'UserSignedOut':
       return state;

@@ -69,6 +69,24 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
     const group = body.group?.trim();
     if (group && !(group in this.options.json<Record<string, number>>('GroupRatio', {})))
       throw new DomainError('user.group_unknown');
+    const adjust =
+      body.quota === undefined
+        ? undefined
+        : ({
+            type: 'AdjustQuota',
+            userId: body.id,
+            to: body.quota,
+            // The live balance (charges on the usage streams included); an edit made on a balance
+            // that moved since the console showed it is refused instead of erasing those charges.
+            current: this.book.settledBalance(body.id) ?? 0,
+            expected: body.expected_quota,
+            note: '',
+          } as const);
+    // Decided now, with the other checks (it reads no state): a moved balance refuses the whole
+    // edit, not only its quota after the rename and profile were written.
+    if (adjust) billingDecider.decide(adjust, billingDecider.initialState, { now: new Date() });
+    // Hashed before the first append too: a busy hashing pool must not leave a rename behind.
+    const passwordHash = password === undefined ? undefined : await this.hasher.hash(password);
 
     // Appends run one after another, so the last one written is the one to wait for.
     let last: Position | null = null;
@@ -95,7 +113,7 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
         type: 'EditUser',
         displayName,
         remark: body.remark,
-        passwordHash: password === undefined ? undefined : await this.hasher.hash(password),
+        passwordHash,
         passwordReason: 'admin',
         group: group || undefined,
         actor,
@@ -103,22 +121,8 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
       meta,
     );
     last = edited.position ?? last;
-    if (body.quota !== undefined) {
-      const adjusted = await this.store.execute(
-        `billing-${body.id}`,
-        billingDecider,
-        {
-          type: 'AdjustQuota',
-          userId: body.id,
-          to: body.quota,
-          // The live balance (charges on the usage streams included); an edit made on a balance
-          // that moved since the console showed it is refused instead of erasing those charges.
-          current: this.book.settledBalance(body.id) ?? 0,
-          expected: body.expected_quota,
-          note: '',
-        },
-        meta,
-      );
+    if (adjust) {
+      const adjusted = await this.store.execute(`billing-${body.id}`, billingDecider, adjust, meta);
       last = adjusted.position ?? last;
     }
     await this.readYourWrites.waitFor(last);
