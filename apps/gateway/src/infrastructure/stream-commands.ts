@@ -3,7 +3,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   type EventStore,
   type Position,
-  type RecordedEvent,
   WrongExpectedRevisionError,
 } from '@tollgate/event-store';
 import type { Decider, DomainEvent, EventMetadata } from '@tollgate/domain';
@@ -137,11 +136,6 @@ export class StreamCommands {
     });
   }
 
-  /** Drops every remembered state (tests; a read-store rebuild does not need it). */
-  forget(): void {
-    this.folded.clear();
-  }
-
   private async fold<S, E>(streamId: string, decider: FoldingDecider<S, E>): Promise<Folded> {
     let entry = this.folded.get(streamId);
     if (!entry || entry.decider !== decider) entry = await this.coldStart(streamId, decider);
@@ -237,11 +231,6 @@ export class StreamCommands {
 
 export function snapshotStream(streamId: string): string {
   return `snapshot-${streamId}`;
-}
-
-/** Is this recorded event a snapshot (projections and caches skip them by type anyway)? */
-export function isSnapshot(event: RecordedEvent): boolean {
-  return event.type === SNAPSHOT_EVENT;
 }
 
 function toMetadata(
