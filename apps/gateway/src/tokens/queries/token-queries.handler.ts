@@ -5,6 +5,7 @@ import type { Filter, ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { SecretBox, sha256Hex } from '../../infrastructure/secret-box';
 import { ApiError } from '../../shared/api-error';
+import { escapeRegex } from '../../shared/escape-regex';
 import { TOKENS, toTokenDto, type TokenDocument } from '../token.document';
 
 /** The owner's tokens, newest first: bare array, 0-based page; optional name/key search. */
@@ -28,8 +29,6 @@ export class GetTokenQuery extends Query<TokenDto> {
     super();
   }
 }
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 @QueryHandler(ListTokensQuery)
 export class ListTokensHandler implements IQueryHandler<ListTokensQuery> {
