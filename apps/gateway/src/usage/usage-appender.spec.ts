@@ -1,36 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@tollgate/event-store';
-import { SYSTEM_ACTOR, type RequestRelayed } from '@tollgate/domain';
+import { SYSTEM_ACTOR } from '@tollgate/domain';
+import { usageReceipt } from '@tollgate/testing/usage-receipt';
 import { UsageAppender, usageEventId } from './usage-appender';
 
 const meta = { actor: SYSTEM_ACTOR, correlationId: 'relay' };
-const receipt = (requestId: string = randomUUID()): RequestRelayed['data'] => ({
-  requestId,
-  userId: 1,
-  tokenId: 2,
-  tokenName: 't',
-  group: 'default',
-  model: 'm',
-  upstreamModel: 'm',
-  channelId: 1,
-  channelChain: [1],
-  endpoint: '/v1/chat/completions',
-  promptTokens: 1,
-  completionTokens: 1,
-  cachedTokens: 0,
-  quota: 3,
-  reserved: 3,
-  modelRatio: 1,
-  completionRatio: 1,
-  groupRatio: 1,
-  cacheRatio: 1,
-  modelPrice: -1,
-  useTimeMs: 5,
-  firstTokenMs: null,
-  stream: false,
-  estimated: false,
-  ip: '',
-});
+const receipt = (requestId: string = randomUUID()) => usageReceipt({ requestId, quota: 3 });
 
 describe('UsageAppender', () => {
   let store: SqliteEventStore;
