@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { TOKEN_KEY_LENGTH, type CreateTokensResultDto } from '@tollgate/contracts';
+import { MAX_TOKEN_BATCH, TOKEN_KEY_LENGTH, type CreateTokensResultDto } from '@tollgate/contracts';
 import {
   DomainError,
   sequenceDecider,
@@ -43,7 +43,7 @@ export class CreateTokensHandler implements ICommandHandler<CreateTokensCommand>
 
   async execute(command: CreateTokensCommand): Promise<CreateTokensResultDto> {
     const { userId, input, count, allowedGroups, meta } = command;
-    if (!Number.isSafeInteger(count) || count < 1 || count > 100)
+    if (!Number.isSafeInteger(count) || count < 1 || count > MAX_TOKEN_BATCH)
       throw new DomainError('token.count_invalid');
     const named = (name: string) => ({ ...input, name });
     const suffixed = (name: string) =>
