@@ -5,7 +5,13 @@ import { TokenDirectory } from '../../apps/gateway/src/tokens/token-directory';
 import { BalanceBook } from '../../apps/gateway/src/billing/balance-book';
 import { CommandBus } from '@nestjs/cqrs';
 import { allSqliteText, readStoredEvents, sqliteFileBytes } from '../support/e2e-helpers';
-import { ConsoleClient, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import {
+  ConsoleClient,
+  loginRoot,
+  registerAndLogin,
+  startTestApp,
+  type TestApp,
+} from '../support/test-app';
 
 jest.setTimeout(60_000);
 
@@ -102,6 +108,24 @@ describe('tokens', () => {
     }
     expect((await alice.post('/api/token/', { name: '' })).body.message).toBe('令牌名称不能为空');
     expect(readStoredEvents(t.dataDir).length).toBe(before);
+  });
+
+  it("names only a group the admin made usable (UserUsableGroups) or the owner's own", async () => {
+    const groupOf = async (group: string) =>
+      (await alice.post('/api/token/', { name: 'g', group })).body;
+    expect(await groupOf('vip')).toMatchObject({ success: true });
+    expect(await groupOf('default')).toMatchObject({ success: true });
+    const root = await loginRoot(t.url);
+    const usable = JSON.stringify({ svip: 'svip' });
+    expect(
+      (await root.put('/api/option/', { key: 'UserUsableGroups', value: usable })).body,
+    ).toMatchObject({
+      success: true,
+    });
+    expect(await groupOf('svip')).toMatchObject({ success: true });
+    expect(await groupOf('vip')).toEqual({ success: false, message: '无权使用该分组' });
+    // The owner's own group stays usable whatever the option says.
+    expect(await groupOf('default')).toMatchObject({ success: true });
   });
 
   it("a user never sees, edits, toggles or deletes another user's token", async () => {
