@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import type { CreateTokensResultDto, TokenDto } from '@tollgate/contracts';
-import { MarkTokenExpiredCommand } from '../../apps/gateway/src/tokens/commands/mark-token.handler';
+import {
+  MarkTokenExhaustedCommand,
+  MarkTokenExpiredCommand,
+} from '../../apps/gateway/src/tokens/commands/mark-token.handler';
 import { TokenDirectory } from '../../apps/gateway/src/tokens/token-directory';
 import { BalanceBook } from '../../apps/gateway/src/billing/balance-book';
 import { CommandBus } from '@nestjs/cqrs';
@@ -172,6 +175,22 @@ describe('tokens', () => {
       success: false,
       message: '令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期',
     });
+  });
+
+  it('exhaustion is recorded once and enabling asks for more quota first', async () => {
+    const { ids } = await create(alice, { name: 'dry', remain_quota: 0 });
+    const id = ids[0]!;
+    const bus = t.app.get(CommandBus);
+    expect(await bus.execute(new MarkTokenExhaustedCommand(id))).not.toBeNull();
+    expect(await bus.execute(new MarkTokenExhaustedCommand(id))).toBeNull();
+    expect((await alice.get(`/api/token/${id}`)).body.data).toMatchObject({ status: 4 });
+    expect((await alice.put('/api/token/?status_only=true', { id, status: 1 })).body).toEqual({
+      success: false,
+      message: '令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度',
+    });
+    await alice.put('/api/token/', { id, name: 'dry', remain_quota: 100 });
+    const enabled = await alice.put('/api/token/?status_only=true', { id, status: 1 });
+    expect(enabled.body).toMatchObject({ success: true, data: { status: 1, remain_quota: 100 } });
   });
 
   it('never stores a key in clear', async () => {
