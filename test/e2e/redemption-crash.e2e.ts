@@ -1,4 +1,8 @@
-import type { UserDto } from '@tollgate/contracts';
+import { join } from 'node:path';
+import type { PageOf, RedemptionDto, UserDto } from '@tollgate/contracts';
+import { SYSTEM_ACTOR, redemptionDecider } from '@tollgate/domain';
+import { SqliteEventStore } from '@tollgate/event-store';
+import { StreamCommands } from '../../apps/gateway/src/infrastructure/stream-commands';
 import { readStoredEvents } from '../support/e2e-helpers';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { ConsoleClient, tempDataDir } from '../support/test-app';
@@ -6,21 +10,26 @@ import { ConsoleClient, tempDataDir } from '../support/test-app';
 jest.setTimeout(120_000);
 
 /**
- * kill -9 between the top-up's two appends (the gateway as its own process, built with
- * `npm run build:server`; TOLLGATE_CRASH_AT names the step where it SIGKILLs itself): the code is
- * used but its credit was never appended. The next start pays it, once, whatever the restarts.
+ * kill -9 between the top-up's two appends, with the gateway as its own process (built with
+ * `npm run build:server`). The gateway is killed with SIGKILL, then the top-up's first append
+ * alone — the code's RedemptionRedeemed, decided by the same decider on the same stream, with the
+ * redeemer as actor — is written into its events.sqlite: what a process killed right after that
+ * append leaves on disk, without a crash hook in the top-up. Every later start shows the credit
+ * exactly once, appended by the system, and the code stays used.
  */
-describe('a top-up survives kill -9 between "code redeemed" and "credit appended"', () => {
+describe('a top-up killed between "code redeemed" and "credit appended"', () => {
   const dataDir = tempDataDir();
   const QUOTA = 7_000;
+  const CORRELATION = 'topup-killed-mid-way';
   let key = '';
+  let codeId = 0;
   let userId = 0;
   let before = 0;
 
   const signIn = (gateway: RunningGateway, name: string, password: string) =>
     new ConsoleClient(gateway.url).login(name, password);
   const credits = () =>
-    readStoredEvents(dataDir, { streamId: `billing-${userId}`, type: 'QuotaGranted' }).filter(
+    readStoredEvents(dataDir, { type: 'QuotaGranted' }).filter(
       (e) => e.data['reason'] === 'redemption',
     );
 
@@ -37,30 +46,33 @@ describe('a top-up survives kill -9 between "code redeemed" and "credit appended
       key = (
         (await root.post('/api/redemption/', { name: 'crash', quota: QUOTA })).body.data as string[]
       )[0]!;
+      const page = (await root.get('/api/redemption/?p=1&page_size=10')).body
+        .data as PageOf<RedemptionDto>;
+      codeId = page.items.find((c) => c.key === key)!.id;
     } finally {
-      await gateway.stop();
+      process.kill(gateway.pid, 'SIGKILL');
+      await gateway.exited;
     }
   });
 
-  it('the process dies right after the code is marked used', async () => {
-    const gateway = await startGateway({
-      dataDir,
-      env: { TOLLGATE_CRASH_AT: 'redeem:after-redeemed' },
-    });
-    const user = await signIn(gateway, 'crashpay', 'password123');
-    const attempt = await user.post('/api/user/topup', { key }).then(
-      () => 'answered',
-      () => 'connection lost',
-    );
-    expect({ attempt, exit: await gateway.exited }).toEqual({
-      attempt: 'connection lost',
-      exit: null, // killed by a signal
-    });
+  it('leaves the code used and the redeemer unpaid on disk', async () => {
+    const store = SqliteEventStore.open(join(dataDir, 'events.sqlite'));
+    try {
+      const redeemed = await new StreamCommands(store).execute(
+        `redemption-${codeId}`,
+        redemptionDecider,
+        { type: 'RedeemCode', userId },
+        { actor: { kind: 'user', id: userId, role: 1 }, correlationId: CORRELATION, lang: 'en' },
+      );
+      expect(redeemed.events.map((e) => e.type)).toEqual(['RedemptionRedeemed']);
+    } finally {
+      await store.close();
+    }
     expect(readStoredEvents(dataDir, { type: 'RedemptionRedeemed' })).toHaveLength(1);
     expect(credits()).toHaveLength(0);
   });
 
-  it('every later start shows the credit exactly once; the code stays used', async () => {
+  it('every later start shows the credit exactly once, by the system; the code stays used', async () => {
     for (let restart = 0; restart < 2; restart += 1) {
       const gateway = await startGateway({ dataDir });
       try {
@@ -74,16 +86,32 @@ describe('a top-up survives kill -9 between "code redeemed" and "credit appended
         });
         const [redeemed] = readStoredEvents(dataDir, { type: 'RedemptionRedeemed' });
         expect(
-          credits().map((e) => ({ ...e.data, causationId: e.metadata['causationId'] })),
+          credits().map((e) => ({
+            streamId: e.streamId,
+            data: e.data,
+            actor: e.metadata['actor'],
+            causationId: e.metadata['causationId'],
+            correlationId: e.metadata['correlationId'],
+          })),
         ).toEqual([
           {
-            userId,
-            amount: QUOTA,
-            reason: 'redemption',
-            reference: redeemed!.streamId,
+            streamId: `billing-${userId}`,
+            data: {
+              userId,
+              amount: QUOTA,
+              reason: 'redemption',
+              reference: redeemed!.streamId,
+            },
+            actor: SYSTEM_ACTOR,
             causationId: redeemed!.id,
+            correlationId: CORRELATION,
           },
         ]);
+        // The wallet's log shows the top-up like any other.
+        const logs = (await user.get('/api/log/self/?type=1')).body.data as PageOf<{
+          quota: number;
+        }>;
+        expect(logs.items.map((row) => row.quota)).toEqual([QUOTA]);
       } finally {
         await gateway.stop();
       }

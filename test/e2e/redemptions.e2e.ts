@@ -362,6 +362,7 @@ describe('a crash between "code redeemed" and "credit appended"', () => {
           type: 'RedemptionRedeemed',
         });
         expect(paid[0]!.metadata).toMatchObject({
+          actor: SYSTEM_ACTOR,
           causationId: redeemedEvent!.id,
           correlationId: 'redeem-before-crash',
         });

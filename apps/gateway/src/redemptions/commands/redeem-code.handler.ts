@@ -8,7 +8,6 @@ import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { sha256Hex } from '../../infrastructure/secret-box';
 import { StreamCommands } from '../../infrastructure/stream-commands';
-import { crashPoint } from '../../shared/crash-point';
 import type { RequestMeta } from '../../shared/request-meta';
 import { REDEMPTIONS, type RedemptionDocument } from '../redemption.document';
 import { creditRedemption } from '../redemption-credit';
@@ -57,7 +56,6 @@ export class RedeemCodeHandler implements ICommandHandler<RedeemCodeCommand> {
     const event = redeemed.events[0];
     if (!event || event.type !== 'RedemptionRedeemed')
       throw new DomainError('redemption.invalid_code');
-    crashPoint('redeem:after-redeemed');
     const credited = await creditRedemption(
       this.store,
       {
