@@ -42,6 +42,16 @@ describe('UsageAppender', () => {
     expect(all).toHaveLength(3);
   });
 
+  it('a retried receipt alone in its batch is one append attempt, answered as durable', async () => {
+    const appender = new UsageAppender(store);
+    const first = await appender.append(receipt('req-2'), meta);
+    const appends = jest.spyOn(store, 'append');
+    const again = await appender.append(receipt('req-2'), meta);
+    expect(appends).toHaveBeenCalledTimes(1);
+    expect(again.commit >= first.commit).toBe(true);
+    expect((await store.readAll()).filter((e) => e.id === usageEventId('req-2'))).toHaveLength(1);
+  });
+
   it('splits streams by hour', async () => {
     const appender = new UsageAppender(store);
     await Promise.all([
