@@ -70,6 +70,8 @@ describe('tokens', () => {
     expect(bySearch.map((x) => x.id)).toEqual([id]);
     const byName = (await alice.get('/api/token/search?keyword=my')).body.data as TokenDto[];
     expect(byName.map((x) => x.id)).toEqual([id]);
+    const anyCase = (await alice.get('/api/token/search?keyword=MY%20K')).body.data as TokenDto[];
+    expect(anyCase.map((x) => x.id)).toEqual([id]);
 
     const updated = await alice.put('/api/token/', { id, name: 'renamed', remain_quota: 5 });
     expect(updated.body).toMatchObject({

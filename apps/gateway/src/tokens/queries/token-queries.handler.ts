@@ -39,7 +39,8 @@ export class ListTokensHandler implements IQueryHandler<ListTokensQuery> {
 
   async execute({ userId, page, size, keyword, key }: ListTokensQuery): Promise<TokenDto[]> {
     const filter: Filter = { user_id: userId };
-    if (keyword.trim()) filter['name'] = { $regex: escapeRegex(keyword.trim()) };
+    // Case-insensitive, like every other search of the console (users, channels, codes).
+    if (keyword.trim()) filter['name'] = { $regex: escapeRegex(keyword.trim()), $options: 'i' };
     const bare = key.trim().replace(/^sk-/, '');
     // A key is looked up by its hash: the read store holds no clear keys to match against.
     if (bare) filter['key_hash'] = sha256Hex(bare);
