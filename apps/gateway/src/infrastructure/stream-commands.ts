@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  type EventStore,
-  type Position,
-  WrongExpectedRevisionError,
-} from '@tollgate/event-store';
+import { type EventStore, type Position, WrongExpectedRevisionError } from '@tollgate/event-store';
 import type { Decider, DomainEvent, EventMetadata } from '@tollgate/domain';
 import { KeyedMutex } from '../shared/keyed-mutex';
 import type { RequestMeta } from '../shared/request-meta';
