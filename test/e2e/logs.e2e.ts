@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import type { ChangedEvent, LogDto, LogStatDto, PageOf, TokenDto } from '@tollgate/contracts';
 import { SYSTEM_ACTOR, type RequestRelayed } from '@tollgate/domain';
+import { usageReceipt } from '@tollgate/testing/usage-receipt';
 import { BalanceBook } from '../../apps/gateway/src/billing/balance-book';
 import { UsageAppender } from '../../apps/gateway/src/usage/usage-appender';
 import request from 'supertest';
@@ -17,34 +17,24 @@ import {
 
 jest.setTimeout(60_000);
 
+/** A streamed consumption through two channels (the second answered), as the relay records it. */
 function receipt(userId: number, tokenId: number, quota: number): RequestRelayed['data'] {
-  return {
-    requestId: randomUUID(),
+  return usageReceipt({
     userId,
     tokenId,
     tokenName: 'relay-token',
-    group: 'default',
-    model: 'gpt-4o-mini',
-    upstreamModel: 'gpt-4o-mini',
     channelId: 3,
     channelChain: [2, 3],
-    endpoint: '/v1/chat/completions',
     promptTokens: 100,
     completionTokens: 50,
-    cachedTokens: 0,
     quota,
-    reserved: quota,
     modelRatio: 0.075,
     completionRatio: 4,
-    groupRatio: 1,
-    cacheRatio: 1,
-    modelPrice: -1,
     useTimeMs: 2300,
     firstTokenMs: 400,
     stream: true,
-    estimated: false,
     ip: '203.0.113.9',
-  };
+  });
 }
 
 describe('the log', () => {

@@ -1,8 +1,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PageOf, RedemptionDto, UserDto } from '@tollgate/contracts';
-import { SYSTEM_ACTOR, type RequestRelayed } from '@tollgate/domain';
+import { SYSTEM_ACTOR, redemptionDecider, type RequestRelayed } from '@tollgate/domain';
 import { BalanceBook } from '../../apps/gateway/src/billing/balance-book';
+import { StreamCommands } from '../../apps/gateway/src/infrastructure/stream-commands';
+import { UnpaidRedemptions } from '../../apps/gateway/src/redemptions/redemption-credit';
 import { UsageAppender } from '../../apps/gateway/src/usage/usage-appender';
 import { PasswordHasher } from '../../apps/gateway/src/infrastructure/password-hasher';
 import { usageReceipt as receiptWith } from '@tollgate/testing/usage-receipt';
@@ -304,6 +306,76 @@ describe('guessing codes', () => {
       expect(last.body).toEqual({ success: false, message: '请求次数过多，请稍后再试！' });
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('a crash between "code redeemed" and "credit appended"', () => {
+  it('is paid at the next start, once, however often the process restarts', async () => {
+    let t = await startTestApp();
+    let running = true;
+    try {
+      const root = await loginRoot(t.url);
+      const user = await registerAndLogin(t.url, 'unpaid');
+      const start = ((await user.get('/api/user/self')).body.data as UserDto).quota;
+      const [key] = (await root.post('/api/redemption/', { name: 'unpaid', quota: 6000 })).body
+        .data as string[];
+      const page = (await root.get('/api/redemption/?p=1&page_size=100')).body
+        .data as PageOf<RedemptionDto>;
+      const code = page.items.find((c) => c.key === key)!;
+      // The top-up's first append alone, as a process killed right after it leaves the log.
+      const redeemed = await t.app
+        .get(StreamCommands)
+        .execute(
+          `redemption-${code.id}`,
+          redemptionDecider,
+          { type: 'RedeemCode', userId: user.userId },
+          { actor: SYSTEM_ACTOR, correlationId: 'redeem-before-crash', lang: 'en' },
+        );
+      expect(redeemed.events.map((e) => e.type)).toEqual(['RedemptionRedeemed']);
+      const credits = () =>
+        readStoredEvents(t.dataDir, {
+          streamId: `billing-${user.userId}`,
+          type: 'QuotaGranted',
+        }).filter((e) => e.data['reference'] === `redemption-${code.id}`);
+      expect(credits()).toHaveLength(0);
+      expect(
+        t.app
+          .get(UnpaidRedemptions)
+          .list()
+          .map((u) => u.redemptionId),
+      ).toEqual([code.id]);
+      await t.close();
+      running = false;
+
+      for (let restart = 0; restart < 2; restart += 1) {
+        t = await startTestApp({ dataDir: t.dataDir });
+        running = true;
+        const again = await new ConsoleClient(t.url).login('unpaid', 'password123');
+        expect(((await again.get('/api/user/self')).body.data as UserDto).quota).toBe(start + 6000);
+        expect(t.app.get(UnpaidRedemptions).list()).toEqual([]);
+        const paid = credits();
+        expect(paid).toHaveLength(1);
+        expect(paid[0]!.data).toMatchObject({ amount: 6000, reason: 'redemption' });
+        const [redeemedEvent] = readStoredEvents(t.dataDir, {
+          streamId: `redemption-${code.id}`,
+          type: 'RedemptionRedeemed',
+        });
+        expect(paid[0]!.metadata).toMatchObject({
+          actor: SYSTEM_ACTOR,
+          causationId: redeemedEvent!.id,
+          correlationId: 'redeem-before-crash',
+        });
+        // The wallet's log shows the top-up like any other.
+        const logs = (await again.get('/api/log/self/?type=1')).body.data as PageOf<{
+          quota: number;
+        }>;
+        expect(logs.items.map((row) => row.quota)).toEqual([6000]);
+        await t.close();
+        running = false;
+      }
+    } finally {
+      if (running) await t.close();
     }
   });
 });

@@ -1,11 +1,20 @@
 import { join } from 'node:path';
 import type { CreateTokensResultDto, TokenDto } from '@tollgate/contracts';
-import { MarkTokenExpiredCommand } from '../../apps/gateway/src/tokens/commands/mark-token.handler';
+import {
+  MarkTokenExhaustedCommand,
+  MarkTokenExpiredCommand,
+} from '../../apps/gateway/src/tokens/commands/mark-token.handler';
 import { TokenDirectory } from '../../apps/gateway/src/tokens/token-directory';
 import { BalanceBook } from '../../apps/gateway/src/billing/balance-book';
 import { CommandBus } from '@nestjs/cqrs';
 import { allSqliteText, readStoredEvents, sqliteFileBytes } from '../support/e2e-helpers';
-import { ConsoleClient, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import {
+  ConsoleClient,
+  loginRoot,
+  registerAndLogin,
+  startTestApp,
+  type TestApp,
+} from '../support/test-app';
 
 jest.setTimeout(60_000);
 
@@ -61,6 +70,8 @@ describe('tokens', () => {
     expect(bySearch.map((x) => x.id)).toEqual([id]);
     const byName = (await alice.get('/api/token/search?keyword=my')).body.data as TokenDto[];
     expect(byName.map((x) => x.id)).toEqual([id]);
+    const anyCase = (await alice.get('/api/token/search?keyword=MY%20K')).body.data as TokenDto[];
+    expect(anyCase.map((x) => x.id)).toEqual([id]);
 
     const updated = await alice.put('/api/token/', { id, name: 'renamed', remain_quota: 5 });
     expect(updated.body).toMatchObject({
@@ -102,6 +113,24 @@ describe('tokens', () => {
     }
     expect((await alice.post('/api/token/', { name: '' })).body.message).toBe('令牌名称不能为空');
     expect(readStoredEvents(t.dataDir).length).toBe(before);
+  });
+
+  it("names only a group the admin made usable (UserUsableGroups) or the owner's own", async () => {
+    const groupOf = async (group: string) =>
+      (await alice.post('/api/token/', { name: 'g', group })).body;
+    expect(await groupOf('vip')).toMatchObject({ success: true });
+    expect(await groupOf('default')).toMatchObject({ success: true });
+    const root = await loginRoot(t.url);
+    const usable = JSON.stringify({ svip: 'svip' });
+    expect(
+      (await root.put('/api/option/', { key: 'UserUsableGroups', value: usable })).body,
+    ).toMatchObject({
+      success: true,
+    });
+    expect(await groupOf('svip')).toMatchObject({ success: true });
+    expect(await groupOf('vip')).toEqual({ success: false, message: '无权使用该分组' });
+    // The owner's own group stays usable whatever the option says.
+    expect(await groupOf('default')).toMatchObject({ success: true });
   });
 
   it("a user never sees, edits, toggles or deletes another user's token", async () => {
@@ -148,6 +177,22 @@ describe('tokens', () => {
       success: false,
       message: '令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期',
     });
+  });
+
+  it('exhaustion is recorded once and enabling asks for more quota first', async () => {
+    const { ids } = await create(alice, { name: 'dry', remain_quota: 0 });
+    const id = ids[0]!;
+    const bus = t.app.get(CommandBus);
+    expect(await bus.execute(new MarkTokenExhaustedCommand(id))).not.toBeNull();
+    expect(await bus.execute(new MarkTokenExhaustedCommand(id))).toBeNull();
+    expect((await alice.get(`/api/token/${id}`)).body.data).toMatchObject({ status: 4 });
+    expect((await alice.put('/api/token/?status_only=true', { id, status: 1 })).body).toEqual({
+      success: false,
+      message: '令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度',
+    });
+    await alice.put('/api/token/', { id, name: 'dry', remain_quota: 100 });
+    const enabled = await alice.put('/api/token/?status_only=true', { id, status: 1 });
+    expect(enabled.body).toMatchObject({ success: true, data: { status: 1, remain_quota: 100 } });
   });
 
   it('never stores a key in clear', async () => {

@@ -2,3 +2,4 @@ export * from './given-when-then';
 export * from './mock-upstream';
 export * from './usage-receipt';
 export * from './append-events';
+export * from './recorded-event';

@@ -1,23 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@tollgate/event-store';
 import type { RequestRelayed, TokenCreated } from '@tollgate/domain';
+import { recordedEvent as recorded } from '@tollgate/testing/recorded-event';
 import { BalanceBook, type Reservation } from './balance-book';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
-
-let position = 0n;
-function recorded(type: string, data: unknown): RecordedEvent {
-  position += 1n;
-  return {
-    id: randomUUID(),
-    type,
-    data,
-    metadata: {},
-    streamId: 'x-1',
-    revision: 0,
-    position: { commit: position, prepare: position },
-    recordedAt: new Date(),
-  };
-}
 const granted = (userId: number, amount: number) =>
   recorded('QuotaGranted', { userId, amount, reason: 'topup' });
 const tokenCreated = (tokenId: number, userId: number, remainQuota: number, unlimited = false) =>

@@ -7,6 +7,7 @@ import { CacheFeed } from '../infrastructure/hot-caches/cache-feed';
 import { EVENT_STORE, PROJECTION_HOST } from '../infrastructure/injection-tokens';
 import { OptionsCache } from '../options/options.cache';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
+import { PayUnpaidRedemptionsCommand } from '../redemptions/commands/pay-unpaid-redemptions.handler';
 import { reportCatchUp } from './catch-up-progress';
 import { BootstrapRootCommand } from './bootstrap-root.handler';
 
@@ -49,6 +50,7 @@ export class StartupService implements OnApplicationBootstrap {
     this.logger.log(`Hot caches replayed the log in ${Date.now() - cacheStarted} ms`);
     // Before root: a crash during the first start may have left root's own registration half-done.
     await this.commands.execute(new RecoverRegistrationsCommand());
+    await this.commands.execute(new PayUnpaidRedemptionsCommand());
     await this.commands.execute(new BootstrapRootCommand());
   }
 }

@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  type EventStore,
-  type Position,
-  type RecordedEvent,
-  WrongExpectedRevisionError,
-} from '@tollgate/event-store';
+import { type EventStore, type Position, WrongExpectedRevisionError } from '@tollgate/event-store';
 import type { Decider, DomainEvent, EventMetadata } from '@tollgate/domain';
 import { KeyedMutex } from '../shared/keyed-mutex';
 import type { RequestMeta } from '../shared/request-meta';
@@ -137,11 +132,6 @@ export class StreamCommands {
     });
   }
 
-  /** Drops every remembered state (tests; a read-store rebuild does not need it). */
-  forget(): void {
-    this.folded.clear();
-  }
-
   private async fold<S, E>(streamId: string, decider: FoldingDecider<S, E>): Promise<Folded> {
     let entry = this.folded.get(streamId);
     if (!entry || entry.decider !== decider) entry = await this.coldStart(streamId, decider);
@@ -237,11 +227,6 @@ export class StreamCommands {
 
 export function snapshotStream(streamId: string): string {
   return `snapshot-${streamId}`;
-}
-
-/** Is this recorded event a snapshot (projections and caches skip them by type anyway)? */
-export function isSnapshot(event: RecordedEvent): boolean {
-  return event.type === SNAPSHOT_EVENT;
 }
 
 function toMetadata(

@@ -1,18 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import type { RecordedEvent } from '@tollgate/event-store';
+import { recordedEvent as recorded } from '@tollgate/testing/recorded-event';
 import { sha256Hex } from '../infrastructure/secret-box';
 import { TokenDirectory } from './token-directory';
 
-const recorded = (type: string, data: unknown): RecordedEvent => ({
-  id: randomUUID(),
-  type,
-  data,
-  metadata: {},
-  streamId: 'x-1',
-  revision: 0,
-  position: { commit: 1n, prepare: 1n },
-  recordedAt: new Date(),
-});
 const KEY = 'k'.repeat(48);
 const settings = {
   name: 'main',

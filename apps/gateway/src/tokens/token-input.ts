@@ -1,7 +1,5 @@
 import { DEFAULT_TOKEN_QUOTA } from '@tollgate/contracts';
-import { defaultOptionValues, type TokenInput } from '@tollgate/domain';
-import type { ReadStore } from '@tollgate/read-store';
-import { OPTIONS, type OptionDocument } from '../projections/options.projection';
+import type { TokenInput } from '@tollgate/domain';
 import type { TokenFieldsBody } from './tokens.dto';
 
 /** The form as the decider takes it; missing fields get the spec's defaults. */
@@ -21,19 +19,4 @@ export function toTokenInput(body: TokenFieldsBody): TokenInput {
       concurrency: body.rate_limit_concurrency ?? 0,
     },
   };
-}
-
-/** Groups a token may name: the admin's UserUsableGroups plus the owner's own group. */
-export async function allowedGroups(readStore: ReadStore, ownGroup: string): Promise<string[]> {
-  const doc = await readStore.collection<OptionDocument>(OPTIONS).get('UserUsableGroups');
-  let usable: string[] = [];
-  try {
-    const parsed: unknown = JSON.parse(
-      doc?.value ?? defaultOptionValues()['UserUsableGroups'] ?? '{}',
-    );
-    if (parsed && typeof parsed === 'object') usable = Object.keys(parsed);
-  } catch {
-    usable = []; // an unreadable option allows only the own group
-  }
-  return ownGroup ? [...new Set([...usable, ownGroup])] : usable;
 }

@@ -3,7 +3,6 @@ import {
   Controller,
   Delete,
   Get,
-  Inject,
   Param,
   ParseIntPipe,
   Post,
@@ -12,9 +11,8 @@ import {
 } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
+import { UserGroupsQuery } from '../accounts/queries/user-groups.handler';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
-import type { ReadStore } from '@tollgate/read-store';
-import { READ_STORE } from '../infrastructure/injection-tokens';
 import type { UserDocument } from '../projections/user.document';
 import { ApiError } from '../shared/api-error';
 import { ok } from '../shared/envelope';
@@ -23,7 +21,7 @@ import { Meta } from '../shared/request-meta.decorator';
 import { ChangeTokenCommand } from './commands/change-token.handler';
 import { CreateTokensCommand } from './commands/create-tokens.handler';
 import { GetTokenQuery, ListTokensQuery } from './queries/token-queries.handler';
-import { allowedGroups, toTokenInput } from './token-input';
+import { toTokenInput } from './token-input';
 import {
   CreateTokenBody,
   StatusOnlyQuery,
@@ -41,8 +39,12 @@ export class TokensController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
+
+  /** Groups a token may name: the ones the owner may pick on the console (UserUsableGroups + own). */
+  private async allowedGroups(user: UserDocument): Promise<string[]> {
+    return Object.keys(await this.queries.execute(new UserGroupsQuery(user.group)));
+  }
 
   @Get()
   async list(@QueryParams() query: TokenListQuery, @CurrentUser() user: UserDocument) {
@@ -85,7 +87,7 @@ export class TokensController {
         user.id,
         toTokenInput(body),
         body.count ?? 1,
-        await allowedGroups(this.readStore, user.group),
+        await this.allowedGroups(user),
         meta,
       ),
     );
@@ -115,7 +117,7 @@ export class TokensController {
             tokenId: body.id,
             userId: user.id,
             input: toTokenInput(body),
-            allowedGroups: await allowedGroups(this.readStore, user.group),
+            allowedGroups: await this.allowedGroups(user),
           },
           meta,
         ),

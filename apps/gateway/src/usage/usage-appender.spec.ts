@@ -1,36 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@tollgate/event-store';
-import { SYSTEM_ACTOR, type RequestRelayed } from '@tollgate/domain';
+import { SYSTEM_ACTOR } from '@tollgate/domain';
+import { usageReceipt } from '@tollgate/testing/usage-receipt';
 import { UsageAppender, usageEventId } from './usage-appender';
 
 const meta = { actor: SYSTEM_ACTOR, correlationId: 'relay' };
-const receipt = (requestId: string = randomUUID()): RequestRelayed['data'] => ({
-  requestId,
-  userId: 1,
-  tokenId: 2,
-  tokenName: 't',
-  group: 'default',
-  model: 'm',
-  upstreamModel: 'm',
-  channelId: 1,
-  channelChain: [1],
-  endpoint: '/v1/chat/completions',
-  promptTokens: 1,
-  completionTokens: 1,
-  cachedTokens: 0,
-  quota: 3,
-  reserved: 3,
-  modelRatio: 1,
-  completionRatio: 1,
-  groupRatio: 1,
-  cacheRatio: 1,
-  modelPrice: -1,
-  useTimeMs: 5,
-  firstTokenMs: null,
-  stream: false,
-  estimated: false,
-  ip: '',
-});
+const receipt = (requestId: string = randomUUID()) => usageReceipt({ requestId, quota: 3 });
 
 describe('UsageAppender', () => {
   let store: SqliteEventStore;
@@ -65,6 +40,16 @@ describe('UsageAppender', () => {
     const all = await store.readAll();
     expect(all.filter((e) => e.id === usageEventId('req-1'))).toHaveLength(1);
     expect(all).toHaveLength(3);
+  });
+
+  it('a retried receipt alone in its batch is one append attempt, answered as durable', async () => {
+    const appender = new UsageAppender(store);
+    const first = await appender.append(receipt('req-2'), meta);
+    const appends = jest.spyOn(store, 'append');
+    const again = await appender.append(receipt('req-2'), meta);
+    expect(appends).toHaveBeenCalledTimes(1);
+    expect(again.commit >= first.commit).toBe(true);
+    expect((await store.readAll()).filter((e) => e.id === usageEventId('req-2'))).toHaveLength(1);
   });
 
   it('splits streams by hour', async () => {

@@ -106,6 +106,9 @@ export class UsageAppender {
         for (const item of items) item.reject(error as Error);
         return;
       }
+      // Alone in its batch, the retry is the duplicate: already durable, nothing to append again.
+      const [only] = items;
+      if (items.length === 1 && only) return this.settleDuplicate(only);
       // One of them was appended before (a retry): append the others one by one.
       await Promise.all(items.map((item) => this.appendOne(stream, item)));
     }

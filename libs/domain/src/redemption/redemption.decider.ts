@@ -1,11 +1,8 @@
+import { REDEMPTION_NAME_MAX_LENGTH, RedemptionStatus } from '@tollgate/contracts';
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type { SealedSecret } from '../options/options.events';
 import type { RedemptionEvent } from './redemption.events';
-
-export const REDEMPTION_STATUS = { unused: 1, disabled: 2, used: 3 } as const;
-export const REDEMPTION_NAME_MAX = 20;
-export const REDEMPTION_BATCH_MAX = 100;
 
 export interface RedemptionState {
   readonly exists: boolean;
@@ -60,7 +57,7 @@ export function evolveRedemption(state: RedemptionState, event: RedemptionEvent)
         redemptionId: event.data.redemptionId,
         name: event.data.name,
         quota: event.data.quota,
-        status: REDEMPTION_STATUS.unused,
+        status: RedemptionStatus.Unused,
         keyHash: event.data.keyHash,
       };
     case 'RedemptionUpdated':
@@ -68,7 +65,7 @@ export function evolveRedemption(state: RedemptionState, event: RedemptionEvent)
     case 'RedemptionStatusChanged':
       return { ...state, status: event.data.to };
     case 'RedemptionRedeemed':
-      return { ...state, status: REDEMPTION_STATUS.used };
+      return { ...state, status: RedemptionStatus.Used };
     case 'RedemptionDeleted':
       return { ...state, deleted: true };
   }
@@ -78,7 +75,8 @@ export function evolveRedemption(state: RedemptionState, event: RedemptionEvent)
 export function assertRedemptionFields(name: string, quota: number): string {
   const trimmed = name.trim();
   if (!trimmed) throw new DomainError('redemption.name_required');
-  if ([...trimmed].length > REDEMPTION_NAME_MAX) throw new DomainError('redemption.name_too_long');
+  if ([...trimmed].length > REDEMPTION_NAME_MAX_LENGTH)
+    throw new DomainError('redemption.name_too_long');
   if (!Number.isSafeInteger(quota) || quota <= 0) throw new DomainError('redemption.quota_invalid');
   return trimmed;
 }
@@ -113,7 +111,7 @@ export const redemptionDecider: Decider<RedemptionCommand, RedemptionState, Rede
       }
       case 'UpdateRedemption': {
         assertExists(state);
-        if (state.status !== REDEMPTION_STATUS.unused)
+        if (state.status !== RedemptionStatus.Unused)
           throw new DomainError('redemption.not_editable');
         const name = assertRedemptionFields(command.name, command.quota);
         if (name === state.name && command.quota === state.quota) return [];
@@ -127,11 +125,11 @@ export const redemptionDecider: Decider<RedemptionCommand, RedemptionState, Rede
       case 'ChangeRedemptionStatus': {
         assertExists(state);
         if (
-          command.status !== REDEMPTION_STATUS.unused &&
-          command.status !== REDEMPTION_STATUS.disabled
+          command.status !== RedemptionStatus.Unused &&
+          command.status !== RedemptionStatus.Disabled
         )
           throw new DomainError('redemption.status_invalid');
-        if (state.status === REDEMPTION_STATUS.used)
+        if (state.status === RedemptionStatus.Used)
           throw new DomainError('redemption.already_used');
         if (state.status === command.status) return [];
         return [
@@ -143,9 +141,9 @@ export const redemptionDecider: Decider<RedemptionCommand, RedemptionState, Rede
       }
       case 'RedeemCode':
         if (!state.exists || state.deleted) throw new DomainError('redemption.invalid_code');
-        if (state.status === REDEMPTION_STATUS.used)
+        if (state.status === RedemptionStatus.Used)
           throw new DomainError('redemption.already_used');
-        if (state.status !== REDEMPTION_STATUS.unused) throw new DomainError('redemption.disabled');
+        if (state.status !== RedemptionStatus.Unused) throw new DomainError('redemption.disabled');
         return [
           {
             type: 'RedemptionRedeemed',

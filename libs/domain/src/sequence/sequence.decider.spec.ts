@@ -43,3 +43,12 @@ describe('sequenceDecider', () => {
       .then([allocated(42)]);
   });
 });
+
+describe('sequenceDecider batches', () => {
+  it('allocates `count` consecutive ids at once, after the last one', () => {
+    spec(sequenceDecider)
+      .given([allocated(7)])
+      .when({ type: 'AllocateId', count: 3 })
+      .then([allocated(8), allocated(9), allocated(10)]);
+  });
+});

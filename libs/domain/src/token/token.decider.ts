@@ -1,8 +1,9 @@
+import { TokenStatus } from '@tollgate/contracts';
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type { SealedSecret } from '../options/options.events';
 import type { TokenEvent, TokenSettings } from './token.events';
-import { TOKEN_STATUS, toTokenSettings, type TokenInput } from './token.rules';
+import { toTokenSettings, type TokenInput } from './token.rules';
 
 export interface TokenState {
   readonly exists: boolean;
@@ -63,7 +64,7 @@ export function evolveToken(state: TokenState, event: TokenEvent): TokenState {
         deleted: false,
         tokenId,
         userId,
-        status: TOKEN_STATUS.enabled,
+        status: TokenStatus.Enabled,
         keyHash,
         settings,
       };
@@ -121,10 +122,10 @@ export const tokenDecider: Decider<TokenCommand, TokenState, TokenEvent> = {
       }
       case 'ChangeTokenStatus': {
         const settings = assertOwned(state, command.userId);
-        if (command.status !== TOKEN_STATUS.enabled && command.status !== TOKEN_STATUS.disabled)
+        if (command.status !== TokenStatus.Enabled && command.status !== TokenStatus.Disabled)
           throw new DomainError('token.status_invalid');
         if (command.status === state.status) return [];
-        if (command.status === TOKEN_STATUS.enabled) {
+        if (command.status === TokenStatus.Enabled) {
           const nowSeconds = Math.floor(now.getTime() / 1000);
           if (settings.expiredTime !== -1 && settings.expiredTime <= nowSeconds)
             throw new DomainError('token.expired_extend_first');
@@ -143,12 +144,12 @@ export const tokenDecider: Decider<TokenCommand, TokenState, TokenEvent> = {
         ];
       case 'MarkTokenExpired':
         // Idempotent system reaction: nothing when gone or already expired.
-        if (!state.exists || state.deleted || state.status === TOKEN_STATUS.expired) return [];
-        return [statusChanged(state, TOKEN_STATUS.expired, 'expired')];
+        if (!state.exists || state.deleted || state.status === TokenStatus.Expired) return [];
+        return [statusChanged(state, TokenStatus.Expired, 'expired')];
       case 'MarkTokenExhausted':
-        if (!state.exists || state.deleted || state.status === TOKEN_STATUS.exhausted) return [];
+        if (!state.exists || state.deleted || state.status === TokenStatus.Exhausted) return [];
         if (state.settings?.unlimitedQuota) return [];
-        return [statusChanged(state, TOKEN_STATUS.exhausted, 'exhausted')];
+        return [statusChanged(state, TokenStatus.Exhausted, 'exhausted')];
     }
   },
 };

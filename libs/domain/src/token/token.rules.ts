@@ -1,8 +1,6 @@
+import { TOKEN_NAME_MAX_LENGTH } from '@tollgate/contracts';
 import { DomainError } from '../shared/domain-error';
 import type { TokenSettings } from './token.events';
-
-export const TOKEN_NAME_MAX = 30;
-export const TOKEN_STATUS = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const;
 
 /** The fields as the API receives them (model_limits a comma list, allow_ips one per line). */
 export interface TokenInput {
@@ -72,7 +70,7 @@ export function toTokenSettings(
 ): TokenSettings {
   const name = input.name.trim();
   if (!name) throw new DomainError('token.name_required');
-  if ([...name].length > TOKEN_NAME_MAX) throw new DomainError('token.name_too_long');
+  if ([...name].length > TOKEN_NAME_MAX_LENGTH) throw new DomainError('token.name_too_long');
   const nowSeconds = Math.floor(now.getTime() / 1000);
   if (
     !Number.isSafeInteger(input.expiredTime) ||

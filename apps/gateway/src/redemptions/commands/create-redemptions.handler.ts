@@ -39,22 +39,22 @@ export class CreateRedemptionsHandler implements ICommandHandler<CreateRedemptio
       throw new DomainError('redemption.count_invalid');
     // Validate before spending an id, so bad input creates nothing.
     assertRedemptionFields(name, quota);
+    const allocated = await this.store.execute(
+      'seq-redemption',
+      sequenceDecider,
+      { type: 'AllocateId', count },
+      meta,
+    );
     const keys: string[] = [];
     let last: Position | null = null;
-    for (let i = 0; i < count; i += 1) {
-      const { state: seq } = await this.store.execute(
-        'seq-redemption',
-        sequenceDecider,
-        { type: 'AllocateId' },
-        meta,
-      );
+    for (const { data } of allocated.events) {
       const key = randomAlphanumeric(REDEMPTION_KEY_LENGTH);
       const created = await this.store.execute(
-        `redemption-${seq.last}`,
+        `redemption-${data.id}`,
         redemptionDecider,
         {
           type: 'CreateRedemption',
-          redemptionId: seq.last,
+          redemptionId: data.id,
           createdBy: adminId,
           name,
           quota,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DomainError, billingDecider, redemptionDecider } from '@tollgate/domain';
+import { DomainError, redemptionDecider } from '@tollgate/domain';
 import type { ReadStore } from '@tollgate/read-store';
 import { derivedId } from '../../infrastructure/derived-id';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
@@ -10,6 +10,7 @@ import { sha256Hex } from '../../infrastructure/secret-box';
 import { StreamCommands } from '../../infrastructure/stream-commands';
 import type { RequestMeta } from '../../shared/request-meta';
 import { REDEMPTIONS, type RedemptionDocument } from '../redemption.document';
+import { creditRedemption } from '../redemption-credit';
 
 /** POST /api/user/topup: redeem a code for the signed-in user; answers the quota added. */
 export class RedeemCodeCommand extends Command<number> {
@@ -26,7 +27,8 @@ export class RedeemCodeCommand extends Command<number> {
  * The code's stream decides (its expected revision): of any number of concurrent redeems exactly
  * one appends RedemptionRedeemed. The credit follows on the redeemer's billing stream, named after
  * the code (reference) and caused by the redemption event; its command id is derived from the code,
- * so a code can never be credited twice, even by a retry.
+ * so a code can never be credited twice, even by a retry. A crash between the two appends is
+ * mended at the next start (PayUnpaidRedemptions).
  */
 @CommandHandler(RedeemCodeCommand)
 export class RedeemCodeHandler implements ICommandHandler<RedeemCodeCommand> {
@@ -54,18 +56,15 @@ export class RedeemCodeHandler implements ICommandHandler<RedeemCodeCommand> {
     const event = redeemed.events[0];
     if (!event || event.type !== 'RedemptionRedeemed')
       throw new DomainError('redemption.invalid_code');
-    const credited = await this.store.execute(
-      `billing-${userId}`,
-      billingDecider,
+    const credited = await creditRedemption(
+      this.store,
       {
-        type: 'GrantQuota',
+        redemptionId: doc.id,
         userId,
-        amount: event.data.quota,
-        reason: 'redemption',
-        reference: `redemption-${doc.id}`,
+        quota: event.data.quota,
+        redeemedEventId: derivedId(redeemId, 0),
       },
       meta,
-      { commandId: `credit:redemption-${doc.id}`, causationId: derivedId(redeemId, 0) },
     );
     await this.readYourWrites.waitFor(credited.position ?? redeemed.position);
     return event.data.quota;

@@ -5,6 +5,7 @@ import type { Filter, ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { SecretBox } from '../../infrastructure/secret-box';
 import { ApiError } from '../../shared/api-error';
+import { escapeRegex } from '../../shared/escape-regex';
 import { REDEMPTIONS, toRedemptionDto, type RedemptionDocument } from '../redemption.document';
 
 /** Codes newest first, `{items,total,page,page_size}` with a 1-based page; keyword = id or name. */
@@ -23,8 +24,6 @@ export class GetRedemptionQuery extends Query<RedemptionDto> {
     super();
   }
 }
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 @QueryHandler(ListRedemptionsQuery)
 export class ListRedemptionsHandler implements IQueryHandler<ListRedemptionsQuery> {

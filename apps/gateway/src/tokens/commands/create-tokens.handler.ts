@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { TOKEN_KEY_LENGTH, type CreateTokensResultDto } from '@tollgate/contracts';
+import { MAX_TOKEN_BATCH, TOKEN_KEY_LENGTH, type CreateTokensResultDto } from '@tollgate/contracts';
 import {
   DomainError,
   sequenceDecider,
@@ -29,9 +29,9 @@ export class CreateTokensCommand extends Command<CreateTokensResultDto> {
 const SUFFIX_LENGTH = 6;
 
 /**
- * Creates `count` tokens (ids from seq-token, one token-<id> stream each). The form is validated
- * once before the first id is taken, so bad input creates nothing; a batch stops at the first
- * failure and answers how many were created.
+ * Creates `count` tokens (their ids taken from seq-token in one append, one token-<id> stream
+ * each). The form is validated once before any id is taken, so bad input creates nothing and every
+ * token of the batch passes the same checks; the answer says how many were created.
  */
 @CommandHandler(CreateTokensCommand)
 export class CreateTokensHandler implements ICommandHandler<CreateTokensCommand> {
@@ -43,29 +43,29 @@ export class CreateTokensHandler implements ICommandHandler<CreateTokensCommand>
 
   async execute(command: CreateTokensCommand): Promise<CreateTokensResultDto> {
     const { userId, input, count, allowedGroups, meta } = command;
-    if (!Number.isSafeInteger(count) || count < 1 || count > 100)
+    if (!Number.isSafeInteger(count) || count < 1 || count > MAX_TOKEN_BATCH)
       throw new DomainError('token.count_invalid');
     const named = (name: string) => ({ ...input, name });
     const suffixed = (name: string) =>
       count === 1 ? name : `${name}-${randomAlphanumeric(SUFFIX_LENGTH)}`;
     // Validate the form (with a suffix of the final length) before spending an id.
     toTokenSettings(named(suffixed(input.name.trim())), new Date(), allowedGroups);
-    const ids: number[] = [];
+    const allocated = await this.store.execute(
+      'seq-token',
+      sequenceDecider,
+      { type: 'AllocateId', count },
+      meta,
+    );
+    const ids = allocated.events.map((e) => e.data.id);
     let last: Position | null = null;
-    for (let i = 0; i < count; i += 1) {
-      const { state: seq } = await this.store.execute(
-        'seq-token',
-        sequenceDecider,
-        { type: 'AllocateId' },
-        meta,
-      );
+    for (const tokenId of ids) {
       const key = randomAlphanumeric(TOKEN_KEY_LENGTH);
       const created = await this.store.execute(
-        `token-${seq.last}`,
+        `token-${tokenId}`,
         tokenDecider,
         {
           type: 'CreateToken',
-          tokenId: seq.last,
+          tokenId,
           userId,
           sealedKey: this.secretBox.seal(key),
           keyHash: sha256Hex(key),
@@ -74,7 +74,6 @@ export class CreateTokensHandler implements ICommandHandler<CreateTokensCommand>
         },
         meta,
       );
-      ids.push(seq.last);
       last = created.position ?? last;
     }
     await this.readYourWrites.waitFor(last);

@@ -1,13 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { SYSTEM_ACTOR, tokenDecider } from '@tollgate/domain';
+import { SYSTEM_ACTOR, tokenDecider, type TokenCommand } from '@tollgate/domain';
 import type { Position } from '@tollgate/event-store';
 import { StreamCommands } from '../../infrastructure/stream-commands';
-
-const systemMeta = (tokenId: number) => ({
-  actor: SYSTEM_ACTOR,
-  correlationId: `token-${tokenId}`,
-  lang: 'en' as const,
-});
 
 /** The relay saw an expired token: record it (system actor; no event when already so). */
 export class MarkTokenExpiredCommand extends Command<Position | null> {
@@ -23,18 +17,23 @@ export class MarkTokenExhaustedCommand extends Command<Position | null> {
   }
 }
 
+type Mark = Extract<TokenCommand, { type: 'MarkTokenExpired' | 'MarkTokenExhausted' }>;
+
+async function mark(store: StreamCommands, command: Mark): Promise<Position | null> {
+  const meta = {
+    actor: SYSTEM_ACTOR,
+    correlationId: `token-${command.tokenId}`,
+    lang: 'en' as const,
+  };
+  return (await store.execute(`token-${command.tokenId}`, tokenDecider, command, meta)).position;
+}
+
 @CommandHandler(MarkTokenExpiredCommand)
 export class MarkTokenExpiredHandler implements ICommandHandler<MarkTokenExpiredCommand> {
   constructor(private readonly store: StreamCommands) {}
 
-  async execute({ tokenId }: MarkTokenExpiredCommand): Promise<Position | null> {
-    const result = await this.store.execute(
-      `token-${tokenId}`,
-      tokenDecider,
-      { type: 'MarkTokenExpired', tokenId },
-      systemMeta(tokenId),
-    );
-    return result.position;
+  execute({ tokenId }: MarkTokenExpiredCommand): Promise<Position | null> {
+    return mark(this.store, { type: 'MarkTokenExpired', tokenId });
   }
 }
 
@@ -42,13 +41,7 @@ export class MarkTokenExpiredHandler implements ICommandHandler<MarkTokenExpired
 export class MarkTokenExhaustedHandler implements ICommandHandler<MarkTokenExhaustedCommand> {
   constructor(private readonly store: StreamCommands) {}
 
-  async execute({ tokenId }: MarkTokenExhaustedCommand): Promise<Position | null> {
-    const result = await this.store.execute(
-      `token-${tokenId}`,
-      tokenDecider,
-      { type: 'MarkTokenExhausted', tokenId },
-      systemMeta(tokenId),
-    );
-    return result.position;
+  execute({ tokenId }: MarkTokenExhaustedCommand): Promise<Position | null> {
+    return mark(this.store, { type: 'MarkTokenExhausted', tokenId });
   }
 }

@@ -5,6 +5,7 @@ import type { Filter, ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { SecretBox, sha256Hex } from '../../infrastructure/secret-box';
 import { ApiError } from '../../shared/api-error';
+import { escapeRegex } from '../../shared/escape-regex';
 import { TOKENS, toTokenDto, type TokenDocument } from '../token.document';
 
 /** The owner's tokens, newest first: bare array, 0-based page; optional name/key search. */
@@ -29,8 +30,6 @@ export class GetTokenQuery extends Query<TokenDto> {
   }
 }
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 @QueryHandler(ListTokensQuery)
 export class ListTokensHandler implements IQueryHandler<ListTokensQuery> {
   constructor(
@@ -40,7 +39,8 @@ export class ListTokensHandler implements IQueryHandler<ListTokensQuery> {
 
   async execute({ userId, page, size, keyword, key }: ListTokensQuery): Promise<TokenDto[]> {
     const filter: Filter = { user_id: userId };
-    if (keyword.trim()) filter['name'] = { $regex: escapeRegex(keyword.trim()) };
+    // Case-insensitive, like every other search of the console (users, channels, codes).
+    if (keyword.trim()) filter['name'] = { $regex: escapeRegex(keyword.trim()), $options: 'i' };
     const bare = key.trim().replace(/^sk-/, '');
     // A key is looked up by its hash: the read store holds no clear keys to match against.
     if (bare) filter['key_hash'] = sha256Hex(bare);
