@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import type { ChangedEvent, ChannelDto } from '@tollgate/contracts';
+import { DEFAULT_DISABLE_KEYWORDS } from '@tollgate/relay';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import {
   DisableChannelAutomaticallyCommand,
@@ -501,6 +502,51 @@ describe('channels (admin) against the mock upstream', () => {
         key,
       });
       expect(upstream.lastRequest()?.headers['authorization']).toBeUndefined();
+    });
+
+    it('Custom: the base URL is the endpoint with {model} substituted, as the relay sends it', async () => {
+      const key = secretKey('custom');
+      const [id] = await create({
+        type: 8,
+        name: 'custom-test',
+        key,
+        base_url: `${upstream.url}/deploy/{model}/chat/completions`,
+        models: 'gpt-4o-mini',
+      });
+      expect((await call('get', `/api/channel/test/${id}`)).body.success).toBe(true);
+      expect(upstream.lastRequest()).toMatchObject({
+        path: '/deploy/gpt-4o-mini/chat/completions',
+        key,
+      });
+    });
+
+    it('the AutomaticDisableKeywords option decides which provider messages disable', async () => {
+      const root = await loginRoot(t.url);
+      await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+      await root.put('/api/option/', {
+        key: 'AutomaticDisableKeywords',
+        value: 'account frozen by provider',
+      });
+      try {
+        const key = secretKey('frozen');
+        const [id] = await create({ name: 'frozen', key });
+        upstream.forKey(key, {
+          status: 402,
+          errorBody: { error: { message: 'Your Account Frozen By Provider today' } },
+        });
+        expect((await call('get', `/api/channel/test/${id}`)).body.success).toBe(false);
+        const channel = await getChannel(id!);
+        expect(channel.status).toBe(3);
+        expect(JSON.parse(channel.other_info).status_reason).toBe(
+          '测试失败：status 402: Your Account Frozen By Provider today',
+        );
+      } finally {
+        await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'false' });
+        await root.put('/api/option/', {
+          key: 'AutomaticDisableKeywords',
+          value: DEFAULT_DISABLE_KEYWORDS.join('\n'),
+        });
+      }
     });
 
     it('a provider echoing the key in its error never gets it stored or answered', async () => {

@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { channelTypeInfo, type ChannelTestResult } from '@tollgate/contracts';
-import {
-  DomainError,
-  SYSTEM_ACTOR,
-  channelDecider,
-  channelStreamId,
-  failureDisablesChannel,
-} from '@tollgate/domain';
+import { DomainError, SYSTEM_ACTOR, channelDecider, channelStreamId } from '@tollgate/domain';
 import type { Position } from '@tollgate/event-store';
 import { StreamCommands } from '../infrastructure/stream-commands';
 import type { RequestMeta } from '../shared/request-meta';
 import { ChannelSettings } from './channel-settings';
+import { judgeTest } from './channel-test-verdict';
 import { ChannelUpstream, UpstreamError } from './channel-upstream';
 import { RoutingTable, type RoutedChannel } from './routing-table';
 
@@ -58,51 +53,35 @@ export class ChannelTasks implements OnApplicationShutdown {
       throw new DomainError('channel.test_unsupported');
     const model = requestedModel || channel.testModel || channel.models[0] || 'gpt-4o-mini';
     const outcome = await this.upstream.test(channel, model);
-    const threshold = this.settings.disableThresholdMs;
-    const tooSlow = outcome.ok && threshold > 0 && outcome.elapsedMs > threshold;
-    const message = outcome.ok
-      ? tooSlow
-        ? `响应时间 ${(outcome.elapsedMs / 1000).toFixed(2)}s 超过阈值 ${threshold / 1000}s`
-        : ''
-      : outcome.failure.message;
+    const verdict = judgeTest(outcome, channel, this.settings.testRules);
     const recorded = await this.store.execute(
       channelStreamId(channel.id),
       channelDecider,
       {
         type: 'RecordChannelTest',
         model,
-        success: outcome.ok && !tooSlow,
+        success: verdict.success,
         responseTimeMs: outcome.elapsedMs,
-        message,
+        message: verdict.message,
       },
       meta,
     );
     let position = recorded.position;
-    const shouldDisable = !outcome.ok
-      ? failureDisablesChannel(outcome.failure, channel.type)
-      : tooSlow;
-    if (shouldDisable && channel.autoBan && this.settings.autoDisable) {
-      const disabled = await this.store.execute(
+    if (verdict.action) {
+      // The decider ignores a disable of a channel no longer enabled and an enable of one not
+      // disabled by the system, so a status changed since the snapshot is never overridden.
+      const changed = await this.store.execute(
         channelStreamId(channel.id),
         channelDecider,
-        { type: 'DisableChannelAutomatically', reason: `测试失败：${message}` },
+        verdict.action.kind === 'disable'
+          ? { type: 'DisableChannelAutomatically', reason: verdict.action.reason }
+          : { type: 'EnableChannelAutomatically' },
         systemMeta(meta),
       );
-      position = disabled.position ?? position;
-    } else if (outcome.ok && !tooSlow && channel.status === 3 && this.settings.autoEnable) {
-      const enabled = await this.store.execute(
-        channelStreamId(channel.id),
-        channelDecider,
-        { type: 'EnableChannelAutomatically' },
-        systemMeta(meta),
-      );
-      position = enabled.position ?? position;
+      position = changed.position ?? position;
     }
     const time = Math.round(outcome.elapsedMs) / 1000;
-    return {
-      result: { success: outcome.ok && !tooSlow, message, time },
-      position,
-    };
+    return { result: { success: verdict.success, message: verdict.message, time }, position };
   }
 
   /** Queries one channel's balance and records it; throws the answer's message on failure. */
