@@ -108,9 +108,12 @@ export class ChannelTasks implements OnApplicationShutdown {
     return { balance, position: recorded.position };
   }
 
-  /** Starts testing every channel in the background (a run already going covers a second click). */
-  startTestAll(meta: RequestMeta): void {
-    this.startBackground('test', meta, (channel) =>
+  /**
+   * Tests every channel not disabled by hand, in the background; resolves when the run is over. A
+   * run already going is joined (a second click, or the schedule meeting a click), never doubled.
+   */
+  testAll(meta: RequestMeta): Promise<void> {
+    return this.startBackground('test', meta, (channel) =>
       ChannelUpstream.supportsTest(channel.type)
         ? this.test(channel, '', meta).then(() => undefined)
         : Promise.resolve(),
@@ -119,7 +122,7 @@ export class ChannelTasks implements OnApplicationShutdown {
 
   /** Starts updating the balance of every channel whose type has a balance API. */
   startUpdateAllBalances(meta: RequestMeta): void {
-    this.startBackground('balance', meta, (channel) =>
+    void this.startBackground('balance', meta, (channel) =>
       channelTypeInfo(channel.type)?.balanceApi
         ? this.updateBalance(channel, meta).then(() => undefined)
         : Promise.resolve(),
@@ -137,8 +140,10 @@ export class ChannelTasks implements OnApplicationShutdown {
     kind: 'test' | 'balance',
     meta: RequestMeta,
     task: (channel: RoutedChannel) => Promise<void>,
-  ): void {
-    if (this.running.has(kind) || this.stopping) return;
+  ): Promise<void> {
+    const going = this.running.get(kind);
+    if (going) return going;
+    if (this.stopping) return Promise.resolve();
     // Hand-disabled channels stay out: only the admin brings them back.
     const channels = this.table.all().filter((c) => c.status !== 2);
     const run = (async () => {
@@ -159,6 +164,7 @@ export class ChannelTasks implements OnApplicationShutdown {
       this.logger.log(`${kind} of ${channels.length} channels done (${meta.correlationId})`);
     })().finally(() => this.running.delete(kind));
     this.running.set(kind, run);
+    return run;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -24,6 +24,8 @@ export interface AppConfig {
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug';
   /** Upper bound of a channel test, balance or model-list call to a provider. */
   readonly channelTestTimeoutMs: number;
+  /** CHANNEL_TEST_FREQUENCY: ms between scheduled runs of "test all channels"; 0 = never. */
+  readonly channelTestFrequencyMs: number;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -33,6 +35,16 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   if (!Number.isSafeInteger(value) || value < 0)
     throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+/** A non-negative number of minutes (fractions allowed), in ms. */
+function minutesFromEnv(env: NodeJS.ProcessEnv, name: string): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return 0;
+  const minutes = Number(raw);
+  if (!Number.isFinite(minutes) || minutes < 0)
+    throw new Error(`${name} must be a non-negative number of minutes, got "${raw}"`);
+  return Math.round(minutes * 60_000);
 }
 
 /**
@@ -84,5 +96,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ? level
       : 'log') as AppConfig['logLevel'],
     channelTestTimeoutMs: intFromEnv(env, 'CHANNEL_TEST_TIMEOUT_MS', 30_000),
+    channelTestFrequencyMs: minutesFromEnv(env, 'CHANNEL_TEST_FREQUENCY'),
   };
 }

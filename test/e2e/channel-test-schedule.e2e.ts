@@ -1,0 +1,146 @@
+import { MockUpstream } from '@tollgate/testing/mock-upstream';
+import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
+import { readStoredEvents, waitUntil } from '../support/e2e-helpers';
+import { loginRoot, startTestApp, type ConsoleClient, type TestApp } from '../support/test-app';
+
+jest.setTimeout(60_000);
+
+/** 0.005 min = 300 ms between the end of one scheduled run and the start of the next. */
+const PERIOD_MS = 300;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('CHANNEL_TEST_FREQUENCY: the scheduled channel test (against the mock upstream)', () => {
+  let upstream: MockUpstream;
+
+  beforeAll(async () => {
+    upstream = await MockUpstream.start();
+  });
+  afterAll(() => upstream?.close());
+  beforeEach(() => upstream.reset());
+
+  async function createChannel(
+    root: ConsoleClient,
+    name: string,
+    key: string,
+    extra: Record<string, unknown> = {},
+  ): Promise<number> {
+    const res = await root.post('/api/channel/', {
+      type: 1,
+      name,
+      key,
+      base_url: upstream.url,
+      models: 'gpt-4o-mini',
+      ...extra,
+    });
+    expect(res.body.success).toBe(true);
+    return (res.body.data as { ids: number[] }).ids[0]!;
+  }
+
+  it('off by default: no provider is called', async () => {
+    const t = await startTestApp();
+    try {
+      const root = await loginRoot(t.url);
+      await createChannel(root, 'idle', 'sk-idle');
+      await sleep(4 * PERIOD_MS);
+      expect(upstream.requests).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('an invalid value stops the start', async () => {
+    await expect(startTestApp({ env: { CHANNEL_TEST_FREQUENCY: 'soon' } })).rejects.toThrow(
+      'CHANNEL_TEST_FREQUENCY must be a non-negative number of minutes, got "soon"',
+    );
+  });
+
+  describe('on', () => {
+    let t: TestApp;
+    let root: ConsoleClient;
+    let table: RoutingTable;
+    let closed = false;
+    const option = (key: string, value: string) => root.put('/api/option/', { key, value });
+
+    beforeAll(async () => {
+      t = await startTestApp({ env: { CHANNEL_TEST_FREQUENCY: String(PERIOD_MS / 60_000) } });
+      root = await loginRoot(t.url);
+      table = t.app.get(RoutingTable);
+      await option('AutomaticDisableChannelEnabled', 'true');
+      await option('AutomaticEnableChannelEnabled', 'true');
+    });
+    afterAll(async () => {
+      if (!closed) await t?.close();
+    });
+
+    const events = (id: number, type: string) =>
+      readStoredEvents(t.dataDir, { streamId: `channel-${id}`, type });
+
+    it('tests enabled and automatically disabled channels as the system, disables and re-enables by the options', async () => {
+      upstream.forKey('sk-dead', { fail: 'invalid_key' });
+      const good = await createChannel(root, 'good', 'sk-good');
+      const dead = await createChannel(root, 'dead', 'sk-dead');
+      const manual = await createChannel(root, 'manual', 'sk-manual', { status: 2 });
+
+      await waitUntil(() => table.channel(dead)?.status === 3, 'dead channel auto-disabled');
+      await waitUntil(() => events(good, 'ChannelTested').length > 0, 'good channel tested');
+      const [disabled] = events(dead, 'ChannelStatusChanged');
+      expect(disabled!.data).toMatchObject({ from: 1, to: 3 });
+      expect(String(disabled!.data['reason'])).toContain('invalid_api_key');
+      expect(disabled!.metadata['actor']).toEqual({ kind: 'system', id: null, role: null });
+      const [tested] = events(good, 'ChannelTested');
+      expect(tested!.data).toMatchObject({ success: true, model: 'gpt-4o-mini' });
+      expect(tested!.metadata['actor']).toEqual({ kind: 'system', id: null, role: null });
+      const channel = (await root.get(`/api/channel/${good}`)).body.data as { test_time: number };
+      expect(channel.test_time).toBeGreaterThan(0);
+
+      // An automatically disabled channel keeps being tested; once its key works it comes back.
+      const failedTests = events(dead, 'ChannelTested').length;
+      upstream.reset();
+      await waitUntil(() => table.channel(dead)?.status === 1, 'dead channel auto-enabled');
+      expect(events(dead, 'ChannelTested').length).toBeGreaterThan(failedTests);
+      expect(
+        events(dead, 'ChannelStatusChanged').map((e) => [e.data['to'], e.metadata['actor']]),
+      ).toEqual([
+        [3, { kind: 'system', id: null, role: null }],
+        [1, { kind: 'system', id: null, role: null }],
+      ]);
+      expect(table.candidates('default', 'gpt-4o-mini').map((c) => c.id)).toContain(dead);
+
+      // A channel disabled by hand is never tested nor brought back.
+      expect(events(manual, 'ChannelTested')).toEqual([]);
+      expect(upstream.requests.filter((r) => r.key === 'sk-manual')).toEqual([]);
+      expect(table.channel(manual)?.status).toBe(2);
+
+      await root.post('/api/channel/batch', { ids: [good, dead, manual] });
+    });
+
+    it('never overlaps itself: the next period starts when a slow run has ended', async () => {
+      const slowMs = 700;
+      upstream.forKey('sk-slow', { latencyMs: slowMs });
+      const slow = await createChannel(root, 'slow', 'sk-slow');
+      const arrivals = () => upstream.requests.filter((r) => r.key === 'sk-slow').map((r) => r.at);
+      await waitUntil(() => arrivals().length >= 3, 'three scheduled tests', 15_000);
+      const times = arrivals();
+      // Overlapping runs would call every PERIOD_MS; one at a time waits for the slow answer too.
+      for (let i = 1; i < times.length; i += 1)
+        expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(slowMs + PERIOD_MS - 50);
+      await root.post('/api/channel/batch', { ids: [slow] });
+    });
+
+    it('stops with the app, even in the middle of a run', async () => {
+      upstream.forKey('sk-last', { latencyMs: 2000 });
+      await createChannel(root, 'last', 'sk-last');
+      await waitUntil(
+        () => upstream.requests.some((r) => r.key === 'sk-last'),
+        'a scheduled test in flight',
+      );
+      const started = Date.now();
+      closed = true;
+      await t.close();
+      expect(Date.now() - started).toBeLessThan(1500);
+      const seen = upstream.requests.length;
+      await sleep(4 * PERIOD_MS);
+      expect(upstream.requests.length).toBe(seen);
+    });
+  });
+});
