@@ -37,6 +37,7 @@ export interface RoutedChannel {
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
+const NOT_ROUTED: ReadonlySet<string> = new Set(['ChannelTested', 'ChannelBalanceUpdated']);
 
 function parseObject<T>(text: string): Readonly<Record<string, T>> {
   if (!text) return {};
@@ -59,7 +60,14 @@ function parseObject<T>(text: string): Readonly<Record<string, T>> {
 export class RoutingTable implements HotCache {
   readonly name = 'routing-table';
   private readonly logger = new Logger(RoutingTable.name);
-  readonly eventTypes: readonly string[] = [...CHANNEL_EVENT_TYPES, ROUTING_REBUILD_REQUESTED];
+  /**
+   * Test results and balances change nothing the relay routes by: left out, so a test-all run (or
+   * the scheduled one) does not rebuild the whole index once per channel on the relay's loop.
+   */
+  readonly eventTypes: readonly string[] = [
+    ...CHANNEL_EVENT_TYPES.filter((type) => !NOT_ROUTED.has(type)),
+    ROUTING_REBUILD_REQUESTED,
+  ];
 
   private readonly states = new Map<number, ChannelState>();
   private readonly routed = new Map<number, RoutedChannel>();
