@@ -52,6 +52,14 @@ describe('judgeTest', () => {
       message: '响应时间 6.20s 超过阈值 5s',
       action: { kind: 'disable', reason: '测试失败：响应时间 6.20s 超过阈值 5s' },
     });
+    expect(judgeTest(slow, ENABLED, RULES, 'en')).toEqual({
+      success: false,
+      message: 'Response time 6.20s exceeds the threshold of 5s',
+      action: {
+        kind: 'disable',
+        reason: 'Test failed: Response time 6.20s exceeds the threshold of 5s',
+      },
+    });
     expect(judgeTest(slow, ENABLED, { ...RULES, disableThresholdMs: 0 })).toEqual({
       success: true,
       message: '',

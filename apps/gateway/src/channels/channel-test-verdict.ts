@@ -1,4 +1,5 @@
 import { disableReason } from '@tollgate/relay';
+import { translate, type Lang } from '../shared/i18n/messages';
 import type { TestOutcome } from './channel-upstream';
 
 /** The monitoring options a test result is judged by (ChannelSettings reads them live). */
@@ -32,25 +33,32 @@ export function judgeTest(
   outcome: TestOutcome,
   channel: { readonly type: number; readonly autoBan: boolean; readonly status: number },
   rules: TestRules,
+  /** Of whoever asked (the scheduled run: zh-CN); the texts are answered and recorded. */
+  lang: Lang = 'zh-CN',
 ): TestVerdict {
   const mayDisable = rules.autoDisable && channel.autoBan;
+  const failed = (detail: string) => translate('channel.test_failed', { detail }, lang);
   if (!outcome.ok) {
     const reason = disableReason(outcome.failure, channel.type, rules.disableKeywords);
     return {
       success: false,
       message: outcome.failure.message,
       ...(mayDisable && reason !== undefined
-        ? { action: { kind: 'disable', reason: `测试失败：${reason}` } }
+        ? { action: { kind: 'disable', reason: failed(reason) } }
         : {}),
     };
   }
   const threshold = rules.disableThresholdMs;
   if (threshold > 0 && outcome.elapsedMs > threshold) {
-    const message = `响应时间 ${(outcome.elapsedMs / 1000).toFixed(2)}s 超过阈值 ${threshold / 1000}s`;
+    const message = translate(
+      'channel.test_too_slow',
+      { elapsed: (outcome.elapsedMs / 1000).toFixed(2), threshold: threshold / 1000 },
+      lang,
+    );
     return {
       success: false,
       message,
-      ...(mayDisable ? { action: { kind: 'disable', reason: `测试失败：${message}` } } : {}),
+      ...(mayDisable ? { action: { kind: 'disable', reason: failed(message) } } : {}),
     };
   }
   return {
