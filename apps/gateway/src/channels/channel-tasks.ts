@@ -6,9 +6,11 @@ import type { Position } from '@tollgate/event-store';
 import { StreamCommands } from '../infrastructure/stream-commands';
 import type { RequestMeta } from '../shared/request-meta';
 import { ChannelSettings } from './channel-settings';
-import { judgeTest } from './channel-test-verdict';
+import { judgeTest, type TestVerdict } from './channel-test-verdict';
 import { ChannelUpstream, UpstreamError } from './channel-upstream';
 import { RoutingTable, type RoutedChannel } from './routing-table';
+
+type StatusAction = NonNullable<TestVerdict['action']>;
 
 /** How many channels the background tasks call at once. */
 const BACKGROUND_CONCURRENCY = 4;
@@ -68,20 +70,27 @@ export class ChannelTasks implements OnApplicationShutdown {
     );
     let position = recorded.position;
     if (verdict.action) {
-      // The decider ignores a disable of a channel no longer enabled and an enable of one not
-      // disabled by the system, so a status changed since the snapshot is never overridden.
-      const changed = await this.store.execute(
-        channelStreamId(channel.id),
-        channelDecider,
-        verdict.action.kind === 'disable'
-          ? { type: 'DisableChannelAutomatically', reason: verdict.action.reason }
-          : { type: 'EnableChannelAutomatically' },
-        systemMeta(meta),
-      );
+      const changed = await this.setStatusAutomatically(channel.id, verdict.action, meta);
       position = changed.position ?? position;
     }
     const time = Math.round(outcome.elapsedMs) / 1000;
     return { result: { success: verdict.success, message: verdict.message, time }, position };
+  }
+
+  /**
+   * The system's own status change (the relay, tests, the schedule): status 3 with the reason, or
+   * back to 1. The decider ignores a disable of a channel that is not enabled and an enable of one
+   * the system did not disable, so a status changed meanwhile (an admin's 2) is never overridden.
+   */
+  setStatusAutomatically(channelId: number, action: StatusAction, cause?: RequestMeta) {
+    return this.store.execute(
+      channelStreamId(channelId),
+      channelDecider,
+      action.kind === 'disable'
+        ? { type: 'DisableChannelAutomatically', reason: action.reason }
+        : { type: 'EnableChannelAutomatically' },
+      systemMeta(cause),
+    );
   }
 
   /** Queries one channel's balance and records it; throws the answer's message on failure. */
