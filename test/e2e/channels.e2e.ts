@@ -549,6 +549,15 @@ describe('channels (admin) against the mock upstream', () => {
       }
     });
 
+    it('a Custom or Azure channel saved without a base URL fails its test, never a 500', async () => {
+      for (const type of [8, 3]) {
+        const [id] = await create({ type, name: `no-base-${type}`, base_url: '' });
+        const res = await call('get', `/api/channel/test/${id}`);
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ success: false, message: 'invalid base URL ""' });
+      }
+    });
+
     it('a provider echoing the key in its error never gets it stored or answered', async () => {
       const key = secretKey('echo');
       const [id] = await create({ name: 'echo', key });

@@ -136,13 +136,21 @@ export class ChannelUpstream implements OnApplicationShutdown {
    */
   async test(channel: WireChannel, model: string): Promise<TestOutcome> {
     const upstreamModel = upstreamModelName(channel, model);
-    const target = upstreamTarget(
-      { ...channel, baseUrl: baseUrlOf(channel.type, channel.baseUrl) },
-      'chat',
-      upstreamModel,
-      'application/json',
-      false,
-    );
+    const baseUrl = baseUrlOf(channel.type, channel.baseUrl);
+    let target;
+    try {
+      target = upstreamTarget(
+        { ...channel, baseUrl },
+        'chat',
+        upstreamModel,
+        'application/json',
+        false,
+      );
+    } catch {
+      // Custom and Azure have no default base URL: a channel saved without one has nowhere to go.
+      const failure = { kind: 'network', message: `invalid base URL "${baseUrl}"` } as const;
+      return { ok: false, elapsedMs: 0, failure };
+    }
     const body = JSON.stringify({
       model: upstreamModel,
       messages: [{ role: 'user', content: 'hi' }],
