@@ -1,7 +1,13 @@
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
 import { readStoredEvents, waitUntil } from '../support/e2e-helpers';
-import { loginRoot, startTestApp, type ConsoleClient, type TestApp } from '../support/test-app';
+import {
+  loginRoot,
+  registerAndLogin,
+  startTestApp,
+  type ConsoleClient,
+  type TestApp,
+} from '../support/test-app';
 
 jest.setTimeout(60_000);
 
@@ -112,6 +118,69 @@ describe('CHANNEL_TEST_FREQUENCY: the scheduled channel test (against the mock u
       expect(table.channel(manual)?.status).toBe(2);
 
       await root.post('/api/channel/batch', { ids: [good, dead, manual] });
+    });
+
+    it('brings back a channel the relay disabled once its test model answers again; stays off while it fails', async () => {
+      // Relay calls (gpt-4o) get the 401 the relay disables on; the scheduled test (gpt-4o-mini)
+      // gets a 500, which never disables: so the disable below can only be the relay's.
+      upstream.forModel('gpt-4o', { fail: 'invalid_key' });
+      upstream.forModel('gpt-4o-mini', { fail: 'server_error' });
+      await option('QuotaForNewUser', '1000000');
+      const user = await registerAndLogin(t.url, 'scheduled');
+      const created = await user.post('/api/token/', { name: 'relay', remain_quota: 500_000 });
+      expect(created.body.success).toBe(true);
+      const tokens = (await user.get('/api/token/?p=0&size=10')).body.data as Array<{
+        key: string;
+      }>;
+      const flaky = await createChannel(root, 'flaky', 'sk-flaky', {
+        models: 'gpt-4o-mini,gpt-4o',
+        test_model: 'gpt-4o-mini',
+      });
+      await waitUntil(() => table.channel(flaky) !== undefined, 'routing table has the channel');
+
+      const relayed = await fetch(`${t.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer sk-${tokens[0]!.key}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }),
+      });
+      expect(relayed.ok).toBe(false);
+      await waitUntil(() => table.channel(flaky)?.status === 3, 'relay disabled the channel');
+      const [disabled] = events(flaky, 'ChannelStatusChanged');
+      expect(disabled!.data).toMatchObject({ from: 1, to: 3 });
+      expect(String(disabled!.data['reason'])).toMatch(/^status 401.*invalid_api_key/);
+      expect(disabled!.metadata['actor']).toEqual({ kind: 'system', id: null, role: null });
+
+      // Still failing: tested by the schedule, recorded as failed, left disabled.
+      const testsBefore = events(flaky, 'ChannelTested').length;
+      await waitUntil(
+        () => events(flaky, 'ChannelTested').length >= testsBefore + 2,
+        'two scheduled tests of the disabled channel',
+      );
+      const failing = events(flaky, 'ChannelTested').slice(testsBefore);
+      expect(failing.every((e) => e.data['success'] === false)).toBe(true);
+      expect(
+        failing.every((e) => (e.metadata['actor'] as { kind: string }).kind === 'system'),
+      ).toBe(true);
+      expect(table.channel(flaky)?.status).toBe(3);
+      expect(events(flaky, 'ChannelStatusChanged')).toHaveLength(1);
+
+      // The provider answers again: the next scheduled test re-enables it, as the system.
+      upstream.reset();
+      await waitUntil(() => table.channel(flaky)?.status === 1, 'scheduled test re-enabled it');
+      expect(
+        events(flaky, 'ChannelStatusChanged').map((e) => [e.data['to'], e.metadata['actor']]),
+      ).toEqual([
+        [3, { kind: 'system', id: null, role: null }],
+        [1, { kind: 'system', id: null, role: null }],
+      ]);
+      const last = events(flaky, 'ChannelTested').at(-1)!;
+      expect(last.data).toMatchObject({ success: true, model: 'gpt-4o-mini' });
+      expect(table.candidates('default', 'gpt-4o').map((c) => c.id)).toContain(flaky);
+
+      await root.post('/api/channel/batch', { ids: [flaky] });
     });
 
     it('never overlaps itself: the next period starts when a slow run has ended', async () => {
