@@ -198,7 +198,7 @@ describe('CHANNEL_TEST_FREQUENCY: the scheduled channel test (against the mock u
 
     it('stops with the app, even in the middle of a run', async () => {
       upstream.forKey('sk-last', { latencyMs: 2000 });
-      await createChannel(root, 'last', 'sk-last');
+      const last = await createChannel(root, 'last', 'sk-last');
       await waitUntil(
         () => upstream.requests.some((r) => r.key === 'sk-last'),
         'a scheduled test in flight',
@@ -210,6 +210,8 @@ describe('CHANNEL_TEST_FREQUENCY: the scheduled channel test (against the mock u
       const seen = upstream.requests.length;
       await sleep(4 * PERIOD_MS);
       expect(upstream.requests.length).toBe(seen);
+      // The call cut short by the shutdown is no test result: nothing recorded for it.
+      expect(events(last, 'ChannelTested')).toEqual([]);
     });
   });
 });

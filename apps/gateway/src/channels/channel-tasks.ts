@@ -164,6 +164,7 @@ export class ChannelTasks implements OnApplicationShutdown {
             await task(channel);
           } catch (error) {
             // One failing channel (deleted meanwhile, provider down) must not stop the run.
+            if (this.stopping) return;
             const reason = error instanceof DomainError ? error.code : (error as Error).message;
             this.logger.warn(`${kind} of channel ${channel.id} failed: ${reason}`);
           }

@@ -104,7 +104,7 @@ export class ChannelUpstream implements OnApplicationShutdown {
         signal: AbortSignal.any([this.aborts.signal, AbortSignal.timeout(timeoutMs)]),
       });
     } catch (error) {
-      throw new UpstreamError(networkFailure(error, timeoutMs));
+      throw this.stoppedOr(error, timeoutMs);
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -118,7 +118,7 @@ export class ChannelUpstream implements OnApplicationShutdown {
         chunks.push(chunk);
       }
     } catch (error) {
-      throw new UpstreamError(networkFailure(error, timeoutMs));
+      throw this.stoppedOr(error, timeoutMs);
     }
     const text = Buffer.concat(chunks).toString('utf8');
     let body: unknown;
@@ -128,6 +128,15 @@ export class ChannelUpstream implements OnApplicationShutdown {
       body = undefined;
     }
     return { status: res.statusCode, body, text };
+  }
+
+  /**
+   * A call cut short by the shutdown is no answer from the provider: it stays a plain error, so no
+   * failed test or balance is recorded for it. Anything else is the provider's failure.
+   */
+  private stoppedOr(error: unknown, timeoutMs: number): Error {
+    if (this.aborts.signal.aborted) return new Error('stopped: the server is shutting down');
+    return new UpstreamError(networkFailure(error, timeoutMs));
   }
 
   /**
@@ -326,7 +335,6 @@ function networkFailure(error: unknown, timeoutMs: number): AttemptFailure {
     e?.code === 'UND_ERR_BODY_TIMEOUT'
   )
     return { kind: 'timeout', message: `timeout after ${timeoutMs / 1000}s` };
-  if (e?.name === 'AbortError') return { kind: 'network', message: 'aborted' };
   const code = e?.code ?? e?.cause?.code;
   return {
     kind: 'network',
