@@ -130,7 +130,7 @@ export class RoutingTable implements HotCache {
     }
     const previous = this.routed.get(id);
     const c = state.config;
-    // Decrypt only when the sealed key changed: most events (tests, balances) keep it.
+    // Decrypt only when the sealed key changed: status changes and most updates keep it.
     const key =
       previous && this.keyHashes.get(id) === state.key.hash ? previous.key : this.reveal(state);
     this.keyHashes.set(id, state.key.hash);
