@@ -492,6 +492,41 @@ describe('channels (admin) against the mock upstream', () => {
       await t.app.get(ChannelTasks).idle();
     });
 
+    it('test all reads each channel at its turn: a new key is used, a channel disabled or deleted meanwhile is skipped', async () => {
+      // Four slow channels hold the four workers (under the 1.5 s timeout) while the later ones
+      // are changed.
+      const slowKeys = [1, 2, 3, 4].map((n) => secretKey(`hold${n}`));
+      for (const key of slowKeys) upstream.forKey(key, { latencyMs: 1200 });
+      const holders = [];
+      for (const key of slowKeys) holders.push(...(await create({ name: 'hold', key })));
+      const [rekeyed] = await create({ name: 'rekeyed', key: secretKey('oldkey') });
+      const [disabled] = await create({ name: 'disabled-meanwhile', key: secretKey('off') });
+      const [deleted] = await create({ name: 'deleted-meanwhile', key: secretKey('gone') });
+
+      expect((await call('get', '/api/channel/test')).body.success).toBe(true);
+      const held = () => upstream.requests.filter((r) => slowKeys.includes(r.key)).length;
+      await waitUntil(() => held() === 4, 'the four slow tests in flight', 10_000);
+      const newKey = secretKey('newkey');
+      expect((await call('put', '/api/channel/', { id: rekeyed, key: newKey })).body.success).toBe(
+        true,
+      );
+      expect((await call('put', '/api/channel/', { id: disabled, status: 2 })).body.success).toBe(
+        true,
+      );
+      expect((await call('delete', `/api/channel/${deleted}/`)).body.success).toBe(true);
+      await t.app.get(ChannelTasks).idle();
+
+      const tested = (id: number) =>
+        readStoredEvents(t.dataDir, { streamId: `channel-${id}`, type: 'ChannelTested' });
+      expect(upstream.requests.filter((r) => r.key === newKey)).toHaveLength(1);
+      expect(tested(rekeyed!)).toHaveLength(1);
+      expect(tested(disabled!)).toEqual([]);
+      expect(tested(deleted!)).toEqual([]);
+      expect(upstream.requests.filter((r) => /^sk-(oldkey|off|gone)-/.test(r.key))).toEqual([]);
+      for (const id of holders) expect(tested(id)).toHaveLength(1);
+      await call('post', '/api/channel/batch', { ids: [...holders, rekeyed, disabled] });
+    });
+
     it('Azure: the deployment URL with the api version and the api-key header', async () => {
       const key = secretKey('azure');
       const [id] = await create({ type: 3, name: 'azure-test', key, models: 'gpt-4.1' });

@@ -153,13 +153,17 @@ export class ChannelTasks implements OnApplicationShutdown {
     const going = this.running.get(kind);
     if (going) return going;
     if (this.stopping) return Promise.resolve();
-    // Hand-disabled channels stay out: only the admin brings them back.
-    const channels = this.table.all().filter((c) => c.status !== 2);
+    const ids = this.table.all().map((c) => c.id);
+    let done = 0;
     const run = (async () => {
       let next = 0;
       const worker = async () => {
-        while (!this.stopping && next < channels.length) {
-          const channel = channels[next++]!;
+        while (!this.stopping && next < ids.length) {
+          // Read at its turn, not at the start: a long run must not call with a replaced key, nor
+          // test a channel deleted or disabled by hand meanwhile (only the admin brings those back).
+          const channel = this.table.channel(ids[next++]!);
+          if (!channel || channel.status === 2) continue;
+          done += 1;
           try {
             await task(channel);
           } catch (error) {
@@ -171,7 +175,7 @@ export class ChannelTasks implements OnApplicationShutdown {
         }
       };
       await Promise.all(Array.from({ length: BACKGROUND_CONCURRENCY }, worker));
-      this.logger.log(`${kind} of ${channels.length} channels done (${meta.correlationId})`);
+      this.logger.log(`${kind} of ${done} channels done (${meta.correlationId})`);
     })().finally(() => this.running.delete(kind));
     this.running.set(kind, run);
     return run;
