@@ -58,6 +58,10 @@ describe('CHANNEL_TEST_FREQUENCY: the scheduled channel test (against the mock u
     await expect(startTestApp({ env: { CHANNEL_TEST_FREQUENCY: 'soon' } })).rejects.toThrow(
       'CHANNEL_TEST_FREQUENCY must be a non-negative number of minutes, got "soon"',
     );
+    // Beyond setTimeout's range Node would fire at once: runs back to back instead of monthly.
+    await expect(startTestApp({ env: { CHANNEL_TEST_FREQUENCY: '43200' } })).rejects.toThrow(
+      'CHANNEL_TEST_FREQUENCY must be at most 35791 minutes, got "43200"',
+    );
   });
 
   describe('on', () => {

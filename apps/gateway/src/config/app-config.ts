@@ -37,14 +37,23 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   return value;
 }
 
-/** A non-negative number of minutes (fractions allowed), in ms. */
+/** The longest delay setTimeout honours (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** A non-negative number of minutes (fractions allowed), in ms, within setTimeout's range. */
 function minutesFromEnv(env: NodeJS.ProcessEnv, name: string): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return 0;
   const minutes = Number(raw);
   if (!Number.isFinite(minutes) || minutes < 0)
     throw new Error(`${name} must be a non-negative number of minutes, got "${raw}"`);
-  return Math.round(minutes * 60_000);
+  const ms = Math.round(minutes * 60_000);
+  // Node fires a longer timer after 1 ms: a "once a month" value would run back to back.
+  if (ms > MAX_TIMER_MS)
+    throw new Error(
+      `${name} must be at most ${Math.floor(MAX_TIMER_MS / 60_000)} minutes, got "${raw}"`,
+    );
+  return ms;
 }
 
 /**
