@@ -10,20 +10,49 @@ import {
 jest.setTimeout(120_000);
 
 /**
- * Channel bad input that the fuzz suite (test/e2e/fuzz.e2e.ts) does not generate: full-width and
- * invisible numerals, the id 0, empty bodies and id lists, an invisible-only name, and search
- * refusals answered as HTTP 200 envelopes. Wrong types, objects, arrays, deep nesting, many keys,
- * odd numerals, bad path ids and the other query values of every channel route are the fuzz
- * suite's rows (it also checks nothing is logged at error level). Here too: never a 500, always a
- * clear refusal, and no event appended.
+ * Every channel route with generated bad values (wrong types, odd numerals, invisible text, deep
+ * nesting, many keys): never a 500, always a clear refusal, and no event appended.
  */
-const NUMBER_FIELDS = ['type', 'priority', 'weight', 'auto_ban', 'max_input_tokens', 'status'];
-/** Numerals the fuzz suite's kinds do not include. */
-const ODD_NUMERALS: ReadonlyArray<[string, unknown]> = [
+const deep = (depth: number): unknown => (depth === 0 ? 'x' : { a: deep(depth - 1) });
+const manyKeys = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, i]));
+
+const BAD_VALUES: ReadonlyArray<[string, unknown]> = [
+  ['object', {}],
+  ['array', ['a']],
+  ['nested array', [[1]]],
+  ['deep nesting', deep(60)],
+  ['many keys', manyKeys],
+  ['boolean', true],
+];
+/** Values wrong for a number field. */
+const BAD_NUMBERS: ReadonlyArray<[string, unknown]> = [
+  ...BAD_VALUES,
+  ['word', 'abc'],
   ['full-width digits', '１２'],
+  ['fraction', 1.5],
+  ['huge', '1e309'],
+  ['hex', '0x10'],
   ['invisible', '\u200b'],
 ];
-const BAD_IDS = ['0', '１'];
+/** Values wrong for a string field. */
+const BAD_STRINGS: ReadonlyArray<[string, unknown]> = [...BAD_VALUES, ['number', 12345]];
+
+const STRING_FIELDS = [
+  'name',
+  'key',
+  'base_url',
+  'other',
+  'models',
+  'group',
+  'model_mapping',
+  'status_code_mapping',
+  'test_model',
+  'tag',
+  'setting',
+];
+const NUMBER_FIELDS = ['type', 'priority', 'weight', 'auto_ban', 'max_input_tokens', 'status'];
+
+const BAD_IDS = ['abc', '-1', '0', '1.5', '１', '%E2%80%8B', '99999999999999999999', '1e3', '0x1'];
 
 describe('channel routes refuse bad input without a 500 or an event', () => {
   let t: TestApp;
@@ -57,9 +86,14 @@ describe('channel routes refuse bad input without a 500 or an event', () => {
     expect(countStoredEvents(t.dataDir)).toBe(before);
   }
 
-  const fieldCases = NUMBER_FIELDS.flatMap((field) =>
-    ODD_NUMERALS.map(([what, value]) => [field, what, value] as const),
-  );
+  const fieldCases = [
+    ...STRING_FIELDS.flatMap((field) =>
+      BAD_STRINGS.map(([what, value]) => [field, what, value] as const),
+    ),
+    ...NUMBER_FIELDS.flatMap((field) =>
+      BAD_NUMBERS.map(([what, value]) => [field, what, value] as const),
+    ),
+  ];
 
   it.each(fieldCases)('POST /api/channel/ with %s = %s', async (field, _what, value) => {
     await expectRefused(() => admin.post('/api/channel/', { ...valid(), [field]: value }));
@@ -69,19 +103,32 @@ describe('channel routes refuse bad input without a 500 or an event', () => {
     await expectRefused(() => admin.put('/api/channel/', { id: 1, [field]: value }));
   });
 
-  it('empty bodies', async () => {
-    await expectRefused(() => admin.post('/api/channel/').send({}));
-    await expectRefused(() => admin.put('/api/channel/').send({}));
-    await expectRefused(() => admin.post('/api/channel/batch').send({}));
-    await expectRefused(() => admin.post('/api/channel/fetch_models').send({}));
+  it.each([
+    ['not an object', [1, 2]],
+    ['a string', 'text'],
+    ['deep', deep(60)],
+    ['many keys', manyKeys],
+    ['empty', {}],
+  ])('bodies that are %s', async (_what, body) => {
+    await expectRefused(() => admin.post('/api/channel/').send(body as object));
+    await expectRefused(() => admin.put('/api/channel/').send(body as object));
+    await expectRefused(() => admin.post('/api/channel/batch').send(body as object));
+    await expectRefused(() => admin.post('/api/channel/fetch_models').send(body as object));
   });
 
-  it.each(ODD_NUMERALS)('PUT id = %s', async (_what, id) => {
+  it.each(BAD_NUMBERS)('PUT id = %s', async (_what, id) => {
     await expectRefused(() => admin.put('/api/channel/', { id, status: 2 }));
   });
 
-  it('POST /api/channel/batch with no ids', async () => {
-    await expectRefused(() => admin.post('/api/channel/batch', { ids: [] }));
+  it.each([
+    ...BAD_VALUES,
+    ['strings', ['a']],
+    ['zero', [0]],
+    ['negative', [-1]],
+    ['fraction', [1.5]],
+    ['empty', []],
+  ])('POST /api/channel/batch ids = %s', async (_what, ids) => {
+    await expectRefused(() => admin.post('/api/channel/batch', { ids }));
   });
 
   it.each(BAD_IDS)('path id %s on every :id route', async (id) => {
@@ -106,6 +153,10 @@ describe('channel routes refuse bad input without a 500 or an event', () => {
     const res = await admin.get(`/api/channel/search?${name}=${encodeURIComponent(value)}`);
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(false);
+  });
+
+  it.each(BAD_STRINGS)('fetch_models key = %s', async (_what, key) => {
+    await expectRefused(() => admin.post('/api/channel/fetch_models', { type: 1, key }));
   });
 
   it('a name of invisible characters only is no name', async () => {
