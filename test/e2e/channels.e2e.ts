@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import type { ChangedEvent, ChannelDto } from '@tollgate/contracts';
+import { DEFAULT_DISABLE_KEYWORDS } from '@tollgate/relay';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import {
   DisableChannelAutomaticallyCommand,
@@ -491,6 +492,41 @@ describe('channels (admin) against the mock upstream', () => {
       await t.app.get(ChannelTasks).idle();
     });
 
+    it('test all reads each channel at its turn: a new key is used, a channel disabled or deleted meanwhile is skipped', async () => {
+      // Four slow channels hold the four workers (under the 1.5 s timeout) while the later ones
+      // are changed.
+      const slowKeys = [1, 2, 3, 4].map((n) => secretKey(`hold${n}`));
+      for (const key of slowKeys) upstream.forKey(key, { latencyMs: 1200 });
+      const holders = [];
+      for (const key of slowKeys) holders.push(...(await create({ name: 'hold', key })));
+      const [rekeyed] = await create({ name: 'rekeyed', key: secretKey('oldkey') });
+      const [disabled] = await create({ name: 'disabled-meanwhile', key: secretKey('off') });
+      const [deleted] = await create({ name: 'deleted-meanwhile', key: secretKey('gone') });
+
+      expect((await call('get', '/api/channel/test')).body.success).toBe(true);
+      const held = () => upstream.requests.filter((r) => slowKeys.includes(r.key)).length;
+      await waitUntil(() => held() === 4, 'the four slow tests in flight', 10_000);
+      const newKey = secretKey('newkey');
+      expect((await call('put', '/api/channel/', { id: rekeyed, key: newKey })).body.success).toBe(
+        true,
+      );
+      expect((await call('put', '/api/channel/', { id: disabled, status: 2 })).body.success).toBe(
+        true,
+      );
+      expect((await call('delete', `/api/channel/${deleted}/`)).body.success).toBe(true);
+      await t.app.get(ChannelTasks).idle();
+
+      const tested = (id: number) =>
+        readStoredEvents(t.dataDir, { streamId: `channel-${id}`, type: 'ChannelTested' });
+      expect(upstream.requests.filter((r) => r.key === newKey)).toHaveLength(1);
+      expect(tested(rekeyed!)).toHaveLength(1);
+      expect(tested(disabled!)).toEqual([]);
+      expect(tested(deleted!)).toEqual([]);
+      expect(upstream.requests.filter((r) => /^sk-(oldkey|off|gone)-/.test(r.key))).toEqual([]);
+      for (const id of holders) expect(tested(id)).toHaveLength(1);
+      await call('post', '/api/channel/batch', { ids: [...holders, rekeyed, disabled] });
+    });
+
     it('Azure: the deployment URL with the api version and the api-key header', async () => {
       const key = secretKey('azure');
       const [id] = await create({ type: 3, name: 'azure-test', key, models: 'gpt-4.1' });
@@ -501,6 +537,60 @@ describe('channels (admin) against the mock upstream', () => {
         key,
       });
       expect(upstream.lastRequest()?.headers['authorization']).toBeUndefined();
+    });
+
+    it('Custom: the base URL is the endpoint with {model} substituted, as the relay sends it', async () => {
+      const key = secretKey('custom');
+      const [id] = await create({
+        type: 8,
+        name: 'custom-test',
+        key,
+        base_url: `${upstream.url}/deploy/{model}/chat/completions`,
+        models: 'gpt-4o-mini',
+      });
+      expect((await call('get', `/api/channel/test/${id}`)).body.success).toBe(true);
+      expect(upstream.lastRequest()).toMatchObject({
+        path: '/deploy/gpt-4o-mini/chat/completions',
+        key,
+      });
+    });
+
+    it('the AutomaticDisableKeywords option decides which provider messages disable', async () => {
+      const root = await loginRoot(t.url);
+      await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+      await root.put('/api/option/', {
+        key: 'AutomaticDisableKeywords',
+        value: 'account frozen by provider',
+      });
+      try {
+        const key = secretKey('frozen');
+        const [id] = await create({ name: 'frozen', key });
+        upstream.forKey(key, {
+          status: 402,
+          errorBody: { error: { message: 'Your Account Frozen By Provider today' } },
+        });
+        expect((await call('get', `/api/channel/test/${id}`)).body.success).toBe(false);
+        const channel = await getChannel(id!);
+        expect(channel.status).toBe(3);
+        expect(JSON.parse(channel.other_info).status_reason).toBe(
+          '测试失败：status 402: Your Account Frozen By Provider today',
+        );
+      } finally {
+        await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'false' });
+        await root.put('/api/option/', {
+          key: 'AutomaticDisableKeywords',
+          value: DEFAULT_DISABLE_KEYWORDS.join('\n'),
+        });
+      }
+    });
+
+    it('a Custom or Azure channel saved without a base URL fails its test, never a 500', async () => {
+      for (const type of [8, 3]) {
+        const [id] = await create({ type, name: `no-base-${type}`, base_url: '' });
+        const res = await call('get', `/api/channel/test/${id}`);
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ success: false, message: 'invalid base URL ""' });
+      }
     });
 
     it('a provider echoing the key in its error never gets it stored or answered', async () => {

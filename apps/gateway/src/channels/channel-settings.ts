@@ -1,6 +1,8 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { parseKeywords } from '@tollgate/relay';
 import { OptionsCache } from '../options/options.cache';
+import type { TestRules } from './channel-test-verdict';
 
 /** The monitoring options channel tasks follow (spec 000 §3 Monitoring), read live. */
 @Injectable()
@@ -14,18 +16,16 @@ export class ChannelSettings implements OnModuleInit {
     this.options = this.moduleRef.get(OptionsCache, { strict: false });
   }
 
-  /** AutomaticDisableChannelEnabled (default off, as in the anchors). */
-  get autoDisable(): boolean {
-    return this.options?.bool('AutomaticDisableChannelEnabled') ?? false;
-  }
-
-  get autoEnable(): boolean {
-    return this.options?.bool('AutomaticEnableChannelEnabled') ?? false;
-  }
-
-  /** ChannelDisableThreshold in ms: a test slower than this counts as failed; 0 = no limit. */
-  get disableThresholdMs(): number {
-    const seconds = this.options?.number('ChannelDisableThreshold') ?? 0;
-    return seconds > 0 ? seconds * 1000 : 0;
+  /** What a test result is judged by, as the options say now (defaults off, as in the anchors). */
+  get testRules(): TestRules {
+    const o = this.options;
+    // ChannelDisableThreshold is in seconds; a test slower than it counts as failed; 0 = no limit.
+    const seconds = o?.number('ChannelDisableThreshold') ?? 0;
+    return {
+      autoDisable: o?.bool('AutomaticDisableChannelEnabled') ?? false,
+      autoEnable: o?.bool('AutomaticEnableChannelEnabled') ?? false,
+      disableThresholdMs: seconds > 0 ? seconds * 1000 : 0,
+      disableKeywords: parseKeywords(o?.get('AutomaticDisableKeywords') ?? ''),
+    };
   }
 }

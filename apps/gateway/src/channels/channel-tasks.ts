@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { channelTypeInfo, type ChannelTestResult } from '@tollgate/contracts';
-import {
-  DomainError,
-  SYSTEM_ACTOR,
-  channelDecider,
-  channelStreamId,
-  failureDisablesChannel,
-} from '@tollgate/domain';
+import { DomainError, SYSTEM_ACTOR, channelDecider, channelStreamId } from '@tollgate/domain';
 import type { Position } from '@tollgate/event-store';
 import { StreamCommands } from '../infrastructure/stream-commands';
 import type { RequestMeta } from '../shared/request-meta';
 import { ChannelSettings } from './channel-settings';
+import { judgeTest, type TestVerdict } from './channel-test-verdict';
 import { ChannelUpstream, UpstreamError } from './channel-upstream';
 import { RoutingTable, type RoutedChannel } from './routing-table';
+
+type StatusAction = NonNullable<TestVerdict['action']>;
 
 /** How many channels the background tasks call at once. */
 const BACKGROUND_CONCURRENCY = 4;
@@ -58,51 +55,42 @@ export class ChannelTasks implements OnApplicationShutdown {
       throw new DomainError('channel.test_unsupported');
     const model = requestedModel || channel.testModel || channel.models[0] || 'gpt-4o-mini';
     const outcome = await this.upstream.test(channel, model);
-    const threshold = this.settings.disableThresholdMs;
-    const tooSlow = outcome.ok && threshold > 0 && outcome.elapsedMs > threshold;
-    const message = outcome.ok
-      ? tooSlow
-        ? `响应时间 ${(outcome.elapsedMs / 1000).toFixed(2)}s 超过阈值 ${threshold / 1000}s`
-        : ''
-      : outcome.failure.message;
+    const verdict = judgeTest(outcome, channel, this.settings.testRules, meta.lang);
     const recorded = await this.store.execute(
       channelStreamId(channel.id),
       channelDecider,
       {
         type: 'RecordChannelTest',
         model,
-        success: outcome.ok && !tooSlow,
+        success: verdict.success,
         responseTimeMs: outcome.elapsedMs,
-        message,
+        message: verdict.message,
       },
       meta,
     );
     let position = recorded.position;
-    const shouldDisable = !outcome.ok
-      ? failureDisablesChannel(outcome.failure, channel.type)
-      : tooSlow;
-    if (shouldDisable && channel.autoBan && this.settings.autoDisable) {
-      const disabled = await this.store.execute(
-        channelStreamId(channel.id),
-        channelDecider,
-        { type: 'DisableChannelAutomatically', reason: `测试失败：${message}` },
-        systemMeta(meta),
-      );
-      position = disabled.position ?? position;
-    } else if (outcome.ok && !tooSlow && channel.status === 3 && this.settings.autoEnable) {
-      const enabled = await this.store.execute(
-        channelStreamId(channel.id),
-        channelDecider,
-        { type: 'EnableChannelAutomatically' },
-        systemMeta(meta),
-      );
-      position = enabled.position ?? position;
+    if (verdict.action) {
+      const changed = await this.setStatusAutomatically(channel.id, verdict.action, meta);
+      position = changed.position ?? position;
     }
     const time = Math.round(outcome.elapsedMs) / 1000;
-    return {
-      result: { success: outcome.ok && !tooSlow, message, time },
-      position,
-    };
+    return { result: { success: verdict.success, message: verdict.message, time }, position };
+  }
+
+  /**
+   * The system's own status change (the relay, tests, the schedule): status 3 with the reason, or
+   * back to 1. The decider ignores a disable of a channel that is not enabled and an enable of one
+   * the system did not disable, so a status changed meanwhile (an admin's 2) is never overridden.
+   */
+  setStatusAutomatically(channelId: number, action: StatusAction, cause?: RequestMeta) {
+    return this.store.execute(
+      channelStreamId(channelId),
+      channelDecider,
+      action.kind === 'disable'
+        ? { type: 'DisableChannelAutomatically', reason: action.reason }
+        : { type: 'EnableChannelAutomatically' },
+      systemMeta(cause),
+    );
   }
 
   /** Queries one channel's balance and records it; throws the answer's message on failure. */
@@ -129,9 +117,12 @@ export class ChannelTasks implements OnApplicationShutdown {
     return { balance, position: recorded.position };
   }
 
-  /** Starts testing every channel in the background (a run already going covers a second click). */
-  startTestAll(meta: RequestMeta): void {
-    this.startBackground('test', meta, (channel) =>
+  /**
+   * Tests every channel not disabled by hand, in the background; resolves when the run is over. A
+   * run already going is joined (a second click, or the schedule meeting a click), never doubled.
+   */
+  testAll(meta: RequestMeta): Promise<void> {
+    return this.startBackground('test', meta, (channel) =>
       ChannelUpstream.supportsTest(channel.type)
         ? this.test(channel, '', meta).then(() => undefined)
         : Promise.resolve(),
@@ -140,7 +131,7 @@ export class ChannelTasks implements OnApplicationShutdown {
 
   /** Starts updating the balance of every channel whose type has a balance API. */
   startUpdateAllBalances(meta: RequestMeta): void {
-    this.startBackground('balance', meta, (channel) =>
+    void this.startBackground('balance', meta, (channel) =>
       channelTypeInfo(channel.type)?.balanceApi
         ? this.updateBalance(channel, meta).then(() => undefined)
         : Promise.resolve(),
@@ -158,28 +149,36 @@ export class ChannelTasks implements OnApplicationShutdown {
     kind: 'test' | 'balance',
     meta: RequestMeta,
     task: (channel: RoutedChannel) => Promise<void>,
-  ): void {
-    if (this.running.has(kind) || this.stopping) return;
-    // Hand-disabled channels stay out: only the admin brings them back.
-    const channels = this.table.all().filter((c) => c.status !== 2);
+  ): Promise<void> {
+    const going = this.running.get(kind);
+    if (going) return going;
+    if (this.stopping) return Promise.resolve();
+    const ids = this.table.all().map((c) => c.id);
+    let done = 0;
     const run = (async () => {
       let next = 0;
       const worker = async () => {
-        while (!this.stopping && next < channels.length) {
-          const channel = channels[next++]!;
+        while (!this.stopping && next < ids.length) {
+          // Read at its turn, not at the start: a long run must not call with a replaced key, nor
+          // test a channel deleted or disabled by hand meanwhile (only the admin brings those back).
+          const channel = this.table.channel(ids[next++]!);
+          if (!channel || channel.status === 2) continue;
+          done += 1;
           try {
             await task(channel);
           } catch (error) {
             // One failing channel (deleted meanwhile, provider down) must not stop the run.
+            if (this.stopping) return;
             const reason = error instanceof DomainError ? error.code : (error as Error).message;
             this.logger.warn(`${kind} of channel ${channel.id} failed: ${reason}`);
           }
         }
       };
       await Promise.all(Array.from({ length: BACKGROUND_CONCURRENCY }, worker));
-      this.logger.log(`${kind} of ${channels.length} channels done (${meta.correlationId})`);
+      this.logger.log(`${kind} of ${done} channels done (${meta.correlationId})`);
     })().finally(() => this.running.delete(kind));
     this.running.set(kind, run);
+    return run;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,27 +1,21 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { channelTypeInfo } from '@tollgate/contracts';
-import type { UpstreamFailure } from '@tollgate/domain';
+import {
+  speaksOpenAiWire,
+  upstreamModelName,
+  upstreamTarget,
+  type AttemptFailure,
+  type WireChannel,
+} from '@tollgate/relay';
 import { Agent, request } from 'undici';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
 
-/** Types whose chat endpoint speaks the OpenAI wire format (tests go straight to it). */
-const OPENAI_WIRE_TYPES = new Set([1, 3, 4, 8, 10, 12, 13, 19, 20, 22, 25, 31, 40, 43]);
 const MAX_BODY_BYTES = 1024 * 1024;
-
-/** What the channel tasks need to call a provider (a RoutedChannel fits). */
-export interface UpstreamTarget {
-  readonly type: number;
-  readonly baseUrl: string;
-  readonly key: string;
-  readonly other: string;
-  readonly openaiOrganization: string;
-  readonly modelMapping: Readonly<Record<string, string>>;
-}
 
 export type TestOutcome =
   | { readonly ok: true; readonly elapsedMs: number }
-  | { readonly ok: false; readonly elapsedMs: number; readonly failure: UpstreamFailure };
+  | { readonly ok: false; readonly elapsedMs: number; readonly failure: AttemptFailure };
 
 interface Answer {
   readonly status: number;
@@ -31,7 +25,7 @@ interface Answer {
 
 /** A call that could not produce a usable answer (network, timeout, unexpected body). */
 export class UpstreamError extends Error {
-  constructor(readonly failure: UpstreamFailure) {
+  constructor(readonly failure: AttemptFailure) {
     super(failure.message);
   }
 }
@@ -39,27 +33,34 @@ export class UpstreamError extends Error {
 export const baseUrlOf = (type: number, baseUrl: string) =>
   (baseUrl.trim() || channelTypeInfo(type)?.defaultBaseUrl || '').replace(/\/+$/, '');
 
+/** An answer the provider gave that is not what was asked for (the relay's failure shape). */
+const httpFailure = (status: number, message: string, type = '', code = ''): AttemptFailure => ({
+  kind: 'http',
+  status,
+  message,
+  type,
+  code,
+});
+
 /** Provider error text in the anchors' order: error.message, message, the raw text. */
-function failureOf(answer: Answer): UpstreamFailure {
+function failureOf(answer: Answer): AttemptFailure {
+  const http = (message: string, type = '', code = '') =>
+    httpFailure(answer.status, message, type, code);
   const body = answer.body as { error?: unknown; message?: unknown } | undefined;
   const error = body && typeof body === 'object' ? body.error : undefined;
   if (error && typeof error === 'object') {
     const e = error as { message?: unknown; type?: unknown; code?: unknown };
-    return {
-      status: answer.status,
-      message: typeof e.message === 'string' ? e.message : `status ${answer.status}`,
-      ...(typeof e.type === 'string' ? { type: e.type } : {}),
-      ...(typeof e.code === 'string' ? { code: e.code } : {}),
-    };
+    return http(
+      typeof e.message === 'string' ? e.message : `status ${answer.status}`,
+      typeof e.type === 'string' ? e.type : '',
+      typeof e.code === 'string' ? e.code : '',
+    );
   }
-  if (typeof error === 'string') return { status: answer.status, message: error };
+  if (typeof error === 'string') return http(error);
   if (body && typeof body === 'object' && typeof body.message === 'string')
-    return { status: answer.status, message: body.message };
+    return http(body.message);
   const text = answer.text.trim().slice(0, 300);
-  return {
-    status: answer.status,
-    message: text ? `status ${answer.status}: ${text}` : `status ${answer.status}`,
-  };
+  return http(text ? `status ${answer.status}: ${text}` : `status ${answer.status}`);
 }
 
 /**
@@ -83,8 +84,9 @@ export class ChannelUpstream implements OnApplicationShutdown {
     });
   }
 
+  /** The types the relay sends over the OpenAI wire: a test calls them the way the relay does. */
   static supportsTest(type: number): boolean {
-    return OPENAI_WIRE_TYPES.has(type);
+    return speaksOpenAiWire(type);
   }
 
   private async call(
@@ -102,7 +104,7 @@ export class ChannelUpstream implements OnApplicationShutdown {
         signal: AbortSignal.any([this.aborts.signal, AbortSignal.timeout(timeoutMs)]),
       });
     } catch (error) {
-      throw new UpstreamError({ status: 0, message: describeNetworkError(error, timeoutMs) });
+      throw this.stoppedOr(error, timeoutMs);
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -116,10 +118,7 @@ export class ChannelUpstream implements OnApplicationShutdown {
         chunks.push(chunk);
       }
     } catch (error) {
-      throw new UpstreamError({
-        status: res.statusCode,
-        message: describeNetworkError(error, timeoutMs),
-      });
+      throw this.stoppedOr(error, timeoutMs);
     }
     const text = Buffer.concat(chunks).toString('utf8');
     let body: unknown;
@@ -131,24 +130,35 @@ export class ChannelUpstream implements OnApplicationShutdown {
     return { status: res.statusCode, body, text };
   }
 
-  private authHeaders(target: UpstreamTarget): Record<string, string> {
-    const headers: Record<string, string> = { authorization: `Bearer ${target.key}` };
-    if (target.openaiOrganization) headers['openai-organization'] = target.openaiOrganization;
-    return headers;
+  /**
+   * A call cut short by the shutdown is no answer from the provider: it stays a plain error, so no
+   * failed test or balance is recorded for it. Anything else is the provider's failure.
+   */
+  private stoppedOr(error: unknown, timeoutMs: number): Error {
+    if (this.aborts.signal.aborted) return new Error('stopped: the server is shutting down');
+    return new UpstreamError(networkFailure(error, timeoutMs));
   }
 
-  /** One tiny chat completion with the channel's key; the time is the whole round trip. */
-  async test(target: UpstreamTarget, model: string): Promise<TestOutcome> {
-    const upstreamModel = target.modelMapping[model] ?? model;
-    const base = baseUrlOf(target.type, target.baseUrl);
-    let url = `${base}/v1/chat/completions`;
-    let headers: Record<string, string> = this.authHeaders(target);
-    if (target.type === 3) {
-      const deployment = encodeURIComponent(upstreamModel.replace(/\./g, ''));
-      url = `${base}/openai/deployments/${deployment}/chat/completions?api-version=${encodeURIComponent(target.other)}`;
-      headers = { 'api-key': target.key };
-    } else if (target.type === 8 && base.includes('/chat/completions')) {
-      url = base.replace('{model}', encodeURIComponent(upstreamModel));
+  /**
+   * One tiny chat completion with the channel's key, sent where and how the relay sends it (URL,
+   * headers, model mapping); the time is the whole round trip.
+   */
+  async test(channel: WireChannel, model: string): Promise<TestOutcome> {
+    const upstreamModel = upstreamModelName(channel, model);
+    const baseUrl = baseUrlOf(channel.type, channel.baseUrl);
+    let target;
+    try {
+      target = upstreamTarget(
+        { ...channel, baseUrl },
+        'chat',
+        upstreamModel,
+        'application/json',
+        false,
+      );
+    } catch {
+      // Custom and Azure have no default base URL: a channel saved without one has nowhere to go.
+      const failure = { kind: 'network', message: `invalid base URL "${baseUrl}"` } as const;
+      return { ok: false, elapsedMs: 0, failure };
     }
     const body = JSON.stringify({
       model: upstreamModel,
@@ -158,44 +168,33 @@ export class ChannelUpstream implements OnApplicationShutdown {
     const started = performance.now();
     try {
       const answer = await this.call(
-        url,
-        { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body },
+        `${target.origin}${target.path}`,
+        { method: 'POST', headers: target.headers, body },
         this.timeoutMs,
       );
       const elapsedMs = performance.now() - started;
       const choices = (answer.body as { choices?: unknown } | undefined)?.choices;
       if (answer.status === 200 && Array.isArray(choices)) return { ok: true, elapsedMs };
-      if (answer.status === 200)
-        return {
-          ok: false,
-          elapsedMs,
-          failure: { status: 200, message: `unexpected answer: ${answer.text.slice(0, 200)}` },
-        };
-      const failure = failureOf(answer);
-      return {
-        ok: false,
-        elapsedMs,
-        failure: { ...failure, message: scrubKey(failure.message, target.key) },
-      };
+      const failure =
+        answer.status === 200
+          ? httpFailure(200, `unexpected answer: ${answer.text.slice(0, 200)}`)
+          : failureOf(answer);
+      return { ok: false, elapsedMs, failure: scrubFailure(failure, channel.key) };
     } catch (error) {
       const elapsedMs = performance.now() - started;
       if (error instanceof UpstreamError)
-        return {
-          ok: false,
-          elapsedMs,
-          failure: { ...error.failure, message: scrubKey(error.failure.message, target.key) },
-        };
+        return { ok: false, elapsedMs, failure: scrubFailure(error.failure, channel.key) };
       throw error;
     }
   }
 
   /** The provider's model ids (OpenAI-style GET /v1/models). */
-  listModels(target: Pick<UpstreamTarget, 'type' | 'baseUrl' | 'key'>): Promise<string[]> {
+  listModels(target: Pick<WireChannel, 'type' | 'baseUrl' | 'key'>): Promise<string[]> {
     return scrubbed(target.key, () => this.fetchModelList(target));
   }
 
   private async fetchModelList(
-    target: Pick<UpstreamTarget, 'type' | 'baseUrl' | 'key'>,
+    target: Pick<WireChannel, 'type' | 'baseUrl' | 'key'>,
   ): Promise<string[]> {
     const base = baseUrlOf(target.type, target.baseUrl);
     const answer = await this.call(
@@ -206,7 +205,7 @@ export class ChannelUpstream implements OnApplicationShutdown {
     if (answer.status !== 200) throw new UpstreamError(failureOf(answer));
     const data = (answer.body as { data?: unknown } | undefined)?.data;
     if (!Array.isArray(data))
-      throw new UpstreamError({ status: answer.status, message: 'no model list in the answer' });
+      throw new UpstreamError(httpFailure(answer.status, 'no model list in the answer'));
     const ids = data
       .map((m) => (m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined))
       .filter((id): id is string => typeof id === 'string' && id !== '');
@@ -214,12 +213,12 @@ export class ChannelUpstream implements OnApplicationShutdown {
   }
 
   /** The balance reported by the provider's billing API, in the provider's unit. */
-  balance(target: Pick<UpstreamTarget, 'type' | 'baseUrl' | 'key'>): Promise<number> {
+  balance(target: Pick<WireChannel, 'type' | 'baseUrl' | 'key'>): Promise<number> {
     return scrubbed(target.key, () => this.fetchBalance(target));
   }
 
   private async fetchBalance(
-    target: Pick<UpstreamTarget, 'type' | 'baseUrl' | 'key'>,
+    target: Pick<WireChannel, 'type' | 'baseUrl' | 'key'>,
   ): Promise<number> {
     const base = baseUrlOf(target.type, target.baseUrl);
     const bearer = { authorization: `Bearer ${target.key}` };
@@ -227,7 +226,7 @@ export class ChannelUpstream implements OnApplicationShutdown {
       const answer = await this.call(`${base}${path}`, { headers }, this.timeoutMs);
       if (answer.status !== 200) throw new UpstreamError(failureOf(answer));
       if (answer.body === undefined || answer.body === null || typeof answer.body !== 'object')
-        throw new UpstreamError({ status: 200, message: 'unexpected balance answer' });
+        throw unexpectedBalance;
       return answer.body as Record<string, unknown>;
     };
     /** A nested field of a JSON answer, undefined when any step is missing. */
@@ -237,6 +236,7 @@ export class ChannelUpstream implements OnApplicationShutdown {
           at && typeof at === 'object' ? (at as Record<string, unknown>)[name] : undefined,
         value,
       );
+    const unexpectedBalance = new UpstreamError(httpFailure(200, 'unexpected balance answer'));
     let value: unknown;
     switch (target.type) {
       case 1:
@@ -253,10 +253,12 @@ export class ChannelUpstream implements OnApplicationShutdown {
       case 10: {
         const overview = await get('/api/report/getUserOverview', { 'api-key': target.key });
         if (overview['success'] !== true)
-          throw new UpstreamError({
-            status: 200,
-            message: typeof overview['message'] === 'string' ? overview['message'] : 'failed',
-          });
+          throw new UpstreamError(
+            httpFailure(
+              200,
+              typeof overview['message'] === 'string' ? overview['message'] : 'failed',
+            ),
+          );
         value = field(overview, 'data', 'totalPoints');
         break;
       }
@@ -283,11 +285,11 @@ export class ChannelUpstream implements OnApplicationShutdown {
         break;
       }
       default:
-        throw new UpstreamError({ status: 0, message: 'unsupported' });
+        // ChannelTasks asks only for the types whose table row says balanceApi.
+        throw new Error(`no balance API for type ${target.type}`);
     }
     const balance = typeof value === 'string' ? Number.parseFloat(value) : Number(value);
-    if (!Number.isFinite(balance))
-      throw new UpstreamError({ status: 200, message: 'unexpected balance answer' });
+    if (!Number.isFinite(balance)) throw unexpectedBalance;
     return Math.round(balance * 1e6) / 1e6;
   }
 
@@ -301,11 +303,15 @@ async function scrubbed<T>(key: string, body: () => Promise<T>): Promise<T> {
   try {
     return await body();
   } catch (error) {
-    if (error instanceof UpstreamError)
-      throw new UpstreamError({ ...error.failure, message: scrubKey(error.failure.message, key) });
+    if (error instanceof UpstreamError) throw new UpstreamError(scrubFailure(error.failure, key));
     throw error;
   }
 }
+
+const scrubFailure = (failure: AttemptFailure, key: string): AttemptFailure => ({
+  ...failure,
+  message: scrubKey(failure.message, key),
+});
 
 /** A provider may echo the key in its error text: it never leaves this module in clear. */
 export function scrubKey(message: string, key: string): string {
@@ -315,7 +321,8 @@ export function scrubKey(message: string, key: string): string {
   return text;
 }
 
-function describeNetworkError(error: unknown, timeoutMs: number): string {
+/** A call that got no answer: a timeout (the provider may still be working) or a network error. */
+function networkFailure(error: unknown, timeoutMs: number): AttemptFailure {
   const e = error as {
     name?: string;
     code?: string;
@@ -327,8 +334,10 @@ function describeNetworkError(error: unknown, timeoutMs: number): string {
     e?.code === 'UND_ERR_HEADERS_TIMEOUT' ||
     e?.code === 'UND_ERR_BODY_TIMEOUT'
   )
-    return `timeout after ${timeoutMs / 1000}s`;
-  if (e?.name === 'AbortError') return 'aborted';
+    return { kind: 'timeout', message: `timeout after ${timeoutMs / 1000}s` };
   const code = e?.code ?? e?.cause?.code;
-  return code ? `${code}: ${e?.message ?? ''}`.trim() : (e?.message ?? String(error));
+  return {
+    kind: 'network',
+    message: code ? `${code}: ${e?.message ?? ''}`.trim() : (e?.message ?? String(error)),
+  };
 }

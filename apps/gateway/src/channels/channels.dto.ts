@@ -12,7 +12,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import type { FetchModelsRequest } from '@tollgate/contracts';
+import type { ChannelIdsRequest, FetchModelsRequest } from '@tollgate/contracts';
 import { Optional, ToBool, ToInt } from '../shared/dto-fields';
 
 const INT_MAX = 2_147_483_647;
@@ -69,7 +69,7 @@ export class CopyChannelQuery {
   @Optional() @ToBool() @IsBoolean() reset_balance?: boolean;
 }
 
-export class ChannelIdsBody {
+export class ChannelIdsBody implements ChannelIdsRequest {
   @IsArray()
   @ArrayMaxSize(10_000)
   @IsInt({ each: true })

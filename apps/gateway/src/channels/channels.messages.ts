@@ -59,6 +59,11 @@ export const CHANNEL_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: st
     'zh-CN': '查询余额失败：{detail}',
     en: 'Balance query failed: {detail}',
   },
+  'channel.test_failed': { 'zh-CN': '测试失败：{detail}', en: 'Test failed: {detail}' },
+  'channel.test_too_slow': {
+    'zh-CN': '响应时间 {elapsed}s 超过阈值 {threshold}s',
+    en: 'Response time {elapsed}s exceeds the threshold of {threshold}s',
+  },
   'channel.test_unsupported': {
     'zh-CN': '暂不支持测试该类型的渠道',
     en: 'Testing this channel type is not supported yet',

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ChannelSettings } from './channel-settings';
 import { ChannelTasks } from './channel-tasks';
+import { ChannelTestSchedule } from './channel-test-schedule';
 import { ChannelUpstream } from './channel-upstream';
 import { ChannelsController } from './channels.controller';
 import {
@@ -45,6 +46,7 @@ import { RoutingTable } from './routing-table';
     ChannelUpstream,
     ChannelSettings,
     ChannelTasks,
+    ChannelTestSchedule,
     CreateChannelsHandler,
     UpdateChannelHandler,
     CopyChannelHandler,

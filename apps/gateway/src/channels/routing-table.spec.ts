@@ -127,6 +127,17 @@ describe('RoutingTable', () => {
     expect(table.channel(2)?.key).toBe('sk-2');
   });
 
+  it('takes no test or balance events: they change nothing it routes by', () => {
+    const table = newTable();
+    expect(table.eventTypes).toEqual([
+      'ChannelCreated',
+      'ChannelUpdated',
+      'ChannelStatusChanged',
+      'ChannelDeleted',
+      ROUTING_REBUILD_REQUESTED,
+    ]);
+  });
+
   it('hands out frozen views', () => {
     const table = newTable();
     table.apply([created(1)]);

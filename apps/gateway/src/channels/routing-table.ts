@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { channelTypeInfo } from '@tollgate/contracts';
 import {
   CHANNEL_EVENT_TYPES,
   evolveChannel,
@@ -11,6 +10,7 @@ import type { RecordedEvent } from '@tollgate/event-store';
 import { CacheFeed } from '../infrastructure/hot-caches/cache-feed';
 import type { HotCache } from '../infrastructure/hot-caches/hot-cache';
 import { SecretBox } from '../infrastructure/secret-box';
+import { baseUrlOf } from './channel-upstream';
 import { ROUTING_REBUILD_REQUESTED } from './channels.projection';
 
 /** A channel as the relay needs it (RELAY-INTERFACES.md). */
@@ -36,7 +36,8 @@ export interface RoutedChannel {
   readonly setting: Readonly<Record<string, unknown>>;
 }
 
-const EMPTY: readonly RoutedChannel[] = Object.freeze([]);
+const EMPTY: readonly never[] = Object.freeze([]);
+const NOT_ROUTED: ReadonlySet<string> = new Set(['ChannelTested', 'ChannelBalanceUpdated']);
 
 function parseObject<T>(text: string): Readonly<Record<string, T>> {
   if (!text) return {};
@@ -59,10 +60,19 @@ function parseObject<T>(text: string): Readonly<Record<string, T>> {
 export class RoutingTable implements HotCache {
   readonly name = 'routing-table';
   private readonly logger = new Logger(RoutingTable.name);
-  readonly eventTypes: readonly string[] = [...CHANNEL_EVENT_TYPES, ROUTING_REBUILD_REQUESTED];
+  /**
+   * Test results and balances change nothing the relay routes by: left out, so a test-all run (or
+   * the scheduled one) does not rebuild the whole index once per channel on the relay's loop.
+   */
+  readonly eventTypes: readonly string[] = [
+    ...CHANNEL_EVENT_TYPES.filter((type) => !NOT_ROUTED.has(type)),
+    ROUTING_REBUILD_REQUESTED,
+  ];
 
   private readonly states = new Map<number, ChannelState>();
   private readonly routed = new Map<number, RoutedChannel>();
+  /** The sealed key's hash each routed channel was decrypted from. */
+  private readonly keyHashes = new Map<number, string>();
   private index = new Map<string, Map<string, readonly RoutedChannel[]>>();
   private modelsByGroup = new Map<string, readonly string[]>();
 
@@ -102,7 +112,7 @@ export class RoutingTable implements HotCache {
 
   /** Models reachable in a group (enabled channels), sorted. */
   models(group: string): readonly string[] {
-    return this.modelsByGroup.get(group) ?? EMPTY_MODELS;
+    return this.modelsByGroup.get(group) ?? EMPTY;
   }
 
   /** Every channel the table holds (admin tasks: test all, update all balances). */
@@ -120,7 +130,7 @@ export class RoutingTable implements HotCache {
     }
     const previous = this.routed.get(id);
     const c = state.config;
-    // Decrypt only when the sealed key changed: most events (tests, balances) keep it.
+    // Decrypt only when the sealed key changed: status changes and most updates keep it.
     const key =
       previous && this.keyHashes.get(id) === state.key.hash ? previous.key : this.reveal(state);
     this.keyHashes.set(id, state.key.hash);
@@ -131,7 +141,7 @@ export class RoutingTable implements HotCache {
         type: c.type,
         name: c.name,
         status: state.status === 1 || state.status === 2 ? state.status : 3,
-        baseUrl: (c.baseUrl || channelTypeInfo(c.type)?.defaultBaseUrl || '').replace(/\/+$/, ''),
+        baseUrl: baseUrlOf(c.type, c.baseUrl),
         key,
         models: Object.freeze([...c.models]),
         groups: Object.freeze([...c.groups]),
@@ -147,8 +157,6 @@ export class RoutingTable implements HotCache {
       }),
     );
   }
-
-  private readonly keyHashes = new Map<number, string>();
 
   /** A key sealed under another server secret cannot be opened: that channel gets no key (and
    *  fails upstream) instead of the whole batch of channels failing to load. */
@@ -188,5 +196,3 @@ export class RoutingTable implements HotCache {
     this.modelsByGroup = models;
   }
 }
-
-const EMPTY_MODELS: readonly string[] = Object.freeze([]);

@@ -24,6 +24,8 @@ export interface AppConfig {
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug';
   /** Upper bound of a channel test, balance or model-list call to a provider. */
   readonly channelTestTimeoutMs: number;
+  /** CHANNEL_TEST_FREQUENCY: ms between scheduled runs of "test all channels"; 0 = never. */
+  readonly channelTestFrequencyMs: number;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -33,6 +35,25 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   if (!Number.isSafeInteger(value) || value < 0)
     throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+/** The longest delay setTimeout honours (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** A non-negative number of minutes (fractions allowed), in ms, within setTimeout's range. */
+function minutesFromEnv(env: NodeJS.ProcessEnv, name: string): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return 0;
+  const minutes = Number(raw);
+  if (!Number.isFinite(minutes) || minutes < 0)
+    throw new Error(`${name} must be a non-negative number of minutes, got "${raw}"`);
+  const ms = Math.round(minutes * 60_000);
+  // Node fires a longer timer after 1 ms: a "once a month" value would run back to back.
+  if (ms > MAX_TIMER_MS)
+    throw new Error(
+      `${name} must be at most ${Math.floor(MAX_TIMER_MS / 60_000)} minutes, got "${raw}"`,
+    );
+  return ms;
 }
 
 /**
@@ -84,5 +105,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ? level
       : 'log') as AppConfig['logLevel'],
     channelTestTimeoutMs: intFromEnv(env, 'CHANNEL_TEST_TIMEOUT_MS', 30_000),
+    channelTestFrequencyMs: minutesFromEnv(env, 'CHANNEL_TEST_FREQUENCY'),
   };
 }

@@ -20,6 +20,11 @@ export function splitList(text: string): string[] {
   ];
 }
 
+/** A base URL the server may call: http(s) with a host ('' = the type's default, checked apart). */
+export function assertHttpBaseUrl(baseUrl: string): void {
+  if (!/^https?:\/\/[^\s/]+/i.test(baseUrl)) throw new DomainError('channel.base_url_invalid');
+}
+
 function isStringRecordJson(text: string): boolean {
   try {
     const parsed: unknown = JSON.parse(text);
@@ -68,8 +73,7 @@ export function normalizeChannelConfig(config: ChannelConfig): ChannelConfig {
   if (!Number.isInteger(config.priority) || config.priority < MIN_CHANNEL_PRIORITY)
     throw new DomainError('channel.priority_too_low', { min: MIN_CHANNEL_PRIORITY });
   const baseUrl = config.baseUrl.trim().replace(/\/+$/, '');
-  if (baseUrl !== '' && !/^https?:\/\/[^\s/]+/i.test(baseUrl))
-    throw new DomainError('channel.base_url_invalid');
+  if (baseUrl !== '') assertHttpBaseUrl(baseUrl);
   let other = config.other.trim();
   if (other === '' && info.other?.default) other = info.other.default;
   if (info.other?.kind === 'region_json' && other !== '' && !isObjectJson(other))

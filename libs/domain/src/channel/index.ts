@@ -3,4 +3,3 @@ export * from './channel.decider';
 export * from './channel.events';
 export * from './channel.rules';
 export * from './channel.state';
-export * from './channel-failure';

@@ -1,8 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { channelDecider, channelStreamId } from '@tollgate/domain';
-import { StreamCommands } from '../../infrastructure/stream-commands';
 import type { RequestMeta } from '../../shared/request-meta';
-import { systemMeta } from '../channel-tasks';
+import { ChannelTasks } from '../channel-tasks';
 
 /**
  * For the relay and the scheduler: status 3 with the reason (no event unless enabled). Resolves
@@ -31,14 +29,13 @@ export class EnableChannelAutomaticallyCommand extends Command<boolean> {
 
 @CommandHandler(DisableChannelAutomaticallyCommand)
 export class DisableChannelAutomaticallyHandler implements ICommandHandler<DisableChannelAutomaticallyCommand> {
-  constructor(private readonly store: StreamCommands) {}
+  constructor(private readonly tasks: ChannelTasks) {}
 
   async execute({ channelId, reason, cause }: DisableChannelAutomaticallyCommand) {
-    const result = await this.store.execute(
-      channelStreamId(channelId),
-      channelDecider,
-      { type: 'DisableChannelAutomatically', reason },
-      systemMeta(cause),
+    const result = await this.tasks.setStatusAutomatically(
+      channelId,
+      { kind: 'disable', reason },
+      cause,
     );
     return result.events.length > 0;
   }
@@ -46,15 +43,10 @@ export class DisableChannelAutomaticallyHandler implements ICommandHandler<Disab
 
 @CommandHandler(EnableChannelAutomaticallyCommand)
 export class EnableChannelAutomaticallyHandler implements ICommandHandler<EnableChannelAutomaticallyCommand> {
-  constructor(private readonly store: StreamCommands) {}
+  constructor(private readonly tasks: ChannelTasks) {}
 
   async execute({ channelId, cause }: EnableChannelAutomaticallyCommand) {
-    const result = await this.store.execute(
-      channelStreamId(channelId),
-      channelDecider,
-      { type: 'EnableChannelAutomatically' },
-      systemMeta(cause),
-    );
+    const result = await this.tasks.setStatusAutomatically(channelId, { kind: 'enable' }, cause);
     return result.events.length > 0;
   }
 }

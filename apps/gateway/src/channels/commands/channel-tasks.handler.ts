@@ -56,7 +56,8 @@ export class TestAllChannelsHandler implements ICommandHandler<TestAllChannelsCo
   constructor(private readonly tasks: ChannelTasks) {}
 
   execute({ meta }: TestAllChannelsCommand) {
-    this.tasks.startTestAll(meta);
+    // Answers at once: results arrive as events and pushes.
+    void this.tasks.testAll(meta);
     return Promise.resolve();
   }
 }

@@ -8,7 +8,7 @@ import {
   type ChannelDto,
   type KnownModelDto,
 } from '@tollgate/contracts';
-import { DomainError } from '@tollgate/domain';
+import { DomainError, assertHttpBaseUrl } from '@tollgate/domain';
 import type { Filter, ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { SecretBox } from '../../infrastructure/secret-box';
@@ -196,8 +196,7 @@ export class FetchModelsHandler implements IQueryHandler<FetchModelsQuery> {
     } else {
       target = source;
       if (!target.key.trim()) throw new DomainError('channel.fetch_models_key_required');
-      if (target.baseUrl.trim() && !/^https?:\/\/[^\s/]+/i.test(target.baseUrl.trim()))
-        throw new DomainError('channel.base_url_invalid');
+      if (target.baseUrl.trim()) assertHttpBaseUrl(target.baseUrl.trim());
     }
     if (!channelTypeInfo(target.type)?.modelListApi)
       throw new DomainError('channel.fetch_models_unsupported');
