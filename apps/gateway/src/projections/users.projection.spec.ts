@@ -11,6 +11,7 @@ import { ALL_PROJECTIONS } from './all-projections';
 import { USERS, type UserDocument } from './user.document';
 import { OPTIONS } from './options.projection';
 import { usersProjection } from './users.projection';
+import { SNAPSHOT_EVENT } from '../infrastructure/stream-commands';
 import { appendEvents } from '@tollgate/testing/append-events';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
 
@@ -92,6 +93,17 @@ describe('users and options projections', () => {
       created_at: Date.parse(meta.occurredAt) / 1000,
       DeletedAt: meta.occurredAt,
     });
+  });
+
+  it('stream snapshots in the log are skipped by every projection', async () => {
+    expect(ALL_PROJECTIONS.filter((p) => p.eventTypes.includes(SNAPSHOT_EVENT))).toEqual([]);
+    await append(events, 'user-3', [registered(3, 'carol')]);
+    const snapshot = { stream: 'user-3', revision: 0, version: 1, state: { role: 100 } };
+    const { position } = await append(events, 'snapshot-user-3', [
+      { type: SNAPSHOT_EVENT, data: snapshot },
+    ]);
+    expect(await host.waitFor(position, 2000)).toBe(true);
+    expect(await read.collection<UserDocument>(USERS).get('3')).toMatchObject({ role: 1 });
   });
 
   it('sessions end and tokens are voided by the events that must end them; logouts are remembered', async () => {

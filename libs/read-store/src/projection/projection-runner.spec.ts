@@ -255,6 +255,43 @@ describe('ProjectionRunner', () => {
     expect((await store.collection('test_users').get('1'))?.['quota']).toBe(4);
   });
 
+  it('a failing projection holds every projection back, reported by name, until it succeeds', async () => {
+    // The decision: one subscription and one transaction per batch, so a projection that throws
+    // rolls the batch back for all of them (no read model runs ahead of the others) and is reported
+    // by name at every retry rather than skipped silently.
+    let broken = true;
+    const errors: Array<[string, string]> = [];
+    const runner = run(
+      new ProjectionRunner(
+        events,
+        store,
+        [
+          usersProjection({
+            onApply: (e) => {
+              if (broken && e.type === 'QuotaAdded') throw new Error('bug');
+            },
+          }),
+          statsProjection(),
+        ],
+        { retryDelayMs: 5, onError: (name, error) => errors.push([name, error.message]) },
+      ),
+    );
+    await append(events, 'user-1', 'UserRegistered', { userId: '1', name: 'Ann' });
+    await runner.start();
+    await runner.caughtUp;
+    const quota = await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 4 });
+    const logged = await append(events, 'req-1', 'RequestLogged', { model: 'm', tokens: 3 });
+    while (errors.length < 3) await new Promise((r) => setTimeout(r, 5));
+    expect(errors[0]).toEqual(['test_users', 'bug']);
+    expect(runner.hasReached(quota.position)).toBe(false);
+    expect(await store.collection('test_request_logs').count()).toBe(0);
+
+    broken = false;
+    await until(runner, logged.position);
+    expect((await store.collection('test_users').get('1'))?.['quota']).toBe(4);
+    expect(await store.collection('test_request_logs').count()).toBe(1);
+  });
+
   it('feeds every projection from one subscription, in one transaction per batch', async () => {
     await seedLog(events, 4, 3);
     let subscriptions = 0;

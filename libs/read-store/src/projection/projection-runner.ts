@@ -44,6 +44,10 @@ interface Member {
  * the projections it touched, so a crash never applies a batch twice; a projection whose checkpoint
  * is ahead (the others were reset) skips what it already has. A stored checkpoint with another
  * version (or none) means: drop that projection's collections and replay it.
+ *
+ * A projection that throws rolls its whole batch back, for every projection: they all wait (no read
+ * model runs ahead of the others on the shared position) while the runner reports the failing one by
+ * name and retries with backoff; while catching up at start-up it rejects `caughtUp` instead.
  */
 export class ProjectionRunner {
   /** Resolves once everything in the log at start time is applied; rejects if that fails. */
