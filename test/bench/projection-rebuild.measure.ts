@@ -1,5 +1,5 @@
 /**
- * `node dist/test/bench/projection-rebuild.measure.js [receipts] [rounds]` (after `npm run bench -- --quick`
+ * `node dist/test/bench/projection-rebuild.measure.js [receipts] [rounds] [each]` (after `npm run bench -- --quick`
  * built it): how fast every projection of the gateway rebuilds from a log that is mostly usage
  * receipts, offline (`rebuildProjections`, the CLI) and by the runner's catch-up (an empty read store
  * at start-up). "one by one" is the same code on a store that says it has no atomic transactions:
@@ -26,6 +26,8 @@ import { ALL_PROJECTIONS } from '../../apps/gateway/src/projections/all-projecti
 const RECEIPTS = Number(process.argv[2] ?? 50_000);
 /** Each mode runs this many times; the best run counts (the machine is shared). */
 const ROUNDS = Number(process.argv[3] ?? 2);
+/** `each` as third argument: also rebuild every projection alone (merged) to see where the CPU goes. */
+const EACH = process.argv[4] === 'each';
 const USERS = 50;
 const TOKENS = 100;
 const CHANNELS = 5;
@@ -213,6 +215,17 @@ async function main(): Promise<void> {
     }
     const same = new Set(Object.values(snapshots)).size === 1;
     console.log(`same users and tokens documents in every mode: ${same}`);
+    if (!EACH) return;
+    for (const projection of ALL_PROJECTIONS) {
+      const store = fresh();
+      const { ms, cpuMs } = await timed(async () => {
+        await rebuildProjections(events, store, [projection]);
+      });
+      console.log(
+        `${projection.name} alone (merged): ${Math.round(ms)} ms, ${Math.round(cpuMs)} CPU ms`,
+      );
+      await store.close();
+    }
   } finally {
     await events.close();
     rmSync(dir, { recursive: true, force: true });
