@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -21,6 +21,9 @@ const fmt = (n: number) =>
       : Math.abs(n) >= 10
         ? n.toFixed(1)
         : n.toFixed(2);
+
+/** Heading of docs/benchmarks.md's hand-run section, which `writeReport` keeps. */
+export const BY_HAND = '## Measured by hand';
 
 /** docs/benchmarks.md (machine, date, commit, table) and docs/benchmarks.json. */
 export function writeReport(run: {
@@ -67,7 +70,11 @@ export function writeReport(run: {
     '',
     ...(run.notes.length ? ['Notes:', '', ...run.notes.map((n) => `- ${n}`), ''] : []),
   ].join('\n');
-  writeFileSync(join(run.root, 'docs/benchmarks.md'), md);
+  const file = join(run.root, 'docs/benchmarks.md');
+  // The store-level measurements below this heading are run by hand (*.measure.ts): a run keeps them.
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const byHand = previous.indexOf(BY_HAND);
+  writeFileSync(file, byHand < 0 ? md : `${md}\n${previous.slice(byHand)}`);
   writeFileSync(
     join(run.root, 'docs/benchmarks.json'),
     JSON.stringify(

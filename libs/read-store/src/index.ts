@@ -6,6 +6,12 @@ export { createReadStore, type ReadStoreConfig } from './create-read-store';
 export type { Projection } from './projection/projection';
 export { CHECKPOINTS, type CheckpointDoc } from './projection/checkpoint';
 export {
+  BatchWrites,
+  SOURCE_POSITION,
+  type BufferedUpdateOptions,
+} from './projection/batch-writes';
+export { applyEvents, ProjectionFailure } from './projection/apply-events';
+export {
   ProjectionRunner,
   type AppliedListener,
   type ProjectionRunnerOptions,

@@ -1,25 +1,22 @@
-import type { ProjectionHost } from '@tollgate/read-store';
 import { reportCatchUp } from './catch-up-progress';
 
-/** Two runners whose positions and advance listeners the test drives. */
-function fakeHost(commits: bigint[]) {
+/** A host whose position and advance listeners the test drives. */
+function fakeHost(commit: { value: bigint }) {
   const listeners = new Set<() => void>();
   const host = {
-    runners: commits.map((_, i) => ({
-      position: () => ({ commit: commits[i]!, prepare: commits[i]! }),
-      onAdvance: (listener: () => void) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-    })),
-  } as unknown as ProjectionHost;
+    position: () => ({ commit: commit.value, prepare: commit.value }),
+    onAdvance: (listener: () => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
   return { host, advance: () => listeners.forEach((listener) => listener()), listeners };
 }
 
 describe('reportCatchUp', () => {
-  it('reports the mean progress of the projections against the head, at most once per interval, until stopped', () => {
-    const commits = [80n, 40n];
-    const { host, advance, listeners } = fakeHost(commits);
+  it('reports the projections’ progress against the head, at most once per interval, until stopped', () => {
+    const commit = { value: 60n };
+    const { host, advance, listeners } = fakeHost(commit);
     let clock = 0;
     const lines: string[] = [];
     const stop = reportCatchUp(
@@ -34,7 +31,7 @@ describe('reportCatchUp', () => {
     clock = 1200;
     advance();
     advance();
-    commits[1] = 200n;
+    commit.value = 140n;
     clock = 2300;
     advance();
     stop();
@@ -45,7 +42,7 @@ describe('reportCatchUp', () => {
   });
 
   it('says nothing for an empty log', () => {
-    const { host, listeners } = fakeHost([0n]);
+    const { host, listeners } = fakeHost({ value: 0n });
     const lines: string[] = [];
     reportCatchUp(host, null, (l) => lines.push(l))();
     expect(lines).toEqual([]);

@@ -4,11 +4,11 @@ import { formatProgressBar, type ProjectionHost } from '@tollgate/read-store';
 /**
  * While the read models catch up with the log (a rebuild after the read store was deleted, or a
  * long downtime), report a progress bar at most every `everyMs`. Catch-up keeps the event loop busy,
- * so this listens to the runners' advances rather than a timer. Positions are compared by their
+ * so this listens to the projections' advances rather than a timer. Positions are compared by their
  * commit part: event numbers on SQLite, log offsets on EventStoreDB, both fine for a ratio.
  */
 export function reportCatchUp(
-  host: ProjectionHost,
+  host: Pick<ProjectionHost, 'position' | 'onAdvance'>,
   head: Position | null,
   report: (line: string) => void,
   everyMs = 1000,
@@ -17,16 +17,11 @@ export function reportCatchUp(
   if (!head || head.commit === 0n) return () => undefined;
   const total = Number(head.commit);
   let last = now();
-  const onAdvance = () => {
+  // One subscription feeds every projection, so its position is the progress of all of them.
+  return host.onAdvance(() => {
     if (now() - last < everyMs) return;
     last = now();
-    // Runners catch up one after another, so the mean says more than the slowest one.
-    const positions = host.runners.map((runner) =>
-      Math.min(total, Number(runner.position()?.commit ?? 0n)),
-    );
-    const mean = Math.round(positions.reduce((a, b) => a + b, 0) / Math.max(1, positions.length));
-    report(`Catching up read models ${formatProgressBar(mean, total)}`);
-  };
-  const unsubscribes = host.runners.map((runner) => runner.onAdvance(onAdvance));
-  return () => unsubscribes.forEach((unsubscribe) => unsubscribe());
+    const done = Math.min(total, Number(host.position()?.commit ?? 0n));
+    report(`Catching up read models ${formatProgressBar(done, total)}`);
+  });
 }

@@ -2,6 +2,7 @@ import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
 import {
   ProjectionHost,
   SqliteReadStore,
+  applyEvents,
   rebuildProjections,
   type ReadStore,
 } from '@tollgate/read-store';
@@ -141,9 +142,11 @@ describe('channels projection', () => {
     expect(await host.waitFor(last.position, 2000)).toBe(true);
     const once = { doc: await read.collection(CHANNELS).get('1'), abilities: await abilities() };
     const replay = await events.readStream('channel-1');
-    await read.transaction(async (session) => {
-      for (const event of replay) await channelsProjection.apply(event, session);
-    });
+    // Through the runner's own path, merged (atomic store) and one by one (store without transactions).
+    for (const atomicTransactions of [true, false])
+      await read.transaction((session) =>
+        applyEvents(channelsProjection, replay, session, { atomicTransactions }),
+      );
     expect({ doc: await read.collection(CHANNELS).get('1'), abilities: await abilities() }).toEqual(
       once,
     );

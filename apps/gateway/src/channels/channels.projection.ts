@@ -90,10 +90,10 @@ async function writeAbilities(session: ReadStoreSession, channelId: number): Pro
 }
 
 function guarded(channels: Collection<ChannelDocument>, position: number) {
-  return (id: number, set: Record<string, unknown>, inc?: Record<string, number>) =>
+  return (id: number, set: Record<string, unknown>) =>
     channels.updateMany(
       { _id: String(id), source_position: { $lt: position } },
-      { $set: { ...set, source_position: position }, ...(inc ? { $inc: inc } : {}) },
+      { $set: { ...set, source_position: position } },
     );
 }
 
@@ -116,11 +116,6 @@ export const channelsProjection: Projection = {
     const channels = session.collection<ChannelDocument>(CHANNELS);
     const position = Number(event.position.commit);
     const update = guarded(channels, position);
-    if (event.type === 'RequestRelayed') {
-      const data = event.data as RequestRelayed['data'];
-      if (data.channelId > 0) await update(data.channelId, {}, { used_quota: data.quota });
-      return;
-    }
     if (event.type === ROUTING_REBUILD_REQUESTED) {
       await session.collection(ABILITIES).deleteMany({});
       for (const doc of await channels.find({})) await writeAbilities(session, doc.id);
@@ -184,5 +179,19 @@ export const channelsProjection: Projection = {
         await writeAbilities(session, id);
         return;
     }
+  },
+  // The usage receipts: a batch's receipts are one guarded write per channel.
+  batched: {
+    eventTypes: ['RequestRelayed'],
+    apply(event, writes) {
+      const data = event.data as RequestRelayed['data'];
+      if (data.channelId <= 0) return;
+      writes.update(
+        CHANNELS,
+        String(data.channelId),
+        { $inc: { used_quota: data.quota } },
+        { position: Number(event.position.commit) },
+      );
+    },
   },
 };

@@ -2,6 +2,7 @@ import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
 import {
   ProjectionHost,
   SqliteReadStore,
+  applyEvents,
   rebuildProjections,
   type ReadStore,
 } from '@tollgate/read-store';
@@ -191,14 +192,14 @@ describe('tokens, redemptions and logs projections', () => {
       ...(await events.readStream('usage-p-2026011508')),
       ...(await events.readStream('billing-7')),
     ];
-    await read.transaction(async (session) => {
-      for (const event of replay) {
-        if (tokenListProjection.eventTypes.includes(event.type))
-          await tokenListProjection.apply(event, session);
-        if (logsProjection.eventTypes.includes(event.type))
-          await logsProjection.apply(event, session);
-      }
-    });
+    // Through the runner's own path, merged (atomic store) and one by one (store without transactions).
+    for (const atomicTransactions of [true, false])
+      await read.transaction(async (session) => {
+        for (const projection of [tokenListProjection, logsProjection]) {
+          const mine = replay.filter((event) => projection.eventTypes.includes(event.type));
+          await applyEvents(projection, mine, session, { atomicTransactions });
+        }
+      });
     expect({
       token: await read.collection(TOKENS).get('3'),
       logs: await read.collection(LOGS).find({}, { sort: { id: 1 } }),

@@ -2,6 +2,7 @@ import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
 import {
   ProjectionHost,
   SqliteReadStore,
+  applyEvents,
   rebuildProjections,
   type ReadStore,
 } from '@tollgate/read-store';
@@ -10,7 +11,9 @@ import { ALL_PROJECTIONS } from './all-projections';
 import { USERS, type UserDocument } from './user.document';
 import { OPTIONS } from './options.projection';
 import { usersProjection } from './users.projection';
+import { SNAPSHOT_EVENT } from '../infrastructure/stream-commands';
 import { appendEvents } from '@tollgate/testing/append-events';
+import { usageReceipt } from '@tollgate/testing/usage-receipt';
 
 const meta = {
   schemaVersion: 1,
@@ -92,6 +95,17 @@ describe('users and options projections', () => {
     });
   });
 
+  it('stream snapshots in the log are skipped by every projection', async () => {
+    expect(ALL_PROJECTIONS.filter((p) => p.eventTypes.includes(SNAPSHOT_EVENT))).toEqual([]);
+    await append(events, 'user-3', [registered(3, 'carol')]);
+    const snapshot = { stream: 'user-3', revision: 0, version: 1, state: { role: 100 } };
+    const { position } = await append(events, 'snapshot-user-3', [
+      { type: SNAPSHOT_EVENT, data: snapshot },
+    ]);
+    expect(await host.waitFor(position, 2000)).toBe(true);
+    expect(await read.collection<UserDocument>(USERS).get('3')).toMatchObject({ role: 1 });
+  });
+
   it('sessions end and tokens are voided by the events that must end them; logouts are remembered', async () => {
     const at = Date.parse(meta.occurredAt);
     await append(events, 'user-9', [
@@ -135,6 +149,30 @@ describe('users and options projections', () => {
     });
     expect(await read.collection<UserDocument>(USERS).get('3')).toEqual(once);
     expect(once).toMatchObject({ quota: 100, aff_quota: 7, aff_count: 1 });
+  });
+
+  it('replaying usage receipts changes nothing, merged per batch or one by one', async () => {
+    await append(events, 'user-5', [registered(5, 'erin')]);
+    await append(events, 'billing-5', [
+      { type: 'QuotaGranted', data: { userId: 5, amount: 100, reason: 'redemption' } },
+    ]);
+    const used = await append(events, 'usage-p-1', [
+      { type: 'RequestRelayed', data: usageReceipt({ userId: 5, quota: 20 }) },
+      { type: 'RequestRelayed', data: usageReceipt({ userId: 5, quota: 5 }) },
+    ]);
+    expect(await host.waitFor(used.position, 2000)).toBe(true);
+    const once = await read.collection<UserDocument>(USERS).get('5');
+    expect(once).toMatchObject({ quota: 75, used_quota: 25, request_count: 2 });
+    const replay = [
+      ...(await events.readStream('billing-5')),
+      ...(await events.readStream('usage-p-1')),
+    ];
+    // The runner's own path: merged (atomic store) and one by one (store without transactions).
+    for (const atomicTransactions of [true, false])
+      await read.transaction((session) =>
+        applyEvents(usersProjection, replay, session, { atomicTransactions }),
+      );
+    expect(await read.collection<UserDocument>(USERS).get('5')).toEqual(once);
   });
 
   it('an offline rebuild produces exactly the documents of incremental application', async () => {

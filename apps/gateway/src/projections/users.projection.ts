@@ -42,9 +42,21 @@ export const usersProjection: Projection = {
   eventTypes: [...USER_EVENT_TYPES, ...BILLING_EVENT_TYPES, ...USAGE_EVENT_TYPES],
   async apply(event, session) {
     const users = session.collection<UserDocument>(USERS);
-    const domainEvent = { type: event.type, data: event.data } as
-      UserEvent | BillingEvent | UsageEvent;
+    const domainEvent = { type: event.type, data: event.data } as UserEvent | BillingEvent;
     await applyUserEvent(domainEvent, guardedWriter(users, event), occurredAtMs(event), users);
+  },
+  // The usage receipts, at relay rates: a batch's receipts are one guarded write per user.
+  batched: {
+    eventTypes: USAGE_EVENT_TYPES,
+    apply(event, writes) {
+      const { data } = event as unknown as UsageEvent;
+      writes.update(
+        USERS,
+        String(data.userId),
+        { $inc: { quota: -data.quota, used_quota: data.quota, request_count: 1 } },
+        { position: Number(event.position.commit) },
+      );
+    },
   },
 };
 
@@ -69,7 +81,7 @@ const MAX_REVOKED_SESSIONS = 50;
 const SESSION_LIFETIME_MS = SESSION_MAX_AGE_S * 1000;
 
 async function applyUserEvent(
-  event: UserEvent | BillingEvent | UsageEvent,
+  event: UserEvent | BillingEvent,
   users: ReturnType<typeof guardedWriter>,
   at: number,
   collection: Collection<UserDocument>,
@@ -201,11 +213,6 @@ async function applyUserEvent(
     case 'InviterRewarded':
       await users.update(id, {
         $inc: { aff_count: 1, aff_quota: event.data.amount, aff_history_quota: event.data.amount },
-      });
-      return;
-    case 'RequestRelayed':
-      await users.update(id, {
-        $inc: { quota: -event.data.quota, used_quota: event.data.quota, request_count: 1 },
       });
       return;
     case 'AffQuotaTransferred':

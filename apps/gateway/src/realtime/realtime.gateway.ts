@@ -48,6 +48,8 @@ export class RealtimeGateway implements OnGatewayConnection {
   @WebSocketServer() private server!: Server<ClientToServerEvents, ServerToClientEvents>;
   private readonly pending = new Map<string, Push>();
   private timer: NodeJS.Timeout | undefined;
+  /** Settles once every socket recheck begun so far is done; never rejects. */
+  private rechecks: Promise<void> = Promise.resolve();
 
   constructor(private readonly authenticator: Authenticator) {}
 
@@ -97,11 +99,18 @@ export class RealtimeGateway implements OnGatewayConnection {
    */
   push(projection: string, events: readonly RecordedEvent[]): void {
     if (!this.server) return;
-    // Sessions and rooms first: a demoted admin must not receive this batch's admin pushes.
+    // Sessions and rooms first: a demoted admin must not receive this batch's admin pushes, from
+    // any projection (the runner reports users first, then the others of the same batch), so every
+    // push waits for the rechecks begun before it.
     const recheck = projection === 'users' ? usersToRecheck(events) : [];
-    void Promise.all(recheck.map((userId) => this.recheck(userId)))
-      .catch((error: unknown) => this.logger.error(`socket recheck failed: ${String(error)}`))
-      .finally(() => this.queue(projection, events));
+    if (recheck.length > 0)
+      this.rechecks = this.rechecks
+        .then(() => Promise.all(recheck.map((userId) => this.recheck(userId))))
+        .then(
+          () => undefined,
+          (error: unknown) => this.logger.error(`socket recheck failed: ${String(error)}`),
+        );
+    void this.rechecks.then(() => this.queue(projection, events));
   }
 
   private queue(projection: string, events: readonly RecordedEvent[]): void {

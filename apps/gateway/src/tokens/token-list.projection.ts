@@ -41,7 +41,7 @@ export const tokenListProjection: Projection = {
   eventTypes: [...TOKEN_EVENT_TYPES, ...USAGE_EVENT_TYPES],
   async apply(recorded, session) {
     const tokens = session.collection<TokenDocument>(TOKENS);
-    const event = { type: recorded.type, data: recorded.data } as TokenEvent | UsageEvent;
+    const event = { type: recorded.type, data: recorded.data } as TokenEvent;
     const position = Number(recorded.position.commit);
     // At most once per document even without transactions (MongoDB without a replica set).
     const update = (id: number, change: Update) =>
@@ -78,14 +78,23 @@ export const tokenListProjection: Projection = {
       case 'TokenDeleted':
         await tokens.delete(String(event.data.tokenId));
         return;
-      case 'RequestRelayed': {
-        if (event.data.tokenId === 0) return;
-        await update(event.data.tokenId, {
-          $inc: { remain_quota: -event.data.quota, used_quota: event.data.quota },
-          $max: { accessed_time: Math.floor(recorded.recordedAt.getTime() / 1000) },
-        });
-        return;
-      }
     }
+  },
+  // The usage receipts: a batch's receipts are one guarded write per token.
+  batched: {
+    eventTypes: USAGE_EVENT_TYPES,
+    apply(recorded, writes) {
+      const { data } = recorded as unknown as UsageEvent;
+      if (data.tokenId === 0) return;
+      writes.update(
+        TOKENS,
+        String(data.tokenId),
+        {
+          $inc: { remain_quota: -data.quota, used_quota: data.quota },
+          $max: { accessed_time: Math.floor(recorded.recordedAt.getTime() / 1000) },
+        },
+        { position: Number(recorded.position.commit) },
+      );
+    },
   },
 };

@@ -4,11 +4,10 @@ import {
   EXPORT_SWITCH,
   QUOTA_DATA,
   QUOTA_DATA_STATE,
-  type QuotaDataDocument,
   type QuotaDataStateDocument,
 } from './quota-data.document';
 
-type Source = RequestRelayed | UserRegistered | UserRenamed | OptionChanged;
+type Source = UserRegistered | UserRenamed | OptionChanged;
 
 const HOUR = 3600;
 
@@ -43,25 +42,30 @@ export const quotaDataProjection: Projection = {
           await state.put({ _id: EXPORT_SWITCH, enabled: event.data.value === 'true' });
         }
         return;
-      case 'RequestRelayed': {
-        // Default on (the option's default): only an explicit false stops the export.
-        if ((await state.get(EXPORT_SWITCH))?.enabled === false) return;
-        const d = event.data;
-        const occurred = recorded.metadata['occurredAt'];
-        const at =
-          typeof occurred === 'string' ? Date.parse(occurred) : recorded.recordedAt.getTime();
-        const hour = Math.floor(at / 1000 / HOUR) * HOUR;
-        const username = (await state.get(String(d.userId)))?.username ?? '';
-        await session.collection<QuotaDataDocument>(QUOTA_DATA).update(
-          `${d.userId}:${hour}:${d.model}`,
-          {
-            $setOnInsert: { user_id: d.userId, username, model_name: d.model, created_at: hour },
-            $inc: { count: 1, quota: d.quota, token_used: d.promptTokens + d.completionTokens },
-          },
-          { upsert: true },
-        );
-        return;
-      }
     }
+  },
+  // The usage receipts: a batch's receipts are one write per user × model × hour.
+  batched: {
+    eventTypes: ['RequestRelayed'],
+    async apply(recorded, writes, session) {
+      const state = session.collection<QuotaDataStateDocument>(QUOTA_DATA_STATE);
+      // Default on (the option's default): only an explicit false stops the export.
+      if ((await state.get(EXPORT_SWITCH))?.enabled === false) return;
+      const d = (recorded as unknown as RequestRelayed).data;
+      const occurred = recorded.metadata['occurredAt'];
+      const at =
+        typeof occurred === 'string' ? Date.parse(occurred) : recorded.recordedAt.getTime();
+      const hour = Math.floor(at / 1000 / HOUR) * HOUR;
+      const username = (await state.get(String(d.userId)))?.username ?? '';
+      writes.update(
+        QUOTA_DATA,
+        `${d.userId}:${hour}:${d.model}`,
+        {
+          $setOnInsert: { user_id: d.userId, username, model_name: d.model, created_at: hour },
+          $inc: { count: 1, quota: d.quota, token_used: d.promptTokens + d.completionTokens },
+        },
+        { upsert: true },
+      );
+    },
   },
 };

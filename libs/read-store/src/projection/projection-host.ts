@@ -11,9 +11,12 @@ export interface ProjectionHostOptions {
   readonly onError?: (projection: string, error: Error) => void;
 }
 
-/** All projections of a process: start them together and wait (bounded) for read-your-writes. */
+/**
+ * All projections of a process over one `$all` subscription (one runner): start them together and
+ * wait (bounded) for read-your-writes.
+ */
 export class ProjectionHost {
-  readonly runners: readonly ProjectionRunner[];
+  readonly runner: ProjectionRunner;
   private readonly appliedListeners = new Set<AppliedListener>();
 
   constructor(
@@ -33,37 +36,48 @@ export class ProjectionHost {
         }
       }
     };
-    this.runners = projections.map(
-      (projection) =>
-        new ProjectionRunner(eventStore, readStore, projection, { ...options, onApplied }),
-    );
+    this.runner = new ProjectionRunner(eventStore, readStore, projections, {
+      ...options,
+      onApplied,
+    });
   }
 
-  /** Resolves once every projection has caught up with the log; on failure stops them all and rejects. */
+  /** Resolves once every projection has caught up with the log; on failure stops them and rejects. */
   async start(): Promise<void> {
     try {
-      await Promise.all(this.runners.map((runner) => runner.start()));
-      await Promise.all(this.runners.map((runner) => runner.caughtUp));
+      await this.runner.start();
+      await this.runner.caughtUp;
     } catch (error) {
       await this.stop();
       throw error;
     }
   }
 
+  /** Last `$all` position every projection has processed; null before the first event. */
+  position(): Position | null {
+    return this.runner.position();
+  }
+
+  hasReached(position: Position): boolean {
+    return this.runner.hasReached(position);
+  }
+
+  /** Called after every advance of `position()`; returns the unsubscribe function. */
+  onAdvance(listener: () => void): () => void {
+    return this.runner.onAdvance(listener);
+  }
+
   /** True once every projection has processed `position`; false after `timeoutMs`. */
   waitFor(position: Position, timeoutMs = 5000): Promise<boolean> {
-    const reached = () => this.runners.every((runner) => runner.hasReached(position));
-    if (reached()) return Promise.resolve(true);
+    if (this.hasReached(position)) return Promise.resolve(true);
     return new Promise<boolean>((resolve) => {
       const finish = (result: boolean) => {
         clearTimeout(timer);
-        for (const unsubscribe of unsubscribes) unsubscribe();
+        unsubscribe();
         resolve(result);
       };
       const timer = setTimeout(() => finish(false), timeoutMs);
-      const unsubscribes = this.runners.map((runner) =>
-        runner.onAdvance(() => reached() && finish(true)),
-      );
+      const unsubscribe = this.onAdvance(() => this.hasReached(position) && finish(true));
     });
   }
 
@@ -74,7 +88,7 @@ export class ProjectionHost {
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.runners.map((runner) => runner.stop()));
+    await this.runner.stop();
   }
 }
 

@@ -5,7 +5,9 @@ import { SqliteReadStore } from '../sqlite/sqlite-read-store';
 import { SqliteEventStore } from '@tollgate/event-store';
 import {
   append,
+  countTransactionWrites,
   statsCollections,
+  userCollections,
   seedLog,
   snapshot,
   statsProjection,
@@ -35,7 +37,7 @@ describe('ProjectionRunner', () => {
     await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 5 });
     await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 3 });
     const last = await append(events, 'user-1', 'UserRenamed', { userId: '1', name: 'Anna' });
-    const runner = run(new ProjectionRunner(events, store, usersProjection()));
+    const runner = run(new ProjectionRunner(events, store, [usersProjection()]));
     await runner.start();
     await runner.caughtUp;
     expect(await store.collection('test_users').get('1')).toEqual({
@@ -53,7 +55,7 @@ describe('ProjectionRunner', () => {
   });
 
   it('catches up at once on an empty log and then follows live events', async () => {
-    const runner = run(new ProjectionRunner(events, store, usersProjection()));
+    const runner = run(new ProjectionRunner(events, store, [usersProjection()]));
     await runner.start();
     await runner.caughtUp;
     const { position } = await append(events, 'user-1', 'UserRegistered', {
@@ -69,7 +71,7 @@ describe('ProjectionRunner', () => {
   });
 
   it('advances past events it does not handle', async () => {
-    const runner = run(new ProjectionRunner(events, store, usersProjection()));
+    const runner = run(new ProjectionRunner(events, store, [usersProjection()]));
     await runner.start();
     const { position } = await append(events, 'misc-1', 'SomethingElseHappened', {});
     await until(runner, position);
@@ -78,7 +80,7 @@ describe('ProjectionRunner', () => {
 
   it('resumes from its checkpoint after a restart without applying anything twice', async () => {
     await seedLog(events, 4, 3);
-    const first = run(new ProjectionRunner(events, store, usersProjection()));
+    const first = run(new ProjectionRunner(events, store, [usersProjection()]));
     await first.start();
     await first.caughtUp;
     await first.stop();
@@ -86,7 +88,7 @@ describe('ProjectionRunner', () => {
 
     const applied: RecordedEvent[] = [];
     const second = run(
-      new ProjectionRunner(events, store, usersProjection({ onApply: (e) => applied.push(e) })),
+      new ProjectionRunner(events, store, [usersProjection({ onApply: (e) => applied.push(e) })]),
     );
     await second.start();
     await second.caughtUp;
@@ -114,7 +116,7 @@ describe('ProjectionRunner', () => {
         if (++seen === 4) throw new Error('crash in the middle of the batch');
       },
     });
-    const first = run(new ProjectionRunner(events, store, crashing, { maxBatchSize: 100 }));
+    const first = run(new ProjectionRunner(events, store, [crashing], { maxBatchSize: 100 }));
     await first.start();
     await expect(first.caughtUp).rejects.toThrow(/crash in the middle/);
     // Three events were applied inside the transaction, which rolled back: nothing landed, no checkpoint.
@@ -122,7 +124,7 @@ describe('ProjectionRunner', () => {
     expect(await store.collection(CHECKPOINTS).get('test_users')).toBeNull();
 
     const second = run(
-      new ProjectionRunner(events, store, usersProjection(), { maxBatchSize: 100 }),
+      new ProjectionRunner(events, store, [usersProjection()], { maxBatchSize: 100 }),
     );
     await second.start();
     await second.caughtUp;
@@ -137,7 +139,7 @@ describe('ProjectionRunner', () => {
   it('ignores a batch delivered twice', async () => {
     await append(events, 'user-1', 'UserRegistered', { userId: '1', name: 'Ann' });
     await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 7 });
-    const runner = run(new ProjectionRunner(redelivering(events), store, usersProjection()));
+    const runner = run(new ProjectionRunner(redelivering(events), store, [usersProjection()]));
     await runner.start();
     await runner.caughtUp;
     expect(await store.collection('test_users').get('1')).toEqual({
@@ -150,8 +152,8 @@ describe('ProjectionRunner', () => {
 
   it('two processes sharing the read store do not apply an event twice', async () => {
     await append(events, 'user-1', 'UserRegistered', { userId: '1', name: 'Ann' });
-    const a = run(new ProjectionRunner(events, store, usersProjection(), { maxBatchSize: 1 }));
-    const b = run(new ProjectionRunner(events, store, usersProjection(), { maxBatchSize: 3 }));
+    const a = run(new ProjectionRunner(events, store, [usersProjection()], { maxBatchSize: 1 }));
+    const b = run(new ProjectionRunner(events, store, [usersProjection()], { maxBatchSize: 3 }));
     await a.start();
     await a.caughtUp;
     await b.start();
@@ -166,7 +168,7 @@ describe('ProjectionRunner', () => {
 
   it('drops its collections and replays when the version changes', async () => {
     await seedLog(events, 3, 2);
-    const v1 = run(new ProjectionRunner(events, store, statsProjection()));
+    const v1 = run(new ProjectionRunner(events, store, [statsProjection()]));
     await v1.start();
     await v1.caughtUp;
     await v1.stop();
@@ -175,11 +177,9 @@ describe('ProjectionRunner', () => {
 
     const applied: RecordedEvent[] = [];
     const v2 = run(
-      new ProjectionRunner(
-        events,
-        store,
+      new ProjectionRunner(events, store, [
         statsProjection({ version: 2, onApply: (e) => applied.push(e) }),
-      ),
+      ]),
     );
     await v2.start();
     await v2.caughtUp;
@@ -192,7 +192,7 @@ describe('ProjectionRunner', () => {
     const seenDocs: unknown[] = [];
     const calls: Array<[string, string[]]> = [];
     const runner = run(
-      new ProjectionRunner(events, store, usersProjection(), {
+      new ProjectionRunner(events, store, [usersProjection()], {
         onApplied: (name, applied) => {
           calls.push([name, applied.map((e) => e.type)]);
           void store
@@ -216,7 +216,7 @@ describe('ProjectionRunner', () => {
 
   it('writes the checkpoint after many unhandled events even when nothing applied', async () => {
     const runner = run(
-      new ProjectionRunner(events, store, usersProjection(), {
+      new ProjectionRunner(events, store, [usersProjection()], {
         checkpointEvery: 5,
         maxBatchSize: 1,
       }),
@@ -238,7 +238,7 @@ describe('ProjectionRunner', () => {
       },
     });
     const runner = run(
-      new ProjectionRunner(events, store, flaky, {
+      new ProjectionRunner(events, store, [flaky], {
         retryDelayMs: 10,
         onError: (_n, error) => errors.push(error.message),
       }),
@@ -253,6 +253,130 @@ describe('ProjectionRunner', () => {
     await until(runner, position);
     expect(errors).toEqual(['transient']);
     expect((await store.collection('test_users').get('1'))?.['quota']).toBe(4);
+  });
+
+  it('a failing projection holds every projection back, reported by name, until it succeeds', async () => {
+    // The decision: one subscription and one transaction per batch, so a projection that throws
+    // rolls the batch back for all of them (no read model runs ahead of the others) and is reported
+    // by name at every retry rather than skipped silently.
+    let broken = true;
+    const errors: Array<[string, string]> = [];
+    const runner = run(
+      new ProjectionRunner(
+        events,
+        store,
+        [
+          usersProjection({
+            onApply: (e) => {
+              if (broken && e.type === 'QuotaAdded') throw new Error('bug');
+            },
+          }),
+          statsProjection(),
+        ],
+        { retryDelayMs: 5, onError: (name, error) => errors.push([name, error.message]) },
+      ),
+    );
+    await append(events, 'user-1', 'UserRegistered', { userId: '1', name: 'Ann' });
+    await runner.start();
+    await runner.caughtUp;
+    const quota = await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 4 });
+    const logged = await append(events, 'req-1', 'RequestLogged', { model: 'm', tokens: 3 });
+    while (errors.length < 3) await new Promise((r) => setTimeout(r, 5));
+    expect(errors[0]).toEqual(['test_users', 'bug']);
+    expect(runner.hasReached(quota.position)).toBe(false);
+    expect(await store.collection('test_request_logs').count()).toBe(0);
+
+    broken = false;
+    await until(runner, logged.position);
+    expect((await store.collection('test_users').get('1'))?.['quota']).toBe(4);
+    expect(await store.collection('test_request_logs').count()).toBe(1);
+  });
+
+  it('feeds every projection from one subscription, in one transaction per batch', async () => {
+    await seedLog(events, 4, 3);
+    let subscriptions = 0;
+    const counted = new Proxy(events, {
+      get(target, key, receiver) {
+        if (key === 'subscribeToAll') subscriptions++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    let transactions = 0;
+    const store2 = new Proxy(store, {
+      get(target, key, receiver) {
+        if (key === 'transaction') transactions++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const runner = run(
+      new ProjectionRunner(counted, store2, [usersProjection(), statsProjection()], {
+        maxBatchSize: 1000,
+      }),
+    );
+    await runner.start();
+    await runner.caughtUp;
+    expect(subscriptions).toBe(1);
+    expect(transactions).toBe(1);
+    expect(await store.collection('test_users').count()).toBe(4);
+    expect(await store.collection('test_request_logs').count()).toBe(12);
+    const head = (await events.headPosition())!;
+    for (const name of ['test_users', 'test_stats'])
+      expect((await store.collection(CHECKPOINTS).get(name))?.['position']).toBe(
+        serializePosition(head),
+      );
+  });
+
+  it('writes a batch of increments to one document once', async () => {
+    await append(events, 'user-1', 'UserRegistered', { userId: '1', name: 'Ann' });
+    for (let i = 1; i <= 20; i++)
+      await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: i });
+    await append(events, 'user-1', 'UserRenamed', { userId: '1', name: 'Anna' });
+    for (let i = 1; i <= 10; i++)
+      await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 100 });
+    const counted = countTransactionWrites(store);
+    const runner = run(
+      new ProjectionRunner(events, counted.store, [usersProjection()], { maxBatchSize: 1000 }),
+    );
+    await runner.start();
+    await runner.caughtUp;
+    expect(await store.collection('test_users').get('1')).toEqual({
+      _id: '1',
+      name: 'Anna',
+      quota: 210 + 1000,
+      biggestTopUp: 100,
+    });
+    // The rename sits between the top-ups: one merged write before it, one after.
+    expect(counted.writes).toEqual(['1', '1', '1']);
+  });
+
+  it('replays only the projection whose version changed', async () => {
+    await seedLog(events, 3, 2);
+    const first = run(new ProjectionRunner(events, store, [usersProjection(), statsProjection()]));
+    await first.start();
+    await first.caughtUp;
+    await first.stop();
+    const built = await snapshot(store, [...userCollections, ...statsCollections]);
+
+    const appliedUsers: RecordedEvent[] = [];
+    const appliedStats: RecordedEvent[] = [];
+    const second = run(
+      new ProjectionRunner(events, store, [
+        usersProjection({ onApply: (e) => appliedUsers.push(e) }),
+        statsProjection({ version: 2, onApply: (e) => appliedStats.push(e) }),
+      ]),
+    );
+    await second.start();
+    await second.caughtUp;
+    expect(appliedUsers).toEqual([]);
+    expect(appliedStats).toHaveLength(6);
+    expect(await snapshot(store, [...userCollections, ...statsCollections])).toEqual(built);
+
+    const { position } = await append(events, 'billing-0', 'QuotaAdded', {
+      userId: '0',
+      amount: 1,
+    });
+    await until(second, position);
+    expect(appliedUsers.map((e) => e.type)).toEqual(['QuotaAdded']);
   });
 });
 

@@ -6,6 +6,7 @@ import type {
 } from '@tollgate/event-store/event-store.port';
 import { comparePositions } from '@tollgate/event-store/event-store.port';
 import type { ReadStore } from '../read-store.port';
+import { applyEvents, ProjectionFailure } from './apply-events';
 import { checkpointCollection, CHECKPOINTS, readCheckpoint, writeCheckpoint } from './checkpoint';
 import type { Projection } from './projection';
 
@@ -14,33 +15,48 @@ export type AppliedListener = (projection: string, events: readonly RecordedEven
 export interface ProjectionRunnerOptions {
   /** Upper bound on events per transaction (default 500). */
   readonly maxBatchSize?: number;
-  /** After each committed batch that had events for this projection. */
+  /** After each committed batch, per projection that had events in it. */
   readonly onApplied?: AppliedListener;
   /** Errors once caught up (the runner then resubscribes with backoff). Default: console.error. */
   readonly onError?: (projection: string, error: Error) => void;
-  /** Write the checkpoint after this many events of other types even when nothing applied (default 1000). */
+  /** Write a projection's checkpoint after this many events of other types even when nothing applied (default 1000). */
   readonly checkpointEvery?: number;
   /** First delay before resubscribing after an error; doubles up to 30 s (default 1000). */
   readonly retryDelayMs?: number;
 }
 
 const MAX_RETRY_MS = 30_000;
+/** Who reports errors that belong to no single projection (the subscription's own). */
+const SUBSCRIPTION = 'projections';
+
+interface Member {
+  readonly projection: Projection;
+  readonly types: ReadonlySet<string>;
+  /** Everything up to here is in its read model (its checkpoint, then what this runner applied). */
+  position: Position | null;
+  sinceCheckpoint: number;
+}
 
 /**
- * Runs one projection: subscribes to all of `$all` (unfiltered, so its position passes every event and
- * `waitFor` works for any position) from its checkpoint, and applies each delivered batch in one
- * read-store transaction that also writes the checkpoint, so a crash never applies a batch twice.
- * A stored checkpoint with another version (or none) means: drop the collections and replay.
+ * Runs a process's projections over ONE subscription to all of `$all` (unfiltered, so its position
+ * passes every event and `waitFor` works for any position), from the oldest of their checkpoints.
+ * Each delivered batch is applied in one read-store transaction that also writes the checkpoints of
+ * the projections it touched, so a crash never applies a batch twice; a projection whose checkpoint
+ * is ahead (the others were reset) skips what it already has. A stored checkpoint with another
+ * version (or none) means: drop that projection's collections and replay it.
+ *
+ * A projection that throws rolls its whole batch back, for every projection: they all wait (no read
+ * model runs ahead of the others on the shared position) while the runner reports the failing one by
+ * name and retries with backoff; while catching up at start-up it rejects `caughtUp` instead.
  */
 export class ProjectionRunner {
   /** Resolves once everything in the log at start time is applied; rejects if that fails. */
   readonly caughtUp: Promise<void>;
 
-  private readonly eventTypes: ReadonlySet<string>;
+  private readonly members: Member[];
   private readonly maxBatchSize: number;
   private readonly checkpointEvery: number;
   private current: Position | null = null;
-  private sinceCheckpoint = 0;
   private subscription: Subscription | undefined;
   private inflight: Promise<void> = Promise.resolve();
   private readonly advanceListeners = new Set<() => void>();
@@ -54,10 +70,15 @@ export class ProjectionRunner {
   constructor(
     private readonly eventStore: EventStore,
     private readonly readStore: ReadStore,
-    readonly projection: Projection,
+    projections: readonly Projection[],
     private readonly options: ProjectionRunnerOptions = {},
   ) {
-    this.eventTypes = new Set(projection.eventTypes);
+    this.members = projections.map((projection) => ({
+      projection,
+      types: new Set(projection.eventTypes),
+      position: null,
+      sinceCheckpoint: 0,
+    }));
     this.maxBatchSize = options.maxBatchSize ?? 500;
     this.checkpointEvery = options.checkpointEvery ?? 1000;
     this.retryMs = options.retryDelayMs ?? 1000;
@@ -68,11 +89,7 @@ export class ProjectionRunner {
     this.caughtUp.catch(() => undefined); // awaited by whoever cares; never an unhandled rejection
   }
 
-  get name(): string {
-    return this.projection.name;
-  }
-
-  /** Last `$all` position processed (applied or skipped); null before the first event. */
+  /** Last `$all` position every projection has processed (applied or skipped); null before the first event. */
   position(): Position | null {
     return this.current;
   }
@@ -87,18 +104,25 @@ export class ProjectionRunner {
     return () => this.advanceListeners.delete(listener);
   }
 
-  /** Resolves after the checkpoint is loaded and the subscription opened; catch-up continues in the background. */
+  /** Resolves after the checkpoints are loaded and the subscription opened; catch-up continues in the background. */
   async start(): Promise<void> {
-    const { projection, readStore } = this;
-    await readStore.declare([...projection.collections, checkpointCollection]);
-    const checkpoint = await readCheckpoint(readStore, projection.name);
-    if (checkpoint && checkpoint.version === projection.version) {
-      this.current = checkpoint.position;
-    } else {
-      // New projection, new version or lost checkpoint: the read model is rebuilt from the log.
-      await readStore.drop(projection.collections.map((c) => c.name));
-      await readStore.collection(CHECKPOINTS).delete(projection.name);
+    const { readStore } = this;
+    await readStore.declare([
+      ...this.members.flatMap((m) => m.projection.collections),
+      checkpointCollection,
+    ]);
+    for (const member of this.members) {
+      const { projection } = member;
+      const checkpoint = await readCheckpoint(readStore, projection.name);
+      if (checkpoint && checkpoint.version === projection.version) {
+        member.position = checkpoint.position;
+      } else {
+        // New projection, new version or lost checkpoint: the read model is rebuilt from the log.
+        await readStore.drop(projection.collections.map((c) => c.name));
+        await readStore.collection(CHECKPOINTS).delete(projection.name);
+      }
     }
+    this.current = this.oldestMemberPosition();
     const head = await this.eventStore.headPosition();
     if (head === null || this.hasReached(head)) this.markCaughtUp();
     else {
@@ -116,11 +140,19 @@ export class ProjectionRunner {
     if (this.stopped) return;
     this.stopped = true;
     clearTimeout(this.retryTimer);
-    if (!this.isCaughtUp)
-      this.rejectCaughtUp(new Error(`Projection ${this.name} stopped before catching up`));
+    if (!this.isCaughtUp) this.rejectCaughtUp(new Error('Projections stopped before catching up'));
     await this.subscription?.stop();
     this.subscription = undefined;
     await this.inflight;
+  }
+
+  private oldestMemberPosition(): Position | null {
+    let oldest: Position | null = null;
+    for (const { position } of this.members) {
+      if (position === null) return null;
+      if (oldest === null || comparePositions(position, oldest) < 0) oldest = position;
+    }
+    return oldest;
   }
 
   private subscribe(): void {
@@ -147,37 +179,53 @@ export class ProjectionRunner {
     const events = delivered.filter((e) => !this.hasReached(e.position));
     const last = events[events.length - 1];
     if (!last) return;
-    const relevant = events.filter((e) => this.eventTypes.has(e.type));
-    this.sinceCheckpoint += events.length;
-    if (relevant.length > 0 || this.sinceCheckpoint >= this.checkpointEvery) {
-      const { projection } = this;
+    const work: Array<{ member: Member; relevant: RecordedEvent[] }> = [];
+    for (const member of this.members) {
+      const { position, types } = member;
+      const relevant = events.filter(
+        (e) =>
+          types.has(e.type) && (position === null || comparePositions(e.position, position) > 0),
+      );
+      member.sinceCheckpoint += events.length;
+      if (relevant.length > 0 || member.sinceCheckpoint >= this.checkpointEvery)
+        work.push({ member, relevant });
+    }
+    if (work.length > 0) {
       await this.readStore.transaction(async (session) => {
-        // Another process sharing this read store may have applied part of the batch already; the
-        // checkpoint read in the same transaction makes that safe (a write conflict retries the body).
-        const stored = await readCheckpoint(session, projection.name);
-        const done = stored?.version === projection.version ? stored.position : null;
-        const fresh = done
-          ? relevant.filter((e) => comparePositions(e.position, done) > 0)
-          : relevant;
-        for (const event of fresh) await projection.apply(event, session);
-        if (!done || comparePositions(last.position, done) > 0) {
-          await writeCheckpoint(session, projection.name, last.position, projection.version);
+        for (const { member, relevant } of work) {
+          const { projection } = member;
+          // Another process sharing this read store may have applied part of the batch already; the
+          // checkpoint read in the same transaction makes that safe (a write conflict retries the body).
+          const stored = await readCheckpoint(session, projection.name);
+          const done = stored?.version === projection.version ? stored.position : null;
+          const fresh = done
+            ? relevant.filter((e) => comparePositions(e.position, done) > 0)
+            : relevant;
+          await applyEvents(projection, fresh, session, this.readStore);
+          if (!done || comparePositions(last.position, done) > 0) {
+            await writeCheckpoint(session, projection.name, last.position, projection.version);
+          }
         }
       });
-      this.sinceCheckpoint = 0;
+      for (const { member } of work) member.sinceCheckpoint = 0;
     }
-    // Batches without relevant events only move the in-memory position: a restart re-reads them, harmlessly.
+    // Projections without relevant events only move in memory: a restart re-reads them, harmlessly.
+    for (const member of this.members) {
+      if (member.position === null || comparePositions(last.position, member.position) > 0)
+        member.position = last.position;
+    }
     this.current = last.position;
     this.retryMs = this.options.retryDelayMs ?? 1000;
     for (const listener of [...this.advanceListeners]) listener();
-    if (relevant.length > 0) this.notifyApplied(relevant);
+    for (const { member, relevant } of work)
+      if (relevant.length > 0) this.notifyApplied(member.projection.name, relevant);
   }
 
-  private notifyApplied(events: readonly RecordedEvent[]): void {
+  private notifyApplied(name: string, events: readonly RecordedEvent[]): void {
     try {
-      this.options.onApplied?.(this.name, events);
+      this.options.onApplied?.(name, events);
     } catch (error) {
-      this.report(error as Error);
+      this.report(name, error as Error);
     }
   }
 
@@ -194,17 +242,20 @@ export class ProjectionRunner {
       // At start-up a failing projection is a bug to surface, not to retry forever in the background.
       this.stopped = true;
       this.rejectCaughtUp(
-        new Error(`Projection ${this.name} failed: ${error.message}`, { cause: error }),
+        error instanceof ProjectionFailure
+          ? error
+          : new Error(`Projections failed: ${error.message}`, { cause: error }),
       );
       return;
     }
-    this.report(error);
+    if (error instanceof ProjectionFailure) this.report(error.projection, error.cause);
+    else this.report(SUBSCRIPTION, error);
     this.retryTimer = setTimeout(() => this.subscribe(), this.retryMs);
     this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
   }
 
-  private report(error: Error): void {
-    if (this.options.onError) this.options.onError(this.name, error);
-    else console.error(`Projection ${this.name}:`, error);
+  private report(name: string, error: Error): void {
+    if (this.options.onError) this.options.onError(name, error);
+    else console.error(`Projection ${name}:`, error);
   }
 }

@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '@tollgate/event-store/event-store.port';
 import type { CollectionSpec, ReadStoreSession } from '../read-store.port';
+import type { BatchWrites } from './batch-writes';
 
 /**
  * A read model fed from `$all`. Each collection belongs to exactly one projection (rebuilds and version
@@ -14,7 +15,23 @@ export interface Projection {
   readonly name: string;
   readonly version: number;
   readonly collections: readonly CollectionSpec[];
-  /** `apply` sees only events of these types. */
+  /** `apply` (or `batched.apply`) sees only events of these types. */
   readonly eventTypes: readonly string[];
   apply(event: RecordedEvent, session: ReadStoreSession): Promise<void>;
+  /**
+   * Optional path for frequent events whose effect is updates of documents (counters, "latest"
+   * fields), such as the usage receipts: instead of writing, `apply` puts its updates into the
+   * batch's `writes`, which merges them per document and writes each once per batch. Events of other
+   * types flush the buffer before their own `apply`, so every document sees its events in order.
+   * `session` is for reads of collections these updates do not touch (they are not written yet).
+   */
+  readonly batched?: {
+    /** A subset of `eventTypes`. */
+    readonly eventTypes: readonly string[];
+    apply(
+      event: RecordedEvent,
+      writes: BatchWrites,
+      session: ReadStoreSession,
+    ): void | Promise<void>;
+  };
 }

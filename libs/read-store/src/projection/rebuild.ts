@@ -1,6 +1,7 @@
 import type { EventStore, Position, RecordedEvent } from '@tollgate/event-store/event-store.port';
 import { comparePositions } from '@tollgate/event-store/event-store.port';
 import type { ReadStore, ReadStoreSession } from '../read-store.port';
+import { applyEvents } from './apply-events';
 import { checkpointCollection, CHECKPOINTS, writeCheckpoint } from './checkpoint';
 import type { Projection } from './projection';
 
@@ -71,12 +72,11 @@ export async function rebuildProjections(
     const counts = new Map<string, number>();
     await readStore.transaction(async (session) => {
       counts.clear(); // a retried transaction starts over
-      for (const event of events) {
-        for (const { projection, types } of handlers) {
-          if (!types.has(event.type)) continue;
-          await projection.apply(event, session);
-          counts.set(projection.name, (counts.get(projection.name) ?? 0) + 1);
-        }
+      for (const { projection, types } of handlers) {
+        const mine = events.filter((event) => types.has(event.type));
+        // The same batch path as the runner: a page of receipts is one write per document.
+        await applyEvents(projection, mine, session, readStore);
+        counts.set(projection.name, mine.length);
       }
       await checkpointAll(session, events[events.length - 1]!.position);
     });

@@ -5,9 +5,12 @@ import type {
   RecordedEvent,
 } from '@tollgate/event-store/event-store.port';
 import type { Projection } from '../projection/projection';
-import type { AnyDoc, ReadStore } from '../read-store.port';
+import type { AnyDoc, Filter, ReadStore, ReadStoreSession } from '../read-store.port';
 
-/** Test projections. QuotaAdded uses $inc on purpose: applying an event twice would show. */
+/**
+ * Test projections. QuotaAdded uses $inc on purpose: applying an event twice would show; it goes
+ * through the batched path, the rest through `apply`.
+ */
 export interface SampleOptions {
   readonly version?: number;
   /** Called before each apply; throw from it to simulate a crash. */
@@ -34,12 +37,18 @@ export function usersProjection(options: SampleOptions = {}): Projection {
         await users.put({ _id: data.userId, name: data.name, quota: 0 });
       if (event.type === 'UserRenamed')
         await users.update(data.userId, { $set: { name: data.name } });
-      if (event.type === 'QuotaAdded') {
-        await users.update(data.userId, {
+    },
+    // Top-ups go through the batch's write buffer: a batch of them is one write per user.
+    batched: {
+      eventTypes: ['QuotaAdded'],
+      apply(event, writes) {
+        options.onApply?.(event);
+        const data = event.data as UserEventData;
+        writes.update('test_users', data.userId, {
           $inc: { quota: data.amount ?? 0 },
           $max: { biggestTopUp: data.amount ?? 0 },
         });
-      }
+      },
     },
   };
 }
@@ -113,4 +122,43 @@ export async function snapshot(
   for (const name of names)
     result[name] = await readStore.collection(name).find({}, { sort: { _id: 1 } });
   return result;
+}
+
+/** A session that records the id of every update reaching the store through it. */
+export function countWrites(session: ReadStoreSession): {
+  session: ReadStoreSession;
+  writes: string[];
+} {
+  const writes: string[] = [];
+  const wrapped: ReadStoreSession = {
+    collection: (name) =>
+      new Proxy(session.collection(name), {
+        get(target, key, receiver) {
+          const value = Reflect.get(target, key, receiver) as unknown;
+          if (key !== 'update' && key !== 'updateMany') return value;
+          return (first: string | Filter, ...rest: unknown[]) => {
+            writes.push(typeof first === 'string' ? first : String(first['_id']));
+            return (value as (...args: unknown[]) => unknown).call(target, first, ...rest);
+          };
+        },
+      }),
+  };
+  return { session: wrapped, writes };
+}
+
+/** The store, with every transaction's session recording its updates into `writes`. */
+export function countTransactionWrites(store: ReadStore): { store: ReadStore; writes: string[] } {
+  const writes: string[] = [];
+  const wrapped = new Proxy(store, {
+    get(target, key, receiver) {
+      if (key !== 'transaction') return Reflect.get(target, key, receiver) as unknown;
+      const transaction: ReadStore['transaction'] = (body) =>
+        target.transaction((session) => {
+          const counted = countWrites(session);
+          return body(counted.session).finally(() => writes.push(...counted.writes));
+        });
+      return transaction;
+    },
+  });
+  return { store: wrapped, writes };
 }

@@ -61,3 +61,41 @@ describe('CacheFeed', () => {
     await store.close();
   });
 });
+
+describe('CacheFeed after a lost subscription', () => {
+  it('resubscribes from where it was and keeps the caches live', async () => {
+    const store = SqliteEventStore.open(':memory:');
+    await store.append('a-1', [event('Added', 1)], 'no_stream');
+    // The first subscription fails once caught up (an EventStoreDB connection lost, say).
+    let subscriptions = 0;
+    let breakFirst: (() => Promise<void>) | undefined;
+    const flaky = new Proxy(store, {
+      get(target, key, receiver) {
+        if (key !== 'subscribeToAll') return Reflect.get(target, key, receiver) as unknown;
+        const subscribe: typeof store.subscribeToAll = (options, handlers) => {
+          const subscription = target.subscribeToAll(options, handlers);
+          if (subscriptions++ === 0)
+            breakFirst = async () => {
+              await subscription.stop();
+              handlers.onError?.(new Error('connection lost'));
+            };
+          return subscription;
+        };
+        return subscribe;
+      },
+    });
+    const feed = new CacheFeed(flaky);
+    const cache = new CountingCache(['Added']);
+    feed.register(cache);
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    await feed.start();
+    await breakFirst!();
+
+    const { position } = await store.append('a-1', [event('Added', 2)], 0);
+    expect(await feed.waitFor(position, 3000)).toBe(true);
+    expect(cache.seen).toEqual(['Added:1', 'Added:2']);
+    expect(subscriptions).toBe(2);
+    await feed.onApplicationShutdown();
+    await store.close();
+  });
+});

@@ -9,6 +9,9 @@ import {
 import { EVENT_STORE } from '../injection-tokens';
 import type { HotCache } from './hot-cache';
 
+const FIRST_RETRY_MS = 250;
+const MAX_RETRY_MS = 30_000;
+
 /**
  * One `$all` subscription per process that replays the log into every registered hot cache, then
  * stays live. Caches register in their constructor or `onModuleInit`; `start` runs at bootstrap.
@@ -22,11 +25,18 @@ export class CacheFeed implements OnApplicationShutdown {
   private subscription: Subscription | undefined;
   private current: Position | null = null;
   private readonly waiters = new Set<() => void>();
+  private started = false;
+  private caughtUp: (() => void) | undefined;
+  /** Set until the first catch-up: a failure then rejects `start`. */
+  private startFailed: ((error: Error) => void) | undefined;
+  private stopped = false;
+  private retryMs = FIRST_RETRY_MS;
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   register(cache: HotCache): void {
-    if (this.subscription) throw new Error(`Hot cache ${cache.name} registered after start`);
+    if (this.started) throw new Error(`Hot cache ${cache.name} registered after start`);
     this.caches.push(cache);
     for (const type of cache.eventTypes) {
       const list = this.byType.get(type) ?? [];
@@ -37,23 +47,39 @@ export class CacheFeed implements OnApplicationShutdown {
 
   /** Replays the whole log into the caches; resolves once caught up, then follows live. */
   start(): Promise<void> {
+    this.started = true;
     return new Promise<void>((resolve, reject) => {
-      let caughtUp = false;
-      this.subscription = this.store.subscribeToAll(
-        { fromPosition: 'start', maxBatchSize: 2000 },
-        {
-          onEvents: (events) => this.deliver(events),
-          onCaughtUp: () => {
-            caughtUp = true;
-            resolve();
-          },
-          onError: (error) => {
-            this.logger.error(`cache subscription stopped: ${error.stack ?? error.message}`);
-            if (!caughtUp) reject(error);
-          },
-        },
-      );
+      this.caughtUp = resolve;
+      this.startFailed = reject;
+      this.subscribe();
     });
+  }
+
+  /**
+   * A subscription that fails is over. At start-up that fails the boot; afterwards the feed
+   * resubscribes from the last delivered position with backoff, or the relay would go on reading
+   * caches frozen at the failure.
+   */
+  private subscribe(): void {
+    if (this.stopped) return;
+    this.subscription = this.store.subscribeToAll(
+      { fromPosition: this.current ?? 'start', maxBatchSize: 2000 },
+      {
+        onEvents: (events) => this.deliver(events),
+        onCaughtUp: () => {
+          this.retryMs = FIRST_RETRY_MS;
+          this.startFailed = undefined;
+          this.caughtUp?.();
+        },
+        onError: (error) => {
+          this.logger.error(`cache subscription stopped: ${error.stack ?? error.message}`);
+          if (this.startFailed) return this.startFailed(error);
+          if (this.stopped) return;
+          this.retryTimer = setTimeout(() => this.subscribe(), this.retryMs);
+          this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+        },
+      },
+    );
   }
 
   /** Position of the last event delivered to the caches; null before the first. */
@@ -106,6 +132,8 @@ export class CacheFeed implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
     await this.subscription?.stop();
   }
 }

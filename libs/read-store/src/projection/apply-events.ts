@@ -1,0 +1,52 @@
+import type { RecordedEvent } from '@tollgate/event-store/event-store.port';
+import type { ReadStore, ReadStoreSession } from '../read-store.port';
+import { BatchWrites } from './batch-writes';
+import type { Projection } from './projection';
+
+/** A projection failed on a batch; `cause` is its error. */
+export class ProjectionFailure extends Error {
+  override readonly name = 'ProjectionFailure';
+  constructor(
+    readonly projection: string,
+    override readonly cause: Error,
+  ) {
+    super(`Projection ${projection} failed: ${cause.message}`, { cause });
+  }
+}
+
+/**
+ * Applies one projection's events of a batch inside the caller's transaction: `batched` event types
+ * through a write buffer that coalesces per document (only when the store's transactions are atomic),
+ * the rest one by one through `apply`, in log order.
+ */
+export async function applyEvents(
+  projection: Projection,
+  events: readonly RecordedEvent[],
+  session: ReadStoreSession,
+  readStore: Pick<ReadStore, 'atomicTransactions'>,
+): Promise<void> {
+  try {
+    const { batched } = projection;
+    if (!batched) {
+      for (const event of events) await projection.apply(event, session);
+      return;
+    }
+    const writes = new BatchWrites(readStore.atomicTransactions);
+    for (const event of events) {
+      if (batched.eventTypes.includes(event.type)) {
+        await batched.apply(event, writes, session);
+        continue;
+      }
+      await writes.flush(session);
+      await projection.apply(event, session);
+    }
+    await writes.flush(session);
+  } catch (error) {
+    throw error instanceof ProjectionFailure
+      ? error
+      : new ProjectionFailure(
+          projection.name,
+          error instanceof Error ? error : new Error(String(error)),
+        );
+  }
+}

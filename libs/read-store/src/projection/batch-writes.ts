@@ -1,0 +1,163 @@
+import type { ReadStoreSession, Update } from '../read-store.port';
+
+/** The field a guarded update checks and records: the `$all` commit of the last event applied. */
+export const SOURCE_POSITION = 'source_position';
+
+export interface BufferedUpdateOptions {
+  readonly upsert?: boolean;
+  /**
+   * The event's `$all` commit. The write then applies only while the document's `source_position`
+   * is below it, and records it: at most once per document even without atomic transactions.
+   */
+  readonly position?: number;
+}
+
+type Operator = '$set' | '$inc' | '$unset' | '$max' | '$setOnInsert';
+const OPERATORS: readonly Operator[] = ['$set', '$inc', '$unset', '$max', '$setOnInsert'];
+
+interface Pending {
+  readonly collection: string;
+  readonly id: string;
+  readonly update: { -readonly [K in Operator]?: Update[K] };
+  readonly upsert: boolean;
+  /** Guarded writes: positions of the first and last event merged into this write. */
+  readonly first: number | undefined;
+  last: number | undefined;
+}
+
+/**
+ * A batch-scoped write buffer: updates to the same document merge into one write when applying them
+ * one after the other would give the same document ($inc sums, $max keeps the larger, the later $set
+ * wins). A batch of usage receipts then costs one read-modify-write per user, token or channel
+ * instead of one per receipt. Updates that would not merge exactly (one operator on a field another
+ * touches, an upsert after a plain update, a new $setOnInsert) start a new write for that document;
+ * per document the writes keep their order, and documents are independent of each other.
+ *
+ * Merging is for atomic transactions only: on a store without them a crash may land part of a
+ * batch, and a replayed batch may be cut differently, so a merged guard would skip events. With
+ * `coalesce` false every update stays its own guarded write, as if applied one by one.
+ */
+export class BatchWrites {
+  private readonly pending = new Map<string, Pending[]>();
+
+  constructor(private readonly coalesce: boolean) {}
+
+  /** Documents with writes waiting for `flush`. */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  update(
+    collection: string,
+    id: string,
+    update: Update,
+    options: BufferedUpdateOptions = {},
+  ): void {
+    const upsert = options.upsert === true;
+    if (upsert && options.position !== undefined)
+      throw new Error('A guarded update cannot upsert: create the document first');
+    const key = `${collection}\u0000${id}`;
+    const writes = this.pending.get(key);
+    const previous = writes?.[writes.length - 1];
+    if (this.coalesce && previous && merge(previous, update, upsert, options.position)) return;
+    const next: Pending = {
+      collection,
+      id,
+      update: copy(update),
+      upsert,
+      first: options.position,
+      last: options.position,
+    };
+    if (writes) writes.push(next);
+    else this.pending.set(key, [next]);
+  }
+
+  /** Writes everything buffered through `session`, then starts empty. */
+  async flush(session: ReadStoreSession): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batches = [...this.pending.values()];
+    this.pending.clear();
+    for (const writes of batches) {
+      for (const write of writes) {
+        const collection = session.collection(write.collection);
+        if (write.first === undefined) {
+          await collection.update(write.id, write.update, { upsert: write.upsert });
+          continue;
+        }
+        await collection.updateMany(
+          { _id: write.id, [SOURCE_POSITION]: { $lt: write.first } },
+          { ...write.update, $set: { ...write.update.$set, [SOURCE_POSITION]: write.last } },
+        );
+      }
+    }
+  }
+}
+
+function copy(update: Update): Pending['update'] {
+  const { $set, $inc, $unset, $max, $setOnInsert } = update;
+  return {
+    ...($set && { $set: { ...$set } }),
+    ...($inc && { $inc: { ...$inc } }),
+    ...($unset && { $unset: { ...$unset } }),
+    ...($max && { $max: { ...$max } }),
+    ...($setOnInsert && { $setOnInsert: { ...$setOnInsert } }),
+  };
+}
+
+/** Folds `next` into `into` when applying the result equals applying both in turn; else false. */
+function merge(
+  into: Pending,
+  next: Update,
+  upsert: boolean,
+  position: number | undefined,
+): boolean {
+  if ((into.first === undefined) !== (position === undefined)) return false;
+  // A plain update of a missing document does nothing; the upsert after it would then create
+  // the document with both.
+  if (upsert && !into.upsert) return false;
+  // Once the first write has created the document, a later $setOnInsert does nothing: fine when
+  // it names nothing new; otherwise the merged insert would write it.
+  const inserting = next.$setOnInsert ?? {};
+  const known = into.update.$setOnInsert ?? {};
+  if (Object.keys(inserting).some((path) => !(path in known))) return false;
+  if (conflicts(into.update, next)) return false;
+
+  const target = into.update;
+  for (const [path, value] of Object.entries(next.$inc ?? {})) {
+    const inc = (target.$inc ??= {});
+    inc[path] = (inc[path] ?? 0) + value;
+  }
+  for (const [path, value] of Object.entries(next.$max ?? {})) {
+    const max = (target.$max ??= {});
+    const current = max[path];
+    max[path] = current === undefined ? value : Math.max(current, value);
+  }
+  if (next.$set) target.$set = { ...target.$set, ...next.$set };
+  if (next.$unset) target.$unset = { ...target.$unset, ...next.$unset };
+  if (position !== undefined) into.last = position;
+  return true;
+}
+
+/**
+ * Whether the merged update would touch one field (or a field and its parent) with two operators,
+ * or with one operator under two overlapping paths: not the same as applying them in turn.
+ */
+function conflicts(a: Pending['update'], b: Update): boolean {
+  const touched: Array<[Operator, string]> = [];
+  for (const op of OPERATORS) {
+    const paths = new Set([...Object.keys(a[op] ?? {}), ...Object.keys(b[op] ?? {})]);
+    for (const path of paths) touched.push([op, path]);
+  }
+  for (let i = 0; i < touched.length; i++) {
+    for (let j = i + 1; j < touched.length; j++) {
+      const [opA, pathA] = touched[i]!;
+      const [opB, pathB] = touched[j]!;
+      if (overlaps(pathA, pathB) && (opA !== opB || pathA !== pathB)) return true;
+    }
+  }
+  return false;
+}
+
+function overlaps(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+}

@@ -1,0 +1,235 @@
+/**
+ * `node dist/test/bench/projection-rebuild.measure.js [receipts] [rounds] [each]` (after `npm run bench -- --quick`
+ * built it): how fast every projection of the gateway rebuilds from a log that is mostly usage
+ * receipts, offline (`rebuildProjections`, the CLI) and by the runner's catch-up (an empty read store
+ * at start-up). "one by one" is the same code on a store that says it has no atomic transactions:
+ * nothing is merged, every receipt is its own guarded write per user, token and channel (what every
+ * receipt cost before the batch write buffer); "merged" is the normal path. Same log, same run.
+ * The baseline is main's write pattern, not main's runner code (gone from the tree): main's catch-up
+ * also read the log once per projection (eight subscriptions), so its catch-up was slower still.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
+import {
+  ProjectionHost,
+  SqliteReadStore,
+  rebuildProjections,
+  type ReadStore,
+} from '@tollgate/read-store';
+import { EMPTY_CHANNEL_CONFIG } from '@tollgate/domain';
+import { usageReceipt } from '@tollgate/testing/usage-receipt';
+import { appendEvents } from '@tollgate/testing/append-events';
+import { ALL_PROJECTIONS } from '../../apps/gateway/src/projections/all-projections';
+
+const RECEIPTS = Number(process.argv[2] ?? 50_000);
+/** Each mode runs this many times; the best run counts (the machine is shared). */
+const ROUNDS = Number(process.argv[3] ?? 2);
+/** `each` as third argument: also rebuild every projection alone (merged) to see where the CPU goes. */
+const EACH = process.argv[4] === 'each';
+const USERS = 50;
+const TOKENS = 100;
+const CHANNELS = 5;
+const MODELS = ['gpt-4o-mini', 'gpt-4o', 'gpt-3.5-turbo'];
+
+const meta = (occurredAt: string) => ({
+  schemaVersion: 1,
+  actor: { kind: 'system', id: null, role: null },
+  occurredAt,
+});
+
+async function seed(store: EventStore): Promise<number> {
+  const start = Date.parse('2026-01-15T08:00:00.000Z');
+  const setup = meta(new Date(start).toISOString());
+  for (let u = 1; u <= USERS; u++) {
+    await appendEvents(
+      store,
+      `user-${u}`,
+      [
+        {
+          type: 'UserRegistered',
+          data: {
+            userId: u,
+            username: `user${u}`,
+            displayName: `user${u}`,
+            passwordHash: '$argon2id$x',
+            role: 1,
+            group: 'default',
+            email: '',
+            inviterId: 0,
+            affCode: `code${u}`,
+            source: 'register',
+          },
+        },
+      ],
+      setup,
+    );
+    await appendEvents(
+      store,
+      `billing-${u}`,
+      [{ type: 'QuotaGranted', data: { userId: u, amount: 10_000_000, reason: 'new_user' } }],
+      setup,
+    );
+  }
+  for (let t = 1; t <= TOKENS; t++) {
+    await appendEvents(
+      store,
+      `token-${t}`,
+      [
+        {
+          type: 'TokenCreated',
+          data: {
+            tokenId: t,
+            userId: ((t - 1) % USERS) + 1,
+            sealedKey: { cipher: 'sealed', hash: `h${t}` },
+            keyHash: `k${t}`,
+            createdTime: start / 1000,
+            name: `t${t}`,
+            expiredTime: -1,
+            remainQuota: 1_000_000,
+            unlimitedQuota: false,
+            modelLimitsEnabled: false,
+            modelLimits: [],
+            allowIps: [],
+            group: '',
+            rateLimits: { rpm: 0, tpm: 0, concurrency: 0 },
+          },
+        },
+      ],
+      setup,
+    );
+  }
+  for (let c = 1; c <= CHANNELS; c++) {
+    await appendEvents(
+      store,
+      `channel-${c}`,
+      [
+        {
+          type: 'ChannelCreated',
+          data: {
+            channelId: c,
+            config: { ...EMPTY_CHANNEL_CONFIG, name: `c${c}`, groups: ['default'], models: MODELS },
+            key: { cipher: 'sealed', hash: `hash${c}` },
+            status: 1,
+            createdTime: start / 1000,
+          },
+        },
+      ],
+      setup,
+    );
+  }
+  // Receipts as the batching appender writes them: a few hundred per append, two hours of traffic.
+  const perAppend = 200;
+  for (let i = 0; i < RECEIPTS; i += perAppend) {
+    const at = new Date(start + Math.floor((i / RECEIPTS) * 2 * 3600_000));
+    const batch = [];
+    for (let j = i; j < Math.min(RECEIPTS, i + perAppend); j++) {
+      const tokenId = (j % TOKENS) + 1;
+      batch.push({
+        type: 'RequestRelayed',
+        data: usageReceipt({
+          requestId: `req-${j}`,
+          userId: ((tokenId - 1) % USERS) + 1,
+          tokenId,
+          tokenName: `t${tokenId}`,
+          channelId: (j % CHANNELS) + 1,
+          model: MODELS[j % MODELS.length]!,
+          promptTokens: 20,
+          completionTokens: 30,
+          quota: 25 + (j % 7),
+          useTimeMs: 120,
+          ip: '127.0.0.1',
+        }),
+      });
+    }
+    await appendEvents(store, `usage-bench-${at.getUTCHours()}`, batch, meta(at.toISOString()));
+  }
+  return USERS * 2 + TOKENS + CHANNELS + RECEIPTS;
+}
+
+/** The same store, claiming no atomic transactions: the batch buffer then merges nothing. */
+function oneByOne(store: ReadStore): ReadStore {
+  return new Proxy(store, {
+    get: (target, key, receiver) =>
+      key === 'atomicTransactions' ? false : (Reflect.get(target, key, receiver) as unknown),
+  });
+}
+
+/** Wall and CPU milliseconds (CPU time says more than wall time on a shared machine). */
+async function timed(fn: () => Promise<void>): Promise<{ ms: number; cpuMs: number }> {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  await fn();
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-rebuild-'));
+  const events = SqliteEventStore.open(join(dir, 'events.sqlite'));
+  try {
+    const total = await seed(events);
+    console.log(`log: ${total} events (${RECEIPTS} receipts)`);
+    let run = 0;
+    const fresh = () => new SqliteReadStore(join(dir, `read-${run++}.sqlite`), { readers: 1 });
+    const modes: Array<[string, (s: ReadStore) => ReadStore]> = [
+      ['one by one', oneByOne],
+      ['merged', (s) => s],
+    ];
+    const results: Record<string, number[]> = {};
+    const snapshots: Record<string, string> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [mode, wrap] of modes) {
+        for (const path of ['rebuild', 'catch-up'] as const) {
+          const base = fresh();
+          const store = wrap(base);
+          const { ms, cpuMs } = await timed(async () => {
+            if (path === 'rebuild') await rebuildProjections(events, store, ALL_PROJECTIONS);
+            else {
+              const host = new ProjectionHost(events, store, ALL_PROJECTIONS);
+              await host.start();
+              await host.stop();
+            }
+          });
+          (results[`${path} ${mode}`] ??= []).push((total / ms) * 1000);
+          (results[`${path} ${mode} cpu`] ??= []).push((total / cpuMs) * 1000);
+          const users = await base.collection('users').find({}, { sort: { id: 1 } });
+          const tokens = await base.collection('tokens').find({}, { sort: { id: 1 } });
+          snapshots[`${path} ${mode}`] = JSON.stringify([users, tokens]);
+          await base.close();
+        }
+      }
+    }
+    const best = (key: string) => Math.max(...(results[key] ?? [0]));
+    for (const path of ['rebuild', 'catch-up']) {
+      const before = best(`${path} one by one`);
+      const after = best(`${path} merged`);
+      const beforeCpu = best(`${path} one by one cpu`);
+      const afterCpu = best(`${path} merged cpu`);
+      console.log(
+        `${path}: one by one ${Math.round(before)} events/s (${Math.round(beforeCpu)} per CPU-second), ` +
+          `merged ${Math.round(after)} events/s (${Math.round(afterCpu)} per CPU-second), ` +
+          `ratio ${(after / before).toFixed(2)}× wall, ${(afterCpu / beforeCpu).toFixed(2)}× CPU`,
+      );
+    }
+    const same = new Set(Object.values(snapshots)).size === 1;
+    console.log(`same users and tokens documents in every mode: ${same}`);
+    if (!EACH) return;
+    for (const projection of ALL_PROJECTIONS) {
+      const store = fresh();
+      const { ms, cpuMs } = await timed(async () => {
+        await rebuildProjections(events, store, [projection]);
+      });
+      console.log(
+        `${projection.name} alone (merged): ${Math.round(ms)} ms, ${Math.round(cpuMs)} CPU ms`,
+      );
+      await store.close();
+    }
+  } finally {
+    await events.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main();
