@@ -307,8 +307,8 @@ describe('role matrix over every /api route', () => {
   });
   afterAll(() => t.close());
 
-  it('the table covers exactly the routes the controllers declare', () => {
-    expect(ROWS.map((r) => r.route).sort()).toEqual(declaredRoutes(t.app));
+  it('the table covers exactly the routes the controllers declare', async () => {
+    expect(ROWS.map((r) => r.route).sort()).toEqual(await declaredRoutes(t));
   });
 
   /** A client whose session this call may end: a fresh sign-in, or a throwaway account for DELETE self. */

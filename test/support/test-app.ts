@@ -7,11 +7,14 @@ import { USER_ID_HEADER } from '@tollgate/contracts';
 import { loadConfig } from '../../apps/gateway/src/config/app-config';
 import { createApp } from '../../apps/gateway/src/create-app';
 import { PasswordHasher } from '../../apps/gateway/src/infrastructure/password-hasher';
+import { collectRoutes } from './declared-routes';
 
 export interface TestApp {
   readonly app: NestFastifyApplication;
   readonly url: string;
   readonly dataDir: string;
+  /** `METHOD /url` of every route registered on the app's Fastify instance (declared-routes.ts). */
+  readonly routes: readonly string[];
   close(): Promise<void>;
 }
 
@@ -47,10 +50,13 @@ export async function startTestApp(
   // was started at production cost when the hasher was built: dropped, it is rebuilt cheap.
   if (!options.productionPasswords)
     Object.assign(app.get(PasswordHasher), { memorySize: CHEAP_PASSWORD_KIB, dummy: null });
+  // Nest registers its routes when the app initialises (in listen): the hook sees every one.
+  const routes = collectRoutes(app.getHttpAdapter().getInstance());
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   if (!address || typeof address === 'string') throw new Error('no address');
-  return { app, url: `http://127.0.0.1:${address.port}`, dataDir, close: () => app.close() };
+  const url = `http://127.0.0.1:${address.port}`;
+  return { app, url, dataDir, routes, close: () => app.close() };
 }
 
 /** A signed-in console client: keeps the session cookie and sends New-Api-User like the console. */
