@@ -16,8 +16,6 @@ import {
   type TestApp,
 } from '../support/test-app';
 
-jest.setTimeout(30_000);
-
 /** A console's socket: records every `changed` push in arrival order and awaits the next matching one. */
 class Probe {
   readonly events: ChangedEvent[] = [];

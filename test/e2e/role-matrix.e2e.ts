@@ -9,8 +9,6 @@ import {
   type TestApp,
 } from '../support/test-app';
 
-jest.setTimeout(30_000);
-
 /**
  * Every /api route × (anonymous, ordinary, admin, root): the server enforces each role itself.
  * Anonymous on a protected route → 401; too low a role → 200 {success:false, 权限不足}; enough → never
