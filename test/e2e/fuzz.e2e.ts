@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import request, { type Response } from 'supertest';
-import { USER_ID_HEADER } from '@tollgate/contracts';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import { declaredRoutes } from '../support/declared-routes';
 import {
@@ -652,14 +651,11 @@ describe('fuzz: every /api route refuses bad input without a change or an error'
     expect({ what, logged: errors.slice(logged) }).toEqual({ what, logged: [] });
   }
 
-  const withUser = (client: ConsoleClient, test: request.Test) =>
-    client.userId ? test.set(USER_ID_HEADER, String(client.userId)) : test;
-
   /** The row's method on a path, as its caller. */
   const open =
     (row: Row, path: string) =>
     (client: ConsoleClient): request.Test =>
-      withUser(client, client.agent[verbOf(row)](path));
+      client.open(verbOf(row), path);
 
   function raw(row: Row, path: string, contentType: string, payload: string | Buffer): Send {
     return (client) => open(row, path)(client).set('Content-Type', contentType).send(payload);

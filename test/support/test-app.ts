@@ -68,21 +68,23 @@ export class ConsoleClient {
     this.agent = request.agent(url);
   }
 
-  private withHeader(test: request.Test): request.Test {
+  /** A request of this method with the console's header, nothing sent yet. */
+  open(method: 'get' | 'post' | 'put' | 'delete', path: string): request.Test {
+    const test = this.agent[method](path);
     return this.userId ? test.set(USER_ID_HEADER, String(this.userId)) : test;
   }
 
   get(path: string) {
-    return this.withHeader(this.agent.get(path));
+    return this.open('get', path);
   }
   post(path: string, body?: object) {
-    return this.withHeader(this.agent.post(path)).send(body ?? {});
+    return this.open('post', path).send(body ?? {});
   }
   put(path: string, body?: object) {
-    return this.withHeader(this.agent.put(path)).send(body ?? {});
+    return this.open('put', path).send(body ?? {});
   }
   delete(path: string) {
-    return this.withHeader(this.agent.delete(path));
+    return this.open('delete', path);
   }
 
   async login(username: string, password: string): Promise<this> {
