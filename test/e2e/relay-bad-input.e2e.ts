@@ -278,7 +278,7 @@ describe('relay routes refuse bad input without a 500', () => {
     const models = [
       '%00',
       '%E2%80%8B',
-      'x'.repeat(100), // Fastify's longest path parameter
+      'x'.repeat(100), // Fastify's default maxParamLength
       '..%2F..%2Fapi%2Fstatus',
       'gpt-4o-mini%00',
     ];
@@ -310,13 +310,13 @@ describe('relay routes refuse bad input without a 500', () => {
       });
       expectRefusedOrServed(res, `model ${model.slice(0, 20)}`);
     }
-    // A longer parameter matches no route (Fastify's maxParamLength): the catch-all answers with
-    // the console's envelope, not an OpenAI error — still a 404, never a 500.
+    // A parameter over the router's maxParamLength matches no relay route: a client error, never
+    // a 500. Which one depends on the router: on the app's instance the console's 404 envelope, on
+    // a relay instance of its own (maxParamLength 2048) Fastify's 414.
     const tooLong = await request(t.url)
       .get(`/v1/models/${'x'.repeat(3000)}`)
       .set('authorization', `Bearer sk-${key}`);
-    expect(tooLong.status).toBe(404);
-    expect(tooLong.body).toMatchObject({ success: false });
+    expect([404, 414]).toContain(tooLong.status);
   });
 
   it('not-implemented routes: 501 with a token whatever comes with it, 401 without one', async () => {
