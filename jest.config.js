@@ -20,11 +20,11 @@ module.exports = {
         '<rootDir>/tools/**/*.spec.ts',
       ],
     },
-    // Whole servers start per suite: on a loaded 2-core machine jest's 5 s default is too tight.
     {
       ...base,
       displayName: 'e2e',
-      testTimeout: 30_000,
+      // 30 s a test or hook unless the file says otherwise (see the file for why not testTimeout).
+      setupFilesAfterEnv: ['<rootDir>/test/support/e2e-timeout.ts'],
       testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'],
     },
     { ...base, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.browser.ts'] },

@@ -16,8 +16,6 @@ import {
   type TestApp,
 } from '../support/test-app';
 
-jest.setTimeout(30_000);
-
 /** Every option key spec 000 §3 names. */
 const SPEC_KEYS = [
   'PasswordLoginEnabled',

@@ -6,7 +6,6 @@ import { BalanceBook } from '../../apps/gateway/src/billing/balance-book';
 import { StreamCommands } from '../../apps/gateway/src/infrastructure/stream-commands';
 import { UnpaidRedemptions } from '../../apps/gateway/src/redemptions/redemption-credit';
 import { UsageAppender } from '../../apps/gateway/src/usage/usage-appender';
-import { PasswordHasher } from '../../apps/gateway/src/infrastructure/password-hasher';
 import { usageReceipt as receiptWith } from '@tollgate/testing/usage-receipt';
 import {
   allSqliteText,
@@ -49,21 +48,12 @@ function usageReceipt(userId: number, quota: number): RequestRelayed['data'] {
   });
 }
 
-/**
- * 100 registrations + sign-ins at argon2's production cost (19 MiB each) would hold both cores for
- * a minute and starve the suites running beside this one: these accounts hash with 64 KiB instead.
- */
-function cheapPasswords(app: TestApp): void {
-  Object.assign(app.app.get(PasswordHasher), { memorySize: 64 });
-}
-
 describe('redemption codes and the wallet', () => {
   let t: TestApp;
   let root: ConsoleClient;
 
   beforeAll(async () => {
     t = await startTestApp();
-    cheapPasswords(t);
     root = await loginRoot(t.url);
   });
   afterAll(() => t.close());
@@ -275,7 +265,6 @@ describe('redemption codes and the wallet', () => {
       if (wipe) rmSync(join(t.dataDir, 'read.sqlite-wal'), { force: true });
       if (wipe) rmSync(join(t.dataDir, 'read.sqlite-shm'), { force: true });
       t = await startTestApp({ dataDir: t.dataDir });
-      cheapPasswords(t);
       const book = t.app.get(BalanceBook);
       root = await loginRoot(t.url);
       for (const [i, id] of ids.entries()) {

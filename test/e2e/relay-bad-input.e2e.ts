@@ -1,7 +1,14 @@
 import request from 'supertest';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
+import { registeredRoutes } from '../support/declared-routes';
 import { readStoredEvents } from '../support/e2e-helpers';
-import { loginRoot, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import {
+  type ConsoleClient,
+  loginRoot,
+  registerAndLogin,
+  startTestApp,
+  type TestApp,
+} from '../support/test-app';
 
 jest.setTimeout(120_000);
 
@@ -38,22 +45,74 @@ const FIELDS = [
   'n',
   'stream_options',
 ];
-const ROUTES = [
-  '/v1/chat/completions',
-  '/v1/completions',
-  '/v1/embeddings',
-  '/v1/moderations',
-  '/v1/images/generations',
-  '/v1/audio/speech',
-  '/v1/rerank',
-  '/v1/engines/gpt-4o-mini/embeddings',
-];
+/** How a relay route's bad input is generated (each kind has its test below). */
+type Case =
+  | 'json' // a token route taking a JSON body: bad field values, bodies that are not JSON objects
+  | 'multipart' // an audio upload: bad multipart
+  | 'playground' // the console's session route: bad sessions, and the json bodies
+  | 'read' // a token GET: bad credentials, paths and queries
+  | 'not_implemented' // answered 501 for a valid token, whatever comes with it
+  | 'preflight'; // CORS preflight
+
+/**
+ * Every route the relay registers (its raw Fastify routes: no Nest metadata lists them). A route
+ * registered without a row here fails the first test: new relay routes join this table.
+ */
+const CASES: Readonly<Record<string, Case>> = {
+  'POST /v1/chat/completions': 'json',
+  'POST /v1/completions': 'json',
+  'POST /v1/embeddings': 'json',
+  'POST /v1/moderations': 'json',
+  'POST /v1/images/generations': 'json',
+  'POST /v1/audio/speech': 'json',
+  'POST /v1/rerank': 'json',
+  'POST /v1/engines/:model/embeddings': 'json',
+  'POST /v1/audio/transcriptions': 'multipart',
+  'POST /v1/audio/translations': 'multipart',
+  'POST /pg/chat/completions': 'playground',
+  'GET /v1/models': 'read',
+  'GET /v1/models/:model': 'read',
+  'GET /dashboard/billing/subscription': 'read',
+  'GET /dashboard/billing/usage': 'read',
+  'GET /v1/dashboard/billing/subscription': 'read',
+  'GET /v1/dashboard/billing/usage': 'read',
+  'POST /v1/images/edits': 'not_implemented',
+  'POST /v1/images/variations': 'not_implemented',
+  'GET /v1/files': 'not_implemented',
+  'POST /v1/files': 'not_implemented',
+  'DELETE /v1/files/:id': 'not_implemented',
+  'GET /v1/files/:id': 'not_implemented',
+  'GET /v1/files/:id/content': 'not_implemented',
+  'POST /v1/fine-tunes': 'not_implemented',
+  'GET /v1/fine-tunes': 'not_implemented',
+  'GET /v1/fine-tunes/:id': 'not_implemented',
+  'POST /v1/fine-tunes/:id/cancel': 'not_implemented',
+  'GET /v1/fine-tunes/:id/events': 'not_implemented',
+  'DELETE /v1/models/:model': 'not_implemented',
+  'OPTIONS /v1/*': 'preflight',
+};
+
+/** The routes of one kind, as `[method, path]` with their parameters filled in. */
+const routesOf = (kind: Case): Array<[string, string]> =>
+  Object.entries(CASES)
+    .filter(([, k]) => k === kind)
+    .map(([route]) => {
+      const [method, url] = route.split(' ') as [string, string];
+      const path = url
+        .replace(':model', 'gpt-4o-mini')
+        .replace(':id', 'file-1')
+        .replace('*', 'chat/completions');
+      return [method, path];
+    });
+const ROUTES = routesOf('json').map(([, path]) => path);
 
 describe('relay routes refuse bad input without a 500', () => {
   let t: TestApp;
   let upstream: MockUpstream;
   let key = '';
   let userId = 0;
+  /** The token's owner signed in to the console (the playground's caller). */
+  let web: ConsoleClient;
 
   beforeAll(async () => {
     upstream = await MockUpstream.start();
@@ -74,7 +133,7 @@ describe('relay routes refuse bad input without a 500', () => {
       group: 'default',
     });
     expect(channel.body.success).toBe(true);
-    const web = await registerAndLogin(t.url, 'badinput');
+    web = await registerAndLogin(t.url, 'badinput');
     userId = web.userId;
     await web.post('/api/token/', { name: 'k', remain_quota: 500000 });
     key = ((await web.get('/api/token/?p=0&size=10')).body.data as Array<{ key: string }>)[0]!.key;
@@ -91,6 +150,22 @@ describe('relay routes refuse bad input without a 500', () => {
       .set('authorization', `Bearer sk-${key}`)
       .set('content-type', contentType)
       .send(typeof body === 'string' ? body : JSON.stringify(body));
+
+  /** Refused the OpenAI way (an error object naming the request id), never a 500. */
+  const expectRefusedOrServed = (res: request.Response, what: string) => {
+    if (res.status >= 500 && res.status !== 501)
+      throw new Error(`${what} → ${res.status} ${res.text.slice(0, 200)}`);
+    if (res.status >= 400)
+      expect({ what, error: res.body.error as unknown }).toEqual({
+        what,
+        error: expect.objectContaining({ message: expect.stringMatching(/request id/) }),
+      });
+  };
+
+  it('every route the relay registers has a case', async () => {
+    const routes = await registeredRoutes(t, ['/v1', '/pg', '/dashboard']);
+    expect(Object.keys(CASES).sort()).toEqual(routes);
+  });
 
   it('bad field values', async () => {
     const statuses = new Map<number, number>();
@@ -129,7 +204,7 @@ describe('relay routes refuse bad input without a 500', () => {
     const before = readStoredEvents(t.dataDir, { type: 'RequestRelayed' }).filter(
       (e) => e.data['userId'] === userId,
     ).length;
-    for (const route of ['/v1/audio/transcriptions', '/v1/audio/translations']) {
+    for (const [, route] of routesOf('multipart')) {
       for (const [body, type] of [
         ['plain text', 'text/plain'],
         ['--x\r\nno headers end', 'multipart/form-data; boundary=x'],
@@ -143,5 +218,135 @@ describe('relay routes refuse bad input without a 500', () => {
       (e) => e.data['userId'] === userId,
     ).length;
     expect(after).toBe(before);
+  });
+  it('the playground: no or a wrong session is 401, bad bodies never a 500', async () => {
+    const [[, path]] = routesOf('playground') as [[string, string]];
+    const body = JSON.stringify({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    const strangers = [
+      request(t.url).post(path),
+      request(t.url).post(path).set('authorization', `Bearer sk-${key}`),
+      request(t.url)
+        .post(path)
+        .set('authorization', 'Bearer ' + 'x'.repeat(4000)),
+      web.agent.post(path), // the session without New-Api-User
+      web.agent.post(path).set('New-Api-User', String(userId + 1)),
+      web.agent.post(path).set('New-Api-User', 'abc'),
+    ];
+    for (const [i, stranger] of strangers.entries()) {
+      const res = await stranger.set('content-type', 'application/json').send(body);
+      expect({ i, status: res.status }).toEqual({ i, status: 401 });
+      expectRefusedOrServed(res, `stranger ${i}`);
+    }
+    for (const field of FIELDS) {
+      for (const value of BAD_VALUES) {
+        const res = await web
+          .post(path)
+          .set('content-type', 'application/json')
+          .send(
+            JSON.stringify({
+              model: 'gpt-4o-mini',
+              messages: [{ role: 'user', content: 'x' }],
+              [field]: value,
+            }),
+          );
+        expectRefusedOrServed(res, `${field}=${JSON.stringify(value)?.slice(0, 40)}`);
+      }
+    }
+    for (const raw of ['', 'null', '[]', '"x"', '{bad json', '{"model":'.repeat(1000)]) {
+      const res = await web.post(path).set('content-type', 'application/json').send(raw);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('invalid_request');
+    }
+  });
+
+  it('token reads: bad credentials are 401; bad paths and queries never a 500', async () => {
+    const credentials = [
+      '',
+      'Bearer ',
+      'Bearer sk-nope',
+      'Basic abc',
+      'Bearer ' + 'x'.repeat(4000),
+    ];
+    const queries = [
+      '?%00',
+      `?x=${'y'.repeat(3000)}`,
+      `?${Array.from({ length: 40 }, (_, i) => `q${i}=1`).join('&')}`,
+    ];
+    const models = [
+      '%00',
+      '%E2%80%8B',
+      'x'.repeat(100), // Fastify's default maxParamLength
+      '..%2F..%2Fapi%2Fstatus',
+      'gpt-4o-mini%00',
+    ];
+    for (const [, path] of routesOf('read')) {
+      for (const credential of credentials) {
+        const call = request(t.url).get(path);
+        const res = await (credential ? call.set('authorization', credential) : call);
+        expect({ path, credential: credential.slice(0, 20), status: res.status }).toEqual({
+          path,
+          credential: credential.slice(0, 20),
+          status: 401,
+        });
+        expectRefusedOrServed(res, `${path} ${credential.slice(0, 20)}`);
+      }
+      for (const query of queries) {
+        const res = await request(t.url)
+          .get(`${path}${query}`)
+          .set('authorization', `Bearer sk-${key}`);
+        expect(res.status).toBe(200);
+      }
+    }
+    for (const model of models) {
+      const res = await request(t.url)
+        .get(`/v1/models/${model}`)
+        .set('authorization', `Bearer sk-${key}`);
+      expect({ model: model.slice(0, 20), status: res.status }).toEqual({
+        model: model.slice(0, 20),
+        status: 404,
+      });
+      expectRefusedOrServed(res, `model ${model.slice(0, 20)}`);
+    }
+    // A parameter over the router's maxParamLength matches no relay route: a client error, never
+    // a 500. Which one depends on the router: on the app's instance the console's 404 envelope, on
+    // a relay instance of its own (maxParamLength 2048) Fastify's 414.
+    const tooLong = await request(t.url)
+      .get(`/v1/models/${'x'.repeat(3000)}`)
+      .set('authorization', `Bearer sk-${key}`);
+    expect([404, 414]).toContain(tooLong.status);
+  });
+
+  it('not-implemented routes: 501 with a token whatever comes with it, 401 without one', async () => {
+    for (const [method, path] of routesOf('not_implemented')) {
+      const verb = method.toLowerCase() as 'get' | 'post' | 'delete';
+      const call = () => request(t.url)[verb](path);
+      for (const raw of ['', '{bad json', '[]', JSON.stringify({ file: deep(60) })]) {
+        const res = await call()
+          .set('authorization', `Bearer sk-${key}`)
+          .set('content-type', 'application/json')
+          .send(raw);
+        expect({ method, path, status: res.status }).toEqual({ method, path, status: 501 });
+        expect(res.body.error.code).toBe('api_not_implemented');
+      }
+      const anonymous = await call();
+      expect({ method, path, status: anonymous.status }).toEqual({ method, path, status: 401 });
+      expectRefusedOrServed(anonymous, `${method} ${path}`);
+    }
+  });
+
+  it('the CORS preflight answers 204 on any /v1 path, with or without a body', async () => {
+    for (const [, path] of routesOf('preflight')) {
+      for (const tail of ['', '/../../x', '%00']) {
+        const res = await request(t.url).options(`${path}${tail}`).send('{bad json');
+        expect({ path: `${path}${tail}`, status: res.status }).toEqual({
+          path: `${path}${tail}`,
+          status: 204,
+        });
+        expect(res.headers['access-control-allow-origin']).toBe('*');
+      }
+    }
   });
 });

@@ -9,8 +9,6 @@ import {
   type TestApp,
 } from '../support/test-app';
 
-jest.setTimeout(30_000);
-
 /**
  * Every /api route × (anonymous, ordinary, admin, root): the server enforces each role itself.
  * Anonymous on a protected route → 401; too low a role → 200 {success:false, 权限不足}; enough → never
@@ -307,8 +305,8 @@ describe('role matrix over every /api route', () => {
   });
   afterAll(() => t.close());
 
-  it('the table covers exactly the routes the controllers declare', () => {
-    expect(ROWS.map((r) => r.route).sort()).toEqual(declaredRoutes(t.app));
+  it('the table covers exactly the routes the controllers declare', async () => {
+    expect(ROWS.map((r) => r.route).sort()).toEqual(await declaredRoutes(t));
   });
 
   /** A client whose session this call may end: a fresh sign-in, or a throwaway account for DELETE self. */

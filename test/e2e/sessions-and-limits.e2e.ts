@@ -291,7 +291,7 @@ describe('password checks are rate limited', () => {
 describe('login timing', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ env: { PASSWORD_ATTEMPT_LIMIT: '0' } });
+    t = await startTestApp({ env: { PASSWORD_ATTEMPT_LIMIT: '0' }, productionPasswords: true });
   });
   afterAll(() => t.close());
 

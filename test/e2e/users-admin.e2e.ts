@@ -13,8 +13,6 @@ import {
   type TestApp,
 } from '../support/test-app';
 
-jest.setTimeout(30_000);
-
 /** The fields GET /api/user/:id may return (UserDto), nothing internal. */
 const USER_DTO_KEYS = [
   'DeletedAt',

@@ -1,32 +1,44 @@
-import { RequestMethod, type Type } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { ModulesContainer } from '@nestjs/core';
+import fastify, { type FastifyInstance } from 'fastify';
+import { RelayRoutes } from '../../apps/gateway/src/relay/relay.routes';
 import type { TestApp } from './test-app';
 
-/** `METHOD /path` of every route the running app's controllers declare. */
-export function declaredRoutes(app: TestApp['app']): string[] {
+/** `METHOD /url` of each route registered on a Fastify instance from now on (filled as they come). */
+export function collectRoutes(instance: FastifyInstance): readonly string[] {
   const routes: string[] = [];
-  const join = (...parts: unknown[]) =>
-    `/${parts
-      .flatMap((p) => (Array.isArray(p) ? p : [p]))
-      .filter((p): p is string => typeof p === 'string')
-      .map((p) => p.replace(/^\/+|\/+$/g, ''))
-      .filter((p) => p !== '')
-      .join('/')}`;
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as Type | null;
-      if (!controller) continue;
-      const prefix: unknown = Reflect.getMetadata(PATH_METADATA, controller);
-      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
-        const handler: unknown = (controller.prototype as Record<string, unknown>)[name];
-        if (name === 'constructor' || typeof handler !== 'function') continue;
-        const path: unknown = Reflect.getMetadata(PATH_METADATA, handler);
-        const method: unknown = Reflect.getMetadata(METHOD_METADATA, handler);
-        if (path === undefined || typeof method !== 'number') continue;
-        routes.push(`${RequestMethod[method]} ${join(prefix, path)}`);
-      }
-    }
-  }
-  return routes.filter((r) => / \/api(\/|$)/.test(r)).sort();
+  instance.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
+  });
+  return routes;
 }
+
+/**
+ * The relay's routes, read from RelayRoutes registering them on a bare instance: the same list
+ * whichever Fastify instance serves them (the app's, or one of the relay's own in front of it).
+ */
+async function relayRoutes(t: TestApp): Promise<readonly string[]> {
+  const probe = fastify();
+  const routes = collectRoutes(probe);
+  t.app.get(RelayRoutes).register(probe);
+  await probe.ready();
+  await probe.close();
+  return routes;
+}
+
+/**
+ * `METHOD /path` of every route the running app serves under these prefixes — Nest's controllers
+ * and the relay's raw routes alike — for the suites that need a row per route. HEAD is left out:
+ * Fastify adds it beside every GET.
+ */
+export async function registeredRoutes(t: TestApp, prefixes: readonly string[]): Promise<string[]> {
+  const under = (path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
+  const all = new Set([...t.routes, ...(await relayRoutes(t))]);
+  return [...all]
+    .filter((route) => {
+      const [method, path] = route.split(' ') as [string, string];
+      return method !== 'HEAD' && under(path);
+    })
+    .sort();
+}
+
+/** Every /api route: each needs its rows in the role matrix and the fuzz suite. */
+export const declaredRoutes = (t: TestApp): Promise<string[]> => registeredRoutes(t, ['/api']);

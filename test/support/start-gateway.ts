@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 import { tempDataDir } from './test-app';
 
 const ROOT = join(__dirname, '../..');
@@ -15,20 +15,6 @@ export interface RunningGateway {
   /** The gateway process (crash tests kill it with SIGKILL). */
   readonly pid: number;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        address && typeof address !== 'string'
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 async function waitUntilUp(url: string, child: ChildProcess, log: () => string): Promise<void> {
