@@ -477,6 +477,21 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
       .set('authorization', `Bearer sk-${key}`)
       .send({ model: 'nobody-serves-this', messages: [] });
     expect(unknownModel.status).toBe(403); // no price configured
+    // a long id in the path is still the relay's to answer, in its shape (not the router's 414)
+    const longModel = await request(t.url)
+      .get(`/v1/models/${'m'.repeat(150)}`)
+      .set('authorization', `Bearer sk-${key}`);
+    expect(longModel.status).toBe(404);
+    expect(longModel.body.error.code).toBe('model_not_found');
+    const longEngine = await request(t.url)
+      .post(`/v1/engines/${'m'.repeat(150)}/embeddings`)
+      .set('authorization', `Bearer sk-${key}`)
+      .send({ input: 'x' });
+    expect(longEngine.status).toBe(403); // no price configured, as for any unknown model
+    const longFile = await request(t.url)
+      .get(`/v1/files/${'f'.repeat(150)}`)
+      .set('authorization', `Bearer sk-${key}`);
+    expect(longFile.status).toBe(501);
     // large bodies are legitimate on /v1 (above Fastify's 1 MB default)
     const big = await request(t.url)
       .post('/v1/embeddings')

@@ -3,6 +3,9 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 
 const fronts = new WeakMap<Server, FastifyInstance>();
 
+/** Same bound as the http-edge's query values; the URL as a whole is bounded by Node's header limit. */
+export const RELAY_MAX_PARAM_LENGTH = 2048;
+
 /**
  * The relay's own Fastify instance, in front of the app's on the same HTTP server. A request the
  * relay's router matches is served there; any other goes, untouched, to the app's handler.
@@ -21,6 +24,9 @@ export function relayFront(options: Pick<FastifyServerOptions, 'trustProxy'>) {
     trustProxy: options.trustProxy,
     routerOptions: {
       ignoreTrailingSlash: true,
+      // A model or file id in the path is the relay's to judge (404 model_not_found, 501), in its
+      // own error shape: find-my-way's 100 would answer 414 in Fastify's. No regex params here.
+      maxParamLength: RELAY_MAX_PARAM_LENGTH,
       // Not a relay route: the app's own router (and its 404) decide, as before.
       defaultRoute: (req: IncomingMessage, res: ServerResponse) => app?.(req, res),
     },
