@@ -236,14 +236,7 @@ export class RelayService {
         );
       }
     } else if (this.routing.candidates(group, model).length === 0) {
-      return relayError(
-        lang,
-        503,
-        'relay.no_channel',
-        { group, model },
-        'tollgate_error',
-        'model_not_found',
-      );
+      return noChannel(lang, group, model);
     }
     const promptEstimate = body ? estimatePromptTokens(call.endpoint, body) : 0;
     return {
@@ -382,15 +375,7 @@ export class RelayService {
     last: { failure: AttemptFailure; channel: RoutedChannel } | undefined,
   ): RelayError {
     const lang = call.lang;
-    if (!last)
-      return relayError(
-        lang,
-        503,
-        'relay.no_channel',
-        { group, model },
-        'tollgate_error',
-        'model_not_found',
-      );
+    if (!last) return noChannel(lang, group, model);
     const { failure, channel } = last;
     if (failure.kind === 'network') {
       return relayError(
@@ -709,6 +694,18 @@ export class RelayService {
         .catch((error: unknown) => this.logger.warn(`mark token exhausted: ${String(error)}`));
     }
   }
+}
+
+/** No enabled channel serves group × model (before any attempt, or every candidate cooling). */
+function noChannel(lang: Lang, group: string, model: string): RelayError {
+  return relayError(
+    lang,
+    503,
+    'relay.no_channel',
+    { group, model },
+    'tollgate_error',
+    'model_not_found',
+  );
 }
 
 function headerText(value: string | string[] | undefined): string {
