@@ -396,7 +396,10 @@ describe('relay pipeline', () => {
     const exhausted = results.filter(
       (r) => r.status === 'rejected' && (r.reason as { status?: number }).status === 401,
     ).length;
-    return { served, refused, exhausted };
+    const codes = results.flatMap((r) =>
+      r.status === 'rejected' ? [(r.reason as { error?: { code?: string } }).error?.code] : [],
+    );
+    return { served, refused, exhausted, codes };
   }
 
   it('no overdraft: 200 concurrent requests on a balance that covers 20', async () => {
@@ -404,9 +407,10 @@ describe('relay pipeline', () => {
     setOption('PreConsumedQuota', '100'); // no max_tokens: reserve 100 × 1.25 = 125 = the cost
     try {
       const { userId, sdk } = await newUser(20 * 125, 10_000_000);
-      const { served, refused } = await burst(sdk, 200);
+      const { served, refused, codes } = await burst(sdk, 200);
       expect(served).toBe(20);
       expect(refused).toBe(180);
+      expect(codes.every((code) => code === 'insufficient_user_quota')).toBe(true);
       const mine = await receiptsOf(userId, served);
       expect(mine).toHaveLength(20);
       expect(mine.reduce((s, r) => s + r.quota, 0)).toBe(20 * 125);
