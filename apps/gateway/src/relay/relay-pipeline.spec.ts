@@ -10,7 +10,7 @@ import { request } from 'undici';
 import type { RecordedEvent } from '@tollgate/event-store';
 import { SqliteEventStore } from '@tollgate/event-store';
 import type { RequestRelayed } from '@tollgate/domain';
-import { MockUpstream } from '@tollgate/testing/mock-upstream';
+import { DEFAULT_MOCK_MODELS, MockUpstream } from '@tollgate/testing/mock-upstream';
 import { BalanceBook } from '../billing/balance-book';
 import { CacheFeed } from '../infrastructure/hot-caches/cache-feed';
 import { sha256Hex } from '../infrastructure/secret-box';
@@ -68,16 +68,7 @@ const channel = (
   name: `ch-${over.id}`,
   status: 1,
   key: `sk-up-${over.id}`,
-  models: [
-    'gpt-4o-mini',
-    'gpt-4o',
-    'text-embedding-3-small',
-    'dall-e-3',
-    'whisper-1',
-    'tts-1',
-    'omni-moderation-latest',
-    'gpt-3.5-turbo-instruct',
-  ],
+  models: [...DEFAULT_MOCK_MODELS, 'gpt-3.5-turbo-instruct'],
   groups: ['default'],
   priority: 0,
   weight: 0,
