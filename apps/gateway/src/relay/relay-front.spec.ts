@@ -58,3 +58,28 @@ describe('relayFront', () => {
     expect(relayFrontOf(app.server)).toBeDefined();
   });
 });
+
+describe('relayFront close', () => {
+  it('once the front is closed, relay routes answer 503 and close the connection; the app still serves until it closes', async () => {
+    const app = Fastify({ serverFactory: relayFront({ trustProxy: false }).serverFactory });
+    app.get('/api/status', () => ({ ok: true }));
+    const front = relayFrontOf(app.server)!;
+    front.get('/v1/models', () => ({ relay: true }));
+    await front.ready();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    try {
+      await front.close();
+      const models = await request(`${url}/v1/models`);
+      expect(models.statusCode).toBe(503);
+      expect(models.headers.connection).toBe('close');
+      await models.body.dump();
+      const status = await request(`${url}/api/status`);
+      expect(await status.body.json()).toEqual({ ok: true });
+    } finally {
+      await app.close();
+    }
+    expect(app.server.listening).toBe(false);
+  });
+});
