@@ -519,6 +519,31 @@ describe('relay pipeline', () => {
     service.cooldowns.clear(1, 'gpt-4o-mini');
   });
 
+  it('a channel whose URL cannot be built fails like a network error: failover, nothing stays reserved', async () => {
+    setOption('RetryTimes', '1');
+    // A Custom channel saved without a base URL (the channel rules allow an empty one).
+    const broken = channel({ id: 11, type: 8, baseUrl: '', priority: 10 });
+    routing.channels = [broken, channel({ id: 12, baseUrl: upstream.url, priority: 0 })];
+    const { userId, sdk } = await newUser(QUOTA, TOKEN_CAP);
+    const chat = () =>
+      sdk.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'x' }],
+      });
+    expect((await chat()).choices).toHaveLength(1);
+    const receipt = await receiptOf(userId);
+    expect(receipt.channelChain).toEqual([11, 12]);
+    routing.channels = [broken];
+    const error = (await chat().then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { status: number; error: { code: string } };
+    expect(error.status).toBe(502);
+    expect(error.error.code).toBe('upstream_unreachable');
+    expect(book.userBalance(userId)).toBe(QUOTA - receipt.quota);
+    service.cooldowns.clear(11, 'gpt-4o-mini');
+  });
+
   it('a 401 channel is disabled with its reason and is not picked again', async () => {
     setOption('AutomaticDisableChannelEnabled', 'true');
     setOption('RetryTimes', '1');

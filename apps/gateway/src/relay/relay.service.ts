@@ -92,6 +92,12 @@ const MAX_JSON_ANSWER_BYTES = 64 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const ANY_MODEL = '*';
 
+/** The failure the client is told about when no attempt answered. */
+interface LastFailure {
+  readonly failure: AttemptFailure;
+  readonly channel: RoutedChannel;
+}
+
 type AttemptResult =
   | { readonly kind: 'answered' }
   | { readonly kind: 'failed'; readonly failure: AttemptFailure; readonly retryAfterMs?: number };
@@ -328,10 +334,27 @@ export class RelayService {
   }
 
   private async attempts(p: Prepared, res: ServerResponse): Promise<void> {
+    let outcome: 'answered' | LastFailure | undefined;
+    try {
+      outcome = await this.tryChannels(p, res);
+    } finally {
+      // Settled when answered (then this is a no-op); released on failure and on any throw, so
+      // no path keeps a user's quota reserved until the next restart.
+      this.book.release(p.reservation);
+    }
+    if (outcome === 'answered') return;
+    sendError(res, this.finalError(p.call, p.group, p.facts.model, outcome), p.call.requestId);
+  }
+
+  /** The attempts in routing order: 'answered', or the last failure (none when no channel). */
+  private async tryChannels(
+    p: Prepared,
+    res: ServerResponse,
+  ): Promise<'answered' | LastFailure | undefined> {
     const { call, settings, facts, group } = p;
     const pinned = call.caller.pinnedChannelId;
     const tried = new Set<number>();
-    let last: { failure: AttemptFailure; channel: RoutedChannel } | undefined;
+    let last: LastFailure | undefined;
     for (let attempt = 0; attempt <= settings.retryTimes; attempt++) {
       const channel =
         pinned !== undefined
@@ -352,7 +375,7 @@ export class RelayService {
       const result = await this.attempt(p, channel, res);
       if (result.kind === 'answered') {
         this.budget.succeeded(channel.id, facts.model);
-        return;
+        return 'answered';
       }
       last = { failure: result.failure, channel };
       this.afterFailure(p, channel, result.failure, result.retryAfterMs);
@@ -364,15 +387,14 @@ export class RelayService {
       });
       if (!retry || res.destroyed) break;
     }
-    this.book.release(p.reservation);
-    sendError(res, this.finalError(call, group, facts.model, last), call.requestId);
+    return last;
   }
 
   private finalError(
     call: RelayCall,
     group: string,
     model: string,
-    last: { failure: AttemptFailure; channel: RoutedChannel } | undefined,
+    last: LastFailure | undefined,
   ): RelayError {
     const lang = call.lang;
     if (!last) return noChannel(lang, group, model);
@@ -469,15 +491,17 @@ export class RelayService {
     } else {
       outBody = outgoingJson(call.raw, p.body ?? {}, { model: upstreamModel, includeUsage });
     }
-    const target = upstreamTarget(
-      channel,
-      call.endpoint,
-      upstreamModel,
-      call.contentType,
-      facts.stream,
-    );
     let answer: Dispatcher.ResponseData;
     try {
+      // Inside the try: a base URL the channel rules let through but URL cannot parse (an empty
+      // one on a Custom or Azure channel) is this channel's failure, not the request's 500.
+      const target = upstreamTarget(
+        channel,
+        call.endpoint,
+        upstreamModel,
+        call.contentType,
+        facts.stream,
+      );
       answer = await this.pools.pool(target.origin).request({
         method: 'POST',
         path: target.path,
