@@ -10,7 +10,7 @@ import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
 import { BalanceBook } from '../../apps/gateway/src/billing/balance-book';
 import { readStoredEvents, waitUntil } from '../support/e2e-helpers';
 import {
-  type ConsoleClient,
+  ConsoleClient,
   loginRoot,
   registerAndLogin,
   startTestApp,
@@ -287,75 +287,6 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
     expect(streamCall!.key).toBe('sk-upstream-main');
   });
 
-  it('no overdraft: 200 concurrent requests on a balance that covers 20', async () => {
-    await option('PreConsumedQuota', '100'); // reserve 100 × 1.25 = 125 = the cost of each call
-    await option('QuotaForNewUser', String(20 * 125)); // a balance that covers exactly 20 calls
-    try {
-      const { userId, web, sdk } = await newCaller({ unlimited_quota: true });
-      await option('QuotaForNewUser', String(NEW_USER_QUOTA));
-      expect(book.userBalance(userId)).toBe(20 * 125);
-      upstream.setDefaults({ usage: { prompt_tokens: 100, completion_tokens: 0 }, latencyMs: 30 });
-      const results = await Promise.allSettled(
-        Array.from({ length: 200 }, () =>
-          sdk.chat.completions.create({
-            model: 'gpt-4o',
-            messages: [{ role: 'user', content: 'x' }],
-          }),
-        ),
-      );
-      const served = results.filter((r) => r.status === 'fulfilled').length;
-      expect(served).toBe(20);
-      const errors = results
-        .filter((r) => r.status === 'rejected')
-        .map((r) => r.reason as { status: number; error?: { code?: string } });
-      expect(
-        errors.every((e) => e.status === 403 && e.error?.code === 'insufficient_user_quota'),
-      ).toBe(true);
-      const receipts = await waitReceipts(userId, 20);
-      expect(receipts.reduce((s, r) => s + r.quota, 0)).toBe(20 * 125);
-      expect(book.userBalance(userId)).toBe(0);
-      await waitUntil(
-        async () => (await web.get('/api/user/self')).body.data.quota === 0,
-        'read model at 0',
-      );
-    } finally {
-      await option('PreConsumedQuota', '500');
-      await option('QuotaForNewUser', String(NEW_USER_QUOTA));
-    }
-  });
-
-  it('a client aborting a slow stream after 3 chunks is billed for the full upstream usage', async () => {
-    const { userId, sdk } = await newCaller();
-    upstream.setDefaults({
-      chunks: 20,
-      chunkIntervalMs: 40,
-      usage: { prompt_tokens: 60, completion_tokens: 20 },
-    });
-    const controller = new AbortController();
-    const stream = await sdk.chat.completions.create(
-      { model: 'gpt-4o', messages: [{ role: 'user', content: 'a long story' }], stream: true },
-      { signal: controller.signal },
-    );
-    let seen = 0;
-    try {
-      for await (const chunk of stream) {
-        if (chunk.choices[0]?.delta.content) seen += 1;
-        if (seen === 3) controller.abort();
-      }
-    } catch {
-      // the SDK reports the abort
-    }
-    expect(seen).toBe(3);
-    const [receipt] = await waitReceipts(userId, 1);
-    expect(receipt).toMatchObject({
-      promptTokens: 60,
-      completionTokens: 20,
-      estimated: false,
-      stream: true,
-    });
-    expect(receipt!.quota).toBe(Math.round((60 + 20 * 4) * 1.25));
-  });
-
   it('retries skip tried channels; a 401 channel is disabled with its reason and leaves the routing table', async () => {
     await option('RetryTimes', '3');
     await option('AutomaticDisableChannelEnabled', 'true');
@@ -477,6 +408,21 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
       .set('authorization', `Bearer sk-${key}`)
       .send({ model: 'nobody-serves-this', messages: [] });
     expect(unknownModel.status).toBe(403); // no price configured
+    // a long id in the path is still the relay's to answer, in its shape (not the router's 414)
+    const longModel = await request(t.url)
+      .get(`/v1/models/${'m'.repeat(150)}`)
+      .set('authorization', `Bearer sk-${key}`);
+    expect(longModel.status).toBe(404);
+    expect(longModel.body.error.code).toBe('model_not_found');
+    const longEngine = await request(t.url)
+      .post(`/v1/engines/${'m'.repeat(150)}/embeddings`)
+      .set('authorization', `Bearer sk-${key}`)
+      .send({ input: 'x' });
+    expect(longEngine.status).toBe(403); // no price configured, as for any unknown model
+    const longFile = await request(t.url)
+      .get(`/v1/files/${'f'.repeat(150)}`)
+      .set('authorization', `Bearer sk-${key}`);
+    expect(longFile.status).toBe(501);
     // large bodies are legitimate on /v1 (above Fastify's 1 MB default)
     const big = await request(t.url)
       .post('/v1/embeddings')
@@ -516,6 +462,7 @@ describe('relay: no overdraft across a restart', () => {
       const key = (
         (await web.get('/api/token/?p=0&size=10')).body.data as Array<{ key: string }>
       )[0]!.key;
+      expect(t.app.get(BalanceBook).userBalance(web.userId)).toBe(20 * 125);
       const call = (url: string) =>
         new OpenAI({
           apiKey: `sk-${key}`,
@@ -548,6 +495,11 @@ describe('relay: no overdraft across a restart', () => {
       expect(new Set(receipts.map((r) => r.requestId)).size).toBe(20);
       expect(receipts.reduce((s, r) => s + r.quota, 0)).toBe(20 * 125);
       expect(book.userBalance(web.userId)).toBe(0);
+      const self = await new ConsoleClient(t.url).login('restarter', 'password123');
+      await waitUntil(
+        async () => (await self.get('/api/user/self')).body.data.quota === 0,
+        'read model at 0',
+      );
     } finally {
       await t.close();
       await upstream.close();

@@ -9,6 +9,7 @@ import type { AppConfig } from './config/app-config';
 import { serveConsole } from './console/serve-console';
 import { installHttpEdge, RELAY_BODY_LIMIT } from './http-edge/install-http-edge';
 import { openStores } from './infrastructure/open-stores';
+import { relayFront } from './relay/relay-front';
 import { validationPipe } from './shared/validation.pipe';
 
 const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
@@ -24,6 +25,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: config.trustProxy,
     bodyLimit: RELAY_BODY_LIMIT,
+    serverFactory: relayFront({ trustProxy: config.trustProxy }).serverFactory,
   });
   // Body parsing is ours (installHttpEdge): JSON only, bounded before anything transforms it.
   installHttpEdge(adapter.getInstance());

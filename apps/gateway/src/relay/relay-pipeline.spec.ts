@@ -10,7 +10,7 @@ import { request } from 'undici';
 import type { RecordedEvent } from '@tollgate/event-store';
 import { SqliteEventStore } from '@tollgate/event-store';
 import type { RequestRelayed } from '@tollgate/domain';
-import { MockUpstream } from '@tollgate/testing/mock-upstream';
+import { DEFAULT_MOCK_MODELS, MockUpstream } from '@tollgate/testing/mock-upstream';
 import { BalanceBook } from '../billing/balance-book';
 import { CacheFeed } from '../infrastructure/hot-caches/cache-feed';
 import { sha256Hex } from '../infrastructure/secret-box';
@@ -68,16 +68,7 @@ const channel = (
   name: `ch-${over.id}`,
   status: 1,
   key: `sk-up-${over.id}`,
-  models: [
-    'gpt-4o-mini',
-    'gpt-4o',
-    'text-embedding-3-small',
-    'dall-e-3',
-    'whisper-1',
-    'tts-1',
-    'omni-moderation-latest',
-    'gpt-3.5-turbo-instruct',
-  ],
+  models: [...DEFAULT_MOCK_MODELS, 'gpt-3.5-turbo-instruct'],
   groups: ['default'],
   priority: 0,
   weight: 0,
@@ -396,7 +387,10 @@ describe('relay pipeline', () => {
     const exhausted = results.filter(
       (r) => r.status === 'rejected' && (r.reason as { status?: number }).status === 401,
     ).length;
-    return { served, refused, exhausted };
+    const codes = results.flatMap((r) =>
+      r.status === 'rejected' ? [(r.reason as { error?: { code?: string } }).error?.code] : [],
+    );
+    return { served, refused, exhausted, codes };
   }
 
   it('no overdraft: 200 concurrent requests on a balance that covers 20', async () => {
@@ -404,9 +398,10 @@ describe('relay pipeline', () => {
     setOption('PreConsumedQuota', '100'); // no max_tokens: reserve 100 × 1.25 = 125 = the cost
     try {
       const { userId, sdk } = await newUser(20 * 125, 10_000_000);
-      const { served, refused } = await burst(sdk, 200);
+      const { served, refused, codes } = await burst(sdk, 200);
       expect(served).toBe(20);
       expect(refused).toBe(180);
+      expect(codes.every((code) => code === 'insufficient_user_quota')).toBe(true);
       const mine = await receiptsOf(userId, served);
       expect(mine).toHaveLength(20);
       expect(mine.reduce((s, r) => s + r.quota, 0)).toBe(20 * 125);
@@ -522,6 +517,31 @@ describe('relay pipeline', () => {
     expect(error.error.message).toMatch(/\(request id: [0-9a-f]{32}\)$/);
     expect(book.userBalance(userId)).toBe(QUOTA);
     service.cooldowns.clear(1, 'gpt-4o-mini');
+  });
+
+  it('a channel whose URL cannot be built fails like a network error: failover, nothing stays reserved', async () => {
+    setOption('RetryTimes', '1');
+    // A Custom channel saved without a base URL (the channel rules allow an empty one).
+    const broken = channel({ id: 11, type: 8, baseUrl: '', priority: 10 });
+    routing.channels = [broken, channel({ id: 12, baseUrl: upstream.url, priority: 0 })];
+    const { userId, sdk } = await newUser(QUOTA, TOKEN_CAP);
+    const chat = () =>
+      sdk.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'x' }],
+      });
+    expect((await chat()).choices).toHaveLength(1);
+    const receipt = await receiptOf(userId);
+    expect(receipt.channelChain).toEqual([11, 12]);
+    routing.channels = [broken];
+    const error = (await chat().then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { status: number; error: { code: string } };
+    expect(error.status).toBe(502);
+    expect(error.error.code).toBe('upstream_unreachable');
+    expect(book.userBalance(userId)).toBe(QUOTA - receipt.quota);
+    service.cooldowns.clear(11, 'gpt-4o-mini');
   });
 
   it('a 401 channel is disabled with its reason and is not picked again', async () => {

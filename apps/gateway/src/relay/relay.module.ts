@@ -1,4 +1,5 @@
-import { Module, type OnModuleInit } from '@nestjs/common';
+import type { Server } from 'node:http';
+import { Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { BalanceBook } from '../billing/balance-book';
@@ -10,6 +11,7 @@ import { TokenDirectory } from '../tokens/token-directory';
 import { UsageAppender } from '../usage/usage-appender';
 import { RelayAdmission } from './relay-admission';
 import { RelayCommands } from './relay-commands';
+import { relayFrontOf } from './relay-front';
 import {
   BALANCE_BOOK_PORT,
   RELAY_COMMANDS_PORT,
@@ -23,9 +25,9 @@ import { RelayService } from './relay.service';
 import { UpstreamPools } from './upstream-pools';
 
 /**
- * The relay (/v1, /pg, /dashboard): plain Fastify routes registered on the app's instance at
- * module init (no Nest controller, pipe or guard on the hot path), reading the hot caches the
- * billing, tokens and channels modules keep.
+ * The relay (/v1, /pg, /dashboard): plain Fastify routes registered at module init on the relay's
+ * own instance in front of the app's (relay-front.ts; no Nest controller, pipe, guard or hook on
+ * the hot path), reading the hot caches the billing, tokens and channels modules keep.
  */
 @Module({
   imports: [ChannelsModule],
@@ -54,13 +56,24 @@ import { UpstreamPools } from './upstream-pools';
     { provide: RELAY_COMMANDS_PORT, useExisting: RelayCommands },
   ],
 })
-export class RelayModule implements OnModuleInit {
+export class RelayModule implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly routes: RelayRoutes,
   ) {}
 
-  onModuleInit(): void {
-    this.routes.register(this.adapterHost.httpAdapter.getInstance<FastifyInstance>());
+  private get front(): FastifyInstance | undefined {
+    return relayFrontOf(this.adapterHost.httpAdapter.getHttpServer() as Server);
+  }
+
+  async onModuleInit(): Promise<void> {
+    const front = this.front;
+    // Without the front (an app not built by createApp) the routes join the app's instance.
+    this.routes.register(front ?? this.adapterHost.httpAdapter.getInstance<FastifyInstance>());
+    await front?.ready();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.front?.close();
   }
 }

@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import { Inject, Injectable } from '@nestjs/common';
 import { USER_ID_HEADER } from '@tollgate/contracts';
 import {
@@ -56,81 +57,84 @@ export class RelayRoutes {
 
   register(fastify: FastifyInstance): void {
     void fastify.register((scope, _opts, done) => {
-      scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser(
-        '*',
-        { parseAs: 'buffer', bodyLimit: RELAY_AUDIO_BODY_LIMIT },
-        (_request, body, parsed) => parsed(null, body),
-      );
-      scope.setErrorHandler(
-        (error: Error & { statusCode?: number; code?: string }, request, reply) => {
-          const requestId = RelayService.newRequestId();
-          const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
-          reply.hijack();
-          sendError(
-            reply.raw,
-            new RelayError(
-              status,
-              status === 413 ? 'request body too large' : error.message,
-              'invalid_request_error',
-              error.code ?? 'invalid_request',
-            ),
-            requestId,
-          );
-          void request;
-        },
-      );
-
-      for (const [endpoint, tail] of Object.entries(RELAY_ENDPOINTS) as Array<
-        [RelayEndpoint, string]
-      >) {
-        const audio = endpoint === 'audioTranscriptions' || endpoint === 'audioTranslations';
-        scope.post(
-          `/v1${tail}`,
-          { bodyLimit: audio ? RELAY_AUDIO_BODY_LIMIT : RELAY_JSON_BODY_LIMIT },
-          (request: RawBodyRequest, reply) => this.onRelay(request, reply, endpoint, `/v1${tail}`),
-        );
-      }
-      scope.post(
-        '/v1/engines/:model/embeddings',
-        { bodyLimit: RELAY_JSON_BODY_LIMIT },
-        (request: RawBodyRequest, reply) =>
-          this.onRelay(
-            request,
-            reply,
-            'embeddings',
-            '/v1/engines/:model/embeddings',
-            request.params.model,
-          ),
-      );
-      scope.post('/pg/chat/completions', { bodyLimit: RELAY_JSON_BODY_LIMIT }, (request, reply) =>
-        this.onPlayground(request, reply),
-      );
-      scope.get('/v1/models', (request, reply) => this.onModels(request, reply));
-      scope.get('/v1/models/:model', (request: RawBodyRequest, reply) =>
-        this.onModels(request, reply, request.params.model ?? ''),
-      );
-      for (const prefix of ['', '/v1']) {
-        scope.get(`${prefix}/dashboard/billing/subscription`, (request, reply) =>
-          this.onBilling(request, reply, 'subscription'),
-        );
-        scope.get(`${prefix}/dashboard/billing/usage`, (request, reply) =>
-          this.onBilling(request, reply, 'usage'),
-        );
-      }
-      for (const route of NOT_IMPLEMENTED_ROUTES) {
-        scope.route({
-          method: route.method,
-          url: route.url,
-          handler: (request, reply) => this.onNotImplemented(request, reply),
-        });
-      }
-      scope.options('/v1/*', (_request, reply) => {
-        reply.hijack();
-        reply.raw.writeHead(204, CORS_HEADERS);
-        reply.raw.end();
-      });
+      this.setup(scope);
       done();
+    });
+  }
+
+  private setup(scope: FastifyInstance): void {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: RELAY_AUDIO_BODY_LIMIT },
+      (_request, body, parsed) => parsed(null, body),
+    );
+    scope.setErrorHandler(
+      (error: Error & { statusCode?: number; code?: string }, _request, reply) => {
+        const requestId = RelayService.newRequestId();
+        const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
+        reply.hijack();
+        sendError(
+          reply.raw,
+          new RelayError(
+            status,
+            status === 413 ? 'request body too large' : error.message,
+            'invalid_request_error',
+            error.code ?? 'invalid_request',
+          ),
+          requestId,
+        );
+      },
+    );
+
+    for (const [endpoint, tail] of Object.entries(RELAY_ENDPOINTS) as Array<
+      [RelayEndpoint, string]
+    >) {
+      const audio = endpoint === 'audioTranscriptions' || endpoint === 'audioTranslations';
+      scope.post(
+        `/v1${tail}`,
+        { bodyLimit: audio ? RELAY_AUDIO_BODY_LIMIT : RELAY_JSON_BODY_LIMIT },
+        (request: RawBodyRequest, reply) => this.onRelay(request, reply, endpoint, `/v1${tail}`),
+      );
+    }
+    scope.post(
+      '/v1/engines/:model/embeddings',
+      { bodyLimit: RELAY_JSON_BODY_LIMIT },
+      (request: RawBodyRequest, reply) =>
+        this.onRelay(
+          request,
+          reply,
+          'embeddings',
+          '/v1/engines/:model/embeddings',
+          request.params.model,
+        ),
+    );
+    scope.post('/pg/chat/completions', { bodyLimit: RELAY_JSON_BODY_LIMIT }, (request, reply) =>
+      this.onPlayground(request, reply),
+    );
+    scope.get('/v1/models', (request, reply) => this.onModels(request, reply));
+    scope.get('/v1/models/:model', (request: RawBodyRequest, reply) =>
+      this.onModels(request, reply, request.params.model ?? ''),
+    );
+    for (const prefix of ['', '/v1']) {
+      scope.get(`${prefix}/dashboard/billing/subscription`, (request, reply) =>
+        this.onBilling(request, reply, 'subscription'),
+      );
+      scope.get(`${prefix}/dashboard/billing/usage`, (request, reply) =>
+        this.onBilling(request, reply, 'usage'),
+      );
+    }
+    for (const route of NOT_IMPLEMENTED_ROUTES) {
+      scope.route({
+        method: route.method,
+        url: route.url,
+        handler: (request, reply) => this.onNotImplemented(request, reply),
+      });
+    }
+    scope.options('/v1/*', (_request, reply) => {
+      reply.hijack();
+      reply.raw.writeHead(204, CORS_HEADERS);
+      reply.raw.end();
     });
   }
 
@@ -179,9 +183,8 @@ export class RelayRoutes {
     try {
       const header = request.headers[USER_ID_HEADER.toLowerCase()];
       const user = await this.authenticator().authenticate({
-        sessionCookie: (request as FastifyRequest & { cookies?: Record<string, string> }).cookies?.[
-          SESSION_COOKIE
-        ],
+        // No cookie plugin runs on the relay's instance (relay-front.ts): only this route needs one.
+        sessionCookie: sessionCookieOf(request.headers.cookie),
         authorization: request.headers.authorization,
         userHeader: Array.isArray(header) ? header[0] : header,
       });
@@ -325,6 +328,10 @@ export class RelayRoutes {
     if (!this.tokenCaller(request, reply, requestId)) return;
     sendError(reply.raw, notImplemented(), requestId);
   }
+}
+
+function sessionCookieOf(header: string | undefined): string | undefined {
+  return header ? fastifyCookie.parse(header)[SESSION_COOKIE] : undefined;
 }
 
 function langOf(request: FastifyRequest): Lang {

@@ -92,6 +92,12 @@ const MAX_JSON_ANSWER_BYTES = 64 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const ANY_MODEL = '*';
 
+/** The failure the client is told about when no attempt answered. */
+interface LastFailure {
+  readonly failure: AttemptFailure;
+  readonly channel: RoutedChannel;
+}
+
 type AttemptResult =
   | { readonly kind: 'answered' }
   | { readonly kind: 'failed'; readonly failure: AttemptFailure; readonly retryAfterMs?: number };
@@ -236,14 +242,7 @@ export class RelayService {
         );
       }
     } else if (this.routing.candidates(group, model).length === 0) {
-      return relayError(
-        lang,
-        503,
-        'relay.no_channel',
-        { group, model },
-        'tollgate_error',
-        'model_not_found',
-      );
+      return noChannel(lang, group, model);
     }
     const promptEstimate = body ? estimatePromptTokens(call.endpoint, body) : 0;
     return {
@@ -335,10 +334,27 @@ export class RelayService {
   }
 
   private async attempts(p: Prepared, res: ServerResponse): Promise<void> {
+    let outcome: 'answered' | LastFailure | undefined;
+    try {
+      outcome = await this.tryChannels(p, res);
+    } finally {
+      // Settled when answered (then this is a no-op); released on failure and on any throw, so
+      // no path keeps a user's quota reserved until the next restart.
+      this.book.release(p.reservation);
+    }
+    if (outcome === 'answered') return;
+    sendError(res, this.finalError(p.call, p.group, p.facts.model, outcome), p.call.requestId);
+  }
+
+  /** The attempts in routing order: 'answered', or the last failure (none when no channel). */
+  private async tryChannels(
+    p: Prepared,
+    res: ServerResponse,
+  ): Promise<'answered' | LastFailure | undefined> {
     const { call, settings, facts, group } = p;
     const pinned = call.caller.pinnedChannelId;
     const tried = new Set<number>();
-    let last: { failure: AttemptFailure; channel: RoutedChannel } | undefined;
+    let last: LastFailure | undefined;
     for (let attempt = 0; attempt <= settings.retryTimes; attempt++) {
       const channel =
         pinned !== undefined
@@ -359,7 +375,7 @@ export class RelayService {
       const result = await this.attempt(p, channel, res);
       if (result.kind === 'answered') {
         this.budget.succeeded(channel.id, facts.model);
-        return;
+        return 'answered';
       }
       last = { failure: result.failure, channel };
       this.afterFailure(p, channel, result.failure, result.retryAfterMs);
@@ -371,26 +387,17 @@ export class RelayService {
       });
       if (!retry || res.destroyed) break;
     }
-    this.book.release(p.reservation);
-    sendError(res, this.finalError(call, group, facts.model, last), call.requestId);
+    return last;
   }
 
   private finalError(
     call: RelayCall,
     group: string,
     model: string,
-    last: { failure: AttemptFailure; channel: RoutedChannel } | undefined,
+    last: LastFailure | undefined,
   ): RelayError {
     const lang = call.lang;
-    if (!last)
-      return relayError(
-        lang,
-        503,
-        'relay.no_channel',
-        { group, model },
-        'tollgate_error',
-        'model_not_found',
-      );
+    if (!last) return noChannel(lang, group, model);
     const { failure, channel } = last;
     if (failure.kind === 'network') {
       return relayError(
@@ -484,15 +491,17 @@ export class RelayService {
     } else {
       outBody = outgoingJson(call.raw, p.body ?? {}, { model: upstreamModel, includeUsage });
     }
-    const target = upstreamTarget(
-      channel,
-      call.endpoint,
-      upstreamModel,
-      call.contentType,
-      facts.stream,
-    );
     let answer: Dispatcher.ResponseData;
     try {
+      // Inside the try: a base URL the channel rules let through but URL cannot parse (an empty
+      // one on a Custom or Azure channel) is this channel's failure, not the request's 500.
+      const target = upstreamTarget(
+        channel,
+        call.endpoint,
+        upstreamModel,
+        call.contentType,
+        facts.stream,
+      );
       answer = await this.pools.pool(target.origin).request({
         method: 'POST',
         path: target.path,
@@ -709,6 +718,18 @@ export class RelayService {
         .catch((error: unknown) => this.logger.warn(`mark token exhausted: ${String(error)}`));
     }
   }
+}
+
+/** No enabled channel serves group × model (before any attempt, or every candidate cooling). */
+function noChannel(lang: Lang, group: string, model: string): RelayError {
+  return relayError(
+    lang,
+    503,
+    'relay.no_channel',
+    { group, model },
+    'tollgate_error',
+    'model_not_found',
+  );
 }
 
 function headerText(value: string | string[] | undefined): string {

@@ -2,6 +2,8 @@
  * Every option key the console knows, with its kind and the one-api/new-api family's default.
  * Values travel as strings (the wire contract); `kind` says how they must parse.
  */
+import { DEFAULT_DISABLE_KEYWORDS } from '../channel/channel-failure';
+
 export type OptionKind =
   | 'bool'
   | 'int'
@@ -186,17 +188,7 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   // channel failure budget (Tollgate's own, off by default)
   CacheRatio: numbers({ 'gpt-4o': 0.5, 'gpt-4o-mini': 0.5, 'o1-mini': 0.5 }),
   SelfUseModeEnabled: bool(false),
-  AutomaticDisableKeywords: text(
-    [
-      'Your credit balance is too low',
-      'This organization has been disabled.',
-      'You exceeded your current quota',
-      'Permission denied',
-      'The security token included in the request is invalid',
-      'Operation not allowed',
-      'Your account is not authorized',
-    ].join('\n'),
-  ),
+  AutomaticDisableKeywords: text(DEFAULT_DISABLE_KEYWORDS.join('\n')),
   AutomaticRetryStatusCodes: str('100-199,300-399,401-407,409-499,500-503,505-523,525-599'),
   ModelRequestRateLimitEnabled: bool(false),
   ModelRequestRateLimitDurationMinutes: int(1, 1),

@@ -3,6 +3,7 @@
  * which status the client sees. The anchors' rules (RELAY-NOTES §4.3, §4.4), plus a failure budget
  * for 5xx/timeouts that neither anchor has (off by default).
  */
+import { DEFAULT_DISABLE_KEYWORDS, failureDisablesChannel } from '@tollgate/domain';
 
 /** An attempt that did not produce an answer for the client. */
 export type AttemptFailure =
@@ -54,49 +55,20 @@ export function shouldRetry(
   );
 }
 
-/** Default keywords of new-api's AutomaticDisableKeywords (one per line in the option). */
-export const DEFAULT_DISABLE_KEYWORDS: readonly string[] = [
-  'Your credit balance is too low',
-  'This organization has been disabled.',
-  'You exceeded your current quota',
-  'Permission denied',
-  'The security token included in the request is invalid',
-  'Operation not allowed',
-  'Your account is not authorized',
-];
-
-const DISABLE_CODES = new Set(['invalid_api_key', 'account_deactivated', 'billing_not_active']);
-const DISABLE_TYPES = new Set([
-  'insufficient_quota',
-  'insufficient_user_quota',
-  'authentication_error',
-  'permission_error',
-  'forbidden',
-]);
-const GEMINI = 24;
-
 /**
- * The reason to disable a channel for this failure, or undefined. The anchors' rules: 401; 403 on
- * Gemini; the invalid-key / deactivated / billing codes; the auth and quota types; the keywords
- * (case-insensitive). Network errors and timeouts never disable on their own (see FailureBudget).
+ * The reason to disable a channel for this failure, or undefined. The rules are the domain's
+ * (`failureDisablesChannel`, shared with the channels module's tests: 401, 403 on Gemini, the
+ * invalid-key / deactivated / billing codes, the auth and quota types, the keywords); this adds
+ * the reason text. Network errors and timeouts never disable on their own (see FailureBudget).
  */
 export function disableReason(
   failure: AttemptFailure,
   channelType: number,
   keywords: readonly string[] = DEFAULT_DISABLE_KEYWORDS,
 ): string | undefined {
-  if (failure.kind !== 'http') return undefined;
-  const detail = `status ${failure.status}${failure.code ? `, code ${failure.code}` : ''}: ${failure.message}`;
-  if (failure.status === 401) return detail;
-  if (failure.status === 403 && channelType === GEMINI) return detail;
-  if (DISABLE_CODES.has(failure.code)) return detail;
-  if (DISABLE_TYPES.has(failure.type)) return detail;
-  const message = failure.message.toLowerCase();
-  for (const keyword of keywords) {
-    const k = keyword.trim().toLowerCase();
-    if (k !== '' && message.includes(k)) return detail;
-  }
-  return undefined;
+  if (failure.kind !== 'http' || !failureDisablesChannel(failure, channelType, keywords))
+    return undefined;
+  return `status ${failure.status}${failure.code ? `, code ${failure.code}` : ''}: ${failure.message}`;
 }
 
 /** Parses the keyword option (one per line). */
