@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import type { ChangedEvent, ChannelDto } from '@tollgate/contracts';
-import { DEFAULT_DISABLE_KEYWORDS } from '@tollgate/relay';
+import { DEFAULT_DISABLE_KEYWORDS } from '@tollgate/domain';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import {
   DisableChannelAutomaticallyCommand,

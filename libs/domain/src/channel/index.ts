@@ -3,3 +3,4 @@ export * from './channel.decider';
 export * from './channel.events';
 export * from './channel.rules';
 export * from './channel.state';
+export * from './channel-failure';
