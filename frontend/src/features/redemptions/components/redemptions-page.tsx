@@ -14,7 +14,7 @@ import { RedemptionsTable } from './redemptions-table';
 /** /redemption (admin): search by id or name, table, add/edit drawer, download after creating. */
 export function RedemptionsPage() {
   const { t } = useTranslation();
-  const { params, update } = useRedemptionsTableParams();
+  const { params, update, paginate } = useRedemptionsTableParams();
   const codes = useQuery(redemptionQueries.list(params));
   const [draft, setDraft] = useState(params.keyword);
   useEffect(() => setDraft(params.keyword), [params.keyword]);
@@ -72,13 +72,13 @@ export function RedemptionsPage() {
           </form>
           <RedemptionsTable
             rows={codes.data?.items}
-            total={codes.data?.total ?? 0}
-            page={params.page}
-            pageSize={params.pageSize}
+            paging={{
+              page: params.page,
+              pageSize: params.pageSize,
+              total: codes.data?.total ?? 0,
+              onPaginationChange: paginate,
+            }}
             loading={codes.isFetching}
-            onPaginationChange={({ page, pageSize }) =>
-              update(pageSize !== params.pageSize ? { page: 1, pageSize } : { page })
-            }
             onAdd={() => open(null)}
             onEdit={open}
           />

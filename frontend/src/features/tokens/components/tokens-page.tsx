@@ -16,7 +16,7 @@ const DRAWER_RESET_MS = 500;
 /** /token: warning banner, search, selectable table, add/edit drawer. */
 export function TokensPage() {
   const { t } = useTranslation();
-  const { params, update } = useTokensTableParams();
+  const { params, update, paginate } = useTokensTableParams();
   const tokens = useQuery(tokenQueries.list(params));
   const [drawer, setDrawer] = useState<{ opened: boolean; token: TokenDto | null; key: number }>({
     opened: false,
@@ -53,12 +53,8 @@ export function TokensPage() {
           />
           <TokensTable
             rows={tokens.data}
-            page={params.page}
-            pageSize={params.pageSize}
+            paging={{ page: params.page, pageSize: params.pageSize, onPaginationChange: paginate }}
             loading={tokens.isFetching}
-            onPaginationChange={({ page, pageSize }) =>
-              update(pageSize !== params.pageSize ? { page: 1, pageSize } : { page })
-            }
             onAdd={() => open(null)}
             onEdit={open}
           />
