@@ -53,28 +53,32 @@ function UseTime({ log }: { log: LogDto }) {
 function Details({ log, admin }: { log: LogDto; admin: boolean }) {
   const { t } = useTranslation();
   const other = parseOther(log.other);
-  const lines: string[] = [];
+  const lines: { text: string; lang?: string }[] = [];
   if (log.type === LogType.Consume) {
     if (other.model_price !== undefined && other.model_price > 0) {
-      lines.push(t('logs.price', { price: other.model_price, group: other.group_ratio ?? 1 }));
+      lines.push({
+        text: t('logs.price', { price: other.model_price, group: other.group_ratio ?? 1 }),
+      });
     } else if (other.model_ratio !== undefined) {
-      lines.push(
-        t('logs.ratios', {
+      lines.push({
+        text: t('logs.ratios', {
           model: other.model_ratio,
           completion: other.completion_ratio ?? 1,
           group: other.group_ratio ?? 1,
         }),
-      );
+      });
     }
   }
-  if (log.content) lines.push(log.content);
+  // The server writes the content in Chinese (the log API's wording, as one-api's): the browser and
+  // screen readers are told so in an English console.
+  if (log.content) lines.push({ text: log.content, lang: 'zh-CN' });
   const adminName = other.admin_info?.admin_username;
-  if (admin && adminName) lines.push(t('logs.adminBy', { name: adminName }));
+  if (admin && adminName) lines.push({ text: t('logs.adminBy', { name: adminName }) });
   return (
     <Stack gap={0} maw={360}>
       {lines.map((line) => (
-        <Text key={line} size="xs">
-          {line}
+        <Text key={line.text} size="xs" lang={line.lang}>
+          {line.text}
         </Text>
       ))}
     </Stack>
