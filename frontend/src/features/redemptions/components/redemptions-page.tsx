@@ -3,8 +3,9 @@ import { modals } from '@mantine/modals';
 import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { RedemptionDto } from '@tollgate/contracts';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useEditDrawer } from '@/hooks/use-edit-drawer';
 import { downloadText } from '@/lib/download';
 import { redemptionQueries } from '../api/redemptions.api';
 import { useRedemptionsTableParams } from '../hooks/use-redemptions-table-params';
@@ -18,18 +19,7 @@ export function RedemptionsPage() {
   const codes = useQuery(redemptionQueries.list(params));
   const [draft, setDraft] = useState(params.keyword);
   useEffect(() => setDraft(params.keyword), [params.keyword]);
-  const [drawer, setDrawer] = useState<{
-    opened: boolean;
-    redemption: RedemptionDto | null;
-    key: number;
-  }>({ opened: false, redemption: null, key: 0 });
-
-  const open = useCallback(
-    (redemption: RedemptionDto | null) =>
-      setDrawer((current) => ({ opened: true, redemption, key: current.key + 1 })),
-    [],
-  );
-  const close = () => setDrawer((current) => ({ ...current, opened: false }));
+  const drawer = useEditDrawer<RedemptionDto>();
 
   const search = (event: FormEvent) => {
     event.preventDefault();
@@ -79,26 +69,24 @@ export function RedemptionsPage() {
               onPaginationChange: paginate,
             }}
             loading={codes.isFetching}
-            onAdd={() => open(null)}
-            onEdit={open}
+            onAdd={() => drawer.open(null)}
+            onEdit={drawer.open}
           />
         </Stack>
       </Paper>
       <Drawer
         opened={drawer.opened}
-        onClose={close}
+        onClose={drawer.close}
         position="right"
         size="md"
         title={
-          drawer.redemption
-            ? t('redemptions.drawer.editTitle')
-            : t('redemptions.drawer.createTitle')
+          drawer.item ? t('redemptions.drawer.editTitle') : t('redemptions.drawer.createTitle')
         }
       >
         <RedemptionForm
           key={drawer.key}
-          redemption={drawer.redemption ?? undefined}
-          onDone={close}
+          redemption={drawer.item ?? undefined}
+          onDone={drawer.close}
           onCreated={offerDownload}
         />
       </Drawer>
