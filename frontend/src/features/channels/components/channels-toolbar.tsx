@@ -38,7 +38,7 @@ export function ChannelsToolbar({
       children: (
         <Text size="sm">{t('channels.confirm.deleteSelected', { count: selectedIds.length })}</Text>
       ),
-      labels: { confirm: t('channels.actions.delete'), cancel: t('common.cancel') },
+      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
       confirmProps: { color: 'red' },
       onConfirm: () => deleteMany.mutate(selectedIds, { onSuccess: onDeleted }),
     });
@@ -47,7 +47,7 @@ export function ChannelsToolbar({
     modals.openConfirmModal({
       title: t('channels.confirm.deleteDisabledTitle'),
       children: <Text size="sm">{t('channels.confirm.deleteDisabled')}</Text>,
-      labels: { confirm: t('channels.actions.delete'), cancel: t('common.cancel') },
+      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
       confirmProps: { color: 'red' },
       onConfirm: () => deleteDisabled.mutate(),
     });

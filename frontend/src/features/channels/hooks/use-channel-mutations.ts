@@ -28,13 +28,13 @@ export const usePatchChannel = () =>
     mutationFn: (
       body: { id: number } & Partial<Pick<ChannelDto, 'status' | 'priority' | 'weight'>>,
     ) => channelsApi.update(body),
-    meta: { success: 'channels.messages.operationDone', invalidates },
+    meta: { success: 'common.operationDone', invalidates },
   });
 
 export const useDeleteChannel = () =>
   useMutation({
     mutationFn: (id: number) => channelsApi.remove(id),
-    meta: { success: 'channels.messages.operationDone', invalidates },
+    meta: { success: 'common.operationDone', invalidates },
   });
 
 /** The toast of the bulk actions that answer with a count. */

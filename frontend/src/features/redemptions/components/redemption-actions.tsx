@@ -22,8 +22,8 @@ export function RedemptionActions({ redemption, onEdit }: RedemptionActionsProps
   const confirmDelete = () =>
     modals.openConfirmModal({
       title: t('redemptions.deleteTitle'),
-      children: <Text size="sm">{t('redemptions.deleteConfirm')}</Text>,
-      labels: { confirm: t('redemptions.delete'), cancel: t('common.cancel') },
+      children: <Text size="sm">{t('common.deleteConfirm')}</Text>,
+      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
       confirmProps: { color: 'red' },
       onConfirm: () => remove.mutate(redemption.id),
     });
@@ -31,10 +31,10 @@ export function RedemptionActions({ redemption, onEdit }: RedemptionActionsProps
   return (
     <Group gap={4} wrap="nowrap">
       <Button size="compact-xs" variant="light" onClick={() => void copy(redemption.key)}>
-        {t('redemptions.copy')}
+        {t('common.copy')}
       </Button>
       <Button size="compact-xs" variant="light" color="red" onClick={confirmDelete}>
-        {t('redemptions.delete')}
+        {t('common.delete')}
       </Button>
       <Button
         size="compact-xs"
@@ -49,7 +49,7 @@ export function RedemptionActions({ redemption, onEdit }: RedemptionActionsProps
           })
         }
       >
-        {unused ? t('redemptions.disable') : t('redemptions.enable')}
+        {unused ? t('common.disable') : t('common.enable')}
       </Button>
       <Button
         size="compact-xs"
@@ -58,7 +58,7 @@ export function RedemptionActions({ redemption, onEdit }: RedemptionActionsProps
         disabled={!unused}
         onClick={() => onEdit(redemption)}
       >
-        {t('redemptions.edit')}
+        {t('common.edit')}
       </Button>
     </Group>
   );

@@ -33,7 +33,7 @@ export function RedemptionsTable({ rows, paging, loading, onAdd, onEdit }: Redem
     () =>
       column.columns([
         selectColumn(column, {
-          all: t('redemptions.selectAll'),
+          all: t('common.selectAll'),
           row: (code) => t('redemptions.selectRow', { name: code.name }),
         }),
         column.accessor('id', { header: t('redemptions.columns.id') }),

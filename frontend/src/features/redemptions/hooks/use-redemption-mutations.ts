@@ -24,11 +24,11 @@ export const useUpdateRedemption = () =>
 export const useSetRedemptionStatus = () =>
   useMutation({
     mutationFn: (body: UpdateRedemptionStatusRequest) => redemptionsApi.setStatus(body),
-    meta: { success: 'redemptions.operationDone', invalidates },
+    meta: { success: 'common.operationDone', invalidates },
   });
 
 export const useDeleteRedemption = () =>
   useMutation({
     mutationFn: (id: number) => redemptionsApi.remove(id),
-    meta: { success: 'redemptions.deleted', invalidates },
+    meta: { success: 'common.deleted', invalidates },
   });

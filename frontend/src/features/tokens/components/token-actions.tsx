@@ -36,8 +36,8 @@ export function TokenActions({ token, onEdit }: TokenActionsProps) {
   const confirmDelete = () =>
     modals.openConfirmModal({
       title: t('tokens.deleteTitle'),
-      children: <Text size="sm">{t('tokens.deleteConfirm')}</Text>,
-      labels: { confirm: t('tokens.delete'), cancel: t('common.cancel') },
+      children: <Text size="sm">{t('common.deleteConfirm')}</Text>,
+      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
       confirmProps: { color: 'red' },
       onConfirm: () => remove.mutate(token.id),
     });
@@ -57,7 +57,7 @@ export function TokenActions({ token, onEdit }: TokenActionsProps) {
         </Popover.Dropdown>
       </Popover>
       <Button size="compact-xs" variant="light" onClick={() => void copy(fullKey)}>
-        {t('tokens.copy')}
+        {t('common.copy')}
       </Button>
       <Group gap={0} wrap="nowrap">
         <Button
@@ -95,7 +95,7 @@ export function TokenActions({ token, onEdit }: TokenActionsProps) {
         </Menu>
       </Group>
       <Button size="compact-xs" variant="light" color="red" onClick={confirmDelete}>
-        {t('tokens.delete')}
+        {t('common.delete')}
       </Button>
       <Button
         size="compact-xs"
@@ -109,10 +109,10 @@ export function TokenActions({ token, onEdit }: TokenActionsProps) {
           })
         }
       >
-        {enabled ? t('tokens.disable') : t('tokens.enable')}
+        {enabled ? t('common.disable') : t('common.enable')}
       </Button>
       <Button size="compact-xs" variant="light" color="gray" onClick={() => onEdit(token)}>
-        {t('tokens.edit')}
+        {t('common.edit')}
       </Button>
     </Group>
   );

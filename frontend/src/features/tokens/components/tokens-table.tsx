@@ -35,7 +35,7 @@ export function TokensTable({ rows, paging, loading, onAdd, onEdit }: TokensTabl
     () =>
       column.columns([
         selectColumn(column, {
-          all: t('tokens.selectAll'),
+          all: t('common.selectAll'),
           row: (token) => t('tokens.selectRow', { name: token.name }),
         }),
         column.accessor('name', {

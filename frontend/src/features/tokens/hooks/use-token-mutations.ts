@@ -33,11 +33,11 @@ export const useUpdateToken = () =>
 export const useSetTokenStatus = () =>
   useMutation({
     mutationFn: (body: UpdateTokenStatusRequest) => tokensApi.setStatus(body),
-    meta: { success: 'tokens.operationDone', invalidates },
+    meta: { success: 'common.operationDone', invalidates },
   });
 
 export const useDeleteToken = () =>
   useMutation({
     mutationFn: (id: number) => tokensApi.remove(id),
-    meta: { success: 'tokens.deleted', invalidates },
+    meta: { success: 'common.deleted', invalidates },
   });
