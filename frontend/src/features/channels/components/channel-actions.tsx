@@ -3,6 +3,7 @@ import { modals } from '@mantine/modals';
 import { IconChevronDown, IconCoin, IconCopy, IconDots, IconTrash } from '@tabler/icons-react';
 import { ChannelStatus, type ChannelDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
+import { confirmDelete } from '@/components/confirm-delete';
 import {
   useCopyChannel,
   useDeleteChannel,
@@ -28,14 +29,12 @@ export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
   const models = splitList(channel.models);
   const enabled = channel.status === ChannelStatus.Enabled;
 
-  const confirmDelete = () =>
-    modals.openConfirmModal({
-      title: t('channels.confirm.deleteTitle'),
-      children: <Text size="sm">{t('channels.confirm.delete', { name: channel.name })}</Text>,
-      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () => remove.mutate(channel.id),
-    });
+  const askDelete = () =>
+    confirmDelete(
+      t('channels.confirm.deleteTitle'),
+      t('channels.confirm.delete', { name: channel.name }),
+      () => remove.mutate(channel.id),
+    );
   const confirmCopy = () =>
     modals.openConfirmModal({
       title: t('channels.confirm.copyTitle'),
@@ -118,7 +117,7 @@ export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
             {t('common.copy')}
           </Menu.Item>
           <Menu.Divider />
-          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={confirmDelete}>
+          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={askDelete}>
             {t('common.delete')}
           </Menu.Item>
         </Menu.Dropdown>

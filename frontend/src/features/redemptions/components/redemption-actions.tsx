@@ -1,7 +1,7 @@
-import { Button, Group, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Button, Group } from '@mantine/core';
 import { RedemptionStatus, type RedemptionDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
+import { confirmDelete } from '@/components/confirm-delete';
 import { useCopy } from '@/hooks/use-copy';
 import { useDeleteRedemption, useSetRedemptionStatus } from '../hooks/use-redemption-mutations';
 
@@ -19,21 +19,17 @@ export function RedemptionActions({ redemption, onEdit }: RedemptionActionsProps
   const unused = redemption.status === RedemptionStatus.Unused;
   const used = redemption.status === RedemptionStatus.Used;
 
-  const confirmDelete = () =>
-    modals.openConfirmModal({
-      title: t('redemptions.deleteTitle'),
-      children: <Text size="sm">{t('common.deleteConfirm')}</Text>,
-      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () => remove.mutate(redemption.id),
-    });
+  const askDelete = () =>
+    confirmDelete(t('redemptions.deleteTitle'), t('common.deleteConfirm'), () =>
+      remove.mutate(redemption.id),
+    );
 
   return (
     <Group gap={4} wrap="nowrap">
       <Button size="compact-xs" variant="light" onClick={() => void copy(redemption.key)}>
         {t('common.copy')}
       </Button>
-      <Button size="compact-xs" variant="light" color="red" onClick={confirmDelete}>
+      <Button size="compact-xs" variant="light" color="red" onClick={askDelete}>
         {t('common.delete')}
       </Button>
       <Button

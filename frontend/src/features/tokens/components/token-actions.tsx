@@ -1,8 +1,8 @@
-import { Button, Code, Group, Menu, Popover, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Button, Code, Group, Menu, Popover } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import { TokenStatus, type TokenDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
+import { confirmDelete } from '@/components/confirm-delete';
 import { useStatus } from '@/features/status';
 import { useCopy } from '@/hooks/use-copy';
 import { notifyError } from '@/lib/notify';
@@ -33,14 +33,10 @@ export function TokenActions({ token, onEdit }: TokenActionsProps) {
     window.open(chatUrl(chosen, address, token.key), '_blank', 'noopener');
   };
 
-  const confirmDelete = () =>
-    modals.openConfirmModal({
-      title: t('tokens.deleteTitle'),
-      children: <Text size="sm">{t('common.deleteConfirm')}</Text>,
-      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () => remove.mutate(token.id),
-    });
+  const askDelete = () =>
+    confirmDelete(t('tokens.deleteTitle'), t('common.deleteConfirm'), () =>
+      remove.mutate(token.id),
+    );
 
   return (
     <Group gap={4} wrap="nowrap">
@@ -94,7 +90,7 @@ export function TokenActions({ token, onEdit }: TokenActionsProps) {
           </Menu.Dropdown>
         </Menu>
       </Group>
-      <Button size="compact-xs" variant="light" color="red" onClick={confirmDelete}>
+      <Button size="compact-xs" variant="light" color="red" onClick={askDelete}>
         {t('common.delete')}
       </Button>
       <Button
