@@ -1,38 +1,64 @@
-import { Checkbox, Table, Text, type TableTrProps } from '@mantine/core';
+import { Checkbox, Stack, Table, Text, type TableTrProps } from '@mantine/core';
 import {
-  functionalUpdate,
-  type PaginationState,
+  rowSelectionFeature,
+  tableFeatures,
+  useTable,
+  type ColumnHelper,
+  type ReactTable,
   type Row,
   type RowData,
   type TableFeatures,
-  type Updater,
+  type TableOptions,
 } from '@tanstack/react-table';
-import type { ReactTable } from '@tanstack/react-table';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TablePager } from './table-pager';
+
+/** The features of a table without a selection column (logs, users). */
+export const plainFeatures = tableFeatures({});
+/** The features of a table with a selection column (tokens, codes, channels). */
+export const selectableFeatures = tableFeatures({ rowSelectionFeature });
+
+const NO_ROWS: never[] = [];
 
 /**
- * Bridges the URL's 1-based page to TanStack's 0-based pagination state: every server-paged
- * console table keeps no paging state of its own.
+ * The set-up every console table shares: rows come from the server one page at a time (TanStack
+ * pages nothing: the pager below works from the URL), `undefined` while loading, keyed by id.
  */
-export function urlPagination(
-  page: number,
-  pageSize: number,
-  onPaginationChange: (next: { page: number; pageSize: number }) => void,
-) {
-  const pagination: PaginationState = { pageIndex: page - 1, pageSize };
-  return {
-    pagination,
-    onPaginationChange: (updater: Updater<PaginationState>) => {
-      const next = functionalUpdate(updater, pagination);
-      onPaginationChange({ page: next.pageIndex + 1, pageSize: next.pageSize });
-    },
+export function useServerTable<
+  TFeatures extends TableFeatures,
+  TData extends RowData & { id: number },
+>(
+  options: Omit<TableOptions<TFeatures, TData>, 'data' | 'getRowId'> & {
+    data: TData[] | undefined;
+  },
+): ReactTable<TFeatures, TData> {
+  const full = {
+    ...options,
+    data: options.data ?? NO_ROWS,
+    getRowId: (row: TData) => String(row.id),
   };
+  // TypeScript cannot see that putting back the two omitted keys restores the generic options.
+  return useTable(full as unknown as TableOptions<TFeatures, TData>);
+}
+
+/** The checkbox column of a selectable table: select all in the header, one per row. */
+export function selectColumn<TData extends RowData>(
+  column: ColumnHelper<typeof selectableFeatures, TData>,
+  labels: { all: string; row: (row: TData) => string },
+  /** `page`: only the rows on screen (channels keep a selection across pages). */
+  scope: 'all' | 'page' = 'all',
+) {
+  return column.display({
+    id: 'select',
+    header: ({ table }) => <SelectAllCheckbox label={labels.all} scope={scope} table={table} />,
+    cell: ({ row }) => <SelectRowCheckbox label={labels.row(row.original)} row={row} />,
+  });
 }
 
 interface SelectAllProps {
   label: string;
-  /** `page`: only the rows on screen (channels keep a selection across pages). */
-  scope?: 'all' | 'page';
+  scope: 'all' | 'page';
   table: {
     getIsAllRowsSelected: () => boolean;
     getIsSomeRowsSelected: () => boolean;
@@ -44,7 +70,7 @@ interface SelectAllProps {
 }
 
 /** Header cell of a selection column. */
-export function SelectAllCheckbox({ label, scope = 'all', table }: SelectAllProps) {
+function SelectAllCheckbox({ label, scope, table }: SelectAllProps) {
   const page = scope === 'page';
   return (
     <Checkbox
@@ -64,7 +90,7 @@ interface SelectRowProps {
 }
 
 /** Body cell of a selection column. */
-export function SelectRowCheckbox({ label, row }: SelectRowProps) {
+function SelectRowCheckbox({ label, row }: SelectRowProps) {
   return (
     <Checkbox
       aria-label={label}
@@ -74,9 +100,8 @@ export function SelectRowCheckbox({ label, row }: SelectRowProps) {
   );
 }
 
-interface DataTableViewProps<TFeatures extends TableFeatures, TData extends RowData, TSelected> {
-  table: ReactTable<TFeatures, TData, TSelected>;
-  columnCount: number;
+interface DataTableViewProps<TFeatures extends TableFeatures, TData extends RowData> {
+  table: ReactTable<TFeatures, TData>;
   loading: boolean;
   minWidth: number;
   testId: string;
@@ -86,15 +111,14 @@ interface DataTableViewProps<TFeatures extends TableFeatures, TData extends RowD
 }
 
 /** The header, rows and "no data" line every console table renders the same way. */
-export function DataTableView<TFeatures extends TableFeatures, TData extends RowData, TSelected>({
+function DataTableView<TFeatures extends TableFeatures, TData extends RowData>({
   table,
-  columnCount,
   loading,
   minWidth,
   testId,
   striped = false,
   rowProps,
-}: DataTableViewProps<TFeatures, TData, TSelected>) {
+}: DataTableViewProps<TFeatures, TData>) {
   const { t } = useTranslation();
   const rows = table.getRowModel().rows;
   return (
@@ -123,7 +147,7 @@ export function DataTableView<TFeatures extends TableFeatures, TData extends Row
           ))}
           {!loading && rows.length === 0 && (
             <Table.Tr>
-              <Table.Td colSpan={columnCount}>
+              <Table.Td colSpan={table.getAllLeafColumns().length}>
                 <Text c="dimmed" ta="center" py="md">
                   {t('common.noData')}
                 </Text>
@@ -133,5 +157,61 @@ export function DataTableView<TFeatures extends TableFeatures, TData extends Row
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** Where a server-paged table is: the URL's page and size, and the total when the list has one. */
+export interface ServerPaging {
+  /** 1-based, as in the URL. */
+  page: number;
+  pageSize: number;
+  /** Rows in all pages; absent for the lists that come without a total (tokens, channels). */
+  total?: number;
+  /** A new page size starts again at page 1. */
+  onPaginationChange: (next: { page: number; pageSize: number }) => void;
+}
+
+/**
+ * Pages to offer. Without a total a full page means there may be a next one, so the pager offers
+ * one page more than it has seen (and never fewer than the page the URL names).
+ */
+export function pageCountOf(paging: ServerPaging, rowsOnPage: number): number {
+  if (paging.total !== undefined) return Math.max(1, Math.ceil(paging.total / paging.pageSize));
+  return rowsOnPage >= paging.pageSize ? paging.page + 1 : Math.max(1, paging.page);
+}
+
+interface DataTableProps<
+  TFeatures extends TableFeatures,
+  TData extends RowData,
+> extends DataTableViewProps<TFeatures, TData> {
+  paging: ServerPaging;
+  /** Above the table (the add / copy-selected buttons). */
+  toolbar?: ReactNode;
+  /** Left of the pager when the list has no total (channels: the page number). */
+  summary?: ReactNode;
+}
+
+/** A server-paged console table: its toolbar, the rows and the pager below them. */
+export function DataTable<TFeatures extends TableFeatures, TData extends RowData>({
+  paging,
+  toolbar,
+  summary,
+  ...view
+}: DataTableProps<TFeatures, TData>) {
+  const { page, pageSize, total, onPaginationChange } = paging;
+  return (
+    <Stack>
+      {toolbar}
+      <DataTableView {...view} />
+      <TablePager
+        total={total}
+        summary={summary}
+        page={page}
+        pageCount={pageCountOf(paging, view.table.getCoreRowModel().rows.length)}
+        pageSize={pageSize}
+        onPageChange={(next) => onPaginationChange({ page: next, pageSize })}
+        onPageSizeChange={(size) => onPaginationChange({ page: 1, pageSize: size })}
+      />
+    </Stack>
   );
 }

@@ -60,5 +60,16 @@ export function usePagedSearchParams<F extends string>(
     [setParams, pageSizeKey],
   );
 
-  return { ...state, update };
+  /** The pager's move: a new page size starts again at page 1. */
+  const paginate = useCallback(
+    (next: { page: number; pageSize: number }) =>
+      update(
+        next.pageSize !== state.pageSize
+          ? { page: 1, pageSize: next.pageSize }
+          : { page: next.page },
+      ),
+    [update, state.pageSize],
+  );
+
+  return { ...state, update, paginate };
 }

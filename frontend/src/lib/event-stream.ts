@@ -1,6 +1,4 @@
-import { USER_ID_HEADER } from '@tollgate/contracts';
-import { i18n } from './i18n';
-import { getSessionUser } from './session';
+import { consoleFetch } from './http';
 
 export interface EventStreamHandlers {
   /** Each `data:` payload except [DONE], in order; returning true ends the stream there. */
@@ -13,7 +11,8 @@ export type EventStreamEnd = { kind: 'done' } | { kind: 'error'; message: string
 /**
  * POSTs JSON and reads the answer as server-sent events (fetch + a line reader, since EventSource
  * cannot POST). Ends on `data: [DONE]`, on the end of the body, or with the error body of a non-2xx
- * answer. Never reconnects (spec 001 §4: reconnecting is off by default).
+ * answer. Never reconnects (spec 001 §4: reconnecting is off by default). A 401 signs the user
+ * out as every console call does.
  */
 export async function postEventStream(
   path: string,
@@ -21,20 +20,11 @@ export async function postEventStream(
   handlers: EventStreamHandlers,
   signal?: AbortSignal,
 ): Promise<EventStreamEnd> {
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/json',
-    Accept: 'text/event-stream',
-  };
-  const user = getSessionUser();
-  if (user) headers[USER_ID_HEADER] = String(user.id);
-  const language = i18n.resolvedLanguage ?? i18n.language;
-  if (language) headers['Accept-Language'] = language;
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await consoleFetch(path, {
       method: 'POST',
-      headers,
-      credentials: 'include',
+      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
       body: JSON.stringify(body),
       signal,
     });

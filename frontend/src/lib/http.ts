@@ -57,6 +57,28 @@ async function readMessage(response: Response): Promise<string> {
   return response.statusText || String(response.status);
 }
 
+/**
+ * fetch with what every console call carries — the session cookie, the signed-in user's id and the
+ * console's language — and the console's answer to a 401: sign out (UnauthorizedError).
+ */
+export async function consoleFetch(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+): Promise<Response> {
+  const headers = { ...init.headers };
+  const user = getSessionUser();
+  if (user) headers[USER_ID_HEADER] = String(user.id);
+  // Server messages (shown as toasts) follow the console's language, not the browser's.
+  const language = i18n.resolvedLanguage ?? i18n.language;
+  if (language) headers['Accept-Language'] = language;
+  const response = await fetch(url, { ...init, headers, credentials: 'include' });
+  if (response.status === 401) {
+    onUnauthorized();
+    throw new UnauthorizedError(await readMessage(response));
+  }
+  return response;
+}
+
 /** One console API call; resolves with the whole envelope of a successful reply. */
 export async function requestEnvelope<T>(
   method: string,
@@ -64,25 +86,15 @@ export async function requestEnvelope<T>(
   options: RequestOptions = {},
 ): Promise<ApiEnvelope<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const user = getSessionUser();
-  if (user) headers[USER_ID_HEADER] = String(user.id);
-  // Server messages (shown as toasts) follow the console's language, not the browser's.
-  const language = i18n.resolvedLanguage ?? i18n.language;
-  if (language) headers['Accept-Language'] = language;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
-  const response = await fetch(buildUrl(path, options.query), {
+  const response = await consoleFetch(buildUrl(path, options.query), {
     method,
     headers,
-    credentials: 'include',
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: options.signal,
   });
 
-  if (response.status === 401) {
-    onUnauthorized();
-    throw new UnauthorizedError(await readMessage(response));
-  }
   if (!response.ok) throw new HttpError(response.status, await readMessage(response));
 
   const envelope = (await response.json()) as ApiEnvelope<T>;

@@ -14,6 +14,12 @@ export type LanguageCode = (typeof LANGUAGES)[number]['code'];
 
 export const i18n = i18next.createInstance();
 
+// Before init: init detects the stored or browser language and announces it at once, so a listener
+// added afterwards misses the first language and <html lang> keeps index.html's zh-CN.
+i18n.on('languageChanged', (lng) => {
+  document.documentElement.lang = lng;
+});
+
 void i18n
   .use(LanguageDetector)
   .use(initReactI18next)
@@ -32,7 +38,3 @@ void i18n
         lng.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en',
     },
   });
-
-i18n.on('languageChanged', (lng) => {
-  document.documentElement.lang = lng;
-});

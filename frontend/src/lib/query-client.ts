@@ -1,19 +1,27 @@
-import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { ParseKeys } from 'i18next';
 import { i18n } from './i18n';
-import { notifyError, notifyRequestError } from './notify';
+import { notifyError, notifyRequestError, notifySuccess } from './notify';
 
 declare module '@tanstack/react-query' {
   interface Register {
     /** errorMessage: an i18n key shown instead of the generic mapping; silent: no toast. */
     queryMeta: { errorMessage?: ParseKeys; silent?: boolean };
-    mutationMeta: { silent?: boolean };
+    /**
+     * silent: no error toast. success: the toast once it worked (a key without values; a message
+     * with values is the hook's own onSuccess). invalidates: what the change makes stale, refetched
+     * once the call settles — after a failure too, so a refused value does not linger on screen.
+     */
+    mutationMeta: { silent?: boolean; success?: ParseKeys; invalidates?: QueryKey };
   }
 }
 
-/** One place turns every failed call into the toast the error catalogue asks for. */
+/**
+ * One place turns every failed call into the toast the error catalogue asks for, and every
+ * mutation's `meta` into its success toast and the refetch of what it changed.
+ */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({
       onError: (error, query) => {
         if (query.meta?.silent) return;
@@ -22,9 +30,17 @@ export function createQueryClient(): QueryClient {
       },
     }),
     mutationCache: new MutationCache({
+      onSuccess: (_data, _variables, _context, mutation) => {
+        if (mutation.meta?.success) notifySuccess(i18n.t(mutation.meta.success));
+      },
       onError: (error, _variables, _context, mutation) => {
         if (!mutation.meta?.silent) notifyRequestError(error);
       },
+      // Awaited: the mutation resolves (and the caller closes its drawer) on fresh data.
+      onSettled: (_data, _error, _variables, _context, mutation) =>
+        mutation.meta?.invalidates
+          ? client.invalidateQueries({ queryKey: mutation.meta.invalidates })
+          : undefined,
     }),
     defaultOptions: {
       // A business failure will not fix itself on retry; the user retries on purpose.
@@ -32,4 +48,5 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+  return client;
 }

@@ -3,6 +3,7 @@ import { modals } from '@mantine/modals';
 import { IconChevronDown, IconCoin, IconCopy, IconDots, IconTrash } from '@tabler/icons-react';
 import { ChannelStatus, type ChannelDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
+import { confirmDelete } from '@/components/confirm-delete';
 import {
   useCopyChannel,
   useDeleteChannel,
@@ -28,19 +29,17 @@ export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
   const models = splitList(channel.models);
   const enabled = channel.status === ChannelStatus.Enabled;
 
-  const confirmDelete = () =>
-    modals.openConfirmModal({
-      title: t('channels.confirm.deleteTitle'),
-      children: <Text size="sm">{t('channels.confirm.delete', { name: channel.name })}</Text>,
-      labels: { confirm: t('channels.actions.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () => remove.mutate(channel.id),
-    });
+  const askDelete = () =>
+    confirmDelete(
+      t('channels.confirm.deleteTitle'),
+      t('channels.confirm.delete', { name: channel.name }),
+      () => remove.mutate(channel.id),
+    );
   const confirmCopy = () =>
     modals.openConfirmModal({
       title: t('channels.confirm.copyTitle'),
       children: <Text size="sm">{t('channels.confirm.copy', { name: channel.name })}</Text>,
-      labels: { confirm: t('channels.actions.copy'), cancel: t('common.cancel') },
+      labels: { confirm: t('common.copy'), cancel: t('common.cancel') },
       onConfirm: () => copy.mutate(channel.id),
     });
 
@@ -92,10 +91,10 @@ export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
           })
         }
       >
-        {enabled ? t('channels.actions.disable') : t('channels.actions.enable')}
+        {enabled ? t('common.disable') : t('common.enable')}
       </Button>
       <Button size="compact-xs" variant="light" color="gray" onClick={() => onEdit(channel.id)}>
-        {t('channels.actions.edit')}
+        {t('common.edit')}
       </Button>
       {/* The less frequent actions share one menu so the row fits beside the sidebar. */}
       <Menu position="bottom-end" withinPortal>
@@ -115,11 +114,11 @@ export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
             {t('channels.actions.updateBalance')}
           </Menu.Item>
           <Menu.Item leftSection={<IconCopy size={14} />} onClick={confirmCopy}>
-            {t('channels.actions.copy')}
+            {t('common.copy')}
           </Menu.Item>
           <Menu.Divider />
-          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={confirmDelete}>
-            {t('channels.actions.delete')}
+          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={askDelete}>
+            {t('common.delete')}
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>

@@ -18,7 +18,7 @@ import { ChannelsToolbar } from './channels-toolbar';
  */
 export function ChannelsPage() {
   const { t } = useTranslation();
-  const { params, update, setIdSort } = useChannelsTableParams();
+  const { params, update, paginate, setIdSort } = useChannelsTableParams();
   const channels = useQuery(channelQueries.list(params));
   const [selection, setSelection] = useState<RowSelectionState>({});
   const navigate = useNavigate();
@@ -82,15 +82,11 @@ export function ChannelsPage() {
           />
           <ChannelsTable
             rows={channels.data}
-            page={params.page}
-            pageSize={params.pageSize}
+            paging={{ page: params.page, pageSize: params.pageSize, onPaginationChange: paginate }}
             loading={channels.isFetching}
             selection={selection}
             onSelectionChange={setSelection}
             onEdit={edit}
-            onPaginationChange={({ page, pageSize }) =>
-              update(pageSize !== params.pageSize ? { page: 1, pageSize } : { page })
-            }
           />
         </Stack>
       </Paper>

@@ -2,10 +2,6 @@ import { Badge, Stack, Text, Tooltip } from '@mantine/core';
 import {
   createColumnHelper,
   functionalUpdate,
-  rowPaginationFeature,
-  rowSelectionFeature,
-  tableFeatures,
-  useTable,
   type RowSelectionState,
   type Updater,
 } from '@tanstack/react-table';
@@ -13,12 +9,12 @@ import { ChannelStatus, type ChannelDto } from '@tollgate/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  DataTableView,
-  SelectAllCheckbox,
-  SelectRowCheckbox,
-  urlPagination,
+  DataTable,
+  selectableFeatures,
+  selectColumn,
+  useServerTable,
+  type ServerPaging,
 } from '@/components/data-table';
-import { TablePager } from '@/components/table-pager';
 import { useQuotaFormatter } from '@/features/status';
 import { usePatchChannel } from '../hooks/use-channel-mutations';
 import { channelTypeName, formatUnixTime } from '../utils/channel-display';
@@ -29,34 +25,24 @@ import { GroupTags } from './group-tags';
 import { InlineNumberCell } from './inline-number-cell';
 import { ResponseTimeTag } from './response-time-tag';
 
-const features = tableFeatures({ rowPaginationFeature, rowSelectionFeature });
-const column = createColumnHelper<typeof features, ChannelDto>();
-const EMPTY: ChannelDto[] = [];
+const column = createColumnHelper<typeof selectableFeatures, ChannelDto>();
 
 interface ChannelsTableProps {
   rows: ChannelDto[] | undefined;
-  /** 1-based, as in the URL. */
-  page: number;
-  pageSize: number;
+  /** Without a total: the channel list is a bare array (spec 000 §7). */
+  paging: Omit<ServerPaging, 'total'>;
   loading: boolean;
   selection: RowSelectionState;
   onSelectionChange: (next: RowSelectionState) => void;
-  onPaginationChange: (next: { page: number; pageSize: number }) => void;
   onEdit: (id: number) => void;
 }
 
-/**
- * Server-paged: the channel list is a bare array without a total (spec 000 §7), so there is a
- * next page as long as the current one came back full.
- */
 export function ChannelsTable({
   rows,
-  page,
-  pageSize,
+  paging,
   loading,
   selection,
   onSelectionChange,
-  onPaginationChange,
   onEdit,
 }: ChannelsTableProps) {
   const { t, i18n } = useTranslation();
@@ -67,18 +53,14 @@ export function ChannelsTable({
   const columns = useMemo(
     () =>
       column.columns([
-        column.display({
-          id: 'select',
-          header: ({ table }) => (
-            <SelectAllCheckbox label={t('channels.selectAll')} scope="page" table={table} />
-          ),
-          cell: ({ row }) => (
-            <SelectRowCheckbox
-              label={t('channels.selectRow', { name: row.original.name })}
-              row={row}
-            />
-          ),
-        }),
+        selectColumn(
+          column,
+          {
+            all: t('channels.selectAll'),
+            row: (channel) => t('channels.selectRow', { name: channel.name }),
+          },
+          'page',
+        ),
         column.accessor('id', { header: t('channels.columns.id') }),
         column.accessor('name', {
           header: t('channels.columns.name'),
@@ -182,56 +164,39 @@ export function ChannelsTable({
     [t, i18n.language, formatQuota, patchChannel, onEdit],
   );
 
-  const paging = urlPagination(page, pageSize, onPaginationChange);
-  const data = rows ?? EMPTY;
-  const hasNextPage = data.length >= pageSize;
-  const table = useTable({
-    features,
+  const table = useServerTable({
+    features: selectableFeatures,
     columns,
-    data,
-    rowCount: hasNextPage ? page * pageSize + 1 : (page - 1) * pageSize + data.length,
-    manualPagination: true,
-    getRowId: (row) => String(row.id),
+    data: rows,
     enableRowRangeSelection: false,
-    state: { pagination: paging.pagination, rowSelection: selection },
+    state: { rowSelection: selection },
     onRowSelectionChange: (updater: Updater<RowSelectionState>) =>
       onSelectionChange(functionalUpdate(updater, selection)),
-    onPaginationChange: paging.onPaginationChange,
   });
-  const pageCount = hasNextPage ? page + 1 : Math.max(1, page);
 
   return (
-    <Stack>
-      <DataTableView
-        table={table}
-        columnCount={columns.length}
-        loading={loading}
-        minWidth={960}
-        testId="channels-table"
-        striped
-        rowProps={(row) => {
-          // Spec 000 §4: a disabled channel's row is greyed.
-          const disabled = row.original.status !== ChannelStatus.Enabled;
-          return {
-            'data-testid': `channel-row-${row.original.id}`,
-            'data-disabled': disabled || undefined,
-            style: disabled
-              ? {
-                  backgroundColor: 'var(--mantine-color-gray-light)',
-                  color: 'var(--mantine-color-dimmed)',
-                }
-              : undefined,
-          };
-        }}
-      />
-      <TablePager
-        summary={t('channels.page', { page })}
-        page={page}
-        pageCount={pageCount}
-        pageSize={pageSize}
-        onPageChange={(value) => table.setPageIndex(value - 1)}
-        onPageSizeChange={(size) => table.setPageSize(size)}
-      />
-    </Stack>
+    <DataTable
+      table={table}
+      paging={paging}
+      summary={t('channels.page', { page: paging.page })}
+      loading={loading}
+      minWidth={960}
+      testId="channels-table"
+      striped
+      rowProps={(row) => {
+        // Spec 000 §4: a disabled channel's row is greyed.
+        const disabled = row.original.status !== ChannelStatus.Enabled;
+        return {
+          'data-testid': `channel-row-${row.original.id}`,
+          'data-disabled': disabled || undefined,
+          style: disabled
+            ? {
+                backgroundColor: 'var(--mantine-color-gray-light)',
+                color: 'var(--mantine-color-dimmed)',
+              }
+            : undefined,
+        };
+      }}
+    />
   );
 }

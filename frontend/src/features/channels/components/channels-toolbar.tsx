@@ -1,6 +1,6 @@
 import { Button, Group, Switch, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { useTranslation } from 'react-i18next';
+import { confirmDelete } from '@/components/confirm-delete';
 import { notifyError } from '@/lib/notify';
 import {
   useDeleteChannels,
@@ -33,24 +33,18 @@ export function ChannelsToolbar({
 
   const confirmDeleteSelected = () => {
     if (selectedIds.length === 0) return notifyError(t('channels.messages.selectToDelete'));
-    modals.openConfirmModal({
-      title: t('channels.confirm.deleteSelectedTitle'),
-      children: (
-        <Text size="sm">{t('channels.confirm.deleteSelected', { count: selectedIds.length })}</Text>
-      ),
-      labels: { confirm: t('channels.actions.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () => deleteMany.mutate(selectedIds, { onSuccess: onDeleted }),
-    });
+    confirmDelete(
+      t('channels.confirm.deleteSelectedTitle'),
+      t('channels.confirm.deleteSelected', { count: selectedIds.length }),
+      () => deleteMany.mutate(selectedIds, { onSuccess: onDeleted }),
+    );
   };
   const confirmDeleteDisabled = () =>
-    modals.openConfirmModal({
-      title: t('channels.confirm.deleteDisabledTitle'),
-      children: <Text size="sm">{t('channels.confirm.deleteDisabled')}</Text>,
-      labels: { confirm: t('channels.actions.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () => deleteDisabled.mutate(),
-    });
+    confirmDelete(
+      t('channels.confirm.deleteDisabledTitle'),
+      t('channels.confirm.deleteDisabled'),
+      () => deleteDisabled.mutate(),
+    );
 
   return (
     <Group justify="space-between" wrap="wrap" gap="sm">

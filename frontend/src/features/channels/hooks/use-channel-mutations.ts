@@ -1,116 +1,81 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { ChannelDto, CreateChannelRequest, UpdateChannelRequest } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/lib/http';
 import { notifyError, notifyInfo, notifySuccess } from '@/lib/notify';
 import { channelQueries, channelsApi } from '../api/channels.api';
 
-function useInvalidateChannels() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: channelQueries.all });
-}
+// Static success toasts and the list refetch (after a failure too: a refused row value or a failed
+// test that disabled the channel must show) come from `meta` (lib/query-client).
+const invalidates = channelQueries.all;
 
-export function useCreateChannel() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateChannels();
-  return useMutation({
+export const useCreateChannel = () =>
+  useMutation({
     mutationFn: (body: CreateChannelRequest) => channelsApi.create(body),
-    onSuccess: () => {
-      notifySuccess(t('channels.messages.created'));
-      return invalidate();
-    },
+    meta: { success: 'channels.messages.created', invalidates },
   });
-}
 
 /** The panel's full update. */
-export function useUpdateChannel() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateChannels();
-  return useMutation({
+export const useUpdateChannel = () =>
+  useMutation({
     mutationFn: (body: UpdateChannelRequest) => channelsApi.update(body),
-    onSuccess: () => {
-      notifySuccess(t('channels.messages.updated'));
-      return invalidate();
-    },
+    meta: { success: 'channels.messages.updated', invalidates },
   });
-}
 
 /** Row edits: status, priority or weight alone (a partial update). */
-export function usePatchChannel() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateChannels();
-  return useMutation({
+export const usePatchChannel = () =>
+  useMutation({
     mutationFn: (
       body: { id: number } & Partial<Pick<ChannelDto, 'status' | 'priority' | 'weight'>>,
     ) => channelsApi.update(body),
-    onSuccess: () => {
-      notifySuccess(t('channels.messages.operationDone'));
-      return invalidate();
-    },
-    // A refused value must not stay in the row's input: refetch what the server holds.
-    onError: () => invalidate(),
+    meta: { success: 'common.operationDone', invalidates },
   });
-}
 
-export function useDeleteChannel() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateChannels();
-  return useMutation({
+export const useDeleteChannel = () =>
+  useMutation({
     mutationFn: (id: number) => channelsApi.remove(id),
-    onSuccess: () => {
-      notifySuccess(t('channels.messages.operationDone'));
-      return invalidate();
-    },
+    meta: { success: 'common.operationDone', invalidates },
   });
+
+/** The toast of the bulk actions that answer with a count. */
+function useCountToast(key: 'channels.messages.deletedCount' | 'channels.messages.fixedCount') {
+  const { t } = useTranslation();
+  return (count: unknown) => notifySuccess(t(key, { count: Number(count) || 0 }));
 }
 
 export function useDeleteChannels() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateChannels();
+  const toast = useCountToast('channels.messages.deletedCount');
   return useMutation({
     mutationFn: (ids: number[]) => channelsApi.removeMany(ids),
-    onSuccess: (count) => {
-      notifySuccess(t('channels.messages.deletedCount', { count: Number(count) || 0 }));
-      return invalidate();
-    },
+    meta: { invalidates },
+    onSuccess: toast,
   });
 }
 
 export function useDeleteDisabledChannels() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateChannels();
+  const toast = useCountToast('channels.messages.deletedCount');
   return useMutation({
     mutationFn: () => channelsApi.removeDisabled(),
-    onSuccess: (count) => {
-      notifySuccess(t('channels.messages.deletedCount', { count: Number(count) || 0 }));
-      return invalidate();
-    },
+    meta: { invalidates },
+    onSuccess: toast,
   });
 }
 
 export function useFixChannels() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateChannels();
+  const toast = useCountToast('channels.messages.fixedCount');
   return useMutation({
     mutationFn: () => channelsApi.fix(),
-    onSuccess: (count) => {
-      notifySuccess(t('channels.messages.fixedCount', { count: Number(count) || 0 }));
-      return invalidate();
-    },
+    meta: { invalidates },
+    onSuccess: toast,
   });
 }
 
 export function useCopyChannel() {
   const { t } = useTranslation();
-  const invalidate = useInvalidateChannels();
   return useMutation({
     mutationFn: (id: number) => channelsApi.copy(id),
     // Spec 000 §8 names this failure itself: 渠道复制失败, followed by the server's reason.
-    meta: { silent: true },
-    onSuccess: () => {
-      notifySuccess(t('channels.messages.copied'));
-      return invalidate();
-    },
+    meta: { silent: true, success: 'channels.messages.copied', invalidates },
     onError: (error) => {
       const reason = error instanceof ApiError ? error.message : '';
       notifyError(
@@ -124,21 +89,17 @@ export function useCopyChannel() {
 
 export function useTestChannel() {
   const { t } = useTranslation();
-  const invalidate = useInvalidateChannels();
   return useMutation({
     mutationFn: ({ channel, model }: { channel: ChannelDto; model?: string }) =>
       channelsApi.test(channel.id, model),
-    onSuccess: (seconds, { channel }) => {
+    meta: { invalidates },
+    onSuccess: (seconds, { channel }) =>
       notifyInfo(
         t('channels.messages.testSucceeded', {
           name: channel.name,
           seconds: (Number(seconds) || 0).toFixed(2),
         }),
-      );
-      return invalidate();
-    },
-    // A failed test also recorded its result (and maybe disabled the channel).
-    onError: () => invalidate(),
+      ),
   });
 }
 
@@ -152,24 +113,16 @@ export function useTestAllChannels() {
 
 export function useUpdateChannelBalance() {
   const { t } = useTranslation();
-  const invalidate = useInvalidateChannels();
   return useMutation({
     mutationFn: (channel: ChannelDto) => channelsApi.updateBalance(channel.id),
-    onSuccess: (_balance, channel) => {
-      notifySuccess(t('channels.messages.balanceUpdated', { name: channel.name }));
-      return invalidate();
-    },
+    meta: { invalidates },
+    onSuccess: (_balance, channel) =>
+      notifySuccess(t('channels.messages.balanceUpdated', { name: channel.name })),
   });
 }
 
-export function useUpdateAllBalances() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateChannels();
-  return useMutation({
+export const useUpdateAllBalances = () =>
+  useMutation({
     mutationFn: () => channelsApi.updateAllBalances(),
-    onSuccess: () => {
-      notifySuccess(t('channels.messages.allBalancesUpdated'));
-      return invalidate();
-    },
+    meta: { success: 'channels.messages.allBalancesUpdated', invalidates },
   });
-}

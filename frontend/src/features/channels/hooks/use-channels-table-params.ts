@@ -10,7 +10,7 @@ const FILTERS = ['keyword', 'group', 'model'] as const;
  * switch are also remembered locally (spec 000 §2).
  */
 export function useChannelsTableParams() {
-  const { page, pageSize, filters, update } = usePagedSearchParams(
+  const { page, pageSize, filters, update, paginate } = usePagedSearchParams(
     FILTERS,
     StorageKey.channelsPageSize,
   );
@@ -30,5 +30,5 @@ export function useChannelsTableParams() {
     }),
     [page, pageSize, filters, idSort],
   );
-  return { params, update, setIdSort };
+  return { params, update, paginate, setIdSort };
 }

@@ -25,7 +25,7 @@ export function LogsPage() {
   const formatQuota = useQuotaFormatter();
   const role = useSessionUser()?.role;
   const admin = role !== undefined && isAdmin(role);
-  const { params, update } = useLogsTableParams();
+  const { params, update, paginate } = useLogsTableParams();
   const filters = useMemo<LogFilters>(() => {
     const { page: _page, pageSize: _pageSize, ...rest } = params;
     return rest;
@@ -71,14 +71,14 @@ export function LogsPage() {
           />
           <LogsTable
             rows={logs.data?.items}
-            total={logs.data?.total ?? 0}
-            page={params.page}
-            pageSize={params.pageSize}
+            paging={{
+              page: params.page,
+              pageSize: params.pageSize,
+              total: logs.data?.total ?? 0,
+              onPaginationChange: paginate,
+            }}
             loading={logs.isFetching}
             admin={admin}
-            onPaginationChange={({ page, pageSize }) =>
-              update(pageSize !== params.pageSize ? { page: 1, pageSize } : { page })
-            }
             onUserClick={setPopupUser}
           />
         </Stack>

@@ -1,34 +1,28 @@
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
-import {
-  createColumnHelper,
-  rowPaginationFeature,
-  tableFeatures,
-  useTable,
-} from '@tanstack/react-table';
+import { createColumnHelper } from '@tanstack/react-table';
 import { LogType, type LogDto } from '@tollgate/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTableView, urlPagination } from '@/components/data-table';
-import { TablePager } from '@/components/table-pager';
+import {
+  DataTable,
+  plainFeatures,
+  useServerTable,
+  type ServerPaging,
+} from '@/components/data-table';
 import { useQuotaFormatter } from '@/features/status';
 import { formatDateTime } from '@/utils/date-time';
 import { firstTokenColor, requestTimeColor } from '../utils/latency';
 import { parseOther } from '../utils/log-other';
 import { LogTypeTag } from './log-type-tag';
 
-const features = tableFeatures({ rowPaginationFeature });
-const column = createColumnHelper<typeof features, LogDto>();
-const EMPTY: LogDto[] = [];
+const column = createColumnHelper<typeof plainFeatures, LogDto>();
 
 interface LogsTableProps {
   rows: LogDto[] | undefined;
-  total: number;
-  page: number;
-  pageSize: number;
+  paging: ServerPaging;
   loading: boolean;
   /** Adds the channel, user and retry columns (spec 001 §6). */
   admin: boolean;
-  onPaginationChange: (next: { page: number; pageSize: number }) => void;
   onUserClick: (userId: number) => void;
 }
 
@@ -59,44 +53,39 @@ function UseTime({ log }: { log: LogDto }) {
 function Details({ log, admin }: { log: LogDto; admin: boolean }) {
   const { t } = useTranslation();
   const other = parseOther(log.other);
-  const lines: string[] = [];
+  const lines: { text: string; lang?: string }[] = [];
   if (log.type === LogType.Consume) {
     if (other.model_price !== undefined && other.model_price > 0) {
-      lines.push(t('logs.price', { price: other.model_price, group: other.group_ratio ?? 1 }));
+      lines.push({
+        text: t('logs.price', { price: other.model_price, group: other.group_ratio ?? 1 }),
+      });
     } else if (other.model_ratio !== undefined) {
-      lines.push(
-        t('logs.ratios', {
+      lines.push({
+        text: t('logs.ratios', {
           model: other.model_ratio,
           completion: other.completion_ratio ?? 1,
           group: other.group_ratio ?? 1,
         }),
-      );
+      });
     }
   }
-  if (log.content) lines.push(log.content);
+  // The server writes the content in Chinese (the log API's wording, as one-api's): the browser and
+  // screen readers are told so in an English console.
+  if (log.content) lines.push({ text: log.content, lang: 'zh-CN' });
   const adminName = other.admin_info?.admin_username;
-  if (admin && adminName) lines.push(t('logs.adminBy', { name: adminName }));
+  if (admin && adminName) lines.push({ text: t('logs.adminBy', { name: adminName }) });
   return (
     <Stack gap={0} maw={360}>
       {lines.map((line) => (
-        <Text key={line} size="xs">
-          {line}
+        <Text key={line.text} size="xs" lang={line.lang}>
+          {line.text}
         </Text>
       ))}
     </Stack>
   );
 }
 
-export function LogsTable({
-  rows,
-  total,
-  page,
-  pageSize,
-  loading,
-  admin,
-  onPaginationChange,
-  onUserClick,
-}: LogsTableProps) {
+export function LogsTable({ rows, paging, loading, admin, onUserClick }: LogsTableProps) {
   const { t } = useTranslation();
   const formatQuota = useQuotaFormatter();
 
@@ -183,38 +172,17 @@ export function LogsTable({
     ]);
   }, [t, admin, formatQuota, onUserClick]);
 
-  const paging = urlPagination(page, pageSize, onPaginationChange);
-  const table = useTable({
-    features,
-    columns,
-    data: rows ?? EMPTY,
-    rowCount: total,
-    manualPagination: true,
-    getRowId: (row) => String(row.id),
-    state: { pagination: paging.pagination },
-    onPaginationChange: paging.onPaginationChange,
-  });
-  const pageCount = Math.max(1, table.getPageCount());
+  const table = useServerTable({ features: plainFeatures, columns, data: rows });
 
   return (
-    <Stack>
-      <DataTableView
-        table={table}
-        columnCount={columns.length}
-        loading={loading}
-        minWidth={admin ? 1100 : 900}
-        testId="logs-table"
-        striped
-        rowProps={(row) => ({ 'data-testid': `log-row-${row.original.id}` })}
-      />
-      <TablePager
-        total={total}
-        page={page}
-        pageCount={pageCount}
-        pageSize={pageSize}
-        onPageChange={(value) => table.setPageIndex(value - 1)}
-        onPageSizeChange={(size) => table.setPageSize(size)}
-      />
-    </Stack>
+    <DataTable
+      table={table}
+      paging={paging}
+      loading={loading}
+      minWidth={admin ? 1100 : 900}
+      testId="logs-table"
+      striped
+      rowProps={(row) => ({ 'data-testid': `log-row-${row.original.id}` })}
+    />
   );
 }

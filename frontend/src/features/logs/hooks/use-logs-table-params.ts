@@ -26,7 +26,7 @@ const toSeconds = <T>(raw: string, fallback: T) => {
  * shows now + 1 hour as its end (spec 001 §9) until a search fixes it.
  */
 export function useLogsTableParams() {
-  const { page, pageSize, filters, update } = usePagedSearchParams(
+  const { page, pageSize, filters, update, paginate } = usePagedSearchParams(
     FILTERS,
     StorageKey.logsPageSize,
   );
@@ -45,5 +45,5 @@ export function useLogsTableParams() {
     }),
     [page, pageSize, filters, defaultStart],
   );
-  return { params, update };
+  return { params, update, paginate };
 }

@@ -1,7 +1,7 @@
-import { Button, Group, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Button, Group } from '@mantine/core';
 import { RedemptionStatus, type RedemptionDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
+import { confirmDelete } from '@/components/confirm-delete';
 import { useCopy } from '@/hooks/use-copy';
 import { useDeleteRedemption, useSetRedemptionStatus } from '../hooks/use-redemption-mutations';
 
@@ -19,22 +19,18 @@ export function RedemptionActions({ redemption, onEdit }: RedemptionActionsProps
   const unused = redemption.status === RedemptionStatus.Unused;
   const used = redemption.status === RedemptionStatus.Used;
 
-  const confirmDelete = () =>
-    modals.openConfirmModal({
-      title: t('redemptions.deleteTitle'),
-      children: <Text size="sm">{t('redemptions.deleteConfirm')}</Text>,
-      labels: { confirm: t('redemptions.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () => remove.mutate(redemption.id),
-    });
+  const askDelete = () =>
+    confirmDelete(t('redemptions.deleteTitle'), t('common.deleteConfirm'), () =>
+      remove.mutate(redemption.id),
+    );
 
   return (
     <Group gap={4} wrap="nowrap">
       <Button size="compact-xs" variant="light" onClick={() => void copy(redemption.key)}>
-        {t('redemptions.copy')}
+        {t('common.copy')}
       </Button>
-      <Button size="compact-xs" variant="light" color="red" onClick={confirmDelete}>
-        {t('redemptions.delete')}
+      <Button size="compact-xs" variant="light" color="red" onClick={askDelete}>
+        {t('common.delete')}
       </Button>
       <Button
         size="compact-xs"
@@ -49,7 +45,7 @@ export function RedemptionActions({ redemption, onEdit }: RedemptionActionsProps
           })
         }
       >
-        {unused ? t('redemptions.disable') : t('redemptions.enable')}
+        {unused ? t('common.disable') : t('common.enable')}
       </Button>
       <Button
         size="compact-xs"
@@ -58,7 +54,7 @@ export function RedemptionActions({ redemption, onEdit }: RedemptionActionsProps
         disabled={!unused}
         onClick={() => onEdit(redemption)}
       >
-        {t('redemptions.edit')}
+        {t('common.edit')}
       </Button>
     </Group>
   );

@@ -3,8 +3,9 @@ import { modals } from '@mantine/modals';
 import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { RedemptionDto } from '@tollgate/contracts';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useEditDrawer } from '@/hooks/use-edit-drawer';
 import { downloadText } from '@/lib/download';
 import { redemptionQueries } from '../api/redemptions.api';
 import { useRedemptionsTableParams } from '../hooks/use-redemptions-table-params';
@@ -14,22 +15,11 @@ import { RedemptionsTable } from './redemptions-table';
 /** /redemption (admin): search by id or name, table, add/edit drawer, download after creating. */
 export function RedemptionsPage() {
   const { t } = useTranslation();
-  const { params, update } = useRedemptionsTableParams();
+  const { params, update, paginate } = useRedemptionsTableParams();
   const codes = useQuery(redemptionQueries.list(params));
   const [draft, setDraft] = useState(params.keyword);
   useEffect(() => setDraft(params.keyword), [params.keyword]);
-  const [drawer, setDrawer] = useState<{
-    opened: boolean;
-    redemption: RedemptionDto | null;
-    key: number;
-  }>({ opened: false, redemption: null, key: 0 });
-
-  const open = useCallback(
-    (redemption: RedemptionDto | null) =>
-      setDrawer((current) => ({ opened: true, redemption, key: current.key + 1 })),
-    [],
-  );
-  const close = () => setDrawer((current) => ({ ...current, opened: false }));
+  const drawer = useEditDrawer<RedemptionDto>();
 
   const search = (event: FormEvent) => {
     event.preventDefault();
@@ -72,33 +62,31 @@ export function RedemptionsPage() {
           </form>
           <RedemptionsTable
             rows={codes.data?.items}
-            total={codes.data?.total ?? 0}
-            page={params.page}
-            pageSize={params.pageSize}
+            paging={{
+              page: params.page,
+              pageSize: params.pageSize,
+              total: codes.data?.total ?? 0,
+              onPaginationChange: paginate,
+            }}
             loading={codes.isFetching}
-            onPaginationChange={({ page, pageSize }) =>
-              update(pageSize !== params.pageSize ? { page: 1, pageSize } : { page })
-            }
-            onAdd={() => open(null)}
-            onEdit={open}
+            onAdd={() => drawer.open(null)}
+            onEdit={drawer.open}
           />
         </Stack>
       </Paper>
       <Drawer
         opened={drawer.opened}
-        onClose={close}
+        onClose={drawer.close}
         position="right"
         size="md"
         title={
-          drawer.redemption
-            ? t('redemptions.drawer.editTitle')
-            : t('redemptions.drawer.createTitle')
+          drawer.item ? t('redemptions.drawer.editTitle') : t('redemptions.drawer.createTitle')
         }
       >
         <RedemptionForm
           key={drawer.key}
-          redemption={drawer.redemption ?? undefined}
-          onDone={close}
+          redemption={drawer.item ?? undefined}
+          onDone={drawer.close}
           onCreated={offerDownload}
         />
       </Drawer>

@@ -1,62 +1,34 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type {
   CreateRedemptionRequest,
   UpdateRedemptionRequest,
   UpdateRedemptionStatusRequest,
 } from '@tollgate/contracts';
-import { useTranslation } from 'react-i18next';
-import { notifySuccess } from '@/lib/notify';
 import { redemptionQueries, redemptionsApi } from '../api/redemptions.api';
 
-function useInvalidateRedemptions() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: redemptionQueries.all });
-}
+// Success toasts and the list refetch come from `meta` (lib/query-client).
+const invalidates = redemptionQueries.all;
 
-export function useCreateRedemptions() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateRedemptions();
-  return useMutation({
+export const useCreateRedemptions = () =>
+  useMutation({
     mutationFn: (body: CreateRedemptionRequest) => redemptionsApi.create(body),
-    onSuccess: () => {
-      notifySuccess(t('redemptions.created'));
-      return invalidate();
-    },
+    meta: { success: 'redemptions.created', invalidates },
   });
-}
 
-export function useUpdateRedemption() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateRedemptions();
-  return useMutation({
+export const useUpdateRedemption = () =>
+  useMutation({
     mutationFn: (body: UpdateRedemptionRequest) => redemptionsApi.update(body),
-    onSuccess: () => {
-      notifySuccess(t('redemptions.updated'));
-      return invalidate();
-    },
+    meta: { success: 'redemptions.updated', invalidates },
   });
-}
 
-export function useSetRedemptionStatus() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateRedemptions();
-  return useMutation({
+export const useSetRedemptionStatus = () =>
+  useMutation({
     mutationFn: (body: UpdateRedemptionStatusRequest) => redemptionsApi.setStatus(body),
-    onSuccess: () => {
-      notifySuccess(t('redemptions.operationDone'));
-      return invalidate();
-    },
+    meta: { success: 'common.operationDone', invalidates },
   });
-}
 
-export function useDeleteRedemption() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateRedemptions();
-  return useMutation({
+export const useDeleteRedemption = () =>
+  useMutation({
     mutationFn: (id: number) => redemptionsApi.remove(id),
-    onSuccess: () => {
-      notifySuccess(t('redemptions.deleted'));
-      return invalidate();
-    },
+    meta: { success: 'common.deleted', invalidates },
   });
-}

@@ -7,7 +7,7 @@ const FILTERS = ['keyword'] as const;
 
 /** The code table's page, page size and keyword, kept in the URL. */
 export function useRedemptionsTableParams() {
-  const { page, pageSize, filters, update } = usePagedSearchParams(
+  const { page, pageSize, filters, update, paginate } = usePagedSearchParams(
     FILTERS,
     StorageKey.redemptionsPageSize,
   );
@@ -15,5 +15,5 @@ export function useRedemptionsTableParams() {
     () => ({ page, pageSize, keyword: filters.keyword }),
     [page, pageSize, filters],
   );
-  return { params, update };
+  return { params, update, paginate };
 }

@@ -8,7 +8,6 @@ export const redemptionsEn: typeof redemptionsZhCN = {
     add: 'Add codes',
     copySelected: 'Copy selected codes',
     selectAtLeastOne: 'Please select at least one redemption code!',
-    selectAll: 'Select all',
     selectRow: 'Select code {{name}}',
     columns: {
       id: 'ID',
@@ -28,15 +27,7 @@ export const redemptionsEn: typeof redemptionsZhCN = {
     },
     notRedeemed: 'Not redeemed',
     nobody: 'None',
-    copy: 'Copy',
-    delete: 'Delete',
     deleteTitle: 'Delete this redemption code?',
-    deleteConfirm: 'This cannot be undone',
-    enable: 'Enable',
-    disable: 'Disable',
-    edit: 'Edit',
-    deleted: 'Deleted!',
-    operationDone: 'Operation completed!',
     drawer: {
       createTitle: 'Create redemption codes',
       editTitle: 'Update redemption code',

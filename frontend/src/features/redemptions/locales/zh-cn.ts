@@ -7,7 +7,6 @@ export const redemptionsZhCN = {
     add: '添加兑换码',
     copySelected: '复制所选兑换码',
     selectAtLeastOne: '请至少选择一个兑换码！',
-    selectAll: '全选',
     selectRow: '选择兑换码 {{name}}',
     columns: {
       id: 'ID',
@@ -27,15 +26,7 @@ export const redemptionsZhCN = {
     },
     notRedeemed: '尚未兑换',
     nobody: '无',
-    copy: '复制',
-    delete: '删除',
     deleteTitle: '确定是否要删除此兑换码？',
-    deleteConfirm: '此修改将不可逆',
-    enable: '启用',
-    disable: '禁用',
-    edit: '编辑',
-    deleted: '删除成功！',
-    operationDone: '操作成功完成！',
     drawer: {
       createTitle: '创建新的兑换码',
       editTitle: '更新兑换码信息',

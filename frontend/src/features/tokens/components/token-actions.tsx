@@ -1,8 +1,8 @@
-import { Button, Code, Group, Menu, Popover, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Button, Code, Group, Menu, Popover } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import { TokenStatus, type TokenDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
+import { confirmDelete } from '@/components/confirm-delete';
 import { useStatus } from '@/features/status';
 import { useCopy } from '@/hooks/use-copy';
 import { notifyError } from '@/lib/notify';
@@ -33,14 +33,10 @@ export function TokenActions({ token, onEdit }: TokenActionsProps) {
     window.open(chatUrl(chosen, address, token.key), '_blank', 'noopener');
   };
 
-  const confirmDelete = () =>
-    modals.openConfirmModal({
-      title: t('tokens.deleteTitle'),
-      children: <Text size="sm">{t('tokens.deleteConfirm')}</Text>,
-      labels: { confirm: t('tokens.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () => remove.mutate(token.id),
-    });
+  const askDelete = () =>
+    confirmDelete(t('tokens.deleteTitle'), t('common.deleteConfirm'), () =>
+      remove.mutate(token.id),
+    );
 
   return (
     <Group gap={4} wrap="nowrap">
@@ -57,7 +53,7 @@ export function TokenActions({ token, onEdit }: TokenActionsProps) {
         </Popover.Dropdown>
       </Popover>
       <Button size="compact-xs" variant="light" onClick={() => void copy(fullKey)}>
-        {t('tokens.copy')}
+        {t('common.copy')}
       </Button>
       <Group gap={0} wrap="nowrap">
         <Button
@@ -94,8 +90,8 @@ export function TokenActions({ token, onEdit }: TokenActionsProps) {
           </Menu.Dropdown>
         </Menu>
       </Group>
-      <Button size="compact-xs" variant="light" color="red" onClick={confirmDelete}>
-        {t('tokens.delete')}
+      <Button size="compact-xs" variant="light" color="red" onClick={askDelete}>
+        {t('common.delete')}
       </Button>
       <Button
         size="compact-xs"
@@ -109,10 +105,10 @@ export function TokenActions({ token, onEdit }: TokenActionsProps) {
           })
         }
       >
-        {enabled ? t('tokens.disable') : t('tokens.enable')}
+        {enabled ? t('common.disable') : t('common.enable')}
       </Button>
       <Button size="compact-xs" variant="light" color="gray" onClick={() => onEdit(token)}>
-        {t('tokens.edit')}
+        {t('common.edit')}
       </Button>
     </Group>
   );

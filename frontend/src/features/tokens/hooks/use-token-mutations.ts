@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type {
   CreateTokenRequest,
   UpdateTokenRequest,
@@ -8,57 +8,36 @@ import { useTranslation } from 'react-i18next';
 import { notifySuccess } from '@/lib/notify';
 import { tokenQueries, tokensApi } from '../api/tokens.api';
 
-function useInvalidateTokens() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: tokenQueries.all });
-}
+// Success toasts and the list refetch come from `meta` (lib/query-client).
+const invalidates = tokenQueries.all;
 
 /** One request creates the whole batch; the answer says how many were made. */
 export function useCreateTokens() {
   const { t } = useTranslation();
-  const invalidate = useInvalidateTokens();
   return useMutation({
     mutationFn: (body: CreateTokenRequest) => tokensApi.create(body),
+    meta: { invalidates },
     onSuccess: (result) => {
       const count = result?.count ?? 1;
       notifySuccess(count > 1 ? t('tokens.createdMany', { count }) : t('tokens.created'));
-      return invalidate();
     },
   });
 }
 
-export function useUpdateToken() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateTokens();
-  return useMutation({
+export const useUpdateToken = () =>
+  useMutation({
     mutationFn: (body: UpdateTokenRequest) => tokensApi.update(body),
-    onSuccess: () => {
-      notifySuccess(t('tokens.updated'));
-      return invalidate();
-    },
+    meta: { success: 'tokens.updated', invalidates },
   });
-}
 
-export function useSetTokenStatus() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateTokens();
-  return useMutation({
+export const useSetTokenStatus = () =>
+  useMutation({
     mutationFn: (body: UpdateTokenStatusRequest) => tokensApi.setStatus(body),
-    onSuccess: () => {
-      notifySuccess(t('tokens.operationDone'));
-      return invalidate();
-    },
+    meta: { success: 'common.operationDone', invalidates },
   });
-}
 
-export function useDeleteToken() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateTokens();
-  return useMutation({
+export const useDeleteToken = () =>
+  useMutation({
     mutationFn: (id: number) => tokensApi.remove(id),
-    onSuccess: () => {
-      notifySuccess(t('tokens.deleted'));
-      return invalidate();
-    },
+    meta: { success: 'common.deleted', invalidates },
   });
-}

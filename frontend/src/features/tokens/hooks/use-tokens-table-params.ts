@@ -7,7 +7,7 @@ const FILTERS = ['keyword', 'token'] as const;
 
 /** The token table's page, page size and search fields, kept in the URL. */
 export function useTokensTableParams() {
-  const { page, pageSize, filters, update } = usePagedSearchParams(
+  const { page, pageSize, filters, update, paginate } = usePagedSearchParams(
     FILTERS,
     StorageKey.tokensPageSize,
   );
@@ -15,5 +15,5 @@ export function useTokensTableParams() {
     () => ({ page, pageSize, keyword: filters.keyword, token: filters.token }),
     [page, pageSize, filters],
   );
-  return { params, update };
+  return { params, update, paginate };
 }

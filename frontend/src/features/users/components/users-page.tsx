@@ -12,7 +12,7 @@ import { UsersTable } from './users-table';
 /** 管理用户: search, paged table, add. */
 export function UsersPage() {
   const { t } = useTranslation();
-  const { params, update } = useUsersTableParams();
+  const { params, update, paginate } = useUsersTableParams();
   const users = useQuery(userQueries.list(params));
   const [addOpened, add] = useDisclosure(false);
 
@@ -33,13 +33,13 @@ export function UsersPage() {
           />
           <UsersTable
             rows={users.data?.items}
-            total={users.data?.total ?? 0}
-            page={params.page}
-            pageSize={params.pageSize}
+            paging={{
+              page: params.page,
+              pageSize: params.pageSize,
+              total: users.data?.total ?? 0,
+              onPaginationChange: paginate,
+            }}
             loading={users.isFetching}
-            onPaginationChange={({ page, pageSize }) =>
-              update(pageSize !== params.pageSize ? { page: 1, pageSize } : { page })
-            }
           />
         </Stack>
       </Paper>

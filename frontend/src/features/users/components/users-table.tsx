@@ -1,43 +1,29 @@
 import { Badge, Group, Stack, Text, Tooltip } from '@mantine/core';
-import {
-  createColumnHelper,
-  rowPaginationFeature,
-  tableFeatures,
-  useTable,
-} from '@tanstack/react-table';
+import { createColumnHelper } from '@tanstack/react-table';
 import { type UserDto } from '@tollgate/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTableView, urlPagination } from '@/components/data-table';
-import { TablePager } from '@/components/table-pager';
+import {
+  DataTable,
+  plainFeatures,
+  useServerTable,
+  type ServerPaging,
+} from '@/components/data-table';
 import { useQuotaFormatter } from '@/features/status';
 import { RoleTag } from './role-tag';
 import { StatusTag } from './status-tag';
 import { UserActions } from './user-actions';
 
-const features = tableFeatures({ rowPaginationFeature });
-const column = createColumnHelper<typeof features, UserDto>();
-const EMPTY: UserDto[] = [];
+const column = createColumnHelper<typeof plainFeatures, UserDto>();
 
 interface UsersTableProps {
   rows: UserDto[] | undefined;
-  total: number;
-  /** 1-based, as in the URL and the API. */
-  page: number;
-  pageSize: number;
+  paging: ServerPaging;
   loading: boolean;
-  onPaginationChange: (next: { page: number; pageSize: number }) => void;
 }
 
 /** Server-paged: the table holds no rows of its own, paging state comes from the URL. */
-export function UsersTable({
-  rows,
-  total,
-  page,
-  pageSize,
-  loading,
-  onPaginationChange,
-}: UsersTableProps) {
+export function UsersTable({ rows, paging, loading }: UsersTableProps) {
   const { t } = useTranslation();
   const formatQuota = useQuotaFormatter();
 
@@ -107,38 +93,17 @@ export function UsersTable({
     [t, formatQuota],
   );
 
-  const paging = urlPagination(page, pageSize, onPaginationChange);
-  const table = useTable({
-    features,
-    columns,
-    data: rows ?? EMPTY,
-    rowCount: total,
-    manualPagination: true,
-    getRowId: (row) => String(row.id),
-    state: { pagination: paging.pagination },
-    onPaginationChange: paging.onPaginationChange,
-  });
-  const pageCount = Math.max(1, table.getPageCount());
+  const table = useServerTable({ features: plainFeatures, columns, data: rows });
 
   return (
-    <Stack>
-      <DataTableView
-        table={table}
-        columnCount={columns.length}
-        loading={loading}
-        minWidth={860}
-        testId="users-table"
-        striped
-        rowProps={(row) => ({ 'data-testid': `user-row-${row.original.username}` })}
-      />
-      <TablePager
-        total={total}
-        page={page}
-        pageCount={pageCount}
-        pageSize={pageSize}
-        onPageChange={(value) => table.setPageIndex(value - 1)}
-        onPageSizeChange={(size) => table.setPageSize(size)}
-      />
-    </Stack>
+    <DataTable
+      table={table}
+      paging={paging}
+      loading={loading}
+      minWidth={860}
+      testId="users-table"
+      striped
+      rowProps={(row) => ({ 'data-testid': `user-row-${row.original.username}` })}
+    />
   );
 }

@@ -1,47 +1,25 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { CreateUserRequest, ManageUserRequest, UpdateUserRequest } from '@tollgate/contracts';
-import { useTranslation } from 'react-i18next';
-import { notifySuccess } from '@/lib/notify';
 import { userQueries, usersApi } from '../api/users.api';
 
-function useInvalidateUsers() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: userQueries.all });
-}
+// Success toasts and the list refetch come from `meta` (lib/query-client).
+const invalidates = userQueries.all;
 
-export function useCreateUser() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateUsers();
-  return useMutation({
+export const useCreateUser = () =>
+  useMutation({
     mutationFn: (body: CreateUserRequest) => usersApi.create(body),
-    onSuccess: () => {
-      notifySuccess(t('users.created'));
-      return invalidate();
-    },
+    meta: { success: 'users.created', invalidates },
   });
-}
 
-export function useUpdateUser() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateUsers();
-  return useMutation({
+export const useUpdateUser = () =>
+  useMutation({
     mutationFn: (body: UpdateUserRequest) => usersApi.update(body),
-    onSuccess: () => {
-      notifySuccess(t('users.updated'));
-      return invalidate();
-    },
+    meta: { success: 'users.updated', invalidates },
   });
-}
 
 /** Promote, demote, enable, disable, delete: one endpoint, one toast. */
-export function useManageUser() {
-  const { t } = useTranslation();
-  const invalidate = useInvalidateUsers();
-  return useMutation({
+export const useManageUser = () =>
+  useMutation({
     mutationFn: (body: ManageUserRequest) => usersApi.manage(body),
-    onSuccess: () => {
-      notifySuccess(t('users.operationDone'));
-      return invalidate();
-    },
+    meta: { success: 'users.operationDone', invalidates },
   });
-}

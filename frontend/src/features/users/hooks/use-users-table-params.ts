@@ -7,7 +7,7 @@ const FILTERS = ['keyword', 'group'] as const;
 
 /** The user table's page, page size, keyword and group, kept in the URL. */
 export function useUsersTableParams() {
-  const { page, pageSize, filters, update } = usePagedSearchParams(
+  const { page, pageSize, filters, update, paginate } = usePagedSearchParams(
     FILTERS,
     StorageKey.usersPageSize,
   );
@@ -15,5 +15,5 @@ export function useUsersTableParams() {
     () => ({ page, pageSize, keyword: filters.keyword, group: filters.group }),
     [page, pageSize, filters],
   );
-  return { params, update };
+  return { params, update, paginate };
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { selfQueries } from '@/features/setting';
 import { useQuotaFormatter } from '@/features/status';
@@ -10,18 +10,14 @@ import { walletApi } from '../api/wallet.api';
 export function useRedeemCode() {
   const { t } = useTranslation();
   const formatQuota = useQuotaFormatter();
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (key: string) => walletApi.redeem({ key }),
     // Spec 001 §8: the server's message when it answers, "request failed" when the call throws.
-    meta: { silent: true },
+    meta: { silent: true, invalidates: selfQueries.all },
     onError: (error) => {
       if (error instanceof UnauthorizedError) return;
       notifyError(error instanceof ApiError ? error.message : t('wallet.requestFailed'));
     },
-    onSuccess: (quota) => {
-      notifySuccess(t('wallet.redeemed', { amount: formatQuota(quota ?? 0) }));
-      return queryClient.invalidateQueries({ queryKey: selfQueries.all });
-    },
+    onSuccess: (quota) => notifySuccess(t('wallet.redeemed', { amount: formatQuota(quota ?? 0) })),
   });
 }
