@@ -3,18 +3,20 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { clearSessionUser, setSessionUser } from '@/lib/session';
+import { clearSessionUser, sessionRenewed, setSessionUser } from '@/lib/session';
 import { ordinaryUser } from '@/test/render';
 import { useLiveUpdates } from './use-live-updates';
 
 const feed = vi.hoisted(() => ({
   listener: null as ((event: ChangedEvent) => void) | null,
   close: vi.fn(),
+  opened: 0,
 }));
 
 vi.mock('@/lib/socket', () => ({
   openChangeFeed: (_userId: number, onChanged: (event: ChangedEvent) => void) => {
     feed.listener = onChanged;
+    feed.opened += 1;
     return feed.close;
   },
 }));
@@ -63,5 +65,15 @@ describe('useLiveUpdates', () => {
     feed.close.mockClear();
     act(() => clearSessionUser());
     expect(feed.close).toHaveBeenCalledOnce();
+  });
+
+  it('reopens the feed when the session cookie was renewed (own password change)', () => {
+    setSessionUser(ordinaryUser);
+    setup();
+    feed.close.mockClear();
+    const opened = feed.opened;
+    act(() => sessionRenewed());
+    expect(feed.close).toHaveBeenCalledOnce();
+    expect(feed.opened).toBe(opened + 1);
   });
 });

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { useSessionUser } from '@/features/auth';
+import { getSessionRenewals, subscribeSession } from '@/lib/session';
 import { openChangeFeed } from '@/lib/socket';
 import { TOPIC_QUERY_KEYS } from './live-updates';
 
@@ -8,6 +9,8 @@ import { TOPIC_QUERY_KEYS } from './live-updates';
 export function useLiveUpdates(): void {
   const queryClient = useQueryClient();
   const userId = useSessionUser()?.id;
+  // A renewed cookie (own password change) reopens the socket: the old session's was closed.
+  const renewals = useSyncExternalStore(subscribeSession, getSessionRenewals, getSessionRenewals);
 
   useEffect(() => {
     if (userId === undefined) return;
@@ -16,5 +19,5 @@ export function useLiveUpdates(): void {
         void queryClient.invalidateQueries({ queryKey });
       }
     });
-  }, [userId, queryClient]);
+  }, [userId, renewals, queryClient]);
 }

@@ -50,6 +50,23 @@ export function clearSessionUser(reason: 'signed-out' | 'expired' = 'signed-out'
   emit();
 }
 
+let renewals = 0;
+
+/**
+ * The server replaced this browser's session cookie (own password change: the old session ends,
+ * the answer carries a fresh one). Connections that authenticated with the old cookie (the push
+ * socket) reopen with the new one.
+ */
+export function sessionRenewed(): void {
+  renewals += 1;
+  emit();
+}
+
+/** How many times the cookie was renewed in this tab (a dependency for what must reopen). */
+export function getSessionRenewals(): number {
+  return renewals;
+}
+
 /** True after a 401 until the next sign-in: the login guard then adds `?expired=true`. */
 export function isSessionExpired(): boolean {
   return expired;

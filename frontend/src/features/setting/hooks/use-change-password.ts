@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notifySuccess } from '@/lib/notify';
+import { sessionRenewed } from '@/lib/session';
 import { selfApi } from '../api/self.api';
 
 export function useChangePassword() {
@@ -8,6 +9,9 @@ export function useChangePassword() {
   return useMutation({
     mutationFn: ({ current, next }: { current: string; next: string }) =>
       selfApi.update({ password: next, original_password: current }),
-    onSuccess: () => notifySuccess(t('setting.passwordChanged')),
+    onSuccess: () => {
+      sessionRenewed();
+      notifySuccess(t('setting.passwordChanged'));
+    },
   });
 }
