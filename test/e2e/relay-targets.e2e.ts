@@ -5,12 +5,18 @@
  * mapping and the failure budget. The official openai SDK is the client where it has the call;
  * the mock upstream records what each channel received.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import request from 'supertest';
-import type { RequestRelayed } from '@tollgate/domain';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
-import { readStoredEvents, waitUntil } from '../support/e2e-helpers';
+import { waitUntil } from '../support/e2e-helpers';
+import {
+  addRelayChannel,
+  createRelayToken,
+  type Receipt,
+  relaySdk,
+  storedReceipts,
+} from '../support/relay-helpers';
 import {
   type ConsoleClient,
   loginRoot,
@@ -20,8 +26,6 @@ import {
 } from '../support/test-app';
 
 jest.setTimeout(120_000);
-
-type Receipt = RequestRelayed['data'];
 
 /** One model per channel below, so each request can only go to the channel under test. */
 const RATIO = 0.5;
@@ -43,8 +47,8 @@ describe('relay targets (whole app, mock upstream)', () => {
   };
 
   /** A channel serving only `model`; waits until the routing table has it. */
-  async function addChannel(model: string, body: Record<string, unknown>): Promise<number> {
-    const res = await root.post('/api/channel/', {
+  const addChannel = (model: string, body: Record<string, unknown>): Promise<number> =>
+    addRelayChannel(root, routing, {
       type: 1,
       name: model,
       key: `sk-${model}`,
@@ -53,16 +57,8 @@ describe('relay targets (whole app, mock upstream)', () => {
       group: 'default',
       ...body,
     });
-    expect(res.body).toMatchObject({ success: true });
-    const id = (res.body.data.ids as number[])[0]!;
-    await waitUntil(() => routing.channel(id) !== undefined, 'routing table has the channel');
-    return id;
-  }
 
-  const receipts = (): Receipt[] =>
-    readStoredEvents(t.dataDir, { type: 'RequestRelayed' })
-      .map((e) => e.data as unknown as Receipt)
-      .filter((r) => r.userId === userId);
+  const receipts = (): Receipt[] => storedReceipts(t.dataDir, userId);
 
   async function receiptFor(model: string): Promise<Receipt> {
     await waitUntil(() => receipts().some((r) => r.model === model), `a receipt for ${model}`);
@@ -87,10 +83,8 @@ describe('relay targets (whole app, mock upstream)', () => {
     await option('QuotaForNewUser', '1000000');
     const web = await registerAndLogin(t.url, 'targets');
     userId = web.userId;
-    const created = await web.post('/api/token/', { name: 'targets', unlimited_quota: true });
-    expect(created.body).toMatchObject({ success: true });
-    key = ((await web.get('/api/token/?p=0&size=10')).body.data as Array<{ key: string }>)[0]!.key;
-    sdk = new OpenAI({ apiKey: `sk-${key}`, baseURL: `${t.url}/v1`, maxRetries: 0 });
+    ({ key } = await createRelayToken(web, { name: 'targets', unlimited_quota: true }));
+    sdk = relaySdk(t.url, key);
   });
 
   afterAll(async () => {

@@ -2,13 +2,19 @@
  * The relay end to end: the whole gateway (embedded storage), channels and tokens created through
  * the console API, the mock upstream, and the official openai SDK as the client.
  */
-import OpenAI, { toFile } from 'openai';
+import { toFile } from 'openai';
 import request from 'supertest';
-import type { RequestRelayed } from '@tollgate/domain';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
 import { BalanceBook } from '../../apps/gateway/src/billing/balance-book';
-import { readStoredEvents, waitUntil } from '../support/e2e-helpers';
+import { waitUntil } from '../support/e2e-helpers';
+import {
+  addRelayChannel,
+  createRelayToken,
+  type Receipt,
+  relaySdk,
+  storedReceipts,
+} from '../support/relay-helpers';
 import {
   ConsoleClient,
   loginRoot,
@@ -18,8 +24,6 @@ import {
 } from '../support/test-app';
 
 jest.setTimeout(120_000);
-
-type Receipt = RequestRelayed['data'];
 
 const RATIOS = {
   'gpt-4o-mini': 0.075,
@@ -50,8 +54,8 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
     optionValues.set(key, value);
   };
 
-  async function addChannel(body: Record<string, unknown>): Promise<number> {
-    const res = await root.post('/api/channel/', {
+  const addChannel = (body: Record<string, unknown>): Promise<number> =>
+    addRelayChannel(root, routing, {
       type: 1,
       name: 'mock',
       key: 'sk-upstream-main',
@@ -60,36 +64,20 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
       group: 'default',
       ...body,
     });
-    expect(res.body).toMatchObject({ success: true });
-    const id = (res.body.data.ids as number[])[0]!;
-    await waitUntil(() => routing.channel(id) !== undefined, 'routing table has the channel');
-    return id;
-  }
 
   /** A new user (QuotaForNewUser) with one token; its SDK client and console client. */
   async function newCaller(tokenBody: Record<string, unknown> = {}) {
     users += 1;
     const web = await registerAndLogin(t.url, `relay${users}`);
-    const created = await web.post('/api/token/', {
+    const { tokenId, key } = await createRelayToken(web, {
       name: 'relay',
       remain_quota: 800_000,
       ...tokenBody,
     });
-    expect(created.body).toMatchObject({ success: true });
-    const tokenId = (created.body.data.ids as number[])[0]!;
-    const list = (await web.get('/api/token/?p=0&size=10')).body.data as Array<{
-      id: number;
-      key: string;
-    }>;
-    const key = list.find((tk) => tk.id === tokenId)!.key;
-    const sdk = new OpenAI({ apiKey: `sk-${key}`, baseURL: `${t.url}/v1`, maxRetries: 0 });
-    return { web, userId: web.userId, tokenId, key, sdk };
+    return { web, userId: web.userId, tokenId, key, sdk: relaySdk(t.url, key) };
   }
 
-  const receiptsOf = (userId: number): Receipt[] =>
-    readStoredEvents(t.dataDir, { type: 'RequestRelayed' })
-      .map((e) => e.data as unknown as Receipt)
-      .filter((r) => r.userId === userId);
+  const receiptsOf = (userId: number): Receipt[] => storedReceipts(t.dataDir, userId);
 
   async function waitReceipts(userId: number, count: number): Promise<Receipt[]> {
     await waitUntil(() => receiptsOf(userId).length >= count, `${count} receipts`, 10_000);
@@ -458,26 +446,16 @@ describe('relay: no overdraft across a restart', () => {
       });
       expect(channel.body.success).toBe(true);
       const web = await registerAndLogin(t.url, 'restarter');
-      await web.post('/api/token/', { name: 'k', unlimited_quota: true });
-      const key = (
-        (await web.get('/api/token/?p=0&size=10')).body.data as Array<{ key: string }>
-      )[0]!.key;
+      const { key } = await createRelayToken(web, { name: 'k', unlimited_quota: true });
       expect(t.app.get(BalanceBook).userBalance(web.userId)).toBe(20 * 125);
       const call = (url: string) =>
-        new OpenAI({
-          apiKey: `sk-${key}`,
-          baseURL: `${url}/v1`,
-          maxRetries: 0,
-        }).chat.completions.create({
+        relaySdk(url, key).chat.completions.create({
           model: 'gpt-4o',
           messages: [{ role: 'user', content: 'x' }],
         });
       const first = await Promise.allSettled(Array.from({ length: 10 }, () => call(t.url)));
       expect(first.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
-      await waitUntil(
-        () => readStoredEvents(dataDir, { type: 'RequestRelayed' }).length === 10,
-        'first receipts durable',
-      );
+      await waitUntil(() => storedReceipts(dataDir).length === 10, 'first receipts durable');
       await t.close();
 
       t = await startTestApp({ dataDir });
@@ -485,13 +463,8 @@ describe('relay: no overdraft across a restart', () => {
       expect(book.userBalance(web.userId)).toBe(10 * 125); // rebuilt from the events
       const second = await Promise.allSettled(Array.from({ length: 200 }, () => call(t.url)));
       expect(second.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
-      await waitUntil(
-        () => readStoredEvents(dataDir, { type: 'RequestRelayed' }).length === 20,
-        'all receipts durable',
-      );
-      const receipts = readStoredEvents(dataDir, { type: 'RequestRelayed' }).map(
-        (e) => e.data as unknown as Receipt,
-      );
+      await waitUntil(() => storedReceipts(dataDir).length === 20, 'all receipts durable');
+      const receipts = storedReceipts(dataDir);
       expect(new Set(receipts.map((r) => r.requestId)).size).toBe(20);
       expect(receipts.reduce((s, r) => s + r.quota, 0)).toBe(20 * 125);
       expect(book.userBalance(web.userId)).toBe(0);
