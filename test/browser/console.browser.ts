@@ -107,6 +107,47 @@ test('a change made elsewhere reaches an open user list through the socket', asy
   await page.getByTestId(`user-row-${username}`).waitFor();
 });
 
+test('after changing their own password the page still hears pushes (the socket reopens)', async () => {
+  const page = await openPage();
+  const username = unique('dave');
+  await register(page, username, 'dave-password');
+  await signIn(page, username, 'dave-password');
+  await page.getByRole('navigation', { name: '导航' }).getByRole('link', { name: '设置' }).click();
+  await page.waitForURL('**/setting');
+  const balance = page.getByTestId('account-balance');
+  await expectText(balance, /^\$\d+\.\d{2}$/);
+  const before = await balance.textContent();
+
+  await page.getByRole('button', { name: '修改密码' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('当前密码').fill('dave-password');
+  await dialog.getByLabel('新密码').fill('dave-password-2');
+  await dialog.getByLabel('确认密码').fill('dave-password-2');
+  await dialog.getByRole('button', { name: '确定' }).click();
+  await page.getByText('密码修改成功！').waitFor();
+
+  // Root, in another browser profile, grants quota: only a push can refresh this page's balance.
+  const other = await session.newContext();
+  const login = await other.request.post('/api/user/login', {
+    data: { username: 'root', password: '123456' },
+  });
+  const headers = {
+    'New-Api-User': String(((await login.json()) as { data: { id: number } }).data.id),
+  };
+  const found = await other.request.get(`/api/user/search?keyword=${username}`, { headers });
+  const [user] = ((await found.json()) as { data: { items: Array<{ id: number; quota: number }> } })
+    .data.items;
+  const granted = await other.request.put('/api/user/', {
+    data: { id: user!.id, quota: user!.quota + 500_000 },
+    headers,
+  });
+  expect(((await granted.json()) as { success: boolean }).success).toBe(true);
+  await poll(
+    async () => (await balance.textContent()) !== before,
+    async () => `the balance stayed ${before} after the grant: no push reached the page`,
+  );
+});
+
 test('the language switch goes zh-CN ⇄ en and is remembered', async () => {
   const page = await openPage();
   await page.goto('/login');
