@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { event, eventStoreContract } from '../contract/event-store.contract';
 import { SubscriptionRecorder, sleep } from '../contract/subscription-recorder';
 import { WrongExpectedRevisionError } from '../event-store.port';
@@ -181,5 +182,109 @@ describe('SqliteEventStore specifics', () => {
       /id and a type/,
     );
     await expect(store.append('', [event('E')], 'any')).rejects.toThrow(/streamId/);
+  });
+});
+
+/** The writer thread of a file-backed store (private: only these tests reach for it, to kill it). */
+const writerThread = (store: SqliteEventStore): Worker =>
+  (store as unknown as { writer: { worker: Worker } }).writer.worker;
+const bulk = (count: number) =>
+  Array.from({ length: count }, () => event('Bulk', { payload: 'x'.repeat(200) }));
+const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('SqliteEventStore writer thread', () => {
+  let store: SqliteEventStore;
+  let file: string;
+  beforeEach(() => {
+    file = freshFile();
+    store = SqliteEventStore.open(file);
+  });
+  afterEach(() => store.close());
+
+  it('keeps the event loop turning while a large batch commits', async () => {
+    const before = store.stats.transactions;
+    const appends = Array.from({ length: 20 }, (_, i) =>
+      store.append(`big-${i}`, bulk(500), 'no_stream'),
+    );
+    let ticks = 0;
+    let running = true;
+    const tick = () => {
+      ticks += 1;
+      if (running) setImmediate(tick);
+    };
+    // Queued after the flush: had the commit run on this thread, every append would have resolved
+    // before the first tick.
+    setImmediate(tick);
+    await Promise.all(appends);
+    const ticksWhileCommitting = ticks;
+    running = false;
+    expect(store.stats.transactions - before).toBe(1);
+    expect(store.stats.events).toBe(10_000);
+    expect(ticksWhileCommitting).toBeGreaterThan(1);
+  });
+
+  it("delivers a batch in flight to a subscription from 'end' opened meanwhile", async () => {
+    const appended = store.append('e-1', bulk(2000), 'no_stream');
+    await nextTick(); // the batch is now with the writer (committed or not, not yet reported)
+    const recorder = new SubscriptionRecorder();
+    const subscription = store.subscribeToAll({ fromPosition: 'end' }, recorder.handlers);
+    await appended;
+    const later = await store.append('e-2', [event('Later')], 'no_stream');
+    await recorder.waitFor(() => recorder.events.length >= 2001, 'the batch and the later event');
+    await subscription.stop();
+    expect(recorder.events).toHaveLength(2001);
+    expect(recorder.events[2000]!.position).toEqual(later.position);
+    expect(recorder.events.slice(0, 2000).map((e) => e.revision)).toEqual(
+      Array.from({ length: 2000 }, (_, i) => i),
+    );
+  });
+
+  it('close() waits for the transaction in flight and the appends collected behind it', async () => {
+    const first = store.append('c-big', bulk(5000), 'no_stream');
+    await nextTick(); // first is with the writer
+    const second = store.append('c-next', [event('Next')], 'no_stream'); // collects behind it
+    const closing = store.close();
+    await expect(store.append('c-late', [event('Late')], 'any')).rejects.toThrow(/closed/);
+    await closing;
+    await expect(first).resolves.toMatchObject({ nextExpectedRevision: 4999 });
+    await expect(second).resolves.toMatchObject({ nextExpectedRevision: 0 });
+    expect(store.stats.transactions).toBe(2);
+    store = SqliteEventStore.open(file);
+    expect(await store.streamRevision('c-big')).toBe(4999);
+    expect(await store.streamRevision('c-next')).toBe(0);
+    expect(await store.streamRevision('c-late')).toBeNull();
+  });
+
+  it('fails the appends in flight and pending, and every later one, when the writer dies', async () => {
+    await store.append('d-0', [event('Before')], 'no_stream');
+    const inFlight = store.append('d-1', bulk(20_000), 'no_stream');
+    await nextTick(); // d-1 is with the writer, for a while (20 000 rows)
+    const pending = store.append('d-2', [event('Queued')], 'no_stream');
+    await writerThread(store).terminate();
+    await expect(inFlight).rejects.toThrow(
+      /writer thread exited.*may or may not have been committed/,
+    );
+    await expect(pending).rejects.toThrow(/writer thread exited.*accepts no more appends/);
+    await expect(store.append('d-3', [event('Later')], 'any')).rejects.toThrow(
+      /writer thread exited.*accepts no more appends/,
+    );
+    await store.close(); // does not hang
+    store = SqliteEventStore.open(file);
+    expect(await store.streamRevision('d-0')).toBe(0);
+    expect(await store.streamRevision('d-2')).toBeNull();
+    expect((await store.append('d-4', [event('After')], 'no_stream')).nextExpectedRevision).toBe(0);
+  });
+
+  it('fails every append clearly when the writer cannot open the file', async () => {
+    await store.close();
+    store = SqliteEventStore.open(file);
+    // Gone before the thread opens it (the thread opens with fileMustExist).
+    rmSync(file);
+    await expect(store.append('o-1', [event('E')], 'any')).rejects.toThrow(/writer thread failed/);
+    await expect(store.append('o-2', [event('E')], 'any')).rejects.toThrow(
+      /accepts no more appends/,
+    );
+    await store.close();
+    store = SqliteEventStore.open(freshFile());
   });
 });

@@ -17,10 +17,20 @@ import {
 import { DEFAULT_MAX_BATCH_SIZE } from '../shared/subscription-pump';
 import { toError } from '../shared/to-error';
 import { validateAppend } from '../shared/validate-append';
-import { DuplicateEventIdError, isDuplicateEventId } from './sqlite-errors';
+import { DuplicateEventIdError } from './sqlite-errors';
 import { EVENT_COLUMNS, NO_LIMIT, filterToSql, rowToEvent, type EventRow } from './sqlite-rows';
 import { prepareDatabase, type SqliteSynchronous } from './sqlite-schema';
 import { SqliteSubscription } from './sqlite-subscription';
+import {
+  InThreadWriter,
+  WorkerWriter,
+  type BatchWriter,
+  type ErrorDescription,
+  type SerializedEvent,
+  type WriteAppend,
+  type WriteOutcome,
+  type WriteReply,
+} from './sqlite-writer';
 
 export interface SqliteEventStoreOptions {
   /**
@@ -40,86 +50,70 @@ export interface SqliteEventStoreStats {
   readonly events: number;
 }
 
-interface SerializedEvent {
-  readonly id: string;
-  readonly type: string;
-  readonly data: string;
-  readonly metadata: string;
+interface InFlight {
+  readonly batch: PendingAppend[];
+  /** Head of $all when the batch was sent: subscriptions read no further until it is reported. */
+  readonly headBefore: bigint;
+  readonly recordedAt: number;
 }
 
-interface PendingAppend {
-  readonly streamId: string;
-  readonly events: readonly SerializedEvent[];
-  readonly expected: ExpectedRevision;
+interface PendingAppend extends WriteAppend {
   readonly resolve: (result: AppendResult) => void;
   readonly reject: (error: Error) => void;
 }
 
-type Outcome =
-  | { readonly ok: true; readonly written: WrittenEvent[] }
-  | { readonly ok: false; readonly error: Error };
-
-interface WrittenEvent {
-  readonly event: SerializedEvent;
-  readonly streamId: string;
-  readonly revision: number;
-  readonly position: bigint;
-  readonly recordedAt: number;
-}
-
 const MAX_REVISION = 9223372036854775807n;
+const MAX_POSITION = 9223372036854775807n;
 
 /**
  * EventStore on one SQLite file (better-sqlite3), emulating EventStoreDB semantics.
  *
  * Appends are group-committed: every append requested before the next setImmediate lands in one
  * BEGIN IMMEDIATE transaction, each checked in order against the revisions inside it, each in its own
- * SAVEPOINT so a failing append rejects only itself.
+ * SAVEPOINT so a failing append rejects only itself. On a file the transaction runs on a writer thread
+ * that owns the only write connection, so the commit's fsync never blocks the event loop; this
+ * thread's connection only reads (WAL: it sees every commit while the writer works). One transaction
+ * is in flight at a time; appends requested meanwhile collect and go as the next one.
  */
 export class SqliteEventStore implements EventStore {
   private pending: PendingAppend[] = [];
   private flushScheduled = false;
+  /** The batch the writer is committing, and the head of $all when it was sent. */
+  private inFlight: InFlight | undefined;
+  /** Set when the writer thread died: every later append fails with it. */
+  private broken: Error | undefined;
   private closed = false;
+  private closing: Promise<void> | undefined;
+  private readonly idleWaiters: Array<() => void> = [];
   private readonly subscriptions = new Set<SqliteSubscription>();
   private readonly counters = { transactions: 0, appends: 0, events: 0 };
+  private readonly writer: BatchWriter;
 
   private readonly selectRevision: Database.Statement<[string], { revision: bigint }>;
-  private readonly insertEvent: Database.Statement<
-    [string, string, number, string, string, string, number]
-  >;
-  private readonly upsertStream: Database.Statement<[string, number]>;
   private readonly selectForwards: Database.Statement<[string, number | bigint, number], EventRow>;
   private readonly selectBackwards: Database.Statement<[string, number | bigint, number], EventRow>;
   private readonly selectHead: Database.Statement<[], { head: bigint | null }>;
   private readonly readAllStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
-  private readonly flushTransaction: Database.Transaction<
-    (batch: readonly PendingAppend[]) => Outcome[]
-  >;
-  private readonly appendOne: Database.Transaction<(item: PendingAppend) => WrittenEvent[]>;
 
   static open(filename: string, options: SqliteEventStoreOptions = {}): SqliteEventStore {
+    const synchronous = options.synchronous ?? 'full';
     const db = new Database(filename);
     try {
-      prepareDatabase(db, options.synchronous ?? 'full');
+      prepareDatabase(db, synchronous);
     } catch (error) {
       db.close();
       throw error;
     }
-    return new SqliteEventStore(db);
+    return new SqliteEventStore(db, synchronous);
   }
 
-  private constructor(private readonly db: Database.Database) {
+  private constructor(
+    private readonly db: Database.Database,
+    synchronous: SqliteSynchronous,
+  ) {
     this.selectRevision = db
       .prepare<[string], { revision: bigint }>('SELECT revision FROM streams WHERE stream_id = ?')
       .safeIntegers(true);
-    this.insertEvent = db
-      .prepare<[string, string, number, string, string, string, number]>(
-        'INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .safeIntegers(true);
-    this.upsertStream = db.prepare<[string, number]>(
-      'INSERT INTO streams (stream_id, revision) VALUES (?, ?) ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision',
-    );
     this.selectForwards = db
       .prepare<[string, number | bigint, number], EventRow>(
         `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND stream_revision >= ? ORDER BY stream_revision LIMIT ?`,
@@ -133,21 +127,10 @@ export class SqliteEventStore implements EventStore {
     this.selectHead = db
       .prepare<[], { head: bigint | null }>('SELECT max(global_position) AS head FROM events')
       .safeIntegers(true);
-
-    this.appendOne = db.transaction((item: PendingAppend) => this.write(item));
-    this.flushTransaction = db.transaction((batch: readonly PendingAppend[]) =>
-      batch.map((item): Outcome => {
-        try {
-          // Nested transaction = SAVEPOINT: a failure rolls back this append only.
-          return { ok: true, written: this.appendOne(item) };
-        } catch (error) {
-          if (isDuplicateEventId(error))
-            return { ok: false, error: new DuplicateEventIdError(item.streamId, error) };
-          if (error instanceof WrongExpectedRevisionError) return { ok: false, error };
-          throw error; // anything else (disk full, I/O) fails the whole flush
-        }
-      }),
-    );
+    // A ':memory:' database exists only on this connection: it is written here, synchronously.
+    this.writer = db.memory
+      ? new InThreadWriter(db)
+      : new WorkerWriter(db.name, synchronous, (error) => this.writerDied(error));
   }
 
   get stats(): SqliteEventStoreStats {
@@ -160,6 +143,7 @@ export class SqliteEventStore implements EventStore {
     expected: ExpectedRevision,
   ): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('Event store is closed'));
+    if (this.broken) return Promise.reject(this.broken);
     let serialized: SerializedEvent[];
     try {
       validateAppend(streamId, events, expected);
@@ -175,10 +159,7 @@ export class SqliteEventStore implements EventStore {
     }
     return new Promise<AppendResult>((resolve, reject) => {
       this.pending.push({ streamId, events: serialized, expected, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.scheduleFlush();
     });
   }
 
@@ -196,7 +177,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   async streamRevision(streamId: string): Promise<number | null> {
-    return this.currentRevision(streamId);
+    const row = this.selectRevision.get(streamId);
+    return row ? Number(row.revision) : null;
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -206,6 +188,7 @@ export class SqliteEventStore implements EventStore {
       from === 'start' ? 0n : from.commit,
       options.filter,
       options.maxCount ?? NO_LIMIT,
+      MAX_POSITION,
     );
   }
 
@@ -217,11 +200,16 @@ export class SqliteEventStore implements EventStore {
   subscribeToAll(options: SubscribeOptions, handlers: SubscriptionHandlers): Subscription {
     if (this.closed) throw new Error('Event store is closed');
     const from = options.fromPosition ?? 'start';
-    // Resolved now, synchronously: 'end' means "appended after this call returned".
-    const after =
-      from === 'start' ? 0n : from === 'end' ? (this.selectHead.get()?.head ?? 0n) : from.commit;
+    // Resolved now, synchronously: 'end' means "appended after this call returned" (an append still
+    // in flight has not returned: its events come through onCommitted).
+    const after = from === 'start' ? 0n : from === 'end' ? this.reportedHead() : from.commit;
     const subscription = new SqliteSubscription(
-      { readAfter: (cursor, filter, limit) => this.readAfter(cursor, filter, limit) },
+      {
+        // Never past what the writer has reported: the switch to live relies on every later
+        // event arriving through onCommitted (see sqlite-subscription.ts).
+        readAfter: (cursor, filter, limit) =>
+          this.readAfter(cursor, filter, limit, this.inFlight?.headBefore ?? MAX_POSITION),
+      },
       after,
       from === 'end',
       options.filter,
@@ -234,130 +222,164 @@ export class SqliteEventStore implements EventStore {
     return subscription;
   }
 
-  /** Flushes pending appends, stops subscriptions, closes the file. Idempotent. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.flush();
+  /**
+   * Commits pending appends (waiting for the one in flight), stops subscriptions, ends the writer
+   * thread, closes the file. Idempotent; refuses new appends from the first call.
+   */
+  close(): Promise<void> {
     this.closed = true;
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    this.flush();
+    while (this.inFlight || this.pending.length > 0) {
+      await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    }
     for (const subscription of [...this.subscriptions]) await subscription.stop();
+    await this.writer.close();
     this.db.close();
   }
 
-  private currentRevision(streamId: string): number | null {
-    const row = this.selectRevision.get(streamId);
-    return row ? Number(row.revision) : null;
+  /** The head of $all as far as this process has reported commits. */
+  private reportedHead(): bigint {
+    return this.inFlight?.headBefore ?? this.selectHead.get()?.head ?? 0n;
   }
 
   private readAfter(
     after: bigint,
     filter: EventFilter | undefined,
     limit: number,
+    upTo: bigint,
   ): RecordedEvent[] {
     const sql = filterToSql(filter);
     let statement = this.readAllStatements.get(sql.key);
     if (!statement) {
       statement = this.db
         .prepare<unknown[], EventRow>(
-          `SELECT ${EVENT_COLUMNS} FROM events WHERE global_position > ?${sql.where} ORDER BY global_position LIMIT ?`,
+          `SELECT ${EVENT_COLUMNS} FROM events WHERE global_position > ? AND global_position <= ?${sql.where} ORDER BY global_position LIMIT ?`,
         )
         .safeIntegers(true);
       this.readAllStatements.set(sql.key, statement);
     }
-    return statement.all(after, ...sql.params, limit).map(rowToEvent);
+    return statement.all(after, upTo, ...sql.params, limit).map(rowToEvent);
   }
 
-  /** Runs inside the flush transaction (in a SAVEPOINT). Throws to reject this append only. */
-  private write(item: PendingAppend): WrittenEvent[] {
-    const current = this.currentRevision(item.streamId);
-    if (!expectationHolds(item.expected, current)) {
-      throw new WrongExpectedRevisionError(item.streamId, item.expected, current);
-    }
-    const recordedAt = Date.now();
-    let revision = current ?? -1;
-    const written: WrittenEvent[] = [];
-    for (const event of item.events) {
-      revision += 1;
-      const info = this.insertEvent.run(
-        event.id,
-        item.streamId,
-        revision,
-        event.type,
-        event.data,
-        event.metadata,
-        recordedAt,
-      );
-      written.push({
-        event,
-        streamId: item.streamId,
-        revision,
-        position: BigInt(info.lastInsertRowid),
-        recordedAt,
-      });
-    }
-    this.upsertStream.run(item.streamId, revision);
-    return written;
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
   }
 
   private flush(): void {
     this.flushScheduled = false;
+    // One transaction in flight at most: what collects meanwhile goes as the next one.
+    if (this.inFlight || this.pending.length === 0) return;
     const batch = this.pending;
-    if (batch.length === 0 || this.closed) return;
     this.pending = [];
+    const flight: InFlight = {
+      batch,
+      headBefore: this.selectHead.get()?.head ?? 0n,
+      recordedAt: Date.now(),
+    };
+    this.inFlight = flight;
+    const appends = batch.map(({ streamId, events, expected }) => ({ streamId, events, expected }));
+    this.writer.write({ recordedAt: flight.recordedAt, appends }, (reply) =>
+      this.settle(flight, reply),
+    );
+  }
 
-    let outcomes: Outcome[];
-    try {
-      outcomes = this.flushTransaction.immediate(batch);
-    } catch (error) {
-      const failure = toError(error);
+  private settle({ batch, recordedAt }: InFlight, reply: WriteReply): void {
+    this.inFlight = undefined;
+    if ('dead' in reply) {
+      const error = new Error(
+        `${reply.dead.message}; this append may or may not have been committed`,
+        { cause: reply.dead },
+      );
+      for (const item of batch) item.reject(error);
+    } else if ('error' in reply) {
+      const failure = rebuildError(reply.error);
       for (const item of batch) item.reject(failure);
-      return;
+    } else {
+      this.committed(batch, reply.outcomes, new Date(recordedAt));
     }
-    this.counters.transactions += 1;
+    if (this.pending.length > 0) this.scheduleFlush();
+    else for (const wake of this.idleWaiters.splice(0)) wake();
+  }
 
+  private committed(
+    batch: readonly PendingAppend[],
+    outcomes: readonly WriteOutcome[],
+    recordedAt: Date,
+  ): void {
+    this.counters.transactions += 1;
     // Notify before resolving: a caller awaiting its append then sees subscribers already fed.
     if (this.subscriptions.size > 0) {
-      const committed = outcomes.flatMap((o) => (o.ok ? o.written.map(toRecordedEvent) : []));
-      for (const subscription of [...this.subscriptions]) subscription.onCommitted(committed);
+      const events: RecordedEvent[] = [];
+      batch.forEach((item, index) => {
+        const outcome = outcomes[index];
+        if (outcome?.ok) events.push(...toRecordedEvents(item, outcome, recordedAt));
+      });
+      for (const subscription of [...this.subscriptions]) subscription.onCommitted(events);
     }
     batch.forEach((item, index) => {
       const outcome = outcomes[index];
       if (!outcome) return item.reject(new Error('Append lost in flush'));
-      if (!outcome.ok) return item.reject(outcome.error);
-      const last = outcome.written[outcome.written.length - 1];
-      if (!last) return item.reject(new Error('Append wrote no events'));
+      if (!outcome.ok) {
+        return item.reject(
+          'duplicate' in outcome
+            ? new DuplicateEventIdError(item.streamId, rebuildError(outcome.duplicate))
+            : new WrongExpectedRevisionError(item.streamId, item.expected, outcome.actual),
+        );
+      }
+      const last = outcome.positions[outcome.positions.length - 1];
+      if (last === undefined) return item.reject(new Error('Append wrote no events'));
       this.counters.appends += 1;
-      this.counters.events += outcome.written.length;
+      this.counters.events += outcome.positions.length;
       item.resolve({
-        nextExpectedRevision: last.revision,
-        position: { commit: last.position, prepare: last.position },
+        nextExpectedRevision: outcome.firstRevision + outcome.positions.length - 1,
+        position: { commit: last, prepare: last },
       });
     });
   }
-}
 
-function expectationHolds(expected: ExpectedRevision, current: number | null): boolean {
-  switch (expected) {
-    case 'any':
-      return true;
-    case 'no_stream':
-      return current === null;
-    case 'stream_exists':
-      return current !== null;
-    default:
-      return current === expected;
+  private writerDied(error: Error): void {
+    this.broken = new Error(`${error.message}; the event store accepts no more appends`, {
+      cause: error,
+    });
+    const pending = this.pending;
+    this.pending = [];
+    for (const item of pending) item.reject(this.broken);
+    if (!this.inFlight) for (const wake of this.idleWaiters.splice(0)) wake();
   }
 }
 
+/** An error from the writer, rebuilt with its message, name and SQLite code. */
+function rebuildError(description: ErrorDescription): Error {
+  const error = new Error(description.message) as Error & { code?: string };
+  if (description.name) error.name = description.name;
+  if (description.code) error.code = description.code;
+  return error;
+}
+
 /** Normalised through JSON like a read would be, so live and catch-up deliveries look identical. */
-function toRecordedEvent(w: WrittenEvent): RecordedEvent {
-  return {
-    id: w.event.id,
-    type: w.event.type,
-    data: JSON.parse(w.event.data) as unknown,
-    metadata: JSON.parse(w.event.metadata) as Record<string, unknown>,
-    streamId: w.streamId,
-    revision: w.revision,
-    position: { commit: w.position, prepare: w.position },
-    recordedAt: new Date(w.recordedAt),
-  };
+function toRecordedEvents(
+  item: PendingAppend,
+  outcome: { readonly firstRevision: number; readonly positions: readonly bigint[] },
+  recordedAt: Date,
+): RecordedEvent[] {
+  return item.events.map((event, i) => {
+    const position = outcome.positions[i] ?? 0n;
+    return {
+      id: event.id,
+      type: event.type,
+      data: JSON.parse(event.data) as unknown,
+      metadata: JSON.parse(event.metadata) as Record<string, unknown>,
+      streamId: item.streamId,
+      revision: outcome.firstRevision + i,
+      position: { commit: position, prepare: position },
+      recordedAt,
+    };
+  });
 }

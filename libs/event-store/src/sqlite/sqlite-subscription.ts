@@ -9,16 +9,17 @@ import { SubscriptionPump } from '../shared/subscription-pump';
 
 /** What a subscription needs from the store: a synchronous page read of `$all`. */
 export interface SqliteAllReader {
-  /** Events with global_position > after, matching the filter, in order, at most `limit`. */
+  /** Reported events with global_position > after, matching the filter, in order, at most `limit`. */
   readAfter(after: bigint, filter: EventFilter | undefined, limit: number): RecordedEvent[];
 }
 
 /**
  * Catch-up by paging the table, then live from in-process notifications.
  *
- * Gap-free switch: better-sqlite3 is synchronous and the store notifies right after COMMIT in the same
- * tick, so when a page read comes back short it has seen every committed event, and every later
- * commit arrives through onCommitted. The cursor (last queued position) drops any overlap.
+ * Gap-free switch: the store's page reads never go past the last commit its writer has reported (the
+ * head of $all before the transaction in flight), and it calls onCommitted when a commit is reported,
+ * on this thread. So when a page read comes back short it has seen every reported event, and every
+ * later one arrives through onCommitted. The cursor (last queued position) drops any overlap.
  */
 export class SqliteSubscription implements Subscription {
   private readonly pump: SubscriptionPump;

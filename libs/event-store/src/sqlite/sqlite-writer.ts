@@ -1,0 +1,223 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { runInThisContext } from 'node:vm';
+import { Worker } from 'node:worker_threads';
+import type { ExpectedRevision } from '../event-store.port';
+import type { SqliteSynchronous } from './sqlite-schema';
+
+/** One event as the writer stores it: data and metadata already JSON on the caller's tick. */
+export interface SerializedEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly data: string;
+  readonly metadata: string;
+}
+
+export interface WriteAppend {
+  readonly streamId: string;
+  readonly events: readonly SerializedEvent[];
+  readonly expected: ExpectedRevision;
+}
+
+/** One group-committed transaction: the appends of one flush, in order. */
+export interface WriteBatch {
+  /** Set on the main thread, so every event of a batch carries the time it was flushed. */
+  readonly recordedAt: number;
+  readonly appends: readonly WriteAppend[];
+}
+
+/** What crosses the thread boundary instead of an Error (errors do not keep class or fields). */
+export interface ErrorDescription {
+  readonly message: string;
+  readonly name?: string;
+  readonly code?: string;
+}
+
+export type WriteOutcome =
+  | { readonly ok: true; readonly firstRevision: number; readonly positions: readonly bigint[] }
+  | { readonly ok: false; readonly actual: number | null }
+  | { readonly ok: false; readonly duplicate: ErrorDescription };
+
+export type WriteReply =
+  | { readonly outcomes: readonly WriteOutcome[] }
+  /** The transaction failed as a whole (I/O, disk full, lock timeout): nothing was written. */
+  | { readonly error: ErrorDescription }
+  /** The writer died with this batch in flight: it may or may not have been committed. */
+  | { readonly dead: Error };
+
+/** Runs one transaction at a time and calls back exactly once per batch. */
+export interface BatchWriter {
+  write(batch: WriteBatch, done: (reply: WriteReply) => void): void;
+  /** Waits for nothing: the store only closes the writer once no batch is in flight. */
+  close(): Promise<void>;
+}
+
+/*
+ * The transaction, as JavaScript source: the worker evaluates it (a .ts worker file does not load under
+ * ts-jest, see read-pool.ts), and the in-thread writer (':memory:', which another thread cannot open)
+ * evaluates the very same text, so both paths run one implementation. Each append runs in a nested
+ * transaction, i.e. a SAVEPOINT: a wrong expected revision or a duplicate event id rolls back that
+ * append alone; any other error (I/O, disk full) fails the whole BEGIN IMMEDIATE transaction.
+ */
+const WRITER_SOURCE = `(function makeWriter(db) {
+  const selectRevision = db.prepare('SELECT revision FROM streams WHERE stream_id = ?');
+  const insertEvent = db
+    .prepare('INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .safeIntegers(true);
+  const upsertStream = db.prepare('INSERT INTO streams (stream_id, revision) VALUES (?, ?) ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision');
+  class WrongRevision { constructor(actual) { this.actual = actual; } }
+  const holds = (expected, current) =>
+    expected === 'any' ? true
+      : expected === 'no_stream' ? current === null
+      : expected === 'stream_exists' ? current !== null
+      : current === expected;
+  // Same test as isDuplicateEventId in sqlite-errors.ts: keep the two in step.
+  const isDuplicate = (e) =>
+    e && e.code === 'SQLITE_CONSTRAINT_UNIQUE' && String(e.message).includes('events.event_id');
+  const describe = (e) => ({ message: String((e && e.message) || e), name: e && e.name, code: e && e.code });
+  const appendOne = db.transaction((item, recordedAt) => {
+    const row = selectRevision.get(item.streamId);
+    const current = row ? row.revision : null;
+    if (!holds(item.expected, current)) throw new WrongRevision(current);
+    let revision = current === null ? -1 : current;
+    const positions = [];
+    for (const e of item.events) {
+      revision += 1;
+      const info = insertEvent.run(e.id, item.streamId, revision, e.type, e.data, e.metadata, recordedAt);
+      positions.push(BigInt(info.lastInsertRowid));
+    }
+    upsertStream.run(item.streamId, revision);
+    return { ok: true, firstRevision: revision - item.events.length + 1, positions };
+  });
+  const flush = db.transaction((batch) =>
+    batch.appends.map((item) => {
+      try {
+        return appendOne(item, batch.recordedAt);
+      } catch (error) {
+        if (error instanceof WrongRevision) return { ok: false, actual: error.actual };
+        if (isDuplicate(error)) return { ok: false, duplicate: describe(error) };
+        throw error;
+      }
+    }),
+  );
+  return (batch) => {
+    try {
+      return { outcomes: flush.immediate(batch) };
+    } catch (error) {
+      return { error: describe(error) };
+    }
+  };
+})`;
+
+/*
+ * The writer thread: owns the only write connection to the file (the main thread's connection only
+ * reads; WAL lets it read every commit while this one writes, and the fsync happens here, off the
+ * event loop). The main thread has created the schema before starting it.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path, { fileMustExist: true });
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = ' + workerData.synchronous);
+db.pragma('busy_timeout = 5000');
+const write = ${WRITER_SOURCE}(db);
+parentPort.on('message', (m) => {
+  if (m === 'close') {
+    db.close();
+    parentPort.postMessage('closed');
+  } else {
+    parentPort.postMessage(write(m));
+  }
+});
+`;
+
+type WriteFunction = (batch: WriteBatch) => WriteReply;
+
+/** For ':memory:' databases: the same transaction, synchronously on the caller's thread. */
+export class InThreadWriter implements BatchWriter {
+  private readonly run: WriteFunction;
+
+  constructor(db: BetterSqlite3.Database) {
+    const makeWriter = runInThisContext(WRITER_SOURCE) as (db: unknown) => WriteFunction;
+    this.run = makeWriter(db);
+  }
+
+  write(batch: WriteBatch, done: (reply: WriteReply) => void): void {
+    done(this.run(batch));
+  }
+
+  async close(): Promise<void> {
+    // The store closes the shared connection.
+  }
+}
+
+/** For files: the transaction on a worker thread that owns the write connection. */
+export class WorkerWriter implements BatchWriter {
+  private readonly worker: Worker;
+  private inFlight: ((reply: WriteReply) => void) | undefined;
+  private dead: Error | undefined;
+  private closing = false;
+  private onClosed: (() => void) | undefined;
+
+  constructor(
+    path: string,
+    synchronous: SqliteSynchronous,
+    /** Told once if the thread dies (not when closed): every later append must fail. */
+    private readonly onDeath: (error: Error) => void,
+  ) {
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        path,
+        synchronous: synchronous === 'full' ? 'FULL' : 'NORMAL',
+        driver: require.resolve('better-sqlite3'),
+      },
+    });
+    // An idle writer never keeps the process alive; write() refs it while a batch is in flight.
+    this.worker.unref();
+    this.worker.on('message', (reply: WriteReply | 'closed') => {
+      if (reply === 'closed') return this.onClosed?.();
+      const done = this.inFlight;
+      this.inFlight = undefined;
+      this.worker.unref();
+      done?.(reply);
+    });
+    this.worker.on('error', (error) =>
+      this.die(
+        new Error(`The event store's writer thread failed: ${error.message}`, { cause: error }),
+      ),
+    );
+    this.worker.on('exit', (code) =>
+      this.die(new Error(`The event store's writer thread exited (code ${code})`)),
+    );
+  }
+
+  write(batch: WriteBatch, done: (reply: WriteReply) => void): void {
+    if (this.dead) return done({ dead: this.dead });
+    this.inFlight = done;
+    this.worker.ref();
+    this.worker.postMessage(batch);
+  }
+
+  async close(): Promise<void> {
+    if (this.dead || this.closing) return;
+    this.closing = true;
+    this.worker.ref();
+    // Let the thread close its connection itself (the last one out checkpoints the WAL), then end it.
+    await new Promise<void>((resolve) => {
+      this.onClosed = resolve;
+      this.worker.once('exit', () => resolve());
+      this.worker.postMessage('close');
+    });
+    await this.worker.terminate();
+  }
+
+  private die(error: Error): void {
+    if (this.dead || this.closing) return;
+    this.dead = error;
+    const done = this.inFlight;
+    this.inFlight = undefined;
+    done?.({ dead: error });
+    this.onDeath(error);
+  }
+}
