@@ -1,7 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDataDir } from '../support/test-app';
+import type { Worker } from 'node:worker_threads';
+import request from 'supertest';
+import { EVENT_STORE } from '../../apps/gateway/src/infrastructure/injection-tokens';
+import { waitUntil } from '../support/e2e-helpers';
+import { startTestApp, tempDataDir } from '../support/test-app';
 
 const ROOT = join(__dirname, '../..');
 const MAIN = join(ROOT, 'dist/apps/gateway/src/main.js');
@@ -69,5 +73,32 @@ describe('cli check-engines', () => {
     const result = runCli({ EVENT_STORE_URL: 'esdb://127.0.0.1:1?tls=false' });
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toBe('EventStoreDB unreachable at esdb://127.0.0.1:1?tls=false');
+  });
+});
+
+describe('the embedded event store loses its writer thread', () => {
+  it('the gateway stops serving and leaves a failing exit code (nothing answered unrecorded)', async () => {
+    const t = await startTestApp();
+    const previousExitCode = process.exitCode;
+    try {
+      expect((await request(t.url).get('/api/status')).status).toBe(200);
+      // Private on purpose: only a test reaches for the thread, to kill it.
+      const store = t.app.get(EVENT_STORE) as unknown as { writer: { worker: Worker } };
+      await store.writer.worker.terminate();
+      await waitUntil(
+        () =>
+          request(t.url)
+            .get('/api/status')
+            .then(
+              () => false,
+              () => true,
+            ),
+        'the gateway to stop listening',
+      );
+      expect(process.exitCode).toBe(1);
+    } finally {
+      process.exitCode = previousExitCode;
+      await t.close().catch(() => undefined);
+    }
   });
 });

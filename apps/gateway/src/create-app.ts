@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import fastifyCookie from '@fastify/cookie';
-import type { LogLevel } from '@nestjs/common';
+import { Logger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IoAdapter } from '@nestjs/platform-socket.io';
@@ -29,8 +29,15 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   // Body parsing is ours (installHttpEdge): JSON only, bounded before anything transforms it.
   installHttpEdge(adapter.getInstance());
-  const stores = await openStores(config);
-  const app = await NestFactory.create<NestFastifyApplication>(
+  let app: NestFastifyApplication | undefined;
+  const stores = await openStores(config, (error) => {
+    // Without its writer the log takes no appends: requests would be answered and never recorded
+    // (nor billed). Stop serving and exit non-zero so a supervisor restarts the process.
+    new Logger('EventStore').error(`${error.message}: stopping the gateway`);
+    process.exitCode = 1;
+    void app?.close();
+  });
+  app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, stores),
     adapter,
     { logger: LOG_LEVELS[config.logLevel], bodyParser: false, abortOnError: false },

@@ -9,6 +9,8 @@ export interface EventStoreConfig {
   readonly eventStoreUrl?: string;
   /** DATA_DIR: the SQLite file lives at <dataDir>/events.sqlite. */
   readonly dataDir: string;
+  /** SQLite only: the writer thread died and appends are refused from now on (see SqliteEventStore). */
+  readonly onWriterLost?: (error: Error) => void;
 }
 
 /** Picks the adapter from configuration. EventStoreDB fails fast when unreachable. */
@@ -23,5 +25,7 @@ export async function createEventStore(config: EventStoreConfig): Promise<EventS
     return connectEsdb(url);
   }
   mkdirSync(config.dataDir, { recursive: true });
-  return SqliteEventStore.open(join(config.dataDir, 'events.sqlite'));
+  return SqliteEventStore.open(join(config.dataDir, 'events.sqlite'), {
+    onWriterLost: config.onWriterLost,
+  });
 }

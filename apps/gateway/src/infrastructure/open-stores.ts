@@ -16,7 +16,11 @@ export interface Stores {
  * Opens both ports' adapters, chosen from the configuration, before Nest starts: an engine that
  * does not answer fails here fast with one clear line ("EventStoreDB unreachable at …").
  */
-export async function openStores(config: AppConfig): Promise<Stores> {
+export async function openStores(
+  config: AppConfig,
+  /** The embedded event store lost its writer thread: it refuses every append from now on. */
+  onWriterLost?: (error: Error) => void,
+): Promise<Stores> {
   const embedded = !config.eventStoreUrl || !config.readStoreUrl;
   const lock = embedded ? DataDirLock.acquire(config.dataDir) : null;
   let eventStore: EventStore | undefined;
@@ -24,6 +28,7 @@ export async function openStores(config: AppConfig): Promise<Stores> {
     eventStore = await createEventStore({
       eventStoreUrl: config.eventStoreUrl,
       dataDir: config.dataDir,
+      onWriterLost,
     });
     const readStore = await createReadStore({
       readStoreUrl: config.readStoreUrl,

@@ -275,6 +275,18 @@ describe('SqliteEventStore writer thread', () => {
     expect((await store.append('d-4', [event('After')], 'no_stream')).nextExpectedRevision).toBe(0);
   });
 
+  it('tells its owner once when the writer is lost (the gateway stops serving)', async () => {
+    await store.close();
+    const lost: Error[] = [];
+    store = SqliteEventStore.open(file, { onWriterLost: (error) => lost.push(error) });
+    await store.append('l-0', [event('Before')], 'no_stream');
+    await writerThread(store).terminate();
+    await expect(store.append('l-1', [event('After')], 'any')).rejects.toThrow(/accepts no more/);
+    expect(lost.map((error) => error.message)).toEqual([
+      expect.stringMatching(/writer thread exited.*accepts no more appends/),
+    ]);
+  });
+
   it('fails every append clearly when the writer cannot open the file', async () => {
     await store.close();
     store = SqliteEventStore.open(file);

@@ -39,6 +39,11 @@ export interface SqliteEventStoreOptions {
    * (~19k/s vs ~6k/s) and can lose the last commits on power loss (never on a process crash).
    */
   readonly synchronous?: SqliteSynchronous;
+  /**
+   * Called once if the writer thread dies: the store then refuses every append, so the process
+   * should stop serving (what it does would never be recorded) and be restarted.
+   */
+  readonly onWriterLost?: (error: Error) => void;
 }
 
 /** Counters for tests and diagnostics. */
@@ -104,12 +109,13 @@ export class SqliteEventStore implements EventStore {
       db.close();
       throw error;
     }
-    return new SqliteEventStore(db, synchronous);
+    return new SqliteEventStore(db, synchronous, options.onWriterLost);
   }
 
   private constructor(
     private readonly db: Database.Database,
     synchronous: SqliteSynchronous,
+    private readonly onWriterLost?: (error: Error) => void,
   ) {
     this.selectRevision = db
       .prepare<[string], { revision: bigint }>('SELECT revision FROM streams WHERE stream_id = ?')
@@ -352,6 +358,7 @@ export class SqliteEventStore implements EventStore {
     this.pending = [];
     for (const item of pending) item.reject(this.broken);
     if (!this.inFlight) for (const wake of this.idleWaiters.splice(0)) wake();
+    this.onWriterLost?.(this.broken);
   }
 }
 
