@@ -83,7 +83,7 @@ describe('the embedded event store loses its writer thread', () => {
     try {
       expect((await request(t.url).get('/api/status')).status).toBe(200);
       // Private on purpose: only a test reaches for the thread, to kill it.
-      const store = t.app.get(EVENT_STORE) as unknown as { writer: { worker: Worker } };
+      const store = t.app.get<{ writer: { worker: Worker } }>(EVENT_STORE);
       await store.writer.worker.terminate();
       await waitUntil(
         () =>

@@ -29,15 +29,15 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   // Body parsing is ours (installHttpEdge): JSON only, bounded before anything transforms it.
   installHttpEdge(adapter.getInstance());
-  let app: NestFastifyApplication | undefined;
+  const started: { app?: NestFastifyApplication } = {};
   const stores = await openStores(config, (error) => {
     // Without its writer the log takes no appends: requests would be answered and never recorded
     // (nor billed). Stop serving and exit non-zero so a supervisor restarts the process.
     new Logger('EventStore').error(`${error.message}: stopping the gateway`);
     process.exitCode = 1;
-    void app?.close();
+    void started.app?.close();
   });
-  app = await NestFactory.create<NestFastifyApplication>(
+  const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, stores),
     adapter,
     { logger: LOG_LEVELS[config.logLevel], bodyParser: false, abortOnError: false },
@@ -57,5 +57,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.useGlobalPipes(validationPipe);
   app.useWebSocketAdapter(new IoAdapter(app));
   app.enableShutdownHooks();
+  started.app = app;
   return app;
 }
