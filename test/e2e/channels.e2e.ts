@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { openConsoleSocket, socketConnected } from '../support/console-socket';
 import request from 'supertest';
 import type { ChangedEvent, ChannelDto } from '@tollgate/contracts';
 import { DEFAULT_DISABLE_KEYWORDS } from '@tollgate/domain';
@@ -18,7 +19,6 @@ import {
   sessionCookieOf,
   sqliteFileBytes,
   waitUntil,
-  withTimeout,
 } from '../support/e2e-helpers';
 import {
   ConsoleClient,
@@ -93,18 +93,9 @@ describe('channels (admin) against the mock upstream', () => {
     const login = await request(t.url)
       .post('/api/user/login')
       .send({ username: 'channeladmin', password: 'password123' });
-    socket = io(t.url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      extraHeaders: { cookie: sessionCookieOf(login) },
-      reconnection: false,
-      forceNew: true,
-    });
+    socket = openConsoleSocket(t.url, sessionCookieOf(login));
     socket.onAny((_name: string, event: ChangedEvent) => pushes.push(event));
-    await withTimeout(
-      new Promise<void>((resolve) => socket.once('connect', () => resolve())),
-      'socket connect',
-    );
+    await socketConnected(socket);
   });
   afterAll(async () => {
     socket?.disconnect();

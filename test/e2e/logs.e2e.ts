@@ -1,4 +1,5 @@
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { openConsoleSocket, socketConnected } from '../support/console-socket';
 import type { ChangedEvent, LogDto, LogStatDto, PageOf, TokenDto } from '@tollgate/contracts';
 import { SYSTEM_ACTOR, type RequestRelayed } from '@tollgate/domain';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
@@ -57,18 +58,9 @@ describe('the log', () => {
       .post('/api/user/login')
       .send({ username: 'loguser', password: 'password123' });
     const cookie = sessionCookieOf(login);
-    socket = io(t.url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      extraHeaders: { cookie },
-      reconnection: false,
-      forceNew: true,
-    });
+    socket = openConsoleSocket(t.url, cookie);
     socket.on('changed', (e: ChangedEvent) => pushes.push(e));
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
+    await socketConnected(socket);
   });
   afterAll(async () => {
     socket.disconnect();

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { Server } from 'socket.io';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { openConsoleSocket, socketConnected } from '../support/console-socket';
 import type { ChangedEvent } from '@tollgate/contracts';
 import {
   PUSH_INTERVAL_MS,
@@ -88,13 +89,7 @@ describe('realtime pushes (Socket.IO /socket.io)', () => {
   });
 
   const openSocket = (cookie?: string): Socket => {
-    const socket = io(t.url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      extraHeaders: cookie ? { cookie } : {},
-      reconnection: false,
-      forceNew: true,
-    });
+    const socket = openConsoleSocket(t.url, cookie);
     sockets.push(socket);
     return socket;
   };
@@ -118,13 +113,7 @@ describe('realtime pushes (Socket.IO /socket.io)', () => {
     const cookie = sessionCookieOf(login);
     const socket = openSocket(cookie);
     const probe = Object.assign(new Probe(username, socket), { userId, cookie });
-    await withTimeout(
-      new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
-      }),
-      `${username} to connect`,
-    );
+    await socketConnected(socket, `${username} to connect`);
     const expected = rooms(userId);
     await waitUntil(
       () => expected.every((room) => serverSocket(socket.id)?.rooms.has(room) ?? false),

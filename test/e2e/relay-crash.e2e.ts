@@ -36,6 +36,12 @@ async function api(
   return { data: body.data, cookie: cookie ?? init.cookie ?? '' };
 }
 
+/** A console session: the cookie and the user id header value sent with it. */
+async function login(url: string, username: string, password: string) {
+  const res = await api(url, '/api/user/login', { method: 'POST', body: { username, password } });
+  return { cookie: res.cookie, userId: res.data.id as number };
+}
+
 describe('relay: kill -9 during a burst', () => {
   let upstream: MockUpstream;
   let gateway: RunningGateway | undefined;
@@ -51,11 +57,7 @@ describe('relay: kill -9 during a burst', () => {
     });
     gateway = await startGateway();
     const url = gateway.url;
-    const root = await api(url, '/api/user/login', {
-      method: 'POST',
-      body: { username: 'root', password: '123456' },
-    });
-    const rootAuth = { cookie: root.cookie, userId: root.data.id as number };
+    const rootAuth = await login(url, 'root', '123456');
     await api(url, '/api/option/', {
       method: 'PUT',
       body: { key: 'QuotaForNewUser', value: String(QUOTA) },
@@ -77,11 +79,7 @@ describe('relay: kill -9 during a burst', () => {
       method: 'POST',
       body: { username: 'crash', password: 'crash-password', password2: 'crash-password' },
     });
-    const login = await api(url, '/api/user/login', {
-      method: 'POST',
-      body: { username: 'crash', password: 'crash-password' },
-    });
-    const user = { cookie: login.cookie, userId: login.data.id as number };
+    const user = await login(url, 'crash', 'crash-password');
     await api(url, '/api/token/', {
       method: 'POST',
       body: { name: 'k', unlimited_quota: true },
@@ -125,10 +123,7 @@ describe('relay: kill -9 during a burst', () => {
 
     // Restart on the same data.
     gateway = await startGateway({ dataDir });
-    const relogin = await api(gateway.url, '/api/user/login', {
-      method: 'POST',
-      body: { username: 'crash', password: 'crash-password' },
-    });
+    const relogin = await login(gateway.url, 'crash', 'crash-password');
     const receipts = readStoredEvents(dataDir, { type: 'RequestRelayed' }).map(
       (e) => e.data as unknown as RequestRelayed['data'],
     );
@@ -139,8 +134,7 @@ describe('relay: kill -9 during a burst', () => {
       async () => {
         const self = await api(gateway!.url, '/api/user/self', {
           method: 'GET',
-          cookie: relogin.cookie,
-          userId: relogin.data.id as number,
+          ...relogin,
         });
         return self.data.quota === QUOTA - charged;
       },

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { openConsoleSocket, socketConnected } from '../support/console-socket';
 import { USER_ID_HEADER } from '@tollgate/contracts';
 import { PUSH_INTERVAL_MS } from '../../apps/gateway/src/realtime/realtime.gateway';
 import { readStoredEvents, sessionCookieOf, waitUntil, withTimeout } from '../support/e2e-helpers';
@@ -57,21 +58,9 @@ describe('sessions end on the server', () => {
   });
 
   const openSocket = async (cookie: string): Promise<Socket> => {
-    const socket = io(t.url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      extraHeaders: { cookie },
-      reconnection: false,
-      forceNew: true,
-    });
+    const socket = openConsoleSocket(t.url, cookie);
     sockets.push(socket);
-    await withTimeout(
-      new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
-      }),
-      'socket to connect',
-    );
+    await socketConnected(socket);
     return socket;
   };
 

@@ -1,7 +1,6 @@
-import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
+import type { EventStore } from '@tollgate/event-store';
 import {
   ProjectionHost,
-  SqliteReadStore,
   applyEvents,
   rebuildProjections,
   type ReadStore,
@@ -15,6 +14,7 @@ import {
   channelsProjection,
 } from './channels.projection';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
+import { closeProjectionHost, openProjectionHost } from '@tollgate/testing/projection-host';
 import { appendEvents } from '@tollgate/testing/append-events';
 
 const meta = {
@@ -59,16 +59,9 @@ describe('channels projection', () => {
   let host: ProjectionHost;
 
   beforeEach(async () => {
-    events = SqliteEventStore.open(':memory:');
-    read = new SqliteReadStore(':memory:');
-    host = new ProjectionHost(events, read, ALL_PROJECTIONS);
-    await host.start();
+    ({ events, read, host } = await openProjectionHost(ALL_PROJECTIONS));
   });
-  afterEach(async () => {
-    await host.stop();
-    await read.close();
-    await events.close();
-  });
+  afterEach(() => closeProjectionHost({ events, read, host }));
 
   const abilities = () =>
     read

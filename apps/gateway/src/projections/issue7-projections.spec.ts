@@ -1,7 +1,6 @@
-import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
+import type { EventStore } from '@tollgate/event-store';
 import {
   ProjectionHost,
-  SqliteReadStore,
   applyEvents,
   rebuildProjections,
   type ReadStore,
@@ -14,6 +13,7 @@ import { TOKENS, type TokenDocument } from '../tokens/token.document';
 import { tokenListProjection } from '../tokens/token-list.projection';
 import { ALL_PROJECTIONS } from './all-projections';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
+import { closeProjectionHost, openProjectionHost } from '@tollgate/testing/projection-host';
 import { appendEvents } from '@tollgate/testing/append-events';
 
 const meta = (actorId: number | null = null) => ({
@@ -71,16 +71,9 @@ describe('tokens, redemptions and logs projections', () => {
   let host: ProjectionHost;
 
   beforeEach(async () => {
-    events = SqliteEventStore.open(':memory:');
-    read = new SqliteReadStore(':memory:');
-    host = new ProjectionHost(events, read, ALL_PROJECTIONS);
-    await host.start();
+    ({ events, read, host } = await openProjectionHost(ALL_PROJECTIONS));
   });
-  afterEach(async () => {
-    await host.stop();
-    await events.close();
-    await read.close();
-  });
+  afterEach(() => closeProjectionHost({ events, read, host }));
 
   async function seed() {
     await append(events, 'user-7', [

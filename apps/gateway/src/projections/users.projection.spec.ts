@@ -1,7 +1,6 @@
-import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
+import type { EventStore } from '@tollgate/event-store';
 import {
   ProjectionHost,
-  SqliteReadStore,
   applyEvents,
   rebuildProjections,
   type ReadStore,
@@ -12,6 +11,7 @@ import { USERS, type UserDocument } from './user.document';
 import { OPTIONS } from './options.projection';
 import { usersProjection } from './users.projection';
 import { SNAPSHOT_EVENT } from '../infrastructure/stream-commands';
+import { closeProjectionHost, openProjectionHost } from '@tollgate/testing/projection-host';
 import { appendEvents } from '@tollgate/testing/append-events';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
 
@@ -50,16 +50,9 @@ describe('users and options projections', () => {
   let host: ProjectionHost;
 
   beforeEach(async () => {
-    events = SqliteEventStore.open(':memory:');
-    read = new SqliteReadStore(':memory:');
-    host = new ProjectionHost(events, read, ALL_PROJECTIONS);
-    await host.start();
+    ({ events, read, host } = await openProjectionHost(ALL_PROJECTIONS));
   });
-  afterEach(async () => {
-    await host.stop();
-    await events.close();
-    await read.close();
-  });
+  afterEach(() => closeProjectionHost({ events, read, host }));
 
   it('given a registration, grants and changes, the user document shows them', async () => {
     await append(events, 'user-7', [

@@ -1,23 +1,12 @@
-import type { RecordedEvent } from '@tollgate/event-store';
+import { recordedEvent } from '@tollgate/testing/recorded-event';
 import { pushesFor } from './change-topics';
-
-const recorded = (type: string, data: unknown): RecordedEvent => ({
-  id: 'x',
-  type,
-  data,
-  metadata: {},
-  streamId: 's',
-  revision: 0,
-  position: { commit: 1n, prepare: 1n },
-  recordedAt: new Date(0),
-});
 
 describe('pushesFor', () => {
   it('tells admins and the user concerned, once per user and batch, without data', () => {
     const pushes = pushesFor('users', [
-      recorded('UserRoleChanged', { userId: 5, from: 1, to: 10 }),
-      recorded('QuotaGranted', { userId: 5, amount: 9 }),
-      recorded('UserRegistered', { userId: 6, passwordHash: 'secret' }),
+      recordedEvent('UserRoleChanged', { userId: 5, from: 1, to: 10 }),
+      recordedEvent('QuotaGranted', { userId: 5, amount: 9 }),
+      recordedEvent('UserRegistered', { userId: 6, passwordHash: 'secret' }),
     ]);
     expect(pushes).toEqual([
       { to: 'admins', event: { topic: 'users', id: 5 } },
@@ -30,11 +19,11 @@ describe('pushesFor', () => {
 
   it('usage receipts: each user hears of their balance, admins once per batch whatever the users', () => {
     const receipts = Array.from({ length: 1000 }, (_, i) =>
-      recorded('RequestRelayed', { userId: i + 1, quota: 5 }),
+      recordedEvent('RequestRelayed', { userId: i + 1, quota: 5 }),
     );
     const pushes = pushesFor('users', [
       ...receipts,
-      recorded('UserRoleChanged', { userId: 7, from: 1, to: 10 }),
+      recordedEvent('UserRoleChanged', { userId: 7, from: 1, to: 10 }),
     ]);
     expect(pushes.filter((p) => p.to === 'admins')).toEqual([
       { to: 'admins', event: { topic: 'users' } },
@@ -47,7 +36,10 @@ describe('pushesFor', () => {
   it('option changes refresh the status of everyone and the option list of root', () => {
     expect(
       pushesFor('options', [
-        recorded('SecretOptionChanged', { key: 'SMTPToken', sealed: { cipher: 'c', hash: 'h' } }),
+        recordedEvent('SecretOptionChanged', {
+          key: 'SMTPToken',
+          sealed: { cipher: 'c', hash: 'h' },
+        }),
       ]),
     ).toEqual([
       { to: 'everyone', event: { topic: 'status' } },
@@ -57,23 +49,23 @@ describe('pushesFor', () => {
 
   it('channel changes reach admins only, never with data; usage receipts push nothing', () => {
     const pushes = pushesFor('channels', [
-      recorded('ChannelCreated', { channelId: 3, key: { cipher: 'sealed', hash: 'h' } }),
-      recorded('ChannelTested', { channelId: 3 }),
-      recorded('RequestRelayed', { channelId: 3, quota: 5 }),
-      recorded('RoutingRebuildRequested', {}),
+      recordedEvent('ChannelCreated', { channelId: 3, key: { cipher: 'sealed', hash: 'h' } }),
+      recordedEvent('ChannelTested', { channelId: 3 }),
+      recordedEvent('RequestRelayed', { channelId: 3, quota: 5 }),
+      recordedEvent('RoutingRebuildRequested', {}),
     ]);
     expect(pushes).toEqual([
       { to: 'admins', event: { topic: 'channels', id: 3 } },
       { to: 'admins', event: { topic: 'channels' } },
     ]);
-    expect(pushesFor('channels', [recorded('RequestRelayed', { channelId: 3 })])).toEqual([]);
+    expect(pushesFor('channels', [recordedEvent('RequestRelayed', { channelId: 3 })])).toEqual([]);
   });
 });
 
 describe('pushesFor (tokens, redemptions, logs)', () => {
   it('token changes tell the owner and admins, one push per batch whatever the count', () => {
     const created = (tokenId: number) =>
-      recorded('TokenCreated', { tokenId, userId: 4, sealedKey: { cipher: 'c', hash: 'h' } });
+      recordedEvent('TokenCreated', { tokenId, userId: 4, sealedKey: { cipher: 'c', hash: 'h' } });
     const pushes = pushesFor('tokens', [created(1), created(2), created(3)]);
     expect(pushes).toEqual([
       { to: 'user:4', event: { topic: 'tokens' } },
@@ -84,18 +76,20 @@ describe('pushesFor (tokens, redemptions, logs)', () => {
 
   it('codes concern admins only; log rows the user and admins; registrations add no row', () => {
     expect(
-      pushesFor('redemptions', [recorded('RedemptionRedeemed', { redemptionId: 2, userId: 9 })]),
+      pushesFor('redemptions', [
+        recordedEvent('RedemptionRedeemed', { redemptionId: 2, userId: 9 }),
+      ]),
     ).toEqual([{ to: 'admins', event: { topic: 'redemptions' } }]);
     expect(
       pushesFor('logs', [
-        recorded('UserRegistered', { userId: 9 }),
-        recorded('QuotaGranted', { userId: 9, amount: 5 }),
+        recordedEvent('UserRegistered', { userId: 9 }),
+        recordedEvent('QuotaGranted', { userId: 9, amount: 5 }),
       ]),
     ).toEqual([
       { to: 'user:9', event: { topic: 'logs' } },
       { to: 'admins', event: { topic: 'logs' } },
     ]);
-    expect(pushesFor('logs', [recorded('LogsCleared', { before: 5, count: 1 })])).toEqual([
+    expect(pushesFor('logs', [recordedEvent('LogsCleared', { before: 5, count: 1 })])).toEqual([
       { to: 'everyone', event: { topic: 'logs' } },
     ]);
   });

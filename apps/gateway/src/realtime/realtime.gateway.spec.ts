@@ -1,17 +1,6 @@
-import type { RecordedEvent } from '@tollgate/event-store';
+import { recordedEvent } from '@tollgate/testing/recorded-event';
 import type { Authenticator } from '../auth/authenticator';
 import { PUSH_INTERVAL_MS, RealtimeGateway } from './realtime.gateway';
-
-const recorded = (type: string, data: unknown): RecordedEvent => ({
-  id: 'x',
-  type,
-  data,
-  metadata: {},
-  streamId: 's',
-  revision: 0,
-  position: { commit: 1n, prepare: 1n },
-  recordedAt: new Date(0),
-});
 
 /** A socket in the rooms the gateway gives it; records what it hears. */
 class FakeSocket {
@@ -59,8 +48,8 @@ describe('RealtimeGateway.push', () => {
 
     role = 1;
     // One batch: the users projection is reported first, then the channels projection.
-    gateway.push('users', [recorded('UserRoleChanged', { userId: 5, from: 10, to: 1 })]);
-    gateway.push('channels', [recorded('ChannelCreated', { channelId: 3 })]);
+    gateway.push('users', [recordedEvent('UserRoleChanged', { userId: 5, from: 10, to: 1 })]);
+    gateway.push('channels', [recordedEvent('ChannelCreated', { channelId: 3 })]);
     await new Promise((r) => setTimeout(r, PUSH_INTERVAL_MS * 2));
     expect(admin.heard).toEqual([]);
 

@@ -1,11 +1,7 @@
+import { closeProjectionHost, openProjectionHost } from '@tollgate/testing/projection-host';
 import { randomUUID } from 'node:crypto';
-import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
-import {
-  ProjectionHost,
-  SqliteReadStore,
-  rebuildProjections,
-  type ReadStore,
-} from '@tollgate/read-store';
+import type { EventStore } from '@tollgate/event-store';
+import { ProjectionHost, rebuildProjections, type ReadStore } from '@tollgate/read-store';
 import type { RequestRelayed } from '@tollgate/domain';
 import { QUOTA_DATA, type QuotaDataDocument } from './quota-data.document';
 import { quotaDataProjection } from './quota-data.projection';
@@ -34,16 +30,9 @@ describe('quota_data projection', () => {
       .find({}, { sort: { created_at: 1, model_name: 1 } });
 
   beforeEach(async () => {
-    events = SqliteEventStore.open(':memory:');
-    read = new SqliteReadStore(':memory:');
-    host = new ProjectionHost(events, read, [quotaDataProjection]);
-    await host.start();
+    ({ events, read, host } = await openProjectionHost([quotaDataProjection]));
   });
-  afterEach(async () => {
-    await host.stop();
-    await events.close();
-    await read.close();
-  });
+  afterEach(() => closeProjectionHost({ events, read, host }));
 
   async function seed() {
     await append('user-7', 'UserRegistered', { userId: 7, username: 'alice' });
