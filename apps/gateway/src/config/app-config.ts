@@ -19,6 +19,8 @@ export interface AppConfig {
   /** Failed password checks allowed per account (login) or user (confirmations) per window. */
   readonly passwordAttempts: { readonly max: number; readonly windowMs: number };
   readonly waitForProjectionsMs: number;
+  /** PROJECTION_PACING_MS: once caught up, at most one read-model batch per this many ms. */
+  readonly projectionPacingMs: number;
   /** Which proxies' X-Forwarded-* headers count (see parseTrustProxy). */
   readonly trustProxy: TrustProxy;
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug';
@@ -100,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       windowMs: intFromEnv(env, 'PASSWORD_ATTEMPT_WINDOW', 900) * 1000,
     },
     waitForProjectionsMs: intFromEnv(env, 'PROJECTION_WAIT_MS', 5000),
+    projectionPacingMs: intFromEnv(env, 'PROJECTION_PACING_MS', 25),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: (['error', 'warn', 'log', 'debug'].includes(level)
       ? level

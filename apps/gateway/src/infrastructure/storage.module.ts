@@ -22,11 +22,12 @@ import type { Stores } from './open-stores';
 const SERVICES: Provider[] = [
   {
     provide: PROJECTION_HOST,
-    inject: [EVENT_STORE, READ_STORE],
-    useFactory: (eventStore: EventStore, readStore: ReadStore) => {
+    inject: [EVENT_STORE, READ_STORE, APP_CONFIG],
+    useFactory: (eventStore: EventStore, readStore: ReadStore, config: AppConfig) => {
       const logger = new Logger('Projections');
       return new ProjectionHost(eventStore, readStore, ALL_PROJECTIONS, {
         onError: (name, error) => logger.error(`${name}: ${error.stack ?? error.message}`),
+        livePacingMs: config.projectionPacingMs,
       });
     },
   },

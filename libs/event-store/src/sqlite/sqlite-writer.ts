@@ -2,7 +2,14 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { runInThisContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import type { ExpectedRevision } from '../event-store.port';
+import { lowerThreadPrioritySource } from '../shared/thread-priority';
 import type { SqliteSynchronous } from './sqlite-schema';
+
+/**
+ * The writer yields to the relay's event loop when both want the CPU, but keeps a quarter of it
+ * under contention (CFS weight 335 vs 1024) so commits keep pace with a saturated relay.
+ */
+const WRITER_NICENESS = 5;
 
 /** One event as the writer stores it: data and metadata already JSON on the caller's tick. */
 export interface SerializedEvent {
@@ -115,6 +122,7 @@ const WRITER_SOURCE = `(function makeWriter(db) {
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+${lowerThreadPrioritySource(WRITER_NICENESS)}
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('journal_mode = WAL');

@@ -48,6 +48,17 @@ describe('ProjectionHost', () => {
     expect(await host.waitFor(position, 0)).toBe(true); // already passed: immediate
   });
 
+  it('waitFor does not wait out a live-pacing pause (read-your-writes stays immediate)', async () => {
+    host = new ProjectionHost(events, store, [usersProjection()], { livePacingMs: 60_000 });
+    await host.start();
+    const first = await append(events, 'user-1', 'UserRegistered', { userId: '1', name: 'Ann' });
+    expect(await host.waitFor(first.position, 2000)).toBe(true);
+    // The runner now pauses for a minute before its next batch; the waiter cuts it short.
+    const second = await append(events, 'user-2', 'UserRegistered', { userId: '2', name: 'Bo' });
+    expect(await host.waitFor(second.position, 2000)).toBe(true);
+    expect(await store.collection('test_users').get('2')).toMatchObject({ name: 'Bo' });
+  });
+
   it('waitFor returns false on timeout', async () => {
     host = new ProjectionHost(events, store, [usersProjection()]);
     await host.start();

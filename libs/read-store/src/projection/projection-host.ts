@@ -7,6 +7,8 @@ export interface ProjectionHostOptions {
   readonly maxBatchSize?: number;
   readonly checkpointEvery?: number;
   readonly retryDelayMs?: number;
+  /** See ProjectionRunnerOptions.livePacingMs. */
+  readonly livePacingMs?: number;
   /** Runner errors after start-up and listener errors. Default: console.error. */
   readonly onError?: (projection: string, error: Error) => void;
 }
@@ -70,6 +72,7 @@ export class ProjectionHost {
   /** True once every projection has processed `position`; false after `timeoutMs`. */
   waitFor(position: Position, timeoutMs = 5000): Promise<boolean> {
     if (this.hasReached(position)) return Promise.resolve(true);
+    this.runner.hurry();
     return new Promise<boolean>((resolve) => {
       const finish = (result: boolean) => {
         clearTimeout(timer);

@@ -214,6 +214,60 @@ describe('ProjectionRunner', () => {
     expect(seenDocs).toEqual([{ _id: '1', name: 'Ann', quota: 0 }]);
   });
 
+  describe('live pacing', () => {
+    const register = (i: number) =>
+      append(events, `user-${i}`, 'UserRegistered', { userId: String(i), name: `U${i}` });
+
+    async function pacedRunner(livePacingMs: number) {
+      const batches: number[] = [];
+      const runner = run(
+        new ProjectionRunner(events, store, [usersProjection()], {
+          livePacingMs,
+          onApplied: (_name, applied) => batches.push(applied.length),
+        }),
+      );
+      await runner.start();
+      await runner.caughtUp;
+      return { runner, batches };
+    }
+
+    it('applies the first event after a quiet spell at once, and what arrives in the pause as one batch after it', async () => {
+      const { runner, batches } = await pacedRunner(150);
+      const first = await register(1);
+      await until(runner, first.position);
+      const appliedAt = Date.now();
+      expect(batches).toEqual([1]);
+      let last = first;
+      for (let i = 2; i <= 5; i++) last = await register(i);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(runner.hasReached(last.position)).toBe(false); // still pausing
+      await until(runner, last.position);
+      expect(Date.now() - appliedAt).toBeGreaterThanOrEqual(140);
+      expect(batches).toEqual([1, 4]);
+      expect(await store.collection('test_users').count({})).toBe(5);
+    });
+
+    it('hurry() ends the pause: whoever waits for a position does not wait out the interval', async () => {
+      const { runner, batches } = await pacedRunner(10_000);
+      await until(runner, (await register(1)).position);
+      const second = await register(2);
+      const asked = Date.now();
+      runner.hurry();
+      await until(runner, second.position);
+      expect(Date.now() - asked).toBeLessThan(2000);
+      expect(batches).toEqual([1, 1]);
+    });
+
+    it('stops without waiting out a pause', async () => {
+      const { runner } = await pacedRunner(10_000);
+      await until(runner, (await register(1)).position);
+      await register(2);
+      const asked = Date.now();
+      await runner.stop();
+      expect(Date.now() - asked).toBeLessThan(2000);
+    });
+  });
+
   it('writes the checkpoint after many unhandled events even when nothing applied', async () => {
     const runner = run(
       new ProjectionRunner(events, store, [usersProjection()], {

@@ -23,6 +23,14 @@ export interface ProjectionRunnerOptions {
   readonly checkpointEvery?: number;
   /** First delay before resubscribing after an error; doubles up to 30 s (default 1000). */
   readonly retryDelayMs?: number;
+  /**
+   * Once caught up, at most one live batch per this many ms (default 0: each delivery at once).
+   * The first event after a quiet spell is applied at once; what arrives during the pause is
+   * applied as one batch after it. Under relay load this turns one read-store transaction per
+   * request into one per interval, off the requests' way, for at most this much more lag. Someone
+   * waiting for a position (`hurry`) ends the pause: read-your-writes never waits for it.
+   */
+  readonly livePacingMs?: number;
 }
 
 const MAX_RETRY_MS = 30_000;
@@ -64,6 +72,7 @@ export class ProjectionRunner {
   private stopped = false;
   private retryMs: number;
   private retryTimer: NodeJS.Timeout | undefined;
+  private paused: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
   private resolveCaughtUp!: () => void;
   private rejectCaughtUp!: (error: Error) => void;
 
@@ -140,6 +149,7 @@ export class ProjectionRunner {
     if (this.stopped) return;
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    this.endPause();
     if (!this.isCaughtUp) this.rejectCaughtUp(new Error('Projections stopped before catching up'));
     await this.subscription?.stop();
     this.subscription = undefined;
@@ -169,9 +179,32 @@ export class ProjectionRunner {
 
   private handle(events: readonly RecordedEvent[]): Promise<void> {
     if (this.stopped) return Promise.resolve();
+    const pacing = this.isCaughtUp ? (this.options.livePacingMs ?? 0) : 0;
     const run = this.applyBatch(events);
     this.inflight = run.catch(() => undefined);
-    return run;
+    // The subscription delivers its next batch when this resolves: the pause collects it.
+    return pacing > 0 ? run.then(() => this.pause(pacing)) : run;
+  }
+
+  private pause(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.endPause(), ms);
+      this.paused = { timer, resolve };
+    });
+  }
+
+  /** Ends a live-pacing pause now: what queued during it is applied without waiting out the interval. */
+  hurry(): void {
+    this.endPause();
+  }
+
+  private endPause(): void {
+    const paused = this.paused;
+    this.paused = undefined;
+    if (!paused) return;
+    clearTimeout(paused.timer);
+    paused.resolve();
   }
 
   private async applyBatch(delivered: readonly RecordedEvent[]): Promise<void> {

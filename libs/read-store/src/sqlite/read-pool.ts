@@ -1,5 +1,9 @@
 import { Worker } from 'node:worker_threads';
+import { lowerThreadPrioritySource } from '@tollgate/event-store/shared/thread-priority';
 import type { SqlValue } from './filter-to-sql';
+
+/** Console reads take the CPU the relay leaves idle (CFS weight 110 vs 1024 under contention). */
+const READER_NICENESS = 10;
 
 /** One read: a SELECT and its bound values; `get` returns the first row (or undefined), `all` every row. */
 export interface ReadQuery {
@@ -16,6 +20,7 @@ export interface ReadQuery {
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+${lowerThreadPrioritySource(READER_NICENESS)}
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
 const patterns = new Map();

@@ -20,6 +20,14 @@ import { StatementCache } from './statement-cache';
 export interface SqliteReadStoreOptions {
   /** Worker threads serving reads outside transactions (file stores only). Default 2. */
   readonly readers?: number;
+  /**
+   * Refuse a store write or a nested transaction from inside a transaction body (it would wait for
+   * the lock its own transaction holds, forever). Default: only under tests (NODE_ENV=test). The
+   * check needs AsyncLocalStorage, which on Node 20 turns on promise hooks for the whole process:
+   * every promise the relay makes then pays for them (about 3 % of its CPU under load, measured in
+   * docs/performance.md). A programming error to catch in tests, not a production guard.
+   */
+  readonly guardNesting?: boolean;
 }
 
 /**
@@ -42,7 +50,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly writes: StatementCache;
   private readonly pool: ReadPool | null;
   private readonly mutex = new AsyncMutex();
-  private readonly inTransaction = new AsyncLocalStorage<true>();
+  private readonly inTransaction: AsyncLocalStorage<true> | undefined;
   private readonly declared = new Set<string>();
   private readonly searchIndexes = new Map<string, SearchIndex>();
   private readonly storeAccess: SqliteAccess;
@@ -51,6 +59,9 @@ export class SqliteReadStore implements ReadStore {
     readonly path: string,
     options: SqliteReadStoreOptions = {},
   ) {
+    if (options.guardNesting ?? process.env.NODE_ENV === 'test') {
+      this.inTransaction = new AsyncLocalStorage<true>();
+    }
     this.writer = new Database(path);
     this.writer.pragma('journal_mode = WAL');
     this.writer.pragma('synchronous = NORMAL'); // WAL-safe; read models are rebuildable anyway
@@ -113,7 +124,9 @@ export class SqliteReadStore implements ReadStore {
       };
       this.writer.exec('BEGIN IMMEDIATE');
       try {
-        const result = await this.inTransaction.run(true, () => body(session));
+        const result = await (this.inTransaction
+          ? this.inTransaction.run(true, () => body(session))
+          : body(session));
         this.writer.exec('COMMIT');
         return result;
       } catch (error) {
@@ -160,7 +173,7 @@ export class SqliteReadStore implements ReadStore {
 
   private checkNotInsideTransaction(): void {
     // Waiting for the lock our own transaction holds would deadlock: write through the session instead.
-    if (this.inTransaction.getStore()) {
+    if (this.inTransaction?.getStore()) {
       throw new Error(
         'Inside readStore.transaction(), write through the session it passes, not the store',
       );
