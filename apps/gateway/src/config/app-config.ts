@@ -21,6 +21,8 @@ export interface AppConfig {
   readonly waitForProjectionsMs: number;
   /** PROJECTION_PACING_MS: once caught up, at most one read-model batch per this many ms. */
   readonly projectionPacingMs: number;
+  /** USAGE_BATCH_MS: usage receipts are committed at most once per this many ms. */
+  readonly usageBatchMs: number;
   /** Which proxies' X-Forwarded-* headers count (see parseTrustProxy). */
   readonly trustProxy: TrustProxy;
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug';
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     waitForProjectionsMs: intFromEnv(env, 'PROJECTION_WAIT_MS', 5000),
     projectionPacingMs: intFromEnv(env, 'PROJECTION_PACING_MS', 25),
+    usageBatchMs: intFromEnv(env, 'USAGE_BATCH_MS', 3),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: (['error', 'warn', 'log', 'debug'].includes(level)
       ? level

@@ -37,6 +37,24 @@ describe('PasswordHasher (worker pool)', () => {
     expect(await hasher.verifyNothing('anything')).toBe(false);
   });
 
+  it('stops a worker left idle for idleMs, and starts one again for the next job', async () => {
+    const lazy = new PasswordHasher(1024, 1, 8, 100);
+    try {
+      const hash = await lazy.hash('first');
+      const exited = new Promise<void>((resolve) => {
+        const worker = (lazy as unknown as { idle: import('node:worker_threads').Worker[] })
+          .idle[0]!;
+        worker.once('exit', () => resolve());
+      });
+      await exited; // idle for 100 ms: terminated
+      expect((lazy as unknown as { idle: unknown[] }).idle).toHaveLength(0);
+      expect(await lazy.verify('first', hash)).toBe(true); // a fresh worker answers
+      expect(await lazy.verify('other', hash)).toBe(false);
+    } finally {
+      await lazy.close();
+    }
+  });
+
   it('refuses work beyond its queue instead of growing without bound', async () => {
     const small = new PasswordHasher(1024, 1, 2);
     const jobs = Array.from({ length: 6 }, (_, i) =>

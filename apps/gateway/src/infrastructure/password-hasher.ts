@@ -44,10 +44,13 @@ export class PasswordQueueFullError extends Error {
 /**
  * Password hashing in a small pool of worker threads: an argon2 run takes tens of milliseconds
  * of CPU, and on the main thread forty parallel logins stalled every other request for a second.
- * Jobs queue (bounded) until a worker is free; workers are started on first use and unref'd.
+ * Jobs queue (bounded) until a worker is free; workers are started on first use and unref'd, and
+ * stopped after `idleMs` without work: each holds its own V8 heap and the argon2 WebAssembly memory
+ * (which never shrinks), about 30 MiB of a gateway that signs someone in now and then.
  */
 export class PasswordHasher {
   private readonly idle: Worker[] = [];
+  private readonly idleTimers = new Map<Worker, NodeJS.Timeout>();
   private readonly busy = new Map<Worker, Pending>();
   private readonly queue: Pending[] = [];
   private started = 0;
@@ -59,6 +62,7 @@ export class PasswordHasher {
     private readonly memorySize = 19456,
     private readonly poolSize = Math.max(1, Math.min(4, availableParallelism() - 1)),
     private readonly maxQueue = 256,
+    private readonly idleMs = 30_000,
   ) {}
 
   hash(password: string): Promise<string> {
@@ -101,6 +105,8 @@ export class PasswordHasher {
     for (const pending of this.queue.splice(0)) pending.reject(new Error('password hasher closed'));
     const workers = [...this.idle, ...this.busy.keys()];
     this.idle.length = 0;
+    for (const timer of this.idleTimers.values()) clearTimeout(timer);
+    this.idleTimers.clear();
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
 
@@ -117,6 +123,8 @@ export class PasswordHasher {
     while (this.queue.length > 0) {
       const worker = this.idle.pop() ?? this.spawn();
       if (!worker) return;
+      clearTimeout(this.idleTimers.get(worker));
+      this.idleTimers.delete(worker);
       const pending = this.queue.shift()!;
       this.busy.set(worker, pending);
       worker.postMessage(pending.job);
@@ -131,7 +139,7 @@ export class PasswordHasher {
     worker.on('message', (message: { id: number; result?: string | boolean; error?: string }) => {
       const pending = this.busy.get(worker);
       this.busy.delete(worker);
-      if (!this.closed) this.idle.push(worker);
+      if (!this.closed) this.rest(worker);
       if (pending) {
         if (message.error !== undefined) pending.reject(new Error(message.error));
         else pending.resolve(message.result!);
@@ -143,10 +151,27 @@ export class PasswordHasher {
     return worker;
   }
 
+  /** Back in the idle list; stopped if nothing needs it for idleMs (out of the pool first, so no job reaches it). */
+  private rest(worker: Worker): void {
+    this.idle.push(worker);
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(worker);
+      const at = this.idle.indexOf(worker);
+      if (at < 0) return;
+      this.idle.splice(at, 1);
+      this.started -= 1;
+      void worker.terminate();
+    }, this.idleMs);
+    timer.unref();
+    this.idleTimers.set(worker, timer);
+  }
+
   /** A worker that died fails its job; a new one is started for the rest of the queue. */
   private retire(worker: Worker, error: Error): void {
     const pending = this.busy.get(worker);
     this.busy.delete(worker);
+    clearTimeout(this.idleTimers.get(worker));
+    this.idleTimers.delete(worker);
     const at = this.idle.indexOf(worker);
     if (at >= 0) this.idle.splice(at, 1);
     if (this.started > 0 && (pending || at >= 0)) this.started -= 1;

@@ -52,6 +52,23 @@ describe('UsageAppender', () => {
     expect((await store.readAll()).filter((e) => e.id === usageEventId('req-2'))).toHaveLength(1);
   });
 
+  it('paced: the first receipt after a quiet spell commits at once, those within the interval share the next commit', async () => {
+    const appender = new UsageAppender(store, { usageBatchMs: 200 });
+    const before = store.stats.transactions;
+    const started = performance.now();
+    await appender.append(receipt(), meta);
+    expect(performance.now() - started).toBeLessThan(150); // not held back
+    expect(store.stats.transactions - before).toBe(1);
+    const second = appender.append(receipt(), meta);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const third = appender.append(receipt(), meta);
+    expect(store.stats.transactions - before).toBe(1); // both wait for the interval
+    await Promise.all([second, third]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+    expect(store.stats.transactions - before).toBe(2);
+    expect(await store.readAll()).toHaveLength(3);
+  });
+
   it('splits streams by hour', async () => {
     const appender = new UsageAppender(store);
     await Promise.all([
