@@ -11,6 +11,7 @@ export {
   type BufferedUpdateOptions,
 } from './projection/batch-writes';
 export { applyEvents, ProjectionFailure } from './projection/apply-events';
+export { BatchMemo } from './projection/batch-memo';
 export {
   ProjectionRunner,
   type AppliedListener,

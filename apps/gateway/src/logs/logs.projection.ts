@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@tollgate/event-store';
-import type { Projection, ReadStoreSession } from '@tollgate/read-store';
+import { BatchMemo, type Projection, type ReadStoreSession } from '@tollgate/read-store';
 import {
   BILLING_EVENT_TYPES,
   LOG_EVENT_TYPES,
@@ -13,6 +13,16 @@ import {
 import { LOGS, LOG_USERS, type LogDocument, type LogUserDocument } from './log.document';
 
 type Source = BillingEvent | UsageEvent | LogEvent | UserRegistered | UserRenamed;
+
+/** Usernames, read once per batch (a batch of receipts is mostly a few users' requests). */
+const usernames = new BatchMemo<string>();
+
+function usernameOf(userId: number, session: ReadStoreSession): Promise<string> {
+  return usernames.get(session, String(userId), async () => {
+    const user = await session.collection<LogUserDocument>(LOG_USERS).get(String(userId));
+    return user?.username ?? '';
+  });
+}
 
 const seconds = (event: RecordedEvent): number => {
   const at = event.metadata['occurredAt'];
@@ -56,9 +66,11 @@ export const logsProjection: Projection = {
     switch (event.type) {
       case 'UserRegistered':
         await users.put({ _id: String(event.data.userId), username: event.data.username });
+        usernames.set(session, String(event.data.userId), event.data.username);
         return;
       case 'UserRenamed':
         await users.put({ _id: String(event.data.userId), username: event.data.to });
+        usernames.set(session, String(event.data.userId), event.data.to);
         return;
       case 'LogsCleared':
         await session
@@ -80,7 +92,6 @@ async function toRow(
 ): Promise<LogDocument | null> {
   const id = Number(recorded.position.commit);
   const userId = event.data.userId;
-  const user = await session.collection<LogUserDocument>(LOG_USERS).get(String(userId));
   const actor = recorded.metadata['actor'] as { id?: number | null } | undefined;
   const base: LogDocument = {
     _id: String(id),
@@ -88,7 +99,7 @@ async function toRow(
     created_at: seconds(recorded),
     type: 4,
     user_id: userId,
-    username: user?.username ?? '',
+    username: await usernameOf(userId, session),
     token_name: '',
     model_name: '',
     quota: 0,

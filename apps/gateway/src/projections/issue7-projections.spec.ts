@@ -174,6 +174,26 @@ describe('tokens, redemptions and logs projections', () => {
     });
   });
 
+  it('a rename in the middle of a batch of receipts names the rows before and after it correctly', async () => {
+    await seed();
+    // One append: the runner applies these in one batch (one transaction, one username memo).
+    const last = await append(events, 'usage-p-2026011509', [
+      relayed(1),
+      { type: 'UserRenamed', data: { userId: 7, from: 'alice', to: 'alicia' } },
+      relayed(2),
+      relayed(3),
+    ]);
+    expect(await host.waitFor(last.position, 2000)).toBe(true);
+    const rows = await read
+      .collection<LogDocument>(LOGS)
+      .find({ type: 2, quota: { $lt: 10 } }, { sort: { id: 1 } });
+    expect(rows.map((l) => [l.quota, l.username])).toEqual([
+      [1, 'alice'],
+      [2, 'alicia'],
+      [3, 'alicia'],
+    ]);
+  });
+
   it('applying the same events twice changes nothing', async () => {
     await seed();
     const once = {

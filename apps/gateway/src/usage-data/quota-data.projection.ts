@@ -1,4 +1,4 @@
-import type { Projection } from '@tollgate/read-store';
+import { BatchMemo, type Projection, type ReadStoreSession } from '@tollgate/read-store';
 import type { OptionChanged, RequestRelayed, UserRegistered, UserRenamed } from '@tollgate/domain';
 import {
   EXPORT_SWITCH,
@@ -10,6 +10,20 @@ import {
 type Source = UserRegistered | UserRenamed | OptionChanged;
 
 const HOUR = 3600;
+
+/** The state documents (usernames, the export switch), read once per batch and written through. */
+const stateMemo = new BatchMemo<QuotaDataStateDocument | null>();
+
+async function putState(session: ReadStoreSession, doc: QuotaDataStateDocument): Promise<void> {
+  await session.collection<QuotaDataStateDocument>(QUOTA_DATA_STATE).put(doc);
+  stateMemo.set(session, doc._id, doc);
+}
+
+function stateOf(session: ReadStoreSession, id: string): Promise<QuotaDataStateDocument | null> {
+  return stateMemo.get(session, id, () =>
+    session.collection<QuotaDataStateDocument>(QUOTA_DATA_STATE).get(id),
+  );
+}
 
 /**
  * quota_data: one row per user × model × hour with count, quota and tokens, summed from the usage
@@ -29,17 +43,16 @@ export const quotaDataProjection: Projection = {
   eventTypes: ['UserRegistered', 'UserRenamed', 'OptionChanged', 'RequestRelayed'],
   async apply(recorded, session) {
     const event = { type: recorded.type, data: recorded.data } as Source;
-    const state = session.collection<QuotaDataStateDocument>(QUOTA_DATA_STATE);
     switch (event.type) {
       case 'UserRegistered':
-        await state.put({ _id: String(event.data.userId), username: event.data.username });
+        await putState(session, { _id: String(event.data.userId), username: event.data.username });
         return;
       case 'UserRenamed':
-        await state.put({ _id: String(event.data.userId), username: event.data.to });
+        await putState(session, { _id: String(event.data.userId), username: event.data.to });
         return;
       case 'OptionChanged':
         if (event.data.key === 'DataExportEnabled') {
-          await state.put({ _id: EXPORT_SWITCH, enabled: event.data.value === 'true' });
+          await putState(session, { _id: EXPORT_SWITCH, enabled: event.data.value === 'true' });
         }
         return;
     }
@@ -48,15 +61,14 @@ export const quotaDataProjection: Projection = {
   batched: {
     eventTypes: ['RequestRelayed'],
     async apply(recorded, writes, session) {
-      const state = session.collection<QuotaDataStateDocument>(QUOTA_DATA_STATE);
       // Default on (the option's default): only an explicit false stops the export.
-      if ((await state.get(EXPORT_SWITCH))?.enabled === false) return;
+      if ((await stateOf(session, EXPORT_SWITCH))?.enabled === false) return;
       const d = (recorded as unknown as RequestRelayed).data;
       const occurred = recorded.metadata['occurredAt'];
       const at =
         typeof occurred === 'string' ? Date.parse(occurred) : recorded.recordedAt.getTime();
       const hour = Math.floor(at / 1000 / HOUR) * HOUR;
-      const username = (await state.get(String(d.userId)))?.username ?? '';
+      const username = (await stateOf(session, String(d.userId)))?.username ?? '';
       writes.update(
         QUOTA_DATA,
         `${d.userId}:${hour}:${d.model}`,

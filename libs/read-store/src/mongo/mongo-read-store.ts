@@ -61,7 +61,9 @@ export class MongoReadStore implements ReadStore {
   }
 
   async transaction<R>(body: (session: ReadStoreSession) => Promise<R>): Promise<R> {
-    if (!this.atomicTransactions) return body(this);
+    // A session object per transaction even without atomicity: what a projection keeps per batch
+    // (BatchMemo) is keyed by it.
+    if (!this.atomicTransactions) return body({ collection: (name) => this.collection(name) });
     const session = this.client.startSession();
     try {
       // withTransaction retries the body on transient errors; a retried body starts from a clean slate.
