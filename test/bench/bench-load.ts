@@ -62,39 +62,55 @@ export interface LatencyResult {
   readonly failed: number;
 }
 
+/** S1's blocks: long enough for thousands of samples, short enough to spread a noisy spell. */
+const LATENCY_BLOCK_MS = 1000;
+/** Between blocks: what a target does after its last answer (a commit, a projection batch) ends first. */
+const LATENCY_GAP_MS = 250;
+
 /**
  * Concurrency 1 with microsecond resolution (autocannon's histogram counts whole milliseconds): one
- * keep-alive connection, one request after the other, for `seconds`.
+ * keep-alive connection per target, one request after the other, `seconds` per target. With several
+ * targets the time is cut into one-second blocks taken in turn (a, b, a, b, …), so a noisy spell on
+ * the shared machine weighs on each alike. Not request by request: the targets share a CPU, and the
+ * gateway's work after an answer would land in the baseline's measurement.
  */
 export async function latencyLoop(
-  target: Target,
+  targets: readonly Target[],
   body: string,
   seconds: number,
-): Promise<LatencyResult> {
-  const client = new Client(target.url, { pipelining: 1 });
-  const samples: number[] = [];
-  let failed = 0;
-  const headers = { ...target.headers, 'content-type': 'application/json' };
-  const end = Date.now() + seconds * 1000;
+): Promise<LatencyResult[]> {
+  const clients = targets.map((t) => new Client(t.url, { pipelining: 1 }));
+  const samples: number[][] = targets.map(() => []);
+  const failed = targets.map(() => 0);
+  const headers = targets.map((t) => ({ ...t.headers, 'content-type': 'application/json' }));
+  const blocks = Math.max(1, Math.round((seconds * 1000) / LATENCY_BLOCK_MS));
   try {
-    while (Date.now() < end) {
-      const started = process.hrtime.bigint();
-      const res = await client.request({
-        method: 'POST',
-        path: '/v1/chat/completions',
-        headers,
-        body,
-      });
-      await res.body.arrayBuffer();
-      const us = Number(process.hrtime.bigint() - started) / 1000;
-      if (res.statusCode === 200) samples.push(us);
-      else failed++;
+    for (let block = 0; block < blocks; block++) {
+      for (let i = 0; i < targets.length; i++) {
+        const end = Date.now() + LATENCY_BLOCK_MS;
+        while (Date.now() < end) {
+          const started = process.hrtime.bigint();
+          const res = await clients[i]!.request({
+            method: 'POST',
+            path: '/v1/chat/completions',
+            headers: headers[i],
+            body,
+          });
+          await res.body.arrayBuffer();
+          const us = Number(process.hrtime.bigint() - started) / 1000;
+          if (res.statusCode === 200) samples[i]!.push(us);
+          else failed[i]! += 1;
+        }
+        await new Promise((resolve) => setTimeout(resolve, LATENCY_GAP_MS));
+      }
     }
   } finally {
-    await client.close();
+    await Promise.all(clients.map((c) => c.close()));
   }
-  samples.sort((a, b) => a - b);
-  return { n: samples.length, p50Us: pct(samples, 0.5), p99Us: pct(samples, 0.99), failed };
+  return samples.map((list, i) => {
+    list.sort((a, b) => a - b);
+    return { n: list.length, p50Us: pct(list, 0.5), p99Us: pct(list, 0.99), failed: failed[i]! };
+  });
 }
 
 export interface StreamResult {

@@ -18,6 +18,7 @@ import { usersProjection } from '../../apps/gateway/src/projections/users.projec
 import {
   concurrentStreams,
   latencyLoop,
+  type LatencyResult,
   load,
   pct,
   type LoadResult,
@@ -97,8 +98,11 @@ async function main(): Promise<void> {
     const idleRss = QUICK ? NaN : gateway.rssMiB();
 
     log('S1 added latency at concurrency 1');
-    const l1b = await latencyLoop(base, CHAT_BODY, PLAN.latencySeconds);
-    const l1g = await latencyLoop(gw, CHAT_BODY, PLAN.latencySeconds);
+    // In alternating one-second blocks (bare, gateway, bare, …), PLAN.latencySeconds each.
+    const [l1b, l1g] = (await latencyLoop([base, gw], CHAT_BODY, PLAN.latencySeconds)) as [
+      LatencyResult,
+      LatencyResult,
+    ];
     row(
       'S1',
       'p50 added over the bare proxy',

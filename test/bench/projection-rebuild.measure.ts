@@ -26,8 +26,12 @@ import { ALL_PROJECTIONS } from '../../apps/gateway/src/projections/all-projecti
 const RECEIPTS = Number(process.argv[2] ?? 50_000);
 /** Each mode runs this many times; the best run counts (the machine is shared). */
 const ROUNDS = Number(process.argv[3] ?? 2);
-/** `each` as third argument: also rebuild every projection alone (merged) to see where the CPU goes. */
+/**
+ * `each` as third argument: also rebuild every projection alone (merged) to see where the CPU goes;
+ * a projection's name instead: only that one, alone (for a profile of it).
+ */
 const EACH = process.argv[4] === 'each';
+const ONLY = process.argv[4] && !EACH ? process.argv[4] : undefined;
 const USERS = 50;
 const TOKENS = 100;
 const CHANNELS = 5;
@@ -171,6 +175,17 @@ async function main(): Promise<void> {
   try {
     const total = await seed(events);
     console.log(`log: ${total} events (${RECEIPTS} receipts)`);
+    if (ONLY) {
+      const projection = ALL_PROJECTIONS.find((p) => p.name === ONLY);
+      if (!projection) throw new Error(`no projection ${ONLY}`);
+      const store = new SqliteReadStore(join(dir, 'read-only.sqlite'), { readers: 1 });
+      const { ms, cpuMs } = await timed(async () => {
+        await rebuildProjections(events, store, [projection]);
+      });
+      console.log(`${ONLY} alone (merged): ${Math.round(ms)} ms, ${Math.round(cpuMs)} CPU ms`);
+      await store.close();
+      return;
+    }
     let run = 0;
     const fresh = () => new SqliteReadStore(join(dir, `read-${run++}.sqlite`), { readers: 1 });
     const modes: Array<[string, (s: ReadStore) => ReadStore]> = [

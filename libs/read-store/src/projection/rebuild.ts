@@ -6,7 +6,11 @@ import { checkpointCollection, CHECKPOINTS, writeCheckpoint } from './checkpoint
 import type { Projection } from './projection';
 
 export interface RebuildOptions {
-  /** After each page: events applied so far and in total (relevant events up to the head at start). */
+  /**
+   * At the start and after each page: how far through the log and its head at start, as commit
+   * positions (event numbers on SQLite, log offsets on EventStoreDB: both fine for a ratio). The
+   * head gives the total without a counting pass over the whole log first.
+   */
   readonly onProgress?: (done: number, total: number) => void;
   /** Events per page and per transaction (default 1000). */
   readonly batchSize?: number;
@@ -60,8 +64,7 @@ export async function rebuildProjections(
     }
   };
 
-  let total = 0;
-  for await (const events of pages()) total += events.length;
+  const total = Number(head.commit);
   options.onProgress?.(0, total);
 
   let done = 0;
@@ -82,9 +85,13 @@ export async function rebuildProjections(
     });
     for (const [name, n] of counts) applied[name] = (applied[name] ?? 0) + n;
     done += events.length;
-    options.onProgress?.(done, Math.max(total, done));
+    options.onProgress?.(
+      Math.min(total, Number(events[events.length - 1]!.position.commit)),
+      total,
+    );
   }
   await readStore.transaction((session) => checkpointAll(session, head));
+  options.onProgress?.(total, total);
   return { events: done, applied, position: head };
 }
 

@@ -54,6 +54,11 @@ export class SqliteReadStore implements ReadStore {
   private readonly declared = new Set<string>();
   private readonly searchIndexes = new Map<string, SearchIndex>();
   private readonly storeAccess: SqliteAccess;
+  /**
+   * One transaction wrapper for every write: better-sqlite3's `transaction()` builds four wrapper
+   * functions and their properties per call, which was ~12 % of a rebuild's CPU when made per write.
+   */
+  private readonly atomic: Database.Transaction<(fn: (db: StatementCache) => unknown) => unknown>;
 
   constructor(
     readonly path: string,
@@ -68,6 +73,7 @@ export class SqliteReadStore implements ReadStore {
     registerRegexp(this.writer);
     const inMemory = path === ':memory:' || path === '';
     this.writes = new StatementCache(this.writer);
+    this.atomic = this.writer.transaction((fn: (db: StatementCache) => unknown) => fn(this.writes));
     this.pool = inMemory ? null : new ReadPool(path, options.readers ?? 2);
     this.storeAccess = {
       read: async (name, query) => {
@@ -162,8 +168,7 @@ export class SqliteReadStore implements ReadStore {
 
   /** Runs one collection operation atomically: its own IMMEDIATE transaction, or a savepoint inside ours. */
   private atomically<R>(fn: (db: StatementCache) => R, standalone: boolean): R {
-    const wrapped = this.writer.transaction(() => fn(this.writes));
-    return standalone ? wrapped.immediate() : wrapped();
+    return (standalone ? this.atomic.immediate(fn) : this.atomic(fn)) as R;
   }
 
   private checkDeclared(name: string): void {
