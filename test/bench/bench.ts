@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteReadStore } from '@tollgate/read-store';
+import { ALL_TOTALS, LOG_TOTALS, userTotalsId } from '../../apps/gateway/src/logs/log.document';
 import { logsProjection } from '../../apps/gateway/src/logs/logs.projection';
 import { usersProjection } from '../../apps/gateway/src/projections/users.projection';
 import {
@@ -544,12 +545,18 @@ async function seedLogs(dataDir: string, count: number): Promise<void> {
     await store.declare(logsProjection.collections);
     const batch = 20_000;
     const now = Math.floor(Date.now() / 1000);
+    // What the projection keeps beside the rows: the running consumption totals (log_totals).
+    const perUser = new Map<number, number>();
+    let all = 0;
     for (let from = 0; from < count; from += batch) {
       await store.transaction(async (session) => {
         const logs = session.collection('logs');
         for (let i = from; i < Math.min(count, from + batch); i++) {
           const id = 10_000_000 + i;
           const user = 1_000_000 + ((i * 7919) % count);
+          const quota = 100 + (i % 900);
+          perUser.set(user, (perUser.get(user) ?? 0) + quota);
+          all += quota;
           await logs.put({
             _id: String(id),
             id,
@@ -559,7 +566,7 @@ async function seedLogs(dataDir: string, count: number): Promise<void> {
             username: `u${user}`,
             token_name: 'default',
             model_name: models[i % 3]!,
-            quota: 100 + (i % 900),
+            quota,
             prompt_tokens: 10 + (i % 50),
             completion_tokens: 20 + (i % 80),
             use_time: 1,
@@ -574,11 +581,23 @@ async function seedLogs(dataDir: string, count: number): Promise<void> {
         }
       });
     }
+    const users = [...perUser];
+    for (let from = 0; from < users.length; from += batch) {
+      await store.transaction(async (session) => {
+        const totals = session.collection(LOG_TOTALS);
+        for (const [user, quota] of users.slice(from, from + batch)) {
+          await totals.put({ _id: userTotalsId(user), quota, source_position: 0 });
+        }
+      });
+    }
+    await store
+      .collection(LOG_TOTALS)
+      .update(ALL_TOTALS, { $inc: { quota: all } }, { upsert: true });
   } finally {
     await store.close();
   }
   notes.push(
-    `S8: ${count} consumption log rows written as read-model rows (logs collection) in ${f((Date.now() - started) / 1000)} s; not in the event log.`,
+    `S8: ${count} consumption log rows written as read-model rows (logs collection, and their running totals in log_totals as the projection keeps them) in ${f((Date.now() - started) / 1000)} s; not in the event log.`,
   );
 }
 

@@ -156,6 +156,11 @@ describe('the log', () => {
     expect(stat).toEqual({ quota: 500, rpm: 2, tpm: 300 });
     const adminStat = (await root.get('/api/log/stat?username=loguser')).body.data as LogStatDto;
     expect(adminStat.quota).toBe(500);
+    // Unfiltered, the admin's stat reads the running total: the same as summing every type-2 row.
+    const everyone = (await root.get('/api/log/stat')).body.data as LogStatDto;
+    const consumption = await page(root, '/api/log/?type=2&p=1&page_size=100');
+    expect(everyone.quota).toBe(consumption.items.reduce((sum, row) => sum + row.quota, 0));
+    expect(everyone.quota).toBeGreaterThanOrEqual(500);
   });
 
   it('pushes log, token and balance changes to the owner (throttled, no keys)', async () => {

@@ -7,3 +7,12 @@ export const LOG_USERS = 'log_users';
 /** A log row; `admin_id` (type 3) is resolved to a name for admins only, at query time. */
 export type LogDocument = { [K in keyof LogDto]: LogDto[K] } & { _id: string; admin_id: number };
 export type LogUserDocument = { _id: string; username: string };
+
+/**
+ * Running sums of the consumption rows (type 2), kept by the logs projection so the unfiltered log
+ * stat reads one document instead of summing a million rows: `all`, and `user:<id>` per user.
+ */
+export const LOG_TOTALS = 'log_totals';
+export const ALL_TOTALS = 'all';
+export const userTotalsId = (userId: number): string => `user:${userId}`;
+export type LogTotalsDocument = { _id: string; quota: number; source_position: number };

@@ -1,5 +1,10 @@
 import type { RecordedEvent } from '@tollgate/event-store';
-import { BatchMemo, type Projection, type ReadStoreSession } from '@tollgate/read-store';
+import {
+  BatchMemo,
+  type BatchWrites,
+  type Projection,
+  type ReadStoreSession,
+} from '@tollgate/read-store';
 import {
   BILLING_EVENT_TYPES,
   LOG_EVENT_TYPES,
@@ -10,7 +15,16 @@ import {
   type UserRegistered,
   type UserRenamed,
 } from '@tollgate/domain';
-import { LOGS, LOG_USERS, type LogDocument, type LogUserDocument } from './log.document';
+import {
+  ALL_TOTALS,
+  LOG_TOTALS,
+  LOGS,
+  LOG_USERS,
+  userTotalsId,
+  type LogDocument,
+  type LogTotalsDocument,
+  type LogUserDocument,
+} from './log.document';
 
 type Source = BillingEvent | UsageEvent | LogEvent | UserRegistered | UserRenamed;
 
@@ -38,7 +52,8 @@ const seconds = (event: RecordedEvent): number => {
  */
 export const logsProjection: Projection = {
   name: 'logs',
-  version: 1,
+  // 2: log_totals.
+  version: 2,
   collections: [
     {
       name: LOGS,
@@ -52,6 +67,7 @@ export const logsProjection: Projection = {
       ],
     },
     { name: LOG_USERS },
+    { name: LOG_TOTALS },
   ],
   eventTypes: [
     'UserRegistered',
@@ -64,26 +80,65 @@ export const logsProjection: Projection = {
     const event = { type: recorded.type, data: recorded.data } as Source;
     const users = session.collection<LogUserDocument>(LOG_USERS);
     switch (event.type) {
-      case 'UserRegistered':
+      case 'UserRegistered': {
         await users.put({ _id: String(event.data.userId), username: event.data.username });
         usernames.set(session, String(event.data.userId), event.data.username);
+        // The totals exist before the first receipt: their increments are guarded updates.
+        const totals = session.collection<LogTotalsDocument>(LOG_TOTALS);
+        await totals.put({ _id: userTotalsId(event.data.userId), quota: 0, source_position: 0 });
+        if (!(await totals.get(ALL_TOTALS)))
+          await totals.put({ _id: ALL_TOTALS, quota: 0, source_position: 0 });
         return;
+      }
       case 'UserRenamed':
         await users.put({ _id: String(event.data.userId), username: event.data.to });
         usernames.set(session, String(event.data.userId), event.data.to);
         return;
-      case 'LogsCleared':
-        await session
-          .collection<LogDocument>(LOGS)
-          .deleteMany({ created_at: { $lt: event.data.before } });
+      case 'LogsCleared': {
+        const logs = session.collection<LogDocument>(LOGS);
+        const before = { $lt: event.data.before };
+        const cleared = await logs.sum({ type: 2, created_at: before }, 'user_id', ['quota']);
+        const position = Number(recorded.position.commit);
+        const totals = session.collection<LogTotalsDocument>(LOG_TOTALS);
+        const subtract = (id: string, quota: number) =>
+          totals.updateMany(
+            { _id: id, source_position: { $lt: position } },
+            { $inc: { quota: -quota }, $set: { source_position: position } },
+          );
+        for (const group of cleared) {
+          await subtract(userTotalsId(group._id as number), group.sums['quota'] ?? 0);
+        }
+        await subtract(
+          ALL_TOTALS,
+          cleared.reduce((sum, group) => sum + (group.sums['quota'] ?? 0), 0),
+        );
+        await logs.deleteMany({ created_at: before });
         return;
+      }
       default: {
         const row = await toRow(event, recorded, session);
         if (row) await session.collection<LogDocument>(LOGS).put(row);
       }
     }
   },
+  // Receipts: the row as any other, and its quota into the totals, merged per batch.
+  batched: {
+    eventTypes: USAGE_EVENT_TYPES,
+    async apply(recorded, writes, session) {
+      const event = { type: recorded.type, data: recorded.data } as UsageEvent;
+      const row = await toRow(event, recorded, session);
+      if (!row) return;
+      await session.collection<LogDocument>(LOGS).put(row);
+      if (row.type === 2) addToTotals(writes, row, Number(recorded.position.commit));
+    },
+  },
 };
+
+function addToTotals(writes: BatchWrites, row: LogDocument, position: number): void {
+  for (const id of [ALL_TOTALS, userTotalsId(row.user_id)]) {
+    writes.update(LOG_TOTALS, id, { $inc: { quota: row.quota } }, { position });
+  }
+}
 
 async function toRow(
   event: BillingEvent | UsageEvent,

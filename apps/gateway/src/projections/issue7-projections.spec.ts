@@ -6,7 +6,7 @@ import {
   type ReadStore,
 } from '@tollgate/read-store';
 import type { RequestRelayed, TokenCreated } from '@tollgate/domain';
-import { LOGS, type LogDocument } from '../logs/log.document';
+import { LOG_TOTALS, LOGS, type LogDocument } from '../logs/log.document';
 import { logsProjection } from '../logs/logs.projection';
 import { REDEMPTIONS } from '../redemptions/redemption.document';
 import { TOKENS, type TokenDocument } from '../tokens/token.document';
@@ -199,6 +199,7 @@ describe('tokens, redemptions and logs projections', () => {
     const once = {
       token: await read.collection(TOKENS).get('3'),
       logs: await read.collection(LOGS).find({}, { sort: { id: 1 } }),
+      totals: await read.collection(LOG_TOTALS).find({}, { sort: { _id: 1 } }),
     };
     const replay = [
       ...(await events.readStream('token-3')),
@@ -216,6 +217,7 @@ describe('tokens, redemptions and logs projections', () => {
     expect({
       token: await read.collection(TOKENS).get('3'),
       logs: await read.collection(LOGS).find({}, { sort: { id: 1 } }),
+      totals: await read.collection(LOG_TOTALS).find({}, { sort: { _id: 1 } }),
     }).toEqual(once);
   });
 
@@ -225,8 +227,14 @@ describe('tokens, redemptions and logs projections', () => {
       tokens: await read.collection(TOKENS).find({}, { sort: { id: 1 } }),
       codes: await read.collection(REDEMPTIONS).find({}, { sort: { id: 1 } }),
       logs: await read.collection(LOGS).find({}, { sort: { id: 1 } }),
+      totals: await read.collection(LOG_TOTALS).find({}, { sort: { _id: 1 } }),
     });
     const incremental = await snapshot();
+    // The consumption rows' running totals: 30 + 20, for everyone and for user 7.
+    expect(incremental.totals.map((t) => [t._id, t['quota']])).toEqual([
+      ['all', 50],
+      ['user:7', 50],
+    ]);
     await host.stop();
     await rebuildProjections(events, read, ALL_PROJECTIONS);
     expect(await snapshot()).toEqual(incremental);
@@ -238,5 +246,19 @@ describe('tokens, redemptions and logs projections', () => {
     ]);
     expect(await host.waitFor(cleared.position, 2000)).toBe(true);
     expect(await read.collection(LOGS).count({})).toBe(0);
+    // The cleared consumption leaves the totals with the rows.
+    expect(
+      (await read.collection(LOG_TOTALS).find({}, { sort: { _id: 1 } })).map((t) => [
+        t._id,
+        t['quota'],
+      ]),
+    ).toEqual([
+      ['all', 0],
+      ['user:7', 0],
+    ]);
+    // Later receipts count from there.
+    const later = await append(events, 'usage-p-2026011509', [relayed(7)]);
+    expect(await host.waitFor(later.position, 2000)).toBe(true);
+    expect((await read.collection(LOG_TOTALS).get('user:7'))?.['quota']).toBe(7);
   });
 });

@@ -5,7 +5,14 @@ import type { Filter, ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { USERS, type UserDocument } from '../../projections/user.document';
 import type { LogQueryParams } from '../logs.dto';
-import { LOGS, type LogDocument } from '../log.document';
+import {
+  ALL_TOTALS,
+  LOG_TOTALS,
+  LOGS,
+  userTotalsId,
+  type LogDocument,
+  type LogTotalsDocument,
+} from '../log.document';
 
 /** Whose rows: `self` = one user's own (no admin details), otherwise every row (admins). */
 export type LogScope =
@@ -96,14 +103,24 @@ export class ListLogsHandler implements IQueryHandler<ListLogsQuery> {
 export class LogStatHandler implements IQueryHandler<LogStatQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  /** quota: consumption in the filtered range; rpm/tpm: consumption rows of the last 60 s. */
+  /**
+   * quota: consumption in the filtered range (without a filter, the projection's running total:
+   * one document instead of a sum over every row); rpm/tpm: consumption rows of the last 60 s.
+   */
   async execute({ scope, params, now }: LogStatQuery): Promise<LogStatDto> {
     const logs = this.readStore.collection<LogDocument>(LOGS);
-    const consume: Filter = { ...logFilter(scope, { ...params, type: undefined }), type: 2 };
+    const filter = logFilter(scope, { ...params, type: undefined });
+    const consume: Filter = { ...filter, type: 2 };
     const unranged: Filter = { ...consume };
     delete unranged['created_at'];
-    const [all, recent] = await Promise.all([
-      logs.sum(consume, null, ['quota']),
+    const unfiltered = Object.keys(filter).every((field) => field === 'user_id');
+    const [quota, recent] = await Promise.all([
+      unfiltered
+        ? this.readStore
+            .collection<LogTotalsDocument>(LOG_TOTALS)
+            .get(scope.kind === 'self' ? userTotalsId(scope.userId) : ALL_TOTALS)
+            .then((totals) => totals?.quota ?? 0)
+        : logs.sum(consume, null, ['quota']).then((all) => all[0]?.sums['quota'] ?? 0),
       logs.sum({ ...unranged, created_at: { $gte: now - 60 } }, null, [
         'prompt_tokens',
         'completion_tokens',
@@ -111,7 +128,7 @@ export class LogStatHandler implements IQueryHandler<LogStatQuery> {
     ]);
     const last = recent[0];
     return {
-      quota: all[0]?.sums['quota'] ?? 0,
+      quota,
       rpm: last?.count ?? 0,
       tpm: (last?.sums['prompt_tokens'] ?? 0) + (last?.sums['completion_tokens'] ?? 0),
     };
