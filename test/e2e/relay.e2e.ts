@@ -308,11 +308,12 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
 
       await waitUntil(() => routing.channel(failing)?.status === 3, 'channel auto-disabled');
       expect(routing.candidates('default', 'gpt-4o-mini').map((c) => c.id)).not.toContain(failing);
-      const channel = (await root.get(`/api/channel/${failing}`)).body.data as {
-        status: number;
-        other_info: string;
-      };
-      expect(channel.status).toBe(3);
+      // The read model follows the log a moment after the routing table (projections are paced).
+      let channel = { status: 0, other_info: '' };
+      await waitUntil(async () => {
+        channel = (await root.get(`/api/channel/${failing}`)).body.data as typeof channel;
+        return channel.status === 3;
+      }, 'channel shown disabled');
       expect(channel.other_info).toContain('invalid_api_key');
       // the 500 channel is not disabled by one failure
       expect(routing.channel(busy)?.status).toBe(1);

@@ -79,6 +79,11 @@ export interface SubscriptionHandlers {
    * batch (natural batching under load).
    */
   onEvents(events: readonly RecordedEvent[]): Promise<void> | void;
+  /**
+   * Called as each event joins the buffer, before a batch delivers it: lets a handler that is
+   * holding back (a projection runner pacing its batches) see what is waiting. Must not throw.
+   */
+  onQueued?(event: RecordedEvent): void;
   /** Called once, when the catch-up phase has delivered everything that existed at subscribe time. */
   onCaughtUp?(): void;
   /** A handler error or a transport error stops the subscription and lands here. */

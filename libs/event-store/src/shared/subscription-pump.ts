@@ -49,6 +49,7 @@ export class SubscriptionPump {
   push(event: RecordedEvent): void {
     if (this.stopped) return;
     this.queue.push(event);
+    this.handlers.onQueued?.(event);
     this.kick();
   }
 

@@ -51,12 +51,14 @@ describe('ProjectionHost', () => {
   it('waitFor does not wait out a live-pacing pause (read-your-writes stays immediate)', async () => {
     host = new ProjectionHost(events, store, [usersProjection()], { livePacingMs: 60_000 });
     await host.start();
-    const first = await append(events, 'user-1', 'UserRegistered', { userId: '1', name: 'Ann' });
+    await append(events, 'user-1', 'UserRegistered', { userId: '1', name: 'Ann' });
+    const first = await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 1 });
     expect(await host.waitFor(first.position, 2000)).toBe(true);
-    // The runner now pauses for a minute before its next batch; the waiter cuts it short.
-    const second = await append(events, 'user-2', 'UserRegistered', { userId: '2', name: 'Bo' });
+    // The runner now pauses for a minute before its next batch of top-ups (a frequent, batched
+    // type); the waiter cuts it short.
+    const second = await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 2 });
     expect(await host.waitFor(second.position, 2000)).toBe(true);
-    expect(await store.collection('test_users').get('2')).toMatchObject({ name: 'Bo' });
+    expect(await store.collection('test_users').get('1')).toMatchObject({ quota: 3 });
   });
 
   it('waitFor returns false on timeout', async () => {

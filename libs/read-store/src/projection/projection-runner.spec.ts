@@ -217,6 +217,9 @@ describe('ProjectionRunner', () => {
   describe('live pacing', () => {
     const register = (i: number) =>
       append(events, `user-${i}`, 'UserRegistered', { userId: String(i), name: `U${i}` });
+    // QuotaAdded goes through the sample's `batched` path: the frequent kind a pause holds back.
+    const topUp = (i: number) =>
+      append(events, `billing-${i}`, 'QuotaAdded', { userId: '1', amount: i });
 
     async function pacedRunner(livePacingMs: number) {
       const batches: number[] = [];
@@ -228,29 +231,46 @@ describe('ProjectionRunner', () => {
       );
       await runner.start();
       await runner.caughtUp;
+      await until(runner, (await register(1)).position);
+      batches.length = 0;
       return { runner, batches };
     }
 
-    it('applies the first event after a quiet spell at once, and what arrives in the pause as one batch after it', async () => {
+    it('applies the first event after a quiet spell at once, and the frequent ones arriving in the pause as one batch after it', async () => {
       const { runner, batches } = await pacedRunner(150);
-      const first = await register(1);
+      const first = await topUp(1);
       await until(runner, first.position);
       const appliedAt = Date.now();
       expect(batches).toEqual([1]);
       let last = first;
-      for (let i = 2; i <= 5; i++) last = await register(i);
+      for (let i = 2; i <= 5; i++) last = await topUp(i);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(runner.hasReached(last.position)).toBe(false); // still pausing
       await until(runner, last.position);
       expect(Date.now() - appliedAt).toBeGreaterThanOrEqual(140);
       expect(batches).toEqual([1, 4]);
-      expect(await store.collection('test_users').count({})).toBe(5);
+      expect((await store.collection('test_users').get('1'))?.['quota']).toBe(15);
+    });
+
+    it('any other event ends the pause at once, and takes the waiting frequent ones along', async () => {
+      const { runner, batches } = await pacedRunner(10_000);
+      await until(runner, (await topUp(1)).position);
+      await topUp(2);
+      const asked = Date.now();
+      const renamed = await append(events, 'user-1', 'UserRenamed', { userId: '1', name: 'Ann' });
+      await until(runner, renamed.position);
+      expect(Date.now() - asked).toBeLessThan(2000);
+      expect(batches).toEqual([1, 2]);
+      expect(await store.collection('test_users').get('1')).toMatchObject({
+        name: 'Ann',
+        quota: 3,
+      });
     });
 
     it('hurry() ends the pause: whoever waits for a position does not wait out the interval', async () => {
       const { runner, batches } = await pacedRunner(10_000);
-      await until(runner, (await register(1)).position);
-      const second = await register(2);
+      await until(runner, (await topUp(1)).position);
+      const second = await topUp(2);
       const asked = Date.now();
       runner.hurry();
       await until(runner, second.position);
@@ -260,8 +280,8 @@ describe('ProjectionRunner', () => {
 
     it('stops without waiting out a pause', async () => {
       const { runner } = await pacedRunner(10_000);
-      await until(runner, (await register(1)).position);
-      await register(2);
+      await until(runner, (await topUp(1)).position);
+      await topUp(2);
       const asked = Date.now();
       await runner.stop();
       expect(Date.now() - asked).toBeLessThan(2000);

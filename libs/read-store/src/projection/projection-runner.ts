@@ -24,11 +24,13 @@ export interface ProjectionRunnerOptions {
   /** First delay before resubscribing after an error; doubles up to 30 s (default 1000). */
   readonly retryDelayMs?: number;
   /**
-   * Once caught up, at most one live batch per this many ms (default 0: each delivery at once).
-   * The first event after a quiet spell is applied at once; what arrives during the pause is
-   * applied as one batch after it. Under relay load this turns one read-store transaction per
-   * request into one per interval, off the requests' way, for at most this much more lag. Someone
-   * waiting for a position (`hurry`) ends the pause: read-your-writes never waits for it.
+   * Once caught up, after a batch with frequent events, the next waits this many ms (default 0:
+   * each delivery at once). The first event after a quiet spell is applied at once; what arrives
+   * during the pause is applied as one batch after it. Under relay load this turns one read-store transaction per
+   * request into one per interval, off the requests' way, for at most this much more lag. Only the
+   * frequent events wait (the types projections take through `batched`, the usage receipts): any
+   * other event arriving ends the pause, and so does someone waiting for a position (`hurry`), so
+   * an admin's change or read-your-writes never waits for it.
    */
   readonly livePacingMs?: number;
 }
@@ -62,6 +64,8 @@ export class ProjectionRunner {
   readonly caughtUp: Promise<void>;
 
   private readonly members: Member[];
+  /** The types a live-pacing pause may hold back: what projections take in `batched` (receipts). */
+  private readonly pacedTypes: ReadonlySet<string>;
   private readonly maxBatchSize: number;
   private readonly checkpointEvery: number;
   private current: Position | null = null;
@@ -88,6 +92,7 @@ export class ProjectionRunner {
       position: null,
       sinceCheckpoint: 0,
     }));
+    this.pacedTypes = new Set(projections.flatMap((p) => p.batched?.eventTypes ?? []));
     this.maxBatchSize = options.maxBatchSize ?? 500;
     this.checkpointEvery = options.checkpointEvery ?? 1000;
     this.retryMs = options.retryDelayMs ?? 1000;
@@ -171,6 +176,9 @@ export class ProjectionRunner {
       { fromPosition: this.current ?? 'start', maxBatchSize: this.maxBatchSize },
       {
         onEvents: (events) => this.handle(events),
+        onQueued: (event) => {
+          if (this.paused && !this.pacedTypes.has(event.type)) this.hurry();
+        },
         onCaughtUp: () => void this.inflight.then(() => this.markCaughtUp()),
         onError: (error) => this.fail(error),
       },
@@ -179,7 +187,9 @@ export class ProjectionRunner {
 
   private handle(events: readonly RecordedEvent[]): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    const pacing = this.isCaughtUp ? (this.options.livePacingMs ?? 0) : 0;
+    // Only a batch with frequent events starts a pause: an admin's change alone never does.
+    const paced = this.isCaughtUp && events.some((e) => this.pacedTypes.has(e.type));
+    const pacing = paced ? (this.options.livePacingMs ?? 0) : 0;
     const run = this.applyBatch(events);
     this.inflight = run.catch(() => undefined);
     // The subscription delivers its next batch when this resolves: the pause collects it.
