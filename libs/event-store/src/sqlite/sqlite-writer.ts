@@ -6,10 +6,12 @@ import { lowerThreadPrioritySource } from '../shared/thread-priority';
 import type { SqliteSynchronous } from './sqlite-schema';
 
 /**
- * The writer yields to the relay's event loop when both want the CPU, but keeps a quarter of it
- * under contention (CFS weight 335 vs 1024) so commits keep pace with a saturated relay.
+ * The writer keeps the event loop's priority. Niced (5), it let S1 (concurrency 1) gain little that
+ * the bench could tell from noise, but at 90 % of saturation each commit waited for the loop's time
+ * slice: the usage receipts' durability p99 went from ~30–40 ms to 60–100 ms (docs/performance.md).
+ * The read workers stay niced: console latency may yield to the relay, durability should not.
  */
-const WRITER_NICENESS = 5;
+const WRITER_NICENESS = 0;
 
 /** One event as the writer stores it: data and metadata already JSON on the caller's tick. */
 export interface SerializedEvent {
