@@ -94,9 +94,9 @@ async function main(): Promise<void> {
     await load(gw, { body: CHAT_BODY, connections: 16, seconds: 1 });
     const busyIdleRss = gateway.rssMiB();
     // Idle means no traffic for a while: the password and console-read workers stop after 30/60 s
-    // without work, and V8 shrinks its heap once allocation stops.
+    // without work, and V8 shrinks its heap once allocation stops. --quick skips the wait.
     if (!QUICK) await sleep(QUIET_SECONDS * 1000);
-    const idleRss = QUICK ? NaN : gateway.rssMiB();
+    const idleRss = QUICK ? busyIdleRss : gateway.rssMiB();
 
     log('S1 added latency at concurrency 1');
     // In alternating one-second blocks (bare, gateway, bare, …), PLAN.latencySeconds each.
@@ -193,13 +193,15 @@ async function main(): Promise<void> {
     log('S5 memory');
     row(
       'S5',
-      `idle RSS (${QUIET_SECONDS} s without traffic)`,
+      QUICK
+        ? 'idle RSS (right after the warm-up)'
+        : `idle RSS (${QUIET_SECONDS} s without traffic)`,
       idleRss,
       'MiB',
       '≤ 150 MiB',
-      idleRss <= 150,
+      idleRss <= 150 && !QUICK,
       QUICK
-        ? 'not measured in --quick'
+        ? '--quick does not wait for the workers to stop: not counted as met'
         : `after set-up, warm-up and ${QUIET_SECONDS} s without requests; right after the warm-up ${f(busyIdleRss)} MiB`,
     );
     row('S5', 'peak RSS under S2', peak, 'MiB', '≤ 300 MiB', peak <= 300, '');

@@ -19,7 +19,7 @@ export interface AppConfig {
   /** Failed password checks allowed per account (login) or user (confirmations) per window. */
   readonly passwordAttempts: { readonly max: number; readonly windowMs: number };
   readonly waitForProjectionsMs: number;
-  /** PROJECTION_PACING_MS: once caught up, at most one read-model batch per this many ms. */
+  /** PROJECTION_PACING_MS: once caught up, the pause after a batch of usage receipts (see README). */
   readonly projectionPacingMs: number;
   /** USAGE_BATCH_MS: usage receipts are committed at most once per this many ms. */
   readonly usageBatchMs: number;

@@ -115,10 +115,8 @@ export const logsProjection: Projection = {
         await logs.deleteMany({ created_at: before });
         return;
       }
-      default: {
-        const row = await toRow(event, recorded, session);
-        if (row) await session.collection<LogDocument>(LOGS).put(row);
-      }
+      default:
+        await putRow(event, recorded, session);
     }
   },
   // Receipts: the row as any other, and its quota into the totals, merged per batch.
@@ -126,13 +124,21 @@ export const logsProjection: Projection = {
     eventTypes: USAGE_EVENT_TYPES,
     async apply(recorded, writes, session) {
       const event = { type: recorded.type, data: recorded.data } as UsageEvent;
-      const row = await toRow(event, recorded, session);
-      if (!row) return;
-      await session.collection<LogDocument>(LOGS).put(row);
-      if (row.type === 2) addToTotals(writes, row, Number(recorded.position.commit));
+      const row = await putRow(event, recorded, session);
+      if (row?.type === 2) addToTotals(writes, row, Number(recorded.position.commit));
     },
   },
 };
+
+async function putRow(
+  event: BillingEvent | UsageEvent,
+  recorded: RecordedEvent,
+  session: ReadStoreSession,
+): Promise<LogDocument | null> {
+  const row = await toRow(event, recorded, session);
+  if (row) await session.collection<LogDocument>(LOGS).put(row);
+  return row;
+}
 
 function addToTotals(writes: BatchWrites, row: LogDocument, position: number): void {
   for (const id of [ALL_TOTALS, userTotalsId(row.user_id)]) {

@@ -2,16 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { runInThisContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import type { ExpectedRevision } from '../event-store.port';
-import { lowerThreadPrioritySource } from '../shared/thread-priority';
 import type { SqliteSynchronous } from './sqlite-schema';
-
-/**
- * The writer keeps the event loop's priority. Niced (5), it let S1 (concurrency 1) gain little that
- * the bench could tell from noise, but at 90 % of saturation each commit waited for the loop's time
- * slice: the usage receipts' durability p99 went from ~30–40 ms to 60–100 ms (docs/performance.md).
- * The read workers stay niced: console latency may yield to the relay, durability should not.
- */
-const WRITER_NICENESS = 0;
 
 /** One event as the writer stores it: data and metadata already JSON on the caller's tick. */
 export interface SerializedEvent {
@@ -120,11 +111,12 @@ const WRITER_SOURCE = `(function makeWriter(db) {
 /*
  * The writer thread: owns the only write connection to the file (the main thread's connection only
  * reads; WAL lets it read every commit while this one writes, and the fsync happens here, off the
- * event loop). The main thread has created the schema before starting it.
+ * event loop). The main thread has created the schema before starting it. It keeps the loop's CPU
+ * priority: niced, its commits waited for the loop's time slice under load and receipts became
+ * durable later (S6, docs/performance.md), while the read workers stay niced (read-pool.ts).
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-${lowerThreadPrioritySource(WRITER_NICENESS)}
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('journal_mode = WAL');

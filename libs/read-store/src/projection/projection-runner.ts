@@ -25,12 +25,12 @@ export interface ProjectionRunnerOptions {
   readonly retryDelayMs?: number;
   /**
    * Once caught up, after a batch with frequent events, the next waits this many ms (default 0:
-   * each delivery at once). The first event after a quiet spell is applied at once; what arrives
-   * during the pause is applied as one batch after it. Under relay load this turns one read-store transaction per
-   * request into one per interval, off the requests' way, for at most this much more lag. Only the
-   * frequent events wait (the types projections take through `batched`, the usage receipts): any
-   * other event arriving ends the pause, and so does someone waiting for a position (`hurry`), so
-   * an admin's change or read-your-writes never waits for it.
+   * each delivery at once); what arrives during the pause is applied as one batch after it. Under
+   * relay load this turns one read-store transaction per request into one per interval, off the
+   * requests' way, for at most this much more lag. Only the frequent events wait (the types
+   * projections take through `batched`, the usage receipts): any other event arriving ends the
+   * pause, and so does someone waiting for a position (`hurry`), so an admin's change or
+   * read-your-writes never waits for it.
    */
   readonly livePacingMs?: number;
 }
@@ -154,7 +154,7 @@ export class ProjectionRunner {
     if (this.stopped) return;
     this.stopped = true;
     clearTimeout(this.retryTimer);
-    this.endPause();
+    this.hurry();
     if (!this.isCaughtUp) this.rejectCaughtUp(new Error('Projections stopped before catching up'));
     await this.subscription?.stop();
     this.subscription = undefined;
@@ -199,17 +199,13 @@ export class ProjectionRunner {
   private pause(ms: number): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => this.endPause(), ms);
+      const timer = setTimeout(() => this.hurry(), ms);
       this.paused = { timer, resolve };
     });
   }
 
   /** Ends a live-pacing pause now: what queued during it is applied without waiting out the interval. */
   hurry(): void {
-    this.endPause();
-  }
-
-  private endPause(): void {
     const paused = this.paused;
     this.paused = undefined;
     if (!paused) return;

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { lowerThreadPrioritySource } from '@tollgate/event-store/shared/thread-priority';
+import { lowerThreadPrioritySource } from './thread-priority';
 import type { SqlValue } from './filter-to-sql';
 
 /** Console reads take the CPU the relay leaves idle (CFS weight 110 vs 1024 under contention). */
