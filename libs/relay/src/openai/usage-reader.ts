@@ -7,10 +7,17 @@
 import type { JsonObject } from './request-body';
 import { countText } from '../tokens/token-estimate';
 
+/** Usage in OpenAI's meaning, whatever the provider called it. */
 export interface UpstreamUsage {
+  /** Every prompt token, the cached and cache-writing ones included. */
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** Part of promptTokens read from the provider's prompt cache. */
   readonly cachedTokens: number;
+  /** Part of promptTokens written to the provider's prompt cache (Anthropic, billed apart). */
+  readonly cacheCreationTokens?: number;
+  /** Part of completionTokens spent on reasoning (shown in the log, billed as completion). */
+  readonly reasoningTokens?: number;
 }
 
 const num = (value: unknown): number =>

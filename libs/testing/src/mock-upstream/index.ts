@@ -1,2 +1,3 @@
+export * from './mock-behavior';
 export * from './mock-upstream';
 export * from './multipart';

@@ -1,41 +1,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { MockBehavior } from './mock-behavior';
+import {
+  chunkCount,
+  maskKey,
+  now,
+  pieces,
+  retryAfter,
+  sendJson,
+  sleep,
+  usageOf,
+  writeStream,
+} from './mock-kit';
 import { multipartBoundary, parseMultipart, type MultipartPart } from './multipart';
-
-/** Canned provider failures (OpenAI wire shapes). */
-export type MockFailure = 'invalid_key' | 'rate_limit' | 'quota_exceeded' | 'server_error';
-
-/**
- * How the mock answers. Every field is optional; rules are merged in this order (later wins):
- * defaults → forModel → forKey → next() → the request's `x-mock-behavior` JSON header.
- */
-export interface MockBehavior {
-  /** Milliseconds before the answer's headers. */
-  latencyMs?: number;
-  /** Streams: milliseconds between the headers and the first chunk. */
-  firstChunkMs?: number;
-  /** Streams: content chunks (default 3). Also the default completion_tokens. */
-  chunks?: number;
-  /** Streams: milliseconds between content chunks (default 0: all at once). */
-  chunkIntervalMs?: number;
-  /** Reply text; streams split it over the chunks. Default 'tok ' × chunks. */
-  content?: string;
-  /** Usage reported (default prompt 10, completion = chunks). */
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
-  /** A canned failure (401 invalid key, 429 with Retry-After, 429 quota, 500). */
-  fail?: MockFailure;
-  /** Any status: with `errorBody` (JSON) answers exactly that. Overrides `fail`. */
-  status?: number;
-  errorBody?: unknown;
-  /** Retry-After seconds on 429 answers (default 1). */
-  retryAfterSeconds?: number;
-  /** Streams: cut the connection after this many content chunks (no [DONE], no usage). */
-  breakAfterChunks?: number;
-  /** GET /v1/models ids. */
-  models?: string[];
-  /** Balance every balance endpoint reports (provider currency, default 100). */
-  balance?: number;
-}
+import { PROVIDER_WIRES, type ProviderWire } from './wires';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -74,8 +52,6 @@ interface Queued {
   behavior: MockBehavior;
   remaining: number;
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * An upstream provider speaking the OpenAI wire format on a real port, for relay tests and
@@ -209,14 +185,16 @@ export class MockUpstream {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const [pathPart = '/', queryPart = ''] = (req.url ?? '/').split('?', 2);
+    const method = req.method ?? 'GET';
     const query = Object.fromEntries(new URLSearchParams(queryPart));
-    const key = keyOf(req);
+    const key = keyOf(req, query);
     const body = parseBody(req.headers['content-type'], raw);
-    const model = modelOf(body);
+    const wire = PROVIDER_WIRES.find((w) => w.matches(method, pathPart));
+    const model = wire?.modelOf?.(pathPart) ?? modelOf(body);
     if (this.recordLimit > 0) {
       if (this.requests.length >= this.recordLimit) this.requests.shift();
       this.requests.push({
-        method: req.method ?? 'GET',
+        method,
         path: pathPart,
         query,
         headers: req.headers,
@@ -227,9 +205,23 @@ export class MockUpstream {
     }
     const behavior = this.behaviorFor(key, model, req.headers['x-mock-behavior']);
     if (behavior.latencyMs) await sleep(behavior.latencyMs);
-    if (sendFailure(res, behavior, key)) return;
+    if (sendFailure(res, behavior, key, wire)) return;
     this.counter += 1;
-    this.route(req.method ?? 'GET', pathPart, body, behavior, res, model ?? 'gpt-4o-mini');
+    if (wire) {
+      const json = body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {};
+      await wire.answer({
+        method,
+        path: pathPart,
+        query,
+        body: json as Record<string, unknown>,
+        behavior,
+        res,
+        model: model ?? '',
+        id: this.counter,
+      });
+      return;
+    }
+    this.route(method, pathPart, body, behavior, res, model ?? 'gpt-4o-mini');
   }
 
   private route(
@@ -319,14 +311,15 @@ export class MockUpstream {
   }
 }
 
-function keyOf(req: IncomingMessage): string {
+function keyOf(req: IncomingMessage, query: Readonly<Record<string, string>>): string {
   const auth = req.headers['authorization'];
   if (typeof auth === 'string' && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '');
   for (const header of ['api-key', 'x-api-key', 'x-goog-api-key']) {
     const value = req.headers[header];
     if (typeof value === 'string') return value;
   }
-  return typeof auth === 'string' ? auth : '';
+  if (typeof auth === 'string') return auth;
+  return query['key'] ?? ''; // Gemini's ?key=
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -362,18 +355,26 @@ function modelOf(body: unknown): string | undefined {
   return undefined;
 }
 
-function sendJson(res: ServerResponse, status: number, payload: unknown, extra = {}): void {
-  const text = JSON.stringify(payload);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    ...extra,
-  });
-  res.end(text);
-}
-
 /** Answers the configured failure; false when the call should succeed. */
-function sendFailure(res: ServerResponse, behavior: MockBehavior, key: string): boolean {
+function sendFailure(
+  res: ServerResponse,
+  behavior: MockBehavior,
+  key: string,
+  wire: ProviderWire | undefined,
+): boolean {
+  if (wire && (behavior.fail !== undefined || behavior.status !== undefined)) {
+    const status = behavior.status ?? 0;
+    if (behavior.status === undefined || (status >= 300 && behavior.errorBody === undefined)) {
+      const failure = wire.failure(
+        behavior.status === undefined ? behavior.fail! : 'status',
+        status,
+        key,
+      );
+      const retry = failure.status === 429 ? { 'retry-after': retryAfter(behavior) } : {};
+      sendJson(res, failure.status, failure.body, { ...retry, ...failure.headers });
+      return true;
+    }
+  }
   if (behavior.status !== undefined && behavior.status >= 300) {
     const retry = behavior.status === 429 ? { 'retry-after': retryAfter(behavior) } : {};
     sendJson(
@@ -437,43 +438,12 @@ function sendFailure(res: ServerResponse, behavior: MockBehavior, key: string): 
   }
 }
 
-const retryAfter = (behavior: MockBehavior) => String(behavior.retryAfterSeconds ?? 1);
-
-/** Providers echo only the ends of a wrong key. */
-function maskKey(key: string): string {
-  return key.length <= 8 ? '****' : `${key.slice(0, 3)}****${key.slice(-4)}`;
-}
-
 function modelList(models: readonly string[]) {
   return {
     object: 'list',
     data: models.map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'mock' })),
   };
 }
-
-function chunkCount(behavior: MockBehavior): number {
-  return Math.max(0, behavior.chunks ?? 3);
-}
-
-function pieces(behavior: MockBehavior): string[] {
-  const count = chunkCount(behavior);
-  if (behavior.content === undefined) return Array.from({ length: count }, () => 'tok ');
-  if (count === 0) return [];
-  const size = Math.ceil(behavior.content.length / count) || 1;
-  return Array.from({ length: count }, (_, i) => behavior.content!.slice(i * size, (i + 1) * size));
-}
-
-function usageOf(behavior: MockBehavior) {
-  const prompt = behavior.usage?.prompt_tokens ?? 10;
-  const completion = behavior.usage?.completion_tokens ?? chunkCount(behavior);
-  return {
-    prompt_tokens: prompt,
-    completion_tokens: completion,
-    total_tokens: prompt + completion,
-  };
-}
-
-const now = () => Math.floor(Date.now() / 1000);
 
 function chatCompletion(behavior: MockBehavior, model: string, id: number) {
   return {
@@ -503,62 +473,6 @@ function textCompletion(behavior: MockBehavior, model: string, id: number) {
     usage: usageOf(behavior),
   };
 }
-
-/**
- * Writes SSE frames with the configured timing. `frames` are the content chunks; `head` goes
- * out with the first one, `tail` (finish, usage, [DONE]) after the last.
- */
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache',
-  connection: 'keep-alive',
-};
-
-async function writeStream(
-  res: ServerResponse,
-  behavior: MockBehavior,
-  head: string[],
-  frames: string[],
-  tail: string[],
-): Promise<void> {
-  res.writeHead(200, SSE_HEADERS);
-  if (
-    !behavior.firstChunkMs &&
-    !behavior.chunkIntervalMs &&
-    behavior.breakAfterChunks === undefined
-  ) {
-    // Benchmark path: the whole stream in one write, no timers, no listeners.
-    res.end(head.map(sse).join('') + frames.map(sse).join('') + tail.map(sse).join(''));
-    return;
-  }
-  let closed = false;
-  res.on('close', () => (closed = true));
-  if (behavior.firstChunkMs) await sleep(behavior.firstChunkMs);
-  const interval = behavior.chunkIntervalMs ?? 0;
-  // A provider dying mid-answer: after `breakAt` chunks the connection drops without a tail.
-  const breakAt = behavior.breakAfterChunks;
-  const sent = breakAt === undefined ? frames.length : Math.min(breakAt, frames.length);
-  let pending = head.map(sse).join('');
-  for (let i = 0; i < sent; i += 1) {
-    pending += sse(frames[i]!);
-    if (interval > 0 && i < sent - 1) {
-      res.write(pending);
-      pending = '';
-      await sleep(interval);
-      if (closed) return;
-    }
-  }
-  if (closed) return;
-  if (breakAt !== undefined) {
-    if (pending) res.write(pending);
-    // Let the written bytes leave before the reset.
-    setImmediate(() => res.socket?.destroy());
-    return;
-  }
-  res.end(pending + tail.map(sse).join(''));
-}
-
-const sse = (data: string) => `data: ${data}\n\n`;
 
 function includeUsage(body: Record<string, unknown>): boolean {
   const options = body['stream_options'];

@@ -1,0 +1,44 @@
+/** Canned provider failures (OpenAI wire shapes). */
+export type MockFailure = 'invalid_key' | 'rate_limit' | 'quota_exceeded' | 'server_error';
+
+/**
+ * How the mock answers. Every field is optional; rules are merged in this order (later wins):
+ * defaults → forModel → forKey → next() → the request's `x-mock-behavior` JSON header.
+ */
+export interface MockBehavior {
+  /** Milliseconds before the answer's headers. */
+  latencyMs?: number;
+  /** Streams: milliseconds between the headers and the first chunk. */
+  firstChunkMs?: number;
+  /** Streams: content chunks (default 3). Also the default completion_tokens. */
+  chunks?: number;
+  /** Streams: milliseconds between content chunks (default 0: all at once). */
+  chunkIntervalMs?: number;
+  /** Reply text; streams split it over the chunks. Default 'tok ' × chunks. */
+  content?: string;
+  /**
+   * Usage reported (default prompt 10, completion = chunks). The cache and reasoning counts are
+   * reported by the provider wires that have them (Anthropic cache read/creation, Gemini cached
+   * content and thoughts, OpenAI prompt_tokens_details); `prompt_tokens` includes the cached ones.
+   */
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    cached_tokens?: number;
+    cache_creation_tokens?: number;
+    reasoning_tokens?: number;
+  };
+  /** A canned failure (401 invalid key, 429 with Retry-After, 429 quota, 500). */
+  fail?: MockFailure;
+  /** Any status: with `errorBody` (JSON) answers exactly that. Overrides `fail`. */
+  status?: number;
+  errorBody?: unknown;
+  /** Retry-After seconds on 429 answers (default 1). */
+  retryAfterSeconds?: number;
+  /** Streams: cut the connection after this many content chunks (no [DONE], no usage). */
+  breakAfterChunks?: number;
+  /** GET /v1/models ids. */
+  models?: string[];
+  /** Balance every balance endpoint reports (provider currency, default 100). */
+  balance?: number;
+}
