@@ -7,3 +7,4 @@ export * from './routing/channel-selector';
 export * from './routing/failure-policy';
 export * from './limits/rate-limits';
 export * from './admission/ip-allow-list';
+export * from './providers';

@@ -52,8 +52,8 @@ const seconds = (event: RecordedEvent): number => {
  */
 export const logsProjection: Projection = {
   name: 'logs',
-  // 2: log_totals.
-  version: 2,
+  // 2: log_totals. 3: the cache and reasoning counts in `other`.
+  version: 3,
   collections: [
     {
       name: LOGS,
@@ -233,6 +233,15 @@ async function toRow(
           group_ratio: d.groupRatio,
           model_price: d.modelPrice,
           cache_ratio: d.cacheRatio,
+          // The anchors' names for the cache counts; only when there were any (most calls).
+          ...(d.cachedTokens > 0 ? { cache_tokens: d.cachedTokens } : {}),
+          ...(d.cacheCreationTokens
+            ? {
+                cache_creation_tokens: d.cacheCreationTokens,
+                cache_creation_ratio: d.cacheCreationRatio,
+              }
+            : {}),
+          ...(d.reasoningTokens ? { reasoning_tokens: d.reasoningTokens } : {}),
           admin_info: { use_channel: d.channelChain },
         }),
       };

@@ -44,8 +44,15 @@ export function sendJson(
   res.end(payload);
 }
 
-export function sendError(res: ServerResponse, error: RelayError, requestId: string): void {
+/** Writes `error` in the client's protocol (OpenAI's unless the route speaks another). */
+export function sendError(
+  res: ServerResponse,
+  error: RelayError,
+  requestId: string,
+  wire?: { errorBody(error: RelayError, requestId: string): unknown },
+): void {
   const extra: Record<string, string> =
     error.retryAfter !== undefined ? { 'retry-after': String(error.retryAfter) } : {};
-  sendJson(res, error.status, errorBody(error, requestId), requestId, extra);
+  const body = wire ? wire.errorBody(error, requestId) : errorBody(error, requestId);
+  sendJson(res, error.status, body, requestId, extra);
 }

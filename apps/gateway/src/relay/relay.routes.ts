@@ -25,6 +25,8 @@ import {
 } from './relay-ports';
 import { RelaySettingsView } from './relay-settings';
 import { RelayService } from './relay.service';
+import type { RelayCall } from './relay-call';
+import { clientWireOfIngress } from './client-wire';
 
 /** JSON bodies: prompts with images inlined as base64 legitimately reach megabytes. */
 export const RELAY_JSON_BODY_LIMIT = 32 * 1024 * 1024;
@@ -109,6 +111,11 @@ export class RelayRoutes {
           request.params.model,
         ),
     );
+    scope.post(
+      '/v1/messages',
+      { bodyLimit: RELAY_JSON_BODY_LIMIT },
+      (request: RawBodyRequest, reply) => this.onMessages(request, reply),
+    );
     scope.post('/pg/chat/completions', { bodyLimit: RELAY_JSON_BODY_LIMIT }, (request, reply) =>
       this.onPlayground(request, reply),
     );
@@ -145,21 +152,54 @@ export class RelayRoutes {
     route: string,
     modelFromPath?: string,
   ): void {
+    this.relayFor(request, reply, { endpoint, route, modelFromPath });
+  }
+
+  /** Anthropic's Messages API: `x-api-key` (or Bearer), answers and errors in its shapes. */
+  private onMessages(request: RawBodyRequest, reply: FastifyReply): void {
+    const header = (name: string): string | undefined => {
+      const value = request.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    this.relayFor(request, reply, {
+      endpoint: 'chat',
+      route: '/v1/messages',
+      ingress: 'anthropic',
+      authorization: header('x-api-key') ?? request.headers.authorization,
+      clientHeaders: {
+        'anthropic-version': header('anthropic-version'),
+        'anthropic-beta': header('anthropic-beta'),
+      },
+    });
+  }
+
+  private relayFor(
+    request: RawBodyRequest,
+    reply: FastifyReply,
+    how: Pick<
+      RelayCall,
+      'endpoint' | 'route' | 'modelFromPath' | 'ingress' | 'streamFromPath' | 'clientHeaders'
+    > & {
+      authorization?: string;
+    },
+  ): void {
     reply.hijack();
     const startedAt = Date.now();
     const requestId = RelayService.newRequestId();
     const lang = langOf(request);
+    const { authorization, ...rest } = how;
     const admitted = this.admission.admitToken(
-      request.headers.authorization,
+      how.ingress ? authorization : request.headers.authorization,
       request.ip,
       lang,
       startedAt,
     );
-    if (!admitted.ok) return sendError(reply.raw, admitted.error, requestId);
+    if (!admitted.ok) {
+      return sendError(reply.raw, admitted.error, requestId, clientWireOfIngress(how.ingress));
+    }
     void this.relay.relay(
       {
-        endpoint,
-        route,
+        ...rest,
         raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
         contentType: request.headers['content-type'] ?? 'application/json',
         ip: request.ip,
@@ -167,7 +207,6 @@ export class RelayRoutes {
         requestId,
         startedAt,
         caller: admitted.caller,
-        modelFromPath,
       },
       reply.raw,
     );

@@ -3,7 +3,6 @@ import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   chargeFor,
-  type PriceQuote,
   quotePrice,
   type RequestRelayed,
   reservationFor,
@@ -25,8 +24,10 @@ import {
   outgoingJson,
   parseJsonObject,
   readMultipartField,
+  channelProtocol,
+  ingressCodec,
+  OPENAI_WIRE_ADAPTOR,
   RelayError,
-  type RelayEndpoint,
   replaceMultipartField,
   reportsStreamUsage,
   requestFacts,
@@ -45,14 +46,16 @@ import {
 } from '@tollgate/relay';
 import type { Dispatcher } from 'undici';
 import type { Lang } from '../shared/i18n/messages';
+import { type ClientWire, clientWireOfIngress, openAiClient } from './client-wire';
+import { ConvertedAttempts } from './converted-attempts';
 import type { Caller } from './relay-admission';
+import type { AttemptResult, LastFailure, Prepared, RelayCall } from './relay-call';
 import { CORS_HEADERS, REQUEST_ID_HEADER, relayError, sendError } from './relay-http';
 import {
   BALANCE_BOOK_PORT,
   type BalanceBookPort,
   RELAY_COMMANDS_PORT,
   type RelayCommandsPort,
-  type Reservation,
   type RoutedChannel,
   ROUTING_TABLE_PORT,
   type RoutingTablePort,
@@ -60,60 +63,24 @@ import {
   type UsageAppenderPort,
 } from './relay-ports';
 import { type RelaySettings, RelaySettingsView } from './relay-settings';
+import {
+  AFTER_DISCONNECT_MAX_BYTES,
+  AFTER_DISCONNECT_MAX_MS,
+  drained,
+  headerText,
+  MAX_ERROR_BODY_BYTES,
+  MAX_JSON_ANSWER_BYTES,
+  networkFailure,
+  readAll,
+  readBounded,
+} from './upstream-io';
 import { UpstreamPools } from './upstream-pools';
-
-/** One relay request as the routes hand it over. */
-export interface RelayCall {
-  readonly endpoint: RelayEndpoint;
-  /** The route, e.g. /v1/chat/completions (the receipt's endpoint). */
-  readonly route: string;
-  readonly raw: Buffer;
-  readonly contentType: string;
-  readonly ip: string;
-  readonly lang: Lang;
-  readonly requestId: string;
-  readonly startedAt: number;
-  readonly caller: Caller;
-  /** /v1/engines/:model/embeddings */
-  readonly modelFromPath?: string;
-  /** The playground sends its group in the body; removed before the body goes upstream. */
-  readonly playground?: boolean;
-}
 
 /** Cool-down after a failure without Retry-After (one-hub's default). */
 const DEFAULT_COOLDOWN_MS = 5_000;
 /** A channel being auto-disabled is skipped until the routing table has dropped it. */
 const DISABLING_COOLDOWN_MS = 60_000;
-/** After the client left: keep reading the upstream this long / this much, then cut (still billed). */
-export const AFTER_DISCONNECT_MAX_MS = 120_000;
-export const AFTER_DISCONNECT_MAX_BYTES = 16 * 1024 * 1024;
-/** Largest non-stream answer kept in memory (images in b64 are big). */
-const MAX_JSON_ANSWER_BYTES = 64 * 1024 * 1024;
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const ANY_MODEL = '*';
-
-/** The failure the client is told about when no attempt answered. */
-interface LastFailure {
-  readonly failure: AttemptFailure;
-  readonly channel: RoutedChannel;
-}
-
-type AttemptResult =
-  | { readonly kind: 'answered' }
-  | { readonly kind: 'failed'; readonly failure: AttemptFailure; readonly retryAfterMs?: number };
-
-interface Prepared {
-  readonly call: RelayCall;
-  readonly settings: RelaySettings;
-  readonly facts: RequestFacts;
-  readonly body: JsonObject | undefined;
-  readonly boundary: string | undefined;
-  readonly group: string;
-  readonly quote: PriceQuote;
-  readonly promptEstimate: number;
-  readonly reservation: Reservation;
-  readonly chain: number[];
-}
 
 /**
  * The relay pipeline: admission checks that need the body, reserve → attempts with retries →
@@ -129,6 +96,7 @@ export class RelayService {
   readonly userLimiter = new UserRequestLimiter(() => Date.now());
   /** Injectable for tests that need a deterministic pick. */
   rng: () => number = Math.random;
+  private readonly converted: ConvertedAttempts;
 
   constructor(
     private readonly settingsView: RelaySettingsView,
@@ -137,7 +105,13 @@ export class RelayService {
     @Inject(ROUTING_TABLE_PORT) private readonly routing: RoutingTablePort,
     @Inject(USAGE_APPENDER_PORT) private readonly appender: UsageAppenderPort,
     @Inject(RELAY_COMMANDS_PORT) private readonly commands: RelayCommandsPort,
-  ) {}
+  ) {
+    this.converted = new ConvertedAttempts(
+      pools,
+      (p, channel, upstreamModel, usage, estimated, firstAt, stream) =>
+        this.settle(p, channel, upstreamModel, usage, estimated, firstAt, stream),
+    );
+  }
 
   static newRequestId(): string {
     return randomUUID().replace(/-/g, '');
@@ -146,16 +120,18 @@ export class RelayService {
   /** Relays one call and writes the answer (or the error) to `res`. Never throws. */
   async relay(call: RelayCall, res: ServerResponse): Promise<void> {
     let limits: LimitVerdict = { ok: true, release: () => undefined };
+    const wire = clientWireOfIngress(call.ingress);
     try {
       const settings = this.settingsView.current();
-      const prepared = this.prepare(call, settings);
-      if (prepared instanceof RelayError) return sendError(res, prepared, call.requestId);
+      const prepared = this.prepare(call, settings, wire);
+      if (prepared instanceof RelayError) return sendError(res, prepared, call.requestId, wire);
       limits = this.admitLimits(call, settings);
       if (!limits.ok) {
-        return sendError(res, this.limitError(call.lang, limits, settings), call.requestId);
+        const error = this.limitError(call.lang, limits, settings);
+        return sendError(res, error, call.requestId, wire);
       }
       const reserved = this.reserve(prepared);
-      if (reserved instanceof RelayError) return sendError(res, reserved, call.requestId);
+      if (reserved instanceof RelayError) return sendError(res, reserved, call.requestId, wire);
       await this.attempts(reserved, res);
     } catch (error) {
       this.logger.error(`relay ${call.requestId}: ${(error as Error).stack ?? String(error)}`);
@@ -164,6 +140,7 @@ export class RelayService {
           res,
           relayError(call.lang, 500, 'common.internal_error', {}, 'tollgate_error', 'internal'),
           call.requestId,
+          wire,
         );
       } else res.destroy();
     } finally {
@@ -174,12 +151,28 @@ export class RelayService {
   private prepare(
     call: RelayCall,
     settings: RelaySettings,
+    wire: ClientWire,
   ): Omit<Prepared, 'reservation'> | RelayError {
     const { lang, caller } = call;
     let body: JsonObject | undefined;
+    let hub: JsonObject | undefined;
+    let client = wire;
     let boundary: string | undefined;
     let facts: RequestFacts;
-    if (call.endpoint === 'audioTranscriptions' || call.endpoint === 'audioTranslations') {
+    if (call.ingress) {
+      body = parseJsonObject(call.raw);
+      if (!body) return this.badBody(lang);
+      const converted = ingressCodec(call.ingress)?.toOpenAi(body, {
+        model: call.modelFromPath,
+        stream: call.streamFromPath,
+      });
+      if (converted === undefined) return this.badBody(lang);
+      if (typeof converted === 'string') {
+        return new RelayError(400, converted, 'invalid_request_error', 'invalid_request');
+      }
+      hub = converted;
+      facts = requestFacts('chat', hub);
+    } else if (call.endpoint === 'audioTranscriptions' || call.endpoint === 'audioTranslations') {
       boundary = multipartBoundary(call.contentType);
       if (!boundary) return this.badBody(lang);
       const model = readMultipartField(call.raw, boundary, 'model')?.trim() || 'whisper-1';
@@ -189,6 +182,12 @@ export class RelayService {
       if (!body) return this.badBody(lang);
       facts = requestFacts(call.endpoint, body);
       if (call.modelFromPath) facts = { ...facts, model: call.modelFromPath };
+      hub = body;
+      if (call.playground && 'group' in body) {
+        const { group: _group, ...rest } = body;
+        hub = rest;
+      }
+      if (facts.stream) client = openAiClient(includesUsage(body));
     }
     const model = facts.model;
     if (model === '') {
@@ -244,12 +243,16 @@ export class RelayService {
     } else if (this.routing.candidates(group, model).length === 0) {
       return noChannel(lang, group, model);
     }
-    const promptEstimate = body ? estimatePromptTokens(call.endpoint, body) : 0;
+    const promptEstimate = hub
+      ? estimatePromptTokens(call.ingress ? 'chat' : call.endpoint, hub)
+      : 0;
     return {
       call,
       settings,
       facts,
       body,
+      hub,
+      client,
       boundary,
       group,
       quote: quoted.quote,
@@ -343,7 +346,8 @@ export class RelayService {
       this.book.release(p.reservation);
     }
     if (outcome === 'answered') return;
-    sendError(res, this.finalError(p.call, p.group, p.facts.model, outcome), p.call.requestId);
+    const error = this.finalError(p.call, p.group, p.facts.model, outcome);
+    sendError(res, error, p.call.requestId, p.client);
   }
 
   /** The attempts in routing order: 'answered', or the last failure (none when no channel). */
@@ -469,6 +473,27 @@ export class RelayService {
 
   /** One upstream call; answers the client when it succeeds. */
   private async attempt(
+    p: Prepared,
+    channel: RoutedChannel,
+    res: ServerResponse,
+  ): Promise<AttemptResult> {
+    const protocol = channelProtocol(channel.type);
+    if (protocol.kind === 'unsupported') return unsupported(channel.type);
+    if (protocol.kind === 'adaptor' && protocol.native && protocol.native.kind === p.call.ingress) {
+      return this.converted.native(p, channel, res, protocol.adaptor, protocol.native);
+    }
+    if (protocol.kind === 'adaptor' || p.call.ingress) {
+      const adaptor = protocol.kind === 'adaptor' ? protocol.adaptor : OPENAI_WIRE_ADAPTOR;
+      if (!adaptor.endpoints.has(p.call.ingress ? 'chat' : p.call.endpoint) || !p.hub) {
+        return unsupported(channel.type, p.call.endpoint);
+      }
+      return this.converted.convert(p, channel, res, adaptor, p.hub);
+    }
+    return this.passThrough(p, channel, res);
+  }
+
+  /** An OpenAI client and an OpenAI-wire channel: the client's bytes go as they came. */
+  private async passThrough(
     p: Prepared,
     channel: RoutedChannel,
     res: ServerResponse,
@@ -658,11 +683,11 @@ export class RelayService {
     this.settle(p, channel, upstreamModel, usage, estimated, outcome.firstChunkAt ?? null, true);
   }
 
-  private settle(
+  settle(
     p: Prepared,
     channel: RoutedChannel,
     upstreamModel: string,
-    usage: TokenUsage,
+    usage: UpstreamUsage,
     estimated: boolean,
     firstAt: number | null,
     stream: boolean,
@@ -689,6 +714,13 @@ export class RelayService {
       promptTokens: receipt.promptTokens,
       completionTokens: receipt.completionTokens,
       cachedTokens: receipt.cachedTokens,
+      ...(receipt.cacheCreationTokens > 0
+        ? {
+            cacheCreationTokens: receipt.cacheCreationTokens,
+            cacheCreationRatio: receipt.cacheCreationRatio,
+          }
+        : {}),
+      ...(usage.reasoningTokens ? { reasoningTokens: usage.reasoningTokens } : {}),
       quota: charged,
       reserved: reservation.amount,
       modelRatio: receipt.modelRatio,
@@ -732,66 +764,27 @@ function noChannel(lang: Lang, group: string, model: string): RelayError {
   );
 }
 
-function headerText(value: string | string[] | undefined): string {
-  return (Array.isArray(value) ? value[0] : value) ?? '';
+/** A channel whose type (or this endpoint on it) the relay cannot speak: that channel's failure. */
+function unsupported(type: number, endpoint?: string): AttemptResult {
+  return {
+    kind: 'failed',
+    failure: {
+      kind: 'http',
+      status: 501,
+      message: endpoint
+        ? `channel type ${type} does not support ${endpoint}`
+        : `channel type ${type} is not supported by this relay`,
+      type: 'tollgate_error',
+      code: 'channel_type_unsupported',
+    },
+  };
 }
 
-function networkFailure(error: unknown): AttemptFailure {
-  const code = (error as { code?: string }).code ?? '';
-  const message = (error as Error).message ?? String(error);
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return { kind: 'timeout', message };
-  }
-  return { kind: 'network', message: code ? `${code}: ${message}` : message };
-}
-
-/** The whole body, or an error past `limit` bytes. Events rather than `for await`: the async
- * iterator costs a promise and an object per chunk on every non-stream answer. */
-function readAll(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
-  return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        body.destroy();
-        reject(
-          Object.assign(new Error('upstream answer too large'), { code: 'TOLLGATE_TOO_LARGE' }),
-        );
-        return;
-      }
-      chunks.push(chunk);
-    });
-    body.once('end', () =>
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)),
-    );
-    body.once('error', reject);
-  });
-}
-
-async function readBounded(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      const buf = chunk as Buffer;
-      if (size < limit) chunks.push(buf.subarray(0, limit - size));
-      size += buf.length;
-    }
-  } catch {
-    // a broken error body still tells us the status
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
+function includesUsage(body: JsonObject): boolean {
+  const options = body.stream_options;
+  return (
+    typeof options === 'object' &&
+    options !== null &&
+    (options as JsonObject).include_usage === true
+  );
 }

@@ -186,7 +186,20 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   GroupRatio: numbers({ default: 1, vip: 1, svip: 1 }),
   // Relay (issue 9): cache ratios, self-use mode, retry/disable rules, per-user request limits, the
   // channel failure budget (Tollgate's own, off by default)
-  CacheRatio: numbers({ 'gpt-4o': 0.5, 'gpt-4o-mini': 0.5, 'o1-mini': 0.5 }),
+  CacheRatio: numbers({
+    'gpt-4o': 0.5,
+    'gpt-4o-mini': 0.5,
+    'o1-mini': 0.5,
+    'claude-3-5-sonnet-20241022': 0.1,
+    'claude-3-5-haiku-20241022': 0.1,
+    'claude-3-opus-20240229': 0.1,
+  }),
+  // Prompt tokens written to the provider's cache (Anthropic's five-minute writes: 1.25 × input).
+  CacheCreationRatio: numbers({
+    'claude-3-5-sonnet-20241022': 1.25,
+    'claude-3-5-haiku-20241022': 1.25,
+    'claude-3-opus-20240229': 1.25,
+  }),
   SelfUseModeEnabled: bool(false),
   AutomaticDisableKeywords: text(DEFAULT_DISABLE_KEYWORDS.join('\n')),
   AutomaticRetryStatusCodes: str('100-199,300-399,401-407,409-499,500-503,505-523,525-599'),

@@ -7,11 +7,19 @@ import {
 } from './pricing';
 
 const options: PriceOptions = {
-  modelRatio: { 'gpt-4o': 1.25, 'gpt-4o-mini': 0.075, free: 0, 'text-embedding-3-small': 0.01 },
-  completionRatio: { 'gpt-4o': 4, 'gpt-4o-mini': 4 },
+  modelRatio: {
+    'gpt-4o': 1.25,
+    'gpt-4o-mini': 0.075,
+    free: 0,
+    'text-embedding-3-small': 0.01,
+    claude: 1.5,
+    'claude-cheap-writes': 1.5,
+  },
+  completionRatio: { 'gpt-4o': 4, 'gpt-4o-mini': 4, claude: 5, 'claude-cheap-writes': 5 },
   modelPrice: { 'dall-e-3': 0.04, 'gpt-4o-priced': 0.02 },
   groupRatio: { default: 1, vip: 0.5, svip: 2, zero: 0 },
-  cacheRatio: { 'gpt-4o': 0.5 },
+  cacheRatio: { 'gpt-4o': 0.5, claude: 0.1 },
+  cacheCreationRatio: { claude: 1.25, 'claude-cheap-writes': 1 },
   selfUseMode: false,
   preConsumedQuota: 500,
   quotaPerUnit: 500000,
@@ -31,6 +39,7 @@ describe('chargeFor (spec 001 §9)', () => {
     prompt: number;
     completion: number;
     cached?: number;
+    written?: number;
     quota: number;
   }> = [
     // round((prompt + completion × completionRatio) × modelRatio × groupRatio)
@@ -90,6 +99,37 @@ describe('chargeFor (spec 001 §9)', () => {
       cached: 99,
       quota: 6,
     }, // 5 × 1.25 = 6.25
+    // Anthropic: (4020 − 3000 − 1000) + 3000 × 0.1 + 1000 × 1.25 + 42 × 5 = 20 + 300 + 1250 + 210
+    // = 1780 → × 1.5 = 2670
+    {
+      name: 'cache reads and writes at their own ratios',
+      model: 'claude',
+      prompt: 4020,
+      completion: 42,
+      cached: 3000,
+      written: 1000,
+      quota: 2670,
+    },
+    // A model without a CacheCreationRatio entry: the writes at 1.25 (Anthropic's list price).
+    // (200 − 100) × 1 + 100 × 1.25 = 225 → × 1.25 (gpt-4o) = 281.25
+    {
+      name: 'cache writes default to 1.25',
+      model: 'gpt-4o',
+      prompt: 200,
+      completion: 0,
+      written: 100,
+      quota: 281,
+    },
+    // Writes never exceed what the prompt holds besides the reads: 10 − 6 = 4 written at most.
+    {
+      name: 'cache writes capped at the prompt',
+      model: 'claude-cheap-writes',
+      prompt: 10,
+      completion: 0,
+      cached: 6,
+      written: 50,
+      quota: 15, // no cache ratios for this model: (0 + 6 × 1 + 4 × 1) × 1.5
+    },
     {
       name: 'minimum 1 when ratios are not zero',
       model: 'gpt-4o-mini',
@@ -127,10 +167,15 @@ describe('chargeFor (spec 001 §9)', () => {
     },
   ];
 
-  it.each(cases)('$name', ({ model, group, prompt, completion, cached, quota }) => {
+  it.each(cases)('$name', ({ model, group, prompt, completion, cached, written, quota }) => {
     const receipt = chargeFor(
       quote(model, group),
-      { promptTokens: prompt, completionTokens: completion, cachedTokens: cached ?? 0 },
+      {
+        promptTokens: prompt,
+        completionTokens: completion,
+        cachedTokens: cached ?? 0,
+        cacheCreationTokens: written,
+      },
       options.quotaPerUnit,
     );
     expect(receipt.quota).toBe(quota);
@@ -149,10 +194,12 @@ describe('chargeFor (spec 001 §9)', () => {
       completionRatio: 4,
       groupRatio: 0.5,
       cacheRatio: 0.5,
+      cacheCreationRatio: 1.25,
       modelPrice: -1,
       promptTokens: 100,
       completionTokens: 50,
       cachedTokens: 20,
+      cacheCreationTokens: 0,
     });
   });
 

@@ -13,6 +13,11 @@ export interface PriceOptions {
   readonly groupRatio: Readonly<Record<string, number>>;
   /** Multiplier for cached prompt tokens (per model); 1 when absent. */
   readonly cacheRatio: Readonly<Record<string, number>>;
+  /**
+   * Multiplier for prompt tokens written to the provider's cache (per model; only Anthropic-family
+   * upstreams report them); DEFAULT_CACHE_CREATION_RATIO when absent.
+   */
+  readonly cacheCreationRatio: Readonly<Record<string, number>>;
   /** `SelfUseModeEnabled`: unknown models are billed at SELF_USE_MODEL_RATIO instead of refused. */
   readonly selfUseMode: boolean;
   /** `PreConsumedQuota`: the reservation when the client sets no max_tokens. */
@@ -20,6 +25,9 @@ export interface PriceOptions {
   /** `QuotaPerUnit`: quota units per USD (500000). */
   readonly quotaPerUnit: number;
 }
+
+/** Anthropic's published price of a five-minute cache write: 1.25 × the input price. */
+export const DEFAULT_CACHE_CREATION_RATIO = 1.25;
 
 /** What the anchors bill an unknown model at in self-use mode. */
 export const SELF_USE_MODEL_RATIO = 37.5;
@@ -33,6 +41,7 @@ export type PriceQuote =
       readonly completionRatio: number;
       readonly groupRatio: number;
       readonly cacheRatio: number;
+      readonly cacheCreationRatio: number;
       /** Always -1 in ratio mode (the log's convention). */
       readonly modelPrice: -1;
     }
@@ -46,6 +55,7 @@ export type PriceQuote =
       readonly modelRatio: 0;
       readonly completionRatio: 0;
       readonly cacheRatio: 0;
+      readonly cacheCreationRatio: 0;
     };
 
 export type QuoteResult =
@@ -57,6 +67,8 @@ export interface TokenUsage {
   readonly completionTokens: number;
   /** Part of promptTokens served from the upstream's prompt cache. */
   readonly cachedTokens: number;
+  /** Part of promptTokens written to the upstream's prompt cache (Anthropic). */
+  readonly cacheCreationTokens?: number;
 }
 
 /** The charge and everything needed to explain it (the log's `other` is built from this). */
@@ -67,10 +79,12 @@ export interface ChargeReceipt {
   readonly completionRatio: number;
   readonly groupRatio: number;
   readonly cacheRatio: number;
+  readonly cacheCreationRatio: number;
   readonly modelPrice: number;
   readonly promptTokens: number;
   readonly completionTokens: number;
   readonly cachedTokens: number;
+  readonly cacheCreationTokens: number;
 }
 
 const own = (map: Readonly<Record<string, number>>, key: string): number | undefined =>
@@ -102,6 +116,7 @@ export function quotePrice(options: PriceOptions, model: string, group: string):
         modelRatio: 0,
         completionRatio: 0,
         cacheRatio: 0,
+        cacheCreationRatio: 0,
       },
     };
   }
@@ -120,6 +135,7 @@ export function quotePrice(options: PriceOptions, model: string, group: string):
       completionRatio: own(options.completionRatio, model) ?? 1,
       groupRatio,
       cacheRatio: own(options.cacheRatio, model) ?? 1,
+      cacheCreationRatio: own(options.cacheCreationRatio, model) ?? DEFAULT_CACHE_CREATION_RATIO,
       modelPrice: -1,
     },
   };
@@ -129,8 +145,8 @@ const whole = (n: number): number => (Number.isFinite(n) && n > 0 ? Math.floor(n
 
 /**
  * The charge for what the upstream reported (or what was counted locally).
- * Ratio mode: round(((prompt − cached) + cached × cacheRatio + completion × completionRatio)
- * × modelRatio × groupRatio), at least 1 when modelRatio × groupRatio ≠ 0 and tokens were used;
+ * Ratio mode: round(((prompt − cached − written) + cached × cacheRatio + written ×
+ * cacheCreationRatio + completion × completionRatio) × modelRatio × groupRatio), at least 1 when modelRatio × groupRatio ≠ 0 and tokens were used;
  * 0 when no token was used at all (an empty answer costs nothing).
  * Price mode: round(modelPrice × quotaPerUnit × groupRatio) per call (`calls`: images with n > 1),
  * whatever the tokens.
@@ -144,16 +160,22 @@ export function chargeFor(
   const promptTokens = whole(usage.promptTokens);
   const completionTokens = whole(usage.completionTokens);
   const cachedTokens = Math.min(whole(usage.cachedTokens), promptTokens);
+  const cacheCreationTokens = Math.min(
+    whole(usage.cacheCreationTokens ?? 0),
+    promptTokens - cachedTokens,
+  );
   const base = {
     mode: quote.mode,
     modelRatio: quote.modelRatio,
     completionRatio: quote.completionRatio,
     groupRatio: quote.groupRatio,
     cacheRatio: quote.cacheRatio,
+    cacheCreationRatio: quote.cacheCreationRatio,
     modelPrice: quote.modelPrice,
     promptTokens,
     completionTokens,
     cachedTokens,
+    cacheCreationTokens,
   };
   if (quote.mode === 'price') {
     const perCall = Math.round(quote.modelPrice * quotaPerUnit * quote.groupRatio);
@@ -162,8 +184,10 @@ export function chargeFor(
   if (promptTokens + completionTokens === 0) return { ...base, quota: 0 };
   const weighted =
     promptTokens -
-    cachedTokens +
+    cachedTokens -
+    cacheCreationTokens +
     cachedTokens * quote.cacheRatio +
+    cacheCreationTokens * quote.cacheCreationRatio +
     completionTokens * quote.completionRatio;
   const ratio = quote.modelRatio * quote.groupRatio;
   let quota = Math.round(weighted * ratio);

@@ -29,6 +29,10 @@ export type RequestRelayed = DomainEvent<
     readonly promptTokens: number;
     readonly completionTokens: number;
     readonly cachedTokens: number;
+    /** Part of promptTokens written to the provider's cache (Anthropic); absent on older receipts. */
+    readonly cacheCreationTokens?: number;
+    /** Part of completionTokens the model spent reasoning (shown, billed as completion). */
+    readonly reasoningTokens?: number;
     /** Quota units charged (500000 = $1). */
     readonly quota: number;
     /** What was reserved before relaying; the book settles `quota - reserved`. */
@@ -37,6 +41,8 @@ export type RequestRelayed = DomainEvent<
     readonly completionRatio: number;
     readonly groupRatio: number;
     readonly cacheRatio: number;
+    /** The cache-write multiplier applied; absent on older receipts. */
+    readonly cacheCreationRatio?: number;
     /** USD per call in price mode; -1 in ratio mode. */
     readonly modelPrice: number;
     readonly useTimeMs: number;

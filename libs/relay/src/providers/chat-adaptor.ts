@@ -75,6 +75,8 @@ export interface ChatAdaptor {
     stream: boolean,
     now: Date,
   ): ProviderRequest;
+  /** When set, the gateway awaits it on request()'s result before sending (async SigV4 signing). */
+  authorize?(req: ProviderRequest, channel: WireChannel, now: Date): Promise<ProviderRequest>;
   /** The provider's non-stream JSON answer as the OpenAI answer of `endpoint`, with usage. */
   response(endpoint: RelayEndpoint, provider: JsonObject, ctx: ConvertContext): ConvertedAnswer;
   /** A converter for one streamed chat answer. */

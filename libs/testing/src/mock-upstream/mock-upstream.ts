@@ -2,7 +2,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { MockBehavior } from './mock-behavior';
 import {
-  chunkCount,
   maskKey,
   now,
   pieces,

@@ -1,0 +1,394 @@
+/**
+ * Attempts that are not a byte pass-through: a converting adaptor between the client's protocol
+ * and the channel's (the OpenAI chat body is the hub), and native relays of a non-OpenAI protocol
+ * to an upstream that speaks it (Anthropic → Anthropic), whose bytes pass but whose usage is read
+ * in that protocol. Off the OpenAI hot path: these parse and build JSON per answer.
+ */
+import type { ServerResponse } from 'node:http';
+import {
+  type ChatAdaptor,
+  completionTextOfJson,
+  type ConvertContext,
+  type ConvertedFailure,
+  countText,
+  eventObject,
+  type FramedEvent,
+  type JsonObject,
+  type NativeWire,
+  parseJsonObject,
+  type ProviderRequest,
+  retryAfterMs,
+  SseFramer,
+  framerFor,
+  type StreamConverter,
+  upstreamModelName,
+  type UpstreamUsage,
+} from '@tollgate/relay';
+import type { Dispatcher } from 'undici';
+import type { AttemptResult, Prepared } from './relay-call';
+import { CORS_HEADERS, REQUEST_ID_HEADER } from './relay-http';
+import type { RoutedChannel } from './relay-ports';
+import {
+  AFTER_DISCONNECT_MAX_BYTES,
+  AFTER_DISCONNECT_MAX_MS,
+  drained,
+  headerText,
+  MAX_ERROR_BODY_BYTES,
+  MAX_JSON_ANSWER_BYTES,
+  networkFailure,
+  readAll,
+  readBounded,
+} from './upstream-io';
+import type { UpstreamPools } from './upstream-pools';
+
+export type Settle = (
+  p: Prepared,
+  channel: RoutedChannel,
+  upstreamModel: string,
+  usage: UpstreamUsage,
+  estimated: boolean,
+  firstAt: number | null,
+  stream: boolean,
+) => void;
+
+/** Text kept for a local count when a converted stream reports no usage (4 MB as the SSE reader). */
+const KEEP_TEXT_CHARS = 4 * 1024 * 1024;
+
+function failedWith(failure: ConvertedFailure): AttemptResult {
+  return {
+    kind: 'failed',
+    failure: { kind: 'http', status: failure.status, ...failure.info },
+  };
+}
+
+export class ConvertedAttempts {
+  constructor(
+    private readonly pools: UpstreamPools,
+    private readonly settle: Settle,
+  ) {}
+
+  private context(p: Prepared): ConvertContext {
+    return {
+      id: `chatcmpl-${p.call.requestId}`,
+      model: p.facts.model,
+      created: Math.floor(p.call.startedAt / 1000),
+    };
+  }
+
+  /** Sends; a non-2xx answer becomes the attempt's failure in the OpenAI error fields. */
+  private async send(
+    request: ProviderRequest,
+    adaptor: ChatAdaptor,
+  ): Promise<{ answer: Dispatcher.ResponseData } | { failed: AttemptResult }> {
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await this.pools.pool(request.origin).request({
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        body: request.body,
+      });
+    } catch (error) {
+      return { failed: { kind: 'failed', failure: networkFailure(error) } };
+    }
+    if (answer.statusCode >= 200 && answer.statusCode < 300) return { answer };
+    const text = await readBounded(answer.body, MAX_ERROR_BODY_BYTES);
+    return {
+      failed: {
+        kind: 'failed',
+        failure: {
+          kind: 'http',
+          status: answer.statusCode,
+          ...adaptor.error(answer.statusCode, text),
+        },
+        retryAfterMs: retryAfterMs(answer.headers['retry-after'], Date.now()),
+      },
+    };
+  }
+
+  /** The client's protocol differs from the channel's: hub → adaptor → hub → the client's wire. */
+  async convert(
+    p: Prepared,
+    channel: RoutedChannel,
+    res: ServerResponse,
+    adaptor: ChatAdaptor,
+    hub: JsonObject,
+  ): Promise<AttemptResult> {
+    const { call, facts } = p;
+    const endpoint = call.ingress ? 'chat' : call.endpoint;
+    const upstreamModel = upstreamModelName(channel, facts.model);
+    let request: ProviderRequest;
+    try {
+      request = adaptor.request(endpoint, hub, channel, upstreamModel, facts.stream, new Date());
+      if (adaptor.authorize) request = await adaptor.authorize(request, channel, new Date());
+    } catch (error) {
+      // A channel whose key or base URL cannot make a request (a malformed Bedrock key).
+      return { kind: 'failed', failure: networkFailure(error) };
+    }
+    const sent = await this.send(request, adaptor);
+    if ('failed' in sent) return sent.failed;
+    const { answer } = sent;
+    const ctx = this.context(p);
+    if (facts.stream)
+      return this.convertStream(p, channel, upstreamModel, adaptor, answer, res, ctx);
+    let raw: Buffer;
+    try {
+      raw = await readAll(answer.body, MAX_JSON_ANSWER_BYTES);
+    } catch (error) {
+      return { kind: 'failed', failure: networkFailure(error) };
+    }
+    const parsed = parseJsonObject(raw);
+    if (!parsed) {
+      return failedWith({
+        status: 502,
+        info: {
+          message: 'upstream answer is not JSON',
+          type: 'upstream_error',
+          code: 'bad_response',
+        },
+      });
+    }
+    const converted = adaptor.response(endpoint, parsed, ctx);
+    if (!converted.ok) return failedWith(converted.failure);
+    const firstByteAt = Date.now();
+    let usage: UpstreamUsage | undefined = converted.usage;
+    const estimated = usage === undefined;
+    usage ??= {
+      promptTokens: p.promptEstimate,
+      completionTokens: countText(completionTextOfJson(converted.body)),
+      cachedTokens: 0,
+    };
+    const payload = Buffer.from(JSON.stringify(p.client.whole(converted.body, usage, ctx)));
+    if (!res.destroyed && !res.headersSent) {
+      res.writeHead(200, {
+        ...CORS_HEADERS,
+        'content-type': 'application/json',
+        'content-length': payload.length,
+        [REQUEST_ID_HEADER]: call.requestId,
+      });
+      res.end(payload);
+    }
+    this.settle(p, channel, upstreamModel, usage, estimated, firstByteAt, false);
+    return { kind: 'answered' };
+  }
+
+  private async convertStream(
+    p: Prepared,
+    channel: RoutedChannel,
+    upstreamModel: string,
+    adaptor: ChatAdaptor,
+    answer: Dispatcher.ResponseData,
+    res: ServerResponse,
+    ctx: ConvertContext,
+  ): Promise<AttemptResult> {
+    const framer = framerFor(adaptor.framing);
+    const converter = adaptor.stream(ctx);
+    const encoder = p.client.stream(ctx);
+    let text = '';
+    let firstAt: number | null = null;
+    const toClient = (chunks: JsonObject[]): string => {
+      let out = '';
+      for (const chunk of chunks) {
+        if (text.length < KEEP_TEXT_CHARS) text += completionTextOfJson(chunk);
+        out += encoder.chunk(chunk);
+      }
+      return out;
+    };
+    const pump = new ClientPump(res, p.call.requestId);
+    const read = await pumpUpstream(answer, pump, (chunk) => {
+      firstAt ??= Date.now();
+      return toClient(eventsOf(framer.push(chunk), converter));
+    });
+    // A failure before anything reached the client is this channel's failure (retry another).
+    const failure = converter.failure();
+    if (failure && !pump.started) return failedWith(failure);
+    let tail = toClient(eventsOf(framer.end(), converter));
+    tail += toClient(converter.end());
+    const reported = converter.usage();
+    const usage: UpstreamUsage = reported ?? {
+      promptTokens: p.promptEstimate,
+      completionTokens: countText(text),
+      cachedTokens: 0,
+    };
+    tail += encoder.end(usage);
+    pump.finish(tail, read.cut);
+    this.settle(p, channel, upstreamModel, usage, reported === undefined, firstAt, true);
+    return { kind: 'answered' };
+  }
+
+  /** The client speaks the channel's protocol: its bytes go, the answer's bytes come back. */
+  async native(
+    p: Prepared,
+    channel: RoutedChannel,
+    res: ServerResponse,
+    adaptor: ChatAdaptor,
+    native: NativeWire,
+  ): Promise<AttemptResult> {
+    const { call, facts } = p;
+    const upstreamModel = upstreamModelName(channel, facts.model);
+    let request: ProviderRequest;
+    try {
+      request = native.request(
+        call.raw,
+        p.body ?? {},
+        channel,
+        upstreamModel,
+        facts.stream,
+        call.clientHeaders ?? {},
+      );
+    } catch (error) {
+      return { kind: 'failed', failure: networkFailure(error) };
+    }
+    const sent = await this.send(request, adaptor);
+    if ('failed' in sent) return sent.failed;
+    const { answer } = sent;
+    const ctx = this.context(p);
+    const contentType = headerText(answer.headers['content-type']);
+    if (facts.stream && contentType.includes('text/event-stream')) {
+      const framer = new SseFramer();
+      const converter = adaptor.stream(ctx);
+      let firstAt: number | null = null;
+      const pump = new ClientPump(res, call.requestId);
+      const read = await pumpUpstream(answer, pump, (chunk) => {
+        firstAt ??= Date.now();
+        eventsOf(framer.push(chunk), converter);
+        return chunk;
+      });
+      eventsOf(framer.end(), converter);
+      pump.finish('', read.cut);
+      const reported = converter.usage();
+      const usage = reported ?? {
+        promptTokens: p.promptEstimate,
+        completionTokens: 0,
+        cachedTokens: 0,
+      };
+      this.settle(p, channel, upstreamModel, usage, reported === undefined, firstAt, true);
+      return { kind: 'answered' };
+    }
+    let raw: Buffer;
+    try {
+      raw = await readAll(answer.body, MAX_JSON_ANSWER_BYTES);
+    } catch (error) {
+      return { kind: 'failed', failure: networkFailure(error) };
+    }
+    const firstByteAt = Date.now();
+    if (!res.destroyed && !res.headersSent) {
+      res.writeHead(answer.statusCode, {
+        ...CORS_HEADERS,
+        'content-type': contentType || 'application/json',
+        'content-length': raw.length,
+        [REQUEST_ID_HEADER]: call.requestId,
+      });
+      res.end(raw);
+    }
+    const parsed = parseJsonObject(raw);
+    const converted = parsed ? adaptor.response('chat', parsed, ctx) : undefined;
+    const reported = converted?.ok ? converted.usage : undefined;
+    const usage = reported ?? {
+      promptTokens: p.promptEstimate,
+      completionTokens: converted?.ok ? countText(completionTextOfJson(converted.body)) : 0,
+      cachedTokens: 0,
+    };
+    this.settle(p, channel, upstreamModel, usage, reported === undefined, firstByteAt, false);
+    return { kind: 'answered' };
+  }
+}
+
+/** Feeds framed events to the converter; the OpenAI chunks they produce. */
+function eventsOf(events: FramedEvent[], converter: StreamConverter): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const event of events) {
+    const data = eventObject(event);
+    if (data) out.push(...converter.event(data, event.name));
+  }
+  return out;
+}
+
+/**
+ * Writes a stream to the client: SSE headers on the first write, backpressure, and a client that
+ * left is noticed (the upstream is still read, bounded, so the work is billed).
+ */
+class ClientPump {
+  started = false;
+  goneAt: number | undefined;
+  private readonly onClose = () => {
+    if (!this.res.writableFinished) this.goneAt ??= Date.now();
+  };
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly requestId: string,
+  ) {
+    res.on('close', this.onClose);
+    if (res.destroyed) this.goneAt = Date.now();
+  }
+
+  private head(): void {
+    if (this.started) return;
+    this.started = true;
+    if (this.res.destroyed || this.res.headersSent) return;
+    this.res.writeHead(200, {
+      ...CORS_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      [REQUEST_ID_HEADER]: this.requestId,
+    });
+  }
+
+  /** False when the client is gone (keep reading, stop writing). */
+  async write(data: string | Buffer): Promise<boolean> {
+    if (this.goneAt !== undefined || this.res.destroyed) {
+      this.goneAt ??= Date.now();
+      return false;
+    }
+    if (data.length === 0) return true;
+    this.head();
+    if (!this.res.write(data)) await drained(this.res);
+    return true;
+  }
+
+  finish(tail: string, cut: boolean): void {
+    this.res.off('close', this.onClose);
+    if (this.goneAt === undefined && !this.res.destroyed) {
+      this.head();
+      if (cut) this.res.destroy();
+      else this.res.end(tail);
+    } else if (!this.res.writableEnded && !this.res.destroyed) this.res.end();
+  }
+}
+
+/**
+ * Reads the upstream to its end, writing what `transform` makes of each chunk; after the client
+ * left, reads on (bounded in time and bytes) so the answer is billed. `cut`: the upstream broke or
+ * was cut.
+ */
+async function pumpUpstream(
+  answer: Dispatcher.ResponseData,
+  pump: ClientPump,
+  transform: (chunk: Buffer) => string | Buffer,
+): Promise<{ cut: boolean }> {
+  let bytesAfterGone = 0;
+  let cut = false;
+  try {
+    for await (const chunk of answer.body) {
+      const buf = chunk as Buffer;
+      const out = transform(buf);
+      if (await pump.write(out)) continue;
+      bytesAfterGone += buf.length;
+      if (
+        bytesAfterGone > AFTER_DISCONNECT_MAX_BYTES ||
+        Date.now() - (pump.goneAt ?? Date.now()) > AFTER_DISCONNECT_MAX_MS
+      ) {
+        cut = true;
+        break;
+      }
+    }
+  } catch {
+    cut = true; // the upstream broke mid-stream: bill what was produced
+  } finally {
+    if (cut) answer.body.destroy();
+  }
+  return { cut };
+}

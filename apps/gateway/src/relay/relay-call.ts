@@ -1,0 +1,66 @@
+/** The shapes one relay request takes on its way through the pipeline. */
+import type { PriceQuote } from '@tollgate/domain';
+import type {
+  AttemptFailure,
+  IngressKind,
+  JsonObject,
+  RelayEndpoint,
+  RequestFacts,
+} from '@tollgate/relay';
+import type { Lang } from '../shared/i18n/messages';
+import type { ClientWire } from './client-wire';
+import type { Caller } from './relay-admission';
+import type { Reservation, RoutedChannel } from './relay-ports';
+import type { RelaySettings } from './relay-settings';
+
+/** One relay request as the routes hand it over. */
+export interface RelayCall {
+  readonly endpoint: RelayEndpoint;
+  /** The route, e.g. /v1/chat/completions (the receipt's endpoint). */
+  readonly route: string;
+  readonly raw: Buffer;
+  readonly contentType: string;
+  readonly ip: string;
+  readonly lang: Lang;
+  readonly requestId: string;
+  readonly startedAt: number;
+  readonly caller: Caller;
+  /** /v1/engines/:model/embeddings, Gemini's /v1beta/models/{model}:… */
+  readonly modelFromPath?: string;
+  /** The playground sends its group in the body; removed before the body goes upstream. */
+  readonly playground?: boolean;
+  /** The client's protocol when it is not OpenAI's (POST /v1/messages, /v1beta/models/…). */
+  readonly ingress?: IngressKind;
+  /** Gemini says "stream" in the path (:streamGenerateContent). */
+  readonly streamFromPath?: boolean;
+  /** Client headers a native upstream must see (anthropic-version, anthropic-beta). */
+  readonly clientHeaders?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The failure the client is told about when no attempt answered. */
+export interface LastFailure {
+  readonly failure: AttemptFailure;
+  readonly channel: RoutedChannel;
+}
+
+export type AttemptResult =
+  | { readonly kind: 'answered' }
+  | { readonly kind: 'failed'; readonly failure: AttemptFailure; readonly retryAfterMs?: number };
+
+export interface Prepared {
+  readonly call: RelayCall;
+  readonly settings: RelaySettings;
+  readonly facts: RequestFacts;
+  /** The client's JSON body as it came (undefined for multipart). */
+  readonly body: JsonObject | undefined;
+  /** The request as an OpenAI chat body: what a converting adaptor reads. */
+  readonly hub: JsonObject | undefined;
+  /** How answers and errors are written in the client's protocol. */
+  readonly client: ClientWire;
+  readonly boundary: string | undefined;
+  readonly group: string;
+  readonly quote: PriceQuote;
+  readonly promptEstimate: number;
+  readonly reservation: Reservation;
+  readonly chain: number[];
+}

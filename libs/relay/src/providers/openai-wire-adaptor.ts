@@ -1,0 +1,104 @@
+/**
+ * The OpenAI wire seen as an adaptor, for the converting path only: an Anthropic or Gemini client
+ * relayed to an OpenAI-wire channel, where the body is built from the hub instead of passed
+ * through. (OpenAI clients of OpenAI-wire channels never come here: their bytes pass untouched.)
+ */
+import { upstreamErrorInfo } from '../errors/relay-error';
+import { reportsStreamUsage, type RelayEndpoint, upstreamTarget } from '../openai/openai-wire';
+import type { JsonObject } from '../openai/request-body';
+import { type UpstreamUsage, usageFromObject } from '../openai/usage-reader';
+import type {
+  ChatAdaptor,
+  ConvertContext,
+  ConvertedFailure,
+  StreamConverter,
+} from './chat-adaptor';
+import type { StreamEncoder } from './ingress-codec';
+import { isObject } from './json-parts';
+
+class OpenAiChunkReader implements StreamConverter {
+  private seen: UpstreamUsage | undefined;
+  private failed: ConvertedFailure | undefined;
+
+  constructor(private readonly ctx: ConvertContext) {}
+
+  event(data: JsonObject): JsonObject[] {
+    if (isObject(data.error)) {
+      const info = upstreamErrorInfo(JSON.stringify(data));
+      this.failed = { status: 500, info };
+      return [];
+    }
+    const usage = usageFromObject(data.usage);
+    if (usage) this.seen = usage;
+    // The usage-only chunk comes back from end(), after everything else, like every adaptor's.
+    if (Array.isArray(data.choices) && data.choices.length === 0) return [];
+    return [{ ...data, id: this.ctx.id, model: this.ctx.model }];
+  }
+
+  end(): JsonObject[] {
+    if (!this.seen) return [];
+    return [
+      {
+        id: this.ctx.id,
+        object: 'chat.completion.chunk',
+        created: this.ctx.created,
+        model: this.ctx.model,
+        choices: [],
+        usage: {
+          prompt_tokens: this.seen.promptTokens,
+          completion_tokens: this.seen.completionTokens,
+          total_tokens: this.seen.promptTokens + this.seen.completionTokens,
+          prompt_tokens_details: { cached_tokens: this.seen.cachedTokens },
+        },
+      },
+    ];
+  }
+
+  usage(): UpstreamUsage | undefined {
+    return this.seen;
+  }
+
+  failure(): ConvertedFailure | undefined {
+    return this.failed;
+  }
+}
+
+export const OPENAI_WIRE_ADAPTOR: ChatAdaptor = {
+  name: 'openai',
+  framing: 'sse',
+  endpoints: new Set<RelayEndpoint>(['chat']),
+  request(endpoint, openai, channel, upstreamModel, stream) {
+    const body: JsonObject = { ...openai, model: upstreamModel };
+    if (stream) {
+      body.stream = true;
+      if (reportsStreamUsage(channel.type)) body.stream_options = { include_usage: true };
+      else delete body.stream_options;
+    } else {
+      delete body.stream;
+      delete body.stream_options;
+    }
+    const target = upstreamTarget(channel, endpoint, upstreamModel, 'application/json', stream);
+    return { ...target, method: 'POST', body: Buffer.from(JSON.stringify(body)) };
+  },
+  response(_endpoint, provider, ctx) {
+    const usage = usageFromObject(provider.usage);
+    return { ok: true, body: { ...provider, id: ctx.id, model: ctx.model }, usage };
+  },
+  stream: (ctx) => new OpenAiChunkReader(ctx),
+  error: (_status, text) => upstreamErrorInfo(text),
+};
+
+/**
+ * OpenAI chunks to an OpenAI client (a converted upstream's answer): one `data:` line each, the
+ * usage chunk only when the client asked for it (`stream_options.include_usage`), then [DONE].
+ */
+export function openAiStreamEncoder(includeUsage: boolean): StreamEncoder {
+  return {
+    chunk(openai) {
+      const usageOnly = Array.isArray(openai.choices) && openai.choices.length === 0;
+      if (usageOnly && !includeUsage) return '';
+      return `data: ${JSON.stringify(openai)}\n\n`;
+    },
+    end: () => 'data: [DONE]\n\n',
+  };
+}

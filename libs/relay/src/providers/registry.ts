@@ -1,0 +1,62 @@
+/**
+ * Which protocol each channel type speaks (RELAY-NOTES §6): the OpenAI wire (bytes pass through),
+ * a converting adaptor, or nothing this relay supports (a clear error instead of a wrong call).
+ */
+import { speaksOpenAiWire, type WireChannel } from '../openai/openai-wire';
+import { ANTHROPIC_ADAPTOR, anthropicNativeRequest } from './anthropic/anthropic-adaptor';
+import { ANTHROPIC_INGRESS } from './anthropic/anthropic-ingress';
+import { BEDROCK_ADAPTOR } from './bedrock/bedrock-adaptor';
+import { COHERE_ADAPTOR } from './cohere/cohere-adaptor';
+import { GEMINI_ADAPTOR, geminiNativeRequest } from './gemini/gemini-adaptor';
+import { GEMINI_INGRESS } from './gemini/gemini-ingress';
+import { OLLAMA_ADAPTOR } from './ollama/ollama-adaptor';
+import type { ChatAdaptor, ProviderRequest } from './chat-adaptor';
+import type { IngressCodec } from './ingress-codec';
+
+/** The client protocols besides OpenAI's. */
+export type IngressKind = 'anthropic' | 'gemini';
+
+/** How a client of the upstream's own protocol is relayed: its request as it came. */
+export interface NativeWire {
+  readonly kind: IngressKind;
+  request(
+    raw: Buffer,
+    body: Record<string, unknown>,
+    channel: WireChannel,
+    upstreamModel: string,
+    stream: boolean,
+    clientHeaders: Readonly<Record<string, string | undefined>>,
+  ): ProviderRequest;
+}
+
+export type ChannelProtocol =
+  | { readonly kind: 'openai' }
+  | { readonly kind: 'adaptor'; readonly adaptor: ChatAdaptor; readonly native?: NativeWire }
+  | { readonly kind: 'unsupported' };
+
+const ADAPTORS = new Map<number, { adaptor: ChatAdaptor; native?: NativeWire }>([
+  [
+    14,
+    { adaptor: ANTHROPIC_ADAPTOR, native: { kind: 'anthropic', request: anthropicNativeRequest } },
+  ],
+  [24, { adaptor: GEMINI_ADAPTOR, native: { kind: 'gemini', request: geminiNativeRequest } }],
+  [33, { adaptor: BEDROCK_ADAPTOR }],
+  // Ollama's native API (its /v1 compatibility layer drops options and stream usage).
+  [4, { adaptor: OLLAMA_ADAPTOR }],
+  [34, { adaptor: COHERE_ADAPTOR }],
+]);
+
+const INGRESSES: Record<IngressKind, IngressCodec> = {
+  anthropic: ANTHROPIC_INGRESS,
+  gemini: GEMINI_INGRESS,
+};
+
+export function channelProtocol(type: number): ChannelProtocol {
+  const entry = ADAPTORS.get(type);
+  if (entry) return { kind: 'adaptor', adaptor: entry.adaptor, native: entry.native };
+  return speaksOpenAiWire(type) ? { kind: 'openai' } : { kind: 'unsupported' };
+}
+
+export function ingressCodec(kind: IngressKind): IngressCodec {
+  return INGRESSES[kind];
+}

@@ -1,0 +1,78 @@
+/**
+ * Anthropic Messages answers built from a mock behaviour: the JSON message and the stream's
+ * events. Anthropic's own wire sends them as SSE; Bedrock wraps the same events in its binary
+ * event stream.
+ */
+import type { MockBehavior } from '../mock-behavior';
+import { pieces, usageOf } from '../mock-kit';
+import type { WireCall } from './provider-wire';
+
+/** Anthropic usage from the behaviour: prompt_tokens includes the cached and cache-written ones. */
+export function anthropicUsage(behavior: MockBehavior) {
+  const { prompt_tokens, completion_tokens } = usageOf(behavior);
+  const cached = behavior.usage?.cached_tokens ?? 0;
+  const creation = behavior.usage?.cache_creation_tokens ?? 0;
+  return {
+    input_tokens: Math.max(0, prompt_tokens - cached - creation),
+    cache_creation_input_tokens: creation,
+    cache_read_input_tokens: cached,
+    output_tokens: completion_tokens,
+  };
+}
+
+export function anthropicMessage(call: WireCall, id: string) {
+  return {
+    id,
+    type: 'message',
+    role: 'assistant',
+    model: call.model,
+    content: [{ type: 'text', text: pieces(call.behavior).join('') }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: anthropicUsage(call.behavior),
+  };
+}
+
+export interface AnthropicEvents {
+  readonly head: Array<Record<string, unknown>>;
+  /** One content_block_delta per piece of the reply. */
+  readonly frames: Array<Record<string, unknown>>;
+  readonly tail: Array<Record<string, unknown>>;
+}
+
+/** The documented event sequence of a streamed text answer. */
+export function anthropicStreamEvents(call: WireCall, id: string): AnthropicEvents {
+  const usage = anthropicUsage(call.behavior);
+  return {
+    head: [
+      {
+        type: 'message_start',
+        message: {
+          id,
+          type: 'message',
+          role: 'assistant',
+          model: call.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { ...usage, output_tokens: Math.min(1, usage.output_tokens) },
+        },
+      },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    ],
+    frames: pieces(call.behavior).map((text) => ({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text },
+    })),
+    tail: [
+      { type: 'content_block_stop', index: 0 },
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: usage.output_tokens },
+      },
+      { type: 'message_stop' },
+    ],
+  };
+}

@@ -1,0 +1,403 @@
+/**
+ * Converting providers and the Anthropic ingress end to end: the whole gateway, channels of
+ * Anthropic / Bedrock / Ollama / Cohere type against the mock upstream speaking each wire, and the
+ * official SDKs as clients (@anthropic-ai/sdk on /v1/messages, openai on /v1/chat/completions).
+ * Every charge is the formula on the provider's usage; the log row shows the cache counts.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import { MockUpstream } from '@tollgate/testing/mock-upstream';
+import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
+import { waitUntil } from '../support/e2e-helpers';
+import {
+  addRelayChannel,
+  createRelayToken,
+  type Receipt,
+  relaySdk,
+  storedReceipts,
+} from '../support/relay-helpers';
+import {
+  type ConsoleClient,
+  loginRoot,
+  registerAndLogin,
+  startTestApp,
+  type TestApp,
+} from '../support/test-app';
+
+jest.setTimeout(120_000);
+
+const CLAUDE = 'claude-3-5-sonnet-20241022';
+const HAIKU = 'claude-3-5-haiku-20241022';
+const RATIOS = {
+  [CLAUDE]: 1.5,
+  [HAIKU]: 0.5,
+  'gpt-4o-mini': 0.075,
+  'llama3.2': 0.1,
+  'command-r': 0.25,
+};
+const COMPLETION = { [CLAUDE]: 5, [HAIKU]: 5, 'gpt-4o-mini': 4 };
+const CACHE = { [CLAUDE]: 0.1, [HAIKU]: 0.1 };
+const CACHE_WRITE = { [CLAUDE]: 1.25, [HAIKU]: 1.25 };
+
+/** Ratio mode with cache reads and writes, as docs/relay.md states it. */
+function formula(
+  model: keyof typeof RATIOS,
+  prompt: number,
+  completion: number,
+  cached = 0,
+  written = 0,
+): number {
+  const cacheRatio = (CACHE as Record<string, number>)[model] ?? 1;
+  const writeRatio = (CACHE_WRITE as Record<string, number>)[model] ?? 1.25;
+  const completionRatio = (COMPLETION as Record<string, number>)[model] ?? 1;
+  const weighted =
+    prompt -
+    cached -
+    written +
+    cached * cacheRatio +
+    written * writeRatio +
+    completion * completionRatio;
+  return Math.max(1, Math.round(weighted * RATIOS[model]));
+}
+
+describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks)', () => {
+  let t: TestApp;
+  let upstream: MockUpstream;
+  let root: ConsoleClient;
+  let routing: RoutingTable;
+  let key: string;
+  let userId: number;
+  let web: ConsoleClient;
+  let anthropic: Anthropic;
+
+  const option = async (name: string, value: unknown) => {
+    const res = await root.put('/api/option/', { key: name, value: JSON.stringify(value) });
+    expect(res.body).toMatchObject({ success: true });
+  };
+  const channel = (body: Record<string, unknown>) =>
+    addRelayChannel(root, routing, { base_url: upstream.url, group: 'default', ...body });
+  const receipts = (): Receipt[] => storedReceipts(t.dataDir, userId);
+  async function nextReceipt(before: number): Promise<Receipt> {
+    await waitUntil(() => receipts().length > before, 'a receipt', 10_000);
+    return receipts()[before]!;
+  }
+
+  beforeAll(async () => {
+    upstream = await MockUpstream.start();
+    t = await startTestApp();
+    routing = t.app.get(RoutingTable);
+    root = await loginRoot(t.url);
+    await option('ModelRatio', RATIOS);
+    await option('CompletionRatio', COMPLETION);
+    await option('CacheRatio', CACHE);
+    await option('CacheCreationRatio', CACHE_WRITE);
+    const quota = await root.put('/api/option/', { key: 'QuotaForNewUser', value: '5000000' });
+    expect(quota.body).toMatchObject({ success: true });
+    await channel({ type: 14, name: 'anthropic', key: 'sk-ant-upstream', models: CLAUDE });
+    await channel({ type: 1, name: 'openai', key: 'sk-openai-upstream', models: 'gpt-4o-mini' });
+    await channel({
+      type: 33,
+      name: 'bedrock',
+      key: 'AKIDMOCK|secretmock|us-east-1',
+      models: HAIKU,
+    });
+    await channel({ type: 4, name: 'ollama', key: 'ollama-proxy-key', models: 'llama3.2' });
+    await channel({ type: 34, name: 'cohere', key: 'co-upstream', models: 'command-r' });
+    web = await registerAndLogin(t.url, 'providers1');
+    userId = web.userId;
+    ({ key } = await createRelayToken(web, { name: 'sdk', unlimited_quota: true }));
+    anthropic = new Anthropic({ apiKey: `sk-${key}`, baseURL: t.url, maxRetries: 0 });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await upstream?.close();
+  });
+
+  beforeEach(() => upstream.reset());
+
+  it('Anthropic SDK → Anthropic channel, natively: the answer as the upstream sent it, cache tokens billed at their ratios', async () => {
+    upstream.setDefaults({
+      content: 'Bonjour',
+      usage: {
+        prompt_tokens: 4100,
+        completion_tokens: 40,
+        cached_tokens: 3000,
+        cache_creation_tokens: 1000,
+      },
+    });
+    const before = receipts().length;
+    const message = await anthropic.messages.create(
+      {
+        model: CLAUDE,
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'Say hello in French' }],
+      },
+      {
+        headers: {
+          'anthropic-version': '2023-06-01',
+          'anthropic-beta': 'prompt-caching-2024-07-31',
+        },
+      },
+    );
+    expect(message.content).toEqual([{ type: 'text', text: 'Bonjour' }]);
+    expect(message.usage).toMatchObject({
+      input_tokens: 100,
+      cache_read_input_tokens: 3000,
+      cache_creation_input_tokens: 1000,
+      output_tokens: 40,
+    });
+    const sent = upstream.lastRequest()!;
+    expect(sent.path).toBe('/v1/messages');
+    expect(sent.key).toBe('sk-ant-upstream');
+    expect(sent.headers['anthropic-version']).toBe('2023-06-01');
+    expect(sent.headers['anthropic-beta']).toBe('prompt-caching-2024-07-31');
+    expect(sent.headers.authorization).toBeUndefined();
+    expect(sent.body).toMatchObject({ model: CLAUDE, max_tokens: 100 });
+
+    const receipt = await nextReceipt(before);
+    expect(receipt).toMatchObject({
+      endpoint: '/v1/messages',
+      model: CLAUDE,
+      promptTokens: 4100,
+      completionTokens: 40,
+      cachedTokens: 3000,
+      cacheCreationTokens: 1000,
+      cacheRatio: 0.1,
+      cacheCreationRatio: 1.25,
+      estimated: false,
+      quota: formula(CLAUDE, 4100, 40, 3000, 1000),
+    });
+    // The log row's `other` shows the cache counts.
+    await waitUntil(async () => {
+      const rows = (await web.get('/api/log/self?p=0&size=10')).body.data.items as Array<{
+        other: string;
+      }>;
+      return rows.some((row) => {
+        const other = JSON.parse(row.other) as Record<string, unknown>;
+        return other.cache_tokens === 3000 && other.cache_creation_tokens === 1000;
+      });
+    }, 'log row with cache counts');
+  });
+
+  it('Anthropic SDK streams from an Anthropic channel; usage from message_start and message_delta', async () => {
+    upstream.setDefaults({
+      chunks: 3,
+      content: 'abcdef',
+      usage: { prompt_tokens: 50, completion_tokens: 3, cached_tokens: 20 },
+    });
+    const before = receipts().length;
+    const stream = anthropic.messages.stream({
+      model: CLAUDE,
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    let text = '';
+    stream.on('text', (delta) => (text += delta));
+    const final = await stream.finalMessage();
+    expect(text).toBe('abcdef');
+    expect(final.stop_reason).toBe('end_turn');
+    expect(final.usage.output_tokens).toBe(3);
+    const receipt = await nextReceipt(before);
+    expect(receipt).toMatchObject({
+      stream: true,
+      promptTokens: 50,
+      cachedTokens: 20,
+      completionTokens: 3,
+      quota: formula(CLAUDE, 50, 3, 20),
+    });
+    expect(receipt.firstTokenMs).not.toBeNull();
+  });
+
+  it('Anthropic SDK → OpenAI channel: converted both ways, JSON and stream', async () => {
+    upstream.setDefaults({
+      content: 'Hi there',
+      chunks: 2,
+      usage: { prompt_tokens: 30, completion_tokens: 2 },
+    });
+    const before = receipts().length;
+    const message = await anthropic.messages.create({
+      model: 'gpt-4o-mini',
+      max_tokens: 64,
+      system: 'Be kind.',
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
+    expect(message).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'gpt-4o-mini',
+      content: [{ type: 'text', text: 'Hi there' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 30, output_tokens: 2 },
+    });
+    const sent = upstream.lastRequest()!;
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.key).toBe('sk-openai-upstream');
+    expect(sent.body).toMatchObject({
+      model: 'gpt-4o-mini',
+      max_tokens: 64,
+      messages: [
+        { role: 'system', content: 'Be kind.' },
+        { role: 'user', content: 'Hello' },
+      ],
+    });
+
+    const stream = anthropic.messages.stream({
+      model: 'gpt-4o-mini',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
+    let text = '';
+    stream.on('text', (delta) => (text += delta));
+    const final = await stream.finalMessage();
+    expect(text).toBe('Hi there');
+    expect(final.usage).toMatchObject({ input_tokens: 30, output_tokens: 2 });
+    expect(upstream.lastRequest()!.body).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    await waitUntil(() => receipts().length >= before + 2, 'two receipts');
+    for (const receipt of receipts().slice(before)) {
+      expect(receipt).toMatchObject({
+        endpoint: '/v1/messages',
+        promptTokens: 30,
+        completionTokens: 2,
+        estimated: false,
+        quota: formula('gpt-4o-mini', 30, 2),
+      });
+    }
+  });
+
+  it('openai SDK → Anthropic channel: chat completions converted, usage chunk when asked', async () => {
+    const sdk = relaySdk(t.url, key);
+    upstream.setDefaults({
+      content: 'Ciao',
+      chunks: 2,
+      usage: { prompt_tokens: 12, completion_tokens: 2 },
+    });
+    const before = receipts().length;
+    const chat = await sdk.chat.completions.create({
+      model: CLAUDE,
+      messages: [
+        { role: 'system', content: 'Italian only.' },
+        { role: 'user', content: 'Hello' },
+      ],
+      max_tokens: 20,
+    });
+    expect(chat.choices[0]!.message.content).toBe('Ciao');
+    expect(chat.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 2 });
+    expect(upstream.lastRequest()!.body).toMatchObject({
+      model: CLAUDE,
+      system: [{ type: 'text', text: 'Italian only.' }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }],
+      max_tokens: 20,
+    });
+    const stream = await sdk.chat.completions.create({
+      model: CLAUDE,
+      messages: [{ role: 'user', content: 'Hello' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let text = '';
+    let usage: unknown;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      if (chunk.usage) usage = chunk.usage;
+    }
+    expect(text).toBe('Ciao');
+    expect(usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 2 });
+    await waitUntil(() => receipts().length >= before + 2, 'two receipts');
+    expect(
+      receipts()
+        .slice(before)
+        .map((r) => r.quota),
+    ).toEqual([formula(CLAUDE, 12, 2), formula(CLAUDE, 12, 2)]);
+  });
+
+  it('openai SDK → Bedrock (SigV4, event stream), Ollama (NDJSON) and Cohere channels', async () => {
+    const sdk = relaySdk(t.url, key);
+    upstream.setDefaults({
+      content: 'ok!',
+      chunks: 3,
+      usage: { prompt_tokens: 9, completion_tokens: 3 },
+    });
+    const before = receipts().length;
+    for (const model of [HAIKU, 'llama3.2', 'command-r'] as const) {
+      const chat = await sdk.chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: 'go' }],
+      });
+      expect(chat.choices[0]!.message.content).toBe('ok!');
+      const stream = await sdk.chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: 'go' }],
+        stream: true,
+      });
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      expect(text).toBe('ok!');
+    }
+    const paths = upstream.requests.map((r) => r.path);
+    expect(paths).toEqual([
+      `/model/${encodeURIComponent('anthropic.claude-3-5-haiku-20241022-v1:0')}/invoke`,
+      `/model/${encodeURIComponent('anthropic.claude-3-5-haiku-20241022-v1:0')}/invoke-with-response-stream`,
+      '/api/chat',
+      '/api/chat',
+      '/v2/chat',
+      '/v2/chat',
+    ]);
+    expect(String(upstream.requests[0]!.headers.authorization)).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDMOCK\/\d{8}\/us-east-1\/bedrock\/aws4_request/,
+    );
+    await waitUntil(() => receipts().length >= before + 6, 'six receipts');
+    const got = receipts().slice(before);
+    for (const receipt of got) {
+      expect(receipt).toMatchObject({ promptTokens: 9, completionTokens: 3, estimated: false });
+      expect(receipt.quota).toBe(formula(receipt.model as keyof typeof RATIOS, 9, 3));
+    }
+  });
+
+  it("errors reach Anthropic clients in Anthropic's shape", async () => {
+    const stranger = new Anthropic({ apiKey: 'sk-not-a-token', baseURL: t.url, maxRetries: 0 });
+    await expect(
+      stranger.messages.create({
+        model: CLAUDE,
+        max_tokens: 5,
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+    ).rejects.toMatchObject({
+      status: 401,
+      error: { type: 'error', error: { type: 'authentication_error' } },
+    });
+
+    // A body Anthropic would refuse: nothing is relayed, nothing is billed.
+    const before = receipts().length;
+    const res = await fetch(`${t.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': `sk-${key}` },
+      body: JSON.stringify({ model: CLAUDE, messages: [{ role: 'user', content: 'x' }] }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        message: expect.stringContaining('max_tokens: Field required'),
+      },
+    });
+    expect(upstream.requests).toHaveLength(0);
+
+    // The upstream's own failure (no retry left): the client sees it in its shape.
+    upstream.next({ fail: 'server_error' }, 5);
+    await expect(
+      anthropic.messages.create({
+        model: CLAUDE,
+        max_tokens: 5,
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+    ).rejects.toMatchObject({
+      status: 500,
+      error: { type: 'error', error: { type: 'api_error' } },
+    });
+    expect(receipts()).toHaveLength(before);
+  });
+});
