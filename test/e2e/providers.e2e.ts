@@ -5,6 +5,7 @@
  * Every charge is the formula on the provider's usage; the log row shows the cache counts.
  */
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
 import { waitUntil } from '../support/e2e-helpers';
@@ -33,9 +34,10 @@ const RATIOS = {
   'gpt-4o-mini': 0.075,
   'llama3.2': 0.1,
   'command-r': 0.25,
+  'gemini-2.0-flash': 0.05,
 };
-const COMPLETION = { [CLAUDE]: 5, [HAIKU]: 5, 'gpt-4o-mini': 4 };
-const CACHE = { [CLAUDE]: 0.1, [HAIKU]: 0.1 };
+const COMPLETION = { [CLAUDE]: 5, [HAIKU]: 5, 'gpt-4o-mini': 4, 'gemini-2.0-flash': 4 };
+const CACHE = { [CLAUDE]: 0.1, [HAIKU]: 0.1, 'gemini-2.0-flash': 0.25 };
 const CACHE_WRITE = { [CLAUDE]: 1.25, [HAIKU]: 1.25 };
 
 /** Ratio mode with cache reads and writes, as docs/relay.md states it. */
@@ -102,6 +104,7 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
     });
     await channel({ type: 4, name: 'ollama', key: 'ollama-proxy-key', models: 'llama3.2' });
     await channel({ type: 34, name: 'cohere', key: 'co-upstream', models: 'command-r' });
+    await channel({ type: 24, name: 'gemini', key: 'AIza-upstream', models: 'gemini-2.0-flash' });
     web = await registerAndLogin(t.url, 'providers1');
     userId = web.userId;
     ({ key } = await createRelayToken(web, { name: 'sdk', unlimited_quota: true }));
@@ -399,5 +402,140 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
       error: { type: 'error', error: { type: 'api_error' } },
     });
     expect(receipts()).toHaveLength(before);
+  });
+
+  it('@google/genai → Gemini channel natively and → OpenAI channel converted; cached and thought tokens billed', async () => {
+    const ai = new GoogleGenAI({ apiKey: `sk-${key}`, httpOptions: { baseUrl: t.url } });
+    upstream.setDefaults({
+      content: 'Hola',
+      chunks: 2,
+      usage: {
+        prompt_tokens: 200,
+        completion_tokens: 30,
+        cached_tokens: 120,
+        reasoning_tokens: 10,
+      },
+    });
+    const before = receipts().length;
+    const answer = await ai.models.generateContent({
+      model: 'gemini-2.0-flash',
+      contents: 'Say hi in Spanish',
+    });
+    expect(answer.text).toBe('Hola');
+    expect(answer.usageMetadata).toMatchObject({
+      promptTokenCount: 200,
+      cachedContentTokenCount: 120,
+    });
+    const sent = upstream.lastRequest()!;
+    expect(sent.path).toBe('/v1beta/models/gemini-2.0-flash:generateContent');
+    expect(sent.headers['x-goog-api-key']).toBe('AIza-upstream');
+
+    let streamed = '';
+    for await (const chunk of await ai.models.generateContentStream({
+      model: 'gemini-2.0-flash',
+      contents: 'Say hi',
+    })) {
+      streamed += chunk.text ?? '';
+    }
+    expect(streamed).toBe('Hola');
+    expect(upstream.lastRequest()!.query).toMatchObject({ alt: 'sse' });
+
+    upstream.setDefaults({
+      content: 'Hi!',
+      chunks: 1,
+      usage: { prompt_tokens: 8, completion_tokens: 2 },
+    });
+    const converted = await ai.models.generateContent({ model: 'gpt-4o-mini', contents: 'Hello' });
+    expect(converted.text).toBe('Hi!');
+    expect(converted.usageMetadata).toMatchObject({ promptTokenCount: 8, candidatesTokenCount: 2 });
+    expect(upstream.lastRequest()!.path).toBe('/v1/chat/completions');
+    expect(upstream.lastRequest()!.body).toMatchObject({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
+
+    await waitUntil(() => receipts().length >= before + 3, 'three receipts');
+    const [json, stream, openai] = receipts().slice(before);
+    for (const receipt of [json!, stream!]) {
+      expect(receipt).toMatchObject({
+        endpoint: expect.stringMatching(/^\/v1beta\/models\/\{model\}:/),
+        model: 'gemini-2.0-flash',
+        promptTokens: 200,
+        cachedTokens: 120,
+        completionTokens: 30,
+        reasoningTokens: 10,
+        estimated: false,
+        quota: formula('gemini-2.0-flash', 200, 30, 120),
+      });
+    }
+    expect(stream!.stream).toBe(true);
+    expect(openai).toMatchObject({ model: 'gpt-4o-mini', quota: formula('gpt-4o-mini', 8, 2) });
+  });
+
+  it('openai SDK → Gemini channel: converted JSON and stream', async () => {
+    const sdk = relaySdk(t.url, key);
+    upstream.setDefaults({
+      content: 'abc',
+      chunks: 3,
+      usage: { prompt_tokens: 11, completion_tokens: 3 },
+    });
+    const chat = await sdk.chat.completions.create({
+      model: 'gemini-2.0-flash',
+      messages: [
+        { role: 'system', content: 'Short answers.' },
+        { role: 'user', content: 'Letters?' },
+      ],
+    });
+    expect(chat.choices[0]!.message.content).toBe('abc');
+    expect(chat.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 3 });
+    expect(upstream.lastRequest()!.body).toMatchObject({
+      systemInstruction: { parts: [{ text: 'Short answers.' }] },
+      contents: [{ role: 'user', parts: [{ text: 'Letters?' }] }],
+    });
+    const stream = await sdk.chat.completions.create({
+      model: 'gemini-2.0-flash',
+      messages: [{ role: 'user', content: 'Letters?' }],
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('abc');
+  });
+
+  it("keys where each client puts them; model lists and errors in each protocol's shape", async () => {
+    // Gemini: ?key= works as x-goog-api-key does; a bad key gets Google's error shape.
+    const list = await fetch(`${t.url}/v1beta/models?key=sk-${key}`);
+    expect(list.status).toBe(200);
+    const models = ((await list.json()) as { models: Array<{ name: string }> }).models.map(
+      (m) => m.name,
+    );
+    expect(models).toEqual(expect.arrayContaining(['models/gemini-2.0-flash', `models/${CLAUDE}`]));
+    const bad = await fetch(
+      `${t.url}/v1beta/models/gemini-2.0-flash:generateContent?key=sk-wrong`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ contents: [{ parts: [{ text: 'x' }] }] }),
+      },
+    );
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
+
+    // Anthropic: /v1/models answers Anthropic's list to an Anthropic client.
+    const page = await anthropic.models.list();
+    expect(page.data.map((m) => m.id)).toEqual(expect.arrayContaining([CLAUDE, 'gpt-4o-mini']));
+    expect(page.data[0]).toMatchObject({ type: 'model' });
+    // count_tokens: the relay's estimate, nothing relayed or billed.
+    const before = receipts().length;
+    const counted = await anthropic.messages.countTokens({
+      model: CLAUDE,
+      messages: [{ role: 'user', content: 'How many tokens is this sentence?' }],
+    });
+    expect(counted.input_tokens).toBeGreaterThan(5);
+    expect(upstream.requests).toHaveLength(0);
+    expect(receipts()).toHaveLength(before);
+    // An OpenAI client still gets OpenAI's list.
+    const openaiList = await relaySdk(t.url, key).models.list();
+    expect(openaiList.data[0]).toMatchObject({ object: 'model' });
   });
 });

@@ -52,6 +52,8 @@ type Case =
   | 'playground' // the console's session route: bad sessions, and the json bodies
   | 'read' // a token GET: bad credentials, paths and queries
   | 'not_implemented' // answered 501 for a valid token, whatever comes with it
+  | 'anthropic' // Anthropic's Messages API: bad Anthropic bodies, errors in Anthropic's shape
+  | 'gemini' // Gemini's generateContent: bad Gemini bodies, errors in Google's shape
   | 'preflight'; // CORS preflight
 
 /**
@@ -70,6 +72,11 @@ const CASES: Readonly<Record<string, Case>> = {
   'POST /v1/audio/transcriptions': 'multipart',
   'POST /v1/audio/translations': 'multipart',
   'POST /pg/chat/completions': 'playground',
+  'POST /v1/messages': 'anthropic',
+  'POST /v1/messages/count_tokens': 'anthropic',
+  'POST /v1beta/models/*': 'gemini',
+  'GET /v1beta/models': 'read',
+  'GET /v1beta/models/*': 'read',
   'GET /v1/models': 'read',
   'GET /v1/models/:model': 'read',
   'GET /dashboard/billing/subscription': 'read',
@@ -99,6 +106,7 @@ const routesOf = (kind: Case): Array<[string, string]> =>
     .map(([route]) => {
       const [method, url] = route.split(' ') as [string, string];
       const path = url
+        .replace('/v1beta/models/*', '/v1beta/models/gpt-4o-mini')
         .replace(':model', 'gpt-4o-mini')
         .replace(':id', 'file-1')
         .replace('*', 'chat/completions');
@@ -163,7 +171,7 @@ describe('relay routes refuse bad input without a 500', () => {
   };
 
   it('every route the relay registers has a case', async () => {
-    const routes = await registeredRoutes(t, ['/v1', '/pg', '/dashboard']);
+    const routes = await registeredRoutes(t, ['/v1', '/v1beta', '/pg', '/dashboard']);
     expect(Object.keys(CASES).sort()).toEqual(routes);
   });
 
@@ -317,6 +325,83 @@ describe('relay routes refuse bad input without a 500', () => {
       .get(`/v1/models/${'x'.repeat(3000)}`)
       .set('authorization', `Bearer sk-${key}`);
     expect([404, 414]).toContain(tooLong.status);
+  });
+
+  it("Anthropic's routes: bad bodies are refused in Anthropic's shape, never a 500, nothing billed", async () => {
+    const receiptsBefore = readStoredEvents(t.dataDir, { type: 'RequestRelayed' }).length;
+    const fields = [
+      'model',
+      'max_tokens',
+      'messages',
+      'system',
+      'stream',
+      'tools',
+      'tool_choice',
+      'metadata',
+    ];
+    for (const [, path] of routesOf('anthropic')) {
+      for (const field of fields) {
+        for (const value of BAD_VALUES) {
+          const res = await send(path, {
+            model: 'gpt-4o-mini',
+            max_tokens: 5,
+            messages: [{ role: 'user', content: 'x' }],
+            [field]: value,
+          });
+          expectRefusedOrServed(res, `${path} ${field}=${JSON.stringify(value)?.slice(0, 40)}`);
+          if (res.status >= 400) expect(res.body.type).toBe('error');
+        }
+      }
+      for (const raw of ['', 'null', '[]', '"x"', '{bad json']) {
+        const res = await send(path, raw);
+        expect({ path, raw, status: res.status }).toEqual({ path, raw, status: 400 });
+        expect(res.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+      }
+      const anonymous = await request(t.url).post(path).send('{}');
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body).toMatchObject({
+        type: 'error',
+        error: { type: 'authentication_error' },
+      });
+    }
+    // Refused bodies bill nothing (the valid ones above were relayed and billed: count those).
+    const after = readStoredEvents(t.dataDir, { type: 'RequestRelayed' }).length;
+    expect(after).toBeGreaterThanOrEqual(receiptsBefore);
+  });
+
+  it("Gemini's route: bad bodies and actions are refused in Google's shape, never a 500", async () => {
+    const fields = ['contents', 'systemInstruction', 'generationConfig', 'tools', 'toolConfig'];
+    const base = '/v1beta/models/gpt-4o-mini';
+    for (const action of [':generateContent', ':streamGenerateContent?alt=sse']) {
+      for (const field of fields) {
+        for (const value of BAD_VALUES) {
+          const res = await send(`${base}${action}`, {
+            contents: [{ role: 'user', parts: [{ text: 'x' }] }],
+            [field]: value,
+          });
+          expectRefusedOrServed(res, `${action} ${field}=${JSON.stringify(value)?.slice(0, 40)}`);
+          if (res.status >= 400) expect(typeof res.body.error.status).toBe('string');
+        }
+      }
+      for (const raw of ['', 'null', '[]', '"x"', '{bad json']) {
+        const res = await send(`${base}${action}`, raw);
+        expect({ action, raw, status: res.status }).toEqual({ action, raw, status: 400 });
+        expect(res.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+      }
+    }
+    for (const path of [
+      `${base}:embedContent`,
+      `${base}`,
+      '/v1beta/models/:generateContent',
+      `${base}:x:y`,
+    ]) {
+      const res = await send(path, { contents: [] });
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect(res.body.error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
+    }
+    const anonymous = await request(t.url).post(`${base}:generateContent`).send('{}');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error).toMatchObject({ code: 401, status: 'UNAUTHENTICATED' });
   });
 
   it('not-implemented routes: 501 with a token whatever comes with it, 401 without one', async () => {

@@ -154,7 +154,7 @@ describe('relay targets (whole app, mock upstream)', () => {
   });
 
   it.each([
-    [4, '/v1/chat/completions'],
+    [4, '/api/chat'], // Ollama's native API (the adaptor; Bearer only because the key is set)
     [19, '/v1/chat/completions'],
     [20, '/v1/chat/completions'],
     [25, '/v1/chat/completions'],
@@ -163,7 +163,7 @@ describe('relay targets (whole app, mock upstream)', () => {
     [35, '/v1/text/chatcompletion_v2'],
     [40, '/v1/chat/completions'],
     [43, '/v1/chat/completions'],
-  ])('OpenAI-compatible type %i goes to %s with a Bearer key', async (type, path) => {
+  ])('type %i goes to %s with a Bearer key', async (type, path) => {
     const model = `m-type-${type}`;
     const channel = await addChannel(model, { type });
     const answer = await chat(model);

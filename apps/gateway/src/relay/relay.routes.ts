@@ -2,7 +2,11 @@ import fastifyCookie from '@fastify/cookie';
 import { Inject, Injectable } from '@nestjs/common';
 import { USER_ID_HEADER } from '@tollgate/contracts';
 import {
+  estimatePromptTokens,
+  ingressCodec,
+  type IngressKind,
   NOT_IMPLEMENTED_ROUTES,
+  parseJsonObject,
   notImplemented,
   RELAY_ENDPOINTS,
   RelayError,
@@ -26,7 +30,9 @@ import {
 import { RelaySettingsView } from './relay-settings';
 import { RelayService } from './relay.service';
 import type { RelayCall } from './relay-call';
+import { clientKey, listFormatOf } from './client-key';
 import { clientWireOfIngress } from './client-wire';
+import { modelEntry, modelList } from './model-lists';
 
 /** JSON bodies: prompts with images inlined as base64 legitimately reach megabytes. */
 export const RELAY_JSON_BODY_LIMIT = 32 * 1024 * 1024;
@@ -36,10 +42,8 @@ export const RELAY_AUDIO_BODY_LIMIT = 40 * 1024 * 1024;
 /** Resolves the app's Authenticator (the playground signs in with the console session). */
 export const PLAYGROUND_AUTHENTICATOR = Symbol('PLAYGROUND_AUTHENTICATOR');
 
-/** When the models were "created" in /v1/models (the anchors answer a fixed date too). */
-const MODEL_CREATED = 1626777600;
-
-type RawBodyRequest = FastifyRequest<{ Params: { model?: string } }>;
+type RawBodyRequest = FastifyRequest<{ Params: { model?: string; '*'?: string } }>;
+type WildcardRequest = RawBodyRequest;
 
 /**
  * The relay's HTTP surface, registered as plain Fastify routes in their own encapsulated scope:
@@ -116,6 +120,25 @@ export class RelayRoutes {
       { bodyLimit: RELAY_JSON_BODY_LIMIT },
       (request: RawBodyRequest, reply) => this.onMessages(request, reply),
     );
+    scope.post(
+      '/v1/messages/count_tokens',
+      { bodyLimit: RELAY_JSON_BODY_LIMIT },
+      (request: RawBodyRequest, reply) => this.onCountTokens(request, reply),
+    );
+    scope.post('/v1beta/models/*', { bodyLimit: RELAY_JSON_BODY_LIMIT }, (request, reply) =>
+      this.onGemini(request as WildcardRequest, reply),
+    );
+    scope.get('/v1beta/models', (request, reply) =>
+      this.onModels(request, reply, undefined, 'gemini'),
+    );
+    scope.get('/v1beta/models/*', (request, reply) =>
+      this.onModels(
+        request,
+        reply,
+        ((request as WildcardRequest).params['*'] ?? '').replace(/^models\//, ''),
+        'gemini',
+      ),
+    );
     scope.post('/pg/chat/completions', { bodyLimit: RELAY_JSON_BODY_LIMIT }, (request, reply) =>
       this.onPlayground(request, reply),
     );
@@ -165,12 +188,56 @@ export class RelayRoutes {
       endpoint: 'chat',
       route: '/v1/messages',
       ingress: 'anthropic',
-      authorization: header('x-api-key') ?? request.headers.authorization,
       clientHeaders: {
         'anthropic-version': header('anthropic-version'),
         'anthropic-beta': header('anthropic-beta'),
       },
     });
+  }
+
+  /**
+   * Gemini's native API: `POST /v1beta/models/{model}:generateContent` or
+   * `:streamGenerateContent` (SSE with `alt=sse`), the key in x-goog-api-key or `?key=`.
+   */
+  private onGemini(request: WildcardRequest, reply: FastifyReply): void {
+    const [model = '', action = ''] = (request.params['*'] ?? '').split(':', 2);
+    if (model === '' || (action !== 'generateContent' && action !== 'streamGenerateContent')) {
+      reply.hijack();
+      const error = new RelayError(
+        404,
+        `models/${model}:${action} is not supported`,
+        'invalid_request_error',
+        'not_found',
+      );
+      return sendError(
+        reply.raw,
+        error,
+        RelayService.newRequestId(),
+        clientWireOfIngress('gemini'),
+      );
+    }
+    this.relayFor(request, reply, {
+      endpoint: 'chat',
+      route: `/v1beta/models/{model}:${action}`,
+      ingress: 'gemini',
+      modelFromPath: decodeURIComponent(model),
+      streamFromPath: action === 'streamGenerateContent',
+    });
+  }
+
+  /** Anthropic's token counting: the relay's own estimate of the prompt, not billed. */
+  private onCountTokens(request: RawBodyRequest, reply: FastifyReply): void {
+    const requestId = RelayService.newRequestId();
+    if (!this.tokenCaller(request, reply, requestId, 'anthropic')) return;
+    const body = Buffer.isBuffer(request.body) ? parseJsonObject(request.body) : undefined;
+    const hub = body
+      ? ingressCodec('anthropic').toOpenAi({ max_tokens: 1, ...body }, {})
+      : 'invalid JSON body';
+    if (typeof hub === 'string') {
+      const error = new RelayError(400, hub, 'invalid_request_error', 'invalid_request');
+      return sendError(reply.raw, error, requestId, clientWireOfIngress('anthropic'));
+    }
+    sendJson(reply.raw, 200, { input_tokens: estimatePromptTokens('chat', hub) }, requestId);
   }
 
   private relayFor(
@@ -179,17 +246,14 @@ export class RelayRoutes {
     how: Pick<
       RelayCall,
       'endpoint' | 'route' | 'modelFromPath' | 'ingress' | 'streamFromPath' | 'clientHeaders'
-    > & {
-      authorization?: string;
-    },
+    >,
   ): void {
     reply.hijack();
     const startedAt = Date.now();
     const requestId = RelayService.newRequestId();
     const lang = langOf(request);
-    const { authorization, ...rest } = how;
     const admitted = this.admission.admitToken(
-      how.ingress ? authorization : request.headers.authorization,
+      clientKey(how.ingress, request.headers, queryOf(request)),
       request.ip,
       lang,
       startedAt,
@@ -199,7 +263,7 @@ export class RelayRoutes {
     }
     void this.relay.relay(
       {
-        ...rest,
+        ...how,
         raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
         contentType: request.headers['content-type'] ?? 'application/json',
         ip: request.ip,
@@ -260,17 +324,19 @@ export class RelayRoutes {
     request: FastifyRequest,
     reply: FastifyReply,
     requestId: string,
+    ingress?: IngressKind,
   ): { user: RelayUser; token: RelayToken; lang: Lang } | undefined {
     reply.hijack();
     const lang = langOf(request);
+    const wire = clientWireOfIngress(ingress);
     const admitted = this.admission.admitToken(
-      request.headers.authorization,
+      clientKey(ingress, request.headers, queryOf(request)),
       request.ip,
       lang,
       Date.now(),
     );
     if (!admitted.ok) {
-      sendError(reply.raw, admitted.error, requestId);
+      sendError(reply.raw, admitted.error, requestId, wire);
       return undefined;
     }
     const { user, token } = admitted.caller;
@@ -279,14 +345,20 @@ export class RelayRoutes {
       reply.raw,
       relayError(lang, 401, 'relay.token_missing', {}, 'authentication_error', 'token_missing'),
       requestId,
+      wire,
     );
     return undefined;
   }
 
   /** The models this token may use: its group's routable models, within its model limits. */
-  private onModels(request: FastifyRequest, reply: FastifyReply, one?: string): void {
+  private onModels(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    one?: string,
+    format = listFormatOf(request.headers, queryOf(request)),
+  ): void {
     const requestId = RelayService.newRequestId();
-    const caller = this.tokenCaller(request, reply, requestId);
+    const caller = this.tokenCaller(request, reply, requestId, format);
     if (!caller) return;
     const { user, token, lang } = caller;
     const settings = this.settings.current();
@@ -298,14 +370,8 @@ export class RelayRoutes {
         : user.group;
     let models = [...this.routing.models(group)];
     if (token.modelLimitsEnabled) models = models.filter((m) => token.modelLimits.includes(m));
-    const entry = (id: string) => ({
-      id,
-      object: 'model',
-      created: MODEL_CREATED,
-      owned_by: 'tollgate',
-    });
     if (one === undefined) {
-      return sendJson(reply.raw, 200, { object: 'list', data: models.map(entry) }, requestId);
+      return sendJson(reply.raw, 200, modelList(models, format ?? 'openai'), requestId);
     }
     if (!models.includes(one)) {
       const error = relayError(
@@ -316,9 +382,9 @@ export class RelayRoutes {
         'invalid_request_error',
         'model_not_found',
       );
-      return sendError(reply.raw, error, requestId);
+      return sendError(reply.raw, error, requestId, clientWireOfIngress(format));
     }
-    sendJson(reply.raw, 200, entry(one), requestId);
+    sendJson(reply.raw, 200, modelEntry(one, format ?? 'openai'), requestId);
   }
 
   /** OpenAI's old dashboard billing endpoints, as the anchors answer them (for client apps). */
@@ -376,4 +442,8 @@ function sessionCookieOf(header: string | undefined): string | undefined {
 function langOf(request: FastifyRequest): Lang {
   const header: unknown = request.headers['accept-language'];
   return pickLang(typeof header === 'string' ? header : undefined);
+}
+
+function queryOf(request: FastifyRequest): Record<string, unknown> {
+  return (request.query ?? {}) as Record<string, unknown>;
 }

@@ -1,3 +1,4 @@
+import { ALI_WIRE } from './ali';
 import { ANTHROPIC_WIRE } from './anthropic';
 import { BEDROCK_WIRE } from './bedrock';
 import { COHERE_WIRE } from './cohere';
@@ -14,4 +15,5 @@ export const PROVIDER_WIRES: readonly ProviderWire[] = [
   OLLAMA_WIRE,
   COHERE_WIRE,
   GEMINI_WIRE,
+  ALI_WIRE,
 ];
