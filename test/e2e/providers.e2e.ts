@@ -538,4 +538,58 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
     const openaiList = await relaySdk(t.url, key).models.list();
     expect(openaiList.data[0]).toMatchObject({ object: 'model' });
   });
+
+  it('openai SDK → /v1/responses on an OpenAI channel: bytes pass, usage from response.completed', async () => {
+    const sdk = relaySdk(t.url, key);
+    upstream.setDefaults({
+      content: 'Hello world',
+      chunks: 2,
+      usage: { prompt_tokens: 40, completion_tokens: 12, cached_tokens: 16, reasoning_tokens: 4 },
+    });
+    const before = receipts().length;
+    const answer = await sdk.responses.create({
+      model: 'gpt-4o-mini',
+      instructions: 'Be brief.',
+      input: 'Say hello',
+      max_output_tokens: 50,
+    });
+    expect(answer.output_text).toBe('Hello world');
+    const sent = upstream.lastRequest()!;
+    expect(sent.path).toBe('/v1/responses');
+    expect(sent.body).toEqual({
+      model: 'gpt-4o-mini',
+      instructions: 'Be brief.',
+      input: 'Say hello',
+      max_output_tokens: 50,
+    });
+
+    const stream = await sdk.responses.create({
+      model: 'gpt-4o-mini',
+      input: 'Say hello',
+      stream: true,
+    });
+    let text = '';
+    let completed = false;
+    for await (const event of stream) {
+      if (event.type === 'response.output_text.delta') text += event.delta;
+      if (event.type === 'response.completed') completed = true;
+    }
+    expect(text).toBe('Hello world');
+    expect(completed).toBe(true);
+    expect(upstream.lastRequest()!.body).not.toHaveProperty('stream_options');
+
+    await waitUntil(() => receipts().length >= before + 2, 'two receipts');
+    for (const receipt of receipts().slice(before)) {
+      expect(receipt).toMatchObject({
+        endpoint: '/v1/responses',
+        model: 'gpt-4o-mini',
+        promptTokens: 40,
+        cachedTokens: 16,
+        completionTokens: 12,
+        reasoningTokens: 4,
+        estimated: false,
+        quota: formula('gpt-4o-mini', 40, 12, 16),
+      });
+    }
+  });
 });

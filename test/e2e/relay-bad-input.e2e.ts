@@ -68,6 +68,7 @@ const CASES: Readonly<Record<string, Case>> = {
   'POST /v1/images/generations': 'json',
   'POST /v1/audio/speech': 'json',
   'POST /v1/rerank': 'json',
+  'POST /v1/responses': 'json',
   'POST /v1/engines/:model/embeddings': 'json',
   'POST /v1/audio/transcriptions': 'multipart',
   'POST /v1/audio/translations': 'multipart',

@@ -500,7 +500,9 @@ export class RelayService {
   ): Promise<AttemptResult> {
     const { call, facts } = p;
     const upstreamModel = upstreamModelName(channel, facts.model);
-    const includeUsage = facts.stream && reportsStreamUsage(channel.type);
+    // The Responses API always reports usage (in response.completed) and has no include_usage.
+    const includeUsage =
+      facts.stream && call.endpoint !== 'responses' && reportsStreamUsage(channel.type);
     let outBody: Buffer;
     if (p.boundary !== undefined) {
       outBody =

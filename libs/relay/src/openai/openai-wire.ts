@@ -15,6 +15,8 @@ export const RELAY_ENDPOINTS = {
   audioTranslations: '/audio/translations',
   moderations: '/moderations',
   rerank: '/rerank',
+  /** OpenAI's Responses API (passed through to OpenAI-wire channels). */
+  responses: '/responses',
 } as const;
 export type RelayEndpoint = keyof typeof RELAY_ENDPOINTS;
 

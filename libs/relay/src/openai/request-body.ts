@@ -44,10 +44,16 @@ export interface RequestFacts {
 
 export function requestFacts(endpoint: RelayEndpoint, body: JsonObject): RequestFacts {
   const model = typeof body.model === 'string' ? body.model.trim() : '';
-  const max = positiveInt(body.max_completion_tokens) ?? positiveInt(body.max_tokens) ?? undefined;
+  const max =
+    positiveInt(body.max_completion_tokens) ??
+    positiveInt(body.max_tokens) ??
+    positiveInt(body.max_output_tokens) ??
+    undefined;
   return {
     model: model || (defaultModel(endpoint) ?? ''),
-    stream: body.stream === true && (endpoint === 'chat' || endpoint === 'completions'),
+    stream:
+      body.stream === true &&
+      (endpoint === 'chat' || endpoint === 'completions' || endpoint === 'responses'),
     maxTokens: max,
     n: endpoint === 'imagesGenerations' ? (positiveInt(body.n) ?? 1) : 1,
   };

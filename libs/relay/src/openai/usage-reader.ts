@@ -28,6 +28,8 @@ export function usageFromObject(usage: unknown): UpstreamUsage | undefined {
   if (usage === null || typeof usage !== 'object') return undefined;
   const u = usage as JsonObject;
   const details = (u.prompt_tokens_details ?? u.input_tokens_details) as JsonObject | undefined;
+  const outDetails = (u.completion_tokens_details ?? u.output_tokens_details) as
+    JsonObject | undefined;
   const prompt = num(u.prompt_tokens ?? u.input_tokens);
   let completion = num(u.completion_tokens ?? u.output_tokens);
   const total = num(u.total_tokens);
@@ -39,6 +41,9 @@ export function usageFromObject(usage: unknown): UpstreamUsage | undefined {
     promptTokens: prompt === 0 && completion === 0 ? total : prompt,
     completionTokens: completion,
     cachedTokens: num(details?.cached_tokens),
+    ...(num(outDetails?.reasoning_tokens) > 0
+      ? { reasoningTokens: num(outDetails?.reasoning_tokens) }
+      : {}),
   };
 }
 
@@ -82,7 +87,12 @@ function matchingBrace(raw: Buffer, open: number): number {
 export function completionTextOfJson(body: unknown): string {
   if (body === null || typeof body !== 'object') return '';
   const b = body as JsonObject;
+  if (typeof b.type === 'string' && b.type.startsWith('response.')) {
+    // Responses API stream events: only the deltas (the *.done events repeat the whole text).
+    return b.type.endsWith('.delta') && typeof b.delta === 'string' ? b.delta : '';
+  }
   if (typeof b.text === 'string') return b.text; // audio transcriptions
+  if (Array.isArray(b.output)) return responsesOutputText(b.output); // Responses API answers
   if (!Array.isArray(b.choices)) return '';
   let text = '';
   for (const choice of b.choices as unknown[]) {
@@ -169,7 +179,12 @@ export class SseUsageReader {
     if (!mentionsUsage && !mentionsError) return;
     try {
       const event = JSON.parse(payload.toString('utf8')) as JsonObject;
-      const usage = usageFromObject(event.usage);
+      // Responses API streams carry it in response.completed's `response`.
+      const usage =
+        usageFromObject(event.usage) ??
+        (event.response !== null && typeof event.response === 'object'
+          ? usageFromObject((event.response as JsonObject).usage)
+          : undefined);
       if (usage) this.usage = usage;
       if (mentionsError && event.error !== undefined && event.error !== null) {
         const e = event.error as JsonObject;
@@ -209,4 +224,23 @@ export class SseUsageReader {
     }
     return countText(text);
   }
+}
+
+/** The text of a Responses API answer's output items (message parts and reasoning summaries). */
+function responsesOutputText(output: unknown[]): string {
+  let text = '';
+  for (const item of output) {
+    if (item === null || typeof item !== 'object') continue;
+    const parts = (item as JsonObject).content ?? (item as JsonObject).summary;
+    if (!Array.isArray(parts)) continue;
+    for (const part of parts as unknown[]) {
+      if (
+        part !== null &&
+        typeof part === 'object' &&
+        typeof (part as JsonObject).text === 'string'
+      )
+        text += (part as JsonObject).text as string;
+    }
+  }
+  return text;
 }

@@ -29,7 +29,7 @@ function contentText(content: unknown, images: { count: number }): string {
     if (part === null || typeof part !== 'object') continue;
     const p = part as JsonObject;
     if (typeof p.text === 'string') text += p.text;
-    else if (p.type === 'image_url') images.count += 1;
+    else if (p.type === 'image_url' || p.type === 'input_image') images.count += 1;
   }
   return text;
 }
@@ -57,6 +57,22 @@ export function estimatePromptTokens(endpoint: string, body: JsonObject): number
     return (
       countText(text) + messages.length * PER_MESSAGE + REPLY_PRIMING + images.count * PER_IMAGE
     );
+  }
+  if (endpoint === 'responses') {
+    // Input is a string or a list of items whose content is a string or input_text parts.
+    const images = { count: 0 };
+    let text = typeof body.instructions === 'string' ? body.instructions : '';
+    const items = typeof body.input === 'string' ? [{ content: body.input }] : body.input;
+    let count = 0;
+    if (Array.isArray(items)) {
+      for (const item of items as unknown[]) {
+        if (item === null || typeof item !== 'object') continue;
+        count += 1;
+        text += contentText((item as JsonObject).content, images) + '\n';
+      }
+    }
+    if (body.tools !== undefined) text += JSON.stringify(body.tools);
+    return countText(text) + count * PER_MESSAGE + REPLY_PRIMING + images.count * PER_IMAGE;
   }
   if (endpoint === 'completions') return countText(joined(body.prompt));
   if (endpoint === 'embeddings' || endpoint === 'moderations') return countText(joined(body.input));
