@@ -607,9 +607,20 @@ describe('channels (admin) against the mock upstream', () => {
       expect((await getChannel(id!)).response_time).toBeGreaterThanOrEqual(1400);
     });
 
+    it.each([
+      [14, '/v1/messages'],
+      [24, '/v1beta/models/m-test:generateContent'],
+      [4, '/api/chat'],
+    ])('a type-%i channel is tested through its adaptor (%s)', async (type, path) => {
+      const [id] = await create({ type, name: `adaptor-${type}`, models: 'm-test' });
+      const res = await call('get', `/api/channel/test/${id}`);
+      expect(res.body).toMatchObject({ success: true, message: '' });
+      expect(upstream.lastRequest()!.path).toBe(path);
+    });
+
     it('an unsupported type says so; a missing channel is not found', async () => {
-      const [claude] = await create({ type: 14, name: 'claude', models: 'claude-3' });
-      expectFailure(await call('get', `/api/channel/test/${claude}`), '暂不支持测试该类型的渠道');
+      const [palm] = await create({ type: 11, name: 'palm', models: 'chat-bison' });
+      expectFailure(await call('get', `/api/channel/test/${palm}`), '暂不支持测试该类型的渠道');
       expectFailure(
         await call('get', '/api/channel/test/999999'),
         '渠道未找到，请刷新页面后重试。',

@@ -1,7 +1,9 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { channelTypeInfo } from '@tollgate/contracts';
 import {
-  speaksOpenAiWire,
+  type ChatAdaptor,
+  channelProtocol,
+  type JsonObject,
   upstreamModelName,
   upstreamTarget,
   type AttemptFailure,
@@ -84,14 +86,14 @@ export class ChannelUpstream implements OnApplicationShutdown {
     });
   }
 
-  /** The types the relay sends over the OpenAI wire: a test calls them the way the relay does. */
+  /** The types the relay can call (OpenAI wire or an adaptor): a test calls them its way. */
   static supportsTest(type: number): boolean {
-    return speaksOpenAiWire(type);
+    return channelProtocol(type).kind !== 'unsupported';
   }
 
   private async call(
     url: string,
-    init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+    init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string | Buffer },
     timeoutMs: number,
   ): Promise<Answer> {
     let res;
@@ -146,6 +148,10 @@ export class ChannelUpstream implements OnApplicationShutdown {
   async test(channel: WireChannel, model: string): Promise<TestOutcome> {
     const upstreamModel = upstreamModelName(channel, model);
     const baseUrl = baseUrlOf(channel.type, channel.baseUrl);
+    const protocol = channelProtocol(channel.type);
+    if (protocol.kind === 'adaptor') {
+      return this.testAdaptor(protocol.adaptor, { ...channel, baseUrl }, model, upstreamModel);
+    }
     let target;
     try {
       target = upstreamTarget(
@@ -179,6 +185,54 @@ export class ChannelUpstream implements OnApplicationShutdown {
         answer.status === 200
           ? httpFailure(200, `unexpected answer: ${answer.text.slice(0, 200)}`)
           : failureOf(answer);
+      return { ok: false, elapsedMs, failure: scrubFailure(failure, channel.key) };
+    } catch (error) {
+      const elapsedMs = performance.now() - started;
+      if (error instanceof UpstreamError)
+        return { ok: false, elapsedMs, failure: scrubFailure(error.failure, channel.key) };
+      throw error;
+    }
+  }
+
+  /** A converting provider tested as the relay calls it: the adaptor's request, its answer check. */
+  private async testAdaptor(
+    adaptor: ChatAdaptor,
+    channel: WireChannel,
+    model: string,
+    upstreamModel: string,
+  ): Promise<TestOutcome> {
+    const hub = { model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 };
+    let req;
+    try {
+      req = adaptor.request('chat', hub, channel, upstreamModel, false, new Date());
+      if (adaptor.authorize) req = await adaptor.authorize(req, channel, new Date());
+    } catch (error) {
+      // A key in the wrong format (Bedrock's Ak|Sk|Region), a base URL that cannot be parsed.
+      const failure = { kind: 'network', message: (error as Error).message } as const;
+      return { ok: false, elapsedMs: 0, failure: scrubFailure(failure, channel.key) };
+    }
+    const started = performance.now();
+    try {
+      const answer = await this.call(
+        `${req.origin}${req.path}`,
+        { method: 'POST', headers: req.headers, body: req.body },
+        this.timeoutMs,
+      );
+      const elapsedMs = performance.now() - started;
+      if (answer.status !== 200) {
+        const info = adaptor.error(answer.status, answer.text);
+        const failure = httpFailure(answer.status, info.message, info.type, info.code);
+        return { ok: false, elapsedMs, failure: scrubFailure(failure, channel.key) };
+      }
+      const body = answer.body as JsonObject | undefined;
+      const converted =
+        body && typeof body === 'object'
+          ? adaptor.response('chat', body, { id: 'test', model, created: 0 })
+          : undefined;
+      if (converted?.ok) return { ok: true, elapsedMs };
+      const failure = converted
+        ? httpFailure(converted.failure.status, converted.failure.info.message)
+        : httpFailure(200, `unexpected answer: ${answer.text.slice(0, 200)}`);
       return { ok: false, elapsedMs, failure: scrubFailure(failure, channel.key) };
     } catch (error) {
       const elapsedMs = performance.now() - started;
