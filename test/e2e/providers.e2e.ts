@@ -4,6 +4,7 @@
  * official SDKs as clients (@anthropic-ai/sdk on /v1/messages, openai on /v1/chat/completions).
  * Every charge is the formula on the provider's usage; the log row shows the cache counts.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
@@ -35,6 +36,12 @@ const RATIOS = {
   'llama3.2': 0.1,
   'command-r': 0.25,
   'gemini-2.0-flash': 0.05,
+  'ernie-4.0-8k': 0.6,
+  'qwen-plus': 0.4,
+  'hunyuan-lite': 0.1,
+  'dify-app': 1,
+  'glm-4': 0.5,
+  'gemini-vertex': 0.05,
 };
 const COMPLETION = { [CLAUDE]: 5, [HAIKU]: 5, 'gpt-4o-mini': 4, 'gemini-2.0-flash': 4 };
 const CACHE = { [CLAUDE]: 0.1, [HAIKU]: 0.1, 'gemini-2.0-flash': 0.25 };
@@ -591,5 +598,99 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
         quota: formula('gpt-4o-mini', 40, 12, 16),
       });
     }
+  });
+
+  it('openai SDK → Baidu (token exchange), Ali, Tencent (TC3), Dify, Zhipu (JWT) and Vertex (OAuth) channels', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    const serviceAccount = JSON.stringify({
+      type: 'service_account',
+      project_id: 'proj-1',
+      private_key: privateKey,
+      client_email: 'relay@proj-1.iam.gserviceaccount.com',
+      token_uri: `${upstream.url}/token`,
+    });
+    await channel({ type: 15, name: 'baidu', key: 'baidu-ak|baidu-sk', models: 'ernie-4.0-8k' });
+    await channel({ type: 17, name: 'ali', key: 'sk-dashscope', models: 'qwen-plus' });
+    await channel({
+      type: 23,
+      name: 'tencent',
+      key: '1300000000|AKIDmock|tc-secret',
+      models: 'hunyuan-lite',
+    });
+    await channel({ type: 37, name: 'dify', key: 'app-dify', models: 'dify-app' });
+    await channel({ type: 16, name: 'zhipu', key: 'zid.zsecret', models: 'glm-4' });
+    await channel({
+      type: 41,
+      name: 'vertex',
+      key: serviceAccount,
+      models: 'gemini-vertex',
+      other: '{"default":"us-central1"}',
+    });
+    const sdk = relaySdk(t.url, key);
+    upstream.setDefaults({
+      content: 'fine',
+      chunks: 2,
+      usage: { prompt_tokens: 7, completion_tokens: 2 },
+    });
+    const before = receipts().length;
+    const models = [
+      'ernie-4.0-8k',
+      'qwen-plus',
+      'hunyuan-lite',
+      'dify-app',
+      'glm-4',
+      'gemini-vertex',
+    ] as const;
+    for (const model of models) {
+      const chat = await sdk.chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      expect({ model, text: chat.choices[0]!.message.content }).toEqual({ model, text: 'fine' });
+      const stream = await sdk.chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+      });
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      expect({ model, text }).toEqual({ model, text: 'fine' });
+    }
+    const paths = upstream.requests.map((r) => r.path);
+    expect(paths.filter((path) => path === '/oauth/2.0/token')).toHaveLength(1); // cached
+    expect(paths.filter((path) => path === '/token')).toHaveLength(1); // cached
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/completions_pro',
+        '/api/v1/services/aigc/text-generation/generation',
+        '/',
+        '/v1/chat-messages',
+        '/api/paas/v4/chat/completions',
+        '/v1/projects/proj-1/locations/us-central1/publishers/google/models/gemini-vertex:generateContent',
+      ]),
+    );
+    const zhipu = upstream.requests.find((r) => r.path === '/api/paas/v4/chat/completions')!;
+    expect(String(zhipu.headers.authorization)).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+    await waitUntil(() => receipts().length >= before + 12, 'twelve receipts');
+    for (const receipt of receipts().slice(before)) {
+      expect(receipt).toMatchObject({ promptTokens: 7, completionTokens: 2, estimated: false });
+      expect(receipt.quota).toBe(formula(receipt.model as keyof typeof RATIOS, 7, 2));
+    }
+
+    // Tencent answers a failed stream request with one JSON body: the client gets the error, no bill.
+    const billed = receipts().length;
+    upstream.next({ fail: 'invalid_key' }, 5);
+    await expect(
+      sdk.chat.completions.create({
+        model: 'hunyuan-lite',
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+      }),
+    ).rejects.toMatchObject({ status: 401 });
+    expect(receipts()).toHaveLength(billed);
   });
 });

@@ -69,7 +69,7 @@ export const CHANNEL_TYPE_TABLE: readonly ChannelTypeInfo[] = [
   t(15, 'Baidu', 'https://aip.baidubce.com', { keyFormat: 'APIKey|SecretKey' }),
   t(16, 'Zhipu ChatGLM', 'https://open.bigmodel.cn'),
   t(17, 'Alibaba Qwen', 'https://dashscope.aliyuncs.com', { other: { kind: 'plugin' } }),
-  t(18, 'Xunfei Spark', '', {
+  t(18, 'Xunfei Spark', 'https://spark-api-open.xf-yun.com', {
     keyFormat: 'APPID|APISecret|APIKey',
     other: { kind: 'spark_version', default: 'v2.1' },
   }),

@@ -26,12 +26,10 @@ import {
 } from '@tollgate/relay';
 import type { Dispatcher } from 'undici';
 import type { AttemptResult, Prepared } from './relay-call';
+import { ClientStream, pipeUpstream } from './client-stream';
 import { CORS_HEADERS, REQUEST_ID_HEADER } from './relay-http';
 import type { RoutedChannel } from './relay-ports';
 import {
-  AFTER_DISCONNECT_MAX_BYTES,
-  AFTER_DISCONNECT_MAX_MS,
-  drained,
   headerText,
   MAX_ERROR_BODY_BYTES,
   MAX_JSON_ANSWER_BYTES,
@@ -129,7 +127,9 @@ export class ConvertedAttempts {
     if ('failed' in sent) return sent.failed;
     const { answer } = sent;
     const ctx = this.context(p);
-    if (facts.stream)
+    // Some providers (Baidu, Tencent) answer a stream request's failure as one JSON body.
+    const jsonAnswer = headerText(answer.headers['content-type']).startsWith('application/json');
+    if (facts.stream && !jsonAnswer)
       return this.convertStream(p, channel, upstreamModel, adaptor, answer, res, ctx);
     let raw: Buffer;
     try {
@@ -158,6 +158,18 @@ export class ConvertedAttempts {
       completionTokens: countText(completionTextOfJson(converted.body)),
       cachedTokens: 0,
     };
+    if (facts.stream) {
+      // A provider that ignored `stream`: the whole answer as a stream of one chunk.
+      const encoder = p.client.stream(ctx);
+      const text = chunksOfCompletion(converted.body, ctx)
+        .map((c) => encoder.chunk(c))
+        .join('');
+      const client = new ClientStream(res, call.requestId);
+      client.write(text);
+      client.finish(encoder.end(usage), false);
+      this.settle(p, channel, upstreamModel, usage, estimated, firstByteAt, true);
+      return { kind: 'answered' };
+    }
     const payload = Buffer.from(JSON.stringify(p.client.whole(converted.body, usage, ctx)));
     if (!res.destroyed && !res.headersSent) {
       res.writeHead(200, {
@@ -194,14 +206,14 @@ export class ConvertedAttempts {
       }
       return out;
     };
-    const pump = new ClientPump(res, p.call.requestId);
-    const read = await pumpUpstream(answer, pump, (chunk) => {
+    const client = new ClientStream(res, p.call.requestId);
+    const read = await pipeUpstream(answer, client, (chunk) => {
       firstAt ??= Date.now();
       return toClient(eventsOf(framer.push(chunk), converter));
     });
     // A failure before anything reached the client is this channel's failure (retry another).
     const failure = converter.failure();
-    if (failure && !pump.started) return failedWith(failure);
+    if (failure && !client.started) return failedWith(failure);
     let tail = toClient(eventsOf(framer.end(), converter));
     tail += toClient(converter.end());
     const reported = converter.usage();
@@ -211,7 +223,7 @@ export class ConvertedAttempts {
       cachedTokens: 0,
     };
     tail += encoder.end(usage);
-    pump.finish(tail, read.cut);
+    client.finish(tail, read.broken);
     this.settle(p, channel, upstreamModel, usage, reported === undefined, firstAt, true);
     return { kind: 'answered' };
   }
@@ -248,14 +260,14 @@ export class ConvertedAttempts {
       const framer = new SseFramer();
       const converter = adaptor.stream(ctx);
       let firstAt: number | null = null;
-      const pump = new ClientPump(res, call.requestId);
-      const read = await pumpUpstream(answer, pump, (chunk) => {
+      const client = new ClientStream(res, call.requestId);
+      const read = await pipeUpstream(answer, client, (chunk) => {
         firstAt ??= Date.now();
         eventsOf(framer.push(chunk), converter);
         return chunk;
       });
       eventsOf(framer.end(), converter);
-      pump.finish('', read.cut);
+      client.finish('', read.broken);
       const reported = converter.usage();
       const usage = reported ?? {
         promptTokens: p.promptEstimate,
@@ -304,91 +316,25 @@ function eventsOf(events: FramedEvent[], converter: StreamConverter): JsonObject
   return out;
 }
 
-/**
- * Writes a stream to the client: SSE headers on the first write, backpressure, and a client that
- * left is noticed (the upstream is still read, bounded, so the work is billed).
- */
-class ClientPump {
-  started = false;
-  goneAt: number | undefined;
-  private readonly onClose = () => {
-    if (!this.res.writableFinished) this.goneAt ??= Date.now();
-  };
-
-  constructor(
-    private readonly res: ServerResponse,
-    private readonly requestId: string,
-  ) {
-    res.on('close', this.onClose);
-    if (res.destroyed) this.goneAt = Date.now();
-  }
-
-  private head(): void {
-    if (this.started) return;
-    this.started = true;
-    if (this.res.destroyed || this.res.headersSent) return;
-    this.res.writeHead(200, {
-      ...CORS_HEADERS,
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-      [REQUEST_ID_HEADER]: this.requestId,
-    });
-  }
-
-  /** False when the client is gone (keep reading, stop writing). */
-  async write(data: string | Buffer): Promise<boolean> {
-    if (this.goneAt !== undefined || this.res.destroyed) {
-      this.goneAt ??= Date.now();
-      return false;
-    }
-    if (data.length === 0) return true;
-    this.head();
-    if (!this.res.write(data)) await drained(this.res);
-    return true;
-  }
-
-  finish(tail: string, cut: boolean): void {
-    this.res.off('close', this.onClose);
-    if (this.goneAt === undefined && !this.res.destroyed) {
-      this.head();
-      if (cut) this.res.destroy();
-      else this.res.end(tail);
-    } else if (!this.res.writableEnded && !this.res.destroyed) this.res.end();
-  }
-}
-
-/**
- * Reads the upstream to its end, writing what `transform` makes of each chunk; after the client
- * left, reads on (bounded in time and bytes) so the answer is billed. `cut`: the upstream broke or
- * was cut.
- */
-async function pumpUpstream(
-  answer: Dispatcher.ResponseData,
-  pump: ClientPump,
-  transform: (chunk: Buffer) => string | Buffer,
-): Promise<{ cut: boolean }> {
-  let bytesAfterGone = 0;
-  let cut = false;
-  try {
-    for await (const chunk of answer.body) {
-      const buf = chunk as Buffer;
-      const out = transform(buf);
-      if (await pump.write(out)) continue;
-      bytesAfterGone += buf.length;
-      if (
-        bytesAfterGone > AFTER_DISCONNECT_MAX_BYTES ||
-        Date.now() - (pump.goneAt ?? Date.now()) > AFTER_DISCONNECT_MAX_MS
-      ) {
-        cut = true;
-        break;
-      }
-    }
-  } catch {
-    cut = true; // the upstream broke mid-stream: bill what was produced
-  } finally {
-    if (cut) answer.body.destroy();
-  }
-  return { cut };
+/** An OpenAI chat.completion as the chunks a stream of it would have sent (usage last). */
+function chunksOfCompletion(completion: JsonObject, ctx: ConvertContext): JsonObject[] {
+  const chunk = (choices: unknown[], usage?: unknown): JsonObject => ({
+    id: ctx.id,
+    object: 'chat.completion.chunk',
+    created: ctx.created,
+    model: ctx.model,
+    choices,
+    ...(usage === undefined ? {} : { usage }),
+  });
+  const choices = Array.isArray(completion.choices) ? (completion.choices as JsonObject[]) : [];
+  const out = choices.map((choice, index) => {
+    const message = (choice.message ?? {}) as JsonObject;
+    const toolCalls = Array.isArray(message.tool_calls)
+      ? (message.tool_calls as JsonObject[]).map((call, i) => ({ index: i, ...call }))
+      : undefined;
+    const delta = { ...message, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
+    return chunk([{ index, delta, finish_reason: choice.finish_reason ?? 'stop' }]);
+  });
+  if (completion.usage !== undefined) out.push(chunk([], completion.usage));
+  return out;
 }

@@ -46,6 +46,7 @@ import {
 } from '@tollgate/relay';
 import type { Dispatcher } from 'undici';
 import type { Lang } from '../shared/i18n/messages';
+import { ClientStream, pipeUpstream } from './client-stream';
 import { type ClientWire, clientWireOfIngress, openAiClient } from './client-wire';
 import { ConvertedAttempts } from './converted-attempts';
 import type { Caller } from './relay-admission';
@@ -64,9 +65,6 @@ import {
 } from './relay-ports';
 import { type RelaySettings, RelaySettingsView } from './relay-settings';
 import {
-  AFTER_DISCONNECT_MAX_BYTES,
-  AFTER_DISCONNECT_MAX_MS,
-  drained,
   headerText,
   MAX_ERROR_BODY_BYTES,
   MAX_JSON_ANSWER_BYTES,
@@ -627,49 +625,13 @@ export class RelayService {
     res: ServerResponse,
   ): Promise<void> {
     const reader = new SseUsageReader(() => Date.now());
-    let goneAt: number | undefined;
-    let bytesAfterGone = 0;
-    const onClose = () => {
-      if (!res.writableFinished) goneAt ??= Date.now();
-    };
-    res.on('close', onClose);
-    if (!res.destroyed) {
-      res.writeHead(200, {
-        ...CORS_HEADERS,
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-        [REQUEST_ID_HEADER]: p.call.requestId,
-      });
-    } else goneAt = Date.now();
-    let cut = false;
-    try {
-      for await (const chunk of answer.body) {
-        const buf = chunk as Buffer;
-        reader.push(buf);
-        if (goneAt === undefined && !res.destroyed) {
-          if (!res.write(buf)) await drained(res);
-          continue;
-        }
-        goneAt ??= Date.now();
-        bytesAfterGone += buf.length;
-        if (
-          bytesAfterGone > AFTER_DISCONNECT_MAX_BYTES ||
-          Date.now() - goneAt > AFTER_DISCONNECT_MAX_MS
-        ) {
-          cut = true;
-          break;
-        }
-      }
-    } catch {
-      // The upstream broke mid-stream: bill what was produced (counted locally if no usage).
-      cut = true;
-    } finally {
-      res.off('close', onClose);
-      if (cut) answer.body.destroy();
-    }
-    if (!res.destroyed && !res.writableEnded) res.end();
+    const client = new ClientStream(res, p.call.requestId);
+    client.open();
+    const read = await pipeUpstream(answer, client, (chunk) => {
+      reader.push(chunk);
+      return chunk;
+    });
+    client.finish('', read.broken);
     const outcome = reader.end();
     let usage: UpstreamUsage;
     let estimated = false;

@@ -105,6 +105,55 @@ describe('upstreamTarget', () => {
     ).toBe(path);
   });
 
+  it('Cloudflare (39): the account id from other in the path, bearer key', () => {
+    const cf = channel({ type: 39, baseUrl: 'https://api.cloudflare.com/', other: ' acc123 ' });
+    const chat = upstreamTarget(
+      cf,
+      'chat',
+      '@cf/meta/llama-3.1-8b-instruct',
+      'application/json',
+      true,
+    );
+    expect(chat).toEqual({
+      origin: 'https://api.cloudflare.com',
+      path: '/client/v4/accounts/acc123/ai/v1/chat/completions',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        authorization: 'Bearer sk-upstream',
+      },
+    });
+    expect(upstreamTarget(cf, 'embeddings', 'e', 'application/json', false).path).toBe(
+      '/client/v4/accounts/acc123/ai/v1/embeddings',
+    );
+  });
+
+  it('Cloudflare: an empty account id is a clear error of the channel', () => {
+    const cf = channel({ type: 39, baseUrl: 'https://api.cloudflare.com', other: '  ' });
+    expect(() => upstreamTarget(cf, 'chat', 'm', 'application/json', false)).toThrow(
+      /Cloudflare Workers AI: the channel has no account id/,
+    );
+  });
+
+  it('Xunfei Spark (18): the HTTP API with APIKey:APISecret as bearer', () => {
+    const spark = channel({
+      type: 18,
+      baseUrl: 'https://spark-api-open.xf-yun.com',
+      key: 'appid|the-secret|the-key',
+    });
+    const t = upstreamTarget(spark, 'chat', 'generalv3.5', 'application/json', false);
+    expect(`${t.origin}${t.path}`).toBe('https://spark-api-open.xf-yun.com/v1/chat/completions');
+    expect(t.headers.authorization).toBe('Bearer the-key:the-secret');
+    const password = upstreamTarget(
+      { ...spark, key: 'api-password' },
+      'chat',
+      'lite',
+      'application/json',
+      false,
+    );
+    expect(password.headers.authorization).toBe('Bearer api-password');
+  });
+
   it('OpenRouter adds its attribution headers', () => {
     const t = upstreamTarget(
       channel({ type: 20, baseUrl: 'https://openrouter.ai/api' }),
@@ -131,5 +180,10 @@ describe('model mapping and capabilities', () => {
     expect(speaksOpenAiWire(14)).toBe(false); // Anthropic converts (next issue)
     expect(reportsStreamUsage(1)).toBe(true);
     expect(reportsStreamUsage(4)).toBe(false); // Ollama: counted locally
+    expect(speaksOpenAiWire(39)).toBe(true);
+    expect(speaksOpenAiWire(18)).toBe(true);
+    // Neither documents stream_options.include_usage: their streams are counted locally.
+    expect(reportsStreamUsage(39)).toBe(false);
+    expect(reportsStreamUsage(18)).toBe(false);
   });
 });

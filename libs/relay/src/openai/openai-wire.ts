@@ -43,11 +43,13 @@ export const CHANNEL_TYPE = {
   azure: 3,
   ollama: 4,
   custom: 8,
+  xunfei: 18,
   openRouter: 20,
   zhipuV4: 26,
   perplexity: 27,
   miniMax: 35,
   jina: 38,
+  cloudflare: 39,
   volcEngine: 45,
   baiduV2: 46,
 } as const;
@@ -57,8 +59,8 @@ export const CHANNEL_TYPE = {
  * that need no protocol conversion). The converting providers come with their own adaptors.
  */
 const OPENAI_WIRE_TYPES: ReadonlySet<number> = new Set([
-  1, 3, 4, 6, 7, 8, 9, 10, 12, 13, 19, 20, 22, 25, 26, 27, 31, 35, 38, 40, 42, 43, 45, 46, 47, 48,
-  53,
+  1, 3, 4, 6, 7, 8, 9, 10, 12, 13, 18, 19, 20, 22, 25, 26, 27, 31, 35, 38, 39, 40, 42, 43, 45, 46,
+  47, 48, 53,
 ]);
 
 /** Upstreams known to honour `stream_options.include_usage` (the rest are counted locally). */
@@ -107,6 +109,27 @@ function providerPath(type: number, endpoint: RelayEndpoint): string {
   }
 }
 
+/**
+ * Workers AI's OpenAI-compatible base is per account; new-api keeps the account id in `other`.
+ * Throws for an empty one: the channel cannot make any request.
+ */
+function cloudflareBase(base: string, other: string): string {
+  const account = other.trim();
+  if (account === '') {
+    throw new Error('Cloudflare Workers AI: the channel has no account id (set it in "other")');
+  }
+  return `${base}/client/v4/accounts/${encodeURIComponent(account)}/ai/v1`;
+}
+
+/**
+ * Spark's HTTP API (spark-api-open.xf-yun.com) takes `APIKey:APISecret` as its bearer: built from
+ * the console's `APPID|APISecret|APIKey`; any other key (the APIPassword) goes as it is.
+ */
+function sparkBearer(key: string): string {
+  const parts = key.split('|').map((part) => part.trim());
+  return parts.length === 3 ? `${parts[2]}:${parts[1]}` : key.trim();
+}
+
 function splitUrl(url: string): { origin: string; path: string } {
   const parsed = new URL(url);
   return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
@@ -150,11 +173,15 @@ export function upstreamTarget(
     url = `${base}/openai/deployments/${deployment}${RELAY_ENDPOINTS[endpoint]}?api-version=${version}`;
     headers['api-key'] = channel.key;
   } else {
-    url =
-      channel.type === CHANNEL_TYPE.custom
-        ? base.split('{model}').join(encodeURIComponent(upstreamModel))
-        : `${base}${providerPath(channel.type, endpoint)}`;
-    headers.authorization = `Bearer ${channel.key}`;
+    if (channel.type === CHANNEL_TYPE.custom) {
+      url = base.split('{model}').join(encodeURIComponent(upstreamModel));
+    } else if (channel.type === CHANNEL_TYPE.cloudflare) {
+      url = `${cloudflareBase(base, channel.other)}${RELAY_ENDPOINTS[endpoint]}`;
+    } else {
+      url = `${base}${providerPath(channel.type, endpoint)}`;
+    }
+    const key = channel.type === CHANNEL_TYPE.xunfei ? sparkBearer(channel.key) : channel.key;
+    headers.authorization = `Bearer ${key}`;
   }
   if (channel.type === CHANNEL_TYPE.openai && channel.openaiOrganization) {
     headers['openai-organization'] = channel.openaiOrganization;

@@ -3,13 +3,19 @@
  * a converting adaptor, or nothing this relay supports (a clear error instead of a wrong call).
  */
 import { speaksOpenAiWire, type WireChannel } from '../openai/openai-wire';
+import { ALI_ADAPTOR } from './ali/ali-adaptor';
 import { ANTHROPIC_ADAPTOR, anthropicNativeRequest } from './anthropic/anthropic-adaptor';
 import { ANTHROPIC_INGRESS } from './anthropic/anthropic-ingress';
+import { BAIDU_ADAPTOR } from './baidu/baidu-adaptor';
 import { BEDROCK_ADAPTOR } from './bedrock/bedrock-adaptor';
 import { COHERE_ADAPTOR } from './cohere/cohere-adaptor';
+import { DIFY_ADAPTOR } from './dify/dify-adaptor';
 import { GEMINI_ADAPTOR, geminiNativeRequest } from './gemini/gemini-adaptor';
 import { GEMINI_INGRESS } from './gemini/gemini-ingress';
 import { OLLAMA_ADAPTOR } from './ollama/ollama-adaptor';
+import { TENCENT_ADAPTOR } from './tencent/tencent-adaptor';
+import { VERTEX_ADAPTOR } from './vertex/vertex-adaptor';
+import { ZHIPU_ADAPTOR } from './zhipu/zhipu-adaptor';
 import type { ChatAdaptor, ProviderRequest } from './chat-adaptor';
 import type { IngressCodec } from './ingress-codec';
 
@@ -41,9 +47,16 @@ const ADAPTORS = new Map<number, { adaptor: ChatAdaptor; native?: NativeWire }>(
   ],
   [24, { adaptor: GEMINI_ADAPTOR, native: { kind: 'gemini', request: geminiNativeRequest } }],
   [33, { adaptor: BEDROCK_ADAPTOR }],
+  [41, { adaptor: VERTEX_ADAPTOR }],
   // Ollama's native API (its /v1 compatibility layer drops options and stream usage).
   [4, { adaptor: OLLAMA_ADAPTOR }],
   [34, { adaptor: COHERE_ADAPTOR }],
+  [15, { adaptor: BAIDU_ADAPTOR }],
+  // Zhipu's legacy v3 channels: its v4 (OpenAI-wire) API with the JWT the v3 keys sign.
+  [16, { adaptor: ZHIPU_ADAPTOR }],
+  [17, { adaptor: ALI_ADAPTOR }],
+  [23, { adaptor: TENCENT_ADAPTOR }],
+  [37, { adaptor: DIFY_ADAPTOR }],
 ]);
 
 const INGRESSES: Record<IngressKind, IngressCodec> = {

@@ -335,6 +335,10 @@ function parseBody(contentType: string | undefined, raw: Buffer): unknown {
   const boundary = contentType?.includes('multipart/') ? multipartBoundary(contentType) : undefined;
   if (boundary) return parseMultipart(raw, boundary);
   const text = raw.toString('utf8');
+  // OAuth token endpoints take forms (Vertex's service-account grant).
+  if (contentType?.includes('application/x-www-form-urlencoded')) {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -67,13 +67,10 @@ export class BaiduTokenCache {
     const token = body.access_token;
     if (typeof token !== 'string' || token === '') {
       // `{"error": "invalid_client", "error_description": "unknown client id"}`
-      const why =
-        typeof body.error_description === 'string'
-          ? body.error_description
-          : typeof body.error === 'string'
-            ? body.error
-            : `HTTP ${res.status}`;
-      throw new BaiduKeyError(`Baidu access token exchange failed: ${why}`);
+      const why = [body.error_description, body.error_msg, body.error].find(
+        (part): part is string => typeof part === 'string' && part !== '',
+      );
+      throw new BaiduKeyError(`Baidu access token exchange failed: ${why ?? `HTTP ${res.status}`}`);
     }
     const lifetime =
       typeof body.expires_in === 'number' && body.expires_in > 0

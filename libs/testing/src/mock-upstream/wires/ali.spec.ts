@@ -3,6 +3,11 @@ import { SseFramer, eventObject } from '@tollgate/relay/providers/framing';
 import { ALI_ADAPTOR } from '@tollgate/relay/providers/ali/ali-adaptor';
 import { MockUpstream } from '../mock-upstream';
 
+const textOf = (delta: unknown): string => {
+  const content = (delta as JsonObject | undefined)?.content;
+  return typeof content === 'string' ? content : '';
+};
+
 const PATH = '/api/v1/services/aigc/text-generation/generation';
 
 describe('Ali DashScope wire', () => {
@@ -77,9 +82,7 @@ describe('Ali DashScope wire', () => {
       chunks.push(...converter.event(eventObject(e)!, e.name));
     }
     chunks.push(...converter.end());
-    const text = chunks
-      .map((c) => ((c.choices as JsonObject[])[0]?.delta as JsonObject | undefined)?.content ?? '')
-      .join('');
+    const text = chunks.map((c) => textOf((c.choices as JsonObject[])[0]?.delta)).join('');
     expect(text).toBe('abcdef');
     expect(chunks.at(-1)).toMatchObject({
       choices: [],

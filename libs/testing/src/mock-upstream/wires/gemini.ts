@@ -61,7 +61,8 @@ function response(call: WireCall, text: string, finished: boolean) {
   };
 }
 
-function generate(call: WireCall): void | Promise<void> {
+/** A generateContent / streamGenerateContent answer (Vertex serves the same bodies). */
+export function geminiGenerate(call: WireCall): void | Promise<void> {
   const { behavior, res } = call;
   if (call.path.endsWith(':generateContent')) {
     return sendJson(res, 200, response(call, pieces(behavior).join(''), true));
@@ -116,7 +117,7 @@ export const GEMINI_WIRE: ProviderWire = {
   },
   answer(call) {
     if (call.method === 'GET') return models(call);
-    return /:(stream)?generateContent$/i.test(call.path) ? generate(call) : embed(call);
+    return /:(stream)?generateContent$/i.test(call.path) ? geminiGenerate(call) : embed(call);
   },
   failure(kind, status) {
     switch (kind) {

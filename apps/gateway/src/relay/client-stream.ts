@@ -1,0 +1,106 @@
+/**
+ * Streaming an answer to the client while reading the upstream: SSE headers, backpressure, and a
+ * client that leaves mid-stream. After the client left the upstream is still read (bounded in time
+ * and bytes) so that the work it did is billed; then it is cut.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { CORS_HEADERS, REQUEST_ID_HEADER } from './relay-http';
+import { AFTER_DISCONNECT_MAX_BYTES, AFTER_DISCONNECT_MAX_MS, drained } from './upstream-io';
+
+export class ClientStream {
+  /** True once anything (headers included) went to the client. */
+  started = false;
+  goneAt: number | undefined;
+  private readonly onClose = () => {
+    if (!this.res.writableFinished) this.goneAt ??= Date.now();
+  };
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly requestId: string,
+  ) {
+    res.on('close', this.onClose);
+    if (res.destroyed) this.goneAt = Date.now();
+  }
+
+  /** Sends the SSE headers now (the pass-through does, before the first chunk). */
+  open(): void {
+    if (this.started) return;
+    this.started = true;
+    if (this.res.destroyed || this.res.headersSent) return;
+    this.res.writeHead(200, {
+      ...CORS_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      [REQUEST_ID_HEADER]: this.requestId,
+    });
+  }
+
+  get gone(): boolean {
+    if (this.goneAt === undefined && this.res.destroyed) this.goneAt = Date.now();
+    return this.goneAt !== undefined;
+  }
+
+  /** Writes; false when the client's buffer is full (wait for `drained`). */
+  write(data: string | Buffer): boolean {
+    if (data.length === 0) return true;
+    this.open();
+    return this.res.write(data);
+  }
+
+  /**
+   * Ends the answer: with `tail` (closing events) when the upstream ended well, without it when it
+   * broke or was cut (the client sees an unfinished stream, not a fake ending).
+   */
+  finish(tail: string, broken: boolean): void {
+    this.res.off('close', this.onClose);
+    if (this.res.destroyed || this.res.writableEnded) return;
+    if (this.goneAt !== undefined) return void this.res.end();
+    this.open();
+    if (broken || tail === '') this.res.end();
+    else this.res.end(tail);
+  }
+
+  drained(): Promise<void> {
+    return drained(this.res);
+  }
+}
+
+/**
+ * Reads the upstream to its end, writing what `transform` makes of each chunk to the client.
+ * `broken`: the upstream failed mid-stream or was cut after the client left.
+ */
+export async function pipeUpstream(
+  answer: Dispatcher.ResponseData,
+  client: ClientStream,
+  transform: (chunk: Buffer) => string | Buffer,
+): Promise<{ broken: boolean }> {
+  let bytesAfterGone = 0;
+  let broken = false;
+  try {
+    for await (const chunk of answer.body) {
+      const buf = chunk as Buffer;
+      const out = transform(buf);
+      if (!client.gone) {
+        if (!client.write(out)) await client.drained();
+        continue;
+      }
+      bytesAfterGone += buf.length;
+      if (
+        bytesAfterGone > AFTER_DISCONNECT_MAX_BYTES ||
+        Date.now() - (client.goneAt ?? Date.now()) > AFTER_DISCONNECT_MAX_MS
+      ) {
+        broken = true;
+        break;
+      }
+    }
+  } catch {
+    broken = true; // the upstream broke mid-stream: bill what was produced
+  } finally {
+    if (broken) answer.body.destroy();
+  }
+  return { broken };
+}
