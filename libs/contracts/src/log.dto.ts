@@ -15,6 +15,14 @@ export interface LogOtherDto {
   model_price?: number;
   completion_ratio?: number;
   group_ratio?: number;
+  /** Prompt tokens read from the provider's cache, and their multiplier. */
+  cache_tokens?: number;
+  cache_ratio?: number;
+  /** Prompt tokens written to the provider's cache (Anthropic), and their multiplier. */
+  cache_creation_tokens?: number;
+  cache_creation_ratio?: number;
+  /** Completion tokens spent reasoning (billed as completion). */
+  reasoning_tokens?: number;
   /** Admins only. */
   admin_info?: { use_channel?: number[]; admin_username?: string };
   [key: string]: unknown;

@@ -22,7 +22,17 @@ const logs = [
     quota: 2_500,
     channel: 3,
     retry: '3,4',
-    other: JSON.stringify({ frt: 4200, model_ratio: 0.075, completion_ratio: 4, group_ratio: 1 }),
+    other: JSON.stringify({
+      frt: 4200,
+      model_ratio: 0.075,
+      completion_ratio: 4,
+      group_ratio: 1,
+      cache_tokens: 8,
+      cache_ratio: 0.1,
+      cache_creation_tokens: 3,
+      cache_creation_ratio: 1.25,
+      reasoning_tokens: 5,
+    }),
   }),
   logFixture({
     id: 3,
@@ -97,6 +107,10 @@ describe('log page', { timeout: 20_000 }, () => {
     expect(badge('首字 4.2 s')).toHaveAttribute('data-color', 'orange');
     expect(within(consume).getByText('流')).toBeInTheDocument();
     expect(within(consume).getByText('模型倍率 0.075，补全倍率 4，分组倍率 1')).toBeInTheDocument();
+    // The receipt's cache and reasoning counts.
+    expect(within(consume).getByText('缓存读取 8 tokens × 0.1')).toBeInTheDocument();
+    expect(within(consume).getByText('缓存创建 3 tokens × 1.25')).toBeInTheDocument();
+    expect(within(consume).getByText('推理 5 tokens（按补全计费）')).toBeInTheDocument();
     expect(within(await row(3)).getByText('管理')).toBeInTheDocument();
     // The admin's name is for admins only.
     expect(within(await row(3)).queryByText('操作管理员：root')).not.toBeInTheDocument();

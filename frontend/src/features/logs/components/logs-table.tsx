@@ -68,6 +68,22 @@ function Details({ log, admin }: { log: LogDto; admin: boolean }) {
         }),
       });
     }
+    if (other.cache_tokens) {
+      lines.push({
+        text: t('logs.cacheRead', { tokens: other.cache_tokens, ratio: other.cache_ratio ?? 1 }),
+      });
+    }
+    if (other.cache_creation_tokens) {
+      lines.push({
+        text: t('logs.cacheWrite', {
+          tokens: other.cache_creation_tokens,
+          ratio: other.cache_creation_ratio ?? 1,
+        }),
+      });
+    }
+    if (other.reasoning_tokens) {
+      lines.push({ text: t('logs.reasoning', { tokens: other.reasoning_tokens }) });
+    }
   }
   // The server writes the content in Chinese (the log API's wording, as one-api's): the browser and
   // screen readers are told so in an English console.
