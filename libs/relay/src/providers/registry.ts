@@ -64,10 +64,23 @@ const INGRESSES: Record<IngressKind, IngressCodec> = {
   gemini: GEMINI_INGRESS,
 };
 
+const OPENAI: ChannelProtocol = { kind: 'openai' };
+const UNSUPPORTED: ChannelProtocol = { kind: 'unsupported' };
+/** Answers per type, built once: the relay asks on every attempt. */
+const PROTOCOLS = new Map<number, ChannelProtocol>();
+
 export function channelProtocol(type: number): ChannelProtocol {
-  const entry = ADAPTORS.get(type);
-  if (entry) return { kind: 'adaptor', adaptor: entry.adaptor, native: entry.native };
-  return speaksOpenAiWire(type) ? { kind: 'openai' } : { kind: 'unsupported' };
+  let protocol = PROTOCOLS.get(type);
+  if (protocol === undefined) {
+    const entry = ADAPTORS.get(type);
+    protocol = entry
+      ? { kind: 'adaptor', adaptor: entry.adaptor, native: entry.native }
+      : speaksOpenAiWire(type)
+        ? OPENAI
+        : UNSUPPORTED;
+    PROTOCOLS.set(type, protocol);
+  }
+  return protocol;
 }
 
 export function ingressCodec(kind: IngressKind): IngressCodec {
