@@ -187,3 +187,20 @@ describe('model mapping and capabilities', () => {
     expect(reportsStreamUsage(18)).toBe(false);
   });
 });
+
+describe("Spark (18): the anchors' WebSocket model names reach the HTTP API by its names", () => {
+  it.each([
+    ['SparkDesk-v3.5', 'generalv3.5'],
+    ['SparkDesk-v4.0', '4.0Ultra'],
+    ['SparkDesk-v1.1', 'lite'],
+    ['generalv3', 'generalv3'],
+  ])('%s → %s', (model, upstream) => {
+    expect(upstreamModelName(channel({ type: 18 }), model)).toBe(upstream);
+  });
+
+  it('applies after the channel mapping, and only to Spark', () => {
+    const mapped = channel({ type: 18, modelMapping: { spark: 'SparkDesk-v3.5' } });
+    expect(upstreamModelName(mapped, 'spark')).toBe('generalv3.5');
+    expect(upstreamModelName(channel({ type: 1 }), 'SparkDesk-v3.5')).toBe('SparkDesk-v3.5');
+  });
+});

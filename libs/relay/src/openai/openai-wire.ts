@@ -79,15 +79,37 @@ export function reportsStreamUsage(type: number): boolean {
   return STREAM_USAGE_TYPES.has(type);
 }
 
+/**
+ * The anchors' Spark models were WebSocket API versions (`SparkDesk-v3.5`); Spark's HTTP API, which
+ * Tollgate relays to, names the same models differently. Imported channels keep working.
+ */
+const SPARK_HTTP_MODELS: Readonly<Record<string, string>> = {
+  SparkDesk: 'lite',
+  'SparkDesk-v1.1': 'lite',
+  'SparkDesk-v2.1': 'generalv3',
+  'SparkDesk-v3.1': 'generalv3',
+  'SparkDesk-v3.1-128K': 'pro-128k',
+  'SparkDesk-v3.5': 'generalv3.5',
+  'SparkDesk-v3.5-32K': 'max-32k',
+  'SparkDesk-v4.0': '4.0Ultra',
+};
+
 /** The channel's model mapping applied once; billing stays on the requested name. */
 export function upstreamModelName(
-  channel: Pick<WireChannel, 'modelMapping'>,
+  channel: Pick<WireChannel, 'modelMapping'> & Partial<Pick<WireChannel, 'type'>>,
   model: string,
 ): string {
   const mapped = Object.prototype.hasOwnProperty.call(channel.modelMapping, model)
     ? channel.modelMapping[model]
     : undefined;
-  return typeof mapped === 'string' && mapped.trim() !== '' ? mapped.trim() : model;
+  const name = typeof mapped === 'string' && mapped.trim() !== '' ? mapped.trim() : model;
+  if (
+    channel.type === CHANNEL_TYPE.xunfei &&
+    Object.prototype.hasOwnProperty.call(SPARK_HTTP_MODELS, name)
+  ) {
+    return SPARK_HTTP_MODELS[name] as string;
+  }
+  return name;
 }
 
 /** Provider paths that differ from OpenAI's `/v1/<endpoint>`. */
