@@ -4,11 +4,23 @@ import type { JsonObject } from '../openai/request-body';
 export const isObject = (value: unknown): value is JsonObject =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** The readers below answer undefined (or [] / '' / 0) for a value of the wrong kind, never throw. */
+export const objectOf = (value: unknown): JsonObject | undefined =>
+  isObject(value) ? value : undefined;
+
+export const stringOf = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+
+export const numberOf = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+/** The objects of an array (other items skipped); [] for anything else. */
 export const objects = (value: unknown): JsonObject[] =>
   Array.isArray(value) ? value.filter(isObject) : [];
 
 export const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** A non-negative whole count (token counts); 0 for anything else. */
 export const count = (value: unknown): number =>
   typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 
@@ -21,6 +33,15 @@ export function parseArguments(raw: unknown): JsonObject {
     return isObject(value) ? value : { value };
   } catch {
     return {};
+  }
+}
+
+/** JSON text parsed as an object; undefined when it is not JSON or not an object. */
+export function parseObject(raw: string): JsonObject | undefined {
+  try {
+    return objectOf(JSON.parse(raw));
+  } catch {
+    return undefined;
   }
 }
 

@@ -6,60 +6,24 @@
 import { upstreamErrorInfo } from '../errors/relay-error';
 import { reportsStreamUsage, type RelayEndpoint, upstreamTarget } from '../openai/openai-wire';
 import type { JsonObject } from '../openai/request-body';
-import { type UpstreamUsage, usageFromObject } from '../openai/usage-reader';
-import type {
-  ChatAdaptor,
-  ConvertContext,
-  ConvertedFailure,
-  StreamConverter,
-} from './chat-adaptor';
+import { usageFromObject } from '../openai/usage-reader';
+import type { ChatAdaptor } from './chat-adaptor';
 import type { StreamEncoder } from './ingress-codec';
 import { isObject } from './json-parts';
+import { ChunkConverter } from './openai-chunks';
 
-class OpenAiChunkReader implements StreamConverter {
-  private seen: UpstreamUsage | undefined;
-  private failed: ConvertedFailure | undefined;
-
-  constructor(private readonly ctx: ConvertContext) {}
-
+class OpenAiChunkReader extends ChunkConverter {
   event(data: JsonObject): JsonObject[] {
     if (isObject(data.error)) {
       const info = upstreamErrorInfo(JSON.stringify(data));
-      this.failed = { status: 500, info };
+      this.seenFailure = { status: 500, info };
       return [];
     }
     const usage = usageFromObject(data.usage);
-    if (usage) this.seen = usage;
+    if (usage) this.seenUsage = usage;
     // The usage-only chunk comes back from end(), after everything else, like every adaptor's.
     if (Array.isArray(data.choices) && data.choices.length === 0) return [];
     return [{ ...data, id: this.ctx.id, model: this.ctx.model }];
-  }
-
-  end(): JsonObject[] {
-    if (!this.seen) return [];
-    return [
-      {
-        id: this.ctx.id,
-        object: 'chat.completion.chunk',
-        created: this.ctx.created,
-        model: this.ctx.model,
-        choices: [],
-        usage: {
-          prompt_tokens: this.seen.promptTokens,
-          completion_tokens: this.seen.completionTokens,
-          total_tokens: this.seen.promptTokens + this.seen.completionTokens,
-          prompt_tokens_details: { cached_tokens: this.seen.cachedTokens },
-        },
-      },
-    ];
-  }
-
-  usage(): UpstreamUsage | undefined {
-    return this.seen;
-  }
-
-  failure(): ConvertedFailure | undefined {
-    return this.failed;
   }
 }
 

@@ -114,3 +114,15 @@ export async function writeStream(
 
 /** OpenAI's `data: <json>` frames; other SSE wires pass whole `event:`/`data:` frames. */
 export const SSE_FORMAT: StreamFormat = { headers: SSE_HEADERS, frame: sse };
+
+/** SSE whose frames the wire builds whole (`event:` lines and all): written as they are. */
+export const WHOLE_SSE_FRAMES: StreamFormat = { headers: SSE_HEADERS, frame: (text) => text };
+
+/** A model name taken from a URL path segment (a malformed escape is kept as it is). */
+export function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

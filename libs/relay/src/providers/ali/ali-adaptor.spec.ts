@@ -1,19 +1,11 @@
 import type { JsonObject } from '../../openai/request-body';
-import type { WireChannel } from '../../openai/openai-wire';
-import { SseFramer, eventObject } from '../framing';
+import { SseFramer } from '../framing';
+import { bodyOf, convertStream, deltas, wireChannel } from '../testing-fixtures';
 import { ALI_ADAPTOR } from './ali-adaptor';
 
-const channel = (baseUrl = ''): WireChannel => ({
-  type: 17,
-  baseUrl,
-  key: 'sk-ali',
-  other: '',
-  openaiOrganization: '',
-  modelMapping: {},
-});
+const channel = (baseUrl = '') => wireChannel(17, { baseUrl, key: 'sk-ali' });
 const ctx = { id: 'chatcmpl-r1', model: 'qwen-plus', created: 1700000000 };
 const NOW = new Date(0);
-const bodyOf = (buffer: Buffer) => JSON.parse(buffer.toString('utf8')) as JsonObject;
 
 describe('ALI_ADAPTOR.request', () => {
   it('posts the native generation body to DashScope with a Bearer key', () => {
@@ -244,18 +236,8 @@ describe('ALI_ADAPTOR.response', () => {
 describe('ALI_ADAPTOR.stream', () => {
   const feed = (raw: string) => {
     const converter = ALI_ADAPTOR.stream(ctx);
-    const framer = new SseFramer();
-    const chunks: JsonObject[] = [];
-    const bytes = Buffer.from(raw);
-    for (const part of [bytes.subarray(0, 50), bytes.subarray(50)]) {
-      for (const e of framer.push(part)) chunks.push(...converter.event(eventObject(e)!, e.name));
-    }
-    for (const e of framer.end()) chunks.push(...converter.event(eventObject(e)!, e.name));
-    chunks.push(...converter.end());
-    return { converter, chunks };
+    return { converter, chunks: convertStream(converter, new SseFramer(), raw, 50) };
   };
-  const deltas = (chunks: JsonObject[]) =>
-    chunks.map((c) => (c.choices as JsonObject[])[0]?.delta ?? { usage: c.usage });
 
   it('converts the documented incremental stream, usage from the last event', () => {
     const { converter, chunks } = feed(

@@ -4,6 +4,7 @@
  */
 import type { RelayEndpoint } from '../../openai/openai-wire';
 import type { ChatAdaptor, ProviderRequest } from '../chat-adaptor';
+import { jsonPost } from '../provider-request';
 import { aliChatBody } from './ali-request';
 import { aliChatAnswer, aliError } from './ali-response';
 import { AliStreamConverter } from './ali-stream';
@@ -29,13 +30,7 @@ export const ALI_ADAPTOR: ChatAdaptor = {
       headers.accept = 'text/event-stream';
       headers['x-dashscope-sse'] = 'enable';
     }
-    return {
-      method: 'POST',
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      headers,
-      body: Buffer.from(JSON.stringify(aliChatBody(openai, upstreamModel, stream))),
-    };
+    return jsonPost(url, headers, aliChatBody(openai, upstreamModel, stream));
   },
 
   response: (_endpoint, provider, ctx) => aliChatAnswer(provider, ctx),

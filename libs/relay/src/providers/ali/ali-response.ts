@@ -9,6 +9,8 @@ import type { JsonObject } from '../../openai/request-body';
 import type { UpstreamUsage } from '../../openai/usage-reader';
 import type { ConvertContext, ConvertedAnswer, ConvertedFailure } from '../chat-adaptor';
 import { count, isObject, objects, text } from '../json-parts';
+import { chatChoice, chatCompletion } from '../openai-chunks';
+import { textError } from '../provider-errors';
 
 /** `usage` of an answer or stream event; undefined when it has no counts. */
 export function aliUsage(usage: unknown): UpstreamUsage | undefined {
@@ -27,19 +29,6 @@ export function aliUsage(usage: unknown): UpstreamUsage | undefined {
     cachedTokens: count(details.cached_tokens),
     ...(reasoning > 0 ? { reasoningTokens: reasoning } : {}),
   };
-}
-
-export function usageBody(usage: UpstreamUsage): JsonObject {
-  const body: JsonObject = {
-    prompt_tokens: usage.promptTokens,
-    completion_tokens: usage.completionTokens,
-    total_tokens: usage.promptTokens + usage.completionTokens,
-  };
-  if (usage.cachedTokens > 0) body.prompt_tokens_details = { cached_tokens: usage.cachedTokens };
-  if (usage.reasoningTokens) {
-    body.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens };
-  }
-  return body;
 }
 
 /** DashScope streams `"null"` (a string) until the last event. */
@@ -83,8 +72,7 @@ export function aliError(status: number, raw: string): UpstreamErrorInfo {
   } catch {
     // a proxy's text: the text is the message
   }
-  const message = raw.trim().slice(0, 1000) || `DashScope answered HTTP ${status}`;
-  return { message, type: typeOfCode('', status).type, code: '' };
+  return textError(status, raw, 'DashScope', typeOfCode('', status).type);
 }
 
 /** An assistant message of DashScope as OpenAI's (reasoning and tool calls kept). */
@@ -112,30 +100,13 @@ export function aliChatAnswer(provider: JsonObject, ctx: ConvertContext): Conver
   const output = isObject(provider.output) ? provider.output : {};
   const choices = objects(output.choices).map((choice, index) => {
     const message = openAiMessage(isObject(choice.message) ? choice.message : {});
-    return {
-      index,
-      message,
-      logprobs: null,
-      finish_reason: aliFinish(choice.finish_reason) ?? 'stop',
-    };
+    return chatChoice(message, aliFinish(choice.finish_reason) ?? 'stop', index);
   });
   // result_format 'text' (a channel override) answers `output.text`.
   if (choices.length === 0 && typeof output.text === 'string') {
-    choices.push({
-      index: 0,
-      message: { role: 'assistant', content: output.text },
-      logprobs: null,
-      finish_reason: aliFinish(output.finish_reason) ?? 'stop',
-    });
+    const message = { role: 'assistant', content: output.text };
+    choices.push(chatChoice(message, aliFinish(output.finish_reason) ?? 'stop'));
   }
   const usage = aliUsage(provider.usage);
-  const body: JsonObject = {
-    id: ctx.id,
-    object: 'chat.completion',
-    created: ctx.created,
-    model: ctx.model,
-    choices,
-  };
-  if (usage) body.usage = usageBody(usage);
-  return { ok: true, body, usage };
+  return { ok: true, body: chatCompletion(ctx, choices, usage), usage };
 }

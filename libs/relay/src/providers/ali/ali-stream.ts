@@ -4,18 +4,12 @@
  * carries `{code, message}`.
  */
 import type { JsonObject } from '../../openai/request-body';
-import type { UpstreamUsage } from '../../openai/usage-reader';
-import type { ConvertContext, ConvertedFailure, StreamConverter } from '../chat-adaptor';
 import { isObject, objects, text } from '../json-parts';
-import { aliFailure, aliFinish, aliUsage, usageBody } from './ali-response';
+import { ChunkConverter } from '../openai-chunks';
+import { aliFailure, aliFinish, aliUsage } from './ali-response';
 
-export class AliStreamConverter implements StreamConverter {
-  private started = false;
+export class AliStreamConverter extends ChunkConverter {
   private finished = false;
-  private seenUsage: UpstreamUsage | undefined;
-  private seenFailure: ConvertedFailure | undefined;
-
-  constructor(private readonly ctx: ConvertContext) {}
 
   event(data: JsonObject): JsonObject[] {
     // An `error` event's HTTP status is only in an SSE comment: the code decides the status.
@@ -29,17 +23,14 @@ export class AliStreamConverter implements StreamConverter {
     const out: JsonObject[] = [];
     for (const choice of objects(output.choices)) {
       const message = isObject(choice.message) ? choice.message : {};
-      if (!this.started) {
-        this.started = true;
-        out.push(this.chunk({ role: 'assistant', content: '' }, null));
-      }
+      out.push(...this.opening());
       const reasoning = text(message.reasoning_content);
-      if (reasoning !== '') out.push(this.chunk({ reasoning_content: reasoning }, null));
+      if (reasoning !== '') out.push(this.chunk({ reasoning_content: reasoning }));
       const content = text(message.content);
-      if (content !== '') out.push(this.chunk({ content }, null));
+      if (content !== '') out.push(this.chunk({ content }));
       const calls = objects(message.tool_calls);
       // DashScope streams tool calls as OpenAI-style deltas (index, id on the first piece).
-      if (calls.length > 0) out.push(this.chunk({ tool_calls: calls }, null));
+      if (calls.length > 0) out.push(this.chunk({ tool_calls: calls }));
       const finish = aliFinish(choice.finish_reason);
       if (finish && !this.finished) {
         this.finished = true;
@@ -47,37 +38,5 @@ export class AliStreamConverter implements StreamConverter {
       }
     }
     return out;
-  }
-
-  end(): JsonObject[] {
-    if (!this.seenUsage) return [];
-    return [
-      {
-        id: this.ctx.id,
-        object: 'chat.completion.chunk',
-        created: this.ctx.created,
-        model: this.ctx.model,
-        choices: [],
-        usage: usageBody(this.seenUsage),
-      },
-    ];
-  }
-
-  usage(): UpstreamUsage | undefined {
-    return this.seenUsage;
-  }
-
-  failure(): ConvertedFailure | undefined {
-    return this.seenFailure;
-  }
-
-  private chunk(delta: JsonObject, finish: string | null): JsonObject {
-    return {
-      id: this.ctx.id,
-      object: 'chat.completion.chunk',
-      created: this.ctx.created,
-      model: this.ctx.model,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    };
   }
 }

@@ -1,15 +1,8 @@
-import type { WireChannel } from '../../openai/openai-wire';
 import type { JsonObject } from '../../openai/request-body';
 import { ANTHROPIC_ADAPTOR, ANTHROPIC_VERSION } from './anthropic-adaptor';
+import { wireChannel } from '../testing-fixtures';
 
-const channel: WireChannel = {
-  type: 14,
-  baseUrl: 'https://api.anthropic.com',
-  key: 'sk-ant-upstream',
-  other: '',
-  openaiOrganization: '',
-  modelMapping: {},
-};
+const channel = wireChannel(14, { baseUrl: 'https://api.anthropic.com', key: 'sk-ant-upstream' });
 const ctx = { id: 'chatcmpl-req1', model: 'claude-3-5-sonnet-20241022', created: 1_700_000_000 };
 const now = new Date('2026-01-01T00:00:00Z');
 

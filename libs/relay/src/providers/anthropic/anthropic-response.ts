@@ -7,6 +7,7 @@ import type { JsonObject } from '../../openai/request-body';
 import type { UpstreamUsage } from '../../openai/usage-reader';
 import type { ConvertContext, ConvertedAnswer } from '../chat-adaptor';
 import { count, defined, isObject, objects, parseArguments, text } from '../json-parts';
+import { chatChoice, chatCompletion } from '../openai-chunks';
 
 /** Anthropic's usage object (message, message_start, message_delta) in OpenAI's meaning. */
 export function usageOfAnthropic(usage: unknown): UpstreamUsage | undefined {
@@ -22,19 +23,6 @@ export function usageOfAnthropic(usage: unknown): UpstreamUsage | undefined {
     cachedTokens: read,
     cacheCreationTokens: creation,
   };
-}
-
-/** The OpenAI usage object for a chat answer (cache reads as prompt_tokens_details). */
-export function openAiUsageObject(usage: UpstreamUsage): JsonObject {
-  return defined({
-    prompt_tokens: usage.promptTokens,
-    completion_tokens: usage.completionTokens,
-    total_tokens: usage.promptTokens + usage.completionTokens,
-    prompt_tokens_details: { cached_tokens: usage.cachedTokens },
-    completion_tokens_details: usage.reasoningTokens
-      ? { reasoning_tokens: usage.reasoningTokens }
-      : undefined,
-  });
 }
 
 /** Anthropic's usage object for an answer in OpenAI's meaning (the inverse of usageOfAnthropic). */
@@ -96,27 +84,14 @@ export function openAiResponseOfAnthropic(
     }
   }
   const usage = usageOfAnthropic(message.usage);
-  const body = defined({
-    id: ctx.id,
-    object: 'chat.completion',
-    created: ctx.created,
-    model: ctx.model,
-    choices: [
-      {
-        index: 0,
-        message: defined({
-          role: 'assistant',
-          content: content === '' && toolCalls.length > 0 ? null : content,
-          reasoning_content: reasoning === '' ? undefined : reasoning,
-          tool_calls: toolCalls.length > 0 ? toolCalls : undefined,
-        }),
-        logprobs: null,
-        finish_reason: finishOfStop(message.stop_reason) ?? 'stop',
-      },
-    ],
-    usage: usage ? openAiUsageObject(usage) : undefined,
+  const answer = defined({
+    role: 'assistant',
+    content: content === '' && toolCalls.length > 0 ? null : content,
+    reasoning_content: reasoning === '' ? undefined : reasoning,
+    tool_calls: toolCalls.length > 0 ? toolCalls : undefined,
   });
-  return { ok: true, body, usage };
+  const choice = chatChoice(answer, finishOfStop(message.stop_reason) ?? 'stop');
+  return { ok: true, body: chatCompletion(ctx, [choice], usage), usage };
 }
 
 /** An OpenAI chat.completion as a Messages answer (for Anthropic clients of other upstreams). */

@@ -8,12 +8,12 @@ import type { UpstreamUsage } from '../../openai/usage-reader';
 import type { ConvertContext, ConvertedFailure, StreamConverter } from '../chat-adaptor';
 import type { StreamEncoder } from '../ingress-codec';
 import { count, isObject, objects, text } from '../json-parts';
+import { chatChunk, usageChunks } from '../openai-chunks';
 import { anthropicErrorInfo, statusOfAnthropicError } from './anthropic-errors';
 import {
   anthropicMessageId,
   anthropicUsageObject,
   finishOfStop,
-  openAiUsageObject,
   stopOfFinish,
 } from './anthropic-response';
 
@@ -31,13 +31,7 @@ export class AnthropicStreamConverter implements StreamConverter {
   constructor(private readonly ctx: ConvertContext) {}
 
   private chunk(delta: JsonObject, finish: string | null = null): JsonObject {
-    return {
-      id: this.ctx.id,
-      object: 'chat.completion.chunk',
-      created: this.ctx.created,
-      model: this.ctx.model,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    };
+    return chatChunk(this.ctx, delta, finish);
   }
 
   private noteUsage(usage: unknown): void {
@@ -113,18 +107,7 @@ export class AnthropicStreamConverter implements StreamConverter {
   }
 
   end(): JsonObject[] {
-    const usage = this.usage();
-    if (!usage) return [];
-    return [
-      {
-        id: this.ctx.id,
-        object: 'chat.completion.chunk',
-        created: this.ctx.created,
-        model: this.ctx.model,
-        choices: [],
-        usage: openAiUsageObject(usage),
-      },
-    ];
+    return usageChunks(this.ctx, this.usage());
   }
 
   usage(): UpstreamUsage | undefined {

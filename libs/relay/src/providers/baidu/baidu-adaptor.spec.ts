@@ -1,21 +1,13 @@
 import type { JsonObject } from '../../openai/request-body';
-import type { WireChannel } from '../../openai/openai-wire';
-import { SseFramer, eventObject } from '../framing';
+import { SseFramer } from '../framing';
 import { BAIDU_ADAPTOR, baiduAdaptor } from './baidu-adaptor';
 import { baiduEndpoint } from './baidu-request';
 import { BaiduTokenCache } from './baidu-token';
+import { bodyOf, convertStream, deltas, wireChannel } from '../testing-fixtures';
 
-const channel = (key = 'ak|sk', baseUrl = ''): WireChannel => ({
-  type: 15,
-  baseUrl,
-  key,
-  other: '',
-  openaiOrganization: '',
-  modelMapping: {},
-});
+const channel = (key = 'ak|sk', baseUrl = '') => wireChannel(15, { baseUrl, key });
 const ctx = { id: 'chatcmpl-r1', model: 'ernie-3.5-8k', created: 1700000000 };
 const NOW = new Date(0);
-const bodyOf = (buffer: Buffer) => JSON.parse(buffer.toString('utf8')) as JsonObject;
 
 describe('baiduEndpoint', () => {
   it('maps the documented model names and passes others through lower-cased', () => {
@@ -209,18 +201,8 @@ describe('BAIDU_ADAPTOR.response', () => {
 describe('BAIDU_ADAPTOR.stream', () => {
   const feed = (raw: string) => {
     const converter = BAIDU_ADAPTOR.stream(ctx);
-    const framer = new SseFramer();
-    const chunks: JsonObject[] = [];
-    const bytes = Buffer.from(raw);
-    for (const part of [bytes.subarray(0, 61), bytes.subarray(61)]) {
-      for (const e of framer.push(part)) chunks.push(...converter.event(eventObject(e)!, e.name));
-    }
-    for (const e of framer.end()) chunks.push(...converter.event(eventObject(e)!, e.name));
-    chunks.push(...converter.end());
-    return { converter, chunks };
+    return { converter, chunks: convertStream(converter, new SseFramer(), raw, 61) };
   };
-  const deltas = (chunks: JsonObject[]) =>
-    chunks.map((c) => (c.choices as JsonObject[])[0]?.delta ?? { usage: c.usage });
 
   it('converts the documented stream, usage from the last event', () => {
     const { converter, chunks } = feed(

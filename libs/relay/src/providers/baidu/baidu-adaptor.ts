@@ -5,6 +5,7 @@
  */
 import type { RelayEndpoint, WireChannel } from '../../openai/openai-wire';
 import type { ChatAdaptor, ProviderRequest } from '../chat-adaptor';
+import { jsonPost } from '../provider-request';
 import { parseBaiduKey } from './baidu-key';
 import { BAIDU_CHAT_PATH, baiduChatBody, baiduEndpoint } from './baidu-request';
 import { baiduChatAnswer, baiduError } from './baidu-response';
@@ -31,13 +32,7 @@ export function baiduAdaptor(tokens: BaiduTokenCache): ChatAdaptor {
       const url = new URL(`${baiduBaseUrl(channel)}${BAIDU_CHAT_PATH}/${endpointName}`);
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (stream) headers.accept = 'text/event-stream';
-      return {
-        method: 'POST',
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        headers,
-        body: Buffer.from(JSON.stringify(baiduChatBody(openai, stream))),
-      };
+      return jsonPost(url, headers, baiduChatBody(openai, stream));
     },
 
     async authorize(req, channel, now) {

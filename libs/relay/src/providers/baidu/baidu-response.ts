@@ -8,6 +8,8 @@ import type { JsonObject } from '../../openai/request-body';
 import type { UpstreamUsage } from '../../openai/usage-reader';
 import type { ConvertContext, ConvertedAnswer, ConvertedFailure } from '../chat-adaptor';
 import { count, isObject, text } from '../json-parts';
+import { chatChoice, chatCompletion } from '../openai-chunks';
+import { textError } from '../provider-errors';
 
 export function baiduUsage(usage: unknown): UpstreamUsage | undefined {
   if (!isObject(usage)) return undefined;
@@ -15,14 +17,6 @@ export function baiduUsage(usage: unknown): UpstreamUsage | undefined {
   const completion = count(usage.completion_tokens);
   if (prompt + completion === 0) return undefined;
   return { promptTokens: prompt, completionTokens: completion, cachedTokens: 0 };
-}
-
-export function usageBody(usage: UpstreamUsage): JsonObject {
-  return {
-    prompt_tokens: usage.promptTokens,
-    completion_tokens: usage.completionTokens,
-    total_tokens: usage.promptTokens + usage.completionTokens,
-  };
 }
 
 /** `normal`/`stop` → stop; a cleared history (the answer was blocked) → content_filter. */
@@ -88,34 +82,14 @@ export function baiduError(status: number, raw: string): UpstreamErrorInfo {
   } catch {
     // a proxy's text: the text is the message
   }
-  const message = raw.trim().slice(0, 1000) || `Baidu answered HTTP ${status}`;
-  const type =
-    status === 401
-      ? 'authentication_error'
-      : status === 429
-        ? 'rate_limit_error'
-        : 'upstream_error';
-  return { message, type, code: '' };
+  return textError(status, raw, 'Baidu');
 }
 
 export function baiduChatAnswer(provider: JsonObject, ctx: ConvertContext): ConvertedAnswer {
   const failure = baiduFailure(provider);
   if (failure) return { ok: false, failure };
   const usage = baiduUsage(provider.usage);
-  const body: JsonObject = {
-    id: ctx.id,
-    object: 'chat.completion',
-    created: ctx.created,
-    model: ctx.model,
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: text(provider.result) },
-        logprobs: null,
-        finish_reason: baiduFinish(provider),
-      },
-    ],
-  };
-  if (usage) body.usage = usageBody(usage);
+  const message = { role: 'assistant', content: text(provider.result) };
+  const body = chatCompletion(ctx, [chatChoice(message, baiduFinish(provider))], usage);
   return { ok: true, body, usage };
 }

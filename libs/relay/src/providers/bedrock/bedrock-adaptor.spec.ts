@@ -13,15 +13,11 @@ import {
 } from './bedrock-adaptor';
 import { BedrockKeyError } from './bedrock-key';
 import { AwsEventStreamFramer } from './event-stream-framer';
+import { wireChannel } from '../testing-fixtures';
 
-const channel: WireChannel = {
-  type: 33,
-  baseUrl: '',
+const channel = wireChannel(33, {
   key: 'AKIDEXAMPLE|wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY|us-east-1',
-  other: '',
-  openaiOrganization: '',
-  modelMapping: {},
-};
+});
 const ctx = { id: 'chatcmpl-req1', model: 'claude-3-5-sonnet-20240620', created: 1_700_000_000 };
 const now = new Date('2026-01-01T00:00:00Z');
 const openai: JsonObject = {

@@ -1,19 +1,11 @@
 import type { JsonObject } from '../../openai/request-body';
-import type { WireChannel } from '../../openai/openai-wire';
 import { SseFramer, eventObject } from '../framing';
 import { COHERE_ADAPTOR } from './cohere-adaptor';
+import { bodyOf, wireChannel } from '../testing-fixtures';
 
-const channel: WireChannel = {
-  type: 34,
-  baseUrl: 'https://api.cohere.com',
-  key: 'co-key',
-  other: '',
-  openaiOrganization: '',
-  modelMapping: {},
-};
+const channel = wireChannel(34, { baseUrl: 'https://api.cohere.com', key: 'co-key' });
 const ctx = { id: 'chatcmpl-r2', model: 'command-a', created: 1700000000 };
 const NOW = new Date(0);
-const bodyOf = (buffer: Buffer) => JSON.parse(buffer.toString('utf8')) as JsonObject;
 const choiceOf = (body: JsonObject) => (body.choices as JsonObject[])[0]!;
 
 describe('COHERE_ADAPTOR.request', () => {

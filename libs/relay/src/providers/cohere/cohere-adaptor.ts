@@ -5,6 +5,7 @@
 import type { JsonObject } from '../../openai/request-body';
 import type { RelayEndpoint, WireChannel } from '../../openai/openai-wire';
 import type { ChatAdaptor, ConvertContext, ProviderRequest } from '../chat-adaptor';
+import { jsonPost } from '../provider-request';
 import { cohereEmbedAnswer, cohereEmbedBody } from './cohere-embed';
 import { cohereRerankAnswer, cohereRerankBody } from './cohere-rerank';
 import { cohereChatBody } from './cohere-request';
@@ -24,13 +25,7 @@ function post(
     accept: stream ? 'text/event-stream' : 'application/json',
     authorization: `Bearer ${channel.key}`,
   };
-  return {
-    method: 'POST',
-    origin: url.origin,
-    path: `${url.pathname}${url.search}`,
-    headers,
-    body: Buffer.from(JSON.stringify(body)),
-  };
+  return jsonPost(url, headers, body);
 }
 
 export const COHERE_ADAPTOR: ChatAdaptor = {

@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from '../../openai/request-body';
 import type { ConvertContext, ConvertedAnswer } from '../chat-adaptor';
-import { count, isObject } from './cohere-usage';
+import { count, isObject } from '../json-parts';
 
 export function cohereEmbedBody(openai: JsonObject, model: string): JsonObject {
   const input = openai.input;

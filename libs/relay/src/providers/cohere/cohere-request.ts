@@ -4,12 +4,7 @@
  * stop → stop_sequences), tool_choice is upper-case, and a JSON schema rides inside json_object.
  */
 import type { JsonObject } from '../../openai/request-body';
-
-const isObject = (value: unknown): value is JsonObject =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
-const num = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+import { isObject, numberOf } from '../json-parts';
 
 /** OpenAI content parts as Cohere's (text and image_url blocks keep their shapes). */
 function userContent(content: unknown): unknown {
@@ -110,7 +105,7 @@ export function cohereChatBody(openai: JsonObject, model: string, stream: boolea
     toolChoice(body, openai);
   }
   const set = (key: string, value: unknown) => {
-    const n = num(value);
+    const n = numberOf(value);
     if (n !== undefined) body[key] = n;
   };
   set('max_tokens', openai.max_completion_tokens ?? openai.max_tokens);

@@ -12,7 +12,7 @@
 import type { JsonObject } from '../../openai/request-body';
 import type { UpstreamUsage } from '../../openai/usage-reader';
 import type { ConvertContext, ConvertedAnswer } from '../chat-adaptor';
-import { count, isObject } from './cohere-usage';
+import { count, isObject } from '../json-parts';
 
 function documentText(document: unknown): string {
   if (typeof document === 'string') return document;

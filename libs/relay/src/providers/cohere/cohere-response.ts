@@ -5,7 +5,9 @@
  */
 import type { JsonObject } from '../../openai/request-body';
 import type { ConvertContext, ConvertedAnswer, ConvertedFailure } from '../chat-adaptor';
-import { cohereUsage, finishReason, isObject, usageBody } from './cohere-usage';
+import { isObject } from '../json-parts';
+import { chatChoice, chatCompletion } from '../openai-chunks';
+import { cohereUsage, finishReason } from './cohere-usage';
 
 /** A generation Cohere gave up on (finish_reason ERROR), with its message when it sent one. */
 export function generationFailure(reason: unknown, error: unknown): ConvertedFailure | undefined {
@@ -44,20 +46,6 @@ export function cohereChatAnswer(provider: JsonObject, ctx: ConvertContext): Con
     : [];
   if (calls.length > 0) out.tool_calls = calls;
   const usage = cohereUsage(provider.usage);
-  const body: JsonObject = {
-    id: ctx.id,
-    object: 'chat.completion',
-    created: ctx.created,
-    model: ctx.model,
-    choices: [
-      {
-        index: 0,
-        message: out,
-        logprobs: null,
-        finish_reason: finishReason(provider.finish_reason),
-      },
-    ],
-  };
-  if (usage) body.usage = usageBody(usage);
-  return { ok: true, body, usage };
+  const choice = chatChoice(out, finishReason(provider.finish_reason));
+  return { ok: true, body: chatCompletion(ctx, [choice], usage), usage };
 }

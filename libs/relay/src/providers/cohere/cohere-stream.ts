@@ -6,10 +6,10 @@
  * content-start/-end, tool-call-end, citations and debug events carry nothing a chunk shows.
  */
 import type { JsonObject } from '../../openai/request-body';
-import type { UpstreamUsage } from '../../openai/usage-reader';
-import type { ConvertContext, ConvertedFailure, StreamConverter } from '../chat-adaptor';
+import { isObject } from '../json-parts';
+import { ChunkConverter } from '../openai-chunks';
 import { generationFailure } from './cohere-response';
-import { cohereUsage, finishReason, isObject, usageBody } from './cohere-usage';
+import { cohereUsage, finishReason } from './cohere-usage';
 
 /** `delta.message` of an event, or {}. */
 function messageOf(data: JsonObject): JsonObject {
@@ -24,22 +24,14 @@ function toolCallOf(message: JsonObject): JsonObject {
   return isObject(call) ? call : {};
 }
 
-export class CohereStreamConverter implements StreamConverter {
-  private started = false;
+export class CohereStreamConverter extends ChunkConverter {
   private toolCalls = 0;
-  private seenUsage: UpstreamUsage | undefined;
-  private seenFailure: ConvertedFailure | undefined;
-
-  constructor(private readonly ctx: ConvertContext) {}
 
   event(data: JsonObject, name?: string): JsonObject[] {
     const type = typeof data.type === 'string' ? data.type : name;
     const out: JsonObject[] = [];
     const emit = (delta: JsonObject, finish: string | null = null) => {
-      if (!this.started) {
-        this.started = true;
-        out.push(this.chunk({ role: 'assistant', content: '' }, null));
-      }
+      out.push(...this.opening());
       if (Object.keys(delta).length > 0 || finish !== null) out.push(this.chunk(delta, finish));
     };
     const message = messageOf(data);
@@ -113,37 +105,5 @@ export class CohereStreamConverter implements StreamConverter {
         ? 'tool_calls'
         : finishReason(delta.finish_reason);
     emit({}, reason);
-  }
-
-  end(): JsonObject[] {
-    if (!this.seenUsage) return [];
-    return [
-      {
-        id: this.ctx.id,
-        object: 'chat.completion.chunk',
-        created: this.ctx.created,
-        model: this.ctx.model,
-        choices: [],
-        usage: usageBody(this.seenUsage),
-      },
-    ];
-  }
-
-  usage(): UpstreamUsage | undefined {
-    return this.seenUsage;
-  }
-
-  failure(): ConvertedFailure | undefined {
-    return this.seenFailure;
-  }
-
-  private chunk(delta: JsonObject, finish: string | null): JsonObject {
-    return {
-      id: this.ctx.id,
-      object: 'chat.completion.chunk',
-      created: this.ctx.created,
-      model: this.ctx.model,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    };
   }
 }

@@ -4,14 +4,9 @@
  * tokens when present, like the other providers' counts, and falls back to the billed units.
  */
 import type { UpstreamErrorInfo } from '../../errors/relay-error';
-import type { JsonObject } from '../../openai/request-body';
 import type { UpstreamUsage } from '../../openai/usage-reader';
-
-export const isObject = (value: unknown): value is JsonObject =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
-export const count = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+import { count, isObject } from '../json-parts';
+import { typeOfStatus } from '../provider-errors';
 
 export function cohereUsage(usage: unknown): UpstreamUsage | undefined {
   if (!isObject(usage)) return undefined;
@@ -32,16 +27,6 @@ export function cohereUsage(usage: unknown): UpstreamUsage | undefined {
   };
 }
 
-export function usageBody(usage: UpstreamUsage): JsonObject {
-  const body: JsonObject = {
-    prompt_tokens: usage.promptTokens,
-    completion_tokens: usage.completionTokens,
-    total_tokens: usage.promptTokens + usage.completionTokens,
-  };
-  if (usage.cachedTokens > 0) body.prompt_tokens_details = { cached_tokens: usage.cachedTokens };
-  return body;
-}
-
 /** COMPLETE/STOP_SEQUENCE → stop, MAX_TOKENS → length, TOOL_CALL → tool_calls. */
 export function finishReason(reason: unknown): string {
   switch (reason) {
@@ -58,11 +43,9 @@ export function finishReason(reason: unknown): string {
 
 /** OpenAI error types a client (and the channel policy: 401, 402 disable) can act on. */
 function errorType(status: number): string {
-  if (status === 401) return 'authentication_error';
   if (status === 402) return 'insufficient_quota';
-  if (status === 429) return 'rate_limit_error';
   if (status === 400 || status === 404 || status === 422) return 'invalid_request_error';
-  return 'upstream_error';
+  return typeOfStatus(status);
 }
 
 /** `{"id": "...", "message": "..."}` (or a bare message) as the OpenAI fields. */

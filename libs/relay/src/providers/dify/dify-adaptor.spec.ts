@@ -1,19 +1,11 @@
 import type { JsonObject } from '../../openai/request-body';
-import type { WireChannel } from '../../openai/openai-wire';
-import { SseFramer, eventObject } from '../framing';
+import { SseFramer } from '../framing';
 import { DIFY_ADAPTOR } from './dify-adaptor';
+import { bodyOf, convertStream, deltas, wireChannel } from '../testing-fixtures';
 
-const channel = (baseUrl = ''): WireChannel => ({
-  type: 37,
-  baseUrl,
-  key: 'app-abc',
-  other: '',
-  openaiOrganization: '',
-  modelMapping: {},
-});
+const channel = (baseUrl = '') => wireChannel(37, { baseUrl, key: 'app-abc' });
 const ctx = { id: 'chatcmpl-r1', model: 'dify', created: 1700000000 };
 const NOW = new Date(0);
-const bodyOf = (buffer: Buffer) => JSON.parse(buffer.toString('utf8')) as JsonObject;
 
 describe('DIFY_ADAPTOR.request', () => {
   it('sends a lone user message as the query, blocking, with the default user', () => {
@@ -168,19 +160,9 @@ describe('DIFY_ADAPTOR.response', () => {
 describe('DIFY_ADAPTOR.stream', () => {
   const feed = (lines: object[], extra = '') => {
     const converter = DIFY_ADAPTOR.stream(ctx);
-    const framer = new SseFramer();
-    const chunks: JsonObject[] = [];
     const raw = lines.map((l) => `data: ${JSON.stringify(l)}\n\n`).join('') + extra;
-    const bytes = Buffer.from(raw);
-    for (const part of [bytes.subarray(0, 40), bytes.subarray(40)]) {
-      for (const e of framer.push(part)) chunks.push(...converter.event(eventObject(e)!, e.name));
-    }
-    for (const e of framer.end()) chunks.push(...converter.event(eventObject(e)!, e.name));
-    chunks.push(...converter.end());
-    return { converter, chunks };
+    return { converter, chunks: convertStream(converter, new SseFramer(), raw, 40) };
   };
-  const deltas = (chunks: JsonObject[]) =>
-    chunks.map((c) => (c.choices as JsonObject[])[0]?.delta ?? { usage: c.usage });
   const conv = { conversation_id: '45701982-8118-4bc5-8e9b-64562b4555f2', created_at: 1679586595 };
 
   it('converts the documented message stream, ignoring pings, with usage from message_end', () => {

@@ -5,6 +5,7 @@
  */
 import type { RelayEndpoint } from '../../openai/openai-wire';
 import type { ChatAdaptor, ProviderRequest } from '../chat-adaptor';
+import { jsonPost } from '../provider-request';
 import { difyChatBody } from './dify-request';
 import { difyChatAnswer, difyError } from './dify-response';
 import { DifyStreamConverter } from './dify-stream';
@@ -27,13 +28,7 @@ export const DIFY_ADAPTOR: ChatAdaptor = {
       authorization: `Bearer ${channel.key.trim()}`,
     };
     if (stream) headers.accept = 'text/event-stream';
-    return {
-      method: 'POST',
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      headers,
-      body: Buffer.from(JSON.stringify(difyChatBody(openai, stream))),
-    };
+    return jsonPost(url, headers, difyChatBody(openai, stream));
   },
 
   response: (_endpoint, provider, ctx) => difyChatAnswer(provider, ctx),

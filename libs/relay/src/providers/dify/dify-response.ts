@@ -8,6 +8,8 @@ import type { JsonObject } from '../../openai/request-body';
 import type { UpstreamUsage } from '../../openai/usage-reader';
 import type { ConvertContext, ConvertedAnswer, ConvertedFailure } from '../chat-adaptor';
 import { count, isObject, text } from '../json-parts';
+import { chatChoice, chatCompletion } from '../openai-chunks';
+import { textError } from '../provider-errors';
 
 /** `metadata.usage` of an answer or a message_end event. */
 export function difyUsage(provider: JsonObject): UpstreamUsage | undefined {
@@ -17,14 +19,6 @@ export function difyUsage(provider: JsonObject): UpstreamUsage | undefined {
   const completion = count(usage.completion_tokens);
   if (prompt + completion === 0) return undefined;
   return { promptTokens: prompt, completionTokens: completion, cachedTokens: 0 };
-}
-
-export function usageBody(usage: UpstreamUsage): JsonObject {
-  return {
-    prompt_tokens: usage.promptTokens,
-    completion_tokens: usage.completionTokens,
-    total_tokens: usage.promptTokens + usage.completionTokens,
-  };
 }
 
 function errorType(status: number, code: string): string {
@@ -66,28 +60,14 @@ export function difyError(status: number, raw: string): UpstreamErrorInfo {
   } catch {
     // a proxy's text: the text is the message
   }
-  const message = raw.trim().slice(0, 1000) || `Dify answered HTTP ${status}`;
-  return { message, type: errorType(status, ''), code: '' };
+  return textError(status, raw, 'Dify', errorType(status, ''));
 }
 
 export function difyChatAnswer(provider: JsonObject, ctx: ConvertContext): ConvertedAnswer {
   const failure = difyFailure(provider);
   if (failure) return { ok: false, failure };
   const usage = difyUsage(provider);
-  const body: JsonObject = {
-    id: ctx.id,
-    object: 'chat.completion',
-    created: ctx.created,
-    model: ctx.model,
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: text(provider.answer) },
-        logprobs: null,
-        finish_reason: 'stop',
-      },
-    ],
-  };
-  if (usage) body.usage = usageBody(usage);
+  const message = { role: 'assistant', content: text(provider.answer) };
+  const body = chatCompletion(ctx, [chatChoice(message, 'stop')], usage);
   return { ok: true, body, usage };
 }

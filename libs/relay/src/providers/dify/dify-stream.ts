@@ -5,20 +5,14 @@
  * error a failure; ping, workflow and node events carry nothing for the client.
  */
 import type { JsonObject } from '../../openai/request-body';
-import type { UpstreamUsage } from '../../openai/usage-reader';
-import type { ConvertContext, ConvertedFailure, StreamConverter } from '../chat-adaptor';
 import { text } from '../json-parts';
-import { difyFailure, difyUsage, usageBody } from './dify-response';
+import { ChunkConverter } from '../openai-chunks';
+import { difyFailure, difyUsage } from './dify-response';
 
-export class DifyStreamConverter implements StreamConverter {
-  private started = false;
+export class DifyStreamConverter extends ChunkConverter {
   private finished = false;
   /** Thought text already sent, per agent_thought id. */
   private readonly thoughts = new Map<string, string>();
-  private seenUsage: UpstreamUsage | undefined;
-  private seenFailure: ConvertedFailure | undefined;
-
-  constructor(private readonly ctx: ConvertContext) {}
 
   event(data: JsonObject): JsonObject[] {
     switch (data.event) {
@@ -44,28 +38,6 @@ export class DifyStreamConverter implements StreamConverter {
     }
   }
 
-  end(): JsonObject[] {
-    if (!this.seenUsage) return [];
-    return [
-      {
-        id: this.ctx.id,
-        object: 'chat.completion.chunk',
-        created: this.ctx.created,
-        model: this.ctx.model,
-        choices: [],
-        usage: usageBody(this.seenUsage),
-      },
-    ];
-  }
-
-  usage(): UpstreamUsage | undefined {
-    return this.seenUsage;
-  }
-
-  failure(): ConvertedFailure | undefined {
-    return this.seenFailure;
-  }
-
   /** The part of a thought not sent yet (all of it when it was rewritten, not extended). */
   private newThought(data: JsonObject): string {
     const id = text(data.id);
@@ -77,22 +49,8 @@ export class DifyStreamConverter implements StreamConverter {
 
   /** The role chunk first, then `delta` unless all its texts are empty. */
   private delta(delta: Record<string, string>): JsonObject[] {
-    const out: JsonObject[] = [];
-    if (!this.started) {
-      this.started = true;
-      out.push(this.chunk({ role: 'assistant', content: '' }, null));
-    }
-    if (Object.values(delta).some((value) => value !== '')) out.push(this.chunk(delta, null));
+    const out = this.opening();
+    if (Object.values(delta).some((value) => value !== '')) out.push(this.chunk(delta));
     return out;
-  }
-
-  private chunk(delta: JsonObject, finish: string | null): JsonObject {
-    return {
-      id: this.ctx.id,
-      object: 'chat.completion.chunk',
-      created: this.ctx.created,
-      model: this.ctx.model,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    };
   }
 }

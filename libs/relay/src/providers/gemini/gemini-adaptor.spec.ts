@@ -1,15 +1,11 @@
-import type { WireChannel } from '../../openai/openai-wire';
 import type { JsonObject } from '../../openai/request-body';
 import { GEMINI_ADAPTOR } from './gemini-adaptor';
+import { wireChannel } from '../testing-fixtures';
 
-const channel: WireChannel = {
-  type: 24,
+const channel = wireChannel(24, {
   baseUrl: 'https://generativelanguage.googleapis.com',
   key: 'AIza-test',
-  other: '',
-  openaiOrganization: '',
-  modelMapping: {},
-};
+});
 const ctx = { id: 'chatcmpl-r1', model: 'gemini-2.0-flash', created: 1_700_000_000 };
 const now = new Date(0);
 

@@ -4,6 +4,7 @@
  * `x-goog-api-key` (never in the URL, where logs would keep it).
  */
 import type { ChatAdaptor, ConvertContext, ProviderRequest } from '../chat-adaptor';
+import { jsonPost } from '../provider-request';
 import type { RelayEndpoint, WireChannel } from '../../openai/openai-wire';
 import type { JsonObject } from '../../openai/request-body';
 import { geminiChatAnswer, geminiEmbedAnswer } from './gemini-answer';
@@ -25,13 +26,7 @@ function geminiCall(
     'x-goog-api-key': channel.key,
   };
   if (stream) headers.accept = 'text/event-stream';
-  return {
-    method: 'POST',
-    origin: url.origin,
-    path: `${url.pathname}${url.search}`,
-    headers,
-    body,
-  };
+  return jsonPost(url, headers, body);
 }
 
 function geminiRequest(

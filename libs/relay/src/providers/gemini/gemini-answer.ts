@@ -5,7 +5,8 @@
 import type { ConvertContext, ConvertedAnswer, ConvertedFailure } from '../chat-adaptor';
 import type { JsonObject } from '../../openai/request-body';
 import type { UpstreamUsage } from '../../openai/usage-reader';
-import { compact, countOf, objectOf, objectsOf, stringOf } from './gemini-values';
+import { count, defined, objectOf, objects, stringOf } from '../json-parts';
+import { chatChoice, chatCompletion } from '../openai-chunks';
 
 const FILTERED = new Set([
   'SAFETY',
@@ -36,26 +37,15 @@ export function finishReason(reason: unknown, hasCalls: boolean): string | undef
 export function usageOfMetadata(metadata: unknown): UpstreamUsage | undefined {
   const m = objectOf(metadata);
   if (!m) return undefined;
-  const prompt = countOf(m.promptTokenCount) + countOf(m.toolUsePromptTokenCount);
-  const thoughts = countOf(m.thoughtsTokenCount);
-  const completion = countOf(m.candidatesTokenCount) + thoughts;
+  const prompt = count(m.promptTokenCount) + count(m.toolUsePromptTokenCount);
+  const thoughts = count(m.thoughtsTokenCount);
+  const completion = count(m.candidatesTokenCount) + thoughts;
   if (prompt === 0 && completion === 0) return undefined;
   return {
     promptTokens: prompt,
     completionTokens: completion,
-    cachedTokens: countOf(m.cachedContentTokenCount),
+    cachedTokens: count(m.cachedContentTokenCount),
     ...(thoughts > 0 ? { reasoningTokens: thoughts } : {}),
-  };
-}
-
-/** The OpenAI usage object of an answer. */
-export function openAiUsage(usage: UpstreamUsage): JsonObject {
-  return {
-    prompt_tokens: usage.promptTokens,
-    completion_tokens: usage.completionTokens,
-    total_tokens: usage.promptTokens + usage.completionTokens,
-    prompt_tokens_details: { cached_tokens: usage.cachedTokens },
-    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
   };
 }
 
@@ -63,7 +53,7 @@ export function openAiUsage(usage: UpstreamUsage): JsonObject {
 export function blockedPrompt(response: JsonObject): ConvertedFailure | undefined {
   const feedback = objectOf(response.promptFeedback);
   const reason = stringOf(feedback?.blockReason);
-  if (!reason || objectsOf(response.candidates).length > 0) return undefined;
+  if (!reason || objects(response.candidates).length > 0) return undefined;
   const detail = stringOf(feedback?.blockReasonMessage);
   return {
     status: 400,
@@ -87,7 +77,7 @@ export function readParts(candidate: JsonObject, firstCall = 0): CandidateParts 
   let text = '';
   let reasoning = '';
   const toolCalls: JsonObject[] = [];
-  for (const part of objectsOf(objectOf(candidate.content)?.parts)) {
+  for (const part of objects(objectOf(candidate.content)?.parts)) {
     const call = objectOf(part.functionCall);
     if (call) toolCalls.push(toolCall(call, firstCall + toolCalls.length, part.thoughtSignature));
     else if (typeof part.text === 'string') {
@@ -103,7 +93,7 @@ export function readParts(candidate: JsonObject, firstCall = 0): CandidateParts 
  * endpoint carries it (`extra_content.google.thought_signature`), so a replay can hand it back.
  */
 function toolCall(call: JsonObject, n: number, signature: unknown): JsonObject {
-  return compact({
+  return defined({
     id: `call_${n}`,
     type: 'function',
     function: { name: stringOf(call.name) ?? '', arguments: JSON.stringify(call.args ?? {}) },
@@ -115,7 +105,7 @@ function toolCall(call: JsonObject, n: number, signature: unknown): JsonObject {
 export function geminiChatAnswer(provider: JsonObject, ctx: ConvertContext): ConvertedAnswer {
   const blocked = blockedPrompt(provider);
   if (blocked) return { ok: false, failure: blocked };
-  const candidates = objectsOf(provider.candidates);
+  const candidates = objects(provider.candidates);
   if (candidates.length === 0) {
     return {
       ok: false,
@@ -128,28 +118,17 @@ export function geminiChatAnswer(provider: JsonObject, ctx: ConvertContext): Con
   const usage = usageOfMetadata(provider.usageMetadata);
   const choices = candidates.map((candidate, position) => {
     const { text, reasoning, toolCalls } = readParts(candidate);
-    const message = compact({
+    const message = defined({
       role: 'assistant',
       content: text === '' && toolCalls.length > 0 ? null : text,
       reasoning_content: reasoning === '' ? undefined : reasoning,
       tool_calls: toolCalls.length > 0 ? toolCalls : undefined,
     });
-    return {
-      index: typeof candidate.index === 'number' ? candidate.index : position,
-      message,
-      logprobs: null,
-      finish_reason: finishReason(candidate.finishReason, toolCalls.length > 0) ?? 'stop',
-    };
+    const finish = finishReason(candidate.finishReason, toolCalls.length > 0) ?? 'stop';
+    const index = typeof candidate.index === 'number' ? candidate.index : position;
+    return chatChoice(message, finish, index);
   });
-  const body = compact({
-    id: ctx.id,
-    object: 'chat.completion',
-    created: ctx.created,
-    model: ctx.model,
-    choices,
-    usage: usage && openAiUsage(usage),
-  });
-  return { ok: true, body, usage };
+  return { ok: true, body: chatCompletion(ctx, choices, usage), usage };
 }
 
 /**
@@ -158,7 +137,7 @@ export function geminiChatAnswer(provider: JsonObject, ctx: ConvertContext): Con
  */
 export function geminiEmbedAnswer(provider: JsonObject, ctx: ConvertContext): ConvertedAnswer {
   const single = objectOf(provider.embedding); // embedContent answers one
-  const embeddings = single ? [single] : objectsOf(provider.embeddings);
+  const embeddings = single ? [single] : objects(provider.embeddings);
   const data = embeddings.map((e, index) => ({
     object: 'embedding',
     index,

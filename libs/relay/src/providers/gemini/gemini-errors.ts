@@ -4,7 +4,7 @@
  * an HTTP status (google.rpc.Code's HTTP mapping).
  */
 import type { UpstreamErrorInfo } from '../../errors/relay-error';
-import { objectOf, parseObject, stringOf } from './gemini-values';
+import { objectOf, parseObject, stringOf } from '../json-parts';
 
 const GOOGLE_STATUS: Readonly<Record<number, string>> = {
   400: 'INVALID_ARGUMENT',

@@ -7,7 +7,7 @@ import type { ConvertContext } from '../chat-adaptor';
 import type { StreamEncoder } from '../ingress-codec';
 import type { JsonObject } from '../../openai/request-body';
 import { usageFromObject, type UpstreamUsage } from '../../openai/usage-reader';
-import { compact, numberOf, objectOf, objectsOf, parseObject, stringOf } from './gemini-values';
+import { defined, numberOf, objectOf, objects, parseObject, stringOf } from '../json-parts';
 
 const GEMINI_FINISH: Readonly<Record<string, string>> = {
   stop: 'STOP',
@@ -22,7 +22,7 @@ const geminiFinish = (reason: unknown): string =>
 
 export function usageMetadata(usage: UpstreamUsage): JsonObject {
   const thoughts = usage.reasoningTokens ?? 0;
-  return compact({
+  return defined({
     promptTokenCount: usage.promptTokens,
     candidatesTokenCount: Math.max(0, usage.completionTokens - thoughts),
     totalTokenCount: usage.promptTokens + usage.completionTokens,
@@ -36,7 +36,7 @@ function functionCallPart(call: JsonObject): JsonObject {
   const fn = objectOf(call.function);
   const args = stringOf(fn?.arguments);
   const signature = stringOf(objectOf(objectOf(call.extra_content)?.google)?.thought_signature);
-  return compact({
+  return defined({
     functionCall: { name: stringOf(fn?.name) ?? '', args: (args && parseObject(args)) ?? {} },
     thoughtSignature: signature,
   });
@@ -48,7 +48,7 @@ function messageParts(message: JsonObject | undefined): JsonObject[] {
   if (reasoning) parts.push({ text: reasoning, thought: true });
   const content = message?.content;
   if (typeof content === 'string' && content !== '') parts.push({ text: content });
-  parts.push(...objectsOf(message?.tool_calls).map(functionCallPart));
+  parts.push(...objects(message?.tool_calls).map(functionCallPart));
   return parts.length > 0 ? parts : [{ text: '' }];
 }
 
@@ -57,13 +57,13 @@ export function openAiToGemini(
   usage: UpstreamUsage | undefined,
   ctx: ConvertContext,
 ): JsonObject {
-  const candidates = objectsOf(openai.choices).map((choice, position) => ({
+  const candidates = objects(openai.choices).map((choice, position) => ({
     content: { role: 'model', parts: messageParts(objectOf(choice.message)) },
     finishReason: geminiFinish(choice.finish_reason),
     index: numberOf(choice.index) ?? position,
   }));
   const counted = usage ?? usageFromObject(openai.usage);
-  return compact({
+  return defined({
     candidates,
     usageMetadata: counted && usageMetadata(counted),
     modelVersion: ctx.model,
@@ -87,7 +87,7 @@ export class GeminiStreamEncoder implements StreamEncoder {
 
   chunk(openai: JsonObject): string {
     let out = '';
-    for (const choice of objectsOf(openai.choices)) {
+    for (const choice of objects(openai.choices)) {
       const index = numberOf(choice.index) ?? 0;
       const delta = objectOf(choice.delta);
       const parts: JsonObject[] = [];
@@ -95,7 +95,7 @@ export class GeminiStreamEncoder implements StreamEncoder {
       if (reasoning) parts.push({ text: reasoning, thought: true });
       const text = stringOf(delta?.content);
       if (text) parts.push({ text });
-      for (const call of objectsOf(delta?.tool_calls)) this.collect(index, call);
+      for (const call of objects(delta?.tool_calls)) this.collect(index, call);
       if (choice.finish_reason !== null && choice.finish_reason !== undefined) {
         this.finishes.set(index, geminiFinish(choice.finish_reason));
         parts.push(...this.takeCalls(index));
@@ -151,7 +151,7 @@ export class GeminiStreamEncoder implements StreamEncoder {
   }
 
   private event(candidates: JsonObject[], metadata?: JsonObject): string {
-    const response = compact({
+    const response = defined({
       candidates,
       usageMetadata: metadata,
       modelVersion: this.ctx.model,

@@ -5,7 +5,7 @@
  */
 import type { IngressRoute } from '../ingress-codec';
 import type { JsonObject } from '../../openai/request-body';
-import { compact, isObject, numberOf, objectOf, objectsOf, stringOf } from './gemini-values';
+import { defined, isObject, numberOf, objectOf, objects, stringOf } from '../json-parts';
 
 /** `obj.fieldName`, or `obj.field_name` as the snake_case spelling. */
 function field(obj: JsonObject | undefined, camel: string): unknown {
@@ -28,14 +28,14 @@ const effortOfBudget = (budget: number): string | undefined =>
 export function geminiToOpenAi(body: JsonObject, route: IngressRoute): JsonObject | string {
   const model = route.model ?? stringOf(body.model)?.replace(/^models\//, '');
   if (!model) return 'model is required (POST /v1beta/models/{model}:generateContent)';
-  const contents = objectsOf(body.contents);
+  const contents = objects(body.contents);
   if (contents.length === 0) return 'contents is required and must be a non-empty array';
   const messages: JsonObject[] = [];
   const system = systemText(field(body, 'systemInstruction'));
   if (system) messages.push({ role: 'system', content: system });
   const calls = new CallIds();
   for (const content of contents) {
-    const parts = objectsOf(content.parts);
+    const parts = objects(content.parts);
     if (content.role === 'model') {
       const message = assistantMessage(parts, calls);
       if (message) messages.push(message);
@@ -43,7 +43,7 @@ export function geminiToOpenAi(body: JsonObject, route: IngressRoute): JsonObjec
   }
   if (!messages.some((m) => m.role !== 'system')) return 'contents has no usable parts';
   const tools = toolsOf(body.tools);
-  return compact({
+  return defined({
     model,
     messages,
     tools: tools.length > 0 ? tools : undefined,
@@ -58,7 +58,7 @@ export function geminiToOpenAi(body: JsonObject, route: IngressRoute): JsonObjec
 
 function systemText(instruction: unknown): string {
   if (typeof instruction === 'string') return instruction;
-  return objectsOf(objectOf(instruction)?.parts)
+  return objects(objectOf(instruction)?.parts)
     .map((p) => stringOf(p.text) ?? '')
     .filter((t) => t !== '')
     .join('\n');
@@ -98,7 +98,7 @@ function assistantMessage(parts: JsonObject[], calls: CallIds): JsonObject | und
     if (call) {
       const signature = stringOf(field(part, 'thoughtSignature'));
       toolCalls.push(
-        compact({
+        defined({
           id: calls.add(call),
           type: 'function',
           function: { name: stringOf(call.name) ?? '', arguments: JSON.stringify(call.args ?? {}) },
@@ -108,7 +108,7 @@ function assistantMessage(parts: JsonObject[], calls: CallIds): JsonObject | und
     } else if (typeof part.text === 'string' && part.thought !== true) text += part.text;
   }
   if (text === '' && toolCalls.length === 0) return undefined;
-  return compact({
+  return defined({
     role: 'assistant',
     content: text === '' ? null : text,
     tool_calls: toolCalls.length > 0 ? toolCalls : undefined,
@@ -166,13 +166,13 @@ function inlinePart(inline: JsonObject): JsonObject {
 
 function toolsOf(tools: unknown): JsonObject[] {
   const out: JsonObject[] = [];
-  for (const tool of objectsOf(tools)) {
-    for (const fn of objectsOf(field(tool, 'functionDeclarations'))) {
+  for (const tool of objects(tools)) {
+    for (const fn of objects(field(tool, 'functionDeclarations'))) {
       const jsonSchema = objectOf(field(fn, 'parametersJsonSchema'));
       const schema = objectOf(fn.parameters);
       out.push({
         type: 'function',
-        function: compact({
+        function: defined({
           name: fn.name,
           description: fn.description,
           parameters: jsonSchema ?? (schema && jsonSchemaOf(schema)),
@@ -216,7 +216,7 @@ function generation(config: JsonObject | undefined): JsonObject {
   const thinking = objectOf(field(config, 'thinkingConfig'));
   const level = stringOf(field(thinking, 'thinkingLevel'))?.toLowerCase();
   const budget = numberOf(field(thinking, 'thinkingBudget'));
-  return compact({
+  return defined({
     temperature: numberOf(config.temperature),
     top_p: numberOf(field(config, 'topP')),
     max_tokens: numberOf(field(config, 'maxOutputTokens')),

@@ -4,14 +4,14 @@
  */
 import type { JsonObject } from '../../openai/request-body';
 import {
-  compact,
+  defined,
   isObject,
   numberOf,
   objectOf,
-  objectsOf,
+  objects,
   parseObject,
   stringOf,
-} from './gemini-values';
+} from '../json-parts';
 
 /** Google's documented placeholder for a function call whose real signature was lost. */
 export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
@@ -47,7 +47,7 @@ export function geminiChatBody(openai: JsonObject, upstreamModel: string): JsonO
   // Tool messages name only the call id; Gemini's functionResponse needs the function's name.
   const callNames = new Map<string, string>();
   let toolTurn: JsonObject[] | undefined; // the parts of the open run of tool answers
-  for (const message of objectsOf(openai.messages)) {
+  for (const message of objects(openai.messages)) {
     const role = stringOf(message.role);
     if (role === 'tool' || role === 'function') {
       const part = functionResponsePart(message, callNames);
@@ -72,7 +72,7 @@ export function geminiChatBody(openai: JsonObject, upstreamModel: string): JsonO
   }
   if (needsSignatures(upstreamModel)) addMissingSignatures(contents);
   const tools = functionDeclarations(openai);
-  return compact({
+  return defined({
     contents,
     systemInstruction: system.length > 0 ? { parts: system } : undefined,
     tools: tools.length > 0 ? [{ functionDeclarations: tools }] : undefined,
@@ -89,7 +89,7 @@ export function geminiEmbedBody(openai: JsonObject, upstreamModel: string): Json
   const dimensions = numberOf(openai.dimensions);
   return {
     requests: texts.map((text) =>
-      compact({
+      defined({
         model: `models/${upstreamModel}`,
         content: { parts: [{ text }] },
         outputDimensionality: dimensions,
@@ -102,7 +102,7 @@ export function geminiEmbedBody(openai: JsonObject, upstreamModel: string): Json
 function contentParts(content: unknown): JsonObject[] {
   if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
   const parts: JsonObject[] = [];
-  for (const part of objectsOf(content)) {
+  for (const part of objects(content)) {
     if (part.type === 'text' && typeof part.text === 'string') parts.push({ text: part.text });
     else if (part.type === 'image_url') {
       const url = stringOf(objectOf(part.image_url)?.url) ?? stringOf(part.image_url);
@@ -134,12 +134,12 @@ function mediaPart(url: string): JsonObject {
   }
   const path = url.split(/[?#]/)[0] ?? '';
   const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
-  return { fileData: compact({ mimeType: MIME_BY_EXTENSION[extension], fileUri: url }) };
+  return { fileData: defined({ mimeType: MIME_BY_EXTENSION[extension], fileUri: url }) };
 }
 
 function functionCallParts(message: JsonObject, callNames: Map<string, string>): JsonObject[] {
   const parts: JsonObject[] = [];
-  const calls = objectsOf(message.tool_calls);
+  const calls = objects(message.tool_calls);
   const legacy = objectOf(message.function_call);
   for (const call of legacy ? [...calls, { function: legacy }] : calls) {
     const fn = objectOf(call.function);
@@ -149,7 +149,7 @@ function functionCallParts(message: JsonObject, callNames: Map<string, string>):
     if (id) callNames.set(id, name);
     const signature = stringOf(objectOf(objectOf(call.extra_content)?.google)?.thought_signature);
     parts.push(
-      compact({
+      defined({
         functionCall: { name, args: argumentsObject(fn?.arguments) },
         thoughtSignature: signature,
       }),
@@ -179,15 +179,15 @@ function functionResponsePart(message: JsonObject, callNames: Map<string, string
 
 function functionDeclarations(openai: JsonObject): JsonObject[] {
   const fns = [
-    ...objectsOf(openai.tools)
+    ...objects(openai.tools)
       .filter((t) => t.type === 'function')
       .map((t) => objectOf(t.function)),
-    ...objectsOf(openai.functions), // the deprecated form
+    ...objects(openai.functions), // the deprecated form
   ];
   return fns.filter(isObject).map((fn) =>
     // OpenAI parameters are full JSON Schema (additionalProperties, $defs, …), which Gemini's
     // OpenAPI-subset `parameters` rejects; `parametersJsonSchema` takes it as it is.
-    compact({
+    defined({
       name: fn.name,
       description: fn.description,
       parametersJsonSchema: objectOf(fn.parameters),
@@ -214,7 +214,7 @@ function generationConfig(openai: JsonObject): JsonObject | undefined {
   const format = objectOf(openai.response_format);
   const schema = objectOf(objectOf(format?.json_schema)?.schema);
   const json = format?.type === 'json_object' || format?.type === 'json_schema';
-  const config = compact({
+  const config = defined({
     temperature: numberOf(openai.temperature),
     topP: numberOf(openai.top_p),
     topK: numberOf(openai.top_k),
@@ -247,7 +247,7 @@ function needsSignatures(model: string): boolean {
 function addMissingSignatures(contents: JsonObject[]): void {
   for (const content of contents) {
     if (content.role !== 'model') continue;
-    const parts = objectsOf(content.parts);
+    const parts = objects(content.parts);
     if (parts.some((p) => p.thoughtSignature !== undefined)) continue;
     const first = parts.find((p) => p.functionCall !== undefined);
     if (first) first.thoughtSignature = SKIP_SIGNATURE;

@@ -3,35 +3,24 @@
  * GenerateContentResponse holding the new parts only; function calls arrive whole (never split
  * over events); usageMetadata is cumulative, so the last one seen is the answer's usage.
  */
-import type { ConvertContext, ConvertedFailure, StreamConverter } from '../chat-adaptor';
 import type { JsonObject } from '../../openai/request-body';
-import type { UpstreamUsage } from '../../openai/usage-reader';
-import {
-  blockedPrompt,
-  finishReason,
-  openAiUsage,
-  readParts,
-  usageOfMetadata,
-} from './gemini-answer';
+import { defined, numberOf, objectOf, objects } from '../json-parts';
+import { ChunkConverter, chatChunk } from '../openai-chunks';
+import { blockedPrompt, finishReason, readParts, usageOfMetadata } from './gemini-answer';
 import { geminiErrorInfo } from './gemini-errors';
-import { compact, numberOf, objectOf, objectsOf } from './gemini-values';
 
-export class GeminiStreamConverter implements StreamConverter {
+export class GeminiStreamConverter extends ChunkConverter {
   /** Candidates whose first chunk (with the role) went out. */
   private readonly started = new Set<number>();
   /** Tool calls sent so far per candidate: the next call's index and `call_<n>`. */
   private readonly calls = new Map<number, number>();
-  private lastUsage: UpstreamUsage | undefined;
-  private failed: ConvertedFailure | undefined;
-
-  constructor(private readonly ctx: ConvertContext) {}
 
   event(data: JsonObject): JsonObject[] {
-    this.lastUsage = usageOfMetadata(data.usageMetadata) ?? this.lastUsage;
+    this.seenUsage = usageOfMetadata(data.usageMetadata) ?? this.seenUsage;
     const error = objectOf(data.error);
     if (error) {
       // Google ends a failing stream with its error object as the last event.
-      this.failed ??= {
+      this.seenFailure ??= {
         status: numberOf(error.code) ?? 500,
         info: geminiErrorInfo(JSON.stringify(data)),
       };
@@ -39,17 +28,17 @@ export class GeminiStreamConverter implements StreamConverter {
     }
     const blocked = blockedPrompt(data);
     if (blocked) {
-      this.failed ??= blocked;
+      this.seenFailure ??= blocked;
       return [];
     }
     const out: JsonObject[] = [];
-    objectsOf(data.candidates).forEach((candidate, position) => {
+    objects(data.candidates).forEach((candidate, position) => {
       const index = numberOf(candidate.index) ?? position;
       const before = this.calls.get(index) ?? 0;
       const { text, reasoning, toolCalls } = readParts(candidate, before);
       this.calls.set(index, before + toolCalls.length);
       const first = !this.started.has(index);
-      const delta = compact({
+      const delta = defined({
         role: first ? 'assistant' : undefined,
         content: text === '' ? undefined : text,
         reasoning_content: reasoning === '' ? undefined : reasoning,
@@ -58,43 +47,11 @@ export class GeminiStreamConverter implements StreamConverter {
       });
       if (first || Object.keys(delta).length > 0) {
         this.started.add(index);
-        out.push(this.chunk(index, delta, null));
+        out.push(chatChunk(this.ctx, delta, null, index));
       }
       const finish = finishReason(candidate.finishReason, before + toolCalls.length > 0);
-      if (finish) out.push(this.chunk(index, {}, finish));
+      if (finish) out.push(chatChunk(this.ctx, {}, finish, index));
     });
     return out;
-  }
-
-  end(): JsonObject[] {
-    if (!this.lastUsage) return [];
-    return [
-      {
-        id: this.ctx.id,
-        object: 'chat.completion.chunk',
-        created: this.ctx.created,
-        model: this.ctx.model,
-        choices: [],
-        usage: openAiUsage(this.lastUsage),
-      },
-    ];
-  }
-
-  usage(): UpstreamUsage | undefined {
-    return this.lastUsage;
-  }
-
-  failure(): ConvertedFailure | undefined {
-    return this.failed;
-  }
-
-  private chunk(index: number, delta: JsonObject, finish: string | null): JsonObject {
-    return {
-      id: this.ctx.id,
-      object: 'chat.completion.chunk',
-      created: this.ctx.created,
-      model: this.ctx.model,
-      choices: [{ index, delta, logprobs: null, finish_reason: finish }],
-    };
   }
 }

@@ -1,19 +1,11 @@
 import type { JsonObject } from '../../openai/request-body';
-import type { WireChannel } from '../../openai/openai-wire';
-import { NdjsonFramer, eventObject } from '../framing';
+import { NdjsonFramer } from '../framing';
 import { OLLAMA_ADAPTOR } from './ollama-adaptor';
+import { bodyOf, convertStream, deltas, wireChannel } from '../testing-fixtures';
 
-const channel = (key = ''): WireChannel => ({
-  type: 4,
-  baseUrl: 'http://127.0.0.1:11434',
-  key,
-  other: '',
-  openaiOrganization: '',
-  modelMapping: {},
-});
+const channel = (key = '') => wireChannel(4, { baseUrl: 'http://127.0.0.1:11434', key });
 const ctx = { id: 'chatcmpl-r1', model: 'llama3.2', created: 1700000000 };
 const NOW = new Date(0);
-const bodyOf = (buffer: Buffer) => JSON.parse(buffer.toString('utf8')) as JsonObject;
 
 describe('OLLAMA_ADAPTOR.request', () => {
   it('posts a plain chat to /api/chat with stream spelled out and no auth without a key', () => {
@@ -310,19 +302,10 @@ describe('OLLAMA_ADAPTOR.response', () => {
 describe('OLLAMA_ADAPTOR.stream', () => {
   const feed = (lines: string[]) => {
     const converter = OLLAMA_ADAPTOR.stream(ctx);
-    const framer = new NdjsonFramer();
-    const chunks: JsonObject[] = [];
     // Cut the bytes mid-line to show the framer and converter only see whole lines.
-    const bytes = Buffer.from(lines.map((l) => `${l}\n`).join(''));
-    for (const part of [bytes.subarray(0, 37), bytes.subarray(37)]) {
-      for (const event of framer.push(part)) chunks.push(...converter.event(eventObject(event)!));
-    }
-    for (const event of framer.end()) chunks.push(...converter.event(eventObject(event)!));
-    chunks.push(...converter.end());
-    return { converter, chunks };
+    const raw = lines.map((l) => `${l}\n`).join('');
+    return { converter, chunks: convertStream(converter, new NdjsonFramer(), raw, 37) };
   };
-  const deltas = (chunks: JsonObject[]) =>
-    chunks.map((c) => (c.choices as JsonObject[])[0]?.delta ?? { usage: c.usage });
 
   it('converts the documented stream line by line, with usage from the done object', () => {
     const { converter, chunks } = feed([

@@ -5,6 +5,7 @@
 import type { JsonObject } from '../../openai/request-body';
 import type { RelayEndpoint, WireChannel } from '../../openai/openai-wire';
 import type { ChatAdaptor, ConvertContext, ProviderRequest } from '../chat-adaptor';
+import { jsonPost } from '../provider-request';
 import { ollamaChatBody, ollamaEmbedBody } from './ollama-request';
 import { ollamaChatAnswer, ollamaEmbedAnswer, ollamaError } from './ollama-response';
 import { OllamaStreamConverter } from './ollama-stream';
@@ -19,13 +20,7 @@ function post(
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (stream) headers.accept = 'application/x-ndjson';
   if (channel.key.trim() !== '') headers.authorization = `Bearer ${channel.key.trim()}`;
-  return {
-    method: 'POST',
-    origin: url.origin,
-    path: `${url.pathname}${url.search}`,
-    headers,
-    body: Buffer.from(JSON.stringify(body)),
-  };
+  return jsonPost(url, headers, body);
 }
 
 export const OLLAMA_ADAPTOR: ChatAdaptor = {

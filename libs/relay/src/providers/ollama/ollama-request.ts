@@ -4,12 +4,7 @@
  * under `options`, and `stream` spelled out (it streams when the field is absent).
  */
 import type { JsonObject } from '../../openai/request-body';
-
-const isObject = (value: unknown): value is JsonObject =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
-const num = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+import { isObject, numberOf } from '../json-parts';
 
 /**
  * `data:image/png;base64,AAA` → `AAA`. Any other URL is passed as is: the relay fetches nothing,
@@ -88,7 +83,7 @@ function convertMessages(messages: unknown): JsonObject[] {
 function options(openai: JsonObject): JsonObject | undefined {
   const o: JsonObject = {};
   const set = (key: string, value: unknown) => {
-    const n = num(value);
+    const n = numberOf(value);
     if (n !== undefined) o[key] = n;
   };
   set('temperature', openai.temperature);
@@ -130,7 +125,7 @@ export function ollamaChatBody(openai: JsonObject, model: string, stream: boolea
 
 export function ollamaEmbedBody(openai: JsonObject, model: string): JsonObject {
   const body: JsonObject = { model, input: openai.input };
-  const dimensions = num(openai.dimensions);
+  const dimensions = numberOf(openai.dimensions);
   if (dimensions !== undefined) body.dimensions = dimensions;
   return body;
 }

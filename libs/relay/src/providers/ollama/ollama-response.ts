@@ -7,12 +7,9 @@ import type { UpstreamErrorInfo } from '../../errors/relay-error';
 import type { JsonObject } from '../../openai/request-body';
 import type { UpstreamUsage } from '../../openai/usage-reader';
 import type { ConvertContext, ConvertedAnswer, ConvertedFailure } from '../chat-adaptor';
-
-const isObject = (value: unknown): value is JsonObject =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
-const count = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+import { count, isObject } from '../json-parts';
+import { chatChoice, chatCompletion } from '../openai-chunks';
+import { typeOfStatus } from '../provider-errors';
 
 /** Usage of a final (`done: true`) object or an embed answer; undefined when it has no counts. */
 export function ollamaUsage(provider: JsonObject): UpstreamUsage | undefined {
@@ -23,14 +20,6 @@ export function ollamaUsage(provider: JsonObject): UpstreamUsage | undefined {
     promptTokens: count(provider.prompt_eval_count),
     completionTokens: count(provider.eval_count),
     cachedTokens: 0,
-  };
-}
-
-export function usageBody(usage: UpstreamUsage): JsonObject {
-  return {
-    prompt_tokens: usage.promptTokens,
-    completion_tokens: usage.completionTokens,
-    total_tokens: usage.promptTokens + usage.completionTokens,
   };
 }
 
@@ -86,22 +75,8 @@ export function ollamaChatAnswer(provider: JsonObject, ctx: ConvertContext): Con
   }
   if (toolCalls.length > 0) out.tool_calls = toolCalls;
   const usage = ollamaUsage(provider);
-  const body: JsonObject = {
-    id: ctx.id,
-    object: 'chat.completion',
-    created: ctx.created,
-    model: ctx.model,
-    choices: [
-      {
-        index: 0,
-        message: out,
-        logprobs: null,
-        finish_reason: finishReason(provider.done_reason, toolCalls.length > 0),
-      },
-    ],
-  };
-  if (usage) body.usage = usageBody(usage);
-  return { ok: true, body, usage };
+  const finish = finishReason(provider.done_reason, toolCalls.length > 0);
+  return { ok: true, body: chatCompletion(ctx, [chatChoice(out, finish)], usage), usage };
 }
 
 export function ollamaEmbedAnswer(provider: JsonObject, ctx: ConvertContext): ConvertedAnswer {
@@ -127,10 +102,8 @@ export function ollamaEmbedAnswer(provider: JsonObject, ctx: ConvertContext): Co
 
 /** OpenAI error types a client can act on; Ollama's bodies carry only a message. */
 function errorType(status: number): string {
-  if (status === 401) return 'authentication_error';
   if (status === 400 || status === 404) return 'invalid_request_error';
-  if (status === 429) return 'rate_limit_error';
-  return 'upstream_error';
+  return typeOfStatus(status);
 }
 
 export function ollamaError(status: number, text: string): UpstreamErrorInfo {

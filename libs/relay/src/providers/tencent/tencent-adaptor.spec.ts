@@ -1,25 +1,14 @@
 import type { JsonObject } from '../../openai/request-body';
-import type { WireChannel } from '../../openai/openai-wire';
-import { SseFramer, eventObject } from '../framing';
+import { SseFramer } from '../framing';
 import { TENCENT_ADAPTOR } from './tencent-adaptor';
 import { TencentKeyError, parseTencentKey } from './tencent-key';
 import { tc3Authorization } from './tencent-signing';
+import { bodyOf, convertStream, deltas, wireChannel } from '../testing-fixtures';
 
-const channel = (
-  key = '1300000000|AKIDtest|secret-key',
-  baseUrl = '',
-  other = '',
-): WireChannel => ({
-  type: 23,
-  baseUrl,
-  key,
-  other,
-  openaiOrganization: '',
-  modelMapping: {},
-});
+const channel = (key = '1300000000|AKIDtest|secret-key', baseUrl = '', other = '') =>
+  wireChannel(23, { baseUrl, key, other });
 const ctx = { id: 'chatcmpl-r1', model: 'hunyuan-lite', created: 1700000000 };
 const NOW = new Date(1715158600 * 1000);
-const bodyOf = (buffer: Buffer) => JSON.parse(buffer.toString('utf8')) as JsonObject;
 
 describe('parseTencentKey', () => {
   it('splits AppId|SecretId|SecretKey', () => {
@@ -207,18 +196,16 @@ describe('TENCENT_ADAPTOR.response', () => {
 describe('TENCENT_ADAPTOR.stream', () => {
   const feed = (lines: object[]) => {
     const converter = TENCENT_ADAPTOR.stream(ctx);
-    const framer = new SseFramer();
-    const chunks: JsonObject[] = [];
-    const bytes = Buffer.from(lines.map((l) => `data: ${JSON.stringify(l)}\n\n`).join(''));
-    for (const part of [bytes.subarray(0, 45), bytes.subarray(45)]) {
-      for (const e of framer.push(part)) chunks.push(...converter.event(eventObject(e)!, e.name));
-    }
-    for (const e of framer.end()) chunks.push(...converter.event(eventObject(e)!, e.name));
-    chunks.push(...converter.end());
-    return { converter, chunks };
+    return {
+      converter,
+      chunks: convertStream(
+        converter,
+        new SseFramer(),
+        lines.map((l) => `data: ${JSON.stringify(l)}\n\n`).join(''),
+        45,
+      ),
+    };
   };
-  const deltas = (chunks: JsonObject[]) =>
-    chunks.map((c) => (c.choices as JsonObject[])[0]?.delta ?? { usage: c.usage });
   const event = (content: string, finish: string, completion: number) => ({
     Note: '以上内容为AI生成，不代表开发者立场，请勿删除或修改本标记',
     Choices: [{ Delta: { Role: 'assistant', Content: content }, FinishReason: finish }],

@@ -9,6 +9,8 @@ import type { JsonObject } from '../../openai/request-body';
 import type { UpstreamUsage } from '../../openai/usage-reader';
 import type { ConvertContext, ConvertedAnswer, ConvertedFailure } from '../chat-adaptor';
 import { count, isObject, objects, text } from '../json-parts';
+import { chatChoice, chatCompletion } from '../openai-chunks';
+import { textError } from '../provider-errors';
 
 export function tencentUsage(usage: unknown): UpstreamUsage | undefined {
   if (!isObject(usage)) return undefined;
@@ -16,14 +18,6 @@ export function tencentUsage(usage: unknown): UpstreamUsage | undefined {
   const completion = count(usage.CompletionTokens);
   if (prompt + completion === 0) return undefined;
   return { promptTokens: prompt, completionTokens: completion, cachedTokens: 0 };
-}
-
-export function usageBody(usage: UpstreamUsage): JsonObject {
-  return {
-    prompt_tokens: usage.promptTokens,
-    completion_tokens: usage.completionTokens,
-    total_tokens: usage.promptTokens + usage.completionTokens,
-  };
 }
 
 /** `sensitive` (moderation stopped the answer) → content_filter; '' while streaming → null. */
@@ -90,14 +84,7 @@ export function tencentError(status: number, raw: string): UpstreamErrorInfo {
   } catch {
     // a proxy's text: the text is the message
   }
-  const message = raw.trim().slice(0, 1000) || `Tencent answered HTTP ${status}`;
-  const type =
-    status === 401
-      ? 'authentication_error'
-      : status === 429
-        ? 'rate_limit_error'
-        : 'upstream_error';
-  return { message, type, code: '' };
+  return textError(status, raw, 'Tencent');
 }
 
 export function tencentChatAnswer(provider: JsonObject, ctx: ConvertContext): ConvertedAnswer {
@@ -109,21 +96,8 @@ export function tencentChatAnswer(provider: JsonObject, ctx: ConvertContext): Co
     const out: JsonObject = { role: 'assistant', content: text(message.Content) };
     const reasoning = text(message.ReasoningContent);
     if (reasoning !== '') out.reasoning_content = reasoning;
-    return {
-      index,
-      message: out,
-      logprobs: null,
-      finish_reason: tencentFinish(choice.FinishReason) ?? 'stop',
-    };
+    return chatChoice(out, tencentFinish(choice.FinishReason) ?? 'stop', index);
   });
   const usage = tencentUsage(inner.Usage);
-  const body: JsonObject = {
-    id: ctx.id,
-    object: 'chat.completion',
-    created: ctx.created,
-    model: ctx.model,
-    choices,
-  };
-  if (usage) body.usage = usageBody(usage);
-  return { ok: true, body, usage };
+  return { ok: true, body: chatCompletion(ctx, choices, usage), usage };
 }

@@ -1,4 +1,3 @@
-import type { WireChannel } from '../../openai/openai-wire';
 import type { JsonObject } from '../../openai/request-body';
 import type { ProviderRequest } from '../chat-adaptor';
 import type { VertexServiceAccount } from './vertex-key';
@@ -9,6 +8,7 @@ import {
   type VertexTokens,
 } from './vertex-adaptor';
 import { vertexClaudeModelId, vertexPublisherOf } from './vertex-target';
+import { wireChannel } from '../testing-fixtures';
 
 const KEY = JSON.stringify({
   type: 'service_account',
@@ -18,14 +18,7 @@ const KEY = JSON.stringify({
   token_uri: 'https://oauth2.googleapis.com/token',
 });
 
-const channel = (other = '', baseUrl = ''): WireChannel => ({
-  type: 41,
-  baseUrl,
-  key: KEY,
-  other,
-  openaiOrganization: '',
-  modelMapping: {},
-});
+const channel = (other = '', baseUrl = '') => wireChannel(41, { baseUrl, key: KEY, other });
 
 const seen: Array<{ account: VertexServiceAccount; now: Date }> = [];
 const tokens: VertexTokens = {

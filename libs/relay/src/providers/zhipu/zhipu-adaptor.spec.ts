@@ -1,15 +1,8 @@
 import { createHmac } from 'node:crypto';
-import type { WireChannel } from '../../openai/openai-wire';
 import { ZHIPU_ADAPTOR, zhipuToken } from './zhipu-adaptor';
+import { wireChannel } from '../testing-fixtures';
 
-const channel: WireChannel = {
-  type: 16,
-  baseUrl: 'https://open.bigmodel.cn',
-  key: 'a1b2c3.s3cr3t',
-  other: '',
-  openaiOrganization: '',
-  modelMapping: {},
-};
+const channel = wireChannel(16, { baseUrl: 'https://open.bigmodel.cn', key: 'a1b2c3.s3cr3t' });
 const now = new Date('2026-03-01T12:00:00Z');
 const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
 

@@ -6,21 +6,11 @@
  * text so far, as DashScope does. Errors are `{code, message, request_id}`.
  */
 import type { MockBehavior } from '../mock-behavior';
-import {
-  SSE_HEADERS,
-  pieces,
-  sendJson,
-  usageOf,
-  writeStream,
-  type StreamFormat,
-} from '../mock-kit';
+import { pieces, sendJson, usageOf, WHOLE_SSE_FRAMES, writeStream } from '../mock-kit';
 import type { ProviderWire, WireCall } from './provider-wire';
 
 const PATH = '/services/aigc/text-generation/generation';
 const REQUEST_ID = '09dceb20-ae2e-999b-85f9-c5ab266198c0';
-
-/** Frames are whole events, built by `event()`. */
-const DASHSCOPE_SSE: StreamFormat = { headers: SSE_HEADERS, frame: (text) => text };
 
 const event = (n: number, data: object) =>
   `id:${n}\nevent:result\n:HTTP_STATUS/200\ndata:${JSON.stringify(data)}\n\n`;
@@ -61,7 +51,7 @@ function generation(call: WireCall): void | Promise<void> {
     parts.length + 1,
     answer(incremental ? '' : sofar, 'stop', usage(behavior, total)),
   );
-  return writeStream(res, behavior, [], frames, [last], DASHSCOPE_SSE);
+  return writeStream(res, behavior, [], frames, [last], WHOLE_SSE_FRAMES);
 }
 
 const error = (code: string, message: string) => ({ code, message, request_id: REQUEST_ID });

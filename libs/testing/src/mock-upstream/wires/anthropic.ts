@@ -4,29 +4,14 @@
  * Anthropic's error shape. The request's `anthropic-version` is not checked; its key is recorded.
  */
 import type { MockFailure } from '../mock-behavior';
-import { sendJson, SSE_HEADERS, writeStream } from '../mock-kit';
-import { anthropicMessage, anthropicStreamEvents } from './anthropic-messages';
+import { sendJson } from '../mock-kit';
+import { anthropicMessage, writeAnthropicSse } from './anthropic-messages';
 import type { ProviderWire, WireCall, WireFailure } from './provider-wire';
-
-/** An Anthropic SSE frame: the event's type is also its name. */
-const frame = (json: string): string => {
-  const type = (JSON.parse(json) as { type: string }).type;
-  return `event: ${type}\ndata: ${json}\n\n`;
-};
 
 function answer(call: WireCall): void | Promise<void> {
   const id = `msg_mock_${call.id}`;
   if (call.body.stream !== true) return sendJson(call.res, 200, anthropicMessage(call, id));
-  const events = anthropicStreamEvents(call, id);
-  const json = (list: Array<Record<string, unknown>>) => list.map((e) => JSON.stringify(e));
-  return writeStream(
-    call.res,
-    call.behavior,
-    json(events.head),
-    json(events.frames),
-    json(events.tail),
-    { headers: SSE_HEADERS, frame },
-  );
+  return writeAnthropicSse(call, id);
 }
 
 const TYPE_OF_STATUS: Readonly<Record<number, string>> = {

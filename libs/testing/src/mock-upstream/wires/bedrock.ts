@@ -9,7 +9,7 @@ import type { ServerResponse } from 'node:http';
 import { EventStreamCodec } from '@smithy/core/event-streams';
 import { fromUtf8, toUtf8 } from '@smithy/core/serde';
 import type { MockBehavior } from '../mock-behavior';
-import { sendJson, sleep, usageOf } from '../mock-kit';
+import { decodeSegment, sendJson, sleep, usageOf } from '../mock-kit';
 import { anthropicMessage, anthropicStreamEvents, anthropicUsage } from './anthropic-messages';
 import type { ProviderWire, WireCall, WireFailure } from './provider-wire';
 
@@ -156,12 +156,7 @@ export const BEDROCK_WIRE: ProviderWire = {
   matches: (method, path) => method === 'POST' && ROUTE.test(path),
   modelOf(path) {
     const segment = ROUTE.exec(path)?.[1];
-    if (segment === undefined) return undefined;
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      return segment;
-    }
+    return segment === undefined ? undefined : decodeSegment(segment);
   },
   answer(call) {
     const refused = signatureProblem(call);

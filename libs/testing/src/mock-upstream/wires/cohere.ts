@@ -4,18 +4,8 @@
  * `{"id": ..., "message": ...}`.
  */
 import type { MockBehavior } from '../mock-behavior';
-import {
-  SSE_HEADERS,
-  pieces,
-  sendJson,
-  usageOf,
-  writeStream,
-  type StreamFormat,
-} from '../mock-kit';
+import { pieces, sendJson, usageOf, WHOLE_SSE_FRAMES, writeStream } from '../mock-kit';
 import type { ProviderWire, WireCall } from './provider-wire';
-
-/** Frames are whole `event:`/`data:` pairs, built by `event()`. */
-const COHERE_SSE: StreamFormat = { headers: SSE_HEADERS, frame: (text) => text };
 
 const event = (type: string, data: object) =>
   `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
@@ -65,7 +55,7 @@ function chat(call: WireCall): void | Promise<void> {
       delta: { finish_reason: 'COMPLETE', usage: usage(behavior) },
     }),
   ];
-  return writeStream(res, behavior, head, frames, tail, COHERE_SSE);
+  return writeStream(res, behavior, head, frames, tail, WHOLE_SSE_FRAMES);
 }
 
 /** Documents scored by how many of the query's words they hold, best first, `top_n` of them. */

@@ -6,8 +6,8 @@
  * (Anthropic's Messages answers). Model calls need a Bearer token this endpoint issued; errors
  * are Google's `{"error":{"code","message","status"}}`, a Claude body Vertex refuses Anthropic's.
  */
-import { sendJson, SSE_HEADERS, writeStream } from '../mock-kit';
-import { anthropicMessage, anthropicStreamEvents } from './anthropic-messages';
+import { decodeSegment, sendJson } from '../mock-kit';
+import { anthropicMessage, writeAnthropicSse } from './anthropic-messages';
 import { GEMINI_WIRE, geminiGenerate } from './gemini';
 import type { ProviderWire, WireCall, WireFailure } from './provider-wire';
 
@@ -101,11 +101,6 @@ function claudeBodyProblem(body: Record<string, unknown>): WireFailure | undefin
   return undefined;
 }
 
-const anthropicFrame = (json: string): string => {
-  const type = (JSON.parse(json) as { type: string }).type;
-  return `event: ${type}\ndata: ${json}\n\n`;
-};
-
 function claude(call: WireCall): void | Promise<void> {
   const refused = claudeBodyProblem(call.body);
   if (refused) return sendJson(call.res, refused.status, refused.body);
@@ -113,16 +108,7 @@ function claude(call: WireCall): void | Promise<void> {
   if (!call.path.endsWith(':streamRawPredict')) {
     return sendJson(call.res, 200, anthropicMessage(call, id));
   }
-  const events = anthropicStreamEvents(call, id);
-  const json = (list: Array<Record<string, unknown>>) => list.map((e) => JSON.stringify(e));
-  return writeStream(
-    call.res,
-    call.behavior,
-    json(events.head),
-    json(events.frames),
-    json(events.tail),
-    { headers: SSE_HEADERS, frame: anthropicFrame },
-  );
+  return writeAnthropicSse(call, id);
 }
 
 export const VERTEX_WIRE: ProviderWire = {
@@ -130,12 +116,7 @@ export const VERTEX_WIRE: ProviderWire = {
   matches: (method, path) => method === 'POST' && (path === VERTEX_TOKEN_PATH || ROUTE.test(path)),
   modelOf(path) {
     const segment = ROUTE.exec(path)?.[2];
-    if (segment === undefined) return undefined;
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      return segment;
-    }
+    return segment === undefined ? undefined : decodeSegment(segment);
   },
   answer(call) {
     if (call.path === VERTEX_TOKEN_PATH) return token(call);
