@@ -42,6 +42,8 @@ const RATIOS = {
   'dify-app': 1,
   'glm-4': 0.5,
   'gemini-vertex': 0.05,
+  'SparkDesk-v3.5': 0.2,
+  '@cf/meta/llama-3.1-8b-instruct': 0.05,
 };
 const COMPLETION = { [CLAUDE]: 5, [HAIKU]: 5, 'gpt-4o-mini': 4, 'gemini-2.0-flash': 4 };
 const CACHE = { [CLAUDE]: 0.1, [HAIKU]: 0.1, 'gemini-2.0-flash': 0.25 };
@@ -692,5 +694,45 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
       }),
     ).rejects.toMatchObject({ status: 401 });
     expect(receipts()).toHaveLength(billed);
+  });
+
+  it("Spark (18) on its HTTP API with the anchors' key and model names; Cloudflare (39) with the account id", async () => {
+    await channel({
+      type: 18,
+      name: 'spark',
+      key: 'app1|spark-secret|spark-key',
+      models: 'SparkDesk-v3.5',
+    });
+    await channel({
+      type: 39,
+      name: 'cloudflare',
+      key: 'cf-token',
+      models: '@cf/meta/llama-3.1-8b-instruct',
+      other: 'acc123',
+    });
+    const sdk = relaySdk(t.url, key);
+    upstream.setDefaults({
+      content: 'yo',
+      chunks: 1,
+      usage: { prompt_tokens: 5, completion_tokens: 1 },
+    });
+    const spark = await sdk.chat.completions.create({
+      model: 'SparkDesk-v3.5',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(spark.choices[0]!.message.content).toBe('yo');
+    const sentSpark = upstream.lastRequest()!;
+    expect(sentSpark.path).toBe('/v1/chat/completions');
+    expect(sentSpark.headers.authorization).toBe('Bearer spark-key:spark-secret');
+    expect(sentSpark.body).toMatchObject({ model: 'generalv3.5' });
+
+    const cf = await sdk.chat.completions.create({
+      model: '@cf/meta/llama-3.1-8b-instruct',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(cf.choices[0]!.message.content).toBe('yo');
+    const sentCf = upstream.lastRequest()!;
+    expect(sentCf.path).toBe('/client/v4/accounts/acc123/ai/v1/chat/completions');
+    expect(sentCf.headers.authorization).toBe('Bearer cf-token');
   });
 });
