@@ -140,6 +140,9 @@ const STATUS_KEYS = [
   'wechat_qrcode',
   'telegram_oauth',
   'telegram_bot_name',
+  'github_authorize_url',
+  'oidc_enabled',
+  'oidc_display_name',
   'password_login_enabled',
   'password_register_enabled',
   'register_enabled',
@@ -574,7 +577,7 @@ describe('system options (GET/PUT /api/option/)', () => {
       for (const key of ['quota_per_unit', 'min_topup', 'start_time', 'page_size'])
         expect([key, typeof data[key]]).toEqual([key, 'number']);
       for (const key of STATUS_KEYS.filter((k) =>
-        /^(enable_|display_|email_verification|turnstile_check|github_oauth|wechat_login|telegram_oauth|default_collapse|mj_notify|password_|register_enabled)/.test(
+        /^(enable_|display_|email_verification|turnstile_check|github_oauth|wechat_login|telegram_oauth|oidc_enabled|default_collapse|mj_notify|password_|register_enabled)/.test(
           k,
         ),
       ))

@@ -74,6 +74,55 @@ const ROWS: readonly Row[] = [
     }),
   },
   { route: 'GET /api/user/logout', min: 0, path: () => '/api/user/logout', fresh: true },
+  // Third-party sign-in (issue 12): the providers are off here, so only the state succeeds.
+  { route: 'GET /api/oauth/state', min: 0, path: () => '/api/oauth/state' },
+  ...(
+    [
+      ['GET /api/oauth/github', '/api/oauth/github?code=abc&state=xyz'],
+      ['GET /api/oauth/wechat', '/api/oauth/wechat?code=123456'],
+      ['GET /api/oauth/telegram/login', '/api/oauth/telegram/login?id=1&auth_date=1&hash=00'],
+      ['GET /api/oauth/oidc/authorize', '/api/oauth/oidc/authorize'],
+      ['GET /api/oauth/oidc', '/api/oauth/oidc?code=abc&state=xyz'],
+    ] as const
+  ).map(([route, path]): Row => ({ route, min: 0, path: () => path, succeeds: () => false })),
+  {
+    route: 'GET /api/oauth/wechat/bind',
+    min: 1,
+    path: () => '/api/oauth/wechat/bind?code=123456',
+    succeeds: () => false,
+  },
+  {
+    route: 'GET /api/oauth/telegram/bind',
+    min: 1,
+    path: () => '/api/oauth/telegram/bind?id=1&auth_date=1&hash=00',
+    succeeds: () => false,
+  },
+  // Mail (issue 12): public, but without an SMTP server every call is refused.
+  {
+    route: 'GET /api/verification',
+    min: 0,
+    path: () => '/api/verification?email=matrix@example.com',
+    succeeds: () => false,
+  },
+  {
+    route: 'GET /api/reset_password',
+    min: 0,
+    path: () => '/api/reset_password?email=matrix@example.com',
+    succeeds: () => false,
+  },
+  {
+    route: 'POST /api/user/reset',
+    min: 0,
+    path: () => '/api/user/reset',
+    body: () => ({ email: 'matrix@example.com', token: 'not-a-token' }),
+    succeeds: () => false,
+  },
+  {
+    route: 'GET /api/oauth/email/bind',
+    min: 1,
+    path: () => '/api/oauth/email/bind?email=matrix@example.com&code=123456',
+    succeeds: () => false,
+  },
   // Any signed-in user
   { route: 'GET /api/user/self', min: 1, path: () => '/api/user/self' },
   {

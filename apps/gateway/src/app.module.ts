@@ -21,6 +21,9 @@ import { LogsModule } from './logs/logs.module';
 import { ChannelsModule } from './channels/channels.module';
 import { RelayModule } from './relay/relay.module';
 import { UsageDataModule } from './usage-data/usage-data.module';
+import { MailModule } from './mail/mail.module';
+import { TurnstileModule } from './turnstile/turnstile.module';
+import { OAuthModule } from './oauth/oauth.module';
 
 /** The gateway: infrastructure, then one module per feature (one import line each). */
 @Module({})
@@ -35,7 +38,10 @@ export class AppModule {
         AuthModule,
         OptionsModule,
         StatusModule,
+        TurnstileModule,
         AccountsModule,
+        MailModule,
+        OAuthModule,
         UsersModule,
         RealtimeModule,
         BillingModule,

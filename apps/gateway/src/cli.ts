@@ -2,6 +2,7 @@ import { serializePosition } from '@tollgate/event-store';
 import { formatProgressBar, rebuildProjections } from '@tollgate/read-store';
 import { loadConfig } from './config/app-config';
 import { openStores } from './infrastructure/open-stores';
+import { setOptionOffline } from './options/set-option-offline';
 import { ALL_PROJECTIONS } from './projections/all-projections';
 
 /** `node dist/apps/gateway/src/cli.js projections:rebuild` — run with the gateway stopped. */
@@ -40,9 +41,25 @@ async function checkEngines(): Promise<void> {
   await stores.close();
 }
 
+/**
+ * `cli.js option:set <key> <value>`: lock-out recovery (e.g. PasswordLoginEnabled true after every
+ * sign-in method was turned off). Run with the gateway stopped; the change is an OptionChanged event
+ * by the system actor, validated like the API's.
+ */
+async function optionSet(): Promise<void> {
+  const [key, value] = process.argv.slice(3);
+  if (key === undefined || value === undefined) {
+    console.error('Usage: cli option:set <key> <value>');
+    process.exit(2);
+  }
+  await setOptionOffline(loadConfig(), key, value);
+  console.log(`Option ${key} set; the gateway applies it at its next start.`);
+}
+
 const commands: Record<string, () => Promise<void>> = {
   'projections:rebuild': rebuild,
   'check-engines': checkEngines,
+  'option:set': optionSet,
 };
 
 const name = process.argv[2] ?? '';

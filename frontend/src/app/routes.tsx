@@ -5,6 +5,7 @@ import { ComingSoonPage } from '@/components/coming-soon-page';
 import { NotFoundPage } from '@/components/not-found-page';
 import {
   GithubCallbackPage,
+  OidcCallbackPage,
   LoginPage,
   PasswordResetConfirmPage,
   PasswordResetPage,
@@ -44,6 +45,7 @@ export const routes: RouteObject[] = [
       { path: '/reset', element: <PasswordResetPage /> },
       { path: '/user/reset', element: <PasswordResetConfirmPage /> },
       { path: '/oauth/github', element: <GithubCallbackPage /> },
+      { path: '/oauth/oidc', element: <OidcCallbackPage /> },
       { path: '/about', element: <AboutPage /> },
       { path: '/pricing', element: <Placeholder nav="pricing" /> },
       { path: '/chat/:id?', element: <Placeholder nav="chat" /> },

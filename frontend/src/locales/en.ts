@@ -5,8 +5,14 @@ import { tokensEn } from '../features/tokens/locales/en';
 import { walletEn } from '../features/wallet/locales/en';
 import { channelsEn } from '@/features/channels/locales/en';
 import type { Translation } from './zh-cn';
+import { optionsEn } from '@/features/setting/locales/en';
+import { mailEn } from '@/features/auth/locales/en';
+import { oauthEn } from '@/features/auth/locales/oauth.en';
 
 export const en: Translation = {
+  ...mailEn,
+  ...oauthEn,
+  ...optionsEn,
   ...tokensEn,
   ...redemptionsEn,
   ...walletEn,

@@ -9,8 +9,14 @@ import { playgroundZhCN } from '../features/playground/locales/zh-cn';
 import { redemptionsZhCN } from '../features/redemptions/locales/zh-cn';
 import { tokensZhCN } from '../features/tokens/locales/zh-cn';
 import { walletZhCN } from '../features/wallet/locales/zh-cn';
+import { optionsZhCN } from '@/features/setting/locales/zh-cn';
+import { mailZhCN } from '@/features/auth/locales/zh-cn';
+import { oauthZhCN } from '@/features/auth/locales/oauth.zh-cn';
 
 export const zhCN = {
+  ...mailZhCN,
+  ...oauthZhCN,
+  ...optionsZhCN,
   ...tokensZhCN,
   ...redemptionsZhCN,
   ...walletZhCN,

@@ -30,6 +30,11 @@ export interface StatusDto {
   wechat_qrcode: string;
   telegram_oauth: boolean;
   telegram_bot_name: string;
+  /** Where the GitHub button sends the browser (GITHUB_OAUTH_URL + /login/oauth/authorize). */
+  github_authorize_url: string;
+  /** The generic OpenID Connect provider: on, and the label of its login button. */
+  oidc_enabled: boolean;
+  oidc_display_name: string;
   password_login_enabled: boolean;
   password_register_enabled: boolean;
   register_enabled: boolean;

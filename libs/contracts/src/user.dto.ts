@@ -9,6 +9,8 @@ export interface UserDto {
   github_id: string;
   wechat_id: string;
   telegram_id: string;
+  /** The bound OpenID Connect subject (Tollgate's generic provider); absent when never bound. */
+  oidc_id?: string;
   group: string;
   quota: number;
   used_quota: number;

@@ -9,6 +9,7 @@ import type { AuthedRequest } from '../auth/authed-request';
 import { SESSION_COOKIE, SESSION_MAX_AGE_S, SessionCodec } from '../auth/session-codec';
 import { toUserDto, type UserDocument } from '../projections/user.document';
 import { ok } from '../shared/envelope';
+import { TurnstileGuard } from '../turnstile/turnstile.guard';
 import { Meta } from '../shared/request-meta.decorator';
 import type { RequestMeta } from '../shared/request-meta';
 import { AffTransferBody, LoginBody, RegisterBody, UpdateSelfBody } from './accounts.dto';
@@ -31,14 +32,14 @@ export class AccountsController {
   ) {}
 
   @Post('register')
-  @UseGuards(CriticalRateLimitGuard)
+  @UseGuards(CriticalRateLimitGuard, TurnstileGuard)
   async register(@Body() body: RegisterBody, @Meta() meta: RequestMeta) {
     await this.commands.execute(new RegisterUserCommand(body, meta));
     return ok(undefined, '');
   }
 
   @Post('login')
-  @UseGuards(CriticalRateLimitGuard)
+  @UseGuards(CriticalRateLimitGuard, TurnstileGuard)
   async login(
     @Body() body: LoginBody,
     @Req() request: FastifyRequest,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MailCoreModule } from '../mail/mail-core.module';
 import { AccountsController } from './accounts.controller';
 import { DeleteSelfHandler } from './commands/delete-self.handler';
 import { IssueAccessTokenHandler } from './commands/issue-access-token.handler';
@@ -14,6 +15,7 @@ import { UserRegistrar } from './user-registrar';
 
 /** Sign-in, registration and the self-service account endpoints; exports the registrar. */
 @Module({
+  imports: [MailCoreModule],
   controllers: [AccountsController],
   providers: [
     UserRegistrar,

@@ -4,7 +4,8 @@ import { StreamCommands } from '../infrastructure/stream-commands';
 import type { RequestMeta } from '../shared/request-meta';
 
 /** The kinds of value kept unique by a guard stream `<kind>-<value>`. */
-export type UniqueKind = 'username' | 'affcode';
+export type UniqueKind =
+  'username' | 'affcode' | 'email' | 'githubid' | 'wechatid' | 'telegramid' | 'oidcsub';
 
 /**
  * Claims and releases uniqueness guards. A claim appends with the guard stream's expected revision,

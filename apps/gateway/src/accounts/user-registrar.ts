@@ -4,12 +4,17 @@ import type { ReadStore } from '@tollgate/read-store';
 import {
   DEFAULT_GROUP,
   DomainError,
+  IDENTITY_GUARD_KIND,
+  IDENTITY_TAKEN_CODE,
+  identityGuardValue,
+  type ExternalProvider,
   assertPasswordRules,
   assertValidDisplayName,
   assertValidUsername,
   billingDecider,
   canonicalDisplayName,
   canonicalUsername,
+  normalizeEmail,
   normalizeUsername,
   sequenceDecider,
   userDecider,
@@ -30,9 +35,17 @@ export interface NewUser {
   readonly password: string;
   readonly displayName?: string;
   readonly email?: string;
+  /** Proven by a mailed code: stored normalized, claimed unique (`email-<address>`), signs in. */
+  readonly emailVerified?: boolean;
   readonly role: number;
   readonly affCode?: string;
   readonly source: RegistrationSource;
+  /**
+   * A third-party identity the new user signs in with (GitHub, WeChat, Telegram, OpenID Connect):
+   * its guard is claimed before the user exists, so one id never makes two users; the password is
+   * then a random one nobody knows.
+   */
+  readonly identity?: { readonly provider: ExternalProvider; readonly externalId: string };
 }
 
 const AFF_CODE_LENGTH = 8;
@@ -64,7 +77,7 @@ export class UserRegistrar {
     const username = canonicalUsername(input.username);
     assertValidUsername(username);
     // The bootstrap password (123456) predates the rules on purpose: login then demands a change.
-    if (input.source !== 'bootstrap') assertPasswordRules(input.password);
+    if (input.source !== 'bootstrap' && !input.identity) assertPasswordRules(input.password);
     const displayName = canonicalDisplayName(input.displayName ?? '') || username;
     assertValidDisplayName(displayName);
     const users = this.readStore.collection<UserDocument>(USERS);
@@ -84,6 +97,9 @@ export class UserRegistrar {
     crashPoint('registration:after-id');
     await this.claims.claim('username', normalized, userId, 'user.username_taken', meta);
     crashPoint('registration:after-username');
+    const email = input.emailVerified ? normalizeEmail(input.email ?? '') : (input.email ?? '');
+    if (input.emailVerified) await this.claimEmail(email, userId, normalized, meta);
+    if (input.identity) await this.claimIdentity(input.identity, userId, normalized, meta);
     const affCode = await this.claimAffCode(userId, meta);
     crashPoint('registration:after-affcode');
     const inviter = input.affCode
@@ -103,7 +119,8 @@ export class UserRegistrar {
         passwordHash,
         role: input.role,
         group: DEFAULT_GROUP,
-        email: input.email ?? '',
+        email,
+        ...(input.emailVerified ? { emailVerified: true } : {}),
         inviterId: inviter?.id ?? 0,
         affCode,
         source: input.source,
@@ -112,6 +129,13 @@ export class UserRegistrar {
       meta,
     );
     crashPoint('registration:after-user');
+    if (input.identity)
+      await this.store.execute(
+        `user-${userId}`,
+        userDecider,
+        { type: 'BindExternalIdentity', ...input.identity },
+        meta,
+      );
     const last = await this.finish(userId, inviter?.id ?? 0, meta, true);
     return { userId, position: last ?? registered.position! };
   }
@@ -205,6 +229,37 @@ export class UserRegistrar {
       meta,
     );
     return result.position;
+  }
+
+  /** The email's guard; when someone else holds it, the name claimed a step before is let go. */
+  private async claimEmail(email: string, userId: number, username: string, meta: RequestMeta) {
+    try {
+      await this.claims.claim('email', email, userId, 'mail.email_taken', meta);
+    } catch (error) {
+      await this.claims.release('username', username, userId, meta);
+      throw error;
+    }
+  }
+
+  /** The identity's guard; when someone else holds it, the name claimed a step before is let go. */
+  private async claimIdentity(
+    identity: NonNullable<NewUser['identity']>,
+    userId: number,
+    username: string,
+    meta: RequestMeta,
+  ) {
+    try {
+      await this.claims.claim(
+        IDENTITY_GUARD_KIND[identity.provider],
+        identityGuardValue(identity.externalId),
+        userId,
+        IDENTITY_TAKEN_CODE[identity.provider],
+        meta,
+      );
+    } catch (error) {
+      await this.claims.release('username', username, userId, meta);
+      throw error;
+    }
   }
 
   private async claimAffCode(userId: number, meta: RequestMeta): Promise<string> {

@@ -30,6 +30,36 @@ export interface AppConfig {
   readonly channelTestTimeoutMs: number;
   /** CHANNEL_TEST_FREQUENCY: ms between scheduled runs of "test all channels"; 0 = never. */
   readonly channelTestFrequencyMs: number;
+  /** Third-party sign-in endpoints (tests point them at local mocks) and the call timeout. */
+  readonly oauth: OAuthConfig;
+  /** Mail (issue 12): SMTP_TIMEOUT_MS bounds each SMTP step; MAIL_CODE_TTL_S how long codes live. */
+  readonly mail: { readonly smtpTimeoutMs: number; readonly codeTtlMs: number };
+  /** TURNSTILE_VERIFY_URL: Cloudflare's siteverify endpoint (tests point it at a local mock). */
+  readonly turnstileVerifyUrl: string;
+}
+
+export interface OAuthConfig {
+  /** GITHUB_OAUTH_URL: authorize and token exchange (`/login/oauth/...`); default https://github.com. */
+  readonly githubOAuthUrl: string;
+  /** GITHUB_API_URL: the user API (`/user`); default https://api.github.com. */
+  readonly githubApiUrl: string;
+  /** OAUTH_TIMEOUT_MS: bound of each call to GitHub, the WeChat server or the OIDC provider. */
+  readonly timeoutMs: number;
+}
+
+/** An http(s) base URL from the environment, without trailing slashes. */
+function baseUrlFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  let protocol = '';
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    // reported below
+  }
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -112,5 +142,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       : 'log') as AppConfig['logLevel'],
     channelTestTimeoutMs: intFromEnv(env, 'CHANNEL_TEST_TIMEOUT_MS', 30_000),
     channelTestFrequencyMs: minutesFromEnv(env, 'CHANNEL_TEST_FREQUENCY'),
+    oauth: {
+      githubOAuthUrl: baseUrlFromEnv(env, 'GITHUB_OAUTH_URL', 'https://github.com'),
+      githubApiUrl: baseUrlFromEnv(env, 'GITHUB_API_URL', 'https://api.github.com'),
+      timeoutMs: intFromEnv(env, 'OAUTH_TIMEOUT_MS', 10_000),
+    },
+    mail: {
+      smtpTimeoutMs: intFromEnv(env, 'SMTP_TIMEOUT_MS', 10_000),
+      codeTtlMs: intFromEnv(env, 'MAIL_CODE_TTL_S', 600) * 1000,
+    },
+    turnstileVerifyUrl:
+      env.TURNSTILE_VERIFY_URL || 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
   };
 }

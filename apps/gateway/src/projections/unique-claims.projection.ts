@@ -1,5 +1,12 @@
 import type { Projection } from '@tollgate/read-store';
-import { normalizeUsername, type UniqueClaimEvent, type UserEvent } from '@tollgate/domain';
+import {
+  IDENTITY_GUARD_KIND,
+  identityGuardValue,
+  normalizeEmail,
+  normalizeUsername,
+  type UniqueClaimEvent,
+  type UserEvent,
+} from '@tollgate/domain';
 
 export const UNIQUE_CLAIMS = 'unique_claims';
 
@@ -27,6 +34,8 @@ export const uniqueClaimsProjection: Projection = {
     'UniqueValueReleased',
     'UserRegistered',
     'UserRenamed',
+    'UserExternalIdentityBound',
+    'UserEmailBound',
   ] satisfies Array<UniqueClaimEvent['type'] | UserEvent['type']>,
   async apply(event, session) {
     const claims = session.collection<UniqueClaimDocument>(UNIQUE_CLAIMS);
@@ -50,6 +59,18 @@ export const uniqueClaimsProjection: Projection = {
       case 'UserRegistered':
         await settle(`username-${normalizeUsername(e.data.username)}`, true);
         await settle(`affcode-${e.data.affCode}`, true);
+        if (e.data.emailVerified) await settle(`email-${normalizeEmail(e.data.email)}`, true);
+        return;
+      case 'UserEmailBound':
+        await settle(`email-${normalizeEmail(e.data.email)}`, true);
+        // Like a rename: the old address waits for its release; a crash leaves it to recovery.
+        if (e.data.previous) await settle(`email-${normalizeEmail(e.data.previous)}`, false);
+        return;
+      case 'UserExternalIdentityBound':
+        await settle(
+          `${IDENTITY_GUARD_KIND[e.data.provider]}-${identityGuardValue(e.data.externalId)}`,
+          true,
+        );
         return;
       case 'UserRenamed': {
         const [from, to] = [normalizeUsername(e.data.from), normalizeUsername(e.data.to)];

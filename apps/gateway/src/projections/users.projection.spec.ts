@@ -9,6 +9,7 @@ import type { BillingEvent, UserEvent } from '@tollgate/domain';
 import { ALL_PROJECTIONS } from './all-projections';
 import { USERS, type UserDocument } from './user.document';
 import { OPTIONS } from './options.projection';
+import { UNIQUE_CLAIMS, type UniqueClaimDocument } from './unique-claims.projection';
 import { usersProjection } from './users.projection';
 import { SNAPSHOT_EVENT } from '../infrastructure/stream-commands';
 import { closeProjectionHost, openProjectionHost } from '@tollgate/testing/projection-host';
@@ -86,6 +87,38 @@ describe('users and options projections', () => {
       created_at: Date.parse(meta.occurredAt) / 1000,
       DeletedAt: meta.occurredAt,
     });
+  });
+
+  it('a bound email is verified on the user document; its guard settles, the replaced one waits for release', async () => {
+    await append(events, 'email-old@example.com', [
+      { type: 'UniqueValueClaimed', data: { value: 'old@example.com', ownerId: 5 } },
+    ]);
+    await append(events, 'user-5', [
+      {
+        ...registered(5, 'erin'),
+        data: { ...registered(5, 'erin').data, email: 'old@example.com', emailVerified: true },
+      },
+    ]);
+    await append(events, 'email-new@example.com', [
+      { type: 'UniqueValueClaimed', data: { value: 'new@example.com', ownerId: 5 } },
+    ]);
+    const { position } = await append(events, 'user-5', [
+      {
+        type: 'UserEmailBound',
+        data: { userId: 5, email: 'new@example.com', previous: 'old@example.com' },
+      },
+    ]);
+    expect(await host.waitFor(position, 2000)).toBe(true);
+    expect(await read.collection<UserDocument>(USERS).get('5')).toMatchObject({
+      email: 'new@example.com',
+      email_verified: true,
+    });
+    const claims = read.collection<UniqueClaimDocument>(UNIQUE_CLAIMS);
+    expect(await claims.get('email-new@example.com')).toMatchObject({
+      kind: 'email',
+      settled: true,
+    });
+    expect(await claims.get('email-old@example.com')).toMatchObject({ settled: false });
   });
 
   it('stream snapshots in the log are skipped by every projection', async () => {

@@ -2,6 +2,7 @@ import type { RecordedEvent } from '@tollgate/event-store';
 import type { Collection, Projection, Update } from '@tollgate/read-store';
 import {
   BILLING_EVENT_TYPES,
+  IDENTITY_FIELD,
   USAGE_EVENT_TYPES,
   USER_EVENT_TYPES,
   type BillingEvent,
@@ -34,6 +35,11 @@ export const usersProjection: Projection = {
         { fields: { email: 1 } },
         { fields: { registration_pending: 1 } },
         { fields: { id: 1 } },
+        // Third-party sign-in looks the bound user up by provider id.
+        { fields: { github_id: 1 } },
+        { fields: { wechat_id: 1 } },
+        { fields: { telegram_id: 1 } },
+        { fields: { oidc_id: 1 } },
       ],
       // The console's user search (substring, case-insensitive) goes through a trigram index.
       search: ['username', 'display_name', 'email'],
@@ -181,6 +187,9 @@ async function applyUserEvent(
     case 'UserRegistrationCompleted':
       await users.update(id, { $set: { registration_pending: false } });
       return;
+    case 'UserEmailBound':
+      await users.update(id, { $set: { email: event.data.email, email_verified: true } });
+      return;
     case 'UserSignedOut': {
       const doc = await collection.get(id);
       if (!doc) return;
@@ -202,6 +211,11 @@ async function applyUserEvent(
     }
     case 'UserAccessTokenIssued':
       await users.update(id, { $set: { access_token_hash: event.data.tokenHash } });
+      return;
+    case 'UserExternalIdentityBound':
+      await users.update(id, {
+        $set: { [IDENTITY_FIELD[event.data.provider]]: event.data.externalId },
+      });
       return;
     case 'QuotaGranted':
       await users.update(id, { $inc: { quota: event.data.amount } });

@@ -1,5 +1,11 @@
 export { dropUserQueries } from './api/session-cache';
-export { GithubCallbackPage } from './components/github-callback-page';
+export { GithubCallbackPage, OidcCallbackPage } from './components/github-callback-page';
+export {
+  GithubBindButton,
+  OidcBindButton,
+  TelegramBindWidget,
+  WechatBindButton,
+} from './components/third-party-bind-buttons';
 export { LoginPage } from './components/login-page';
 export { PasswordResetConfirmPage } from './components/password-reset-confirm-page';
 export { PasswordResetPage } from './components/password-reset-page';
@@ -7,3 +13,5 @@ export { RegisterPage } from './components/register-page';
 export { RequireAuth } from './components/require-auth';
 export { useSessionUser } from './hooks/use-session-user';
 export { useSignOut } from './hooks/use-sign-out';
+export { TurnstileWidget } from './components/turnstile-widget';
+export { useTurnstile } from './hooks/use-turnstile';

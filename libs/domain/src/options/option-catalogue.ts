@@ -23,6 +23,8 @@ export interface OptionDefinition {
   readonly secret?: boolean;
   /** Lower bound for numeric kinds. */
   readonly min?: number;
+  /** The only values a string option accepts. */
+  readonly choices?: readonly string[];
 }
 
 const bool = (value: boolean): OptionDefinition => ({ kind: 'bool', defaultValue: String(value) });
@@ -136,6 +138,12 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   TurnstileSecretKey: secret(),
   TelegramBotToken: secret(),
   TelegramBotName: str(),
+  // Generic OpenID Connect provider (Tollgate's own): discovery document, client credentials, button
+  OidcEnabled: bool(false),
+  OidcDiscoveryUrl: address(),
+  OidcClientId: str(),
+  OidcClientSecret: secret(),
+  OidcDisplayName: str('OpenID Connect'),
   // Branding and pages
   Notice: text(),
   SystemName: str('Tollgate'),
@@ -168,7 +176,7 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   LogConsumeEnabled: bool(true),
   DataExportEnabled: bool(true),
   DataExportInterval: int(5, 1),
-  DataExportDefaultTime: str('hour'),
+  DataExportDefaultTime: { kind: 'string', defaultValue: 'hour', choices: ['hour', 'day', 'week'] },
   // Monitoring
   ChannelDisableThreshold: float(5),
   QuotaRemindThreshold: int(1000),

@@ -108,6 +108,18 @@ describe('normalizeOptionValue', () => {
       expect(normalize('Notice', notice)).toBe(notice);
       expect(normalize('Footer', '   ')).toBe('   ');
     });
+
+    it('DataExportDefaultTime accepts only hour, day or week (issue 12)', () => {
+      expect(['hour', ' day ', 'week'].map((v) => normalize('DataExportDefaultTime', v))).toEqual([
+        'hour',
+        'day',
+        'week',
+      ]);
+      expectRejected('DataExportDefaultTime', 'month', 'option.invalid_choice', {
+        key: 'DataExportDefaultTime',
+        choices: 'hour, day, week',
+      });
+    });
   });
 
   describe('address', () => {

@@ -52,6 +52,11 @@ export function normalizeOptionValue(
     }
     case 'string':
     case 'text':
+      if (definition.choices && !definition.choices.includes(value))
+        throw new DomainError('option.invalid_choice', {
+          key,
+          choices: definition.choices.join(', '),
+        });
       return value;
     case 'address': {
       const stripped = value.replace(/\/+$/, '');

@@ -50,6 +50,11 @@ const ENABLE_REQUIREMENTS: Readonly<
     secrets: ['TelegramBotToken'],
     code: 'option.telegram_incomplete',
   },
+  OidcEnabled: {
+    values: ['OidcDiscoveryUrl', 'OidcClientId'],
+    secrets: ['OidcClientSecret'],
+    code: 'oauth.oidc_incomplete',
+  },
   EmailVerificationEnabled: {
     values: ['SMTPServer', 'SMTPAccount'],
     code: 'option.smtp_incomplete',

@@ -1,5 +1,5 @@
 import type { ManageAction } from '@tollgate/contracts';
-import type { PasswordChangeReason, RegistrationSource } from './user.events';
+import type { ExternalProvider, PasswordChangeReason, RegistrationSource } from './user.events';
 import type { ActorRef } from './user.rules';
 
 export interface RegisterUser {
@@ -84,8 +84,23 @@ export interface EditUser {
   readonly actor?: ActorRef;
 }
 
+/** Binds an email address the user proved by a mailed code (normalized by the caller). */
+export interface BindEmail {
+  readonly type: 'BindEmail';
+  readonly email: string;
+}
+
+/** Binds a third-party identity; the caller has claimed its guard stream first. */
+export interface BindExternalIdentity {
+  readonly type: 'BindExternalIdentity';
+  readonly provider: ExternalProvider;
+  readonly externalId: string;
+}
+
 export type UserCommand =
+  | BindExternalIdentity
   | EditUser
+  | BindEmail
   | RegisterUser
   | ChangePassword
   | UpdateProfile

@@ -826,6 +826,10 @@ describe('userDecider', () => {
         { type: 'UserRoleChanged', data: { userId: USER_ID, from: Role.Common, to: Role.Admin } },
         disabled,
         { type: 'UserAccessTokenIssued', data: { userId: USER_ID, tokenHash: 'h' } },
+        {
+          type: 'UserEmailBound',
+          data: { userId: USER_ID, email: 'alicia@example.com', previous: '' },
+        },
       ];
       const state = events.reduce(userDecider.evolve, userDecider.initialState);
       expect(state).toEqual({
@@ -839,6 +843,7 @@ describe('userDecider', () => {
         group: 'vip',
         deregistered: false,
         registrationPending: false,
+        verifiedEmail: 'alicia@example.com',
       });
       // No password hash in the aggregate: it would be copied into every snapshot event.
       expect(JSON.stringify(state)).not.toContain('argon2id');
@@ -913,5 +918,56 @@ describe('userDecider: EditUser (several edits in one append)', () => {
       .given([registered()])
       .when({ type: 'EditUser', group: 'vip' })
       .thenRejects('common.invalid_params');
+  });
+});
+
+describe('userDecider: BindEmail', () => {
+  const bound = (email: string, previous = ''): UserEvent => ({
+    type: 'UserEmailBound',
+    data: { userId: USER_ID, email, previous },
+  });
+
+  it('binds a proven email; an unverified one typed at registration is not "previous"', () => {
+    spec(userDecider)
+      .given([registered()])
+      .when({ type: 'BindEmail', email: 'alice@mail.example' })
+      .then([bound('alice@mail.example')]);
+  });
+
+  it('replaces the verified email, naming the one it replaces', () => {
+    spec(userDecider)
+      .given([registration({ email: 'old@example.com', emailVerified: true })])
+      .when({ type: 'BindEmail', email: 'new@example.com' })
+      .then([bound('new@example.com', 'old@example.com')]);
+    spec(userDecider)
+      .given([registered(), bound('first@example.com')])
+      .when({ type: 'BindEmail', email: 'second@example.com' })
+      .then([bound('second@example.com', 'first@example.com')]);
+  });
+
+  it('binding the address already bound changes nothing', () => {
+    spec(userDecider)
+      .given([registered(), bound('alice@mail.example')])
+      .when({ type: 'BindEmail', email: 'alice@mail.example' })
+      .then([]);
+  });
+
+  it('refuses a malformed address, a missing user and a deregistered one', () => {
+    spec(userDecider)
+      .given([registered()])
+      .when({ type: 'BindEmail', email: 'not-an-email' })
+      .thenRejects('auth.email_invalid');
+    spec(userDecider)
+      .given([registered()])
+      .when({ type: 'BindEmail', email: `${'a'.repeat(250)}@b.io` })
+      .thenRejects('auth.email_invalid');
+    spec(userDecider)
+      .given([])
+      .when({ type: 'BindEmail', email: 'a@b.io' })
+      .thenRejects('user.not_found');
+    spec(userDecider)
+      .given([registered(), deregistered])
+      .when({ type: 'BindEmail', email: 'a@b.io' })
+      .thenRejects('user.deregistered');
   });
 });

@@ -1,13 +1,15 @@
 import { Role, UserStatus, isAdmin, isRoot } from '@tollgate/contracts';
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { ManageUser, UserCommand } from './user.commands';
-import type { UserEvent } from './user.events';
+import type { BindExternalIdentity, ManageUser, UserCommand } from './user.commands';
+import { EXTERNAL_PROVIDERS, type UserEvent } from './user.events';
 import {
   assertExisting,
   assertMayManage,
   assertValidDisplayName,
   assertValidUsername,
+  EXTERNAL_ID_MAX_LENGTH,
+  isEmailAddress,
 } from './user.rules';
 import { evolveUser, initialUserState, type UserState } from './user.state';
 
@@ -121,6 +123,16 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
             },
           },
         ];
+      case 'BindEmail': {
+        assertExisting(state);
+        const email = command.email.trim();
+        if (!isEmailAddress(email)) throw new DomainError('auth.email_invalid');
+        const previous = state.verifiedEmail ?? '';
+        if (email === previous) return [];
+        return [{ type: 'UserEmailBound', data: { userId: state.userId, email, previous } }];
+      }
+      case 'BindExternalIdentity':
+        return decideBindIdentity(command, state);
       case 'IssueAccessToken':
         assertExisting(state);
         return [
@@ -132,6 +144,29 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
     }
   },
 };
+
+/**
+ * One id per provider and user: binding the same id again changes nothing; another id of a provider
+ * already bound is refused (no silent replacement of a sign-in method).
+ */
+function decideBindIdentity(command: BindExternalIdentity, state: UserState): UserEvent[] {
+  assertExisting(state);
+  if (!EXTERNAL_PROVIDERS.includes(command.provider))
+    throw new DomainError('common.invalid_params');
+  const externalId = command.externalId.trim();
+  if (externalId === '' || externalId.length > EXTERNAL_ID_MAX_LENGTH)
+    throw new DomainError('oauth.external_id_invalid');
+  const current = state.identities?.[command.provider];
+  if (current === externalId) return [];
+  if (current)
+    throw new DomainError('oauth.provider_already_bound', { provider: command.provider });
+  return [
+    {
+      type: 'UserExternalIdentityBound',
+      data: { userId: state.userId, provider: command.provider, externalId },
+    },
+  ];
+}
 
 /** promote / demote / enable / disable / delete, with the anchors' rules (root is untouchable). */
 function decideManage(command: ManageUser, state: UserState): UserEvent[] {

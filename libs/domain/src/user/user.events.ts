@@ -1,6 +1,15 @@
 import type { DomainEvent } from '../shared/decider';
 
-export type RegistrationSource = 'register' | 'admin' | 'bootstrap';
+/** Third-party sign-in providers a user may bind (one id per provider, unique across users). */
+export type ExternalProvider = 'github' | 'wechat' | 'telegram' | 'oidc';
+export const EXTERNAL_PROVIDERS: readonly ExternalProvider[] = [
+  'github',
+  'wechat',
+  'telegram',
+  'oidc',
+];
+
+export type RegistrationSource = 'register' | 'admin' | 'bootstrap' | ExternalProvider;
 export type PasswordChangeReason = 'self' | 'admin' | 'reset';
 
 export type UserRegistered = DomainEvent<
@@ -71,8 +80,28 @@ export type UserSignedOut = DomainEvent<
   { userId: number; sessionId: string; issuedAt: number }
 >;
 
+/**
+ * An email address proven by a mailed code became the user's (the personal tab's email bind).
+ * `previous` is the verified address it replaces ('' when none); its uniqueness guard is released.
+ */
+export type UserEmailBound = DomainEvent<
+  'UserEmailBound',
+  { userId: number; email: string; previous: string }
+>;
+
+/**
+ * A third-party identity (GitHub user id, WeChat id, Telegram id, OpenID Connect subject) now signs
+ * in as this user. Its uniqueness is held by a guard stream claimed before this event.
+ */
+export type UserExternalIdentityBound = DomainEvent<
+  'UserExternalIdentityBound',
+  { userId: number; provider: ExternalProvider; externalId: string }
+>;
+
 export type UserEvent =
   | UserRegistered
+  | UserExternalIdentityBound
+  | UserEmailBound
   | UserPasswordChanged
   | UserProfileUpdated
   | UserRenamed
@@ -86,6 +115,7 @@ export type UserEvent =
 
 export const USER_EVENT_TYPES: readonly UserEvent['type'][] = [
   'UserRegistered',
+  'UserEmailBound',
   'UserPasswordChanged',
   'UserProfileUpdated',
   'UserRenamed',
@@ -96,4 +126,5 @@ export const USER_EVENT_TYPES: readonly UserEvent['type'][] = [
   'UserAccessTokenIssued',
   'UserSignedOut',
   'UserRegistrationCompleted',
+  'UserExternalIdentityBound',
 ];

@@ -7,6 +7,8 @@ export const DISPLAY_NAME_MAX_LENGTH = 20;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 20;
 export const DEFAULT_GROUP = 'default';
+/** Longest third-party id accepted (OpenID Connect allows subjects of up to 255 ASCII characters). */
+export const EXTERNAL_ID_MAX_LENGTH = 255;
 
 /**
  * Usernames are identities, so they keep to a set nobody can fake: ASCII letters, digits, `_ . -`
@@ -56,6 +58,19 @@ export function assertPasswordRules(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH) throw new DomainError('user.password_too_short');
   if (password.length > PASSWORD_MAX_LENGTH)
     throw new DomainError('user.password_too_long', { max: PASSWORD_MAX_LENGTH });
+}
+
+export const EMAIL_MAX_LENGTH = 254;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** One `@`, a dot in the domain, no spaces, at most 254 characters (RFC 5321's path limit). */
+export function isEmailAddress(email: string): boolean {
+  return email.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(email);
+}
+
+/** The form emails are compared, claimed and stored in once verified: trimmed, lower case. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
 }
 
 export interface ActorRef {

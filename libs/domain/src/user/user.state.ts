@@ -1,4 +1,4 @@
-import type { UserEvent } from './user.events';
+import type { ExternalProvider, UserEvent } from './user.events';
 
 export interface UserState {
   readonly exists: boolean;
@@ -12,6 +12,13 @@ export interface UserState {
   readonly deregistered: boolean;
   /** Registered, but its grants may not all be written yet (see UserRegistrationCompleted). */
   readonly registrationPending: boolean;
+  /**
+   * The email proven by a mailed code ('' when none). Optional: snapshots written before it existed
+   * lack it, and no email was verified then, so absent means ''.
+   */
+  readonly verifiedEmail?: string;
+  /** Bound third-party ids by provider (absent in snapshots written before bindings existed). */
+  readonly identities?: Readonly<Partial<Record<ExternalProvider, string>>>;
 }
 
 export const initialUserState: UserState = {
@@ -41,8 +48,11 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         status: 1,
         group: d.group,
         registrationPending: d.completionFollows === true,
+        verifiedEmail: d.emailVerified === true ? d.email : '',
       };
     }
+    case 'UserEmailBound':
+      return { ...state, verifiedEmail: event.data.email };
     case 'UserProfileUpdated':
       return {
         ...state,
@@ -61,6 +71,11 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...state, deregistered: true };
     case 'UserRegistrationCompleted':
       return { ...state, registrationPending: false };
+    case 'UserExternalIdentityBound':
+      return {
+        ...state,
+        identities: { ...state.identities, [event.data.provider]: event.data.externalId },
+      };
     // Passwords are checked against the read model; the aggregate (and its snapshots) keeps no hash.
     case 'UserPasswordChanged':
     case 'UserAccessTokenIssued':

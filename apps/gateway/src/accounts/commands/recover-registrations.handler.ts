@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Logger } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { SYSTEM_ACTOR } from '@tollgate/domain';
+import { SYSTEM_ACTOR, normalizeEmail } from '@tollgate/domain';
 import type { ReadStore } from '@tollgate/read-store';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG, READ_STORE } from '../../infrastructure/injection-tokens';
@@ -52,7 +52,7 @@ export class RecoverRegistrationsHandler implements ICommandHandler<RecoverRegis
       .find({ settled: false })) {
       if (claim.claimed_at > cutoff) continue;
       const owner = await users.get(String(claim.owner_id));
-      const held = claim.kind === 'username' ? owner?.username_lower : owner?.aff_code;
+      const held = heldValue(claim.kind, owner);
       if (held === claim.value) continue;
       const result = await this.claims.release(
         claim.kind as UniqueKind,
@@ -77,4 +77,13 @@ export class RecoverRegistrationsHandler implements ICommandHandler<RecoverRegis
       );
     return { released, finished };
   }
+}
+
+/** The value of this kind the owner holds now (a guard for anything else is an orphan). */
+function heldValue(kind: string, owner: UserDocument | null): string | undefined {
+  if (!owner) return undefined;
+  if (kind === 'username') return owner.username_lower;
+  if (kind === 'affcode') return owner.aff_code;
+  if (kind === 'email') return owner.email_verified ? normalizeEmail(owner.email) : undefined;
+  return undefined;
 }

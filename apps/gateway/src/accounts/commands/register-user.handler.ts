@@ -1,7 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
-import { DomainError } from '@tollgate/domain';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
+import { EmailCodes } from '../../mail/email-codes';
 import { OptionsCache } from '../../options/options.cache';
 import { ApiError } from '../../shared/api-error';
 import type { RequestMeta } from '../../shared/request-meta';
@@ -25,6 +25,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
     private readonly registrar: UserRegistrar,
     private readonly options: OptionsCache,
     private readonly readYourWrites: ReadYourWrites,
+    private readonly codes: EmailCodes,
   ) {}
 
   async execute({ body, meta }: RegisterUserCommand) {
@@ -34,23 +35,27 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
     if (body.password2 !== undefined && body.password2 !== body.password)
       throw new ApiError('auth.passwords_differ');
     const email = body.email?.trim() ?? '';
-    if (this.options.bool('EmailVerificationEnabled')) {
-      if (!email || !body.verification_code) throw new ApiError('auth.email_verification_required');
-      // Codes are mailed by the verification endpoint of the mail work; none can be valid before it.
-      throw new DomainError('auth.verification_code_invalid');
-    }
+    const verifying = this.options.bool('EmailVerificationEnabled');
+    if (verifying && (!email || !body.verification_code))
+      throw new ApiError('auth.email_verification_required');
     if (email) assertEmailAllowed(email, this.options);
+    // The code stays valid until the registration succeeds (a taken name does not cost it); the
+    // email's guard stops a second registration with the same code.
+    if (verifying && !this.codes.check('verify', email, body.verification_code ?? ''))
+      throw new ApiError('auth.verification_code_invalid');
     const { userId, position } = await this.registrar.register(
       {
         username: body.username,
         password: body.password,
         email,
+        emailVerified: verifying,
         role: Role.Common,
         affCode: body.aff_code?.trim() || undefined,
         source: 'register',
       },
       meta,
     );
+    if (verifying) this.codes.consume('verify', email);
     await this.readYourWrites.waitFor(position);
     return { userId };
   }

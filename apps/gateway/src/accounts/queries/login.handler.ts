@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { isRoot, UserStatus, type LoginResultDto } from '@tollgate/contracts';
-import { normalizeUsername } from '@tollgate/domain';
+import { normalizeEmail, normalizeUsername } from '@tollgate/domain';
 import type { ReadStore } from '@tollgate/read-store';
 import { PasswordAttempts } from '../../auth/password-attempts';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
@@ -65,7 +65,7 @@ export class LoginHandler implements IQueryHandler<LoginQuery> {
     });
     if (byName || !login.includes('@')) return byName;
     const byEmail = await users.find(
-      { email: login.trim(), email_verified: true, DeletedAt: null },
+      { email: normalizeEmail(login), email_verified: true, DeletedAt: null },
       { limit: 2 },
     );
     return byEmail.length === 1 ? byEmail[0]! : null;

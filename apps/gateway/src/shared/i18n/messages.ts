@@ -6,6 +6,8 @@ import { LOG_MESSAGES } from '../../logs/logs.messages';
 import { RELAY_MESSAGES } from '../../relay/relay.messages';
 import { USAGE_DATA_MESSAGES } from '../../usage-data/usage-data.messages';
 import { CHANNEL_MESSAGES } from '../../channels/channels.messages';
+import { OAUTH_MESSAGES } from '../../oauth/oauth.messages';
+import { MAIL_MESSAGES } from '../../mail/mail.messages';
 
 /**
  * Server-side texts by stable code, zh-CN (the anchors' wording, verbatim where the spec gives it)
@@ -14,6 +16,8 @@ import { CHANNEL_MESSAGES } from '../../channels/channels.messages';
 export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>> = {
   ...HTTP_EDGE_MESSAGES,
   ...CHANNEL_MESSAGES,
+  ...OAUTH_MESSAGES,
+  ...MAIL_MESSAGES,
   'common.invalid_params': { 'zh-CN': '无效的参数', en: 'Invalid parameters' },
   'common.invalid_input': { 'zh-CN': '输入不合法 {detail}', en: 'Invalid input: {detail}' },
   'common.not_found': { 'zh-CN': '资源不存在', en: 'Not found' },
@@ -181,6 +185,10 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
   'option.invalid_bool': {
     'zh-CN': '{key} 必须是 true 或 false',
     en: '{key} must be true or false',
+  },
+  'option.invalid_choice': {
+    'zh-CN': '{key} 只能是 {choices} 之一',
+    en: '{key} must be one of {choices}',
   },
   'option.invalid_int': { 'zh-CN': '{key} 必须是整数', en: '{key} must be an integer' },
   'option.invalid_number': { 'zh-CN': '{key} 必须是数字', en: '{key} must be a number' },

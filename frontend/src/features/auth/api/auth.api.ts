@@ -28,4 +28,11 @@ export const authApi = {
   wechatLogin: (code: string) => http.get<LoginResultDto>('/api/oauth/wechat', { code }),
   telegramLogin: (data: TelegramAuthData) =>
     http.get<LoginResultDto>('/api/oauth/telegram/login', data),
+  /** Bindings of the signed-in user (the personal tab). */
+  wechatBind: (code: string) => http.get<unknown>('/api/oauth/wechat/bind', { code }),
+  telegramBind: (data: TelegramAuthData) => http.get<unknown>('/api/oauth/telegram/bind', data),
+  /** Where to send the browser for the OpenID Connect provider (state, nonce and PKCE set). */
+  oidcAuthorize: () => http.get<string>('/api/oauth/oidc/authorize'),
+  oidcCallback: (code: string, state: string) =>
+    requestEnvelope<LoginResultDto>('GET', '/api/oauth/oidc', { query: { code, state } }),
 };

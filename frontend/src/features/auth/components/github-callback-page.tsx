@@ -1,4 +1,5 @@
 import { Center, Loader, Stack, Text } from '@mantine/core';
+import type { ApiEnvelope, LoginResultDto } from '@tollgate/contracts';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -6,8 +7,19 @@ import { notifyRequestError, notifySuccess } from '@/lib/notify';
 import { authApi } from '../api/auth.api';
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
 
-/** /oauth/github: sign in (→ /token), or bind when the server answers 'bind' (→ /setting). */
-export function GithubCallbackPage() {
+const CALLBACKS: Record<
+  'github' | 'oidc',
+  (code: string, state: string) => Promise<ApiEnvelope<LoginResultDto>>
+> = {
+  github: authApi.githubCallback,
+  oidc: authApi.oidcCallback,
+};
+
+/**
+ * The provider's way back (spec 000 §2): sign in (→ /token), or bind when the server answers 'bind'
+ * (→ /setting); a failure shows its message and goes to /setting.
+ */
+export function OAuthCallbackPage({ provider }: { provider: 'github' | 'oidc' }) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -18,7 +30,7 @@ export function GithubCallbackPage() {
   useEffect(() => {
     if (sent.current) return;
     sent.current = true;
-    authApi.githubCallback(params.get('code') ?? '', params.get('state') ?? '').then(
+    CALLBACKS[provider](params.get('code') ?? '', params.get('state') ?? '').then(
       (reply) => {
         if (reply.message === 'bind') {
           notifySuccess(t('auth.bindSuccess'));
@@ -34,7 +46,7 @@ export function GithubCallbackPage() {
         void navigate('/setting');
       },
     );
-  }, [params, navigate, completeSignIn, t]);
+  }, [provider, params, navigate, completeSignIn, t]);
 
   return (
     <Center py="xl">
@@ -44,4 +56,14 @@ export function GithubCallbackPage() {
       </Stack>
     </Center>
   );
+}
+
+/** /oauth/github */
+export function GithubCallbackPage() {
+  return <OAuthCallbackPage provider="github" />;
+}
+
+/** /oauth/oidc (the generic OpenID Connect provider) */
+export function OidcCallbackPage() {
+  return <OAuthCallbackPage provider="oidc" />;
 }

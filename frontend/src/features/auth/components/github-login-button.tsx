@@ -2,16 +2,25 @@ import { Button } from '@mantine/core';
 import { IconBrandGithub } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useStatus } from '@/features/status';
 import { authApi } from '../api/auth.api';
 
-/** Sends the browser to GitHub; it comes back on /oauth/github with code and state. */
-export function GithubLoginButton({ clientId }: { clientId: string }) {
+/**
+ * Sends the browser to GitHub with a fresh state; it comes back on /oauth/github with code and
+ * state. Signed in, the same round trip binds the account (`bind`).
+ */
+export function GithubLoginButton({ label }: { label?: string }) {
   const { t } = useTranslation();
+  const status = useStatus();
   const start = useMutation({
     mutationFn: authApi.oauthState,
     onSuccess: (state) => {
-      const params = new URLSearchParams({ client_id: clientId, state, scope: 'user:email' });
-      window.location.assign(`https://github.com/login/oauth/authorize?${params.toString()}`);
+      const params = new URLSearchParams({
+        client_id: status.github_client_id,
+        state,
+        scope: 'user:email',
+      });
+      window.location.assign(`${status.github_authorize_url}?${params.toString()}`);
     },
   });
 
@@ -22,7 +31,7 @@ export function GithubLoginButton({ clientId }: { clientId: string }) {
       loading={start.isPending}
       onClick={() => start.mutate()}
     >
-      {t('auth.loginWithGithub')}
+      {label ?? t('auth.loginWithGithub')}
     </Button>
   );
 }

@@ -6,7 +6,10 @@ import { useCopy } from '@/hooks/use-copy';
 import { authApi } from '../api/auth.api';
 import { AuthCard } from './auth-card';
 
-/** The link in the reset mail lands here (token and email in the query) and shows a new password. */
+/**
+ * The link in the reset mail lands here (token and email in the query): confirming spends the link
+ * and shows the new password, copied at once and again with the copy button.
+ */
 export function PasswordResetConfirmPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
@@ -24,7 +27,21 @@ export function PasswordResetConfirmPage() {
         <TextInput label={t('auth.email')} value={email} readOnly />
         {confirm.data !== undefined && (
           <>
-            <TextInput label={t('auth.newPassword')} value={confirm.data} readOnly />
+            <TextInput
+              label={t('auth.newPassword')}
+              value={confirm.data}
+              readOnly
+              rightSectionWidth={96}
+              rightSection={
+                <Button
+                  size="xs"
+                  variant="light"
+                  onClick={() => void copy(confirm.data, t('auth.newPasswordCopied'))}
+                >
+                  {t('common.copy')}
+                </Button>
+              }
+            />
             <Text size="sm" c="dimmed">
               {t('auth.newPasswordHint')}
             </Text>

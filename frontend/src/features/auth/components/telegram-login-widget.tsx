@@ -10,14 +10,21 @@ declare global {
 }
 
 /** Telegram's own login button: its script renders an iframe and calls back with signed data. */
-export function TelegramLoginWidget({ botName }: { botName: string }) {
+export function TelegramLoginWidget({
+  botName,
+  onAuth,
+}: {
+  botName: string;
+  /** Instead of signing in (the personal tab binds with it). */
+  onAuth?: (data: TelegramAuthData) => void;
+}) {
   const container = useRef<HTMLDivElement>(null);
   const completeSignIn = useCompleteSignIn();
   const login = useMutation({
     mutationFn: authApi.telegramLogin,
     onSuccess: (user) => completeSignIn(user, '/'),
   });
-  const { mutate } = login;
+  const mutate = onAuth ?? login.mutate;
 
   useEffect(() => {
     const element = container.current;

@@ -2,21 +2,29 @@ import { Divider, Group, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '@/features/status';
 import { GithubLoginButton } from './github-login-button';
+import { OidcLoginButton } from './oidc-login-button';
 import { TelegramLoginWidget } from './telegram-login-widget';
 import { WechatLoginButton } from './wechat-login-button';
 
-/** GitHub, WeChat and Telegram sign-in, each only when the status enables it. */
+/** GitHub, WeChat, Telegram and OpenID Connect sign-in, each only when the status enables it. */
 export function ThirdPartyLogins() {
   const { t } = useTranslation();
   const status = useStatus();
-  if (!status.github_oauth && !status.wechat_login && !status.telegram_oauth) return null;
+  if (
+    !status.github_oauth &&
+    !status.wechat_login &&
+    !status.telegram_oauth &&
+    !status.oidc_enabled
+  )
+    return null;
 
   return (
     <Stack gap="sm">
       <Divider label={t('auth.orUse')} labelPosition="center" />
       <Group justify="center">
-        {status.github_oauth && <GithubLoginButton clientId={status.github_client_id} />}
+        {status.github_oauth && <GithubLoginButton />}
         {status.wechat_login && <WechatLoginButton qrCodeUrl={status.wechat_qrcode} />}
+        {status.oidc_enabled && <OidcLoginButton />}
       </Group>
       {status.telegram_oauth && (
         <Group justify="center">

@@ -37,4 +37,9 @@ export const selfApi = {
   remove: () => http.delete<unknown>('/api/user/self'),
   generateAccessToken: () => http.get<string>('/api/user/token'),
   transferAffQuota: (quota: number) => http.post<unknown>('/api/user/aff_transfer', { quota }),
+  /** Mails a code proving the address (the same endpoint registration uses). */
+  sendEmailCode: (email: string, turnstile = '') =>
+    http.get<unknown>('/api/verification', { email, turnstile }),
+  bindEmail: (email: string, code: string) =>
+    http.get<unknown>('/api/oauth/email/bind', { email, code }),
 };

@@ -1,16 +1,37 @@
-import { Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { UserDto } from '@tollgate/contracts';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  GithubBindButton,
+  OidcBindButton,
+  TelegramBindWidget,
+  WechatBindButton,
+} from '@/features/auth';
+import { useStatus } from '@/features/status';
+import { EmailBindModal } from './email-bind-modal';
 
-/** Email, WeChat, GitHub and Telegram bindings; binding itself arrives with the auth integrations. */
+/** Email, WeChat, GitHub and Telegram bindings; the email is bound here by a mailed code. */
 export function BindingsCard({ user }: { user: UserDto | undefined }) {
   const { t } = useTranslation();
-  const rows = [
+  const [emailOpen, setEmailOpen] = useState(false);
+  const status = useStatus();
+  const rows: Array<readonly [string, string | undefined]> = [
     [t('setting.bindEmail'), user?.email],
     [t('setting.bindWechat'), user?.wechat_id],
     [t('setting.bindGithub'), user?.github_id],
     [t('setting.bindTelegram'), user?.telegram_id],
-  ] as const;
+    ...(status.oidc_enabled
+      ? [[status.oidc_display_name || t('oauth.bindOidc'), user?.oidc_id] as const]
+      : []),
+  ];
+  // Third-party binds, offered while unbound and enabled (one id per provider and user).
+  const bindControls: Record<string, ReactNode> = {
+    [t('setting.bindWechat')]: status.wechat_login && <WechatBindButton />,
+    [t('setting.bindGithub')]: status.github_oauth && <GithubBindButton />,
+    [t('setting.bindTelegram')]: status.telegram_oauth && <TelegramBindWidget />,
+    [status.oidc_display_name || t('oauth.bindOidc')]: status.oidc_enabled && <OidcBindButton />,
+  };
 
   return (
     <Card withBorder radius="md">
@@ -21,12 +42,21 @@ export function BindingsCard({ user }: { user: UserDto | undefined }) {
         {rows.map(([label, value]) => (
           <Group key={label} justify="space-between" wrap="nowrap">
             <Text>{label}</Text>
-            <Text c={value ? undefined : 'dimmed'} truncate>
-              {value || t('setting.notBound')}
-            </Text>
+            <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+              <Text c={value ? undefined : 'dimmed'} truncate>
+                {value || t('setting.notBound')}
+              </Text>
+              {label === t('setting.bindEmail') && (
+                <Button size="xs" variant="light" onClick={() => setEmailOpen(true)}>
+                  {value ? t('mail.change') : t('mail.bind')}
+                </Button>
+              )}
+              {!value && bindControls[label]}
+            </Group>
           </Group>
         ))}
       </Stack>
+      <EmailBindModal opened={emailOpen} onClose={() => setEmailOpen(false)} />
     </Card>
   );
 }

@@ -2,11 +2,14 @@ import { Tabs } from '@mantine/core';
 import { isRoot } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { ComingSoonPage } from '@/components/coming-soon-page';
 import { useSessionUser } from '@/features/auth';
+import { OperationTab } from './options/operation-tab';
+import { OtherTab } from './options/other-tab';
+import { SystemTab } from './options/system-tab';
 import { PersonalTab } from './personal-tab';
 
 const ROOT_TABS = ['operation', 'system', 'other'] as const;
+const ROOT_TAB_CONTENT = { operation: OperationTab, system: SystemTab, other: OtherTab } as const;
 
 /** /setting?tab=…: personal for everyone; operation, system and other for the super admin. */
 export function SettingPage() {
@@ -36,11 +39,14 @@ export function SettingPage() {
         <PersonalTab />
       </Tabs.Panel>
       {root &&
-        ROOT_TABS.map((name) => (
-          <Tabs.Panel key={name} value={name}>
-            <ComingSoonPage title={t(`setting.tabs.${name}`)} />
-          </Tabs.Panel>
-        ))}
+        ROOT_TABS.map((name) => {
+          const Content = ROOT_TAB_CONTENT[name];
+          return (
+            <Tabs.Panel key={name} value={name}>
+              <Content />
+            </Tabs.Panel>
+          );
+        })}
     </Tabs>
   );
 }

@@ -1,19 +1,26 @@
 import { Button, Group, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { Role, UserStatus, type ManageAction, type UserDto } from '@tollgate/contracts';
+import { isRoot, Role, UserStatus, type ManageAction, type UserDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useSessionUser } from '@/features/auth';
 import { useManageUser } from '../hooks/use-user-mutations';
 import { isDeregistered } from './user-state';
 
 /**
  * Row actions with the status rules of spec 000 §4: enable only when not activated, disable only
- * when activated, nothing at all once deregistered. Promote/demote follow the role ladder.
+ * when activated, nothing at all once deregistered. Promote/demote follow the role ladder. What the
+ * server would refuse is not offered: promoting unless root, managing a same-or-higher role, root's
+ * own disable/deregister, editing oneself here (the personal tab does that).
  */
 export function UserActions({ user }: { user: UserDto }) {
   const { t } = useTranslation();
   const manage = useManageUser();
+  const viewer = useSessionUser();
   if (isDeregistered(user)) return <Text c="dimmed">—</Text>;
+  const viewerIsRoot = viewer !== null && isRoot(viewer.role);
+  const manageable = !isRoot(user.role) && (viewerIsRoot || (viewer?.role ?? 0) > user.role);
+  const self = viewer?.id === user.id;
 
   const run = (action: ManageAction) => manage.mutate({ id: user.id, action });
   const busy = manage.isPending;
@@ -36,7 +43,7 @@ export function UserActions({ user }: { user: UserDto }) {
       <Button
         size="compact-xs"
         variant="light"
-        disabled={busy || user.role >= Role.Admin}
+        disabled={busy || !viewerIsRoot || user.role >= Role.Admin}
         onClick={() => run('promote')}
       >
         {t('users.promote')}
@@ -44,7 +51,7 @@ export function UserActions({ user }: { user: UserDto }) {
       <Button
         size="compact-xs"
         variant="light"
-        disabled={busy || user.role !== Role.Admin}
+        disabled={busy || !manageable || user.role !== Role.Admin}
         onClick={() => run('demote')}
       >
         {t('users.demote')}
@@ -53,7 +60,7 @@ export function UserActions({ user }: { user: UserDto }) {
         size="compact-xs"
         variant="light"
         color={toggle.color}
-        disabled={busy}
+        disabled={busy || !manageable}
         onClick={() => run(toggle.action)}
       >
         {t(`users.${toggle.action}`)}
@@ -63,11 +70,18 @@ export function UserActions({ user }: { user: UserDto }) {
         variant="light"
         color="gray"
         component={Link}
-        to={`/user/edit/${user.id}`}
+        to={self ? '/setting' : `/user/edit/${user.id}`}
+        disabled={!self && !manageable}
       >
         {t('common.edit')}
       </Button>
-      <Button size="compact-xs" variant="light" color="red" disabled={busy} onClick={confirmDelete}>
+      <Button
+        size="compact-xs"
+        variant="light"
+        color="red"
+        disabled={busy || !manageable}
+        onClick={confirmDelete}
+      >
         {t('users.deregister')}
       </Button>
     </Group>

@@ -13,6 +13,7 @@ const users = [
   userFixture({ id: 3, username: 'bob', role: 10, status: 2 }),
   userFixture({ id: 4, username: 'carol', role: 1, status: 3, DeletedAt: '2025-01-01T00:00:00Z' }),
   userFixture({ id: 5, username: 'dave', role: 42 }),
+  userFixture({ id: 6, username: 'erin', role: 1, status: 7 }),
 ];
 
 const page = (call: RecordedCall) =>
@@ -26,7 +27,7 @@ const page = (call: RecordedCall) =>
 const listCalls = (calls: RecordedCall[]) =>
   calls.filter((call) => call.path === '/api/user/' || call.path === '/api/user/search');
 
-function setup(route = '/user') {
+function setup(route = '/user', user = rootUser) {
   const api = mockApi({
     'GET /api/user/': page,
     'GET /api/user/search': page,
@@ -34,7 +35,7 @@ function setup(route = '/user') {
     'POST /api/user/manage': () => ok({ role: 10, status: 1 }),
     'POST /api/user/': () => ok(),
   });
-  const view = renderWithProviders(<UsersPage />, { route, user: rootUser });
+  const view = renderWithProviders(<UsersPage />, { route, user });
   return { ...api, ...view };
 }
 
@@ -122,6 +123,33 @@ describe('user management', () => {
     expect(within(bob).getByRole('button', { name: '启用' })).toBeInTheDocument();
     const carol = await row('carol');
     expect(within(carol).queryAllByRole('button')).toHaveLength(0);
+  });
+
+  it('shows a status other than 1 or 2 as unknown', async () => {
+    setup();
+    expect(within(await row('erin')).getByText('未知状态')).toBeInTheDocument();
+  });
+
+  it('does not offer what the server refuses: root disabled or deregistered, self edited here', async () => {
+    setup();
+    const root = await row('root');
+    for (const name of ['禁用', '注销', '降级', '提升'])
+      expect(within(root).getByRole('button', { name })).toBeDisabled();
+    expect(within(root).getByRole('link', { name: '编辑' })).toHaveAttribute('href', '/setting');
+    expect(within(await row('alice')).getByRole('link', { name: '编辑' })).toHaveAttribute(
+      'href',
+      '/user/edit/2',
+    );
+  });
+
+  it('an administrator may not promote, nor manage another administrator', async () => {
+    setup('/user', { ...rootUser, id: 9, username: 'admin', role: 10 });
+    const alice = await row('alice');
+    expect(within(alice).getByRole('button', { name: '提升' })).toBeDisabled();
+    expect(within(alice).getByRole('button', { name: '禁用' })).toBeEnabled();
+    const bob = await row('bob');
+    for (const name of ['启用', '注销', '降级'])
+      expect(within(bob).getByRole('button', { name })).toBeDisabled();
   });
 
   it('promotes a user and says so', async () => {

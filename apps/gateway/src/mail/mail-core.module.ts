@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { EmailCodes } from './email-codes';
+import { Mailer } from './mailer';
+
+/** The mailer and the in-memory codes, shared by the mail endpoints and registration. */
+@Module({ providers: [Mailer, EmailCodes], exports: [Mailer, EmailCodes] })
+export class MailCoreModule {}

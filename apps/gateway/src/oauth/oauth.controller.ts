@@ -1,0 +1,269 @@
+import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Role, type LoginResultDto } from '@tollgate/contracts';
+import { Authenticator } from '../auth/authenticator';
+import { CurrentUser, RequireRole } from '../auth/auth.decorators';
+import { SESSION_COOKIE } from '../auth/session-codec';
+import { setSessionCookie } from '../auth/session-cookie';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { OptionsCache } from '../options/options.cache';
+import type { UserDocument } from '../projections/user.document';
+import { ApiError } from '../shared/api-error';
+import { ok } from '../shared/envelope';
+import { Meta } from '../shared/request-meta.decorator';
+import type { RequestMeta } from '../shared/request-meta';
+import { BindIdentityCommand } from './commands/bind-identity.handler';
+import { SignInWithIdentityCommand } from './commands/sign-in-with-identity.handler';
+import type { ExternalProfile } from './external-profile';
+import { GitHubClient } from './github.client';
+import {
+  OAUTH_STATE_COOKIE,
+  OAUTH_STATE_TTL_MS,
+  OAuthStateCodec,
+  oauthRandom,
+  type OAuthStateClaims,
+  type StateProvider,
+} from './oauth-state';
+import { OAuthReplays } from './oauth-replays';
+import { OidcClient } from './oidc.client';
+import { verifyTelegramLogin } from './telegram-login';
+import { WeChatClient } from './wechat.client';
+
+/** Codes of the providers are short; anything longer is not one. */
+const MAX_CODE_LENGTH = 512;
+/** A WeChat server's code lives three minutes (spec 000 §9); remembered a little longer. */
+const WECHAT_CODE_TTL_MS = 5 * 60_000;
+
+type QueryParams = Record<string, unknown>;
+
+/** A single string query value, or '' (absent, repeated or too long). */
+function param(query: QueryParams, key: string, max = MAX_CODE_LENGTH): string {
+  const value = query[key];
+  return typeof value === 'string' && value.length <= max ? value.trim() : '';
+}
+
+/**
+ * Third-party sign-in and binding (spec 000 §7): GitHub, WeChat, Telegram and a generic OpenID
+ * Connect provider. A signed-in caller binds; anyone else signs in (or registers when allowed).
+ */
+@Controller('api/oauth')
+export class OAuthController {
+  private readonly states: OAuthStateCodec;
+
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly authenticator: Authenticator,
+    private readonly options: OptionsCache,
+    private readonly replays: OAuthReplays,
+    private readonly github: GitHubClient,
+    private readonly wechat: WeChatClient,
+    private readonly oidc: OidcClient,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.states = new OAuthStateCodec(config.sessionSecret);
+  }
+
+  /** A random single-use state, also set signed in a short-lived cookie; data is the state. */
+  @Get('state')
+  async state(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const user = await this.sessionUser(request);
+    const { claims, cookie } = this.states.issue('github', user?.id ?? 0, Date.now());
+    this.setStateCookie(request, reply, cookie);
+    return ok(claims.state);
+  }
+
+  @Get('github')
+  async githubCallback(
+    @Query() query: QueryParams,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Meta() meta: RequestMeta,
+  ) {
+    if (!this.options.bool('GitHubOAuthEnabled')) throw new ApiError('oauth.github_disabled');
+    const { code, user } = await this.consumeState(query, request, reply, 'github');
+    const profile = await this.github.identify(code);
+    return this.complete(profile, user, request, reply, meta);
+  }
+
+  @Get('wechat')
+  async wechatLogin(
+    @Query() query: QueryParams,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Meta() meta: RequestMeta,
+  ) {
+    const profile = await this.wechatProfile(query);
+    return this.signIn(profile, request, reply, meta);
+  }
+
+  @Get('wechat/bind')
+  @RequireRole(Role.Common)
+  async wechatBind(
+    @Query() query: QueryParams,
+    @CurrentUser() user: UserDocument,
+    @Meta() meta: RequestMeta,
+  ) {
+    return this.bind(user.id, await this.wechatProfile(query), meta);
+  }
+
+  @Get('telegram/login')
+  async telegramLogin(
+    @Query() query: QueryParams,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Meta() meta: RequestMeta,
+  ) {
+    return this.signIn(this.telegramProfile(query), request, reply, meta);
+  }
+
+  @Get('telegram/bind')
+  @RequireRole(Role.Common)
+  async telegramBind(
+    @Query() query: QueryParams,
+    @CurrentUser() user: UserDocument,
+    @Meta() meta: RequestMeta,
+  ) {
+    return this.bind(user.id, this.telegramProfile(query), meta);
+  }
+
+  /** Where to send the browser for the OpenID Connect provider; data is the URL. */
+  @Get('oidc/authorize')
+  async oidcAuthorize(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    if (!this.options.bool('OidcEnabled')) throw new ApiError('oauth.oidc_disabled');
+    const base = this.options.get('ServerAddress') || `${request.protocol}://${request.host}`;
+    const user = await this.sessionUser(request);
+    const { claims, cookie } = this.states.issue('oidc', user?.id ?? 0, Date.now(), {
+      nonce: oauthRandom(),
+      verifier: oauthRandom(),
+      redirectUri: `${base}/oauth/oidc`,
+    });
+    const url = await this.oidc.authorizationUrl(claims);
+    this.setStateCookie(request, reply, cookie);
+    return ok(url);
+  }
+
+  @Get('oidc')
+  async oidcCallback(
+    @Query() query: QueryParams,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Meta() meta: RequestMeta,
+  ) {
+    if (!this.options.bool('OidcEnabled')) throw new ApiError('oauth.oidc_disabled');
+    const { code, claims, user } = await this.consumeState(query, request, reply, 'oidc');
+    const profile = await this.oidc.identify(code, claims);
+    return this.complete(profile, user, request, reply, meta);
+  }
+
+  /**
+   * The callback's state must match the cookie's (signed, unexpired, this provider, the same
+   * signed-in user as when it was issued) and is then used up, as is the code.
+   */
+  private async consumeState(
+    query: QueryParams,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    provider: StateProvider,
+  ): Promise<{ code: string; claims: OAuthStateClaims; user: UserDocument | null }> {
+    const code = param(query, 'code');
+    const state = param(query, 'state', 128);
+    const now = Date.now();
+    const claims = this.states.verify(request.cookies[OAUTH_STATE_COOKIE], state, provider, now);
+    // Used up whatever follows: the cookie goes, and the state is remembered as spent.
+    void reply.clearCookie(OAUTH_STATE_COOKIE, { path: '/api/oauth' });
+    const user = await this.sessionUser(request);
+    if (
+      !claims ||
+      claims.userId !== (user?.id ?? 0) ||
+      !this.replays.consume('state', claims.state, claims.expiresAt, now)
+    )
+      throw new ApiError('oauth.state_invalid');
+    if (!code) throw new ApiError('oauth.code_required');
+    if (!this.replays.consume(provider, code, now + OAUTH_STATE_TTL_MS, now))
+      throw new ApiError('oauth.code_used');
+    return { code, claims, user };
+  }
+
+  /** After a verified callback: bind for a signed-in caller (message 'bind'), sign in otherwise. */
+  private async complete(
+    profile: ExternalProfile,
+    user: UserDocument | null,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    meta: RequestMeta,
+  ) {
+    if (!user) return this.signIn(profile, request, reply, meta);
+    return this.bind(user.id, profile, {
+      ...meta,
+      actor: { kind: 'user', id: user.id, role: user.role },
+    });
+  }
+
+  private async signIn(
+    profile: ExternalProfile,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    meta: RequestMeta,
+  ) {
+    const { user } = await this.commands.execute(new SignInWithIdentityCommand(profile, meta));
+    setSessionCookie(this.authenticator, request, reply, user.id);
+    return ok<LoginResultDto>(user);
+  }
+
+  private async bind(userId: number, profile: ExternalProfile, meta: RequestMeta) {
+    await this.commands.execute(
+      new BindIdentityCommand(userId, profile.provider, profile.externalId, meta),
+    );
+    return ok(undefined, 'bind');
+  }
+
+  private async wechatProfile(query: QueryParams): Promise<ExternalProfile> {
+    if (!this.options.bool('WeChatAuthEnabled')) throw new ApiError('oauth.wechat_disabled');
+    const code = param(query, 'code', 64);
+    if (!code) throw new ApiError('oauth.wechat_code_empty');
+    const now = Date.now();
+    if (!this.replays.consume('wechat', code, now + WECHAT_CODE_TTL_MS, now))
+      throw new ApiError('oauth.code_used');
+    return this.wechat.identify(code);
+  }
+
+  private telegramProfile(query: QueryParams): ExternalProfile {
+    if (!this.options.bool('TelegramOAuthEnabled')) throw new ApiError('oauth.telegram_disabled');
+    const user = verifyTelegramLogin(
+      query,
+      this.options.get('TelegramBotToken'),
+      Math.floor(Date.now() / 1000),
+    );
+    return {
+      provider: 'telegram',
+      externalId: user.id,
+      login: user.username,
+      displayName: user.displayName,
+    };
+  }
+
+  /** The active user of a live session cookie, or null (public routes: anyone may call). */
+  private async sessionUser(request: FastifyRequest): Promise<UserDocument | null> {
+    const cookie = request.cookies[SESSION_COOKIE];
+    if (!cookie) return null;
+    return this.authenticator
+      .authenticate({ sessionCookie: cookie, sessionOnly: true })
+      .catch(() => null);
+  }
+
+  private setStateCookie(request: FastifyRequest, reply: FastifyReply, cookie: string): void {
+    void reply.setCookie(OAUTH_STATE_COOKIE, cookie, {
+      path: '/api/oauth',
+      httpOnly: true,
+      // Lax: the provider's redirect back is a top-level navigation from another site.
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+      maxAge: OAUTH_STATE_TTL_MS / 1000,
+    });
+  }
+}

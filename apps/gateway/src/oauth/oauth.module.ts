@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { BindIdentityHandler } from './commands/bind-identity.handler';
+import { SignInWithIdentityHandler } from './commands/sign-in-with-identity.handler';
+import { GitHubClient } from './github.client';
+import { OAuthController } from './oauth.controller';
+import { OAuthReplays } from './oauth-replays';
+import { OidcClient } from './oidc.client';
+import { WeChatClient } from './wechat.client';
+
+/** Third-party sign-in and binding: GitHub, WeChat, Telegram and a generic OpenID Connect provider. */
+@Module({
+  imports: [AccountsModule],
+  controllers: [OAuthController],
+  providers: [
+    OAuthReplays,
+    GitHubClient,
+    WeChatClient,
+    OidcClient,
+    SignInWithIdentityHandler,
+    BindIdentityHandler,
+  ],
+})
+export class OAuthModule {}

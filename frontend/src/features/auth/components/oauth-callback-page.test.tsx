@@ -1,0 +1,99 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { getSessionUser } from '@/lib/session';
+import { fail, mockApi, ok } from '@/test/mock-api';
+import { renderWithProviders } from '@/test/render';
+import { GithubCallbackPage, OidcCallbackPage } from './github-callback-page';
+import { LoginPage } from './login-page';
+
+const user = {
+  id: 5,
+  username: 'octocat',
+  display_name: 'The Octocat',
+  role: 1,
+  status: 1,
+  group: 'default',
+  default_password: false,
+};
+
+describe('OAuth callback pages (spec 000 §2)', () => {
+  it('GitHub: signs in with code and state and goes to /token', async () => {
+    const { calls } = mockApi({ 'GET /api/oauth/github': () => ok(user) });
+    const { router } = renderWithProviders(<GithubCallbackPage />, {
+      route: '/oauth/github?code=abc&state=xyz',
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/token'));
+    const call = calls.find((c) => c.path === '/api/oauth/github')!;
+    expect([call.query.get('code'), call.query.get('state')]).toEqual(['abc', 'xyz']);
+    expect(getSessionUser()?.username).toBe('octocat');
+    expect(calls.filter((c) => c.path === '/api/oauth/github')).toHaveLength(1);
+  });
+
+  it("GitHub: a 'bind' answer goes to /setting without changing the stored user", async () => {
+    mockApi({ 'GET /api/oauth/github': () => ({ success: true, message: 'bind' }) });
+    const { router } = renderWithProviders(<GithubCallbackPage />, {
+      route: '/oauth/github?code=abc&state=xyz',
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/setting'));
+    expect(await screen.findByText('绑定成功！')).toBeInTheDocument();
+    expect(getSessionUser()).toBeNull();
+  });
+
+  it('GitHub: a failure shows its message and goes to /setting', async () => {
+    mockApi({ 'GET /api/oauth/github': () => fail('登录状态无效或已过期，请重新发起登录') });
+    const { router } = renderWithProviders(<GithubCallbackPage />, {
+      route: '/oauth/github?code=abc&state=bad',
+    });
+    expect(await screen.findByText(/登录状态无效或已过期/)).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/setting'));
+  });
+
+  it('OpenID Connect: the same flow on /api/oauth/oidc', async () => {
+    const { calls } = mockApi({ 'GET /api/oauth/oidc': () => ok(user) });
+    const { router } = renderWithProviders(<OidcCallbackPage />, {
+      route: '/oauth/oidc?code=c1&state=s1',
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/token'));
+    expect(calls.find((c) => c.path === '/api/oauth/oidc')?.query.get('code')).toBe('c1');
+  });
+});
+
+describe('login page: third-party buttons', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('GitHub asks for a state, then goes to the authorize URL the status names', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    const { calls } = mockApi({ 'GET /api/oauth/state': () => ok('state-123') });
+    renderWithProviders(<LoginPage />, {
+      route: '/login',
+      status: {
+        github_oauth: true,
+        github_client_id: 'client-9',
+        github_authorize_url: 'http://127.0.0.1:9/login/oauth/authorize',
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '使用 GitHub 登录' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+    const target = new URL(assign.mock.calls[0]![0] as string);
+    expect(`${target.origin}${target.pathname}`).toBe('http://127.0.0.1:9/login/oauth/authorize');
+    expect(target.searchParams.get('client_id')).toBe('client-9');
+    expect(target.searchParams.get('state')).toBe('state-123');
+    expect(calls.some((c) => c.path === '/api/oauth/state')).toBe(true);
+  });
+
+  it('OpenID Connect shows its configured name and goes where the server says', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    mockApi({ 'GET /api/oauth/oidc/authorize': () => ok('https://sso.example.com/authorize?x=1') });
+    renderWithProviders(<LoginPage />, {
+      route: '/login',
+      status: { oidc_enabled: true, oidc_display_name: 'Company SSO' },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '使用 Company SSO 登录' }));
+    await waitFor(() =>
+      expect(assign).toHaveBeenCalledWith('https://sso.example.com/authorize?x=1'),
+    );
+  });
+});

@@ -1,0 +1,10 @@
+/** zh-CN texts of third-party sign-in and binding (issue 12). */
+export const oauthZhCN = {
+  oauth: {
+    loginWith: '使用 {{name}} 登录',
+    oidcDefaultName: 'OpenID Connect',
+    bind: '绑定',
+    bindWechatTitle: '绑定微信账户',
+    bindOidc: 'OpenID Connect',
+  },
+};

@@ -1,0 +1,111 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { fail, ok } from '@/test/mock-api';
+import { rootUser, renderWithProviders } from '@/test/render';
+import { oneMonthAgo, toDateTimeLocal } from '../../utils/option-form';
+import { OperationTab } from './operation-tab';
+import { card, mockOptions, optionPuts, saveCard } from './options-test-kit';
+
+const setup = (...args: Parameters<typeof mockOptions>) => {
+  const api = mockOptions(...args);
+  renderWithProviders(<OperationTab />, { user: rootUser });
+  return api;
+};
+
+const type = (region: HTMLElement, label: string, value: string) =>
+  fireEvent.change(within(region).getByLabelText(label), { target: { value } });
+
+describe('operation tab', { timeout: 20_000 }, () => {
+  it('refuses invalid ratio JSON (不是合法的 JSON 字符串, 请检查输入) and sends valid edits', async () => {
+    const { calls } = setup();
+    const ratio = await card('倍率设置');
+    type(ratio, '分组倍率', '{"default": 1, "vip": }');
+    await saveCard(ratio);
+    expect(await within(ratio).findByText('不是合法的 JSON 字符串')).toBeInTheDocument();
+    expect(screen.getByText('请检查输入')).toBeInTheDocument();
+    expect(optionPuts(calls)).toEqual([]);
+
+    type(ratio, '分组倍率', '{"default": 1, "vip": 2}');
+    type(ratio, '模型倍率', '{"gpt-4o": 1.5}');
+    await saveCard(ratio);
+    expect(await screen.findByText('保存成功')).toBeInTheDocument();
+    expect(optionPuts(calls)).toEqual([
+      { key: 'ModelRatio', value: '{"gpt-4o": 1.5}' },
+      { key: 'GroupRatio', value: '{"default": 1, "vip": 2}' },
+    ]);
+  });
+
+  it('Chats must be a JSON list', async () => {
+    const { calls } = setup();
+    const chats = await card('令牌聊天设置');
+    type(chats, '聊天配置', '{"Chat": "https://chat.example.com"}');
+    await saveCard(chats);
+    expect(await within(chats).findByText('不是合法的 JSON 字符串')).toBeInTheDocument();
+    expect(optionPuts(calls)).toEqual([]);
+  });
+
+  it('resets the model ratios after confirmation', async () => {
+    const { calls } = setup({}, { 'POST /api/option/rest_model_ratio': () => ok() });
+    await userEvent.click(
+      within(await card('倍率设置')).getByRole('button', { name: '重置模型倍率' }),
+    );
+    await userEvent.click(await screen.findByRole('button', { name: '确定' }));
+    expect(await screen.findByText('模型倍率已重置')).toBeInTheDocument();
+    expect(
+      calls.some((c) => c.method === 'POST' && c.path === '/api/option/rest_model_ratio'),
+    ).toBe(true);
+  });
+
+  it('dashboard: interval at least 1, granularity hour/day/week only', async () => {
+    const { calls } = setup();
+    const dashboard = await card('数据看板设置');
+    const interval = within(dashboard).getByLabelText('数据看板更新间隔（分钟）');
+    await userEvent.clear(interval);
+    await userEvent.type(interval, '0');
+    await saveCard(dashboard);
+    expect(await within(dashboard).findByText('不能小于 1')).toBeInTheDocument();
+    expect(optionPuts(calls)).toEqual([]);
+
+    await userEvent.click(
+      within(dashboard).getByRole('combobox', { name: '数据看板默认时间粒度' }),
+    );
+    const offered = (await screen.findAllByRole('option')).map((o) => o.textContent);
+    expect(offered).toEqual(['小时', '天', '周']);
+  });
+
+  it('log clearing defaults to one month ago, needs a time, and sends it in seconds', async () => {
+    const { calls } = setup({}, { 'DELETE /api/log/': () => ok(12) });
+    const log = await card('日志设置');
+    const time = within(log).getByLabelText('清除此时间之前的日志');
+    // Same minute as the component's default (a minute boundary may pass in between).
+    expect([
+      toDateTimeLocal(oneMonthAgo(new Date(Date.now() - 60_000))),
+      toDateTimeLocal(oneMonthAgo(new Date())),
+    ]).toContain((time as HTMLInputElement).value);
+
+    fireEvent.change(time, { target: { value: '' } });
+    await userEvent.click(within(log).getByRole('button', { name: '清除历史日志' }));
+    expect(await screen.findByText('请选择日志记录时间')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+
+    fireEvent.change(time, { target: { value: '2024-05-01T08:30' } });
+    await userEvent.click(within(log).getByRole('button', { name: '清除历史日志' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: '清除历史日志' }));
+    expect(await screen.findByText('已清理 12 条日志')).toBeInTheDocument();
+    const sent = calls.find((c) => c.method === 'DELETE' && c.path === '/api/log/');
+    expect(sent?.query.get('target_timestamp')).toBe(
+      String(new Date('2024-05-01T08:30').getTime() / 1000),
+    );
+  });
+
+  it('reports 日志清理失败 when the server refuses', async () => {
+    setup({}, { 'DELETE /api/log/': () => fail('nope') });
+    const log = await card('日志设置');
+    await userEvent.click(within(log).getByRole('button', { name: '清除历史日志' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: '清除历史日志' }));
+    expect(await screen.findByText('日志清理失败')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,38 @@
+import { Stack } from '@mantine/core';
+import { ClearLogs } from './clear-logs';
+import {
+  CHATS_FIELDS,
+  DASHBOARD_FIELDS,
+  DRAWING_FIELDS,
+  GENERAL_FIELDS,
+  LOG_FIELDS,
+  MONITORING_FIELDS,
+  QUOTA_FIELDS,
+  RATE_LIMIT_FIELDS,
+  RATIO_FIELDS,
+  SENSITIVE_FIELDS,
+} from './operation-fields';
+import { OptionsCard } from './options-card';
+import { ResetModelRatios } from './reset-model-ratios';
+
+/** /setting?tab=operation (super administrator). */
+export function OperationTab() {
+  return (
+    <Stack>
+      <OptionsCard name="general" fields={GENERAL_FIELDS} columns={3} />
+      <OptionsCard name="drawing" fields={DRAWING_FIELDS} columns={3} />
+      <OptionsCard name="sensitive" fields={SENSITIVE_FIELDS} />
+      <OptionsCard name="log" fields={LOG_FIELDS}>
+        <ClearLogs />
+      </OptionsCard>
+      <OptionsCard name="dashboard" fields={DASHBOARD_FIELDS} />
+      <OptionsCard name="monitoring" fields={MONITORING_FIELDS} />
+      <OptionsCard name="rateLimit" fields={RATE_LIMIT_FIELDS} columns={3} />
+      <OptionsCard name="quota" fields={QUOTA_FIELDS} columns={4} />
+      <OptionsCard name="chats" fields={CHATS_FIELDS} />
+      <OptionsCard name="ratio" fields={RATIO_FIELDS}>
+        <ResetModelRatios />
+      </OptionsCard>
+    </Stack>
+  );
+}

@@ -1,0 +1,48 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { BindingsCard } from './bindings-card';
+import { mockApi } from '@/test/mock-api';
+import { userFixture } from '@/test/fixtures';
+import { renderWithProviders } from '@/test/render';
+
+describe('personal tab: third-party bindings', () => {
+  it('offers a bind per enabled provider while unbound, and shows bound ids', async () => {
+    mockApi({});
+    renderWithProviders(<BindingsCard user={userFixture({ github_id: '1001' })} />, {
+      status: {
+        github_oauth: true,
+        wechat_login: true,
+        oidc_enabled: true,
+        oidc_display_name: 'SSO',
+      },
+    });
+    expect(await screen.findByText('1001')).toBeInTheDocument();
+    // WeChat and SSO unbound: a bind each; GitHub bound: none.
+    expect(await screen.findAllByRole('button', { name: '绑定' })).toHaveLength(2);
+    expect(screen.getByText('SSO')).toBeInTheDocument();
+  });
+
+  it('binds WeChat with the typed code and ignores an empty one', async () => {
+    const { calls } = mockApi({
+      'GET /api/oauth/wechat/bind': () => ({ success: true, message: 'bind' }),
+    });
+    renderWithProviders(<BindingsCard user={userFixture()} />, { status: { wechat_login: true } });
+    await userEvent.click(await screen.findByRole('button', { name: '绑定' }));
+    const dialog = await screen.findByRole('dialog');
+    const submit = () =>
+      userEvent.click(
+        screen.getAllByRole('button', { name: '绑定' }).find((b) => dialog.contains(b))!,
+      );
+    await submit();
+    expect(calls.some((c) => c.path === '/api/oauth/wechat/bind')).toBe(false);
+    await userEvent.type(screen.getByLabelText('验证码'), '123456');
+    await submit();
+    await waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/oauth/wechat/bind')?.query.get('code')).toBe(
+        '123456',
+      ),
+    );
+    expect(await screen.findByText('绑定成功！')).toBeInTheDocument();
+  });
+});
