@@ -6,7 +6,8 @@ import { Authenticator } from '../auth/authenticator';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
 import { CriticalRateLimitGuard } from '../auth/critical-rate-limit.guard';
 import type { AuthedRequest } from '../auth/authed-request';
-import { SESSION_COOKIE, SESSION_MAX_AGE_S, SessionCodec } from '../auth/session-codec';
+import { SESSION_COOKIE } from '../auth/session-codec';
+import { setSessionCookie } from '../auth/session-cookie';
 import { toUserDto, type UserDocument } from '../projections/user.document';
 import { ok } from '../shared/envelope';
 import { TurnstileGuard } from '../turnstile/turnstile.guard';
@@ -139,17 +140,6 @@ export class AccountsController {
   }
 
   private setSession(request: FastifyRequest, reply: FastifyReply, userId: number): void {
-    void reply.setCookie(
-      SESSION_COOKIE,
-      this.authenticator.sessions.encode(SessionCodec.start(userId, Date.now())),
-      {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'strict',
-        // Over HTTPS, or behind a trusted proxy that says so (X-Forwarded-Proto, see TRUST_PROXY).
-        secure: request.protocol === 'https',
-        maxAge: SESSION_MAX_AGE_S,
-      },
-    );
+    setSessionCookie(this.authenticator, request, reply, userId);
   }
 }

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { isRoot, UserStatus, type LoginResultDto } from '@tollgate/contracts';
+import { loginResultOf } from '../login-result';
 import { normalizeEmail, normalizeUsername } from '@tollgate/domain';
 import type { ReadStore } from '@tollgate/read-store';
 import { PasswordAttempts } from '../../auth/password-attempts';
@@ -42,15 +43,7 @@ export class LoginHandler implements IQueryHandler<LoginQuery> {
     );
     if (!user || !matches) throw new ApiError('auth.wrong_credentials');
     if (user.status !== UserStatus.Enabled) throw new ApiError('auth.user_disabled');
-    return {
-      id: user.id,
-      username: user.username,
-      display_name: user.display_name,
-      role: user.role,
-      status: user.status,
-      group: user.group,
-      default_password: isRoot(user.role) && password === DEFAULT_ROOT_PASSWORD,
-    };
+    return loginResultOf(user, isRoot(user.role) && password === DEFAULT_ROOT_PASSWORD);
   }
 
   /**

@@ -3,6 +3,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Role, UserStatus, type LoginResultDto } from '@tollgate/contracts';
 import { DomainError, IDENTITY_FIELD } from '@tollgate/domain';
 import type { ReadStore } from '@tollgate/read-store';
+import { loginResultOf } from '../../accounts/login-result';
 import { UserRegistrar } from '../../accounts/user-registrar';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { randomAlphanumeric } from '../../infrastructure/random-text';
@@ -57,15 +58,7 @@ export class SignInWithIdentityHandler implements ICommandHandler<SignInWithIden
   private signIn(user: UserDocument): LoginResultDto {
     if (user.DeletedAt !== null) throw new ApiError('user.deregistered');
     if (user.status !== UserStatus.Enabled) throw new ApiError('auth.user_disabled');
-    return {
-      id: user.id,
-      username: user.username,
-      display_name: user.display_name,
-      role: user.role,
-      status: user.status,
-      group: user.group,
-      default_password: false,
-    };
+    return loginResultOf(user);
   }
 
   /** Tries the provider's login as the username, then variations, until one is free. */
