@@ -73,6 +73,33 @@ describe('accounts: register, login, self', () => {
     expect(list.body.data.total).toBe(0);
   });
 
+  it('input the DTOs refuse is explained in the request language', async () => {
+    const register = (body: object, language?: string) => {
+      const req = request(t.url).post('/api/user/register');
+      return (language ? req.set('Accept-Language', language) : req).send(body);
+    };
+    // No Accept-Language: zh-CN, the console's default.
+    expect((await register({ username: 'carol' })).body).toEqual({
+      success: false,
+      message: '输入不合法：密码 不能为空',
+    });
+    expect((await register({ username: 'carol' }, 'zh-CN')).body.message).toBe(
+      '输入不合法：密码 不能为空',
+    );
+    expect((await register({ username: 'carol' }, 'en-US,en;q=0.9')).body).toEqual({
+      success: false,
+      message: 'Invalid input: Password is required',
+    });
+    expect((await register({ username: 'carol', password: 12345678 }, 'en')).body.message).toBe(
+      'Invalid input: Password must be a string',
+    );
+    expect(
+      (await register({ username: 'c'.repeat(101), password: 'password123' })).body.message,
+    ).toBe('输入不合法：用户名 长度不能超过 100');
+    const root = await loginRoot(t.url);
+    expect((await root.get('/api/user/search?keyword=carol')).body.data.total).toBe(0);
+  });
+
   it('an unverified email does not sign in (anyone could have typed it); the username does', async () => {
     await request(t.url)
       .post('/api/user/register')

@@ -639,6 +639,10 @@ const STRUCTURAL: ReadonlyArray<
 const verbOf = (row: Row) =>
   row.route.split(' ')[0]!.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
 
+/** class-validator's default constraint texts ("password must be a string", "each value in …"). */
+const CLASS_VALIDATOR_TEXT =
+  /\b(must|should not|each value in|nested property|Validation failed)\b/;
+
 describe('fuzz: every /api route refuses bad input without a change or an error', () => {
   let t: TestApp;
   let root: ConsoleClient;
@@ -726,6 +730,13 @@ describe('fuzz: every /api route refuses bad input without a change or an error'
       body: expect.objectContaining({ success: false, message: expect.any(String) }),
     });
     expect(res.status).not.toBe(500);
+    // Refusals read in the request's language (zh-CN here): no class-validator English.
+    const message = String((res.body as { message?: unknown }).message);
+    expect({ what, message, english: CLASS_VALIDATOR_TEXT.test(message) }).toEqual({
+      what,
+      message,
+      english: false,
+    });
     expect({ what, appended: eventCount() - before }).toEqual({ what, appended: 0 });
     expect({ what, logged: errors.slice(logged) }).toEqual({ what, logged: [] });
   }

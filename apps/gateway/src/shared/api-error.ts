@@ -1,3 +1,5 @@
+import type { MessageParams } from './i18n/messages';
+
 /**
  * An error answered in the spec's envelope. `status` is the HTTP status: 200 for business failures,
  * 401 only for missing or invalid sessions, 429 for rate limits.
@@ -5,7 +7,7 @@
 export class ApiError extends Error {
   constructor(
     readonly code: string,
-    readonly params: Record<string, string | number> = {},
+    readonly params: MessageParams = {},
     readonly status = 200,
   ) {
     super(code);

@@ -8,6 +8,7 @@ import { USAGE_DATA_MESSAGES } from '../../usage-data/usage-data.messages';
 import { CHANNEL_MESSAGES } from '../../channels/channels.messages';
 import { OAUTH_MESSAGES } from '../../oauth/oauth.messages';
 import { MAIL_MESSAGES } from '../../mail/mail.messages';
+import { VALIDATION_MESSAGES } from './validation.messages';
 
 /**
  * Server-side texts by stable code, zh-CN (the anchors' wording, verbatim where the spec gives it)
@@ -18,8 +19,9 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
   ...CHANNEL_MESSAGES,
   ...OAUTH_MESSAGES,
   ...MAIL_MESSAGES,
+  ...VALIDATION_MESSAGES,
   'common.invalid_params': { 'zh-CN': '无效的参数', en: 'Invalid parameters' },
-  'common.invalid_input': { 'zh-CN': '输入不合法 {detail}', en: 'Invalid input: {detail}' },
+  'common.invalid_input': { 'zh-CN': '输入不合法：{detail}', en: 'Invalid input: {detail}' },
   'common.not_found': { 'zh-CN': '资源不存在', en: 'Not found' },
   'common.internal_error': {
     'zh-CN': '服务器内部错误，请联系管理员！',
@@ -247,14 +249,31 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
 
 export type Lang = 'zh-CN' | 'en';
 
-export function translate(
-  code: string,
-  params: Record<string, string | number> = {},
-  lang: Lang = 'zh-CN',
-): string {
+/** A text by code, translated when the answer's language is known (a param may be one, or a list). */
+export interface Message {
+  readonly code: string;
+  readonly params?: MessageParams;
+}
+
+export type MessageParam = string | number | Message | readonly Message[];
+export type MessageParams = Readonly<Record<string, MessageParam>>;
+
+const LIST_SEPARATOR: Record<Lang, string> = { 'zh-CN': '；', en: '; ' };
+
+function render(value: MessageParam, lang: Lang): string {
+  if (typeof value === 'string' || typeof value === 'number') return String(value);
+  if (Array.isArray(value))
+    return (value as readonly Message[])
+      .map((item) => translate(item.code, item.params, lang))
+      .join(LIST_SEPARATOR[lang]);
+  const message = value as Message;
+  return translate(message.code, message.params, lang);
+}
+
+export function translate(code: string, params: MessageParams = {}, lang: Lang = 'zh-CN'): string {
   const template = MESSAGES[code]?.[lang] ?? code;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
+    name in params ? render(params[name]!, lang) : whole,
   );
 }
 
