@@ -35,13 +35,23 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-export async function startBrowserSession(): Promise<BrowserSession> {
+export interface BrowserSessionOptions {
+  /** Extra gateway environment (e.g. provider URLs pointing at the test's local mocks). */
+  readonly gatewayEnv?: Record<string, string>;
+}
+
+export async function startBrowserSession(
+  options: BrowserSessionOptions = {},
+): Promise<BrowserSession> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const gateway = await startGateway();
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  const gateway = await startGateway({ env: options.gatewayEnv });
+  // A browser that cannot start must not leave the gateway running (jest would never exit).
+  const browser = await chromium
+    .launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+    .catch(async (error: unknown) => {
+      await gateway.stop();
+      throw error;
+    });
   const contexts: BrowserContext[] = [];
   const track = (context: BrowserContext) => {
     contexts.push(context);
@@ -142,12 +152,15 @@ export const expectAttribute = (locator: Locator, name: string, value: string | 
 
 /**
  * One session for the calling test file: started before its tests, its profiles closed after each
- * test, stopped after the file. Call at the top level of the file.
+ * test, stopped after the file. Call at the top level of the file; `options` is read when the
+ * session starts (after the file's earlier beforeAll hooks, e.g. ones starting mock servers).
  */
-export function useBrowserSession(): BrowserSession {
+export function useBrowserSession(
+  options: () => BrowserSessionOptions = () => ({}),
+): BrowserSession {
   let current: BrowserSession | undefined;
   beforeAll(async () => {
-    current = await startBrowserSession();
+    current = await startBrowserSession(options());
   });
   afterEach(async () => {
     await current?.closePages();
