@@ -175,6 +175,42 @@ const PAGES: PageCase[] = [
     ready: (p, l) => p.getByLabel(text('用户名', 'Username')[l], { exact: true }).waitFor(),
     actions: (p, l) => [button(p, text('提交', 'Submit')[l])],
   },
+  {
+    name: 'setting-personal',
+    path: '/setting',
+    ready: (p, l) => p.getByRole('tab', { name: text('个人设置', 'Personal')[l] }).waitFor(),
+    actions: (p, l) => [p.getByRole('tab', { name: text('运营设置', 'Operation')[l] })],
+  },
+  {
+    name: 'setting-operation',
+    path: '/setting?tab=operation',
+    ready: (p, l) => heading(p, text('倍率设置', 'Ratios')[l]).waitFor(),
+    actions: (p, l) => [
+      p
+        .getByRole('region', { name: text('通用设置', 'General')[l] })
+        .getByRole('button', { name: text('保存', 'Save')[l] }),
+    ],
+  },
+  {
+    name: 'setting-system',
+    path: '/setting?tab=system',
+    ready: (p, l) => heading(p, text('配置 SMTP', 'SMTP')[l]).waitFor(),
+    actions: (p, l) => [
+      p
+        .getByRole('region', { name: text('配置 SMTP', 'SMTP')[l] })
+        .getByRole('button', { name: text('保存', 'Save')[l] }),
+    ],
+  },
+  {
+    name: 'setting-other',
+    path: '/setting?tab=other',
+    ready: (p, l) => heading(p, text('公告', 'Notice')[l]).waitFor(),
+    actions: (p, l) => [
+      p
+        .getByRole('region', { name: text('公告', 'Notice')[l] })
+        .getByRole('button', { name: text('保存', 'Save')[l] }),
+    ],
+  },
 ];
 
 /** The drawers that open from a page's add button. */

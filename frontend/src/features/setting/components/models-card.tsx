@@ -2,6 +2,7 @@ import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { selfQueries } from '../api/self.api';
+import { textLang } from '@/utils/text-lang';
 
 /** The models the user may call, per group. */
 export function ModelsCard() {
@@ -24,7 +25,7 @@ export function ModelsCard() {
               <Group gap="xs">
                 <Badge variant="filled">{group}</Badge>
                 {groups.data?.[group] && (
-                  <Text size="sm" c="dimmed">
+                  <Text size="sm" c="dimmed" lang={textLang(groups.data[group])}>
                     {groups.data[group]}
                   </Text>
                 )}

@@ -32,6 +32,7 @@ import {
   type OptionKey,
 } from '../../utils/option-form';
 import type { optionsZhCN } from '../../locales/zh-cn';
+import { textLang } from '@/utils/text-lang';
 
 type CardName = keyof typeof optionsZhCN.options.cards;
 type CardHint = keyof typeof optionsZhCN.options.cardHints;
@@ -241,6 +242,7 @@ export function OptionsCard(props: OptionsCardProps) {
             minRows={field.rows ?? (field.kind === 'json' ? 6 : 3)}
             maxRows={20}
             styles={field.kind === 'json' ? { input: { fontFamily: 'monospace' } } : undefined}
+            lang={textLang(value)}
             value={value}
             onChange={(event) => change(field.key, event.currentTarget.value)}
           />
