@@ -7,6 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import {
   type ChatAdaptor,
+  chunksOfCompletion,
   completionTextOfJson,
   type ConvertContext,
   type ConvertedFailure,
@@ -27,7 +28,7 @@ import {
 import type { Dispatcher } from 'undici';
 import type { AttemptResult, Prepared } from './relay-call';
 import { ClientStream, pipeUpstream } from './client-stream';
-import { CORS_HEADERS, REQUEST_ID_HEADER } from './relay-http';
+import { sendBytes } from './relay-http';
 import type { RoutedChannel } from './relay-ports';
 import {
   headerText,
@@ -161,7 +162,7 @@ export class ConvertedAttempts {
     if (facts.stream) {
       // A provider that ignored `stream`: the whole answer as a stream of one chunk.
       const encoder = p.client.stream(ctx);
-      const text = chunksOfCompletion(converted.body, ctx)
+      const text = chunksOfCompletion(converted.body, ctx, usage)
         .map((c) => encoder.chunk(c))
         .join('');
       const client = new ClientStream(res, call.requestId);
@@ -171,15 +172,7 @@ export class ConvertedAttempts {
       return { kind: 'answered' };
     }
     const payload = Buffer.from(JSON.stringify(p.client.whole(converted.body, usage, ctx)));
-    if (!res.destroyed && !res.headersSent) {
-      res.writeHead(200, {
-        ...CORS_HEADERS,
-        'content-type': 'application/json',
-        'content-length': payload.length,
-        [REQUEST_ID_HEADER]: call.requestId,
-      });
-      res.end(payload);
-    }
+    sendBytes(res, 200, 'application/json', payload, call.requestId);
     this.settle(p, channel, upstreamModel, usage, estimated, firstByteAt, false);
     return { kind: 'answered' };
   }
@@ -196,14 +189,12 @@ export class ConvertedAttempts {
     const framer = framerFor(adaptor.framing);
     const converter = adaptor.stream(ctx);
     const encoder = p.client.stream(ctx);
-    let text = '';
+    const kept = new KeptText();
     let firstAt: number | null = null;
     const toClient = (chunks: JsonObject[]): string => {
+      kept.add(chunks);
       let out = '';
-      for (const chunk of chunks) {
-        if (text.length < KEEP_TEXT_CHARS) text += completionTextOfJson(chunk);
-        out += encoder.chunk(chunk);
-      }
+      for (const chunk of chunks) out += encoder.chunk(chunk);
       return out;
     };
     const client = new ClientStream(res, p.call.requestId);
@@ -219,7 +210,7 @@ export class ConvertedAttempts {
     const reported = converter.usage();
     const usage: UpstreamUsage = reported ?? {
       promptTokens: p.promptEstimate,
-      completionTokens: countText(text),
+      completionTokens: countText(kept.text),
       cachedTokens: 0,
     };
     tail += encoder.end(usage);
@@ -261,17 +252,19 @@ export class ConvertedAttempts {
       const converter = adaptor.stream(ctx);
       let firstAt: number | null = null;
       const client = new ClientStream(res, call.requestId);
+      const kept = new KeptText();
       const read = await pipeUpstream(answer, client, (chunk) => {
         firstAt ??= Date.now();
-        eventsOf(framer.push(chunk), converter);
+        kept.add(eventsOf(framer.push(chunk), converter));
         return chunk;
       });
-      eventsOf(framer.end(), converter);
+      kept.add(eventsOf(framer.end(), converter));
       client.finish('', read.broken);
       const reported = converter.usage();
+      // No usage in the stream (a cut upstream): count what was produced, as the other paths do.
       const usage = reported ?? {
         promptTokens: p.promptEstimate,
-        completionTokens: 0,
+        completionTokens: countText(kept.text),
         cachedTokens: 0,
       };
       this.settle(p, channel, upstreamModel, usage, reported === undefined, firstAt, true);
@@ -284,15 +277,7 @@ export class ConvertedAttempts {
       return { kind: 'failed', failure: networkFailure(error) };
     }
     const firstByteAt = Date.now();
-    if (!res.destroyed && !res.headersSent) {
-      res.writeHead(answer.statusCode, {
-        ...CORS_HEADERS,
-        'content-type': contentType || 'application/json',
-        'content-length': raw.length,
-        [REQUEST_ID_HEADER]: call.requestId,
-      });
-      res.end(raw);
-    }
+    sendBytes(res, answer.statusCode, contentType || 'application/json', raw, call.requestId);
     const parsed = parseJsonObject(raw);
     const converted = parsed ? adaptor.response('chat', parsed, ctx) : undefined;
     const reported = converted?.ok ? converted.usage : undefined;
@@ -316,25 +301,14 @@ function eventsOf(events: FramedEvent[], converter: StreamConverter): JsonObject
   return out;
 }
 
-/** An OpenAI chat.completion as the chunks a stream of it would have sent (usage last). */
-function chunksOfCompletion(completion: JsonObject, ctx: ConvertContext): JsonObject[] {
-  const chunk = (choices: unknown[], usage?: unknown): JsonObject => ({
-    id: ctx.id,
-    object: 'chat.completion.chunk',
-    created: ctx.created,
-    model: ctx.model,
-    choices,
-    ...(usage === undefined ? {} : { usage }),
-  });
-  const choices = Array.isArray(completion.choices) ? (completion.choices as JsonObject[]) : [];
-  const out = choices.map((choice, index) => {
-    const message = (choice.message ?? {}) as JsonObject;
-    const toolCalls = Array.isArray(message.tool_calls)
-      ? (message.tool_calls as JsonObject[]).map((call, i) => ({ index: i, ...call }))
-      : undefined;
-    const delta = { ...message, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
-    return chunk([{ index, delta, finish_reason: choice.finish_reason ?? 'stop' }]);
-  });
-  if (completion.usage !== undefined) out.push(chunk([], completion.usage));
-  return out;
+/** The completion text of converted chunks, kept (bounded) to count locally when no usage comes. */
+class KeptText {
+  text = '';
+
+  add(chunks: JsonObject[]): void {
+    for (const chunk of chunks) {
+      if (this.text.length >= KEEP_TEXT_CHARS) return;
+      this.text += completionTextOfJson(chunk);
+    }
+  }
 }

@@ -44,6 +44,24 @@ export function sendJson(
   res.end(payload);
 }
 
+/** Writes a whole answer's bytes as they are (unless the client left or headers went already). */
+export function sendBytes(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: Buffer,
+  requestId: string,
+): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, {
+    ...CORS_HEADERS,
+    'content-type': contentType,
+    'content-length': body.length,
+    [REQUEST_ID_HEADER]: requestId,
+  });
+  res.end(body);
+}
+
 /** Writes `error` in the client's protocol (OpenAI's unless the route speaks another). */
 export function sendError(
   res: ServerResponse,

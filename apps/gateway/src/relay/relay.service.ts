@@ -51,7 +51,7 @@ import { type ClientWire, clientWireOfIngress, openAiClient } from './client-wir
 import { ConvertedAttempts } from './converted-attempts';
 import type { Caller } from './relay-admission';
 import type { AttemptResult, LastFailure, Prepared, RelayCall } from './relay-call';
-import { CORS_HEADERS, REQUEST_ID_HEADER, relayError, sendError } from './relay-http';
+import { relayError, sendBytes, sendError } from './relay-http';
 import {
   BALANCE_BOOK_PORT,
   type BalanceBookPort,
@@ -571,15 +571,7 @@ export class RelayService {
       return { kind: 'failed', failure: networkFailure(error) };
     }
     const firstByteAt = Date.now();
-    if (!res.destroyed && !res.headersSent) {
-      res.writeHead(answer.statusCode, {
-        ...CORS_HEADERS,
-        'content-type': contentType || 'application/json',
-        'content-length': raw.length,
-        [REQUEST_ID_HEADER]: p.call.requestId,
-      });
-      res.end(raw);
-    }
+    sendBytes(res, answer.statusCode, contentType || 'application/json', raw, p.call.requestId);
     const { usage, estimated } = this.usageOfWhole(p, raw, contentType);
     this.settle(p, channel, upstreamModel, usage, estimated, firstByteAt, false);
     return undefined;

@@ -110,3 +110,30 @@ export abstract class ChunkConverter implements StreamConverter {
     return [this.chunk({ role: 'assistant', content: '' })];
   }
 }
+
+/**
+ * A chat.completion as the chunks a stream of it would have sent, usage last: for a provider that
+ * answered a stream request with one whole JSON answer.
+ */
+export function chunksOfCompletion(
+  completion: JsonObject,
+  ctx: ConvertContext,
+  usage: UpstreamUsage | undefined,
+): JsonObject[] {
+  const choices = Array.isArray(completion.choices) ? (completion.choices as JsonObject[]) : [];
+  const out = choices.map((choice, index) => {
+    const message = (choice.message ?? {}) as JsonObject;
+    const delta = Array.isArray(message.tool_calls)
+      ? {
+          ...message,
+          tool_calls: (message.tool_calls as JsonObject[]).map((call, i) => ({
+            index: i,
+            ...call,
+          })),
+        }
+      : message;
+    const finish = typeof choice.finish_reason === 'string' ? choice.finish_reason : 'stop';
+    return chatChunk(ctx, delta, finish, index);
+  });
+  return [...out, ...usageChunks(ctx, usage)];
+}

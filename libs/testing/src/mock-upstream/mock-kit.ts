@@ -126,3 +126,12 @@ export function decodeSegment(segment: string): string {
     return segment;
   }
 }
+
+/**
+ * Semantic SSE frames (Anthropic's Messages, OpenAI's Responses): each JSON event's `type` is also
+ * its `event:` name.
+ */
+export const NAMED_SSE_FRAMES: StreamFormat = {
+  headers: SSE_HEADERS,
+  frame: (json) => `event: ${(JSON.parse(json) as { type: string }).type}\ndata: ${json}\n\n`,
+};

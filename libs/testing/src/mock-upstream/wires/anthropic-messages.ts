@@ -4,7 +4,7 @@
  * event stream.
  */
 import type { MockBehavior } from '../mock-behavior';
-import { pieces, SSE_HEADERS, usageOf, writeStream } from '../mock-kit';
+import { NAMED_SSE_FRAMES, pieces, usageOf, writeStream } from '../mock-kit';
 import type { WireCall } from './provider-wire';
 
 /** Anthropic usage from the behaviour: prompt_tokens includes the cached and cache-written ones. */
@@ -77,12 +77,6 @@ export function anthropicStreamEvents(call: WireCall, id: string): AnthropicEven
   };
 }
 
-/** An Anthropic SSE frame: the event's type is also its name. */
-const anthropicFrame = (json: string): string => {
-  const type = (JSON.parse(json) as { type: string }).type;
-  return `event: ${type}\ndata: ${json}\n\n`;
-};
-
 /** The stream events as Anthropic's SSE (its own API and Vertex's streamRawPredict). */
 export function writeAnthropicSse(call: WireCall, id: string): Promise<void> {
   const events = anthropicStreamEvents(call, id);
@@ -93,6 +87,6 @@ export function writeAnthropicSse(call: WireCall, id: string): Promise<void> {
     json(events.head),
     json(events.frames),
     json(events.tail),
-    { headers: SSE_HEADERS, frame: anthropicFrame },
+    NAMED_SSE_FRAMES,
   );
 }

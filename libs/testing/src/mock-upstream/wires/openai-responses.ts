@@ -4,7 +4,7 @@
  * response.completed with usage). Failures keep the OpenAI error shape of the default wire.
  */
 import type { MockFailure } from '../mock-behavior';
-import { now, pieces, sendJson, SSE_HEADERS, usageOf, writeStream } from '../mock-kit';
+import { NAMED_SSE_FRAMES, now, pieces, sendJson, usageOf, writeStream } from '../mock-kit';
 import type { ProviderWire, WireCall, WireFailure } from './provider-wire';
 
 function usage(call: WireCall) {
@@ -42,10 +42,6 @@ function response(call: WireCall, status: 'in_progress' | 'completed') {
   };
 }
 
-/** Semantic SSE events: `event: <type>` + `data: <json with the same type>`. */
-const frame = (json: string): string =>
-  `event: ${(JSON.parse(json) as { type: string }).type}\ndata: ${json}\n\n`;
-
 function answer(call: WireCall): void | Promise<void> {
   if (call.body.stream !== true) return sendJson(call.res, 200, response(call, 'completed'));
   const itemId = `msg_mock_${call.id}`;
@@ -75,7 +71,7 @@ function answer(call: WireCall): void | Promise<void> {
     ),
     event('response.completed', { response: response(call, 'completed') }, parts.length + 3),
   ];
-  return writeStream(call.res, call.behavior, head, frames, tail, { headers: SSE_HEADERS, frame });
+  return writeStream(call.res, call.behavior, head, frames, tail, NAMED_SSE_FRAMES);
 }
 
 export const OPENAI_RESPONSES_WIRE: ProviderWire = {
