@@ -176,6 +176,12 @@ const PAGES: PageCase[] = [
     actions: (p, l) => [button(p, text('提交', 'Submit')[l])],
   },
   {
+    name: 'password-reset-confirm',
+    path: '/user/reset?email=user%40example.com&token=abc',
+    ready: (p, l) => heading(p, text('密码重置确认', 'Confirm password reset')[l]).waitFor(),
+    actions: (p, l) => [button(p, text('确认重置密码', 'Confirm password reset')[l])],
+  },
+  {
     name: 'setting-personal',
     path: '/setting',
     ready: (p, l) => p.getByRole('tab', { name: text('个人设置', 'Personal')[l] }).waitFor(),
