@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createTransport } from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
 import { OptionsCache } from '../options/options.cache';
@@ -48,6 +48,8 @@ export class Mailer {
     const smtp = smtpSettings(this.options);
     if (!smtp.host || !smtp.from) throw new ApiError('mail.smtp_not_configured');
     const timeout = this.config.mail.smtpTimeoutMs;
+    // Loaded on the first mail: most gateways never send one (~12 MiB less at start-up).
+    const { createTransport }: typeof Nodemailer = await import('nodemailer');
     const transport = createTransport({
       host: smtp.host,
       port: smtp.port,

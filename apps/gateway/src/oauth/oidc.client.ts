@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import type * as Jose from 'jose';
+import type { JWTPayload } from 'jose';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
 import { OptionsCache } from '../options/options.cache';
@@ -45,7 +46,7 @@ const isHttpUrl = (value: string) => /^https?:\/\/[^\s]+$/i.test(value);
 export class OidcClient {
   private readonly logger = new Logger('OidcAuth');
   private discovery: { url: string; provider: OidcProvider; until: number } | null = null;
-  private readonly keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+  private readonly keySets = new Map<string, ReturnType<typeof Jose.createRemoteJWKSet>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -120,6 +121,8 @@ export class OidcClient {
   }
 
   private async verify(idToken: string, provider: OidcProvider, clientId: string) {
+    // Loaded on the first OpenID Connect sign-in, not at every start-up.
+    const { createRemoteJWKSet, jwtVerify }: typeof Jose = await import('jose');
     let keys = this.keySets.get(provider.jwksUri);
     if (!keys) {
       keys = createRemoteJWKSet(new URL(provider.jwksUri), {

@@ -3,8 +3,7 @@
  * own signer) with Node's SHA-256. Signing is async in that package, so it runs after the
  * adaptor's synchronous request(): the gateway awaits `ChatAdaptor.authorize` before sending.
  */
-import { Hash } from '@smithy/core/serde';
-import { SignatureV4 } from '@smithy/signature-v4';
+import type { Hash } from '@smithy/core/serde';
 import type { ProviderRequest } from '../chat-adaptor';
 import type { BedrockCredentials } from './bedrock-key';
 
@@ -13,12 +12,24 @@ export const BEDROCK_SIGNING_SERVICE = 'bedrock';
 
 type HashSecret = ConstructorParameters<typeof Hash>[1];
 
-/** The signer wants a constructor `new (secret?) => hash`: Node's sha256 (HMAC when keyed). */
-class Sha256 extends Hash {
-  constructor(secret?: HashSecret) {
-    super('sha256', secret);
+/**
+ * The signer and its hash, loaded on the first Bedrock call (the AWS packages cost ~11 MiB at
+ * start-up to gateways that have no Bedrock channel). The signer wants a constructor
+ * `new (secret?) => hash`: Node's sha256 (HMAC when keyed).
+ */
+const signing = async () => {
+  const [{ Hash: NodeHash }, { SignatureV4 }] = await Promise.all([
+    import('@smithy/core/serde'),
+    import('@smithy/signature-v4'),
+  ]);
+  class Sha256 extends NodeHash {
+    constructor(secret?: HashSecret) {
+      super('sha256', secret);
+    }
   }
-}
+  return { SignatureV4, Sha256 };
+};
+let loaded: ReturnType<typeof signing> | undefined;
 
 function splitQuery(search: string): Record<string, string> {
   const query: Record<string, string> = {};
@@ -38,6 +49,7 @@ export async function signBedrockRequest(
   now: Date,
 ): Promise<ProviderRequest> {
   const url = new URL(req.path, req.origin);
+  const { SignatureV4, Sha256 } = await (loaded ??= signing());
   const signer = new SignatureV4({
     credentials,
     region,

@@ -5,8 +5,9 @@
  * message CRC`; messages cut anywhere across chunks are kept until whole, then decoded (CRCs
  * checked) by @smithy/core's EventStreamCodec.
  */
-import { EventStreamCodec } from '@smithy/core/event-streams';
-import { fromUtf8, toUtf8 } from '@smithy/core/serde';
+import type * as EventStreams from '@smithy/core/event-streams';
+import type { EventStreamCodec } from '@smithy/core/event-streams';
+import type * as Serde from '@smithy/core/serde';
 import type { FramedEvent } from '../framing';
 import { isObject, text } from '../json-parts';
 
@@ -35,8 +36,20 @@ function payloadJson(message: Message): unknown {
   }
 }
 
+/**
+ * The codec, loaded when the first Bedrock stream is framed: the AWS packages cost ~11 MiB at
+ * start-up to gateways without a Bedrock channel, and a framer is built synchronously.
+ */
+function newCodec(): EventStreamCodec {
+  /* eslint-disable @typescript-eslint/no-require-imports -- a synchronous lazy load */
+  const events = require('@smithy/core/event-streams') as typeof EventStreams;
+  const serde = require('@smithy/core/serde') as typeof Serde;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return new events.EventStreamCodec(serde.toUtf8, serde.fromUtf8);
+}
+
 export class AwsEventStreamFramer {
-  private readonly codec = new EventStreamCodec(toUtf8, fromUtf8);
+  private readonly codec = newCodec();
   private pending: Buffer | undefined;
   /** After corrupt bytes nothing later can be trusted to start a message. */
   private broken = false;
