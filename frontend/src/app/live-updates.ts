@@ -2,7 +2,6 @@ import type { QueryKey } from '@tanstack/react-query';
 import type { ChangeTopic } from '@tollgate/contracts';
 import { channelQueries } from '@/features/channels';
 import { selfQueries } from '@/features/setting';
-import { logQueries } from '@/features/logs';
 import { redemptionQueries } from '@/features/redemptions';
 import { statusQueries } from '@/features/status';
 import { tokenQueries } from '@/features/tokens';
@@ -17,6 +16,7 @@ export const TOPIC_QUERY_KEYS: Record<ChangeTopic, QueryKey[]> = {
   status: [statusQueries.all],
   tokens: [tokenQueries.all],
   redemptions: [redemptionQueries.all],
-  logs: [logQueries.all],
+  // The log page follows its pushes itself: only with its live toggle on, throttled.
+  logs: [],
   channels: [channelQueries.all],
 };

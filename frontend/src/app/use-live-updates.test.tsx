@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { subscribeChanges } from '@/lib/change-bus';
 import { clearSessionUser, sessionRenewed, setSessionUser } from '@/lib/session';
 import { ordinaryUser } from '@/test/render';
 import { useLiveUpdates } from './use-live-updates';
@@ -49,14 +50,27 @@ describe('useLiveUpdates', () => {
     expect(invalidate.mock.calls).toEqual([[{ queryKey: ['self'] }]]);
   });
 
-  it('refreshes the token, code and log pages on their topics', () => {
+  it('refreshes the token and code pages on their topics', () => {
     setSessionUser(ordinaryUser);
     const { invalidate } = setup();
-    for (const topic of ['tokens', 'redemptions', 'logs'] as const) {
+    for (const topic of ['tokens', 'redemptions'] as const) {
       invalidate.mockClear();
       feed.listener?.({ topic });
       expect(invalidate.mock.calls).toEqual([[{ queryKey: [topic] }]]);
     }
+  });
+
+  it('leaves log pushes to the log page (its live toggle), handing every push on', () => {
+    setSessionUser(ordinaryUser);
+    const { invalidate } = setup();
+    const heard: ChangedEvent[] = [];
+    const stop = subscribeChanges((event) => heard.push(event));
+    invalidate.mockClear();
+    feed.listener?.({ topic: 'logs' });
+    feed.listener?.({ topic: 'channels', id: 4 });
+    stop();
+    expect(invalidate.mock.calls).toEqual([[{ queryKey: ['channels'] }]]);
+    expect(heard).toEqual([{ topic: 'logs' }, { topic: 'channels', id: 4 }]);
   });
 
   it('closes the feed on sign-out', () => {

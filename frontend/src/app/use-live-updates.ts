@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { useSessionUser } from '@/features/auth';
+import { publishChange } from '@/lib/change-bus';
 import { getSessionRenewals, subscribeSession } from '@/lib/session';
 import { openChangeFeed } from '@/lib/socket';
 import { TOPIC_QUERY_KEYS } from './live-updates';
@@ -18,6 +19,7 @@ export function useLiveUpdates(): void {
       for (const queryKey of TOPIC_QUERY_KEYS[event.topic] ?? []) {
         void queryClient.invalidateQueries({ queryKey });
       }
+      publishChange(event);
     });
   }, [userId, renewals, queryClient]);
 }

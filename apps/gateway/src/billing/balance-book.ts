@@ -142,6 +142,12 @@ export class BalanceBook implements HotCache {
     return token.unlimited ? Infinity : tokenLeft(token);
   }
 
+  /** The cap − charges since it was set, ignoring open reservations (the ledger check compares it). */
+  tokenSettledRemaining(tokenId: number): number | undefined {
+    const token = this.tokens.get(tokenId);
+    return token ? token.cap - token.chargedSinceCap : undefined;
+  }
+
   /** Σ quota charged to the token so far. */
   tokenUsed(tokenId: number): number | undefined {
     return this.tokens.get(tokenId)?.used;

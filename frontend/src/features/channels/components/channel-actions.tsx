@@ -1,9 +1,18 @@
 import { ActionIcon, Button, Group, Menu, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import { IconChevronDown, IconCoin, IconCopy, IconDots, IconTrash } from '@tabler/icons-react';
+import {
+  IconChevronDown,
+  IconCoin,
+  IconCopy,
+  IconDots,
+  IconHistory,
+  IconTrash,
+} from '@tabler/icons-react';
 import { ChannelStatus, type ChannelDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { confirmDelete } from '@/components/confirm-delete';
+import { HistoryDrawer } from '@/features/history';
 import {
   useCopyChannel,
   useDeleteChannel,
@@ -28,6 +37,7 @@ export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
   const remove = useDeleteChannel();
   const models = splitList(channel.models);
   const enabled = channel.status === ChannelStatus.Enabled;
+  const [historyOpened, history] = useDisclosure(false);
 
   const askDelete = () =>
     confirmDelete(
@@ -116,12 +126,21 @@ export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
           <Menu.Item leftSection={<IconCopy size={14} />} onClick={confirmCopy}>
             {t('common.copy')}
           </Menu.Item>
+          <Menu.Item leftSection={<IconHistory size={14} />} onClick={history.open}>
+            {t('history.action')}
+          </Menu.Item>
           <Menu.Divider />
           <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={askDelete}>
             {t('common.delete')}
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
+      <HistoryDrawer
+        opened={historyOpened}
+        onClose={history.close}
+        subject={{ kind: 'channel', id: channel.id }}
+        name={channel.name}
+      />
     </Group>
   );
 }

@@ -18,6 +18,10 @@ export const logsEn: typeof logsZhCN = {
       timePlaceholder: 'YYYY-MM-DD HH:mm:ss',
     },
     badTime: 'Invalid time format!',
+    live: {
+      toggle: 'Live',
+      unseen: 'New rows: refresh',
+    },
     typeLabel: 'Log type',
     type: {
       all: 'All',

@@ -17,6 +17,10 @@ export const logsZhCN = {
       timePlaceholder: 'YYYY-MM-DD HH:mm:ss',
     },
     badTime: '时间格式错误！',
+    live: {
+      toggle: '实时',
+      unseen: '有新日志，点击刷新',
+    },
     typeLabel: '日志类型',
     type: {
       all: '全部',

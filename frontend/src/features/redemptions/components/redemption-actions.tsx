@@ -2,6 +2,7 @@ import { Button, Group } from '@mantine/core';
 import { RedemptionStatus, type RedemptionDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { confirmDelete } from '@/components/confirm-delete';
+import { HistoryButton } from '@/features/history';
 import { useCopy } from '@/hooks/use-copy';
 import { useDeleteRedemption, useSetRedemptionStatus } from '../hooks/use-redemption-mutations';
 
@@ -47,6 +48,10 @@ export function RedemptionActions({ redemption, onEdit }: RedemptionActionsProps
       >
         {unused ? t('common.disable') : t('common.enable')}
       </Button>
+      <HistoryButton
+        subject={{ kind: 'redemption', id: redemption.id }}
+        name={redemption.name || `#${redemption.id}`}
+      />
       <Button
         size="compact-xs"
         variant="light"

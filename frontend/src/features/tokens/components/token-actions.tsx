@@ -3,6 +3,7 @@ import { IconChevronDown } from '@tabler/icons-react';
 import { TokenStatus, type TokenDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { confirmDelete } from '@/components/confirm-delete';
+import { HistoryButton } from '@/features/history';
 import { useStatus } from '@/features/status';
 import { useCopy } from '@/hooks/use-copy';
 import { notifyError } from '@/lib/notify';
@@ -107,6 +108,7 @@ export function TokenActions({ token, onEdit }: TokenActionsProps) {
       >
         {enabled ? t('common.disable') : t('common.enable')}
       </Button>
+      <HistoryButton subject={{ kind: 'token', id: token.id }} name={token.name} />
       <Button size="compact-xs" variant="light" color="gray" onClick={() => onEdit(token)}>
         {t('common.edit')}
       </Button>

@@ -1,9 +1,17 @@
 import { Button, Group, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { isRoot, Role, UserStatus, type ManageAction, type UserDto } from '@tollgate/contracts';
+import {
+  isAdmin,
+  isRoot,
+  Role,
+  UserStatus,
+  type ManageAction,
+  type UserDto,
+} from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSessionUser } from '@/features/auth';
+import { HistoryButton } from '@/features/history';
 import { useManageUser } from '../hooks/use-user-mutations';
 import { isDeregistered } from './user-state';
 
@@ -17,7 +25,21 @@ export function UserActions({ user }: { user: UserDto }) {
   const { t } = useTranslation();
   const manage = useManageUser();
   const viewer = useSessionUser();
-  if (isDeregistered(user)) return <Text c="dimmed">—</Text>;
+  // An admin's own changes (who-did-what) are a tab of their history drawer.
+  const history = (
+    <HistoryButton
+      subject={{ kind: 'user', id: user.id }}
+      name={user.username}
+      actorId={isAdmin(user.role) ? user.id : undefined}
+    />
+  );
+  if (isDeregistered(user))
+    return (
+      <Group gap={4} wrap="nowrap">
+        <Text c="dimmed">—</Text>
+        {history}
+      </Group>
+    );
   const viewerIsRoot = viewer !== null && isRoot(viewer.role);
   const manageable = !isRoot(user.role) && (viewerIsRoot || (viewer?.role ?? 0) > user.role);
   const self = viewer?.id === user.id;
@@ -84,6 +106,7 @@ export function UserActions({ user }: { user: UserDto }) {
       >
         {t('users.deregister')}
       </Button>
+      {history}
     </Group>
   );
 }

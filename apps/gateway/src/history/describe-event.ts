@@ -1,0 +1,173 @@
+import type { HistoryChangeDto } from '@tollgate/contracts';
+
+/** An entity's visible fields as folded so far from its stream (what "before" is read from). */
+export type FieldState = Readonly<Record<string, unknown>>;
+
+export interface DescribedEvent {
+  readonly changes: HistoryChangeDto[];
+  /** Why, when the event says so ('' otherwise). */
+  readonly reason: string;
+  /** The fields after this event. */
+  readonly next: FieldState;
+}
+
+type Data = Record<string, unknown>;
+
+/** What an event sets: new field values, secrets that changed, explicit changes (deltas, from/to). */
+interface EventEffect {
+  readonly set?: Data;
+  readonly secrets?: readonly string[];
+  readonly explicit?: readonly HistoryChangeDto[];
+  readonly reason?: unknown;
+}
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
+
+/** camelCase → snake_case: the API's field names (baseUrl → base_url). */
+export const snakeCase = (name: string): string =>
+  name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+function snakeFields(data: unknown, omit: readonly string[] = []): Data {
+  const out: Data = {};
+  if (!data || typeof data !== 'object') return out;
+  for (const [key, value] of Object.entries(data as Data))
+    if (!omit.includes(key)) out[snakeCase(key)] = value;
+  return out;
+}
+
+const delta = (field: string, amount: number, before: unknown = null, after: unknown = null) =>
+  ({ field, before, after, delta: amount }) as HistoryChangeDto;
+
+function tokenSettings(d: Data): Data {
+  const limits = (d['rateLimits'] ?? {}) as Data;
+  return {
+    ...snakeFields(d, ['tokenId', 'userId', 'sealedKey', 'keyHash', 'createdTime', 'rateLimits']),
+    rate_limit_rpm: limits['rpm'],
+    rate_limit_tpm: limits['tpm'],
+    rate_limit_concurrency: limits['concurrency'],
+  };
+}
+
+/** One pure mapping per event type. Unknown types map to no changes (never a crash). */
+const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
+  // user-<id>
+  UserRegistered: (d) => ({
+    set: {
+      username: d['username'],
+      display_name: d['displayName'],
+      role: d['role'],
+      group: d['group'],
+      email: d['email'],
+      status: 1,
+      inviter_id: d['inviterId'],
+    },
+    secrets: ['password'],
+    reason: d['source'],
+  }),
+  UserEmailBound: (d) => ({
+    explicit: [{ field: 'email', before: str(d['previous']) || null, after: d['email'] }],
+  }),
+  UserExternalIdentityBound: (d) => ({ set: { [`${str(d['provider'])}_id`]: d['externalId'] } }),
+  UserPasswordChanged: (d) => ({ secrets: ['password'], reason: d['reason'] }),
+  UserProfileUpdated: (d) => ({ set: snakeFields(d, ['userId']) }),
+  UserRenamed: (d) => ({ set: { username: d['to'] } }),
+  UserGroupChanged: (d) => ({ set: { group: d['to'] } }),
+  UserRoleChanged: (d) => ({ set: { role: d['to'] } }),
+  UserStatusChanged: (d) => ({ set: { status: d['to'] } }),
+  UserDeregistered: (d) => ({ set: { deleted: true }, reason: d['by'] }),
+  UserAccessTokenIssued: () => ({ secrets: ['access_token'] }),
+  // billing-<id>: amounts, folded as deltas (docs/ledger.md)
+  QuotaGranted: (d) => ({ explicit: [delta('quota', num(d['amount']))], reason: d['reason'] }),
+  QuotaAdjusted: (d) => ({
+    explicit: [delta('quota', num(d['delta']), d['from'], d['to'])],
+    reason: d['note'],
+  }),
+  InviterRewarded: (d) => ({
+    explicit: [delta('aff_quota', num(d['amount'])), delta('aff_count', 1)],
+    reason: 'invitee',
+  }),
+  AffQuotaTransferred: (d) => ({
+    explicit: [delta('aff_quota', -num(d['amount'])), delta('quota', num(d['amount']))],
+  }),
+  // token-<id>
+  TokenCreated: (d) => ({ set: { ...tokenSettings(d), status: 1 }, secrets: ['key'] }),
+  TokenUpdated: (d) => ({ set: tokenSettings(d) }),
+  TokenStatusChanged: (d) => ({ set: { status: d['to'] }, reason: d['reason'] }),
+  TokenDeleted: () => ({ set: { deleted: true } }),
+  // channel-<id>
+  ChannelCreated: (d) => ({
+    set: { ...snakeFields(d['config']), status: d['status'] },
+    secrets: ['key'],
+    reason: typeof d['copiedFrom'] === 'number' ? `copied from ${d['copiedFrom']}` : '',
+  }),
+  ChannelUpdated: (d) => ({
+    set: snakeFields(d['changes']),
+    secrets: d['key'] ? ['key'] : [],
+  }),
+  ChannelStatusChanged: (d) => ({ set: { status: d['to'] }, reason: d['reason'] }),
+  ChannelTested: (d) => ({
+    set: { test_time: d['testTime'], response_time: d['responseTimeMs'] },
+    reason: d['success'] ? '' : str(d['message']),
+  }),
+  ChannelBalanceUpdated: (d) => ({
+    set: { balance: d['balance'], balance_updated_time: d['updatedTime'] },
+  }),
+  ChannelDeleted: () => ({ set: { deleted: true } }),
+  // redemption-<id>
+  RedemptionCreated: (d) => ({
+    set: { name: d['name'], quota: d['quota'], status: 1 },
+    secrets: ['key'],
+  }),
+  RedemptionUpdated: (d) => ({ set: { name: d['name'], quota: d['quota'] } }),
+  RedemptionStatusChanged: (d) => ({ set: { status: d['to'] } }),
+  RedemptionRedeemed: (d) => ({
+    set: { status: 3, used_user_id: d['userId'], redeemed_time: d['redeemedTime'] },
+  }),
+  RedemptionDeleted: () => ({ set: { deleted: true } }),
+  // options, logs
+  OptionChanged: (d) => ({
+    explicit: [{ field: str(d['key']), before: d['previous'] ?? null, after: d['value'] }],
+  }),
+  SecretOptionChanged: (d) => ({ secrets: [str(d['key'])] }),
+  LogsCleared: (d) => ({
+    explicit: [{ field: 'logs_before', before: null, after: d['before'] }],
+    reason: `${num(d['count'])} rows`,
+  }),
+};
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * "What changed" for one event, given the entity's fields before it: before → after per field,
+ * secrets as "changed" only. Fields whose value did not change are left out.
+ */
+export function describeEvent(type: string, data: unknown, prior: FieldState): DescribedEvent {
+  const effect = EFFECTS[type]?.(data && typeof data === 'object' ? (data as Data) : {}) ?? {};
+  const changes: HistoryChangeDto[] = [...(effect.explicit ?? [])];
+  const next: Record<string, unknown> = { ...prior };
+  for (const [field, after] of Object.entries(effect.set ?? {})) {
+    if (after === undefined) continue;
+    const before = prior[field] ?? null;
+    next[field] = after;
+    if (!same(before, after)) changes.push({ field, before, after });
+  }
+  for (const field of effect.secrets ?? [])
+    changes.push({ field, before: null, after: 'changed', secret: true });
+  for (const change of effect.explicit ?? [])
+    if (change.after !== null) next[change.field] = change.after;
+  const reason = effect.reason;
+  return { changes, reason: typeof reason === 'string' ? reason : '', next };
+}
+
+/** Describes a stream's events in order, each against the fields folded before it. */
+export function describeStream(
+  events: ReadonlyArray<{ readonly type: string; readonly data: unknown }>,
+): DescribedEvent[] {
+  let fields: FieldState = {};
+  return events.map((event) => {
+    const described = describeEvent(event.type, event.data, fields);
+    fields = described.next;
+    return described;
+  });
+}

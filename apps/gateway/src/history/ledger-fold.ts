@@ -1,0 +1,128 @@
+import { quotaDeltaOf } from './event-facts';
+
+export interface UserSums {
+  credited: number;
+  charged: number;
+  requests: number;
+  aff: number;
+  billingEvents: number;
+}
+export interface TokenSums {
+  userId: number;
+  unlimited: boolean;
+  cap: number;
+  chargedSinceCap: number;
+  used: number;
+  requests: number;
+  tokenEvents: number;
+  deleted: boolean;
+}
+export interface ChannelSums {
+  used: number;
+  requests: number;
+}
+
+/** The event types the ledger is folded from. */
+export const LEDGER_EVENT_TYPES: readonly string[] = [
+  'UserRegistered',
+  'QuotaGranted',
+  'QuotaAdjusted',
+  'InviterRewarded',
+  'AffQuotaTransferred',
+  'TokenCreated',
+  'TokenUpdated',
+  'TokenStatusChanged',
+  'TokenDeleted',
+  'RequestRelayed',
+];
+
+type Data = Record<string, unknown>;
+const n = (v: unknown): number => (typeof v === 'number' ? v : 0);
+
+/**
+ * What the events say every balance is, folded independently of the projections and the balance
+ * book (docs/ledger.md): user = Σ credits − Σ receipts; token = last cap − receipts since it was
+ * set (in the log's order), used = Σ receipts; channel used = Σ receipts naming it.
+ */
+export class LedgerFold {
+  readonly users = new Map<number, UserSums>();
+  readonly tokens = new Map<number, TokenSums>();
+  readonly channels = new Map<number, ChannelSums>();
+
+  apply(type: string, data: unknown): void {
+    const d = (data ?? {}) as Data;
+    switch (type) {
+      case 'UserRegistered':
+        this.user(n(d['userId']));
+        return;
+      case 'QuotaGranted':
+      case 'QuotaAdjusted':
+      case 'AffQuotaTransferred':
+      case 'InviterRewarded': {
+        const user = this.user(n(d['userId']));
+        user.billingEvents += 1;
+        user.credited += quotaDeltaOf(type, d);
+        if (type === 'InviterRewarded') user.aff += n(d['amount']);
+        if (type === 'AffQuotaTransferred') user.aff -= n(d['amount']);
+        return;
+      }
+      case 'TokenCreated':
+      case 'TokenUpdated': {
+        const id = n(d['tokenId']);
+        const token = this.tokens.get(id) ?? {
+          userId: n(d['userId']),
+          unlimited: false,
+          cap: 0,
+          chargedSinceCap: 0,
+          used: 0,
+          requests: 0,
+          tokenEvents: 0,
+          deleted: false,
+        };
+        token.tokenEvents += 1;
+        token.unlimited = d['unlimitedQuota'] === true;
+        token.cap = n(d['remainQuota']);
+        token.chargedSinceCap = 0;
+        this.tokens.set(id, token);
+        return;
+      }
+      case 'TokenStatusChanged':
+      case 'TokenDeleted': {
+        const token = this.tokens.get(n(d['tokenId']));
+        if (!token) return;
+        token.tokenEvents += 1;
+        if (type === 'TokenDeleted') token.deleted = true;
+        return;
+      }
+      case 'RequestRelayed': {
+        const quota = n(d['quota']);
+        const user = this.user(n(d['userId']));
+        user.charged += quota;
+        user.requests += 1;
+        const token = this.tokens.get(n(d['tokenId']));
+        if (token) {
+          token.used += quota;
+          token.chargedSinceCap += quota;
+          token.requests += 1;
+        }
+        const channelId = n(d['channelId']);
+        if (channelId > 0) {
+          const channel = this.channels.get(channelId) ?? { used: 0, requests: 0 };
+          channel.used += quota;
+          channel.requests += 1;
+          this.channels.set(channelId, channel);
+        }
+        return;
+      }
+    }
+  }
+
+  private user(id: number): UserSums {
+    let user = this.users.get(id);
+    if (!user) {
+      user = { credited: 0, charged: 0, requests: 0, aff: 0, billingEvents: 0 };
+      this.users.set(id, user);
+    }
+    return user;
+  }
+}

@@ -1,0 +1,4 @@
+export { historyQueries, type HistorySubject } from './api/history.api';
+export { HistoryButton } from './components/history-button';
+export { HistoryDrawer } from './components/history-drawer';
+export { OptionsHistoryCard } from './components/options-history-card';
