@@ -176,6 +176,24 @@ const PAGES: PageCase[] = [
     actions: (p, l) => [button(p, text('提交', 'Submit')[l])],
   },
   {
+    // Issue 13: the history drawer of a user row (root's own: changes and who-did-what).
+    name: 'user-history',
+    path: '/user',
+    ready: async (p, l) => {
+      await p
+        .getByTestId('user-row-root')
+        .getByRole('button', { name: text('root 的历史', 'History of root')[l] })
+        .click();
+      await p
+        .getByRole('dialog', { name: text('用户历史：root', 'User history: root')[l] })
+        .getByTestId('history-list')
+        .waitFor();
+    },
+    actions: (p, l) => [
+      p.getByRole('dialog').getByRole('tab', { name: text('余额回溯', 'Balance at')[l] }),
+    ],
+  },
+  {
     name: 'password-reset-confirm',
     path: '/user/reset?email=user%40example.com&token=abc',
     ready: (p, l) => heading(p, text('密码重置确认', 'Confirm password reset')[l]).waitFor(),
@@ -330,7 +348,7 @@ const MEASURE = `(() => {
 const HAN = /[\u3400-\u9fff]+/g;
 // i18next shows a missing key as the key itself: `tokens.table.name`.
 const RAW_KEY =
-  /(?<![\w.:/-])(common|shell|auth|users|setting|home|tokens|redemptions|wallet|logs|playground|channels|status)\.[a-zA-Z]+/g;
+  /(?<![\w.:/-])(common|shell|auth|users|setting|home|tokens|redemptions|wallet|logs|playground|channels|status|history)\.[a-zA-Z]+/g;
 
 async function check(page: Page, label: string, lang: Lang, width: number): Promise<string[]> {
   const found = await page.evaluate<Findings>(MEASURE);

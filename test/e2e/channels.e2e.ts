@@ -717,8 +717,7 @@ describe('channels (admin) against the mock upstream', () => {
       const byType = (await call('get', '/api/models')).body.data as Record<string, string[]>;
       expect(byType['1']).toEqual(expect.arrayContaining(['real-model-1', 'gpt-4o']));
       const user = await registerAndLogin(t.url, 'modeluser');
-      const models = async () =>
-        ((await user.get('/api/user/models')).body.data as Record<string, string[]>)['default'];
+      const models = async () => (await user.get('/api/user/models')).body.data as string[];
       expect(await models()).toContain('real-model-1');
       await call('put', '/api/channel/', { id, status: 2 });
       expect(await models()).not.toContain('real-model-1');

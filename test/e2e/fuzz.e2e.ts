@@ -124,6 +124,21 @@ const byId = (route: string, id: (ctx: Ctx) => number): Row => {
   };
 };
 
+/** The query of the history routes (quota_at adds the instant, actor search the actor). */
+const HISTORY_QUERY: Readonly<Record<string, Kind>> = {
+  p: 'page',
+  page_size: 'page_size',
+  start_timestamp: 'status',
+  end_timestamp: 'status',
+};
+const QUOTA_AT_QUERY: Readonly<Record<string, Kind>> = { ...HISTORY_QUERY, timestamp: 'status' };
+const queryOfHistory = (route: string) =>
+  route.endsWith('quota_at')
+    ? QUOTA_AT_QUERY
+    : route === 'GET /api/history'
+      ? { ...HISTORY_QUERY, actor_id: 'status' as const }
+      : HISTORY_QUERY;
+
 /** The path a row calls. */
 const pathOf = (row: Row, ctx: Ctx): string => row.path?.(ctx) ?? row.route.split(' ')[1]!;
 
@@ -207,12 +222,31 @@ const ROWS: readonly Row[] = [
       lang: 'text',
     },
   },
-  { route: 'GET /api/oauth/oidc/authorize', as: 'anonymous' },
   {
     route: 'GET /api/oauth/oidc',
     as: 'anonymous',
     path: () => '/api/oauth/oidc?code=abc&state=xyz',
     query: { code: 'text', state: 'text' },
+  },
+  {
+    route: 'GET /api/oauth/linuxdo',
+    as: 'anonymous',
+    path: () => '/api/oauth/linuxdo?code=abc&state=xyz',
+    query: { code: 'text', state: 'text', error: 'text', error_description: 'text' },
+  },
+  { route: 'GET /api/setup', as: 'anonymous' },
+  {
+    route: 'POST /api/setup',
+    as: 'anonymous',
+    // Never completes: the two passwords differ whatever single field is changed.
+    body: () => ({ username: 'root', password: 'password-one', confirmPassword: 'password-two' }),
+    fields: {
+      username: 'text',
+      password: 'text',
+      confirmPassword: 'text',
+      SelfUseModeEnabled: 'bool',
+      DemoSiteEnabled: 'bool',
+    },
   },
   // Mail (issue 12): no SMTP server is configured here, so even a well-formed call sends nothing.
   {
@@ -254,6 +288,7 @@ const ROWS: readonly Row[] = [
   },
   { route: 'GET /api/user/models' },
   { route: 'GET /api/user/self/groups' },
+  { route: 'GET /api/user/groups', as: 'anonymous' },
   {
     route: 'GET /api/user',
     path: () => '/api/user/',
@@ -377,6 +412,26 @@ const ROWS: readonly Row[] = [
     path: () => '/api/log/',
     query: { target_timestamp: 'timestamp' },
   },
+  // History and the ledger check (issue 13): paging, time ranges, instants
+  ...(
+    [
+      ['GET /api/user/self/history', () => '/api/user/self/history'],
+      ['GET /api/user/self/quota_at', () => '/api/user/self/quota_at'],
+      ['GET /api/option/history', () => '/api/option/history'],
+      ['GET /api/history', () => '/api/history'],
+    ] as const
+  ).map(([route, path]): Row => ({ route, path, query: queryOfHistory(route) })),
+  ...(
+    [
+      ['GET /api/user/:id/history', (ctx: Ctx) => ctx.targetId],
+      ['GET /api/user/:id/quota_at', (ctx: Ctx) => ctx.targetId],
+      ['GET /api/token/:id/history', (ctx: Ctx) => ctx.tokenId],
+      ['GET /api/token/:id/quota_at', (ctx: Ctx) => ctx.tokenId],
+      ['GET /api/channel/:id/history', (ctx: Ctx) => ctx.channelId],
+      ['GET /api/redemption/:id/history', (ctx: Ctx) => ctx.redemptionId],
+    ] as const
+  ).map(([route, id]): Row => ({ ...byId(route, id), query: queryOfHistory(route) })),
+  { route: 'GET /api/ledger/verify' },
   {
     route: 'GET /api/channel',
     path: () => '/api/channel/',
@@ -814,8 +869,13 @@ describe('fuzz: every /api route refuses bad input without a change or an error'
         'application/json',
         encodeBody(row.body!(ctx)),
       )(client);
-      // A transfer of 0 and a reset without a mailed token are refused by design.
-      const expected = !['POST /api/user/aff_transfer', 'POST /api/user/reset'].includes(row.route);
+      // A transfer of 0, a reset without a mailed token and a first-run wizard whose passwords
+      // differ (it would replace root's password) are refused by design.
+      const expected = ![
+        'POST /api/user/aff_transfer',
+        'POST /api/user/reset',
+        'POST /api/setup',
+      ].includes(row.route);
       expect({ route: row.route, success: res.body.success }).toEqual({
         route: row.route,
         success: expected,

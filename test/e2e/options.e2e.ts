@@ -106,6 +106,8 @@ const SECRET_KEYS = [
   'WeChatServerToken',
   'TurnstileSecretKey',
   'TelegramBotToken',
+  'oidc.client_secret',
+  'LinuxDOClientSecret',
 ];
 
 /** Every key of libs/contracts/src/status.dto.ts (StatusDto). */
@@ -142,11 +144,22 @@ const STATUS_KEYS = [
   'telegram_bot_name',
   'github_authorize_url',
   'oidc_enabled',
-  'oidc_display_name',
+  'oidc_client_id',
+  'oidc_authorization_endpoint',
+  'linuxdo_oauth',
+  'linuxdo_client_id',
+  'linuxdo_authorize_url',
+  'setup',
   'password_login_enabled',
   'password_register_enabled',
   'register_enabled',
   'page_size',
+  // new-api's keys (issue 22 part A)
+  'docs_link',
+  'demo_site_enabled',
+  'self_use_mode_enabled',
+  'price',
+  'enable_batch_update',
 ];
 
 type OptionList = Array<{ key: string; value: string }>;
@@ -274,7 +287,10 @@ describe('system options (GET/PUT /api/option/)', () => {
     ],
 
     // Malformed bodies.
-    [{ key: 'Notice' }, /^输入不合法/],
+    // A switch or a number needs its value (a text key without one means '': new-api-answers.e2e.ts).
+    [{ key: 'DrawingEnabled' }, '输入不合法：字段 value 不能为空'],
+    [{ key: 'RetryTimes' }, '输入不合法：字段 value 不能为空'],
+    [{ key: 'Notice', value: null }, /^输入不合法/],
     [{ key: 'Notice', value: { text: 'x' } }, '无效的参数'],
     [{ value: 'x' }, /^输入不合法/],
   ];
@@ -574,7 +590,7 @@ describe('system options (GET/PUT /api/option/)', () => {
       expect(res.body.success).toBe(true);
       const data = res.body.data as Record<string, unknown>;
       expect(Object.keys(data).sort()).toEqual([...STATUS_KEYS].sort());
-      for (const key of ['quota_per_unit', 'min_topup', 'start_time', 'page_size'])
+      for (const key of ['quota_per_unit', 'min_topup', 'start_time', 'page_size', 'price'])
         expect([key, typeof data[key]]).toEqual([key, 'number']);
       for (const key of STATUS_KEYS.filter((k) =>
         /^(enable_|display_|email_verification|turnstile_check|github_oauth|wechat_login|telegram_oauth|oidc_enabled|default_collapse|mj_notify|password_|register_enabled)/.test(
@@ -593,6 +609,7 @@ describe('system options (GET/PUT /api/option/)', () => {
         'data_export_default_time',
         'telegram_bot_name',
         'wechat_qrcode',
+        'docs_link',
       ])
         expect([key, typeof data[key]]).toEqual([key, 'string']);
       expect(Array.isArray(data['chats'])).toBe(true);

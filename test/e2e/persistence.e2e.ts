@@ -179,7 +179,7 @@ describe('persistence: restarts and rebuilt read models', () => {
     });
     expectFailure(await login2('keep-invitee'), '用户名或密码错误，或用户已被封禁');
     expect((await login2('keep-admin')).body.data).toMatchObject({ id: admin.userId, role: 10 });
-    expectFailure(await login2('keep-banned'), '用户已被封禁');
+    expectFailure(await login2('keep-banned'), '用户名或密码错误，或用户已被封禁');
     expectFailure(await login2('keep-gone'), '用户名或密码错误，或用户已被封禁');
     expect((await login2('keep-new-name')).body.data).toMatchObject({
       id: renamed.userId,

@@ -56,6 +56,15 @@ const ROWS: readonly Row[] = [
   { route: 'GET /api/notice', min: 0, path: () => '/api/notice' },
   { route: 'GET /api/about', min: 0, path: () => '/api/about' },
   { route: 'GET /api/home_page_content', min: 0, path: () => '/api/home_page_content' },
+  // new-api's first-run wizard (issue 22): public; a refused body changes nothing.
+  { route: 'GET /api/setup', min: 0, path: () => '/api/setup' },
+  {
+    route: 'POST /api/setup',
+    min: 0,
+    path: () => '/api/setup',
+    body: () => ({ username: 'root', password: 'password-one', confirmPassword: 'password-two' }),
+    succeeds: () => false,
+  },
   {
     route: 'POST /api/user/login',
     min: 0,
@@ -81,8 +90,8 @@ const ROWS: readonly Row[] = [
       ['GET /api/oauth/github', '/api/oauth/github?code=abc&state=xyz'],
       ['GET /api/oauth/wechat', '/api/oauth/wechat?code=123456'],
       ['GET /api/oauth/telegram/login', '/api/oauth/telegram/login?id=1&auth_date=1&hash=00'],
-      ['GET /api/oauth/oidc/authorize', '/api/oauth/oidc/authorize'],
       ['GET /api/oauth/oidc', '/api/oauth/oidc?code=abc&state=xyz'],
+      ['GET /api/oauth/linuxdo', '/api/oauth/linuxdo?code=abc&state=xyz'],
     ] as const
   ).map(([route, path]): Row => ({ route, min: 0, path: () => path, succeeds: () => false })),
   {
@@ -149,6 +158,8 @@ const ROWS: readonly Row[] = [
   },
   { route: 'GET /api/user/models', min: 1, path: () => '/api/user/models' },
   { route: 'GET /api/user/self/groups', min: 1, path: () => '/api/user/self/groups' },
+  // Public in new-api: the groups anyone may pick.
+  { route: 'GET /api/user/groups', min: 0, path: () => '/api/user/groups' },
   { route: 'GET /api/models', min: 1, path: () => '/api/models' },
   // Administrators
   { route: 'GET /api/user', min: 10, path: () => '/api/user/?p=1' },
@@ -242,6 +253,44 @@ const ROWS: readonly Row[] = [
   { route: 'GET /api/log/stat', min: 10, path: () => '/api/log/stat' },
   { route: 'GET /api/log/self/stat', min: 1, path: () => '/api/log/self/stat' },
   { route: 'DELETE /api/log', min: 100, path: () => '/api/log/?target_timestamp=1' },
+  // History and the ledger check (issue 13)
+  { route: 'GET /api/user/self/history', min: 1, path: () => '/api/user/self/history' },
+  {
+    route: 'GET /api/user/self/quota_at',
+    min: 1,
+    path: () => '/api/user/self/quota_at?timestamp=1',
+  },
+  {
+    route: 'GET /api/user/:id/history',
+    min: 10,
+    path: (ctx) => `/api/user/${ctx.targetId}/history`,
+  },
+  {
+    route: 'GET /api/user/:id/quota_at',
+    min: 10,
+    path: (ctx) => `/api/user/${ctx.targetId}/quota_at?timestamp=1`,
+  },
+  {
+    route: 'GET /api/token/:id/history',
+    min: 1,
+    path: () => '/api/token/999999/history',
+    succeeds: () => false,
+  },
+  {
+    route: 'GET /api/token/:id/quota_at',
+    min: 1,
+    path: () => '/api/token/999999/quota_at?timestamp=1',
+    succeeds: () => false,
+  },
+  { route: 'GET /api/channel/:id/history', min: 10, path: () => '/api/channel/999999/history' },
+  {
+    route: 'GET /api/redemption/:id/history',
+    min: 10,
+    path: () => '/api/redemption/999999/history',
+  },
+  { route: 'GET /api/option/history', min: 100, path: () => '/api/option/history' },
+  { route: 'GET /api/history', min: 10, path: () => '/api/history?actor_id=1' },
+  { route: 'GET /api/ledger/verify', min: 100, path: () => '/api/ledger/verify' },
   // Dashboard data (quota_data)
   { route: 'GET /api/data', min: 10, path: () => '/api/data/' },
   { route: 'GET /api/data/self', min: 1, path: () => '/api/data/self' },

@@ -27,10 +27,13 @@ const USER_DTO_KEYS = [
   'group',
   'id',
   'inviter_id',
+  'linux_do_id',
+  'oidc_id',
   'quota',
   'remark',
   'request_count',
   'role',
+  'setting',
   'status',
   'telegram_id',
   'used_quota',
@@ -500,7 +503,7 @@ describe('user management (管理用户)', () => {
       expect((await getUser(1)).role).toBe(100);
     });
 
-    it('disables and enables: a disabled user cannot log in and its session gets 401', async () => {
+    it('disables and enables: a disabled user cannot log in and its session is refused as banned', async () => {
       const id = await createUser('whiskey');
       const session = await new ConsoleClient(t.url).login('whiskey', 'password123');
       expect((await session.get('/api/user/self')).status).toBe(200);
@@ -511,10 +514,13 @@ describe('user management (管理用户)', () => {
         data: { role: 1, status: 2 },
       });
       expect((await getUser(id)).status).toBe(2);
+      // new-api's answers: the session gets HTTP 200 用户已被封禁; signing in reads as a wrong password.
       const denied = await session.get('/api/user/self');
-      expect(denied.status).toBe(401);
-      expect(denied.body.success).toBe(false);
-      expectFailure(await login('whiskey'), '用户已被封禁');
+      expect({ status: denied.status, body: denied.body }).toEqual({
+        status: 200,
+        body: { success: false, message: '用户已被封禁' },
+      });
+      expectFailure(await login('whiskey'), '用户名或密码错误，或用户已被封禁');
 
       // An admin may enable and disable ordinary users too.
       expect((await manage(admin, id, 'enable')).body).toEqual({

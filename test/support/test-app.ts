@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { USER_ID_HEADER } from '@tollgate/contracts';
+import { Authenticator } from '../../apps/gateway/src/auth/authenticator';
+import { SESSION_COOKIE, SessionCodec } from '../../apps/gateway/src/auth/session-codec';
 import { loadConfig } from '../../apps/gateway/src/config/app-config';
 import { createApp } from '../../apps/gateway/src/create-app';
 import { PasswordHasher } from '../../apps/gateway/src/infrastructure/password-hasher';
@@ -99,6 +101,24 @@ export const ROOT = { username: 'root', password: '123456' } as const;
 
 export async function loginRoot(url: string): Promise<ConsoleClient> {
   return new ConsoleClient(url).login(ROOT.username, ROOT.password);
+}
+
+/**
+ * A session cookie of `userId` that the app signed `ageMs` ago (as if signed in then), sent with
+ * New-Api-User: for what depends on how long ago the user signed in.
+ */
+export function agedSession(t: TestApp, userId: number, ageMs: number) {
+  const cookie = t.app
+    .get(Authenticator)
+    .sessions.encode(SessionCodec.start(userId, Date.now() - ageMs));
+  const open = (method: 'get' | 'put', path: string) => {
+    const test = method === 'get' ? request(t.url).get(path) : request(t.url).put(path);
+    return test.set('Cookie', `${SESSION_COOKIE}=${cookie}`).set(USER_ID_HEADER, String(userId));
+  };
+  return {
+    get: (path: string) => open('get', path),
+    put: (path: string, body: object) => open('put', path).send(body),
+  };
 }
 
 /** Registers through the public endpoint and signs in. */

@@ -24,6 +24,8 @@ import { UsageDataModule } from './usage-data/usage-data.module';
 import { MailModule } from './mail/mail.module';
 import { TurnstileModule } from './turnstile/turnstile.module';
 import { OAuthModule } from './oauth/oauth.module';
+import { SetupModule } from './setup/setup.module';
+import { HistoryModule } from './history/history.module';
 
 /** The gateway: infrastructure, then one module per feature (one import line each). */
 @Module({})
@@ -42,6 +44,7 @@ export class AppModule {
         AccountsModule,
         MailModule,
         OAuthModule,
+        SetupModule,
         UsersModule,
         RealtimeModule,
         BillingModule,
@@ -52,6 +55,7 @@ export class AppModule {
         ChannelsModule,
         RelayModule,
         UsageDataModule,
+        HistoryModule,
         BootstrapModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],

@@ -4,6 +4,8 @@ import { loadConfig } from './config/app-config';
 import { openStores } from './infrastructure/open-stores';
 import { setOptionOffline } from './options/set-option-offline';
 import { ALL_PROJECTIONS } from './projections/all-projections';
+import { BalanceBook } from './billing/balance-book';
+import { verifyLedger } from './history/verify-ledger';
 
 /** `node dist/apps/gateway/src/cli.js projections:rebuild` — run with the gateway stopped. */
 async function rebuild(): Promise<void> {
@@ -56,10 +58,49 @@ async function optionSet(): Promise<void> {
   console.log(`Option ${key} set; the gateway applies it at its next start.`);
 }
 
+/**
+ * `cli.js ledger:verify`: every user's and token's balance in the read models and in the balance
+ * book (replayed from the log, as a start-up does) against the sum of its events; every channel's
+ * used quota against its usage. Takes the DATA_DIR lock, so with SQLite it runs while the gateway
+ * is stopped (beside a running gateway, root's GET /api/ledger/verify checks the live book).
+ * Exit code 1 on a mismatch.
+ */
+async function ledgerVerify(): Promise<void> {
+  const config = loadConfig();
+  const stores = await openStores(config);
+  try {
+    await stores.readStore.declare(ALL_PROJECTIONS.flatMap((p) => p.collections));
+    const book = new BalanceBook();
+    const types = new Set<string>(book.eventTypes);
+    const report = await verifyLedger(stores.eventStore, stores.readStore, {
+      book,
+      onEvents: (events) => book.apply(events.filter((e) => types.has(e.type))),
+      onProgress: (done, total) =>
+        process.stdout.write(`\rVerifying the ledger ${formatProgressBar(done, total)}`),
+    });
+    process.stdout.write('\n');
+    const { users, tokens, channels } = report.checked;
+    console.log(
+      `Scanned ${report.events} events in ${report.duration_ms} ms; checked ${users} users, ${tokens} tokens, ${channels} channels.`,
+    );
+    for (const m of report.mismatches)
+      console.log(
+        `MISMATCH ${m.kind} ${m.id} (${m.name}) ${m.field} in the ${m.source.replace('_', ' ')}: ${String(m.actual)}, the events sum to ${m.expected} (${m.events} events on ${m.streams.join(', ')})`,
+      );
+    console.log(
+      report.ok ? 'Ledger OK' : `Ledger MISMATCH: ${report.mismatches.length} difference(s)`,
+    );
+    if (!report.ok) process.exitCode = 1;
+  } finally {
+    await stores.close();
+  }
+}
+
 const commands: Record<string, () => Promise<void>> = {
   'projections:rebuild': rebuild,
   'check-engines': checkEngines,
   'option:set': optionSet,
+  'ledger:verify': ledgerVerify,
 };
 
 const name = process.argv[2] ?? '';

@@ -5,6 +5,7 @@ import { ComingSoonPage } from '@/components/coming-soon-page';
 import { NotFoundPage } from '@/components/not-found-page';
 import {
   GithubCallbackPage,
+  LinuxDoCallbackPage,
   OidcCallbackPage,
   LoginPage,
   PasswordResetConfirmPage,
@@ -15,6 +16,7 @@ import {
 import { ChannelsPage } from '@/features/channels';
 import { AboutPage, HomePage } from '@/features/home';
 import { SettingPage } from '@/features/setting';
+import { SetupPage } from '@/features/setup';
 import type { NavLabelKey } from '@/features/shell';
 import { LogsPage } from '@/features/logs';
 import { PlaygroundPage } from '@/features/playground';
@@ -41,11 +43,13 @@ export const routes: RouteObject[] = [
     children: [
       { path: '/', element: <HomePage /> },
       { path: '/login', element: <LoginPage /> },
+      { path: '/setup', element: <SetupPage /> },
       { path: '/register', element: <RegisterPage /> },
       { path: '/reset', element: <PasswordResetPage /> },
       { path: '/user/reset', element: <PasswordResetConfirmPage /> },
       { path: '/oauth/github', element: <GithubCallbackPage /> },
       { path: '/oauth/oidc', element: <OidcCallbackPage /> },
+      { path: '/oauth/linuxdo', element: <LinuxDoCallbackPage /> },
       { path: '/about', element: <AboutPage /> },
       { path: '/pricing', element: <Placeholder nav="pricing" /> },
       { path: '/chat/:id?', element: <Placeholder nav="chat" /> },

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { dropUserQueries } from '@/features/auth';
 import { configureHttp } from '@/lib/http';
+import { notifyError } from '@/lib/notify';
 import { clearSessionUser } from '@/lib/session';
 
 interface Navigator {
@@ -8,14 +9,25 @@ interface Navigator {
   navigate: (to: string) => Promise<void> | void;
 }
 
-/** A 401 means the session is gone: forget the user and ask for a new login (spec 000 §6). */
+/** One toast however many calls were in flight when the session ended. */
+const SESSION_ENDED_NOTICE = 'session-ended';
+
+/**
+ * A 401 means the session is gone: forget the user and ask for a new login (spec 000 §6). A banned
+ * user's session ends with an answer (用户已被封禁) that is shown before the login page.
+ */
 export function installSessionExpiry(queryClient: QueryClient, router: Navigator): void {
+  const signOut = (reason: 'expired' | 'signed-out', to: string) => {
+    // A guarded page re-rendering now redirects with the same flag (see RequireAuth).
+    clearSessionUser(reason);
+    dropUserQueries(queryClient);
+    if (router.state.location.pathname !== '/login') void router.navigate(to);
+  };
   configureHttp({
-    onUnauthorized: () => {
-      // A guarded page re-rendering now redirects with the same flag (see RequireAuth).
-      clearSessionUser('expired');
-      dropUserQueries(queryClient);
-      if (router.state.location.pathname !== '/login') void router.navigate('/login?expired=true');
+    onUnauthorized: () => signOut('expired', '/login?expired=true'),
+    onSessionEnded: (message) => {
+      notifyError(message, SESSION_ENDED_NOTICE);
+      signOut('signed-out', '/login');
     },
   });
 }

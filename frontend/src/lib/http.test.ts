@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SESSION_ENDED_HEADER } from '@tollgate/contracts';
 import { mockApi, ok } from '@/test/mock-api';
 import { ApiError, configureHttp, http, HttpError, UnauthorizedError } from './http';
 import { i18n } from './i18n';
@@ -42,6 +43,32 @@ describe('http client', () => {
     mockApi({ 'GET /api/user/self': () => new Response('{}', { status: 401 }) });
     await expect(http.get('/api/user/self')).rejects.toBeInstanceOf(UnauthorizedError);
     expect(onUnauthorized).toHaveBeenCalledOnce();
+  });
+
+  it('an answer that ended the session (a banned user) hands its message over and signs out', async () => {
+    const onUnauthorized = vi.fn();
+    const onSessionEnded = vi.fn();
+    configureHttp({ onUnauthorized, onSessionEnded });
+    mockApi({
+      'GET /api/user/self': () =>
+        new Response(JSON.stringify({ success: false, message: '用户已被封禁' }), {
+          status: 200,
+          headers: { 'Content-Type': 'application/json', [SESSION_ENDED_HEADER]: 'banned' },
+        }),
+    });
+    const error = await http.get('/api/user/self').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect(error).toMatchObject({ message: '用户已被封禁' });
+    expect(onSessionEnded).toHaveBeenCalledExactlyOnceWith('用户已被封禁');
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('a success=false answer without the header stays an ordinary failure', async () => {
+    const onSessionEnded = vi.fn();
+    configureHttp({ onUnauthorized: vi.fn(), onSessionEnded });
+    mockApi({ 'GET /api/user/self': () => ({ success: false, message: '用户已被封禁' }) });
+    await expect(http.get('/api/user/self')).rejects.toEqual(new ApiError('用户已被封禁'));
+    expect(onSessionEnded).not.toHaveBeenCalled();
   });
 
   it('reports other HTTP failures with their status', async () => {

@@ -1,4 +1,4 @@
-import { USER_ID_HEADER, type ApiEnvelope } from '@tollgate/contracts';
+import { SESSION_ENDED_HEADER, USER_ID_HEADER, type ApiEnvelope } from '@tollgate/contracts';
 import { i18n } from './i18n';
 import { getSessionUser } from './session';
 
@@ -18,7 +18,7 @@ export class HttpError extends Error {
   }
 }
 
-/** The session is gone; the redirect to the login page already happened. */
+/** The session is gone (a 401, or a banned user's session); the redirect already happened. */
 export class UnauthorizedError extends Error {
   override readonly name = 'UnauthorizedError';
 }
@@ -32,10 +32,18 @@ export interface RequestOptions {
 }
 
 let onUnauthorized: () => void = () => undefined;
+let onSessionEnded: (message: string) => void = () => onUnauthorized();
 
-/** The app decides what a 401 does (clear the user, route to the login page). */
-export function configureHttp(handlers: { onUnauthorized: () => void }): void {
+/**
+ * The app decides what a 401 does (clear the user, route to the login page), and what an answer
+ * that ended the session says (a banned user: HTTP 200 `用户已被封禁`, its message to be shown).
+ */
+export function configureHttp(handlers: {
+  onUnauthorized: () => void;
+  onSessionEnded?: (message: string) => void;
+}): void {
   onUnauthorized = handlers.onUnauthorized;
+  onSessionEnded = handlers.onSessionEnded ?? (() => handlers.onUnauthorized());
 }
 
 function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -72,6 +80,13 @@ export async function consoleFetch(
   const language = i18n.resolvedLanguage ?? i18n.language;
   if (language) headers['Accept-Language'] = language;
   const response = await fetch(url, { ...init, headers, credentials: 'include' });
+  // The server ended the session while answering (its cookie is cleared): sign out as for a 401,
+  // but say why — new-api's console shows this answer's message rather than a login page alone.
+  if (response.headers.get(SESSION_ENDED_HEADER)) {
+    const message = await readMessage(response);
+    onSessionEnded(message);
+    throw new UnauthorizedError(message);
+  }
   if (response.status === 401) {
     onUnauthorized();
     throw new UnauthorizedError(await readMessage(response));

@@ -10,8 +10,9 @@ export function notifyInfo(message: string): void {
   notifications.show({ color: 'blue', message, autoClose: 4000 });
 }
 
-export function notifyError(message: string): void {
-  notifications.show({ color: 'red', message, autoClose: 5000 });
+/** `id`: a notice shown at most once while it is on screen. */
+export function notifyError(message: string, id?: string): void {
+  notifications.show({ color: 'red', message, autoClose: 5000, ...(id ? { id } : {}) });
 }
 
 /** The error catalogue of spec 000 §8: how each failure reaches the user. */

@@ -8,6 +8,7 @@ export const StorageKey = {
   tokensPageSize: 'tokens-page-size',
   redemptionsPageSize: 'redemptions-page-size',
   logsPageSize: 'logs-page-size',
+  logsLive: 'logs-live',
   channelsPageSize: 'channels-page-size',
   channelsIdSort: 'channels-id-sort',
   language: 'language',

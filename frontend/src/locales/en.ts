@@ -8,16 +8,20 @@ import type { Translation } from './zh-cn';
 import { optionsEn } from '@/features/setting/locales/en';
 import { mailEn } from '@/features/auth/locales/en';
 import { oauthEn } from '@/features/auth/locales/oauth.en';
+import { setupEn } from '@/features/setup/locales/en';
+import { historyEn } from '@/features/history/locales/en';
 
 export const en: Translation = {
   ...mailEn,
   ...oauthEn,
+  ...setupEn,
   ...optionsEn,
   ...tokensEn,
   ...redemptionsEn,
   ...walletEn,
   ...logsEn,
   ...playgroundEn,
+  ...historyEn,
   common: {
     cancel: 'Cancel',
     confirm: 'Confirm',
@@ -76,6 +80,9 @@ export const en: Translation = {
   },
   shell: {
     about: 'About',
+    docs: 'Documentation',
+    selfUse: 'Self-use mode',
+    demoSite: 'Demo site',
     navigation: 'Navigation',
     language: 'Switch language',
     darkMode: 'Switch to dark mode',
@@ -154,6 +161,7 @@ export const en: Translation = {
     requestCount: 'Requests',
     modelsTitle: 'Available models',
     noModels: 'No models available',
+    groupRatio: 'ratio {{ratio}}',
     invitationTitle: 'Invitations',
     invitationLink: 'Invitation link',
     pendingEarnings: 'Pending earnings',

@@ -12,16 +12,20 @@ import { walletZhCN } from '../features/wallet/locales/zh-cn';
 import { optionsZhCN } from '@/features/setting/locales/zh-cn';
 import { mailZhCN } from '@/features/auth/locales/zh-cn';
 import { oauthZhCN } from '@/features/auth/locales/oauth.zh-cn';
+import { setupZhCN } from '@/features/setup/locales/zh-cn';
+import { historyZhCN } from '@/features/history/locales/zh-cn';
 
 export const zhCN = {
   ...mailZhCN,
   ...oauthZhCN,
+  ...setupZhCN,
   ...optionsZhCN,
   ...tokensZhCN,
   ...redemptionsZhCN,
   ...walletZhCN,
   ...logsZhCN,
   ...playgroundZhCN,
+  ...historyZhCN,
   common: {
     cancel: '取消',
     confirm: '确定',
@@ -80,6 +84,9 @@ export const zhCN = {
   },
   shell: {
     about: '关于',
+    docs: '文档',
+    selfUse: '自用模式',
+    demoSite: '演示站点',
     navigation: '导航',
     language: '切换语言',
     darkMode: '切换到深色模式',
@@ -156,6 +163,7 @@ export const zhCN = {
     requestCount: '请求次数',
     modelsTitle: '可用模型',
     noModels: '暂无可用模型',
+    groupRatio: '倍率 {{ratio}}',
     invitationTitle: '邀请信息',
     invitationLink: '邀请链接',
     pendingEarnings: '待使用收益',

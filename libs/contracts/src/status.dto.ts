@@ -32,13 +32,29 @@ export interface StatusDto {
   telegram_bot_name: string;
   /** Where the GitHub button sends the browser (GITHUB_OAUTH_URL + /login/oauth/authorize). */
   github_authorize_url: string;
-  /** The generic OpenID Connect provider: on, and the label of its login button. */
+  /** OpenID Connect (new-api's `oidc.*` options): the console builds the authorize URL from these. */
   oidc_enabled: boolean;
-  oidc_display_name: string;
+  oidc_client_id: string;
+  oidc_authorization_endpoint: string;
+  /** Linux DO Connect (new-api's LinuxDO* options). */
+  linuxdo_oauth: boolean;
+  linuxdo_client_id: string;
+  /** Where the Linux DO button sends the browser (LINUXDO_OAUTH_URL + /oauth2/authorize). */
+  linuxdo_authorize_url: string;
+  /** new-api's first-run wizard is done (false while root still has its default password). */
+  setup: boolean;
   password_login_enabled: boolean;
   password_register_enabled: boolean;
   register_enabled: boolean;
   page_size: number;
+  /** new-api's documentation link (option general_setting.docs_link); '' when none. */
+  docs_link: string;
+  demo_site_enabled: boolean;
+  self_use_mode_enabled: boolean;
+  /** Top-up price: currency units per US dollar of quota (option Price). */
+  price: number;
+  /** Usage is written in batches (group-committed receipts): always true in Tollgate. */
+  enable_batch_update: boolean;
 }
 
 export interface OptionDto {

@@ -9,8 +9,10 @@ export interface UserDto {
   github_id: string;
   wechat_id: string;
   telegram_id: string;
-  /** The bound OpenID Connect subject (Tollgate's generic provider); absent when never bound. */
-  oidc_id?: string;
+  /** The bound OpenID Connect subject; '' when never bound. */
+  oidc_id: string;
+  /** The bound LinuxDO account id; '' when never bound. */
+  linux_do_id: string;
   group: string;
   quota: number;
   used_quota: number;
@@ -21,6 +23,8 @@ export interface UserDto {
   aff_history_quota: number;
   inviter_id: number;
   remark: string;
+  /** The user's own settings as JSON text (new-api's `setting`); '' until any is saved. */
+  setting: string;
   created_at: number;
   /** Non-null (ISO time) when the user deregistered or was deleted. */
   DeletedAt: string | null;
@@ -71,9 +75,15 @@ export interface UpdateUserRequest {
 
 export interface UpdateSelfRequest {
   display_name?: string;
-  /** New password; needs original_password. */
+  /** New password; needs original_password, except within ten minutes of signing in. */
   password?: string;
   original_password?: string;
+}
+
+/** A group the user may pick (GET /api/user/self/groups, /api/user/groups): its ratio and label. */
+export interface UserGroupDto {
+  ratio: number;
+  desc: string;
 }
 
 export type ManageAction = 'promote' | 'demote' | 'enable' | 'disable' | 'delete';

@@ -6,5 +6,6 @@ export * from './errors/relay-error';
 export * from './routing/channel-selector';
 export * from './routing/failure-policy';
 export * from './limits/rate-limits';
+export * from './sensitive';
 export * from './admission/ip-allow-list';
 export * from './providers';

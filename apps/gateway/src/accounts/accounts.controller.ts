@@ -3,10 +3,10 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Role, type UserDto } from '@tollgate/contracts';
 import { Authenticator } from '../auth/authenticator';
-import { CurrentUser, RequireRole } from '../auth/auth.decorators';
+import { CurrentSession, CurrentUser, RequireRole } from '../auth/auth.decorators';
 import { CriticalRateLimitGuard } from '../auth/critical-rate-limit.guard';
 import type { AuthedRequest } from '../auth/authed-request';
-import { SESSION_COOKIE } from '../auth/session-codec';
+import { SESSION_COOKIE, type SessionClaims } from '../auth/session-codec';
 import { setSessionCookie } from '../auth/session-cookie';
 import { toUserDto, type UserDocument } from '../projections/user.document';
 import { ok } from '../shared/envelope';
@@ -21,7 +21,7 @@ import { SignOutCommand } from './commands/sign-out.handler';
 import { TransferAffQuotaCommand } from './commands/transfer-aff-quota.handler';
 import { UpdateSelfCommand } from './commands/update-self.handler';
 import { LoginQuery } from './queries/login.handler';
-import { UserGroupsQuery, UserModelsQuery } from './queries/user-groups.handler';
+import { GroupChoicesQuery, UserModelsQuery } from './queries/user-groups.handler';
 
 /** Sign-in and the self-service account endpoints of spec 000 §7. */
 @Controller('api/user')
@@ -79,13 +79,14 @@ export class AccountsController {
   @RequireRole(Role.Common)
   async updateSelf(
     @CurrentUser() user: UserDocument,
+    @CurrentSession() session: SessionClaims | null,
     @Body() body: UpdateSelfBody,
     @Meta() meta: RequestMeta,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const { passwordChanged } = await this.commands.execute(
-      new UpdateSelfCommand(user, body, meta),
+      new UpdateSelfCommand(user, body, meta, session),
     );
     // A password change voids every older session; keep this one signed in with a fresh cookie.
     if (passwordChanged) this.setSession(request, reply, user.id);
@@ -127,16 +128,27 @@ export class AccountsController {
     return ok();
   }
 
+  /** The model names the user can call (a list, as new-api answers). */
   @Get('models')
   @RequireRole(Role.Common)
   async models(@CurrentUser() user: UserDocument) {
     return ok(await this.queries.execute(new UserModelsQuery(user.group)));
   }
 
+  /** group → {ratio, desc} the user may pick. */
   @Get('self/groups')
   @RequireRole(Role.Common)
   async groups(@CurrentUser() user: UserDocument) {
-    return ok(await this.queries.execute(new UserGroupsQuery(user.group)));
+    return ok(await this.queries.execute(new GroupChoicesQuery(user.group)));
+  }
+
+  /**
+   * Public, as in new-api: the groups anyone may pick (no session means no own group). A static
+   * route, so GET /api/user/:id (administrators) never sees it.
+   */
+  @Get('groups')
+  async publicGroups() {
+    return ok(await this.queries.execute(new GroupChoicesQuery('')));
   }
 
   private setSession(request: FastifyRequest, reply: FastifyReply, userId: number): void {

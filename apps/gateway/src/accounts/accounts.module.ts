@@ -9,7 +9,11 @@ import { SignOutHandler } from './commands/sign-out.handler';
 import { TransferAffQuotaHandler } from './commands/transfer-aff-quota.handler';
 import { UpdateSelfHandler } from './commands/update-self.handler';
 import { LoginHandler } from './queries/login.handler';
-import { UserGroupsHandler, UserModelsHandler } from './queries/user-groups.handler';
+import {
+  GroupChoicesHandler,
+  UserGroupsHandler,
+  UserModelsHandler,
+} from './queries/user-groups.handler';
 import { UniqueClaims } from './unique-claims';
 import { UserRegistrar } from './user-registrar';
 
@@ -29,6 +33,7 @@ import { UserRegistrar } from './user-registrar';
     TransferAffQuotaHandler,
     LoginHandler,
     UserGroupsHandler,
+    GroupChoicesHandler,
     UserModelsHandler,
   ],
   exports: [UserRegistrar, UniqueClaims],

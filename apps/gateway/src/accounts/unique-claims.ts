@@ -5,7 +5,14 @@ import type { RequestMeta } from '../shared/request-meta';
 
 /** The kinds of value kept unique by a guard stream `<kind>-<value>`. */
 export type UniqueKind =
-  'username' | 'affcode' | 'email' | 'githubid' | 'wechatid' | 'telegramid' | 'oidcsub';
+  | 'username'
+  | 'affcode'
+  | 'email'
+  | 'githubid'
+  | 'wechatid'
+  | 'telegramid'
+  | 'oidcsub'
+  | 'linuxdoid';
 
 /**
  * Claims and releases uniqueness guards. A claim appends with the guard stream's expected revision,

@@ -1,6 +1,7 @@
 import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { UserDocument } from '../projections/user.document';
 import type { AuthedRequest } from './authed-request';
+import type { SessionClaims } from './session-codec';
 
 export const MIN_ROLE = 'tollgate:min-role';
 
@@ -14,4 +15,10 @@ export const CurrentUser = createParamDecorator(
     if (!request.user) throw new Error('CurrentUser used on a route without RequireRole');
     return request.user;
   },
+);
+
+/** The session the authenticated caller used, or null for a system access token. */
+export const CurrentSession = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): SessionClaims | null =>
+    context.switchToHttp().getRequest<AuthedRequest>().session ?? null,
 );

@@ -13,12 +13,42 @@ const UNAUTHORIZED = 401;
 /** Not ended by a logout, nor by a password change, reset, disable, demotion or deregistration. */
 function sessionStillValid(user: UserDocument, claims: SessionClaims): boolean {
   if (claims.issuedAt < (user.sessions_valid_after ?? 0)) return false;
-  return !(user.revoked_sessions ?? []).some((s) => s.id === claims.sessionId);
+  return !isLoggedOut(user, claims);
+}
+
+function isLoggedOut(user: UserDocument, claims: SessionClaims): boolean {
+  return (user.revoked_sessions ?? []).some((s) => s.id === claims.sessionId);
+}
+
+/**
+ * A session of a user who is banned now (disabling voided it): new-api answers its requests with
+ * HTTP 200 `用户已被封禁` rather than a 401, and the guard clears its cookie. A session its user
+ * logged out of, or one of a deregistered user, is simply over.
+ */
+function isBannedSession(user: UserDocument, claims: SessionClaims): boolean {
+  return (
+    user.status === UserStatus.Disabled && user.DeletedAt === null && !isLoggedOut(user, claims)
+  );
+}
+
+/** The refusal of a banned user's session (HTTP 200); its cookie is to be cleared. */
+export class BannedSessionError extends ApiError {
+  constructor() {
+    super('auth.user_disabled');
+  }
+}
+
+/** Who calls, and the session they called with (null for a system access token). */
+export interface Caller {
+  readonly user: UserDocument;
+  readonly session: SessionClaims | null;
 }
 
 /**
  * Resolves who calls: a session cookie or a system access token in Authorization, then the
- * New-Api-User header that must name the same user (the anchors' contract).
+ * New-Api-User header that must name the same user (the anchors' contract). The answers follow
+ * new-api's middleware: no credentials, a missing or wrong New-Api-User → 401; an access token that
+ * is not valid, a banned user → HTTP 200 with success false.
  */
 @Injectable()
 export class Authenticator {
@@ -31,25 +61,36 @@ export class Authenticator {
     this.sessions = new SessionCodec(config.sessionSecret);
   }
 
-  async authenticate(input: {
-    sessionCookie?: string;
-    authorization?: string;
-    userHeader?: string;
-    /** Socket handshakes: a valid session cookie alone identifies the user. */
-    sessionOnly?: boolean;
-  }): Promise<UserDocument> {
-    let user = (await this.sessionOf(input.sessionCookie))?.user ?? null;
-    if (!user && input.authorization && !input.sessionOnly) {
-      const token = input.authorization.replace(/^Bearer\s+/i, '').trim();
-      if (token) user = await this.users().findOne({ access_token_hash: sha256Hex(token) });
-      if (!user) throw new ApiError('auth.access_token_invalid', {}, UNAUTHORIZED);
+  async authenticate(input: AuthInput): Promise<UserDocument> {
+    return (await this.identify(input)).user;
+  }
+
+  async identify(input: AuthInput): Promise<Caller> {
+    const signed = await this.signedSession(input.sessionCookie);
+    let caller: Caller | null = null;
+    let banned = false;
+    if (signed && sessionStillValid(signed.user, signed.session)) caller = signed;
+    else if (signed && isBannedSession(signed.user, signed.session)) {
+      caller = signed;
+      banned = true;
     }
-    if (!user) throw new ApiError('auth.not_logged_in', {}, UNAUTHORIZED);
-    if (input.sessionOnly) return this.assertActive(user);
-    if (!input.userHeader) throw new ApiError('auth.user_header_missing', {}, UNAUTHORIZED);
-    if (input.userHeader.trim() !== String(user.id))
-      throw new ApiError('auth.user_header_mismatch', {}, UNAUTHORIZED);
-    return this.assertActive(user);
+    if (!caller && input.authorization && !input.sessionOnly) {
+      const token = input.authorization.replace(/^Bearer\s+/i, '').trim();
+      const user = token
+        ? await this.users().findOne({ access_token_hash: sha256Hex(token) })
+        : null;
+      if (!user) throw new ApiError('auth.access_token_invalid');
+      caller = { user, session: null };
+    }
+    if (!caller) throw new ApiError('auth.not_logged_in', {}, UNAUTHORIZED);
+    if (!input.sessionOnly) {
+      if (!input.userHeader) throw new ApiError('auth.user_header_missing', {}, UNAUTHORIZED);
+      if (input.userHeader.trim() !== String(caller.user.id))
+        throw new ApiError('auth.user_header_mismatch', {}, UNAUTHORIZED);
+    }
+    if (banned) throw new BannedSessionError();
+    this.assertActive(caller.user);
+    return caller;
   }
 
   /**
@@ -57,28 +98,39 @@ export class Authenticator {
    * revocation, its user not deregistered), or null: a logout appends only for such a session.
    */
   async liveSession(sessionCookie: string | undefined): Promise<SessionClaims | null> {
-    const session = await this.sessionOf(sessionCookie);
-    return session && session.user.DeletedAt === null ? session.claims : null;
+    const signed = await this.signedSession(sessionCookie);
+    return signed &&
+      sessionStillValid(signed.user, signed.session) &&
+      signed.user.DeletedAt === null
+      ? signed.session
+      : null;
   }
 
-  /** A signed, unexpired session cookie whose user exists and has not revoked it. */
-  private async sessionOf(
+  /** A signed, unexpired session cookie whose user exists (it may have been ended since). */
+  private async signedSession(
     cookie: string | undefined,
-  ): Promise<{ claims: SessionClaims; user: UserDocument } | null> {
-    const claims = this.sessions.decode(cookie, Date.now());
-    if (!claims) return null;
-    const user = await this.users().get(String(claims.userId));
-    return user && sessionStillValid(user, claims) ? { claims, user } : null;
+  ): Promise<{ session: SessionClaims; user: UserDocument } | null> {
+    const session = this.sessions.decode(cookie, Date.now());
+    if (!session) return null;
+    const user = await this.users().get(String(session.userId));
+    return user ? { session, user } : null;
   }
 
   private users() {
     return this.readStore.collection<UserDocument>(USERS);
   }
 
-  private assertActive(user: UserDocument): UserDocument {
+  private assertActive(user: UserDocument): void {
     if (user.DeletedAt !== null) throw new ApiError('auth.session_expired', {}, UNAUTHORIZED);
-    if (user.status !== UserStatus.Enabled)
-      throw new ApiError('auth.user_disabled', {}, UNAUTHORIZED);
-    return user;
+    // An access token of a disabled user is voided with the disable; this covers the moment between.
+    if (user.status !== UserStatus.Enabled) throw new ApiError('auth.user_disabled');
   }
+}
+
+export interface AuthInput {
+  sessionCookie?: string;
+  authorization?: string;
+  userHeader?: string;
+  /** Socket handshakes: a valid session cookie alone identifies the user. */
+  sessionOnly?: boolean;
 }

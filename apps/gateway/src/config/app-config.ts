@@ -43,7 +43,11 @@ export interface OAuthConfig {
   readonly githubOAuthUrl: string;
   /** GITHUB_API_URL: the user API (`/user`); default https://api.github.com. */
   readonly githubApiUrl: string;
-  /** OAUTH_TIMEOUT_MS: bound of each call to GitHub, the WeChat server or the OIDC provider. */
+  /** LINUXDO_OAUTH_URL: authorize and token exchange (`/oauth2/...`); default https://connect.linux.do. */
+  readonly linuxdoOAuthUrl: string;
+  /** LINUXDO_API_URL: the user API (`/api/user`); default https://connect.linux.do. */
+  readonly linuxdoApiUrl: string;
+  /** OAUTH_TIMEOUT_MS: bound of each call to GitHub, Linux DO, the WeChat server or the OIDC provider. */
   readonly timeoutMs: number;
 }
 
@@ -145,6 +149,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     oauth: {
       githubOAuthUrl: baseUrlFromEnv(env, 'GITHUB_OAUTH_URL', 'https://github.com'),
       githubApiUrl: baseUrlFromEnv(env, 'GITHUB_API_URL', 'https://api.github.com'),
+      linuxdoOAuthUrl: baseUrlFromEnv(env, 'LINUXDO_OAUTH_URL', 'https://connect.linux.do'),
+      linuxdoApiUrl: baseUrlFromEnv(env, 'LINUXDO_API_URL', 'https://connect.linux.do'),
       timeoutMs: intFromEnv(env, 'OAUTH_TIMEOUT_MS', 10_000),
     },
     mail: {

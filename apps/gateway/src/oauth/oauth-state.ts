@@ -3,60 +3,47 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export const OAUTH_STATE_COOKIE = 'oauth_state';
 /** A sign-in started at the provider has this long to come back. */
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
-
-export type StateProvider = 'github' | 'oidc';
+/** An invitation code carried through a third-party registration (the anchors' codes are short). */
+const AFF_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 
 /** What a state stands for; travels signed in an httpOnly cookie, checked when the provider returns. */
 export interface OAuthStateClaims {
   /** The random value sent to the provider and returned in the callback's `state`. */
   readonly state: string;
-  readonly provider: StateProvider;
   /** The signed-in user who asked for it (0 = nobody): the callback must come from the same one. */
   readonly userId: number;
   /** ms */
   readonly expiresAt: number;
-  /** OpenID Connect: the id_token must carry it. */
-  readonly nonce?: string;
-  /** OpenID Connect: the PKCE code verifier (the provider saw only its S256 challenge). */
-  readonly verifier?: string;
-  /** OpenID Connect: the redirect_uri of the authorization request, repeated in the exchange. */
-  readonly redirectUri?: string;
+  /** `GET /api/oauth/state?aff=`: the inviter's code for a user the callback registers. */
+  readonly aff?: string;
 }
 
 const randomToken = (bytes = 24) => randomBytes(bytes).toString('base64url');
 
 /**
- * The double-submit state of an OAuth sign-in: `GET /api/oauth/state` hands out a random value and
- * sets it, signed and with an expiry, in a short-lived cookie; the callback must present both, and
- * they must match. Stateless, so any gateway process checks it; single use is on top (OAuthReplays).
+ * The double-submit state of an OAuth sign-in, as new-api's console uses it for every provider:
+ * `GET /api/oauth/state` hands out a random value and sets it, signed and with an expiry, in a
+ * short-lived cookie (new-api keeps it in its session); the console puts the value into the
+ * authorize URL it builds, and the callback must present both, matching. Stateless, so any gateway
+ * process checks it; single use is on top (OAuthReplays).
  */
 export class OAuthStateCodec {
   constructor(private readonly secret: string) {}
 
-  issue(
-    provider: StateProvider,
-    userId: number,
-    nowMs: number,
-    extras: Pick<OAuthStateClaims, 'nonce' | 'verifier' | 'redirectUri'> = {},
-  ): { claims: OAuthStateClaims; cookie: string } {
+  issue(userId: number, nowMs: number, aff = ''): { claims: OAuthStateClaims; cookie: string } {
+    const cleanAff = AFF_PATTERN.test(aff) ? aff : '';
     const claims: OAuthStateClaims = {
       state: randomToken(),
-      provider,
       userId,
       expiresAt: nowMs + OAUTH_STATE_TTL_MS,
-      ...extras,
+      ...(cleanAff ? { aff: cleanAff } : {}),
     };
     const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
     return { claims, cookie: `${body}.${this.sign(body)}` };
   }
 
-  /** The claims when the cookie is ours, unexpired, for this provider and carries this state. */
-  verify(
-    cookie: string | undefined,
-    state: string,
-    provider: StateProvider,
-    nowMs: number,
-  ): OAuthStateClaims | null {
+  /** The claims when the cookie is ours, unexpired and carries this state. */
+  verify(cookie: string | undefined, state: string, nowMs: number): OAuthStateClaims | null {
     if (!cookie || cookie.length > 4096 || !state || state.length > 128) return null;
     const dot = cookie.lastIndexOf('.');
     if (dot <= 0) return null;
@@ -70,17 +57,13 @@ export class OAuthStateCodec {
     } catch {
       return null;
     }
-    if (claims.provider !== provider || !(claims.expiresAt > nowMs)) return null;
+    if (typeof claims.state !== 'string' || !(claims.expiresAt > nowMs)) return null;
     const [a, b] = [Buffer.from(claims.state), Buffer.from(state)];
     return a.length === b.length && timingSafeEqual(a, b) ? claims : null;
   }
 
   private sign(body: string): string {
-    return createHmac('sha256', `oauth-state:${this.secret}`).update(body).digest('base64url');
+    // "v2": states signed before the provider-neutral format are void (they lived ten minutes).
+    return createHmac('sha256', `oauth-state-v2:${this.secret}`).update(body).digest('base64url');
   }
-}
-
-/** A fresh random value for nonces and PKCE verifiers. */
-export function oauthRandom(): string {
-  return randomToken(32);
 }

@@ -18,14 +18,8 @@ import { BindIdentityCommand } from './commands/bind-identity.handler';
 import { SignInWithIdentityCommand } from './commands/sign-in-with-identity.handler';
 import type { ExternalProfile } from './external-profile';
 import { GitHubClient } from './github.client';
-import {
-  OAUTH_STATE_COOKIE,
-  OAUTH_STATE_TTL_MS,
-  OAuthStateCodec,
-  oauthRandom,
-  type OAuthStateClaims,
-  type StateProvider,
-} from './oauth-state';
+import { LinuxDoClient } from './linuxdo.client';
+import { OAUTH_STATE_COOKIE, OAUTH_STATE_TTL_MS, OAuthStateCodec } from './oauth-state';
 import { OAuthReplays } from './oauth-replays';
 import { OidcClient } from './oidc.client';
 import { verifyTelegramLogin } from './telegram-login';
@@ -35,6 +29,11 @@ import { WeChatClient } from './wechat.client';
 const MAX_CODE_LENGTH = 512;
 /** A WeChat server's code lives three minutes (spec 000 §9); remembered a little longer. */
 const WECHAT_CODE_TTL_MS = 5 * 60_000;
+/** A provider's `error_description` echoed to the user is cut to this. */
+const MAX_PROVIDER_MESSAGE = 200;
+
+/** The providers whose callback carries a state from GET /api/oauth/state. */
+type StateProvider = 'github' | 'oidc' | 'linuxdo';
 
 type QueryParams = Record<string, unknown>;
 
@@ -45,8 +44,9 @@ function param(query: QueryParams, key: string, max = MAX_CODE_LENGTH): string {
 }
 
 /**
- * Third-party sign-in and binding (spec 000 §7): GitHub, WeChat, Telegram and a generic OpenID
- * Connect provider. A signed-in caller binds; anyone else signs in (or registers when allowed).
+ * Third-party sign-in and binding (spec 000 §7, and new-api's OIDC and Linux DO): GitHub, WeChat,
+ * Telegram, OpenID Connect and Linux DO. A signed-in caller binds; anyone else signs in (or
+ * registers when allowed).
  */
 @Controller('api/oauth')
 export class OAuthController {
@@ -60,16 +60,25 @@ export class OAuthController {
     private readonly github: GitHubClient,
     private readonly wechat: WeChatClient,
     private readonly oidc: OidcClient,
+    private readonly linuxdo: LinuxDoClient,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.states = new OAuthStateCodec(config.sessionSecret);
   }
 
-  /** A random single-use state, also set signed in a short-lived cookie; data is the state. */
+  /**
+   * A random single-use state for any provider's callback, also set signed in a short-lived cookie;
+   * data is the state. `?aff=` carries an invitation code to a registration the callback makes.
+   */
   @Get('state')
-  async state(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async state(
+    @Query() query: QueryParams,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const user = await this.sessionUser(request);
-    const { claims, cookie } = this.states.issue('github', user?.id ?? 0, Date.now());
+    const aff = param(query, 'aff', 64);
+    const { claims, cookie } = this.states.issue(user?.id ?? 0, Date.now(), aff);
     this.setStateCookie(request, reply, cookie);
     return ok(claims.state);
   }
@@ -82,9 +91,9 @@ export class OAuthController {
     @Meta() meta: RequestMeta,
   ) {
     if (!this.options.bool('GitHubOAuthEnabled')) throw new ApiError('oauth.github_disabled');
-    const { code, user } = await this.consumeState(query, request, reply, 'github');
+    const { code, user, aff } = await this.consumeState(query, request, reply, 'github');
     const profile = await this.github.identify(code);
-    return this.complete(profile, user, request, reply, meta);
+    return this.complete(profile, user, request, reply, meta, aff);
   }
 
   @Get('wechat')
@@ -128,25 +137,7 @@ export class OAuthController {
     return this.bind(user.id, this.telegramProfile(query), meta);
   }
 
-  /** Where to send the browser for the OpenID Connect provider; data is the URL. */
-  @Get('oidc/authorize')
-  async oidcAuthorize(
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    if (!this.options.bool('OidcEnabled')) throw new ApiError('oauth.oidc_disabled');
-    const base = this.options.get('ServerAddress') || `${request.protocol}://${request.host}`;
-    const user = await this.sessionUser(request);
-    const { claims, cookie } = this.states.issue('oidc', user?.id ?? 0, Date.now(), {
-      nonce: oauthRandom(),
-      verifier: oauthRandom(),
-      redirectUri: `${base}/oauth/oidc`,
-    });
-    const url = await this.oidc.authorizationUrl(claims);
-    this.setStateCookie(request, reply, cookie);
-    return ok(url);
-  }
-
+  /** new-api's OIDC callback: its console built the authorize URL from /api/status. */
   @Get('oidc')
   async oidcCallback(
     @Query() query: QueryParams,
@@ -154,10 +145,33 @@ export class OAuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Meta() meta: RequestMeta,
   ) {
-    if (!this.options.bool('OidcEnabled')) throw new ApiError('oauth.oidc_disabled');
-    const { code, claims, user } = await this.consumeState(query, request, reply, 'oidc');
-    const profile = await this.oidc.identify(code, claims);
-    return this.complete(profile, user, request, reply, meta);
+    if (!this.options.bool('oidc.enabled')) throw new ApiError('oauth.oidc_disabled');
+    const { code, user, aff } = await this.consumeState(query, request, reply, 'oidc');
+    const profile = await this.oidc.identify(code, `${this.serverAddress(request)}/oauth/oidc`);
+    return this.complete(profile, user, request, reply, meta, aff);
+  }
+
+  /** Linux DO Connect's callback (new-api's controller/linuxdo.go). */
+  @Get('linuxdo')
+  async linuxdoCallback(
+    @Query() query: QueryParams,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Meta() meta: RequestMeta,
+  ) {
+    // The user declined at Linux DO: its explanation, as new-api answers it.
+    const error = param(query, 'error', 128);
+    if (error) {
+      const message = param(query, 'error_description', 2048).slice(0, MAX_PROVIDER_MESSAGE);
+      throw new ApiError('oauth.provider_error', { message: message || error });
+    }
+    if (!this.options.bool('LinuxDOOAuthEnabled')) throw new ApiError('oauth.linuxdo_disabled');
+    const { code, user, aff } = await this.consumeState(query, request, reply, 'linuxdo');
+    const profile = await this.linuxdo.identify(
+      code,
+      `${this.serverAddress(request)}/oauth/linuxdo`,
+    );
+    return this.complete(profile, user, request, reply, meta, aff);
   }
 
   /**
@@ -169,11 +183,11 @@ export class OAuthController {
     request: FastifyRequest,
     reply: FastifyReply,
     provider: StateProvider,
-  ): Promise<{ code: string; claims: OAuthStateClaims; user: UserDocument | null }> {
+  ): Promise<{ code: string; aff: string; user: UserDocument | null }> {
     const code = param(query, 'code');
     const state = param(query, 'state', 128);
     const now = Date.now();
-    const claims = this.states.verify(request.cookies[OAUTH_STATE_COOKIE], state, provider, now);
+    const claims = this.states.verify(request.cookies[OAUTH_STATE_COOKIE], state, now);
     // Used up whatever follows: the cookie goes, and the state is remembered as spent.
     void reply.clearCookie(OAUTH_STATE_COOKIE, { path: '/api/oauth' });
     const user = await this.sessionUser(request);
@@ -186,7 +200,12 @@ export class OAuthController {
     if (!code) throw new ApiError('oauth.code_required');
     if (!this.replays.consume(provider, code, now + OAUTH_STATE_TTL_MS, now))
       throw new ApiError('oauth.code_used');
-    return { code, claims, user };
+    return { code, aff: claims.aff ?? '', user };
+  }
+
+  /** The console's origin as the providers know it: ServerAddress, or this request's own. */
+  private serverAddress(request: FastifyRequest): string {
+    return this.options.get('ServerAddress') || `${request.protocol}://${request.host}`;
   }
 
   /** After a verified callback: bind for a signed-in caller (message 'bind'), sign in otherwise. */
@@ -196,8 +215,9 @@ export class OAuthController {
     request: FastifyRequest,
     reply: FastifyReply,
     meta: RequestMeta,
+    aff = '',
   ) {
-    if (!user) return this.signIn(profile, request, reply, meta);
+    if (!user) return this.signIn(profile, request, reply, meta, aff);
     return this.bind(user.id, profile, {
       ...meta,
       actor: { kind: 'user', id: user.id, role: user.role },
@@ -209,8 +229,9 @@ export class OAuthController {
     request: FastifyRequest,
     reply: FastifyReply,
     meta: RequestMeta,
+    aff = '',
   ) {
-    const { user } = await this.commands.execute(new SignInWithIdentityCommand(profile, meta));
+    const { user } = await this.commands.execute(new SignInWithIdentityCommand(profile, meta, aff));
     setSessionCookie(this.authenticator, request, reply, user.id);
     return ok<LoginResultDto>(user);
   }

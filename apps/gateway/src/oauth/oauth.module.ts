@@ -3,12 +3,13 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { BindIdentityHandler } from './commands/bind-identity.handler';
 import { SignInWithIdentityHandler } from './commands/sign-in-with-identity.handler';
 import { GitHubClient } from './github.client';
+import { LinuxDoClient } from './linuxdo.client';
 import { OAuthController } from './oauth.controller';
 import { OAuthReplays } from './oauth-replays';
 import { OidcClient } from './oidc.client';
 import { WeChatClient } from './wechat.client';
 
-/** Third-party sign-in and binding: GitHub, WeChat, Telegram and a generic OpenID Connect provider. */
+/** Third-party sign-in and binding: GitHub, WeChat, Telegram, OpenID Connect and Linux DO. */
 @Module({
   imports: [AccountsModule],
   controllers: [OAuthController],
@@ -17,8 +18,11 @@ import { WeChatClient } from './wechat.client';
     GitHubClient,
     WeChatClient,
     OidcClient,
+    LinuxDoClient,
     SignInWithIdentityHandler,
     BindIdentityHandler,
   ],
+  // /api/status names the OIDC authorization endpoint (possibly from the discovery document).
+  exports: [OidcClient],
 })
 export class OAuthModule {}

@@ -1,192 +1,118 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type * as Jose from 'jose';
-import type { JWTPayload } from 'jose';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
 import { OptionsCache } from '../options/options.cache';
 import { ApiError } from '../shared/api-error';
 import type { ExternalProfile } from './external-profile';
-import type { OAuthStateClaims } from './oauth-state';
+import {
+  endpointsOfDiscovery,
+  mergeEndpoints,
+  needsDiscovery,
+  type OidcEndpoints,
+} from './oidc-endpoints';
 import { callProviderJson, isRecord, ProviderCallError, text } from './provider-http';
 
-const DISCOVERY_SUFFIX = '/.well-known/openid-configuration';
-/** A provider's discovery document is read again after this long (keys rotate through the JWKS). */
+/** A discovery document is read again after this long; a failed read is retried after the second. */
 const DISCOVERY_TTL_MS = 10 * 60_000;
-/** Signatures accepted on id_tokens: asymmetric only (the JWKS holds public keys). */
-const ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'EdDSA',
-];
-
-export interface OidcProvider {
-  readonly issuer: string;
-  readonly authorizationEndpoint: string;
-  readonly tokenEndpoint: string;
-  readonly jwksUri: string;
-  /** client_secret_post when the provider supports only that; client_secret_basic otherwise. */
-  readonly secretInBody: boolean;
-}
-
-const isHttpUrl = (value: string) => /^https?:\/\/[^\s]+$/i.test(value);
+const DISCOVERY_RETRY_MS = 60_000;
 
 /**
- * A generic OpenID Connect provider (Tollgate's own addition): discovery from OidcDiscoveryUrl,
- * the authorization-code flow with state, nonce and PKCE (S256), and the id_token verified with
- * jose against the provider's JWKS (issuer, audience = client id, expiry, nonce).
+ * OpenID Connect the way new-api does it (controller/oidc.go): the console sends the browser to
+ * `oidc.authorization_endpoint` with the client id and a state from GET /api/oauth/state (no nonce,
+ * no PKCE: new-api's console cannot add them); the code comes back to GET /api/oauth/oidc, is
+ * exchanged at `oidc.token_endpoint` with the client secret, and `oidc.user_info_endpoint` says who
+ * it is (sub and email required). Endpoints left empty are read from `oidc.well_known`.
  */
 @Injectable()
 export class OidcClient {
   private readonly logger = new Logger('OidcAuth');
-  private discovery: { url: string; provider: OidcProvider; until: number } | null = null;
-  private readonly keySets = new Map<string, ReturnType<typeof Jose.createRemoteJWKSet>>();
+  private discovery: { url: string; endpoints: OidcEndpoints | null; until: number } | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly options: OptionsCache,
   ) {}
 
-  /** The provider's authorization URL for this state (the browser is sent there). */
-  async authorizationUrl(claims: OAuthStateClaims): Promise<string> {
-    const provider = await this.provider();
-    const url = new URL(provider.authorizationEndpoint);
-    const challenge = createHash('sha256')
-      .update(claims.verifier ?? '')
-      .digest('base64url');
-    for (const [key, value] of Object.entries({
-      response_type: 'code',
-      client_id: this.options.get('OidcClientId'),
-      redirect_uri: claims.redirectUri ?? '',
-      scope: 'openid profile email',
-      state: claims.state,
-      nonce: claims.nonce ?? '',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    }))
-      url.searchParams.set(key, value);
-    return url.toString();
+  /** The configured endpoints, the empty ones filled from the discovery document (cached). */
+  async endpoints(): Promise<OidcEndpoints> {
+    const configured = {
+      authorization: this.options.get('oidc.authorization_endpoint'),
+      token: this.options.get('oidc.token_endpoint'),
+      userInfo: this.options.get('oidc.user_info_endpoint'),
+    };
+    const wellKnown = this.options.get('oidc.well_known');
+    if (!needsDiscovery(configured) || !wellKnown) return mergeEndpoints(configured, null);
+    return mergeEndpoints(configured, await this.discover(wellKnown));
   }
 
-  /** Exchanges the code, verifies the id_token and says who signed in. */
-  async identify(code: string, claims: OAuthStateClaims): Promise<ExternalProfile> {
-    const provider = await this.provider();
-    const clientId = this.options.get('OidcClientId');
-    const clientSecret = this.options.get('OidcClientSecret');
+  /** Exchanges the code and reads the user info; `redirectUri` repeats the authorize request's. */
+  async identify(code: string, redirectUri: string): Promise<ExternalProfile> {
+    const endpoints = await this.endpoints();
+    if (!endpoints.token || !endpoints.userInfo) throw new ApiError('oauth.oidc_failed');
+    const clientId = this.options.get('oidc.client_id');
+    const clientSecret = this.options.get('oidc.client_secret');
     const form = new URLSearchParams({
       grant_type: 'authorization_code',
       code,
-      redirect_uri: claims.redirectUri ?? '',
-      code_verifier: claims.verifier ?? '',
+      redirect_uri: redirectUri,
     });
     const headers: Record<string, string> = {
       'Content-Type': 'application/x-www-form-urlencoded',
     };
-    if (provider.secretInBody) {
-      form.set('client_id', clientId);
-      form.set('client_secret', clientSecret);
-    } else {
+    if (endpoints.basicAuthOnly) {
       // RFC 6749 §2.3.1: both parts form-encoded before base64.
       const basic = `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`;
       headers['Authorization'] = `Basic ${Buffer.from(basic).toString('base64')}`;
+    } else {
+      // new-api's way: the client credentials in the form (client_secret_post).
+      form.set('client_id', clientId);
+      form.set('client_secret', clientSecret);
     }
-    const answer = await this.call(provider.tokenEndpoint, {
+    const exchange = await this.call(endpoints.token, {
       method: 'POST',
       headers,
       body: form.toString(),
     });
-    const idToken = isRecord(answer.body) ? text(answer.body, 'id_token') : '';
-    if (answer.status !== 200 || !idToken) {
-      const error = isRecord(answer.body) ? text(answer.body, 'error') : '';
-      this.logger.warn(`token exchange refused: HTTP ${answer.status} ${error.slice(0, 64)}`);
-      throw new ApiError('oauth.oidc_failed');
+    const accessToken = isRecord(exchange.body) ? text(exchange.body, 'access_token') : '';
+    if (!accessToken) {
+      const error = isRecord(exchange.body) ? text(exchange.body, 'error') : '';
+      this.logger.warn(`token exchange refused: HTTP ${exchange.status} ${error.slice(0, 64)}`);
+      throw new ApiError('oauth.oidc_token_failed');
     }
-    const payload = await this.verify(idToken, provider, clientId);
-    if (typeof payload['nonce'] !== 'string' || payload['nonce'] !== claims.nonce) {
-      this.logger.warn('id_token nonce mismatch');
-      throw new ApiError('oauth.oidc_failed');
+    const info = await this.call(endpoints.userInfo, {
+      headers: { Authorization: `Bearer ${accessToken}` },
+    });
+    if (info.status !== 200) {
+      this.logger.warn(`user info refused: HTTP ${info.status}`);
+      throw new ApiError('oauth.oidc_userinfo_failed');
     }
-    const sub = payload.sub ?? '';
-    if (!sub || sub.length > 255) throw new ApiError('oauth.oidc_failed');
-    const claim = (key: string) => (typeof payload[key] === 'string' ? payload[key] : '');
-    const email = claim('email');
-    const login = claim('preferred_username') || claim('nickname') || email.split('@')[0] || '';
-    return { provider: 'oidc', externalId: sub, login, displayName: claim('name') || login };
+    const body = isRecord(info.body) ? info.body : {};
+    const sub = text(body, 'sub');
+    const email = text(body, 'email');
+    if (!sub || !email || sub.length > 255) throw new ApiError('oauth.oidc_userinfo_empty');
+    const login = text(body, 'preferred_username') || email.split('@')[0] || '';
+    return { provider: 'oidc', externalId: sub, login, displayName: text(body, 'name') || login };
   }
 
-  private async verify(idToken: string, provider: OidcProvider, clientId: string) {
-    // Loaded on the first OpenID Connect sign-in, not at every start-up.
-    const { createRemoteJWKSet, jwtVerify }: typeof Jose = await import('jose');
-    let keys = this.keySets.get(provider.jwksUri);
-    if (!keys) {
-      keys = createRemoteJWKSet(new URL(provider.jwksUri), {
-        timeoutDuration: this.config.oauth.timeoutMs,
-      });
-      this.keySets.set(provider.jwksUri, keys);
-    }
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(idToken, keys, {
-        issuer: provider.issuer,
-        audience: clientId,
-        algorithms: ALGORITHMS,
-        clockTolerance: 60,
-        requiredClaims: ['sub', 'exp', 'iat'],
-      }));
-    } catch (error) {
-      this.logger.warn(`id_token refused: ${(error as { code?: string }).code ?? 'invalid'}`);
-      throw new ApiError('oauth.oidc_failed');
-    }
-    // With several audiences the token must be meant for us as its authorized party.
-    if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload['azp'] !== clientId) {
-      this.logger.warn('id_token azp is not this client');
-      throw new ApiError('oauth.oidc_failed');
-    }
-    return payload;
-  }
-
-  /** The discovery document of OidcDiscoveryUrl (a base or the document's own URL), cached. */
-  async provider(): Promise<OidcProvider> {
-    const configured = this.options.get('OidcDiscoveryUrl');
-    const url = configured.endsWith(DISCOVERY_SUFFIX) ? configured : configured + DISCOVERY_SUFFIX;
+  private async discover(url: string): Promise<OidcEndpoints | null> {
     const now = Date.now();
     if (this.discovery && this.discovery.url === url && this.discovery.until > now)
-      return this.discovery.provider;
-    const answer = await this.call(url, {});
-    const doc = answer.body;
-    const provider: OidcProvider | null = isRecord(doc)
-      ? {
-          issuer: text(doc, 'issuer'),
-          authorizationEndpoint: text(doc, 'authorization_endpoint'),
-          tokenEndpoint: text(doc, 'token_endpoint'),
-          jwksUri: text(doc, 'jwks_uri'),
-          secretInBody: (() => {
-            const methods = doc['token_endpoint_auth_methods_supported'];
-            return (
-              Array.isArray(methods) &&
-              methods.includes('client_secret_post') &&
-              !methods.includes('client_secret_basic')
-            );
-          })(),
-        }
-      : null;
-    if (
-      answer.status !== 200 ||
-      !provider ||
-      !provider.issuer ||
-      ![provider.authorizationEndpoint, provider.tokenEndpoint, provider.jwksUri].every(isHttpUrl)
-    ) {
-      this.logger.warn(`discovery document unusable: HTTP ${answer.status}`);
-      throw new ApiError('oauth.oidc_failed');
+      return this.discovery.endpoints;
+    let endpoints: OidcEndpoints | null = null;
+    try {
+      const answer = await callProviderJson(url, {}, this.config.oauth.timeoutMs);
+      endpoints = answer.status === 200 ? endpointsOfDiscovery(answer.body) : null;
+      if (!endpoints) this.logger.warn(`discovery document unusable: HTTP ${answer.status}`);
+    } catch (error) {
+      if (!(error instanceof ProviderCallError)) throw error;
+      this.logger.warn(`discovery document unreachable: ${error.message}`);
     }
-    this.discovery = { url, provider, until: now + DISCOVERY_TTL_MS };
-    return provider;
+    this.discovery = {
+      url,
+      endpoints,
+      until: now + (endpoints ? DISCOVERY_TTL_MS : DISCOVERY_RETRY_MS),
+    };
+    return endpoints;
   }
 
   private async call(url: string, init: Parameters<typeof callProviderJson>[1]) {
@@ -195,7 +121,7 @@ export class OidcClient {
     } catch (error) {
       if (!(error instanceof ProviderCallError)) throw error;
       this.logger.warn(`provider unreachable: ${error.message}`);
-      throw new ApiError('oauth.oidc_failed');
+      throw new ApiError('oauth.oidc_unreachable');
     }
   }
 }

@@ -6,6 +6,7 @@ import {
   isSecretOption,
   type OptionsEvent,
   type SealedSecret,
+  upcastOptionEvent,
 } from '@tollgate/domain';
 import { READ_STORE } from '../infrastructure/injection-tokens';
 import { SecretBox } from '../infrastructure/secret-box';
@@ -36,7 +37,8 @@ export class OptionsCache {
 
   apply(events: readonly RecordedEvent[]): void {
     for (const recorded of events) {
-      const event = { type: recorded.type, data: recorded.data } as OptionsEvent;
+      const event = upcastOptionEvent({ type: recorded.type, data: recorded.data } as OptionsEvent);
+      if (!event) continue;
       this.values[event.data.key] =
         event.type === 'OptionChanged' ? event.data.value : this.reveal(event.data.sealed);
     }

@@ -7,6 +7,9 @@ import { quotaDataProjection } from '../usage-data/quota-data.projection';
 import { tokenListProjection } from '../tokens/token-list.projection';
 import { redemptionListProjection } from '../redemptions/redemption-list.projection';
 import { logsProjection } from '../logs/logs.projection';
+import { setupStateProjection } from '../setup/setup-state.projection';
+import { auditIndexProjection } from '../history/audit-index.projection';
+import { ledgerUsageProjection } from '../history/ledger-usage.projection';
 
 /** Every read model of the gateway; the rebuild CLI and the runners use this one list. */
 export const ALL_PROJECTIONS: readonly Projection[] = [
@@ -18,4 +21,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   logsProjection,
   channelsProjection,
   quotaDataProjection,
+  setupStateProjection,
+  auditIndexProjection,
+  ledgerUsageProjection,
 ];

@@ -1,5 +1,10 @@
 import type { Projection } from '@tollgate/read-store';
-import { OPTIONS_EVENT_TYPES, type OptionsEvent, type SealedSecret } from '@tollgate/domain';
+import {
+  OPTIONS_EVENT_TYPES,
+  upcastOptionEvent,
+  type OptionsEvent,
+  type SealedSecret,
+} from '@tollgate/domain';
 
 export const OPTIONS = 'options';
 
@@ -17,12 +22,14 @@ export interface OptionDocument {
 
 export const optionsProjection: Projection = {
   name: 'options',
-  version: 1,
+  // 2: documents under new-api's `oidc.*` keys (old OpenID Connect keys upcast).
+  version: 2,
   collections: [{ name: OPTIONS }],
   eventTypes: OPTIONS_EVENT_TYPES,
   async apply(event, session) {
     const options = session.collection<OptionDocument>(OPTIONS);
-    const e = { type: event.type, data: event.data } as OptionsEvent;
+    const e = upcastOptionEvent({ type: event.type, data: event.data } as OptionsEvent);
+    if (!e) return;
     const updated_at = event.recordedAt.toISOString();
     if (e.type === 'OptionChanged') {
       await options.put({ _id: e.data.key, key: e.data.key, value: e.data.value, updated_at });

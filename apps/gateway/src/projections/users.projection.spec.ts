@@ -89,6 +89,25 @@ describe('users and options projections', () => {
     });
   });
 
+  it("a new user's document has new-api's oidc_id, linux_do_id and setting, empty; an OIDC bind fills oidc_id", async () => {
+    const position = (
+      await append(events, 'user-9', [
+        registered(9, 'nina'),
+        {
+          type: 'UserExternalIdentityBound',
+          data: { userId: 9, provider: 'oidc', externalId: 'sub-9' },
+        },
+      ])
+    ).position;
+    expect(await host.waitFor(position, 2000)).toBe(true);
+    expect(await read.collection<UserDocument>(USERS).get('9')).toMatchObject({
+      oidc_id: 'sub-9',
+      linux_do_id: '',
+      setting: '',
+    });
+    expect(usersProjection.version).toBeGreaterThanOrEqual(3);
+  });
+
   it('a bound email is verified on the user document; its guard settles, the replaced one waits for release', async () => {
     await append(events, 'email-old@example.com', [
       { type: 'UniqueValueClaimed', data: { value: 'old@example.com', ownerId: 5 } },

@@ -23,7 +23,8 @@ export const usersProjection: Projection = {
   name: 'users',
   // 2: sessions_valid_after, revoked_sessions, access tokens revoked by resets and disables,
   //    email_verified, registration_pending.
-  version: 2,
+  // 3: oidc_id, linux_do_id and setting on every row (new-api's user fields).
+  version: 3,
   collections: [
     {
       name: USERS,
@@ -40,6 +41,7 @@ export const usersProjection: Projection = {
         { fields: { wechat_id: 1 } },
         { fields: { telegram_id: 1 } },
         { fields: { oidc_id: 1 } },
+        { fields: { linux_do_id: 1 } },
       ],
       // The console's user search (substring, case-insensitive) goes through a trigram index.
       search: ['username', 'display_name', 'email'],
@@ -113,6 +115,9 @@ async function applyUserEvent(
         github_id: '',
         wechat_id: '',
         telegram_id: '',
+        oidc_id: '',
+        linux_do_id: '',
+        setting: '',
         quota: 0,
         used_quota: 0,
         request_count: 0,

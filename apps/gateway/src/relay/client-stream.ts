@@ -71,19 +71,27 @@ export class ClientStream {
 
 /**
  * Reads the upstream to its end, writing what `transform` makes of each chunk to the client.
- * `broken`: the upstream failed mid-stream or was cut after the client left.
+ * `broken`: the upstream failed mid-stream or was cut after the client left. `stop`: asked after
+ * each chunk; true cuts the upstream on purpose (`stopped`, a sensitive word in the output).
  */
 export async function pipeUpstream(
   answer: Dispatcher.ResponseData,
   client: ClientStream,
   transform: (chunk: Buffer) => string | Buffer,
-): Promise<{ broken: boolean }> {
+  stop?: () => boolean,
+): Promise<{ broken: boolean; stopped: boolean }> {
   let bytesAfterGone = 0;
   let broken = false;
+  let stopped = false;
   try {
     for await (const chunk of answer.body) {
       const buf = chunk as Buffer;
       const out = transform(buf);
+      if (stop?.()) {
+        if (!client.gone) client.write(out);
+        stopped = true;
+        break;
+      }
       if (!client.gone) {
         if (!client.write(out)) await client.drained();
         continue;
@@ -100,7 +108,7 @@ export async function pipeUpstream(
   } catch {
     broken = true; // the upstream broke mid-stream: bill what was produced
   } finally {
-    if (broken) answer.body.destroy();
+    if (broken || stopped) answer.body.destroy();
   }
-  return { broken };
+  return { broken, stopped };
 }

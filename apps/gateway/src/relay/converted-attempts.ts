@@ -18,7 +18,9 @@ import {
   type NativeWire,
   parseJsonObject,
   type ProviderRequest,
+  type RequestContext,
   retryAfterMs,
+  SensitiveStreamGuard,
   SseFramer,
   framerFor,
   type StreamConverter,
@@ -28,7 +30,8 @@ import {
 import type { Dispatcher } from 'undici';
 import type { AttemptResult, Prepared } from './relay-call';
 import { ClientStream, pipeUpstream } from './client-stream';
-import { sendBytes } from './relay-http';
+import { sendBytes, sendError } from './relay-http';
+import { sensitiveAnswer } from './relay-option-checks';
 import type { RoutedChannel } from './relay-ports';
 import {
   headerText,
@@ -115,15 +118,20 @@ export class ConvertedAttempts {
   ): Promise<AttemptResult> {
     const { call, facts } = p;
     const endpoint = call.ingress ? 'chat' : call.endpoint;
-    const upstreamModel = upstreamModelName(channel, facts.model);
+    const mapped = upstreamModelName(channel, facts.model);
+    const rctx = requestContext(p);
     let request: ProviderRequest;
     try {
-      request = adaptor.request(endpoint, hub, channel, upstreamModel, facts.stream, new Date());
+      request = adaptor.request(endpoint, hub, channel, mapped, facts.stream, new Date(), rctx);
+      // Global pass-through: the client's bytes replace the conversion, before any signing.
+      if (rctx.passThroughBody) request = { ...request, body: rctx.passThroughBody };
       if (adaptor.authorize) request = await adaptor.authorize(request, channel, new Date());
     } catch (error) {
       // A channel whose key or base URL cannot make a request (a malformed Bedrock key).
       return { kind: 'failed', failure: networkFailure(error) };
     }
+    // The model the provider got (Claude's `-thinking` adapter sends the base model).
+    const upstreamModel = request.upstreamModel ?? mapped;
     const sent = await this.send(request, adaptor);
     if ('failed' in sent) return sent.failed;
     const { answer } = sent;
@@ -159,6 +167,12 @@ export class ConvertedAttempts {
       completionTokens: countText(completionTextOfJson(converted.body)),
       cachedTokens: 0,
     };
+    const refused = sensitiveAnswer(p, converted.body);
+    if (refused) {
+      sendError(res, refused, call.requestId, p.client);
+      this.settle(p, channel, upstreamModel, usage, estimated, firstByteAt, facts.stream);
+      return { kind: 'answered' };
+    }
     if (facts.stream) {
       // A provider that ignored `stream`: the whole answer as a stream of one chunk.
       const encoder = p.client.stream(ctx);
@@ -191,17 +205,41 @@ export class ConvertedAttempts {
     const encoder = p.client.stream(ctx);
     const kept = new KeptText();
     let firstAt: number | null = null;
+    const output = p.settings.sensitive.output;
+    // The sensitive-word guard holds encoded chunks back (StreamCacheQueueLength) and stops at a word.
+    const guard = output
+      ? new SensitiveStreamGuard<string>(output, p.settings.sensitive.streamQueue)
+      : undefined;
     const toClient = (chunks: JsonObject[]): string => {
       kept.add(chunks);
       let out = '';
-      for (const chunk of chunks) out += encoder.chunk(chunk);
+      for (const chunk of chunks) {
+        if (!guard) out += encoder.chunk(chunk);
+        else out += guard.push(encoder.chunk(chunk), completionTextOfJson(chunk)).join('');
+      }
       return out;
     };
     const client = new ClientStream(res, p.call.requestId);
-    const read = await pipeUpstream(answer, client, (chunk) => {
-      firstAt ??= Date.now();
-      return toClient(eventsOf(framer.push(chunk), converter));
-    });
+    const read = await pipeUpstream(
+      answer,
+      client,
+      (chunk) => {
+        firstAt ??= Date.now();
+        return toClient(eventsOf(framer.push(chunk), converter));
+      },
+      guard ? () => guard.hit !== undefined : undefined,
+    );
+    if (read.stopped) {
+      // Stopped on a sensitive word: end the answer properly in the client's protocol.
+      const usage: UpstreamUsage = {
+        promptTokens: p.promptEstimate,
+        completionTokens: countText(kept.text),
+        cachedTokens: 0,
+      };
+      client.finish(encoder.end(usage), false);
+      this.settle(p, channel, upstreamModel, usage, true, firstAt, true);
+      return { kind: 'answered' };
+    }
     // A failure before anything reached the client is this channel's failure (retry another).
     const failure = converter.failure();
     if (failure && !client.started) return failedWith(failure);
@@ -213,6 +251,7 @@ export class ConvertedAttempts {
       completionTokens: countText(kept.text),
       cachedTokens: 0,
     };
+    if (guard) tail += guard.flush().join('');
     tail += encoder.end(usage);
     client.finish(tail, read.broken);
     this.settle(p, channel, upstreamModel, usage, reported === undefined, firstAt, true);
@@ -228,20 +267,22 @@ export class ConvertedAttempts {
     native: NativeWire,
   ): Promise<AttemptResult> {
     const { call, facts } = p;
-    const upstreamModel = upstreamModelName(channel, facts.model);
+    const mapped = upstreamModelName(channel, facts.model);
     let request: ProviderRequest;
     try {
       request = native.request(
         call.raw,
         p.body ?? {},
         channel,
-        upstreamModel,
+        mapped,
         facts.stream,
         call.clientHeaders ?? {},
+        requestContext(p),
       );
     } catch (error) {
       return { kind: 'failed', failure: networkFailure(error) };
     }
+    const upstreamModel = request.upstreamModel ?? mapped;
     const sent = await this.send(request, adaptor);
     if ('failed' in sent) return sent.failed;
     const { answer } = sent;
@@ -289,6 +330,19 @@ export class ConvertedAttempts {
     this.settle(p, channel, upstreamModel, usage, reported === undefined, firstByteAt, false);
     return { kind: 'answered' };
   }
+}
+
+/**
+ * What the adaptor is told besides the body: the providers' settings (parsed once per option
+ * change), the client's model, and the client's bytes when global pass-through is on (the
+ * playground's own `group` member left out).
+ */
+function requestContext(p: Prepared): RequestContext {
+  const settings = p.settings.providers;
+  if (!settings.passThrough) return { settings, clientModel: p.facts.model };
+  const passThroughBody =
+    p.call.playground && p.hub ? Buffer.from(JSON.stringify(p.hub)) : p.call.raw;
+  return { settings, clientModel: p.facts.model, passThroughBody };
 }
 
 /** Feeds framed events to the converter; the OpenAI chunks they produce. */

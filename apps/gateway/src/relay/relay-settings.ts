@@ -3,7 +3,10 @@ import type { PriceOptions } from '@tollgate/domain';
 import {
   DEFAULT_RETRY_STATUS_RANGES,
   parseKeywords,
+  parseProviderSettings,
   parseStatusRanges,
+  type ProviderSettings,
+  SensitiveMatcher,
   type StatusRanges,
   type UserRequestLimits,
 } from '@tollgate/relay';
@@ -21,6 +24,37 @@ export interface RelaySettings {
   readonly failureBudget: { readonly count: number; readonly windowMs: number };
   readonly displayInCurrency: boolean;
   readonly displayTokenStat: boolean;
+  readonly sensitive: SensitiveSettings;
+  readonly permissions: RelayPermissions;
+  /** new-api's `claude.*`, `gemini.*` and `global.pass_through_request_enabled`, for the adaptors. */
+  readonly providers: ProviderSettings;
+}
+
+/** The option keys of the providers' settings (provider-settings.ts in the relay library). */
+const PROVIDER_KEYS = [
+  'claude.model_headers_settings',
+  'claude.default_max_tokens',
+  'claude.thinking_adapter_enabled',
+  'claude.thinking_adapter_budget_tokens_percentage',
+  'gemini.safety_settings',
+  'gemini.version_settings',
+  'global.pass_through_request_enabled',
+] as const;
+
+/** The sensitive-word check (CheckSensitive*, StopOnSensitiveEnabled, StreamCacheQueueLength). */
+export interface SensitiveSettings {
+  /** Undefined when the check is off or the list is empty: the relay scans nothing. */
+  readonly prompt: SensitiveMatcher | undefined;
+  readonly output: SensitiveMatcher | undefined;
+  readonly streamQueue: number;
+}
+
+/** new-api's role thresholds for uploads and downloads through the relay (0 = everyone). */
+export interface RelayPermissions {
+  readonly fileUpload: number;
+  readonly fileDownload: number;
+  readonly imageUpload: number;
+  readonly imageDownload: number;
 }
 
 const KEYS = [
@@ -46,6 +80,16 @@ const KEYS = [
   'ChannelFailureBudgetWindowSeconds',
   'DisplayInCurrencyEnabled',
   'DisplayTokenStatEnabled',
+  'CheckSensitiveEnabled',
+  'CheckSensitiveOnPromptEnabled',
+  'StopOnSensitiveEnabled',
+  'SensitiveWords',
+  'StreamCacheQueueLength',
+  'FileUploadPermission',
+  'FileDownloadPermission',
+  'ImageUploadPermission',
+  'ImageDownloadPermission',
+  ...PROVIDER_KEYS,
 ] as const;
 
 function numberMap(raw: string): Record<string, number> {
@@ -136,6 +180,35 @@ export class RelaySettingsView {
       },
       displayInCurrency: o.bool('DisplayInCurrencyEnabled'),
       displayTokenStat: o.bool('DisplayTokenStatEnabled'),
+      sensitive: this.sensitive(),
+      permissions: {
+        fileUpload: int('FileUploadPermission'),
+        fileDownload: int('FileDownloadPermission'),
+        imageUpload: int('ImageUploadPermission'),
+        imageDownload: int('ImageDownloadPermission'),
+      },
+      providers: parseProviderSettings(
+        Object.fromEntries(PROVIDER_KEYS.map((key) => [key, o.get(key)])),
+      ),
+    };
+  }
+
+  /** The matcher is rebuilt only when the word list changed (not on every relay option change). */
+  private matcherWords = '';
+  private matcher: SensitiveMatcher | undefined;
+
+  private sensitive(): SensitiveSettings {
+    const o = this.options;
+    const words = o.get('SensitiveWords');
+    if (words !== this.matcherWords) {
+      this.matcherWords = words;
+      this.matcher = SensitiveMatcher.of(words);
+    }
+    const on = o.bool('CheckSensitiveEnabled');
+    return {
+      prompt: on && o.bool('CheckSensitiveOnPromptEnabled') ? this.matcher : undefined,
+      output: on && o.bool('StopOnSensitiveEnabled') ? this.matcher : undefined,
+      streamQueue: Math.max(0, Math.floor(o.number('StreamCacheQueueLength'))),
     };
   }
 }

@@ -68,6 +68,31 @@ export const RELAY_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: stri
     'zh-CN': '您已达到请求数限制：{minutes}分钟内最多请求{max}次',
     en: 'You reached the request limit: at most {max} successful requests in {minutes} minutes',
   },
+  // new-api answers these in English whatever the language; clients may match on the text.
+  'relay.sensitive_prompt': {
+    'zh-CN': 'sensitive words detected',
+    en: 'sensitive words detected',
+  },
+  'relay.sensitive_response': {
+    'zh-CN': 'sensitive words detected on response: {words}',
+    en: 'sensitive words detected on response: {words}',
+  },
+  'relay.forbidden_image_upload': {
+    'zh-CN': '您无权通过接口上传图片',
+    en: 'Your role may not send images through the API',
+  },
+  'relay.forbidden_file_upload': {
+    'zh-CN': '您无权通过接口上传文件',
+    en: 'Your role may not send files through the API',
+  },
+  'relay.forbidden_image_download': {
+    'zh-CN': '您无权通过接口生成并下载图片',
+    en: 'Your role may not generate and download images through the API',
+  },
+  'relay.forbidden_file_download': {
+    'zh-CN': '您无权通过接口生成并下载文件',
+    en: 'Your role may not generate and download files (speech audio) through the API',
+  },
   'relay.upstream_saturated': {
     'zh-CN': '当前分组上游负载已饱和，请稍后再试',
     en: 'The upstreams of this group are saturated, please try again later',

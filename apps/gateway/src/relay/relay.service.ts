@@ -34,6 +34,7 @@ import {
   type RequestFacts,
   retryAfterMs,
   selectChannel,
+  SensitiveSseFilter,
   shouldRetry,
   SseUsageReader,
   TokenLimiter,
@@ -44,6 +45,7 @@ import {
   usageFromJson,
   UserRequestLimiter,
 } from '@tollgate/relay';
+import { refusedByOptions, sensitiveAnswer } from './relay-option-checks';
 import type { Dispatcher } from 'undici';
 import type { Lang } from '../shared/i18n/messages';
 import { ClientStream, pipeUpstream } from './client-stream';
@@ -79,6 +81,8 @@ const DEFAULT_COOLDOWN_MS = 5_000;
 /** A channel being auto-disabled is skipped until the routing table has dropped it. */
 const DISABLING_COOLDOWN_MS = 60_000;
 const ANY_MODEL = '*';
+/** How a stream stopped on a sensitive word ends (the anchors sent [DONE] and stopped). */
+const STREAM_STOPPED = 'data: [DONE]\n\n';
 
 /**
  * The relay pipeline: admission checks that need the body, reserve → attempts with retries →
@@ -121,9 +125,22 @@ export class RelayService {
     const wire = clientWireOfIngress(call.ingress);
     try {
       const settings = this.settingsView.current();
+      // new-api's ModelRequestRateLimit sits right after token auth on /v1 (not the playground):
+      // every request counts, a refused or failing one included.
+      if (!call.playground) {
+        const userVerdict = this.userLimiter.admit(call.caller.user.id, settings.userLimits);
+        if (!userVerdict.ok) {
+          return sendError(
+            res,
+            this.limitError(call.lang, userVerdict, settings),
+            call.requestId,
+            wire,
+          );
+        }
+      }
       const prepared = this.prepare(call, settings, wire);
       if (prepared instanceof RelayError) return sendError(res, prepared, call.requestId, wire);
-      limits = this.admitLimits(call, settings);
+      limits = this.admitLimits(call);
       if (!limits.ok) {
         const error = this.limitError(call.lang, limits, settings);
         return sendError(res, error, call.requestId, wire);
@@ -241,6 +258,8 @@ export class RelayService {
     } else if (this.routing.candidates(group, model).length === 0) {
       return noChannel(lang, group, model);
     }
+    const refused = refusedByOptions(call, settings, hub, boundary !== undefined);
+    if (refused) return refused;
     const promptEstimate = hub
       ? estimatePromptTokens(call.ingress ? 'chat' : call.endpoint, hub)
       : 0;
@@ -279,11 +298,11 @@ export class RelayService {
     );
   }
 
-  private admitLimits(call: RelayCall, settings: RelaySettings): LimitVerdict {
-    const userVerdict = this.userLimiter.admit(call.caller.user.id, settings.userLimits);
-    if (!userVerdict.ok) return userVerdict;
+  private admitLimits(call: RelayCall): LimitVerdict {
     const token = call.caller.token;
-    return token ? this.tokenLimiter.admit(token.id, token.rateLimits) : userVerdict;
+    return token
+      ? this.tokenLimiter.admit(token.id, token.rateLimits)
+      : { ok: true, release: () => undefined };
   }
 
   private limitError(
@@ -502,7 +521,11 @@ export class RelayService {
     const includeUsage =
       facts.stream && call.endpoint !== 'responses' && reportsStreamUsage(channel.type);
     let outBody: Buffer;
-    if (p.boundary !== undefined) {
+    if (p.settings.providers.passThrough && !call.playground) {
+      // global.pass_through_request_enabled: the client's bytes exactly (no mapped model in the
+      // body, no include_usage: a stream without usage is counted locally), as new-api sends.
+      outBody = call.raw;
+    } else if (p.boundary !== undefined) {
       outBody =
         upstreamModel !== facts.model
           ? replaceMultipartField(call.raw, p.boundary, 'model', upstreamModel)
@@ -571,7 +594,14 @@ export class RelayService {
       return { kind: 'failed', failure: networkFailure(error) };
     }
     const firstByteAt = Date.now();
-    sendBytes(res, answer.statusCode, contentType || 'application/json', raw, p.call.requestId);
+    // Parsed only when the output check is on: the pass-through answer is otherwise never read.
+    const refused =
+      p.settings.sensitive.output && contentType.includes('json')
+        ? sensitiveAnswer(p, parseJsonObject(raw))
+        : undefined;
+    if (refused) sendError(res, refused, p.call.requestId, p.client);
+    else
+      sendBytes(res, answer.statusCode, contentType || 'application/json', raw, p.call.requestId);
     const { usage, estimated } = this.usageOfWhole(p, raw, contentType);
     this.settle(p, channel, upstreamModel, usage, estimated, firstByteAt, false);
     return undefined;
@@ -619,10 +649,26 @@ export class RelayService {
     const reader = new SseUsageReader(() => Date.now());
     const client = new ClientStream(res, p.call.requestId);
     client.open();
-    const read = await pipeUpstream(answer, client, (chunk) => {
-      reader.push(chunk);
-      return chunk;
-    });
+    const output = p.settings.sensitive.output;
+    // Off (the default): the bytes pass untouched, nothing is parsed.
+    const guard = output
+      ? new SensitiveSseFilter(output, p.settings.sensitive.streamQueue)
+      : undefined;
+    const read = guard
+      ? await pipeUpstream(
+          answer,
+          client,
+          (chunk) => {
+            reader.push(chunk);
+            return guard.push(chunk);
+          },
+          () => guard.hit !== undefined,
+        )
+      : await pipeUpstream(answer, client, (chunk) => {
+          reader.push(chunk);
+          return chunk;
+        });
+    if (guard && !client.gone) client.write(read.stopped ? STREAM_STOPPED : guard.end());
     client.finish('', read.broken);
     const outcome = reader.end();
     let usage: UpstreamUsage;
@@ -654,7 +700,7 @@ export class RelayService {
     const token = call.caller.token;
     if (token)
       this.tokenLimiter.consumed(token.id, receipt.promptTokens + receipt.completionTokens);
-    this.userLimiter.succeeded(call.caller.user.id);
+    if (!call.playground) this.userLimiter.succeeded(call.caller.user.id);
     const now = Date.now();
     const data: RequestRelayed['data'] = {
       requestId: call.requestId,

@@ -71,8 +71,8 @@ describe('validation pipe: messages in the request language', () => {
       'zh-CN': '输入不合法：用户名 不能为空；密码 不能为空',
       en: 'Invalid input: Username is required; Password is required',
     });
-    expect((await refusal(UpdateOptionBody, { key: 'Notice' }))['zh-CN']).toBe(
-      '输入不合法：字段 value 不能为空',
+    expect((await refusal(UpdateOptionBody, { value: 'x' }))['zh-CN']).toBe(
+      '输入不合法：字段 key 不能为空',
     );
   });
 

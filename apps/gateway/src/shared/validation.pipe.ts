@@ -46,6 +46,9 @@ const RULES: Readonly<Record<string, Rule>> = {
   isIn: ([values]) => ({ code: 'validation.is_in', params: { values: text(values) } }),
 };
 
+/** The constraints with a text of their own; any other falls back to `validation.invalid`. */
+export const RULE_NAMES: readonly string[] = Object.keys(RULES);
+
 /**
  * Rules about what kind of value a field holds, most telling first. When one fails it is the only
  * one reported: a number is not "longer than 100", and an array of the wrong kind has no items to

@@ -17,8 +17,8 @@ export class StatusController {
   ) {}
 
   @Get('status')
-  getStatus() {
-    return ok(this.status.status());
+  async getStatus() {
+    return ok(await this.status.status());
   }
 
   @Get('notice')

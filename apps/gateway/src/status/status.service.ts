@@ -3,7 +3,9 @@ import type { StatusDto } from '@tollgate/contracts';
 import { DEFAULT_PAGE_SIZE } from '@tollgate/contracts';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { OidcClient } from '../oauth/oidc.client';
 import { OptionsCache } from '../options/options.cache';
+import { SetupState } from '../setup/setup-state';
 
 const START_TIME = Math.floor(Date.now() / 1000);
 
@@ -13,9 +15,11 @@ export class StatusService {
   constructor(
     private readonly options: OptionsCache,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly oidc: OidcClient,
+    private readonly setup: SetupState,
   ) {}
 
-  status(): StatusDto {
+  async status(): Promise<StatusDto> {
     const o = this.options;
     return {
       version: this.config.version,
@@ -50,12 +54,26 @@ export class StatusService {
       telegram_oauth: o.bool('TelegramOAuthEnabled'),
       telegram_bot_name: o.get('TelegramBotName'),
       github_authorize_url: `${this.config.oauth.githubOAuthUrl}/login/oauth/authorize`,
-      oidc_enabled: o.bool('OidcEnabled'),
-      oidc_display_name: o.get('OidcDisplayName'),
+      oidc_enabled: o.bool('oidc.enabled'),
+      oidc_client_id: o.get('oidc.client_id'),
+      // new-api's console builds the authorize URL from it; discovered when only well_known is set.
+      oidc_authorization_endpoint: o.bool('oidc.enabled')
+        ? (await this.oidc.endpoints()).authorization
+        : o.get('oidc.authorization_endpoint'),
+      linuxdo_oauth: o.bool('LinuxDOOAuthEnabled'),
+      linuxdo_client_id: o.get('LinuxDOClientId'),
+      linuxdo_authorize_url: `${this.config.oauth.linuxdoOAuthUrl}/oauth2/authorize`,
+      setup: await this.setup.isDone(),
       password_login_enabled: o.bool('PasswordLoginEnabled'),
       password_register_enabled: o.bool('PasswordRegisterEnabled'),
       register_enabled: o.bool('RegisterEnabled'),
       page_size: DEFAULT_PAGE_SIZE,
+      docs_link: o.get('general_setting.docs_link'),
+      demo_site_enabled: o.bool('DemoSiteEnabled'),
+      self_use_mode_enabled: o.bool('SelfUseModeEnabled'),
+      price: o.number('Price'),
+      // new-api turns this on with BATCH_UPDATE_ENABLED; Tollgate always batches usage writes.
+      enable_batch_update: true,
     };
   }
 }

@@ -1,7 +1,12 @@
 export { dropUserQueries } from './api/session-cache';
-export { GithubCallbackPage, OidcCallbackPage } from './components/github-callback-page';
+export {
+  GithubCallbackPage,
+  LinuxDoCallbackPage,
+  OidcCallbackPage,
+} from './components/github-callback-page';
 export {
   GithubBindButton,
+  LinuxDoBindButton,
   OidcBindButton,
   TelegramBindWidget,
   WechatBindButton,

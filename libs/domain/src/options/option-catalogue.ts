@@ -13,6 +13,8 @@ export type OptionKind =
   | 'address'
   | 'json-object-number'
   | 'json-object-string'
+  | 'json-object-int'
+  | 'json-model-headers'
   | 'json-chats'
   | 'email-list';
 
@@ -23,7 +25,9 @@ export interface OptionDefinition {
   readonly secret?: boolean;
   /** Lower bound for numeric kinds. */
   readonly min?: number;
-  /** The only values a string option accepts. */
+  /** Upper bound for numeric kinds. */
+  readonly max?: number;
+  /** The only values a string option accepts (json-object-string: its values, '' allowed). */
   readonly choices?: readonly string[];
 }
 
@@ -37,6 +41,12 @@ const float = (value: number, min = 0): OptionDefinition => ({
   kind: 'float',
   defaultValue: String(value),
   min,
+});
+/** A role threshold: guest 0, user 1, administrator 10, root 100 (as new-api stores them). */
+const role = (value: number): OptionDefinition => ({
+  kind: 'string',
+  defaultValue: String(value),
+  choices: ['0', '1', '10', '100'],
 });
 const str = (value = ''): OptionDefinition => ({ kind: 'string', defaultValue: value });
 const text = (value = ''): OptionDefinition => ({ kind: 'text', defaultValue: value });
@@ -93,6 +103,39 @@ export const DEFAULT_MODEL_PRICE: Record<string, number> = {
   suno_lyrics: 0.01,
 };
 
+/** new-api's default CacheRatio (its setting/operation_setting/cache_ratio.go, April 2025). */
+export const DEFAULT_CACHE_RATIO: Record<string, number> = {
+  'gpt-4': 0.5,
+  o1: 0.5,
+  'o1-2024-12-17': 0.5,
+  'o1-preview-2024-09-12': 0.5,
+  'o1-preview': 0.5,
+  'o1-mini-2024-09-12': 0.5,
+  'o1-mini': 0.5,
+  'o3-mini': 0.5,
+  'o3-mini-2025-01-31': 0.5,
+  'gpt-4o-2024-11-20': 0.5,
+  'gpt-4o-2024-08-06': 0.5,
+  'gpt-4o': 0.5,
+  'gpt-4o-mini-2024-07-18': 0.5,
+  'gpt-4o-mini': 0.5,
+  'gpt-4o-realtime-preview': 0.5,
+  'gpt-4o-mini-realtime-preview': 0.5,
+  'gpt-4.5-preview': 0.5,
+  'gpt-4.5-preview-2025-02-27': 0.5,
+  'deepseek-chat': 0.25,
+  'deepseek-reasoner': 0.25,
+  'deepseek-coder': 0.25,
+  'claude-3-sonnet-20240229': 0.1,
+  'claude-3-opus-20240229': 0.1,
+  'claude-3-haiku-20240307': 0.1,
+  'claude-3-5-haiku-20241022': 0.1,
+  'claude-3-5-sonnet-20240620': 0.1,
+  'claude-3-5-sonnet-20241022': 0.1,
+  'claude-3-7-sonnet-20250219': 0.1,
+  'claude-3-7-sonnet-20250219-thinking': 0.1,
+};
+
 export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   // Login and register switches
   PasswordLoginEnabled: bool(true),
@@ -138,12 +181,19 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   TurnstileSecretKey: secret(),
   TelegramBotToken: secret(),
   TelegramBotName: str(),
-  // Generic OpenID Connect provider (Tollgate's own): discovery document, client credentials, button
-  OidcEnabled: bool(false),
-  OidcDiscoveryUrl: address(),
-  OidcClientId: str(),
-  OidcClientSecret: secret(),
-  OidcDisplayName: str('OpenID Connect'),
+  // OpenID Connect under new-api's keys (its setting/system_setting/oidc.go). The console builds the
+  // authorize URL from authorization_endpoint; endpoints left empty are read from well_known.
+  'oidc.enabled': bool(false),
+  'oidc.client_id': str(),
+  'oidc.client_secret': secret(),
+  'oidc.well_known': address(),
+  'oidc.authorization_endpoint': address(),
+  'oidc.token_endpoint': address(),
+  'oidc.user_info_endpoint': address(),
+  // Linux DO Connect (new-api's controller/linuxdo.go)
+  LinuxDOOAuthEnabled: bool(false),
+  LinuxDOClientId: str(),
+  LinuxDOClientSecret: secret(),
   // Branding and pages
   Notice: text(),
   SystemName: str('Tollgate'),
@@ -154,12 +204,15 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   TopUpLink: str(),
   ChatLink: str(),
   ChatLink2: str(),
+  // new-api's documentation link in the console header (GET /api/status docs_link); '' hides it.
+  'general_setting.docs_link': address(),
   // Display and quota
   QuotaPerUnit: float(500000, 1),
   RetryTimes: int(0),
   DisplayInCurrencyEnabled: bool(true),
   DisplayTokenStatEnabled: bool(true),
   DefaultCollapseSidebar: bool(false),
+  DemoSiteEnabled: bool(false),
   // Drawing and tasks
   DrawingEnabled: bool(false),
   TaskEnabled: bool(true),
@@ -172,6 +225,16 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   CheckSensitiveEnabled: bool(false),
   CheckSensitiveOnPromptEnabled: bool(false),
   SensitiveWords: text(''),
+  // Stop a stream (or refuse a whole answer) whose output contains a word (new-api's default: on).
+  StopOnSensitiveEnabled: bool(true),
+  // Stream events held back while the output is checked; 0 = none (new-api's default).
+  StreamCacheQueueLength: int(0),
+  // new-api's role thresholds (0 guest = everyone), gating uploads and downloads through the relay
+  // (docs/decisions.md: images/files in prompts, multipart audio, generated images, speech).
+  FileUploadPermission: role(0),
+  FileDownloadPermission: role(0),
+  ImageUploadPermission: role(0),
+  ImageDownloadPermission: role(0),
   // Logs and dashboard
   LogConsumeEnabled: bool(true),
   DataExportEnabled: bool(true),
@@ -194,14 +257,7 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   GroupRatio: numbers({ default: 1, vip: 1, svip: 1 }),
   // Relay (issue 9): cache ratios, self-use mode, retry/disable rules, per-user request limits, the
   // channel failure budget (Tollgate's own, off by default)
-  CacheRatio: numbers({
-    'gpt-4o': 0.5,
-    'gpt-4o-mini': 0.5,
-    'o1-mini': 0.5,
-    'claude-3-5-sonnet-20241022': 0.1,
-    'claude-3-5-haiku-20241022': 0.1,
-    'claude-3-opus-20240229': 0.1,
-  }),
+  CacheRatio: numbers(DEFAULT_CACHE_RATIO),
   // Prompt tokens written to the provider's cache (Anthropic's five-minute writes: 1.25 × input).
   CacheCreationRatio: numbers({
     'claude-3-5-sonnet-20241022': 1.25,
@@ -238,6 +294,38 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
       2,
     ),
   },
+  // new-api's provider settings (setting/model_setting), applied by the relay's adaptors
+  // (docs/providers.md "Provider settings"): the Gemini safety thresholds and API versions, the
+  // Claude per-model headers, default max_tokens and `-thinking` adapter, the global pass-through.
+  'gemini.safety_settings': {
+    kind: 'json-object-string',
+    defaultValue: JSON.stringify({ default: 'OFF' }, null, 2),
+    choices: [
+      'OFF',
+      'BLOCK_NONE',
+      'BLOCK_ONLY_HIGH',
+      'BLOCK_MEDIUM_AND_ABOVE',
+      'BLOCK_LOW_AND_ABOVE',
+      'HARM_BLOCK_THRESHOLD_UNSPECIFIED',
+    ],
+  },
+  'gemini.version_settings': {
+    kind: 'json-object-string',
+    defaultValue: JSON.stringify({ default: 'v1beta', 'gemini-1.0-pro': 'v1' }, null, 2),
+  },
+  'claude.model_headers_settings': { kind: 'json-model-headers', defaultValue: '{}' },
+  'claude.default_max_tokens': {
+    kind: 'json-object-int',
+    defaultValue: JSON.stringify({ default: 8192 }, null, 2),
+  },
+  'claude.thinking_adapter_enabled': bool(true),
+  'claude.thinking_adapter_budget_tokens_percentage': {
+    kind: 'float',
+    defaultValue: '0.8',
+    min: 0.1,
+    max: 1,
+  },
+  'global.pass_through_request_enabled': bool(false),
 };
 
 /** Keys reset by POST /api/option/rest_model_ratio. */

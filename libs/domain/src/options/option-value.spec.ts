@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/domain-error';
 import { OPTION_CATALOGUE, type OptionDefinition } from './option-catalogue';
-import { normalizeOptionValue } from './option-value';
+import { blankWhenAbsent, normalizeOptionValue } from './option-value';
 
 const def = (key: string): OptionDefinition => {
   const definition = OPTION_CATALOGUE[key];
@@ -247,5 +247,76 @@ describe('normalizeOptionValue', () => {
     ])('rejects %p naming the bad domain %p', (raw, domain) => {
       expectRejected('EmailDomainWhitelist', raw, 'option.invalid_email_domain', { domain });
     });
+  });
+});
+
+describe("normalizeOptionValue: new-api's provider settings (claude.*, gemini.*, global.*)", () => {
+  it("declares new-api's defaults", () => {
+    expect(def('claude.thinking_adapter_enabled').defaultValue).toBe('true');
+    expect(def('claude.thinking_adapter_budget_tokens_percentage').defaultValue).toBe('0.8');
+    expect(JSON.parse(def('claude.default_max_tokens').defaultValue)).toEqual({ default: 8192 });
+    expect(JSON.parse(def('gemini.version_settings').defaultValue)).toEqual({
+      default: 'v1beta',
+      'gemini-1.0-pro': 'v1',
+    });
+    expect(def('global.pass_through_request_enabled').defaultValue).toBe('false');
+  });
+
+  it('accepts well-formed values', () => {
+    const headers = '{"claude-3-7-sonnet-20250219":{"anthropic-beta":["output-128k-2025-02-19"]}}';
+    expect(normalize('claude.model_headers_settings', headers)).toBe(headers);
+    expect(normalize('claude.default_max_tokens', '{"default":0,"m":64000}')).toBe(
+      '{"default":0,"m":64000}',
+    );
+    expect(normalize('gemini.safety_settings', '{"default":"BLOCK_NONE","x":""}')).toBe(
+      '{"default":"BLOCK_NONE","x":""}',
+    );
+    expect(normalize('claude.thinking_adapter_budget_tokens_percentage', '1')).toBe('1');
+  });
+
+  it('refuses malformed values with the JSON / range / choice messages', () => {
+    const invalid = (key: string) => ({ key });
+    expectRejected(
+      'claude.model_headers_settings',
+      '{"m":{"h":"v"}}',
+      'option.invalid_json',
+      invalid('claude.model_headers_settings'),
+    );
+    expectRejected('claude.model_headers_settings', '{"m":[1]}', 'option.invalid_json');
+    expectRejected('claude.default_max_tokens', '{"default":-1}', 'option.invalid_json');
+    expectRejected('claude.default_max_tokens', '{"default":1.5}', 'option.invalid_json');
+    expectRejected('gemini.version_settings', '{"default":1}', 'option.invalid_json');
+    expect(rejection('gemini.safety_settings', '{"default":"LOW"}').code).toBe(
+      'option.invalid_choice',
+    );
+    expectRejected(
+      'claude.thinking_adapter_budget_tokens_percentage',
+      '1.5',
+      'option.above_maximum',
+      {
+        key: 'claude.thinking_adapter_budget_tokens_percentage',
+        max: 1,
+      },
+    );
+    expectRejected('claude.thinking_adapter_budget_tokens_percentage', '0', 'option.below_minimum');
+    expectRejected('global.pass_through_request_enabled', 'yes', 'option.invalid_bool');
+  });
+});
+
+describe('blankWhenAbsent: a PUT without value means the empty text (new-api)', () => {
+  it('for text-like keys: strings, texts, addresses, the email whitelist and secrets', () => {
+    for (const key of [
+      'SMTPServer',
+      'Notice',
+      'ServerAddress',
+      'EmailDomainWhitelist',
+      'SMTPToken',
+    ])
+      expect([key, blankWhenAbsent(def(key))]).toEqual([key, true]);
+  });
+
+  it('never for switches, numbers or JSON maps: those need a value', () => {
+    for (const key of ['DrawingEnabled', 'RetryTimes', 'QuotaPerUnit', 'ModelRatio', 'Chats'])
+      expect([key, blankWhenAbsent(def(key))]).toEqual([key, false]);
   });
 });

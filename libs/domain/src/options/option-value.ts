@@ -22,6 +22,19 @@ const URL_PATTERN = /^https?:\/\/[^\s/]+(\/\S*)?$/i;
 const DOMAIN_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
 
 /**
+ * Whether a PUT without `value` means '' for this option, as in new-api (its forms send such bodies
+ * for emptied text fields): text-like kinds only; a switch, a number or a JSON map needs a value.
+ */
+export function blankWhenAbsent(definition: OptionDefinition): boolean {
+  return (
+    definition.kind === 'string' ||
+    definition.kind === 'text' ||
+    definition.kind === 'address' ||
+    definition.kind === 'email-list'
+  );
+}
+
+/**
  * Validates a new value for `key` and returns its stored normal form: addresses lose trailing
  * slashes, the email whitelist is trimmed, lower-cased and de-duplicated.
  */
@@ -32,6 +45,7 @@ export function normalizeOptionValue(
 ): string {
   const value = definition.kind === 'text' ? raw : raw.trim();
   const min = definition.min ?? Number.NEGATIVE_INFINITY;
+  const max = definition.max ?? Number.POSITIVE_INFINITY;
   switch (definition.kind) {
     case 'bool':
       if (value !== 'true' && value !== 'false')
@@ -48,6 +62,7 @@ export function normalizeOptionValue(
       if (value === '' || !Number.isFinite(n))
         throw new DomainError('option.invalid_number', { key });
       if (n < min) throw new DomainError('option.below_minimum', { key, min });
+      if (n > max) throw new DomainError('option.above_maximum', { key, max });
       return value;
     }
     case 'string':
@@ -77,6 +92,39 @@ export function normalizeOptionValue(
       const parsed = parseJson(key, value);
       if (!isPlainObject(parsed) || !Object.values(parsed).every((v) => typeof v === 'string'))
         throw invalidJson(key);
+      const choices = definition.choices;
+      const bad = choices
+        ? Object.values(parsed).find((v) => v !== '' && !choices.includes(v as string))
+        : undefined;
+      if (bad !== undefined)
+        throw new DomainError('option.invalid_choice', { key, choices: choices!.join(', ') });
+      return value;
+    }
+    case 'json-object-int': {
+      // new-api's model → max_tokens map: whole numbers, none negative.
+      const parsed = parseJson(key, value);
+      if (
+        !isPlainObject(parsed) ||
+        !Object.values(parsed).every(
+          (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0,
+        )
+      )
+        throw invalidJson(key);
+      return value;
+    }
+    case 'json-model-headers': {
+      // new-api's model → header name → list of values.
+      const parsed = parseJson(key, value);
+      const valid =
+        isPlainObject(parsed) &&
+        Object.values(parsed).every(
+          (headers) =>
+            isPlainObject(headers) &&
+            Object.values(headers).every(
+              (values) => Array.isArray(values) && values.every((v) => typeof v === 'string'),
+            ),
+        );
+      if (!valid) throw invalidJson(key);
       return value;
     }
     case 'json-chats': {

@@ -6,6 +6,7 @@ import {
   OPTION_CATALOGUE,
   optionDefinition,
 } from './option-catalogue';
+import { upcastOptionEvent } from './legacy-option-keys';
 import { normalizeOptionValue } from './option-value';
 import type { OptionsEvent, SealedSecret } from './options.events';
 
@@ -28,7 +29,7 @@ export type OptionsCommand =
 
 /** Switches that cannot be turned on before what they need is configured (the anchors' checks). */
 const ENABLE_REQUIREMENTS: Readonly<
-  Record<string, { values?: string[]; secrets?: string[]; code: string }>
+  Record<string, { values?: string[]; secrets?: string[]; oneOf?: string[][]; code: string }>
 > = {
   GitHubOAuthEnabled: {
     values: ['GitHubClientId'],
@@ -50,10 +51,17 @@ const ENABLE_REQUIREMENTS: Readonly<
     secrets: ['TelegramBotToken'],
     code: 'option.telegram_incomplete',
   },
-  OidcEnabled: {
-    values: ['OidcDiscoveryUrl', 'OidcClientId'],
-    secrets: ['OidcClientSecret'],
+  'oidc.enabled': {
+    values: ['oidc.client_id'],
+    secrets: ['oidc.client_secret'],
+    // Where to send the browser and exchange the code: the endpoints, or the document naming them.
+    oneOf: [['oidc.well_known'], ['oidc.authorization_endpoint', 'oidc.token_endpoint']],
     code: 'oauth.oidc_incomplete',
+  },
+  LinuxDOOAuthEnabled: {
+    values: ['LinuxDOClientId'],
+    secrets: ['LinuxDOClientSecret'],
+    code: 'option.linuxdo_incomplete',
   },
   EmailVerificationEnabled: {
     values: ['SMTPServer', 'SMTPAccount'],
@@ -70,7 +78,9 @@ function assertEnableable(key: string, value: string, state: OptionsState): void
   if (!requirement || value !== 'true') return;
   const missing =
     (requirement.values ?? []).some((k) => !state.values[k]) ||
-    (requirement.secrets ?? []).some((k) => !state.secretHashes[k]);
+    (requirement.secrets ?? []).some((k) => !state.secretHashes[k]) ||
+    (requirement.oneOf !== undefined &&
+      !requirement.oneOf.some((keys) => keys.every((k) => state.values[k])));
   if (missing) throw new DomainError(requirement.code);
 }
 
@@ -87,7 +97,9 @@ export const initialOptionsState: OptionsState = {
   secretHashes: {},
 };
 
-export function evolveOptions(state: OptionsState, event: OptionsEvent): OptionsState {
+export function evolveOptions(state: OptionsState, recorded: OptionsEvent): OptionsState {
+  const event = upcastOptionEvent(recorded);
+  if (!event) return state;
   if (event.type === 'OptionChanged') {
     return { ...state, values: { ...state.values, [event.data.key]: event.data.value } };
   }
@@ -106,7 +118,8 @@ function knownDefinition(key: string, secret: boolean) {
 }
 
 export const optionsDecider: Decider<OptionsCommand, OptionsState, OptionsEvent> = {
-  snapshotVersion: 1,
+  // 2: the OpenID Connect keys were renamed (legacy-option-keys.ts); older snapshots hold old keys.
+  snapshotVersion: 2,
   initialState: initialOptionsState,
   evolve: evolveOptions,
   decide(command, state) {

@@ -97,7 +97,18 @@ export interface BindExternalIdentity {
   readonly externalId: string;
 }
 
+/**
+ * The first-run wizard (POST /api/setup) on root's stream: new username and password in one append,
+ * refused once the default password is gone (so the wizard runs once, even when raced).
+ */
+export interface CompleteSetup {
+  readonly type: 'CompleteSetup';
+  readonly username: string;
+  readonly passwordHash: string;
+}
+
 export type UserCommand =
+  | CompleteSetup
   | BindExternalIdentity
   | EditUser
   | BindEmail

@@ -15,7 +15,8 @@ import { evolveUser, initialUserState, type UserState } from './user.state';
 
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
   // 2: the state no longer holds the password hash; older snapshots (with it) are not read.
-  snapshotVersion: 2,
+  // 3: defaultPassword (the first-run wizard); older snapshots lack it.
+  snapshotVersion: 3,
   initialState: initialUserState,
   evolve: evolveUser,
   decide(command, state, context) {
@@ -133,6 +134,27 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       }
       case 'BindExternalIdentity':
         return decideBindIdentity(command, state);
+      case 'CompleteSetup': {
+        assertExisting(state);
+        if (!isRoot(state.role) || !state.defaultPassword) throw new DomainError('setup.done');
+        assertValidUsername(command.username);
+        const renamed: UserEvent[] =
+          command.username === state.username
+            ? []
+            : [
+                {
+                  type: 'UserRenamed',
+                  data: { userId: state.userId, from: state.username, to: command.username },
+                },
+              ];
+        return [
+          ...renamed,
+          {
+            type: 'UserPasswordChanged',
+            data: { userId: state.userId, passwordHash: command.passwordHash, reason: 'setup' },
+          },
+        ];
+      }
       case 'IssueAccessToken':
         assertExisting(state);
         return [

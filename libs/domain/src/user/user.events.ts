@@ -1,16 +1,18 @@
 import type { DomainEvent } from '../shared/decider';
 
 /** Third-party sign-in providers a user may bind (one id per provider, unique across users). */
-export type ExternalProvider = 'github' | 'wechat' | 'telegram' | 'oidc';
+export type ExternalProvider = 'github' | 'wechat' | 'telegram' | 'oidc' | 'linuxdo';
 export const EXTERNAL_PROVIDERS: readonly ExternalProvider[] = [
   'github',
   'wechat',
   'telegram',
   'oidc',
+  'linuxdo',
 ];
 
 export type RegistrationSource = 'register' | 'admin' | 'bootstrap' | ExternalProvider;
-export type PasswordChangeReason = 'self' | 'admin' | 'reset';
+/** `setup`: the first-run wizard replaced root's default password (POST /api/setup). */
+export type PasswordChangeReason = 'self' | 'admin' | 'reset' | 'setup';
 
 export type UserRegistered = DomainEvent<
   'UserRegistered',
@@ -90,7 +92,8 @@ export type UserEmailBound = DomainEvent<
 >;
 
 /**
- * A third-party identity (GitHub user id, WeChat id, Telegram id, OpenID Connect subject) now signs
+ * A third-party identity (GitHub user id, WeChat id, Telegram id, OpenID Connect subject, Linux DO
+ * user id) now signs
  * in as this user. Its uniqueness is held by a guard stream claimed before this event.
  */
 export type UserExternalIdentityBound = DomainEvent<

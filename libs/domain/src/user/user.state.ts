@@ -19,6 +19,11 @@ export interface UserState {
   readonly verifiedEmail?: string;
   /** Bound third-party ids by provider (absent in snapshots written before bindings existed). */
   readonly identities?: Readonly<Partial<Record<ExternalProvider, string>>>;
+  /**
+   * Still the password the bootstrap gave root (123456): the first-run wizard (POST /api/setup) is
+   * open while it is. Set by a bootstrap registration, cleared by any password change.
+   */
+  readonly defaultPassword?: boolean;
 }
 
 export const initialUserState: UserState = {
@@ -49,6 +54,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         group: d.group,
         registrationPending: d.completionFollows === true,
         verifiedEmail: d.emailVerified === true ? d.email : '',
+        ...(d.source === 'bootstrap' ? { defaultPassword: true } : {}),
       };
     }
     case 'UserEmailBound':
@@ -76,8 +82,10 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         ...state,
         identities: { ...state.identities, [event.data.provider]: event.data.externalId },
       };
-    // Passwords are checked against the read model; the aggregate (and its snapshots) keeps no hash.
+    // Passwords are checked against the read model; the aggregate (and its snapshots) keeps no hash,
+    // only whether the bootstrap's default one is still in place.
     case 'UserPasswordChanged':
+      return state.defaultPassword ? { ...state, defaultPassword: false } : state;
     case 'UserAccessTokenIssued':
     case 'UserSignedOut':
       return state;

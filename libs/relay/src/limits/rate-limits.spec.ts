@@ -80,4 +80,25 @@ describe('UserRequestLimiter (ModelRequestRateLimit*)', () => {
     expect(limiter.admit(7, limits).ok).toBe(true);
     expect(limiter.admit(8, { ...limits, enabled: false }).ok).toBe(true);
   });
+
+  it('0 = no limit; refusals are not counted; the window is DurationMinutes and slides', () => {
+    let now = 0;
+    const limiter = new UserRequestLimiter(() => now);
+    const none = { enabled: true, durationMinutes: 5, totalCount: 0, successCount: 0 };
+    for (let i = 0; i < 50; i++) expect(limiter.admit(1, none).ok).toBe(true);
+    const limits = { enabled: true, durationMinutes: 5, totalCount: 2, successCount: 0 };
+    expect(limiter.admit(2, limits).ok).toBe(true);
+    now = 120_000;
+    expect(limiter.admit(2, limits).ok).toBe(true);
+    for (let i = 0; i < 3; i++) {
+      expect(limiter.admit(2, limits)).toMatchObject({ ok: false, limit: 'user_requests' });
+    }
+    // The first call leaves the 5-minute window at 300 s: Retry-After says so.
+    now = 200_000;
+    expect(limiter.admit(2, limits)).toMatchObject({ ok: false, retryAfter: 100 });
+    now = 300_000;
+    expect(limiter.admit(2, limits).ok).toBe(true);
+    // A changed duration starts a new window for the user.
+    expect(limiter.admit(2, { ...limits, durationMinutes: 1 }).ok).toBe(true);
+  });
 });

@@ -9,6 +9,7 @@ import type { UpstreamErrorInfo } from '../errors/relay-error';
 import type { RelayEndpoint, UpstreamTarget, WireChannel } from '../openai/openai-wire';
 import type { JsonObject } from '../openai/request-body';
 import type { UpstreamUsage } from '../openai/usage-reader';
+import type { ProviderSettings } from './provider-settings';
 
 /** How a provider frames a streamed answer (the gateway splits the bytes, the adaptor reads events). */
 export type StreamFraming = 'sse' | 'ndjson' | 'aws-eventstream';
@@ -37,6 +38,22 @@ export type ConvertedAnswer =
 export interface ProviderRequest extends UpstreamTarget {
   readonly method: 'POST' | 'GET';
   readonly body: Buffer;
+  /** The model the provider is sent when it is not `upstreamModel` (Claude's `-thinking` cut). */
+  readonly upstreamModel?: string;
+}
+
+/** Per-call data besides the body: what the relay's options and the client ask of the adaptor. */
+export interface RequestContext {
+  /** new-api's provider settings; absent = the adaptor's own behaviour (unit specs, channel tests). */
+  readonly settings?: ProviderSettings;
+  /** The model the client named, before the channel's mapping (Claude's per-model headers). */
+  readonly clientModel?: string;
+  /**
+   * `global.pass_through_request_enabled`: these bytes go instead of the converted body (the
+   * gateway puts them in place after request()); an adaptor that signs its body in request()
+   * signs these.
+   */
+  readonly passThroughBody?: Buffer;
 }
 
 /** One streamed answer's conversion, fed event by event. */
@@ -74,6 +91,7 @@ export interface ChatAdaptor {
     upstreamModel: string,
     stream: boolean,
     now: Date,
+    ctx?: RequestContext,
   ): ProviderRequest;
   /** When set, the gateway awaits it on request()'s result before sending (async SigV4 signing). */
   authorize?(req: ProviderRequest, channel: WireChannel, now: Date): Promise<ProviderRequest>;

@@ -6,3 +6,4 @@ export * from './ingress-codec';
 export * from './openai-chunks';
 export * from './openai-wire-adaptor';
 export * from './registry';
+export * from './provider-settings';

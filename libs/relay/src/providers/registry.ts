@@ -16,7 +16,7 @@ import { OLLAMA_ADAPTOR } from './ollama/ollama-adaptor';
 import { TENCENT_ADAPTOR } from './tencent/tencent-adaptor';
 import { VERTEX_ADAPTOR } from './vertex/vertex-adaptor';
 import { ZHIPU_ADAPTOR } from './zhipu/zhipu-adaptor';
-import type { ChatAdaptor, ProviderRequest } from './chat-adaptor';
+import type { ChatAdaptor, ProviderRequest, RequestContext } from './chat-adaptor';
 import type { IngressCodec } from './ingress-codec';
 
 /** The client protocols besides OpenAI's. */
@@ -32,6 +32,7 @@ export interface NativeWire {
     upstreamModel: string,
     stream: boolean,
     clientHeaders: Readonly<Record<string, string | undefined>>,
+    ctx?: RequestContext,
   ): ProviderRequest;
 }
 

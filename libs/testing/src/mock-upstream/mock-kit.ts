@@ -39,10 +39,13 @@ export function pieces(behavior: MockBehavior): string[] {
 export function usageOf(behavior: MockBehavior) {
   const prompt = behavior.usage?.prompt_tokens ?? 10;
   const completion = behavior.usage?.completion_tokens ?? chunkCount(behavior);
+  const cached = behavior.usage?.cached_tokens;
   return {
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: prompt + completion,
+    // OpenAI reports prompt-cache reads here (only when a test asks for some).
+    ...(cached !== undefined ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
   };
 }
 

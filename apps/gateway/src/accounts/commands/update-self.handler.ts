@@ -6,6 +6,7 @@ import {
   userDecider,
 } from '@tollgate/domain';
 import { PasswordAttempts } from '../../auth/password-attempts';
+import type { SessionClaims } from '../../auth/session-codec';
 import { StreamCommands } from '../../infrastructure/stream-commands';
 import { PasswordHasher } from '../../infrastructure/password-hasher';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
@@ -13,18 +14,25 @@ import type { UserDocument } from '../../projections/user.document';
 import { ApiError } from '../../shared/api-error';
 import type { RequestMeta } from '../../shared/request-meta';
 import type { UpdateSelfBody } from '../accounts.dto';
+import { signedInRecently } from '../recent-sign-in';
 
 export class UpdateSelfCommand extends Command<{ passwordChanged: boolean }> {
   constructor(
     readonly user: UserDocument,
     readonly body: UpdateSelfBody,
     readonly meta: RequestMeta,
+    /** The caller's session (null: a system access token), for the sign-in grace period. */
+    readonly session: SessionClaims | null = null,
   ) {
     super();
   }
 }
 
-/** Display name and password; a new password needs the current one (decided: safer than the anchors). */
+/**
+ * Display name and password. A new password needs the current one, except within ten minutes of
+ * signing in (new-api's console sends only the new one then); a current password that is sent is
+ * always checked, under the guess limit.
+ */
 @CommandHandler(UpdateSelfCommand)
 export class UpdateSelfHandler implements ICommandHandler<UpdateSelfCommand> {
   constructor(
@@ -34,7 +42,7 @@ export class UpdateSelfHandler implements ICommandHandler<UpdateSelfCommand> {
     private readonly attempts: PasswordAttempts,
   ) {}
 
-  async execute({ user, body, meta }: UpdateSelfCommand) {
+  async execute({ user, body, meta, session }: UpdateSelfCommand) {
     const displayName =
       body.display_name === undefined
         ? undefined
@@ -43,12 +51,14 @@ export class UpdateSelfHandler implements ICommandHandler<UpdateSelfCommand> {
     const wantsPassword = body.password !== undefined && body.password !== '';
     if (wantsPassword) {
       assertPasswordRules(body.password!);
-      if (!body.original_password) throw new ApiError('auth.original_password_required');
-      const original = body.original_password;
-      const matches = await this.attempts.check(`self:${user.id}`, () =>
-        this.hasher.verify(original, user.password_hash),
-      );
-      if (!matches) throw new ApiError('auth.original_password_wrong');
+      const original = body.original_password ?? '';
+      if (original !== '') {
+        const matches = await this.attempts.check(`self:${user.id}`, () =>
+          this.hasher.verify(original, user.password_hash),
+        );
+        if (!matches) throw new ApiError('auth.original_password_wrong');
+      } else if (!signedInRecently(session, Date.now()))
+        throw new ApiError('auth.original_password_required');
     }
     const result = await this.store.execute(
       `user-${user.id}`,

@@ -36,13 +36,16 @@ export class LoginHandler implements IQueryHandler<LoginQuery> {
     if (!this.options.bool('PasswordLoginEnabled'))
       throw new ApiError('auth.password_login_disabled');
     const user = await this.findAccount(username);
-    // Same answer and the same argon2 work for unknown users and wrong passwords: neither the
-    // message nor the time tells whether an account exists. Failures count per login name.
-    const matches = await this.attempts.check(`login:${normalizeUsername(username)}`, () =>
-      user ? this.hasher.verify(password, user.password_hash) : this.hasher.verifyNothing(password),
+    // Same answer and the same argon2 work for unknown users, wrong passwords and banned users (as
+    // new-api answers): neither the message nor the time tells whether an account exists or the
+    // password was right. Failures count per login name; a banned user's right password is one.
+    const matches = await this.attempts.check(`login:${normalizeUsername(username)}`, async () =>
+      user
+        ? (await this.hasher.verify(password, user.password_hash)) &&
+          user.status === UserStatus.Enabled
+        : this.hasher.verifyNothing(password),
     );
     if (!user || !matches) throw new ApiError('auth.wrong_credentials');
-    if (user.status !== UserStatus.Enabled) throw new ApiError('auth.user_disabled');
     return loginResultOf(user, isRoot(user.role) && password === DEFAULT_ROOT_PASSWORD);
   }
 

@@ -55,7 +55,7 @@ export class FetchModelsQuery extends Query<string[]> {
   }
 }
 
-/** group → models reachable through enabled channels (GET /api/user/models). */
+/** group → models reachable through enabled channels (GET /api/user/models lists their union). */
 export class GroupModelsQuery extends Query<Record<string, string[]>> {
   constructor(readonly groups: readonly string[]) {
     super();

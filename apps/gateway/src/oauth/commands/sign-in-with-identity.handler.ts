@@ -25,6 +25,8 @@ export class SignInWithIdentityCommand extends Command<{
   constructor(
     readonly profile: ExternalProfile,
     readonly meta: RequestMeta,
+    /** An invitation code carried by the OAuth state (GET /api/oauth/state?aff=). */
+    readonly affCode = '',
   ) {
     super();
   }
@@ -43,13 +45,13 @@ export class SignInWithIdentityHandler implements ICommandHandler<SignInWithIden
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 
-  async execute({ profile, meta }: SignInWithIdentityCommand) {
+  async execute({ profile, meta, affCode }: SignInWithIdentityCommand) {
     const users = this.readStore.collection<UserDocument>(USERS);
     const field = IDENTITY_FIELD[profile.provider];
     const bound = await users.findOne({ [field]: profile.externalId });
     if (bound) return { user: this.signIn(bound), registered: false };
     if (!this.options.bool('RegisterEnabled')) throw new ApiError('auth.register_disabled');
-    const userId = await this.register(profile, meta);
+    const userId = await this.register(profile, meta, affCode);
     const user = await users.get(String(userId));
     if (!user) throw new ApiError('common.busy');
     return { user: this.signIn(user), registered: true };
@@ -62,7 +64,11 @@ export class SignInWithIdentityHandler implements ICommandHandler<SignInWithIden
   }
 
   /** Tries the provider's login as the username, then variations, until one is free. */
-  private async register(profile: ExternalProfile, meta: RequestMeta): Promise<number> {
+  private async register(
+    profile: ExternalProfile,
+    meta: RequestMeta,
+    affCode: string,
+  ): Promise<number> {
     const displayName = displayNameFrom(profile.displayName);
     let lastError: DomainError | null = null;
     for (const username of usernameCandidates(profile.provider, profile.login)) {
@@ -74,6 +80,7 @@ export class SignInWithIdentityHandler implements ICommandHandler<SignInWithIden
             displayName,
             role: Role.Common,
             source: profile.provider,
+            ...(affCode ? { affCode } : {}),
             identity: { provider: profile.provider, externalId: profile.externalId },
           },
           meta,

@@ -1,7 +1,9 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   OPTIONS_STREAM,
+  blankWhenAbsent,
   isSecretOption,
+  optionDefinition,
   optionsDecider,
   type OptionsCommand,
 } from '@tollgate/domain';
@@ -21,7 +23,24 @@ export class UpdateOptionCommand extends Command<void> {
   }
 }
 
-function asOptionText(value: unknown): string {
+/** 输入不合法：字段 value 不能为空 — what the validation pipe says of a missing field. */
+const valueRequired = () =>
+  new ApiError('common.invalid_input', {
+    detail: [
+      {
+        code: 'validation.required',
+        params: { field: { code: 'validation.field', params: { name: 'value' } } },
+      },
+    ],
+  });
+
+function asOptionText(key: string, value: unknown): string {
+  if (value === undefined) {
+    // An unknown key falls through to the decider's "未知的配置项".
+    const definition = optionDefinition(key);
+    if (definition && !blankWhenAbsent(definition)) throw valueRequired();
+    return '';
+  }
   if (typeof value === 'string') return value;
   if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))
     return String(value);
@@ -38,7 +57,7 @@ export class UpdateOptionHandler implements ICommandHandler<UpdateOptionCommand>
   ) {}
 
   async execute({ key, value, meta }: UpdateOptionCommand) {
-    const text = asOptionText(value);
+    const text = asOptionText(key, value);
     const command: OptionsCommand = isSecretOption(key)
       ? { type: 'ChangeSecretOption', key, sealed: text === '' ? null : this.sealSecret(text) }
       : { type: 'ChangeOption', key, value: text };

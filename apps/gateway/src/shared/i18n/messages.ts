@@ -7,8 +7,10 @@ import { RELAY_MESSAGES } from '../../relay/relay.messages';
 import { USAGE_DATA_MESSAGES } from '../../usage-data/usage-data.messages';
 import { CHANNEL_MESSAGES } from '../../channels/channels.messages';
 import { OAUTH_MESSAGES } from '../../oauth/oauth.messages';
+import { SETUP_MESSAGES } from '../../setup/setup.messages';
 import { MAIL_MESSAGES } from '../../mail/mail.messages';
 import { VALIDATION_MESSAGES } from './validation.messages';
+import { HISTORY_MESSAGES } from '../../history/history.messages';
 
 /**
  * Server-side texts by stable code, zh-CN (the anchors' wording, verbatim where the spec gives it)
@@ -18,8 +20,10 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
   ...HTTP_EDGE_MESSAGES,
   ...CHANNEL_MESSAGES,
   ...OAUTH_MESSAGES,
+  ...SETUP_MESSAGES,
   ...MAIL_MESSAGES,
   ...VALIDATION_MESSAGES,
+  ...HISTORY_MESSAGES,
   'common.invalid_params': { 'zh-CN': '无效的参数', en: 'Invalid parameters' },
   'common.invalid_input': { 'zh-CN': '输入不合法：{detail}', en: 'Invalid input: {detail}' },
   'common.not_found': { 'zh-CN': '资源不存在', en: 'Not found' },
@@ -195,6 +199,7 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
   'option.invalid_int': { 'zh-CN': '{key} 必须是整数', en: '{key} must be an integer' },
   'option.invalid_number': { 'zh-CN': '{key} 必须是数字', en: '{key} must be a number' },
   'option.below_minimum': { 'zh-CN': '{key} 不能小于 {min}', en: '{key} must be at least {min}' },
+  'option.above_maximum': { 'zh-CN': '{key} 不能大于 {max}', en: '{key} must be at most {max}' },
   'option.invalid_address': {
     'zh-CN': '{key} 不是合法的 http(s) 地址',
     en: '{key} is not a valid http(s) address',

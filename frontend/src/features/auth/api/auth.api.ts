@@ -31,8 +31,9 @@ export const authApi = {
   /** Bindings of the signed-in user (the personal tab). */
   wechatBind: (code: string) => http.get<unknown>('/api/oauth/wechat/bind', { code }),
   telegramBind: (data: TelegramAuthData) => http.get<unknown>('/api/oauth/telegram/bind', data),
-  /** Where to send the browser for the OpenID Connect provider (state, nonce and PKCE set). */
-  oidcAuthorize: () => http.get<string>('/api/oauth/oidc/authorize'),
+  /** new-api's OIDC and Linux DO callbacks: the browser built the authorize URL itself. */
   oidcCallback: (code: string, state: string) =>
     requestEnvelope<LoginResultDto>('GET', '/api/oauth/oidc', { query: { code, state } }),
+  linuxdoCallback: (code: string, state: string) =>
+    requestEnvelope<LoginResultDto>('GET', '/api/oauth/linuxdo', { query: { code, state } }),
 };

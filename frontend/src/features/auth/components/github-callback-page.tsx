@@ -7,19 +7,22 @@ import { notifyRequestError, notifySuccess } from '@/lib/notify';
 import { authApi } from '../api/auth.api';
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
 
+type CallbackProvider = 'github' | 'oidc' | 'linuxdo';
+
 const CALLBACKS: Record<
-  'github' | 'oidc',
+  CallbackProvider,
   (code: string, state: string) => Promise<ApiEnvelope<LoginResultDto>>
 > = {
   github: authApi.githubCallback,
   oidc: authApi.oidcCallback,
+  linuxdo: authApi.linuxdoCallback,
 };
 
 /**
  * The provider's way back (spec 000 §2): sign in (→ /token), or bind when the server answers 'bind'
  * (→ /setting); a failure shows its message and goes to /setting.
  */
-export function OAuthCallbackPage({ provider }: { provider: 'github' | 'oidc' }) {
+export function OAuthCallbackPage({ provider }: { provider: CallbackProvider }) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -63,7 +66,12 @@ export function GithubCallbackPage() {
   return <OAuthCallbackPage provider="github" />;
 }
 
-/** /oauth/oidc (the generic OpenID Connect provider) */
+/** /oauth/oidc (OpenID Connect) */
 export function OidcCallbackPage() {
   return <OAuthCallbackPage provider="oidc" />;
+}
+
+/** /oauth/linuxdo (Linux DO Connect) */
+export function LinuxDoCallbackPage() {
+  return <OAuthCallbackPage provider="linuxdo" />;
 }

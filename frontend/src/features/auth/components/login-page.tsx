@@ -1,6 +1,7 @@
 import { Alert } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { SetupOffer } from '@/features/setup';
 import { useStatus } from '@/features/status';
 import { AuthCard } from './auth-card';
 import { LoginForm } from './login-form';
@@ -18,6 +19,7 @@ export function LoginPage() {
           {t('auth.sessionExpired')}
         </Alert>
       )}
+      <SetupOffer />
       {password_login_enabled && <LoginForm />}
       <ThirdPartyLogins />
     </AuthCard>

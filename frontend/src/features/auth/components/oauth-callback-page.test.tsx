@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getSessionUser } from '@/lib/session';
 import { fail, mockApi, ok } from '@/test/mock-api';
 import { renderWithProviders } from '@/test/render';
-import { GithubCallbackPage, OidcCallbackPage } from './github-callback-page';
+import { GithubCallbackPage, LinuxDoCallbackPage, OidcCallbackPage } from './github-callback-page';
 import { LoginPage } from './login-page';
 
 const user = {
@@ -83,17 +83,60 @@ describe('login page: third-party buttons', () => {
     expect(calls.some((c) => c.path === '/api/oauth/state')).toBe(true);
   });
 
-  it('OpenID Connect shows its configured name and goes where the server says', async () => {
+  it("OIDC builds new-api's authorize URL in the browser from the status and a state", async () => {
     const assign = vi.fn();
     vi.stubGlobal('location', { ...window.location, assign });
-    mockApi({ 'GET /api/oauth/oidc/authorize': () => ok('https://sso.example.com/authorize?x=1') });
+    const { calls } = mockApi({ 'GET /api/oauth/state': () => ok('state-oidc') });
     renderWithProviders(<LoginPage />, {
       route: '/login',
-      status: { oidc_enabled: true, oidc_display_name: 'Company SSO' },
+      status: {
+        oidc_enabled: true,
+        oidc_client_id: 'sso-client',
+        oidc_authorization_endpoint: 'https://sso.example.com/authorize',
+      },
     });
-    await userEvent.click(await screen.findByRole('button', { name: '使用 Company SSO 登录' }));
+    await userEvent.click(await screen.findByRole('button', { name: '使用 OIDC 登录' }));
+    await waitFor(() => expect(assign).toHaveBeenCalled());
+    const target = new URL(assign.mock.calls[0]![0] as string);
+    expect(`${target.origin}${target.pathname}`).toBe('https://sso.example.com/authorize');
+    expect(Object.fromEntries(target.searchParams)).toEqual({
+      client_id: 'sso-client',
+      redirect_uri: `${window.location.origin}/oauth/oidc`,
+      response_type: 'code',
+      scope: 'openid profile email',
+      state: 'state-oidc',
+    });
+    expect(calls.some((c) => c.path === '/api/oauth/state')).toBe(true);
+  });
+
+  it('Linux DO sends the browser to its authorize URL with the client id and a state', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    mockApi({ 'GET /api/oauth/state': () => ok('state-ld') });
+    renderWithProviders(<LoginPage />, {
+      route: '/login',
+      status: {
+        linuxdo_oauth: true,
+        linuxdo_client_id: 'ld-client',
+        linuxdo_authorize_url: 'https://connect.linux.do/oauth2/authorize',
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '使用 Linux DO 登录' }));
     await waitFor(() =>
-      expect(assign).toHaveBeenCalledWith('https://sso.example.com/authorize?x=1'),
+      expect(assign).toHaveBeenCalledWith(
+        'https://connect.linux.do/oauth2/authorize?response_type=code&client_id=ld-client&state=state-ld',
+      ),
     );
+  });
+
+  it('Linux DO: the callback page hands code and state to /api/oauth/linuxdo', async () => {
+    const { calls } = mockApi({
+      'GET /api/oauth/linuxdo': () => ({ success: true, message: 'bind' }),
+    });
+    renderWithProviders(<LinuxDoCallbackPage />, { route: '/oauth/linuxdo?code=l1&state=s2' });
+    await waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/oauth/linuxdo')?.query.get('state')).toBe('s2'),
+    );
+    expect(calls.find((c) => c.path === '/api/oauth/linuxdo')?.query.get('code')).toBe('l1');
   });
 });

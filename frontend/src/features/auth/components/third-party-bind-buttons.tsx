@@ -7,6 +7,7 @@ import { useStatus } from '@/features/status';
 import { notifySuccess } from '@/lib/notify';
 import { authApi, type TelegramAuthData } from '../api/auth.api';
 import { GithubLoginButton } from './github-login-button';
+import { LinuxDoLoginButton } from './linuxdo-login-button';
 import { OidcLoginButton } from './oidc-login-button';
 import { TelegramLoginWidget } from './telegram-login-widget';
 
@@ -27,10 +28,16 @@ export function GithubBindButton() {
   return <GithubLoginButton label={t('oauth.bind')} />;
 }
 
-/** The OpenID Connect provider, bound like GitHub. */
+/** OpenID Connect, bound like GitHub. */
 export function OidcBindButton() {
   const { t } = useTranslation();
   return <OidcLoginButton label={t('oauth.bind')} />;
+}
+
+/** Linux DO, bound like GitHub. */
+export function LinuxDoBindButton() {
+  const { t } = useTranslation();
+  return <LinuxDoLoginButton label={t('oauth.bind')} />;
 }
 
 /** WeChat: the code the official account replies with; an empty code is not sent (spec 000 §5). */

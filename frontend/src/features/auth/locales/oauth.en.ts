@@ -3,9 +3,11 @@ import type { oauthZhCN } from './oauth.zh-cn';
 export const oauthEn: typeof oauthZhCN = {
   oauth: {
     loginWith: 'Sign in with {{name}}',
-    oidcDefaultName: 'OpenID Connect',
+    oidcName: 'OIDC',
+    linuxdoName: 'Linux DO',
     bind: 'Bind',
     bindWechatTitle: 'Bind a WeChat account',
-    bindOidc: 'OpenID Connect',
+    bindOidc: 'OIDC',
+    bindLinuxdo: 'Linux DO',
   },
 };

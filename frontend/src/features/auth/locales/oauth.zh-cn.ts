@@ -2,9 +2,11 @@
 export const oauthZhCN = {
   oauth: {
     loginWith: '使用 {{name}} 登录',
-    oidcDefaultName: 'OpenID Connect',
+    oidcName: 'OIDC',
+    linuxdoName: 'Linux DO',
     bind: '绑定',
     bindWechatTitle: '绑定微信账户',
-    bindOidc: 'OpenID Connect',
+    bindOidc: 'OIDC',
+    bindLinuxdo: 'Linux DO',
   },
 };

@@ -14,8 +14,9 @@ const delta = (content: string) => ({ choices: [{ index: 0, delta: { content } }
 
 function setup(reply: () => Response) {
   const api = mockApi({
-    'GET /api/user/models': () => ok({ default: ['gpt-4o', 'gpt-4o-mini'], vip: ['gpt-4o'] }),
-    'GET /api/user/self/groups': () => ok({ default: '默认分组', vip: 'vip分组' }),
+    'GET /api/user/models': () => ok(['gpt-4o', 'gpt-4o-mini']),
+    'GET /api/user/self/groups': () =>
+      ok({ default: { ratio: 1, desc: '默认分组' }, vip: { ratio: 1, desc: 'vip分组' } }),
     'POST /pg/chat/completions': reply,
   });
   renderWithProviders(<PlaygroundPage />, { route: '/playground', user: ordinaryUser });

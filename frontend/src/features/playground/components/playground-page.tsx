@@ -85,16 +85,15 @@ export function PlaygroundPage() {
 
   const groupOptions = useMemo(
     () =>
-      Object.entries(groups.data ?? {}).map(([value, label]) => ({
+      Object.entries(groups.data ?? {}).map(([value, { desc }]) => ({
         value,
-        label: label ? `${value} (${label})` : value,
+        label: desc ? `${value} (${desc})` : value,
       })),
     [groups.data],
   );
-  const modelOptions = useMemo(
-    () => models.data?.[settings.group] ?? Object.values(models.data ?? {})[0] ?? [],
-    [models.data, settings.group],
-  );
+  // One list for every group, as new-api's playground offers it: the relay refuses a model the
+  // chosen group does not reach.
+  const modelOptions = useMemo(() => models.data ?? [], [models.data]);
 
   // Keep the chosen model valid for the group; prefer gpt-4o-mini when it is offered.
   useEffect(() => {

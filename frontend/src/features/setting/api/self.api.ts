@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { UpdateSelfRequest, UserDto } from '@tollgate/contracts';
+import type { UpdateSelfRequest, UserDto, UserGroupDto } from '@tollgate/contracts';
 import { http } from '@/lib/http';
 
 /** The signed-in user's own data; the socket's `self` topic invalidates `selfQueries.all`. */
@@ -16,19 +16,18 @@ export const selfQueries = {
       queryFn: ({ signal }) => http.get<string>('/api/user/aff', undefined, signal),
       staleTime: Infinity,
     }),
-  /** Group → model names the user may call. */
+  /** The model names the user may call (every usable group's, once each). */
   models: () =>
     queryOptions({
       queryKey: [...selfQueries.all, 'models'] as const,
-      queryFn: ({ signal }) =>
-        http.get<Record<string, string[]>>('/api/user/models', undefined, signal),
+      queryFn: ({ signal }) => http.get<string[]>('/api/user/models', undefined, signal),
     }),
-  /** Group code → label of the groups the user may choose. */
+  /** Group code → {ratio, desc} of the groups the user may choose. */
   groups: () =>
     queryOptions({
       queryKey: [...selfQueries.all, 'groups'] as const,
       queryFn: ({ signal }) =>
-        http.get<Record<string, string>>('/api/user/self/groups', undefined, signal),
+        http.get<Record<string, UserGroupDto>>('/api/user/self/groups', undefined, signal),
     }),
 };
 

@@ -1,6 +1,7 @@
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { UserDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
+import { HistoryButton } from '@/features/history';
 import { useQuotaFormatter } from '@/features/status';
 
 function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -26,9 +27,16 @@ export function AccountCard({ user }: { user: UserDto | undefined }) {
       <Group justify="space-between" mb="md">
         <Title order={4}>{t('setting.accountTitle')}</Title>
         {user && (
-          <Text c="dimmed" size="sm">
-            {user.display_name || user.username} · @{user.username}
-          </Text>
+          <Group gap="sm">
+            <Text c="dimmed" size="sm">
+              {user.display_name || user.username} · @{user.username}
+            </Text>
+            <HistoryButton
+              variant="button"
+              label={t('history.selfButton')}
+              subject={{ kind: 'user', id: 'self' }}
+            />
+          </Group>
         )}
       </Group>
       {user ? (

@@ -4,6 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   GithubBindButton,
+  LinuxDoBindButton,
   OidcBindButton,
   TelegramBindWidget,
   WechatBindButton,
@@ -11,7 +12,7 @@ import {
 import { useStatus } from '@/features/status';
 import { EmailBindModal } from './email-bind-modal';
 
-/** Email, WeChat, GitHub and Telegram bindings; the email is bound here by a mailed code. */
+/** Email, WeChat, GitHub, Telegram, OIDC and Linux DO bindings; the email is bound by a mailed code. */
 export function BindingsCard({ user }: { user: UserDto | undefined }) {
   const { t } = useTranslation();
   const [emailOpen, setEmailOpen] = useState(false);
@@ -21,16 +22,16 @@ export function BindingsCard({ user }: { user: UserDto | undefined }) {
     [t('setting.bindWechat'), user?.wechat_id],
     [t('setting.bindGithub'), user?.github_id],
     [t('setting.bindTelegram'), user?.telegram_id],
-    ...(status.oidc_enabled
-      ? [[status.oidc_display_name || t('oauth.bindOidc'), user?.oidc_id] as const]
-      : []),
+    ...(status.oidc_enabled ? [[t('oauth.bindOidc'), user?.oidc_id] as const] : []),
+    ...(status.linuxdo_oauth ? [[t('oauth.bindLinuxdo'), user?.linux_do_id] as const] : []),
   ];
   // Third-party binds, offered while unbound and enabled (one id per provider and user).
   const bindControls: Record<string, ReactNode> = {
     [t('setting.bindWechat')]: status.wechat_login && <WechatBindButton />,
     [t('setting.bindGithub')]: status.github_oauth && <GithubBindButton />,
     [t('setting.bindTelegram')]: status.telegram_oauth && <TelegramBindWidget />,
-    [status.oidc_display_name || t('oauth.bindOidc')]: status.oidc_enabled && <OidcBindButton />,
+    [t('oauth.bindOidc')]: status.oidc_enabled && <OidcBindButton />,
+    [t('oauth.bindLinuxdo')]: status.linuxdo_oauth && <LinuxDoBindButton />,
   };
 
   return (

@@ -4,49 +4,49 @@ import { useTranslation } from 'react-i18next';
 import { selfQueries } from '../api/self.api';
 import { textLang } from '@/utils/text-lang';
 
-/** The models the user may call, per group. */
+/** The groups the user may pick (label and ratio) and the models they can call. */
 export function ModelsCard() {
   const { t } = useTranslation();
   const models = useQuery(selfQueries.models());
   const groups = useQuery(selfQueries.groups());
-  const entries = Object.entries(models.data ?? {});
+  const names = models.data ?? [];
+  const groupEntries = Object.entries(groups.data ?? {});
 
   return (
     <Card withBorder radius="md">
       <Title order={4} mb="md">
         {t('setting.modelsTitle')}
       </Title>
-      {entries.length === 0 ? (
-        <Text c="dimmed">{models.isPending ? t('common.loading') : t('setting.noModels')}</Text>
-      ) : (
-        <Stack>
-          {entries.map(([group, names]) => (
-            <Stack key={group} gap={6}>
-              <Group gap="xs">
+      <Stack>
+        {groupEntries.length > 0 && (
+          <Group gap="md" data-testid="usable-groups">
+            {groupEntries.map(([group, { ratio, desc }]) => (
+              <Group key={group} gap={6}>
                 <Badge variant="filled">{group}</Badge>
-                {groups.data?.[group] && (
-                  <Text size="sm" c="dimmed" lang={textLang(groups.data[group])}>
-                    {groups.data[group]}
+                {desc && desc !== group && (
+                  <Text size="sm" c="dimmed" lang={textLang(desc)}>
+                    {desc}
                   </Text>
                 )}
-              </Group>
-              {names.length === 0 ? (
-                <Text size="sm" c="dimmed">
-                  {t('setting.noModels')}
+                <Text size="xs" c="dimmed">
+                  {t('setting.groupRatio', { ratio })}
                 </Text>
-              ) : (
-                <Group gap={6}>
-                  {names.map((name) => (
-                    <Badge key={name} variant="light" color="gray">
-                      {name}
-                    </Badge>
-                  ))}
-                </Group>
-              )}
-            </Stack>
-          ))}
-        </Stack>
-      )}
+              </Group>
+            ))}
+          </Group>
+        )}
+        {names.length === 0 ? (
+          <Text c="dimmed">{models.isPending ? t('common.loading') : t('setting.noModels')}</Text>
+        ) : (
+          <Group gap={6} data-testid="usable-models">
+            {names.map((name) => (
+              <Badge key={name} variant="light" color="gray">
+                {name}
+              </Badge>
+            ))}
+          </Group>
+        )}
+      </Stack>
     </Card>
   );
 }

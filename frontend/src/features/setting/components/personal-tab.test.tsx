@@ -11,8 +11,9 @@ const aliceProfile = userFixture();
 const selfHandlers = {
   'GET /api/user/self': () => ok(aliceProfile),
   'GET /api/user/aff': () => ok('Qx7a'),
-  'GET /api/user/models': () => ok({ default: ['gpt-4o-mini', 'claude-3-haiku'] }),
-  'GET /api/user/self/groups': () => ok({ default: '默认分组' }),
+  'GET /api/user/models': () => ok(['claude-3-haiku', 'gpt-4o-mini']),
+  'GET /api/user/self/groups': () =>
+    ok({ default: { ratio: 1, desc: '默认分组' }, vip: { ratio: 1.5, desc: 'vip分组' } }),
 };
 
 describe('personal tab', () => {
@@ -24,8 +25,13 @@ describe('personal tab', () => {
     expect(screen.getByTestId('account-id')).toHaveTextContent('2');
     expect(screen.getByTestId('account-used')).toHaveTextContent('$0.50');
     expect(screen.getByTestId('account-requests')).toHaveTextContent('42');
-    expect(await screen.findByText('gpt-4o-mini')).toBeInTheDocument();
-    expect(screen.getByText('默认分组')).toBeInTheDocument();
+    // The models as one list (GET /api/user/models is a list), the groups with label and ratio.
+    const models = await screen.findByTestId('usable-models');
+    expect(within(models).getByText('gpt-4o-mini')).toBeInTheDocument();
+    expect(within(models).getByText('claude-3-haiku')).toBeInTheDocument();
+    const groups = await screen.findByTestId('usable-groups');
+    expect(groups).toHaveTextContent('default默认分组倍率 1');
+    expect(groups).toHaveTextContent('vipvip分组倍率 1.5');
   });
 
   it('abbreviates quota when currency display is off', async () => {

@@ -14,13 +14,25 @@ describe('personal tab: third-party bindings', () => {
         github_oauth: true,
         wechat_login: true,
         oidc_enabled: true,
-        oidc_display_name: 'SSO',
+        linuxdo_oauth: true,
       },
     });
     expect(await screen.findByText('1001')).toBeInTheDocument();
-    // WeChat and SSO unbound: a bind each; GitHub bound: none.
-    expect(await screen.findAllByRole('button', { name: '绑定' })).toHaveLength(2);
-    expect(screen.getByText('SSO')).toBeInTheDocument();
+    // WeChat, OIDC and Linux DO unbound: a bind each; GitHub bound: none.
+    expect(await screen.findAllByRole('button', { name: '绑定' })).toHaveLength(3);
+    expect(screen.getByText('OIDC')).toBeInTheDocument();
+    expect(screen.getByText('Linux DO')).toBeInTheDocument();
+  });
+
+  it('shows the bound OIDC subject and Linux DO id without a bind button', async () => {
+    mockApi({});
+    renderWithProviders(
+      <BindingsCard user={userFixture({ oidc_id: 'sub-7', linux_do_id: '42' })} />,
+      { status: { oidc_enabled: true, linuxdo_oauth: true } },
+    );
+    expect(await screen.findByText('sub-7')).toBeInTheDocument();
+    expect(screen.getByText('42')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '绑定' })).toBeNull();
   });
 
   it('binds WeChat with the typed code and ignores an empty one', async () => {

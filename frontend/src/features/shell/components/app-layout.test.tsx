@@ -46,6 +46,24 @@ describe('console shell', () => {
     ]);
   });
 
+  it('shows the docs link only when set, and the self-use / demo-site tag', async () => {
+    mockApi(publicContent);
+    const { unmount } = renderApp({ route: '/about', user: ordinaryUser });
+    await sidebarLabels();
+    expect(screen.queryByRole('link', { name: '文档' })).not.toBeInTheDocument();
+    expect(screen.queryByText('演示站点')).not.toBeInTheDocument();
+    unmount();
+    renderApp({
+      route: '/about',
+      user: ordinaryUser,
+      status: { docs_link: 'https://docs.example.com', demo_site_enabled: true },
+    });
+    const docs = await screen.findByRole('link', { name: '文档' });
+    expect(docs).toHaveAttribute('href', 'https://docs.example.com');
+    expect(docs).toHaveAttribute('target', '_blank');
+    expect(screen.getByText('演示站点')).toBeInTheDocument();
+  });
+
   it('shows dashboard, drawing and tasks only when enabled in the status', async () => {
     mockApi(publicContent);
     renderApp({

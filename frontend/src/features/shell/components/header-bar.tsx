@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Badge,
   Burger,
   Button,
   Group,
@@ -8,7 +9,7 @@ import {
   Tooltip,
   UnstyledButton,
 } from '@mantine/core';
-import { IconInfoCircle } from '@tabler/icons-react';
+import { IconBook, IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSessionUser } from '@/features/auth';
@@ -26,7 +27,9 @@ interface HeaderBarProps {
 /** Spec 001 §2 top bar: logo and name, about, theme, then sign-in links or the user menu. */
 export function HeaderBar({ isMobile, navbarOpened, onToggleNavbar }: HeaderBarProps) {
   const { t } = useTranslation();
-  const { system_name, logo } = useStatus();
+  const { system_name, logo, docs_link, demo_site_enabled, self_use_mode_enabled } = useStatus();
+  // new-api's header tag: self-use mode wins over demo site when both are on.
+  const mode = self_use_mode_enabled ? 'selfUse' : demo_site_enabled ? 'demoSite' : undefined;
   const user = useSessionUser();
 
   return (
@@ -48,8 +51,28 @@ export function HeaderBar({ isMobile, navbarOpened, onToggleNavbar }: HeaderBarP
             </Text>
           </Group>
         </UnstyledButton>
+        {mode && (
+          <Badge size="sm" variant="light" color={mode === 'selfUse' ? 'grape' : 'blue'}>
+            {t(`shell.${mode}`)}
+          </Badge>
+        )}
       </Group>
       <Group gap={6} wrap="nowrap">
+        {docs_link && (
+          <Tooltip label={t('shell.docs')}>
+            <ActionIcon
+              component="a"
+              href={docs_link}
+              target="_blank"
+              rel="noopener noreferrer"
+              variant="default"
+              size="lg"
+              aria-label={t('shell.docs')}
+            >
+              <IconBook size={18} />
+            </ActionIcon>
+          </Tooltip>
+        )}
         <Tooltip label={t('shell.about')}>
           <ActionIcon
             component={Link}

@@ -37,11 +37,21 @@ export const DEFAULT_STATUS: StatusDto = {
   telegram_bot_name: '',
   github_authorize_url: 'https://github.com/login/oauth/authorize',
   oidc_enabled: false,
-  oidc_display_name: '',
+  oidc_client_id: '',
+  oidc_authorization_endpoint: '',
+  linuxdo_oauth: false,
+  linuxdo_client_id: '',
+  linuxdo_authorize_url: 'https://connect.linux.do/oauth2/authorize',
+  setup: true,
   password_login_enabled: true,
   password_register_enabled: true,
   register_enabled: true,
   page_size: 10,
+  docs_link: '',
+  demo_site_enabled: false,
+  self_use_mode_enabled: false,
+  price: 7.3,
+  enable_batch_update: true,
 };
 
 async function fetchStatus(): Promise<StatusDto> {

@@ -10,15 +10,21 @@ import { TokenForm } from './token-form';
 function setup(
   options: {
     token?: Parameters<typeof TokenForm>[0]['token'];
-    groups?: Record<string, string>;
+    groups?: Record<string, { ratio: number; desc: string }>;
   } = {},
 ) {
   const onDone = vi.fn();
   const api = mockApi({
     'POST /api/token/': (call) => ok({ count: (call.body as { count: number }).count, ids: [7] }),
     'PUT /api/token/': () => ok(tokenFixture()),
-    'GET /api/user/models': () => ok({ default: ['gpt-4o-mini'], vip: ['gpt-4o', 'gpt-4o-mini'] }),
-    'GET /api/user/self/groups': () => ok(options.groups ?? { default: '默认分组', vip: 'VIP' }),
+    'GET /api/user/models': () => ok(['gpt-4o', 'gpt-4o-mini']),
+    'GET /api/user/self/groups': () =>
+      ok(
+        options.groups ?? {
+          default: { ratio: 1, desc: '默认分组' },
+          vip: { ratio: 2, desc: 'VIP' },
+        },
+      ),
   });
   renderWithProviders(<TokenForm token={options.token} onDone={onDone} />, {
     user: ordinaryUser,
@@ -142,6 +148,15 @@ describe('token form', { timeout: 20_000 }, () => {
       model_limits: 'gpt-4o,gpt-4o-mini',
       allow_ips: '10.0.0.1\n192.168.0.0/16',
     });
+  });
+
+  it('offers the groups of /api/user/self/groups by code and label (desc)', async () => {
+    setup();
+    const picker = screen.getByRole('combobox', { name: '令牌分组' });
+    await vi.waitFor(() => expect(picker).toBeEnabled());
+    await userEvent.click(picker);
+    expect(await screen.findByRole('option', { name: 'default（默认分组）' })).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: 'vip（VIP）' })).toBeInTheDocument();
   });
 
   it('picks a group, or disables the selector with the note when there is none', async () => {

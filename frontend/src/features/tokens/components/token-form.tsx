@@ -53,15 +53,15 @@ export function TokenForm({ token, onDone }: TokenFormProps) {
   const set = <K extends keyof TokenFormValues>(name: K, value: TokenFormValues[K]) =>
     setValues((current) => ({ ...current, [name]: value }));
 
-  // Every model of every group the user may use, once each, for the limit selector.
+  // The models the user may use, plus any the token already limits to, for the limit selector.
   const modelOptions = useMemo(() => {
-    const names = new Set(Object.values(models.data ?? {}).flat());
+    const names = new Set(models.data ?? []);
     for (const name of values.modelLimits) names.add(name);
     return [...names].sort();
   }, [models.data, values.modelLimits]);
-  const groupOptions = Object.entries(groups.data ?? {}).map(([value, label]) => ({
+  const groupOptions = Object.entries(groups.data ?? {}).map(([value, { desc }]) => ({
     value,
-    label: label && label !== value ? `${value}（${label}）` : value,
+    label: desc && desc !== value ? `${value}（${desc}）` : value,
   }));
   const noGroups = groups.isSuccess && groupOptions.length === 0;
   const perUnit = quota_per_unit > 0 ? quota_per_unit : 500_000;

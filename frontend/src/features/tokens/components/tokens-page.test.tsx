@@ -27,8 +27,8 @@ function setup(route = '/token', status = {}) {
     'GET /api/token/search': () => ok(tokens.slice(0, 1)),
     'PUT /api/token/': (call) => ok({ ...tokens[0], ...(call.body as object) }),
     'DELETE /api/token/1/': () => ok(),
-    'GET /api/user/models': () => ok({ default: ['gpt-4o-mini', 'gpt-4o'] }),
-    'GET /api/user/self/groups': () => ok({ default: '默认分组' }),
+    'GET /api/user/models': () => ok(['gpt-4o', 'gpt-4o-mini']),
+    'GET /api/user/self/groups': () => ok({ default: { ratio: 1, desc: '默认分组' } }),
   });
   const view = renderWithProviders(<TokensPage />, { route, user: ordinaryUser, status });
   return { ...api, ...view };

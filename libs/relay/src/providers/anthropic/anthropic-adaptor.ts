@@ -1,8 +1,14 @@
 /** Anthropic (channel type 14): the Messages API behind the OpenAI chat wire. */
 import { type RelayEndpoint, type WireChannel } from '../../openai/openai-wire';
-import type { ChatAdaptor, ProviderRequest } from '../chat-adaptor';
+import type { JsonObject } from '../../openai/request-body';
+import type { ChatAdaptor, ProviderRequest, RequestContext } from '../chat-adaptor';
 import { anthropicErrorOfBody } from './anthropic-errors';
-import { anthropicRequestOf } from './anthropic-request';
+import {
+  addClaudeModelHeaders,
+  claudeDefaultMaxTokens,
+  claudeMessagesBody,
+  withThinkingAdapter,
+} from './anthropic-settings';
 import { openAiResponseOfAnthropic } from './anthropic-response';
 import { AnthropicStreamConverter } from './anthropic-stream';
 
@@ -27,9 +33,25 @@ export function anthropicTarget(
 /** Client headers an Anthropic client may send that an Anthropic upstream must see too. */
 const FORWARDED = ['anthropic-version', 'anthropic-beta'] as const;
 
+/** The Messages body a native client's body becomes under the `claude.*` settings. */
+function nativeBody(
+  body: Record<string, unknown>,
+  upstreamModel: string,
+  ctx: RequestContext | undefined,
+): JsonObject {
+  const claude = ctx?.settings?.claude;
+  let out: JsonObject = body.model === upstreamModel ? body : { ...body, model: upstreamModel };
+  if (!claude) return out;
+  if (typeof out.max_tokens !== 'number' || out.max_tokens <= 0) {
+    out = { ...out, max_tokens: claudeDefaultMaxTokens(claude, upstreamModel) };
+  }
+  return withThinkingAdapter(out, claude);
+}
+
 /**
  * An Anthropic client's own request for an Anthropic channel: its bytes, re-serialised only when
- * the channel maps the model; its version and beta headers (Claude Code's features) kept.
+ * the channel maps the model or a `claude.*` setting changes it (global pass-through: never); its
+ * version and beta headers (Claude Code's features) kept, the model's extra headers merged in.
  */
 export function anthropicNativeRequest(
   raw: Buffer,
@@ -38,29 +60,40 @@ export function anthropicNativeRequest(
   upstreamModel: string,
   stream: boolean,
   clientHeaders: Readonly<Record<string, string | undefined>>,
+  ctx?: RequestContext,
 ): ProviderRequest {
   const target = anthropicTarget(channel, stream);
   for (const name of FORWARDED) {
     const value = clientHeaders[name];
     if (value) target.headers[name] = value;
   }
-  const out =
-    body.model === upstreamModel
-      ? raw
-      : Buffer.from(JSON.stringify({ ...body, model: upstreamModel }));
-  return { ...target, method: 'POST', body: out };
+  addClaudeModelHeaders(target.headers, ctx?.settings?.claude, ctx?.clientModel ?? upstreamModel);
+  if (ctx?.passThroughBody) return { ...target, method: 'POST', body: ctx.passThroughBody };
+  const out = nativeBody(body, upstreamModel, ctx);
+  const sent = typeof out.model === 'string' ? out.model : upstreamModel;
+  return {
+    ...target,
+    method: 'POST',
+    body: out === body ? raw : Buffer.from(JSON.stringify(out)),
+    ...(sent !== upstreamModel ? { upstreamModel: sent } : {}),
+  };
 }
 
 export const ANTHROPIC_ADAPTOR: ChatAdaptor = {
   name: 'anthropic',
   framing: 'sse',
   endpoints: new Set<RelayEndpoint>(['chat']),
-  request(_endpoint, openai, channel, upstreamModel, stream) {
-    const body = anthropicRequestOf({ ...openai, stream }, upstreamModel);
+  request(_endpoint, openai, channel, upstreamModel, stream, _now, ctx) {
+    const claude = ctx?.settings?.claude;
+    const body = claudeMessagesBody(openai, upstreamModel, stream, claude);
+    const target = anthropicTarget(channel, stream);
+    addClaudeModelHeaders(target.headers, claude, ctx?.clientModel ?? upstreamModel);
+    const sent = typeof body.model === 'string' ? body.model : upstreamModel;
     return {
-      ...anthropicTarget(channel, stream),
+      ...target,
       method: 'POST',
       body: Buffer.from(JSON.stringify(body)),
+      ...(sent !== upstreamModel ? { upstreamModel: sent } : {}),
     };
   },
   response: (_endpoint, provider, ctx) => openAiResponseOfAnthropic(provider, ctx),

@@ -56,8 +56,12 @@ function toolChoice(choice: unknown, parallel: unknown): JsonObject | undefined 
   return parallel === false ? { type: 'auto', ...noParallel } : undefined;
 }
 
-/** An OpenAI chat body as the Messages request for `model`. */
-export function anthropicRequestOf(openai: JsonObject, model: string): JsonObject {
+/** An OpenAI chat body as the Messages request for `model` (`defaultMaxTokens` without one). */
+export function anthropicRequestOf(
+  openai: JsonObject,
+  model: string,
+  defaultMaxTokens = ANTHROPIC_DEFAULT_MAX_TOKENS,
+): JsonObject {
   const system: JsonObject[] = [];
   const messages: JsonObject[] = [];
   for (const message of objects(openai.messages)) {
@@ -113,7 +117,7 @@ export function anthropicRequestOf(openai: JsonObject, model: string): JsonObjec
     });
   return defined({
     model,
-    max_tokens: max ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    max_tokens: max ?? defaultMaxTokens,
     system: system.length > 0 ? system : undefined,
     messages,
     // OpenAI's temperature runs to 2, Anthropic's to 1.

@@ -4,3 +4,4 @@ export * from './anthropic-ingress';
 export * from './anthropic-request';
 export * from './anthropic-response';
 export * from './anthropic-stream';
+export * from './anthropic-settings';

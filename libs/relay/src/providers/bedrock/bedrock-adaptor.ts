@@ -111,11 +111,12 @@ export function bedrockAdaptor(anthropic: ChatAdaptor): ChatAdaptor {
     name: 'aws-claude',
     framing: 'aws-eventstream',
     endpoints: new Set<RelayEndpoint>(['chat']),
-    request(endpoint, openai, channel, upstreamModel, stream, now): ProviderRequest {
+    request(endpoint, openai, channel, upstreamModel, stream, now, ctx): ProviderRequest {
       // Throws BedrockKeyError for a malformed key: the region is part of the URL.
       const { region } = parseBedrockKey(channel.key);
       const base = bedrockBaseUrl(channel, region);
-      // Only its body is used; it gets a URL it can parse and no key to put in a header.
+      // Only its body (and its anthropic-beta, claude.model_headers_settings included) is used;
+      // it gets a URL it can parse and no key to put in a header.
       const messages = anthropic.request(
         endpoint,
         openai,
@@ -123,8 +124,11 @@ export function bedrockAdaptor(anthropic: ChatAdaptor): ChatAdaptor {
         upstreamModel,
         stream,
         now,
+        ctx,
       );
-      const model = encodeURIComponent(bedrockModelId(upstreamModel, region));
+      // The `-thinking` adapter may have cut the model: the id is the model sent.
+      const sent = messages.upstreamModel ?? upstreamModel;
+      const model = encodeURIComponent(bedrockModelId(sent, region));
       const action = stream ? 'invoke-with-response-stream' : 'invoke';
       const url = new URL(`${base}/model/${model}/${action}`);
       // Only these headers: the Anthropic ones carry the channel key as x-api-key.
@@ -141,6 +145,7 @@ export function bedrockAdaptor(anthropic: ChatAdaptor): ChatAdaptor {
         headers,
         method: 'POST',
         body: bedrockBody(messages.body, messages.headers['anthropic-beta']),
+        ...(sent !== upstreamModel ? { upstreamModel: sent } : {}),
       };
     },
     authorize(req, channel, now) {

@@ -24,13 +24,16 @@ export const TENCENT_ADAPTOR: ChatAdaptor = {
   framing: 'sse',
   endpoints: new Set<RelayEndpoint>(['chat']),
 
-  request(endpoint, openai, channel, upstreamModel, stream, now): ProviderRequest {
+  request(endpoint, openai, channel, upstreamModel, stream, now, ctx): ProviderRequest {
     if (endpoint !== 'chat') throw new Error(`tencent adaptor does not convert ${endpoint}`);
     // Throws TencentKeyError for a malformed key: the signature needs it now.
     const key = parseTencentKey(channel.key);
     const base = channel.baseUrl.trim().replace(/\/+$/, '') || TENCENT_DEFAULT_BASE_URL;
     const url = new URL(`${base}/`);
-    const body = Buffer.from(JSON.stringify(tencentChatBody(openai, upstreamModel, stream)));
+    // The signature covers the body: a pass-through body is the one signed.
+    const body =
+      ctx?.passThroughBody ??
+      Buffer.from(JSON.stringify(tencentChatBody(openai, upstreamModel, stream)));
     const timestamp = Math.floor(now.getTime() / 1000);
     const headers: Record<string, string> = {
       'content-type': CONTENT_TYPE,

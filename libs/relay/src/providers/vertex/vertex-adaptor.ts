@@ -8,9 +8,9 @@
 import type { RelayEndpoint, WireChannel } from '../../openai/openai-wire';
 import type { JsonObject } from '../../openai/request-body';
 import { ANTHROPIC_ADAPTOR } from '../anthropic/anthropic-adaptor';
-import { anthropicRequestOf } from '../anthropic/anthropic-request';
-import type { ChatAdaptor, ProviderRequest } from '../chat-adaptor';
-import { GEMINI_ADAPTOR } from '../gemini/gemini-adaptor';
+import { addClaudeModelHeaders, claudeMessagesBody } from '../anthropic/anthropic-settings';
+import type { ChatAdaptor, ProviderRequest, RequestContext } from '../chat-adaptor';
+import { GEMINI_ADAPTOR, withSafetySettings } from '../gemini/gemini-adaptor';
 import { geminiChatBody } from '../gemini/gemini-request';
 import { isAnthropicAnswer, isAnthropicError, VertexStreamConverter } from './vertex-answer';
 import { parseVertexKey, vertexRegion, type VertexServiceAccount } from './vertex-key';
@@ -59,9 +59,11 @@ function geminiRequest(
   channel: WireChannel,
   upstreamModel: string,
   stream: boolean,
+  ctx?: RequestContext,
 ): ProviderRequest {
   const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-  const body = geminiChatBody(openai, upstreamModel);
+  // Vertex's URL is always v1 (gemini.version_settings is the Gemini API's), as in new-api.
+  const body = withSafetySettings(geminiChatBody(openai, upstreamModel), ctx?.settings?.gemini);
   return call(channel, 'google', upstreamModel, method, stream, body);
 }
 
@@ -70,12 +72,17 @@ function claudeRequest(
   channel: WireChannel,
   upstreamModel: string,
   stream: boolean,
+  ctx?: RequestContext,
 ): ProviderRequest {
-  // The model lives in the URL; Vertex refuses it in the body.
-  const { model: _model, ...messages } = anthropicRequestOf({ ...openai, stream }, upstreamModel);
+  const claude = ctx?.settings?.claude;
+  // The model lives in the URL (the `-thinking` adapter may cut it); Vertex refuses it in the body.
+  const { model, ...messages } = claudeMessagesBody(openai, upstreamModel, stream, claude);
+  const sent = typeof model === 'string' ? model : upstreamModel;
   const body = { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...messages };
   const method = stream ? 'streamRawPredict' : 'rawPredict';
-  return call(channel, 'anthropic', upstreamModel, method, stream, body);
+  const req = call(channel, 'anthropic', sent, method, stream, body);
+  addClaudeModelHeaders(req.headers, claude, ctx?.clientModel ?? upstreamModel);
+  return sent === upstreamModel ? req : { ...req, upstreamModel: sent };
 }
 
 async function authorizeVertex(
@@ -99,8 +106,8 @@ export function vertexPublisherAdaptor(
     name: publisher === 'anthropic' ? 'vertex-ai-claude' : 'vertex-ai-gemini',
     framing: 'sse',
     endpoints: CHAT_ONLY,
-    request: (_endpoint, openai, channel, upstreamModel, stream) =>
-      request(openai, channel, upstreamModel, stream),
+    request: (_endpoint, openai, channel, upstreamModel, stream, _now, ctx) =>
+      request(openai, channel, upstreamModel, stream, ctx),
     authorize: (req, channel, now) => authorizeVertex(tokens, req, channel, now),
     response: (endpoint, provider, ctx) => inner.response(endpoint, provider, ctx),
     stream: (ctx) => inner.stream(ctx),
@@ -119,7 +126,7 @@ export function vertexAdaptor(tokens: VertexTokens): ChatAdaptor {
     name: 'vertex-ai',
     framing: 'sse',
     endpoints: CHAT_ONLY,
-    request: (endpoint, openai, channel, upstreamModel, stream, now) =>
+    request: (endpoint, openai, channel, upstreamModel, stream, now, ctx) =>
       (vertexPublisherOf(upstreamModel) === 'anthropic' ? claude : gemini).request(
         endpoint,
         openai,
@@ -127,6 +134,7 @@ export function vertexAdaptor(tokens: VertexTokens): ChatAdaptor {
         upstreamModel,
         stream,
         now,
+        ctx,
       ),
     authorize: (req, channel, now) => authorizeVertex(tokens, req, channel, now),
     response: (endpoint, provider, ctx) =>

@@ -3,6 +3,7 @@ import type { FieldSpec } from '../../utils/option-form';
 /** Operation tab cards (spec 000 §2 "Operation tab"); module constants so forms keep identity. */
 export const GENERAL_FIELDS: readonly FieldSpec[] = [
   { key: 'TopUpLink', kind: 'text' },
+  { key: 'general_setting.docs_link', kind: 'address' },
   { key: 'ChatLink', kind: 'text' },
   { key: 'ChatLink2', kind: 'text' },
   { key: 'QuotaPerUnit', kind: 'number', min: 1 },
@@ -10,6 +11,7 @@ export const GENERAL_FIELDS: readonly FieldSpec[] = [
   { key: 'DisplayInCurrencyEnabled', kind: 'switch' },
   { key: 'DisplayTokenStatEnabled', kind: 'switch' },
   { key: 'DefaultCollapseSidebar', kind: 'switch' },
+  { key: 'DemoSiteEnabled', kind: 'switch' },
   { key: 'SelfUseModeEnabled', kind: 'switch' },
 ];
 
@@ -26,6 +28,8 @@ export const DRAWING_FIELDS: readonly FieldSpec[] = [
 export const SENSITIVE_FIELDS: readonly FieldSpec[] = [
   { key: 'CheckSensitiveEnabled', kind: 'switch' },
   { key: 'CheckSensitiveOnPromptEnabled', kind: 'switch' },
+  { key: 'StopOnSensitiveEnabled', kind: 'switch' },
+  { key: 'StreamCacheQueueLength', kind: 'number', min: 0, integer: true },
   { key: 'SensitiveWords', kind: 'textarea', rows: 4 },
 ];
 
@@ -63,6 +67,23 @@ export const QUOTA_FIELDS: readonly FieldSpec[] = [
 ];
 
 export const CHATS_FIELDS: readonly FieldSpec[] = [{ key: 'Chats', kind: 'json' }];
+
+/** new-api's 模型相关设置: the providers' settings the relay's adaptors apply (docs/providers.md). */
+export const MODEL_GLOBAL_FIELDS: readonly FieldSpec[] = [
+  { key: 'global.pass_through_request_enabled', kind: 'switch' },
+];
+
+export const MODEL_GEMINI_FIELDS: readonly FieldSpec[] = [
+  { key: 'gemini.safety_settings', kind: 'json' },
+  { key: 'gemini.version_settings', kind: 'json' },
+];
+
+export const MODEL_CLAUDE_FIELDS: readonly FieldSpec[] = [
+  { key: 'claude.model_headers_settings', kind: 'json' },
+  { key: 'claude.default_max_tokens', kind: 'json' },
+  { key: 'claude.thinking_adapter_enabled', kind: 'switch' },
+  { key: 'claude.thinking_adapter_budget_tokens_percentage', kind: 'number', min: 0.1 },
+];
 
 export const RATIO_FIELDS: readonly FieldSpec[] = [
   { key: 'ModelRatio', kind: 'json' },

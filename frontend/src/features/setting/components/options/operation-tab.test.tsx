@@ -100,6 +100,32 @@ describe('operation tab', { timeout: 20_000 }, () => {
     );
   });
 
+  it('general: the docs link (a dotted key) and demo-site mode; sensitive: stop and queue length', async () => {
+    const { calls } = setup({
+      'general_setting.docs_link': '',
+      DemoSiteEnabled: 'false',
+      StopOnSensitiveEnabled: 'true',
+      StreamCacheQueueLength: '0',
+    });
+    const general = await card('通用设置');
+    type(general, '文档地址', 'https://docs.example.com/');
+    await userEvent.click(within(general).getByRole('switch', { name: '演示站点模式' }));
+    await saveCard(general);
+    expect(await screen.findByText('保存成功')).toBeInTheDocument();
+    const sensitive = await card('屏蔽词过滤设置');
+    expect(
+      within(sensitive).getByRole('switch', { name: '在检测到屏蔽词时，立刻停止生成' }),
+    ).toBeChecked();
+    type(sensitive, '流模式下缓存队列长度', '3');
+    await saveCard(sensitive);
+    await screen.findAllByText('保存成功');
+    expect(optionPuts(calls)).toEqual([
+      { key: 'general_setting.docs_link', value: 'https://docs.example.com' },
+      { key: 'DemoSiteEnabled', value: 'true' },
+      { key: 'StreamCacheQueueLength', value: '3' },
+    ]);
+  });
+
   it('reports 日志清理失败 when the server refuses', async () => {
     setup({}, { 'DELETE /api/log/': () => fail('nope') });
     const log = await card('日志设置');

@@ -6,6 +6,9 @@ import {
   DRAWING_FIELDS,
   GENERAL_FIELDS,
   LOG_FIELDS,
+  MODEL_CLAUDE_FIELDS,
+  MODEL_GEMINI_FIELDS,
+  MODEL_GLOBAL_FIELDS,
   MONITORING_FIELDS,
   QUOTA_FIELDS,
   RATE_LIMIT_FIELDS,
@@ -33,6 +36,9 @@ export function OperationTab() {
       <OptionsCard name="ratio" fields={RATIO_FIELDS}>
         <ResetModelRatios />
       </OptionsCard>
+      <OptionsCard name="modelGlobal" hint="modelGlobal" fields={MODEL_GLOBAL_FIELDS} />
+      <OptionsCard name="modelGemini" fields={MODEL_GEMINI_FIELDS} />
+      <OptionsCard name="modelClaude" fields={MODEL_CLAUDE_FIELDS} />
     </Stack>
   );
 }

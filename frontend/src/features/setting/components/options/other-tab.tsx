@@ -1,4 +1,5 @@
 import { Stack } from '@mantine/core';
+import { OptionsHistoryCard } from '@/features/history';
 import type { FieldSpec } from '../../utils/option-form';
 import { OptionsCard } from './options-card';
 
@@ -19,6 +20,7 @@ export function OtherTab() {
       <OptionsCard name="homePage" fields={HOME_PAGE} />
       <OptionsCard name="about" fields={ABOUT} />
       <OptionsCard name="footer" fields={FOOTER} />
+      <OptionsHistoryCard />
     </Stack>
   );
 }

@@ -65,13 +65,25 @@ export const TURNSTILE_FIELDS: readonly FieldSpec[] = [
   { key: 'TurnstileSecretKey', kind: 'secret' },
 ];
 
-/** Tollgate's generic OpenID Connect provider (issue 12, "go beyond"). */
+/**
+ * OpenID Connect under new-api's keys (issue 22). Endpoints left empty are read by the server from
+ * the Well-Known document; new-api's own console fills them in the browser instead.
+ */
 export const OIDC_FIELDS: readonly FieldSpec[] = [
-  { key: 'OidcDiscoveryUrl', kind: 'address' },
-  { key: 'OidcDisplayName', kind: 'text' },
-  { key: 'OidcClientId', kind: 'text' },
-  { key: 'OidcClientSecret', kind: 'secret' },
-  { key: 'OidcEnabled', kind: 'switch' },
+  { key: 'oidc.well_known', kind: 'address' },
+  { key: 'oidc.client_id', kind: 'text' },
+  { key: 'oidc.client_secret', kind: 'secret' },
+  { key: 'oidc.authorization_endpoint', kind: 'address' },
+  { key: 'oidc.token_endpoint', kind: 'address' },
+  { key: 'oidc.user_info_endpoint', kind: 'address' },
+  { key: 'oidc.enabled', kind: 'switch' },
+];
+
+/** Linux DO Connect (new-api's LinuxDO* keys). */
+export const LINUXDO_FIELDS: readonly FieldSpec[] = [
+  { key: 'LinuxDOClientId', kind: 'text' },
+  { key: 'LinuxDOClientSecret', kind: 'secret' },
+  { key: 'LinuxDOOAuthEnabled', kind: 'switch' },
 ];
 
 /** SMTP over port 465 is implicit TLS: the form turns SSL on and keeps it on. */

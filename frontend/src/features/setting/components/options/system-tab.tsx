@@ -6,6 +6,7 @@ import {
   EMAIL_DOMAIN_FIELDS,
   GITHUB_FIELDS,
   LOGIN_FIELDS,
+  LINUXDO_FIELDS,
   OIDC_FIELDS,
   PAYMENT_FIELDS,
   SERVER_FIELDS,
@@ -70,6 +71,7 @@ export function SystemTab() {
       <OptionsCard name="telegram" hint="telegram" fields={TELEGRAM_FIELDS} />
       <OptionsCard name="turnstile" hint="turnstile" fields={TURNSTILE_FIELDS} />
       <OptionsCard name="oidc" hint="oidc" fields={OIDC_FIELDS} />
+      <OptionsCard name="linuxdo" hint="linuxdo" fields={LINUXDO_FIELDS} />
     </Stack>
   );
 }

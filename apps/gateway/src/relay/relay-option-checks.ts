@@ -1,0 +1,79 @@
+/**
+ * Request checks the system options switch on (off by default: then nothing is scanned): the
+ * sensitive-word check of the prompt and of whole answers, and new-api's upload/download role
+ * thresholds. Streams are guarded where they pass (relay.service / converted-attempts).
+ */
+import {
+  completionTextOfJson,
+  type JsonObject,
+  promptTexts,
+  type RelayError,
+  uploadsOf,
+} from '@tollgate/relay';
+import type { Prepared, RelayCall } from './relay-call';
+import { relayError } from './relay-http';
+import type { RelaySettings } from './relay-settings';
+
+/** A refusal before anything is reserved or relayed, or undefined. */
+export function refusedByOptions(
+  call: RelayCall,
+  settings: RelaySettings,
+  hub: JsonObject | undefined,
+  multipart: boolean,
+): RelayError | undefined {
+  const endpoint = call.ingress ? 'chat' : call.endpoint;
+  const matcher = settings.sensitive.prompt;
+  if (matcher && hub) {
+    for (const text of promptTexts(endpoint, hub)) {
+      if (matcher.first(text) !== undefined) {
+        return relayError(
+          call.lang,
+          400,
+          'relay.sensitive_prompt',
+          {},
+          'invalid_request_error',
+          'sensitive_words_detected',
+        );
+      }
+    }
+  }
+  const role = call.caller.user.role;
+  const perms = settings.permissions;
+  const forbid = (code: string) =>
+    relayError(call.lang, 403, code, {}, 'permission_error', 'insufficient_permission');
+  if (role < perms.imageDownload && endpoint === 'imagesGenerations') {
+    return forbid('relay.forbidden_image_download');
+  }
+  if (role < perms.fileDownload && endpoint === 'audioSpeech') {
+    return forbid('relay.forbidden_file_download');
+  }
+  if (role < perms.fileUpload && multipart) return forbid('relay.forbidden_file_upload');
+  if (hub && (role < perms.imageUpload || role < perms.fileUpload)) {
+    const uploads = uploadsOf(endpoint, hub);
+    if (uploads.images && role < perms.imageUpload) return forbid('relay.forbidden_image_upload');
+    if (uploads.files && role < perms.fileUpload) return forbid('relay.forbidden_file_upload');
+  }
+  return undefined;
+}
+
+/**
+ * A whole (non-stream) answer whose text holds a sensitive word is not delivered: the client gets
+ * new-api's 400 `sensitive_words_detected` instead; the work is still billed (as new-api did).
+ */
+export function sensitiveAnswer(
+  p: Prepared,
+  answer: JsonObject | undefined,
+): RelayError | undefined {
+  const matcher = p.settings.sensitive.output;
+  if (!matcher || !answer) return undefined;
+  const words = matcher.all(completionTextOfJson(answer));
+  if (words.length === 0) return undefined;
+  return relayError(
+    p.call.lang,
+    400,
+    'relay.sensitive_response',
+    { words: words.join(', ') },
+    'invalid_request_error',
+    'sensitive_words_detected',
+  );
+}

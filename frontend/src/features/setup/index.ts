@@ -1,0 +1,2 @@
+export { SetupOffer } from './components/setup-offer';
+export { SetupPage } from './components/setup-page';

@@ -1,0 +1,31 @@
+/** zh-CN texts of the first-run wizard (new-api's web/src/pages/Setup wording). */
+export const setupZhCN = {
+  setup: {
+    title: '系统初始化',
+    offer: '系统尚未初始化：管理员仍在使用默认密码。',
+    start: '前往初始化',
+    adminSection: '管理员账号',
+    username: '用户名',
+    usernamePlaceholder: '请输入管理员用户名',
+    password: '密码',
+    passwordPlaceholder: '请输入管理员密码',
+    confirmPassword: '确认密码',
+    confirmPlaceholder: '请确认管理员密码',
+    enterUsername: '请输入管理员用户名',
+    passwordTooShort: '密码长度至少为8个字符',
+    passwordsDiffer: '两次输入的密码不一致',
+    usageMode: '使用模式',
+    usageModeHint: '可在初始化后修改',
+    external: '对外运营模式',
+    externalHint: '默认模式，适用于为多个用户提供服务的场景。',
+    self: '自用模式',
+    selfHint: '适用于个人使用的场景，不需要设置模型价格。',
+    demo: '演示站点模式',
+    demoHint: '适用于展示系统功能的场景。',
+    sqliteWarning:
+      '您正在使用嵌入式 SQLite 存储。如果在容器中运行，请确保数据目录已映射到持久化存储，否则容器重启后所有数据将丢失！',
+    submit: '初始化系统',
+    done: '系统初始化成功，请使用新的管理员账号登录',
+    alreadyDone: '系统已经初始化完成',
+  },
+};

@@ -1,0 +1,3 @@
+export * from './sensitive-matcher';
+export * from './prompt-text';
+export * from './output-guard';
