@@ -386,14 +386,14 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
     const res = await fetch(`${t.url}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': `sk-${key}` },
-      body: JSON.stringify({ model: CLAUDE, messages: [{ role: 'user', content: 'x' }] }),
+      body: JSON.stringify({ model: CLAUDE, max_tokens: 5 }),
     });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
       type: 'error',
       error: {
         type: 'invalid_request_error',
-        message: expect.stringContaining('max_tokens: Field required'),
+        message: expect.stringContaining('messages: Field required'),
       },
     });
     expect(upstream.requests).toHaveLength(0);
@@ -411,6 +411,26 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
       error: { type: 'error', error: { type: 'api_error' } },
     });
     expect(receipts()).toHaveLength(before);
+  });
+
+  it('a Messages request without max_tokens gets the Claude default upstream (claude.default_max_tokens)', async () => {
+    upstream.setDefaults({
+      content: 'ok',
+      chunks: 1,
+      usage: { prompt_tokens: 3, completion_tokens: 1 },
+    });
+    const before = receipts().length;
+    const res = await fetch(`${t.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': `sk-${key}` },
+      body: JSON.stringify({ model: CLAUDE, messages: [{ role: 'user', content: 'x' }] }),
+    });
+    expect(res.status).toBe(200);
+    const sent = upstream.lastRequest()!;
+    expect(sent.path).toBe('/v1/messages');
+    expect(sent.body).toMatchObject({ model: CLAUDE, max_tokens: 8192 });
+    // Its receipt is written before the next test counts receipts.
+    expect(await nextReceipt(before)).toMatchObject({ model: CLAUDE, endpoint: '/v1/messages' });
   });
 
   it('@google/genai → Gemini channel natively and → OpenAI channel converted; cached and thought tokens billed', async () => {

@@ -106,9 +106,15 @@ describe('Anthropic ingress: Messages request → OpenAI request', () => {
     expect(ANTHROPIC_INGRESS.toOpenAi({ model: 'c', max_tokens: 5 }, {})).toBe(
       'messages: Field required',
     );
-    expect(ANTHROPIC_INGRESS.toOpenAi({ model: 'c', messages: [] }, {})).toBe(
-      'max_tokens: Field required',
+    expect(ANTHROPIC_INGRESS.toOpenAi({ model: 'c', messages: [], max_tokens: 0 }, {})).toBe(
+      'max_tokens: Input should be greater than or equal to 1',
     );
+  });
+
+  it('leaves an absent max_tokens to the channel (claude.default_max_tokens)', () => {
+    const hub = ANTHROPIC_INGRESS.toOpenAi({ model: 'c', messages: [] }, {});
+    expect(hub).toMatchObject({ model: 'c', messages: [] });
+    expect(hub).not.toHaveProperty('max_tokens');
   });
 
   it('round-trips through the Anthropic adaptor without losing the conversation', () => {

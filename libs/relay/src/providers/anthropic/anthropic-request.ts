@@ -169,8 +169,12 @@ export function openAiRequestOfAnthropic(body: JsonObject): JsonObject | string 
   const model = text(body.model).trim();
   if (model === '') return 'model: Field required';
   if (!Array.isArray(body.messages)) return 'messages: Field required';
-  if (typeof body.max_tokens !== 'number' || !(body.max_tokens > 0)) {
-    return 'max_tokens: Field required';
+  // Absent: the channel's adaptor fills `claude.default_max_tokens` in (as new-api does).
+  if (
+    body.max_tokens !== undefined &&
+    !(typeof body.max_tokens === 'number' && body.max_tokens > 0)
+  ) {
+    return 'max_tokens: Input should be greater than or equal to 1';
   }
   const messages: JsonObject[] = [];
   const system =
