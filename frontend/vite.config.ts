@@ -37,6 +37,14 @@ export default defineConfig({
               test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
               priority: 3,
             },
+            // Only the lazily loaded dashboard uses these: kept out of the start-up files.
+            {
+              name: 'charts',
+              test: /node_modules[\\/](recharts|@mantine[\\/]charts|d3-[a-z-]+|victory-vendor|decimal\.js-light)[\\/]/,
+              priority: 4,
+              // Not react's jsx runtime and the like, which the console needs at start.
+              includeDependenciesRecursively: false,
+            },
             { name: 'mantine', test: /node_modules[\\/]@mantine[\\/]/, priority: 2 },
             { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
           ],

@@ -36,7 +36,7 @@ type Text = Record<Lang, string>;
 const text = (zh: string, en: string): Text => ({ 'zh-CN': zh, en });
 
 /** Calls the API with the page's session, as the console does. */
-async function api<T>(page: Page, method: 'get' | 'post', path: string, data?: unknown) {
+async function api<T>(page: Page, method: 'get' | 'post' | 'put', path: string, data?: unknown) {
   const user = await page.evaluate<string | null>("localStorage.getItem('user')");
   const { id } = JSON.parse(user ?? '{}') as { id: number };
   const answer = await page.context().request[method](path, {
@@ -63,6 +63,11 @@ async function seed(page: Page): Promise<void> {
     count: 3,
   });
   await api(page, 'post', '/api/user/topup', { key: codes[0] });
+  // Issue 14: a chat link, so the sidebar has its chat submenu and /chat/0 embeds something.
+  await api(page, 'put', '/api/option/', {
+    key: 'Chats',
+    value: JSON.stringify([{ 'Layout chat': 'about:blank#{key}' }]),
+  });
   await api(page, 'post', '/api/token/', {
     name: 'layout-token',
     remain_quota: 500_000,
@@ -137,6 +142,21 @@ const PAGES: PageCase[] = [
     actions: (p, l) => [button(p, SEARCH[l])],
   },
   {
+    // Issue 14: the public pricing page (the seeded channel's model, priced in the default group).
+    name: 'pricing',
+    path: '/pricing',
+    ready: (p) => p.getByTestId('pricing-row-gpt-4o-mini').waitFor(),
+    actions: (p) => [p.getByTestId('pricing-filter'), p.getByTestId('pricing-group')],
+  },
+  {
+    // Issue 14: the data dashboard (root's own relay call from the seed: charts drawn).
+    name: 'detail',
+    path: '/detail',
+    ready: (p) =>
+      p.getByTestId('dashboard-chart-quota').locator('.recharts-surface').first().waitFor(),
+    actions: (p, l) => [button(p, SEARCH[l]), p.getByTestId('dashboard-granularity')],
+  },
+  {
     name: 'channel',
     path: '/channel',
     ready: (p) => p.locator('[data-testid^="channel-row-"]').first().waitFor(),
@@ -192,6 +212,13 @@ const PAGES: PageCase[] = [
     actions: (p, l) => [
       p.getByRole('dialog').getByRole('tab', { name: text('余额回溯', 'Balance at')[l] }),
     ],
+  },
+  {
+    // Issue 14: the chat embed page (an iframe of the configured link, with the first enabled key).
+    name: 'chat',
+    path: '/chat/0',
+    ready: (p) => p.getByTestId('chat-frame').waitFor(),
+    actions: (p) => [p.getByTestId('chat-frame')],
   },
   {
     name: 'password-reset-confirm',
@@ -348,7 +375,7 @@ const MEASURE = `(() => {
 const HAN = /[\u3400-\u9fff]+/g;
 // i18next shows a missing key as the key itself: `tokens.table.name`.
 const RAW_KEY =
-  /(?<![\w.:/-])(common|shell|auth|users|setting|home|tokens|redemptions|wallet|logs|playground|channels|status|history)\.[a-zA-Z]+/g;
+  /(?<![\w.:/-])(common|shell|auth|users|setting|home|tokens|redemptions|wallet|logs|playground|channels|status|history|dashboard|pricing)\.[a-zA-Z]+/g;
 
 async function check(page: Page, label: string, lang: Lang, width: number): Promise<string[]> {
   const found = await page.evaluate<Findings>(MEASURE);

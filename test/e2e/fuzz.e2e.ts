@@ -146,6 +146,7 @@ const ROWS: readonly Row[] = [
   { route: 'GET /api/status' },
   { route: 'GET /api/notice' },
   { route: 'GET /api/about' },
+  { route: 'GET /api/pricing' },
   { route: 'GET /api/home_page_content' },
   { route: 'GET /api/models' },
   { route: 'GET /api/group' },

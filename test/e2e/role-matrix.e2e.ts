@@ -55,6 +55,7 @@ const ROWS: readonly Row[] = [
   { route: 'GET /api/status', min: 0, path: () => '/api/status' },
   { route: 'GET /api/notice', min: 0, path: () => '/api/notice' },
   { route: 'GET /api/about', min: 0, path: () => '/api/about' },
+  { route: 'GET /api/pricing', min: 0, path: () => '/api/pricing' },
   { route: 'GET /api/home_page_content', min: 0, path: () => '/api/home_page_content' },
   // new-api's first-run wizard (issue 22): public; a refused body changes nothing.
   { route: 'GET /api/setup', min: 0, path: () => '/api/setup' },

@@ -26,6 +26,7 @@ import { TurnstileModule } from './turnstile/turnstile.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { SetupModule } from './setup/setup.module';
 import { HistoryModule } from './history/history.module';
+import { PricingModule } from './pricing/pricing.module';
 
 /** The gateway: infrastructure, then one module per feature (one import line each). */
 @Module({})
@@ -56,6 +57,7 @@ export class AppModule {
         RelayModule,
         UsageDataModule,
         HistoryModule,
+        PricingModule,
         BootstrapModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],

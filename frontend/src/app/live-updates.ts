@@ -19,4 +19,6 @@ export const TOPIC_QUERY_KEYS: Record<ChangeTopic, QueryKey[]> = {
   // The log page follows its pushes itself: only with its live toggle on, throttled.
   logs: [],
   channels: [channelQueries.all],
+  // The data dashboard follows its pushes itself, throttled.
+  usage: [],
 };

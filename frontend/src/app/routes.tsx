@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RouteObject } from 'react-router';
 import { ComingSoonPage } from '@/components/coming-soon-page';
@@ -14,6 +14,7 @@ import {
   RequireAuth,
 } from '@/features/auth';
 import { ChannelsPage } from '@/features/channels';
+import { Chat2LinkPage, ChatPage } from '@/features/chat';
 import { AboutPage, HomePage } from '@/features/home';
 import { SettingPage } from '@/features/setting';
 import { SetupPage } from '@/features/setup';
@@ -23,6 +24,7 @@ import { PlaygroundPage } from '@/features/playground';
 import { RedemptionsPage } from '@/features/redemptions';
 import { TokensPage } from '@/features/tokens';
 import { EditUserPage, UsersPage } from '@/features/users';
+import { PricingPage } from '@/features/pricing';
 import { WalletPage } from '@/features/wallet';
 import { RootLayout } from './root-layout';
 
@@ -31,6 +33,13 @@ function Placeholder({ nav }: { nav: NavLabelKey }) {
   const { t } = useTranslation();
   return <ComingSoonPage title={t(`nav.${nav}`)} />;
 }
+
+// The dashboard brings the chart library (recharts): loaded when /detail is first opened.
+const DashboardPage = lazy(() =>
+  import('@/features/dashboard/components/dashboard-page').then((m) => ({
+    default: m.DashboardPage,
+  })),
+);
 
 const guarded = (element: ReactNode, admin = false) => (
   <RequireAuth admin={admin}>{element}</RequireAuth>
@@ -51,9 +60,9 @@ export const routes: RouteObject[] = [
       { path: '/oauth/oidc', element: <OidcCallbackPage /> },
       { path: '/oauth/linuxdo', element: <LinuxDoCallbackPage /> },
       { path: '/about', element: <AboutPage /> },
-      { path: '/pricing', element: <Placeholder nav="pricing" /> },
-      { path: '/chat/:id?', element: <Placeholder nav="chat" /> },
-      { path: '/chat2link', element: <Placeholder nav="chat" /> },
+      { path: '/pricing', element: <PricingPage /> },
+      { path: '/chat/:id?', element: <ChatPage /> },
+      { path: '/chat2link', element: <Chat2LinkPage /> },
       { path: '/setting', element: guarded(<SettingPage />) },
       { path: '/user', element: guarded(<UsersPage />, true) },
       { path: '/user/edit', element: guarded(<EditUserPage />) },
@@ -66,7 +75,14 @@ export const routes: RouteObject[] = [
       { path: '/playground', element: guarded(<PlaygroundPage />) },
       { path: '/topup', element: guarded(<WalletPage />) },
       { path: '/log', element: guarded(<LogsPage />) },
-      { path: '/detail', element: guarded(<Placeholder nav="detail" />) },
+      {
+        path: '/detail',
+        element: guarded(
+          <Suspense fallback={null}>
+            <DashboardPage />
+          </Suspense>,
+        ),
+      },
       { path: '/midjourney', element: guarded(<Placeholder nav="midjourney" />) },
       { path: '/task', element: guarded(<Placeholder nav="task" />) },
       { path: '*', element: <NotFoundPage /> },

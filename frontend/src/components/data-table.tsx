@@ -110,8 +110,11 @@ interface DataTableViewProps<TFeatures extends TableFeatures, TData extends RowD
   rowProps: (row: Row<TFeatures, TData>) => TableTrProps & Record<`data-${string}`, unknown>;
 }
 
-/** The header, rows and "no data" line every console table renders the same way. */
-function DataTableView<TFeatures extends TableFeatures, TData extends RowData>({
+/**
+ * The header, rows and "no data" line every console table renders the same way (alone: a list the
+ * client holds whole, without a pager, such as the pricing table).
+ */
+export function DataTableView<TFeatures extends TableFeatures, TData extends RowData>({
   table,
   loading,
   minWidth,

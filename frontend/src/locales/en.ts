@@ -10,6 +10,9 @@ import { mailEn } from '@/features/auth/locales/en';
 import { oauthEn } from '@/features/auth/locales/oauth.en';
 import { setupEn } from '@/features/setup/locales/en';
 import { historyEn } from '@/features/history/locales/en';
+import { pricingEn } from '@/features/pricing/locales/en';
+import { dashboardEn } from '@/features/dashboard/locales/en';
+import { chatEn } from '@/features/chat/locales/en';
 
 export const en: Translation = {
   ...mailEn,
@@ -22,6 +25,9 @@ export const en: Translation = {
   ...logsEn,
   ...playgroundEn,
   ...historyEn,
+  ...pricingEn,
+  ...dashboardEn,
+  ...chatEn,
   common: {
     cancel: 'Cancel',
     confirm: 'Confirm',

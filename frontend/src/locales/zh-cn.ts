@@ -14,6 +14,9 @@ import { mailZhCN } from '@/features/auth/locales/zh-cn';
 import { oauthZhCN } from '@/features/auth/locales/oauth.zh-cn';
 import { setupZhCN } from '@/features/setup/locales/zh-cn';
 import { historyZhCN } from '@/features/history/locales/zh-cn';
+import { pricingZhCN } from '@/features/pricing/locales/zh-cn';
+import { dashboardZhCN } from '@/features/dashboard/locales/zh-cn';
+import { chatZhCN } from '@/features/chat/locales/zh-cn';
 
 export const zhCN = {
   ...mailZhCN,
@@ -26,6 +29,9 @@ export const zhCN = {
   ...logsZhCN,
   ...playgroundZhCN,
   ...historyZhCN,
+  ...pricingZhCN,
+  ...dashboardZhCN,
+  ...chatZhCN,
   common: {
     cancel: '取消',
     confirm: '确定',

@@ -11,3 +11,5 @@ export * from './redemption.dto';
 export * from './log.dto';
 export * from './channel.dto';
 export * from './history.dto';
+export * from './pricing.dto';
+export * from './quota-data.dto';

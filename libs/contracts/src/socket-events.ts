@@ -3,7 +3,16 @@
  * queries and refetches (the socket is never a second store). Pushes never carry secrets.
  */
 export type ChangeTopic =
-  'self' | 'users' | 'options' | 'status' | 'tokens' | 'redemptions' | 'logs' | 'channels';
+  | 'self'
+  | 'users'
+  | 'options'
+  | 'status'
+  | 'tokens'
+  | 'redemptions'
+  | 'logs'
+  | 'channels'
+  /** The dashboard's hourly usage rows (quota_data) moved: sent once they are written. */
+  | 'usage';
 
 export interface ChangedEvent {
   topic: ChangeTopic;

@@ -115,6 +115,14 @@ export class RoutingTable implements HotCache {
     return this.modelsByGroup.get(group) ?? EMPTY;
   }
 
+  /**
+   * Every group → its reachable models (GET /api/pricing). A new map replaces it on each change, so
+   * its identity tells a reader whether anything it derived is still current.
+   */
+  servedModels(): ReadonlyMap<string, readonly string[]> {
+    return this.modelsByGroup;
+  }
+
   /** Every channel the table holds (admin tasks: test all, update all balances). */
   all(): readonly RoutedChannel[] {
     return [...this.routed.values()].sort((a, b) => a.id - b.id);

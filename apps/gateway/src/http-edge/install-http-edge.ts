@@ -21,6 +21,8 @@ export const CONSOLE_CSP = [
   "img-src 'self' data: https:",
   "font-src 'self' data:",
   "connect-src 'self' ws: wss:",
+  // The chat embed page (/chat/{id}) frames the admin-configured chat links, on any web origin.
+  "frame-src 'self' http: https:",
   "frame-ancestors 'none'",
   "base-uri 'self'",
   "form-action 'self'",

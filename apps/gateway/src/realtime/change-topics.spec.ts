@@ -94,3 +94,20 @@ describe('pushesFor (tokens, redemptions, logs)', () => {
     ]);
   });
 });
+
+describe('pushesFor (quota-data)', () => {
+  it('usage receipts tell the user and admins that the dashboard rows moved, once per batch', () => {
+    expect(
+      pushesFor('quota-data', [
+        recordedEvent('UserRegistered', { userId: 9, username: 'u9' }),
+        recordedEvent('RequestRelayed', { userId: 9, quota: 5 }),
+        recordedEvent('RequestRelayed', { userId: 9, quota: 7 }),
+        recordedEvent('RequestRelayed', { userId: 4, quota: 1 }),
+      ]),
+    ).toEqual([
+      { to: 'user:9', event: { topic: 'usage' } },
+      { to: 'admins', event: { topic: 'usage' } },
+      { to: 'user:4', event: { topic: 'usage' } },
+    ]);
+  });
+});

@@ -44,6 +44,13 @@ export function pushesFor(projection: string, events: readonly RecordedEvent[]):
       if (typeof userId !== 'number') continue;
       add({ to: `user:${userId}`, event: { topic: 'logs' } });
       add({ to: 'admins', event: { topic: 'logs' } });
+    } else if (projection === 'quota-data') {
+      // The dashboard refetches once its rows hold the receipt (not when the log row lands).
+      if (event.type !== 'RequestRelayed') continue;
+      const userId = (event.data as { userId?: unknown }).userId;
+      if (typeof userId !== 'number') continue;
+      add({ to: `user:${userId}`, event: { topic: 'usage' } });
+      add({ to: 'admins', event: { topic: 'usage' } });
     } else if (projection === 'options') {
       add({ to: 'everyone', event: { topic: 'status' } });
       add({ to: 'root', event: { topic: 'options' } });

@@ -1,5 +1,7 @@
 /** Hourly usage totals per user × model (the dashboard's `quota_data`, spec 001 /detail). */
 export const QUOTA_DATA = 'quota_data';
+/** The same hourly rows summed over every user: model × hour (what the admin's unfiltered view reads). */
+export const QUOTA_DATA_TOTAL = 'quota_data_total';
 /** Usernames and the DataExportEnabled switch, as the projection has seen them. */
 export const QUOTA_DATA_STATE = 'quota_data_state';
 
@@ -14,6 +16,8 @@ export type QuotaDataDocument = {
   count: number;
   quota: number;
 };
+
+export type QuotaDataTotalDocument = Omit<QuotaDataDocument, 'user_id' | 'username'>;
 
 export type QuotaDataStateDocument = {
   readonly _id: string;

@@ -1,9 +1,15 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { QuotaDataRowDto } from '@tollgate/contracts';
 import type { Filter, ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../infrastructure/injection-tokens';
 import { ApiError } from '../shared/api-error';
-import { QUOTA_DATA, type QuotaDataDocument } from './quota-data.document';
+import {
+  QUOTA_DATA,
+  QUOTA_DATA_TOTAL,
+  type QuotaDataDocument,
+  type QuotaDataTotalDocument,
+} from './quota-data.document';
 import type { QuotaDataParams } from './quota-data.dto';
 
 /** The anchors cap a user's own dashboard at one month. */
@@ -12,15 +18,7 @@ export const SELF_MAX_SPAN = 30 * 24 * 3600;
 export type QuotaDataScope =
   { readonly kind: 'all' } | { readonly kind: 'self'; readonly userId: number };
 
-export interface QuotaDataRow {
-  user_id?: number;
-  username?: string;
-  model_name: string;
-  created_at: number;
-  token_used: number;
-  count: number;
-  quota: number;
-}
+export type QuotaDataRow = QuotaDataRowDto;
 
 export class QuotaDataQuery extends Query<QuotaDataRow[]> {
   constructor(
@@ -46,29 +44,19 @@ export class QuotaDataHandler implements IQueryHandler<QuotaDataQuery> {
     if (scope.kind === 'self' && end - start > SELF_MAX_SPAN)
       throw new ApiError('data.span_too_long');
     const filter: Filter = { created_at: { $gte: start, $lte: end } };
+    const username = params.username?.trim();
+    if (scope.kind === 'all' && !username) {
+      // Pre-summed over every user: at most models × hours rows, whatever the number of users.
+      const totals = await this.readStore
+        .collection<QuotaDataTotalDocument>(QUOTA_DATA_TOTAL)
+        .find(filter, { sort: { created_at: 1 } });
+      return totals.map(({ _id: _ignored, ...row }) => row);
+    }
     if (scope.kind === 'self') filter['user_id'] = scope.userId;
-    else if (params.username?.trim()) filter['username'] = params.username.trim();
+    else filter['username'] = username;
     const rows = await this.readStore
       .collection<QuotaDataDocument>(QUOTA_DATA)
       .find(filter, { sort: { created_at: 1 } });
-    if (scope.kind === 'self' || filter['username'] !== undefined) {
-      return rows.map(({ _id: _ignored, ...row }) => row);
-    }
-    const totals = new Map<string, QuotaDataRow>();
-    for (const r of rows) {
-      const key = `${r.model_name}\u0000${r.created_at}`;
-      const total = totals.get(key) ?? {
-        model_name: r.model_name,
-        created_at: r.created_at,
-        token_used: 0,
-        count: 0,
-        quota: 0,
-      };
-      total.token_used += r.token_used;
-      total.count += r.count;
-      total.quota += r.quota;
-      totals.set(key, total);
-    }
-    return [...totals.values()];
+    return rows.map(({ _id: _ignored, ...row }) => row);
   }
 }

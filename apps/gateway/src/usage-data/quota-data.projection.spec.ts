@@ -3,7 +3,12 @@ import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@tollgate/event-store';
 import { ProjectionHost, rebuildProjections, type ReadStore } from '@tollgate/read-store';
 import type { RequestRelayed } from '@tollgate/domain';
-import { QUOTA_DATA, type QuotaDataDocument } from './quota-data.document';
+import {
+  QUOTA_DATA,
+  QUOTA_DATA_TOTAL,
+  type QuotaDataDocument,
+  type QuotaDataTotalDocument,
+} from './quota-data.document';
 import { quotaDataProjection } from './quota-data.projection';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
 
@@ -28,6 +33,10 @@ describe('quota_data projection', () => {
     read
       .collection<QuotaDataDocument>(QUOTA_DATA)
       .find({}, { sort: { created_at: 1, model_name: 1 } });
+  const totals = () =>
+    read
+      .collection<QuotaDataTotalDocument>(QUOTA_DATA_TOTAL)
+      .find({}, { sort: { created_at: 1, model_name: 1 } });
 
   beforeEach(async () => {
     ({ events, read, host } = await openProjectionHost([quotaDataProjection]));
@@ -40,6 +49,8 @@ describe('quota_data projection', () => {
     await append('usage-p-1', 'RequestRelayed', relayed(7, 'm1', 12), '2026-01-15T08:59:59.000Z');
     await append('usage-p-1', 'RequestRelayed', relayed(7, 'm2', 5));
     await append('usage-p-1', 'RequestRelayed', relayed(7, 'm1', 1), '2026-01-15T09:00:00.000Z');
+    await append('user-8', 'UserRegistered', { userId: 8, username: 'bob' });
+    await append('usage-p-2', 'RequestRelayed', relayed(8, 'm1', 100));
     await append('options', 'OptionChanged', {
       key: 'DataExportEnabled',
       value: 'false',
@@ -52,7 +63,8 @@ describe('quota_data projection', () => {
 
   it('sums count, quota and tokens per user × model × hour while the export is on', async () => {
     await seed();
-    expect((await rows()).map(({ _id, ...r }) => r)).toEqual([
+    const alice = (await rows()).filter((r) => r.user_id === 7);
+    expect(alice.map(({ _id, ...r }) => r)).toEqual([
       {
         user_id: 7,
         username: 'alice',
@@ -83,12 +95,25 @@ describe('quota_data projection', () => {
     ]);
   });
 
+  it('keeps the same sums over every user per model × hour', async () => {
+    await seed();
+    expect((await rows()).filter((r) => r.user_id === 8)).toHaveLength(1);
+    expect((await totals()).map(({ _id, ...r }) => r)).toEqual([
+      { model_name: 'm1', created_at: HOUR_8, count: 3, quota: 142, token_used: 45 },
+      { model_name: 'm2', created_at: HOUR_8, count: 1, quota: 5, token_used: 15 },
+      { model_name: 'm1', created_at: HOUR_8 + 3600, count: 1, quota: 1, token_used: 15 },
+    ]);
+  });
+
   it('a rebuild equals incremental application', async () => {
     await seed();
     const incremental = await rows();
+    const incrementalTotals = await totals();
     await host.stop();
     await rebuildProjections(events, read, [quotaDataProjection]);
     expect(await rows()).toEqual(incremental);
+    expect(await totals()).toEqual(incrementalTotals);
+    expect(incrementalTotals.length).toBeGreaterThan(0);
     host = new ProjectionHost(events, read, [quotaDataProjection]);
     await host.start();
   });

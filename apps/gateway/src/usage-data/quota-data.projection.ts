@@ -4,6 +4,7 @@ import {
   EXPORT_SWITCH,
   QUOTA_DATA,
   QUOTA_DATA_STATE,
+  QUOTA_DATA_TOTAL,
   type QuotaDataStateDocument,
 } from './quota-data.document';
 
@@ -28,16 +29,21 @@ function stateOf(session: ReadStoreSession, id: string): Promise<QuotaDataStateD
 /**
  * quota_data: one row per user × model × hour with count, quota and tokens, summed from the usage
  * receipts while `DataExportEnabled` is on (as the anchors only export then). The row id is the
- * key, so increments land on one document per hour.
+ * key, so increments land on one document per hour. quota_data_total holds the same sums over
+ * every user (model × hour), so the admin's unfiltered view reads at most models × hours rows.
  */
 export const quotaDataProjection: Projection = {
   name: 'quota-data',
-  version: 1,
+  version: 2,
   collections: [
     {
       name: QUOTA_DATA,
-      indexes: [{ fields: { created_at: 1 } }, { fields: { user_id: 1, created_at: 1 } }],
+      indexes: [
+        { fields: { user_id: 1, created_at: 1 } },
+        { fields: { username: 1, created_at: 1 } },
+      ],
     },
+    { name: QUOTA_DATA_TOTAL, indexes: [{ fields: { created_at: 1 } }] },
     { name: QUOTA_DATA_STATE },
   ],
   eventTypes: ['UserRegistered', 'UserRenamed', 'OptionChanged', 'RequestRelayed'],
@@ -69,13 +75,20 @@ export const quotaDataProjection: Projection = {
         typeof occurred === 'string' ? Date.parse(occurred) : recorded.recordedAt.getTime();
       const hour = Math.floor(at / 1000 / HOUR) * HOUR;
       const username = (await stateOf(session, String(d.userId)))?.username ?? '';
+      const $inc = { count: 1, quota: d.quota, token_used: d.promptTokens + d.completionTokens };
       writes.update(
         QUOTA_DATA,
         `${d.userId}:${hour}:${d.model}`,
         {
           $setOnInsert: { user_id: d.userId, username, model_name: d.model, created_at: hour },
-          $inc: { count: 1, quota: d.quota, token_used: d.promptTokens + d.completionTokens },
+          $inc,
         },
+        { upsert: true },
+      );
+      writes.update(
+        QUOTA_DATA_TOTAL,
+        `${hour}:${d.model}`,
+        { $setOnInsert: { model_name: d.model, created_at: hour }, $inc },
         { upsert: true },
       );
     },

@@ -108,6 +108,17 @@ describe('console shell', () => {
     expect(screen.getByRole('link', { name: 'Lobe' })).toHaveAttribute('href', '/chat/1');
   });
 
+  it('says the chat data cannot be parsed when the chat links are not a list', async () => {
+    mockApi(publicContent);
+    renderApp({
+      route: '/about',
+      user: ordinaryUser,
+      status: { chats: { ChatGPT: 'https://a/{key}' } as never },
+    });
+    expect(await screen.findByText('聊天数据解析失败')).toBeInTheDocument();
+    expect(screen.queryByText('聊天')).not.toBeInTheDocument();
+  });
+
   it('remembers the collapsed sidebar', async () => {
     mockApi(publicContent);
     renderApp({ route: '/about', user: ordinaryUser });

@@ -5,6 +5,7 @@ import { buildSidebarItems } from './sidebar-items';
 const status = {
   chats: [],
   chat_link: '',
+  chat_link2: '',
   enable_data_export: false,
   enable_drawing: false,
   enable_task: false,
@@ -88,6 +89,23 @@ describe('buildSidebarItems', () => {
       now: ordinaryDay,
     });
     expect(items.find((item) => item.key === 'chat')?.to).toBe('/chat');
+  });
+
+  it('ignores ChatLink once Chats has links, and drops the chat item for unreadable chat data', () => {
+    const withChats = buildSidebarItems({
+      role: Role.Common,
+      status: { ...status, chats: [{ Lobe: 'https://b' }], chat_link: 'https://chat' },
+      now: ordinaryDay,
+    });
+    const chat = withChats.find((item) => item.key === 'chat');
+    expect(chat?.to).toBeUndefined();
+    expect(chat?.children?.map((child) => child.to)).toEqual(['/chat/0']);
+    const unreadable = buildSidebarItems({
+      role: Role.Common,
+      status: { ...status, chats: { Lobe: 'https://b' } as never, chat_link: 'https://chat' },
+      now: ordinaryDay,
+    });
+    expect(unreadable.map((item) => item.key)).not.toContain('chat');
   });
 
   it.each([

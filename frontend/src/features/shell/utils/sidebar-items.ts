@@ -1,4 +1,5 @@
 import { isAdmin, type StatusDto } from '@tollgate/contracts';
+import { chatTargets } from '@/features/chat';
 import type { Translation } from '@/locales/zh-cn';
 import { isNewYearSeason } from './new-year';
 
@@ -17,24 +18,30 @@ interface SidebarContext {
   role: number | undefined;
   status: Pick<
     StatusDto,
-    'chats' | 'chat_link' | 'enable_data_export' | 'enable_drawing' | 'enable_task'
+    'chats' | 'chat_link' | 'chat_link2' | 'enable_data_export' | 'enable_drawing' | 'enable_task'
   >;
   now: Date;
 }
 
 const link = (key: NavLabelKey, to: string): SidebarItem => ({ key, to, label: { key } });
 
-/** Chat submenu: one entry per configured chat link (`Chats` option), else the single ChatLink. */
+/**
+ * Chat submenu: one entry per configured chat link (`Chats` option), each opening /chat/{index};
+ * with `Chats` empty, the single legacy ChatLink item. Unreadable chat data: no chat item.
+ */
 function chatItem(status: SidebarContext['status']): SidebarItem | null {
-  const children = (status.chats ?? []).flatMap((chat, index) =>
-    Object.keys(chat).map((name) => ({
-      key: `chat-${index}-${name}`,
-      to: `/chat/${index}`,
-      label: { text: name },
-    })),
-  );
+  const targets = chatTargets(status);
+  if (targets === null) return null;
+  const hasChats = Array.isArray(status.chats) && status.chats.length > 0;
+  const children = hasChats
+    ? targets.map((target, index) => ({
+        key: `chat-${index}-${target.name}`,
+        to: `/chat/${index}`,
+        label: { text: target.name },
+      }))
+    : [];
   if (children.length > 0) return { key: 'chat', label: { key: 'chat' }, children };
-  return status.chat_link ? link('chat', '/chat') : null;
+  return !hasChats && status.chat_link ? link('chat', '/chat') : null;
 }
 
 /** Spec 001 §2: the sidebar in order, each item with its visibility rule. */

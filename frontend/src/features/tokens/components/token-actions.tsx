@@ -3,12 +3,12 @@ import { IconChevronDown } from '@tabler/icons-react';
 import { TokenStatus, type TokenDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { confirmDelete } from '@/components/confirm-delete';
+import { chatServerAddress, chatTargets, fillChatTemplate } from '@/features/chat';
 import { HistoryButton } from '@/features/history';
 import { useStatus } from '@/features/status';
 import { useCopy } from '@/hooks/use-copy';
 import { notifyError } from '@/lib/notify';
 import { useDeleteToken, useSetTokenStatus } from '../hooks/use-token-mutations';
-import { chatTargets, chatUrl } from '../utils/chat-link';
 
 interface TokenActionsProps {
   token: TokenDto;
@@ -30,8 +30,8 @@ export function TokenActions({ token, onEdit }: TokenActionsProps) {
     if (targets === null) return notifyError(t('tokens.chatLinkBad'));
     const chosen = template ?? targets[0]?.template;
     if (!chosen) return notifyError(t('tokens.chatLinkMissing'));
-    const address = status.server_address || window.location.origin;
-    window.open(chatUrl(chosen, address, token.key), '_blank', 'noopener');
+    const url = fillChatTemplate(chosen, chatServerAddress(status), token.key);
+    window.open(url, '_blank', 'noopener');
   };
 
   const askDelete = () =>
@@ -80,8 +80,8 @@ export function TokenActions({ token, onEdit }: TokenActionsProps) {
             </Button>
           </Menu.Target>
           <Menu.Dropdown>
-            {(targets ?? []).map((target) => (
-              <Menu.Item key={target.name} onClick={() => openChat(target.template)}>
+            {(targets ?? []).map((target, index) => (
+              <Menu.Item key={index} onClick={() => openChat(target.template)}>
                 {target.name}
               </Menu.Item>
             ))}

@@ -1,0 +1,106 @@
+// The chart styles travel with the lazily loaded dashboard, not the console's start-up files.
+import '@mantine/charts/styles.css';
+import { AreaChart, BarChart, DonutChart } from '@mantine/charts';
+import { Paper, SimpleGrid, Stack, Title, type MantineColor } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSpendFormatter } from '../hooks/use-spend-formatter';
+import type { UsageSeries } from '../utils/usage-series';
+
+const COLORS: readonly MantineColor[] = [
+  'blue.6',
+  'teal.6',
+  'orange.6',
+  'grape.6',
+  'red.6',
+  'cyan.6',
+  'lime.7',
+  'pink.6',
+  'indigo.6',
+  'yellow.7',
+  'violet.6',
+  'green.7',
+];
+
+const colorOf = (index: number): MantineColor => COLORS[index % COLORS.length] ?? 'gray.6';
+
+function ChartCard({
+  title,
+  testId,
+  children,
+}: {
+  title: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <Paper withBorder p="md" radius="md" data-testid={testId} miw={0}>
+      <Stack gap="sm">
+        <Title order={4}>{title}</Title>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+const count = (value: number) => value.toLocaleString('en-US');
+
+/** Spend over time stacked by model, requests over time, and each model's share of requests. */
+export function UsageCharts({ series }: { series: UsageSeries }) {
+  const { t } = useTranslation();
+  const formatQuota = useSpendFormatter();
+  const chartSeries = series.models.map((model, index) => ({
+    name: model.key,
+    label: model.name,
+    color: colorOf(index),
+  }));
+  return (
+    <Stack>
+      <ChartCard title={t('dashboard.charts.quota')} testId="dashboard-chart-quota">
+        <AreaChart
+          h={300}
+          data={series.quota}
+          dataKey="label"
+          series={chartSeries}
+          type="stacked"
+          curveType="monotone"
+          withDots={false}
+          valueFormatter={formatQuota}
+          withLegend
+          legendProps={{ verticalAlign: 'bottom' }}
+          yAxisProps={{ width: 80 }}
+        />
+      </ChartCard>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <ChartCard title={t('dashboard.charts.count')} testId="dashboard-chart-count">
+          <BarChart
+            h={300}
+            data={series.count}
+            dataKey="label"
+            series={chartSeries}
+            type="stacked"
+            valueFormatter={count}
+            withLegend
+            legendProps={{ verticalAlign: 'bottom' }}
+          />
+        </ChartCard>
+        <ChartCard title={t('dashboard.charts.share')} testId="dashboard-chart-share">
+          <DonutChart
+            h={300}
+            mx="auto"
+            size={220}
+            thickness={36}
+            data={series.share.map((model, index) => ({
+              name: model.name,
+              value: model.count,
+              color: colorOf(index),
+            }))}
+            valueFormatter={count}
+            tooltipDataSource="segment"
+            withLegend
+          />
+        </ChartCard>
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,2 @@
+export { dashboardQueries } from './api/dashboard.api';
+export { DashboardPage } from './components/dashboard-page';

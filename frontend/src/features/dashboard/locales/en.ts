@@ -1,0 +1,35 @@
+import type { dashboardZhCN } from './zh-cn';
+
+export const dashboardEn: typeof dashboardZhCN = {
+  dashboard: {
+    title: 'Data dashboard',
+    filters: {
+      start: 'Start time',
+      end: 'End time',
+      username: 'Username',
+      usernamePlaceholder: 'All users',
+      timePlaceholder: 'YYYY-MM-DD HH:mm:ss',
+      granularity: 'Granularity',
+    },
+    granularity: {
+      hour: 'Hour',
+      day: 'Day',
+      week: 'Week',
+    },
+    badTime: 'Invalid time format!',
+    cards: {
+      quota: 'Quota spent',
+      count: 'Requests',
+      tokens: 'Tokens',
+      rpm: 'Average RPM',
+      tpm: 'Average TPM',
+    },
+    charts: {
+      quota: 'Spend by model',
+      count: 'Requests by model',
+      share: 'Share of requests by model',
+    },
+    empty: 'No usage in the selected time range',
+    refreshing: 'Refreshing…',
+  },
+};

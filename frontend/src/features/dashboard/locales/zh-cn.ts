@@ -1,0 +1,34 @@
+/** Data dashboard texts (spec 001 §2 /detail); spread into the main zh-CN file. */
+export const dashboardZhCN = {
+  dashboard: {
+    title: '数据看板',
+    filters: {
+      start: '起始时间',
+      end: '结束时间',
+      username: '用户名称',
+      usernamePlaceholder: '全部用户',
+      timePlaceholder: 'YYYY-MM-DD HH:mm:ss',
+      granularity: '时间粒度',
+    },
+    granularity: {
+      hour: '小时',
+      day: '天',
+      week: '周',
+    },
+    badTime: '时间格式错误！',
+    cards: {
+      quota: '消耗额度',
+      count: '请求次数',
+      tokens: 'Token 数',
+      rpm: '平均 RPM',
+      tpm: '平均 TPM',
+    },
+    charts: {
+      quota: '消耗分布',
+      count: '请求次数',
+      share: '模型调用次数占比',
+    },
+    empty: '所选时间范围内暂无数据',
+    refreshing: '刷新中…',
+  },
+};

@@ -1,0 +1,2 @@
+export { pricingQueries } from './api/pricing.api';
+export { PricingPage } from './components/pricing-page';

@@ -1,0 +1,160 @@
+import type { Page } from 'playwright-core';
+import { MockUpstream } from '@tollgate/testing/mock-upstream';
+import {
+  expectText,
+  poll,
+  register,
+  shoot,
+  signIn,
+  useBrowserSession,
+  unique,
+} from './browser-helpers';
+
+// Issue 14 in the browser: relay calls against the mock upstream, then /detail draws its charts
+// (spend stacked by model, requests, model share) from the hourly rows, and follows new usage live.
+// Screenshot: test-artifacts/screenshots/dashboard.png.
+
+jest.setTimeout(180_000);
+
+const MODELS = ['gpt-4o-mini', 'gpt-4o'];
+const session = useBrowserSession();
+let upstream: MockUpstream;
+
+beforeAll(async () => {
+  upstream = await MockUpstream.start({
+    defaults: { models: MODELS, usage: { prompt_tokens: 100, completion_tokens: 20 } },
+  });
+  const admin = await session.browser.newContext({ baseURL: session.gateway.url });
+  const login = await admin.request.post('/api/user/login', {
+    data: { username: 'root', password: '123456' },
+  });
+  const { data: root } = (await login.json()) as { data: { id: number } };
+  const headers = { 'New-Api-User': String(root.id) };
+  for (const [key, value] of [['QuotaForNewUser', '5000000']]) {
+    const res = await admin.request.put('/api/option/', { data: { key, value }, headers });
+    expect(((await res.json()) as { success: boolean }).success).toBe(true);
+  }
+  const channel = await admin.request.post('/api/channel/', {
+    data: {
+      type: 1,
+      name: 'mock',
+      key: 'sk-mock-upstream',
+      base_url: upstream.url,
+      models: MODELS.join(','),
+      group: 'default',
+    },
+    headers,
+  });
+  expect(((await channel.json()) as { success: boolean }).success).toBe(true);
+  await admin.close();
+});
+
+afterAll(async () => {
+  await upstream?.close();
+});
+
+/** Creates a token with the page's session; returns its key. */
+async function createToken(page: Page): Promise<string> {
+  const user = await page.evaluate<string | null>("localStorage.getItem('user')");
+  const headers = { 'New-Api-User': String((JSON.parse(user ?? '{}') as { id: number }).id) };
+  const created = await page.context().request.post('/api/token/', {
+    data: { name: 'dashboard', remain_quota: 0, expired_time: -1, unlimited_quota: true },
+    headers,
+  });
+  expect(((await created.json()) as { success: boolean }).success).toBe(true);
+  const list = await page.context().request.get('/api/token/?p=0&size=10', { headers });
+  const tokens = ((await list.json()) as { data: { key: string }[] }).data;
+  return tokens[0]!.key;
+}
+
+/** One chat completion through the relay; the token may take a moment to reach the relay. */
+async function relay(page: Page, key: string, model: string): Promise<void> {
+  let last = '';
+  await poll(
+    async () => {
+      const reply = await page.context().request.post('/v1/chat/completions', {
+        headers: { Authorization: `Bearer sk-${key}` },
+        data: { model, messages: [{ role: 'user', content: 'hello' }] },
+      });
+      last = `${reply.status()} ${await reply.text()}`;
+      return reply.status() === 200;
+    },
+    async () => `the relay did not answer: ${last}`,
+  );
+}
+
+test('the dashboard draws spend, requests and model share from relay calls, and follows new usage', async () => {
+  const page = await session.openPage();
+  const username = unique('dash');
+  await register(page, username, 'dashboard-pw');
+  await signIn(page, username, 'dashboard-pw');
+  const key = await createToken(page);
+  await relay(page, key, 'gpt-4o-mini');
+  await relay(page, key, 'gpt-4o-mini');
+  await relay(page, key, 'gpt-4o');
+
+  // The sidebar offers the dashboard (DataExportEnabled is on by default).
+  await page.getByRole('link', { name: '数据看板' }).click();
+  await page.waitForURL('**/detail');
+  await page.getByRole('heading', { name: '数据看板' }).waitFor();
+
+  const count = page.getByTestId('dashboard-card-count');
+  // The rows land a moment after the calls: the page refetches on the `usage` push.
+  await poll(
+    async () => ((await count.textContent()) ?? '').includes('3'),
+    async () => `requests card: "${await count.textContent()}"`,
+  );
+  await expectText(page.getByTestId('dashboard-card-tokens'), /360/);
+  // DisplayInCurrencyEnabled is on by default: dollars.
+  await expectText(page.getByTestId('dashboard-card-quota'), /\$\d+\.\d\d/);
+
+  const spend = page.getByTestId('dashboard-chart-quota');
+  await spend.locator('.recharts-surface').first().waitFor();
+  // One stacked area per model, each with a drawn path; the legend names the models.
+  await poll(
+    async () => (await spend.locator('path.recharts-area-area').count()) === MODELS.length,
+    async () => `areas: ${await spend.locator('path.recharts-area-area').count()}`,
+  );
+  for (const path of await spend.locator('path.recharts-area-area').all())
+    expect((await path.getAttribute('d'))?.length ?? 0).toBeGreaterThan(10);
+  for (const model of MODELS) await spend.getByText(model, { exact: true }).first().waitFor();
+
+  const requests = page.getByTestId('dashboard-chart-count');
+  await requests.locator('.recharts-surface').first().waitFor();
+  await poll(
+    async () => (await requests.locator('.recharts-bar-rectangle path').count()) >= MODELS.length,
+    async () => `bars: ${await requests.locator('.recharts-bar-rectangle path').count()}`,
+  );
+  const share = page.getByTestId('dashboard-chart-share');
+  await poll(
+    async () => (await share.locator('.recharts-pie-sector path').count()) === MODELS.length,
+    async () => `sectors: ${await share.locator('.recharts-pie-sector path').count()}`,
+  );
+  await shoot(page, 'dashboard');
+
+  // Granularity: per day, the same totals in fewer buckets; the charts still draw.
+  await page.getByText('天', { exact: true }).click();
+  await spend.locator('path.recharts-area-area').first().waitFor();
+  await expectText(count, /3/);
+
+  // New usage while the page is open: the cards follow (throttled refetch on the push).
+  await relay(page, key, 'gpt-4o');
+  const deadline = Date.now() + 20_000;
+  while (!((await count.textContent()) ?? '').includes('4')) {
+    if (Date.now() > deadline) throw new Error(`no live refresh: "${await count.textContent()}"`);
+    await page.waitForTimeout(200);
+  }
+  await shoot(page, 'dashboard-live');
+});
+
+test('a user without usage sees the empty state', async () => {
+  const page = await session.openPage();
+  const username = unique('dashempty');
+  await register(page, username, 'dashboard-pw');
+  await signIn(page, username, 'dashboard-pw');
+  await page.goto('/detail');
+  await page.getByTestId('dashboard-empty').waitFor();
+  await expectText(page.getByTestId('dashboard-empty'), /所选时间范围内暂无数据/);
+  expect(await page.locator('.recharts-surface').count()).toBe(0);
+  await shoot(page, 'dashboard-empty');
+});

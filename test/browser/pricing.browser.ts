@@ -1,0 +1,138 @@
+import type { Page } from 'playwright-core';
+import {
+  expectAttribute,
+  expectText,
+  poll,
+  shoot,
+  signInAsRoot,
+  useBrowserSession,
+  type Locator,
+} from './browser-helpers';
+
+// Issue 14 in the browser: the public /pricing page against the built gateway — prices from the
+// options and the channels, the fuzzy model filter, the group switcher and copy-selected.
+// Screenshots: test-artifacts/screenshots/pricing-*.png.
+
+jest.setTimeout(120_000);
+
+const session = useBrowserSession();
+
+beforeAll(async () => {
+  const admin = await session.browser.newContext({ baseURL: session.gateway.url });
+  const login = await admin.request.post('/api/user/login', {
+    data: { username: 'root', password: '123456' },
+  });
+  const { data: root } = (await login.json()) as { data: { id: number } };
+  const headers = { 'New-Api-User': String(root.id) };
+  const options: Array<[string, unknown]> = [
+    ['ModelRatio', { 'gpt-4o': 1.25, 'gpt-4o-mini': 0.075, 'claude-3-haiku': 0.125 }],
+    ['CompletionRatio', { 'gpt-4o': 4, 'gpt-4o-mini': 4, 'claude-3-haiku': 5 }],
+    ['ModelPrice', { mj_imagine: 0.1 }],
+    ['GroupRatio', { default: 1, vip: 0.5, svip: 1 }],
+  ];
+  for (const [key, value] of options) {
+    const res = await admin.request.put('/api/option/', {
+      data: { key, value: JSON.stringify(value) },
+      headers,
+    });
+    expect(((await res.json()) as { success: boolean }).success).toBe(true);
+  }
+  for (const [name, models, group] of [
+    ['chat', 'gpt-4o,gpt-4o-mini,claude-3-haiku', 'default,vip'],
+    ['drawing', 'mj_imagine', 'vip'],
+  ]) {
+    const res = await admin.request.post('/api/channel/', {
+      data: { type: 1, name, key: `sk-${name}-key`, base_url: 'http://127.0.0.1:9', models, group },
+      headers,
+    });
+    expect(((await res.json()) as { success: boolean }).success).toBe(true);
+  }
+  await admin.close();
+});
+
+const row = (page: Page, model: string) => page.getByTestId(`pricing-row-${model}`);
+
+async function visibleModels(page: Page): Promise<string[]> {
+  const ids = await page
+    .locator('[data-testid^="pricing-row-"]')
+    .evaluateAll((rows) => rows.map((el) => el.getAttribute('data-testid') ?? ''));
+  return ids.map((id) => id.replace('pricing-row-', ''));
+}
+
+async function expectModels(page: Page, models: string[]): Promise<void> {
+  await poll(
+    async () => JSON.stringify(await visibleModels(page)) === JSON.stringify(models),
+    async () => `expected rows ${models.join(',')}, got ${(await visibleModels(page)).join(',')}`,
+  );
+}
+
+async function pickGroup(page: Page, label: string): Promise<void> {
+  await page.getByRole('combobox', { name: '分组' }).click();
+  await page.getByRole('option', { name: label }).click();
+}
+
+const price = (scope: Locator, pattern: RegExp) => expectText(scope, pattern);
+
+test('anonymous visitors filter models fuzzily, switch groups and copy the selection', async () => {
+  const page = await session.openPage({ permissions: ['clipboard-read', 'clipboard-write'] });
+  await page.goto('/pricing');
+  await row(page, 'gpt-4o').waitFor();
+  await page.getByText('您还未登录，显示的是默认分组的价格，分组倍率为 1。').waitFor();
+  await expectModels(page, ['claude-3-haiku', 'gpt-4o', 'gpt-4o-mini', 'mj_imagine']);
+
+  // Default group: ratio prices per 1M tokens; the vip-only per-call model is marked unavailable.
+  await price(row(page, 'gpt-4o'), /提示 \$2\.5 \/ 1M tokens/);
+  await price(row(page, 'gpt-4o'), /补全 \$10 \/ 1M tokens/);
+  await price(row(page, 'gpt-4o-mini'), /提示 \$0\.15 \/ 1M tokens/);
+  await expectAttribute(row(page, 'mj_imagine'), 'data-available', 'false');
+  await expectAttribute(row(page, 'gpt-4o'), 'data-available', 'true');
+  await shoot(page, 'pricing-default');
+
+  // Fuzzy: contains, ignoring case.
+  const filter = page.getByRole('textbox', { name: '模糊搜索模型名称' });
+  await filter.fill('4O-M');
+  await expectModels(page, ['gpt-4o-mini']);
+  await filter.fill('HAIKU');
+  await expectModels(page, ['claude-3-haiku']);
+  await filter.fill('gpt');
+  await expectModels(page, ['gpt-4o', 'gpt-4o-mini']);
+  await filter.fill('');
+  await expectModels(page, ['claude-3-haiku', 'gpt-4o', 'gpt-4o-mini', 'mj_imagine']);
+
+  // The vip group: ratio 0.5 halves every price, and the per-call model becomes usable.
+  await pickGroup(page, 'vip（倍率 0.5）');
+  await price(row(page, 'gpt-4o'), /提示 \$1\.25 \/ 1M tokens/);
+  await price(row(page, 'gpt-4o'), /补全 \$5 \/ 1M tokens/);
+  await price(row(page, 'mj_imagine'), /\$0\.05 \/ 次/);
+  await expectAttribute(row(page, 'mj_imagine'), 'data-available', 'true');
+  await shoot(page, 'pricing-vip');
+
+  // A group tag in a row switches back.
+  await row(page, 'gpt-4o').getByRole('button', { name: '查看分组 default 的价格' }).click();
+  await price(row(page, 'gpt-4o'), /提示 \$2\.5 \/ 1M tokens/);
+
+  // Copy-selected: comma-joined, as new-api copies them.
+  await row(page, 'gpt-4o').getByRole('checkbox').check();
+  await row(page, 'mj_imagine').getByRole('checkbox').check();
+  await page.getByRole('button', { name: '复制所选模型' }).click();
+  await page.getByText('已复制到剪贴板！').waitFor();
+  expect(await page.evaluate('navigator.clipboard.readText()')).toBe('gpt-4o,mj_imagine');
+});
+
+test('a signed-in user sees their group; prices follow a ratio changed in the settings', async () => {
+  const page = await session.openPage();
+  await signInAsRoot(page);
+  const user = await page.evaluate<string | null>("localStorage.getItem('user')");
+  const { id } = JSON.parse(user ?? '{}') as { id: number };
+  const res = await page.context().request.put('/api/option/', {
+    headers: { 'New-Api-User': String(id) },
+    data: { key: 'GroupRatio', value: JSON.stringify({ default: 2, vip: 0.5, svip: 1 }) },
+  });
+  expect(((await res.json()) as { success: boolean }).success).toBe(true);
+
+  await page.goto('/pricing');
+  await page.getByText('您的分组为 default，分组倍率为 2。').waitFor();
+  await price(row(page, 'gpt-4o'), /提示 \$5 \/ 1M tokens/);
+  await price(row(page, 'gpt-4o'), /补全 \$20 \/ 1M tokens/);
+  await shoot(page, 'pricing-signed-in');
+});
