@@ -75,6 +75,8 @@ interface Row {
   readonly param?: (bad: string) => string;
   /** Who calls: root by default; 'fresh' signs a new ordinary user in per call (DELETE self). */
   readonly as?: 'root' | 'anonymous' | 'fresh';
+  /** A payment provider's callback: answers plain text, 'fail' when refused. */
+  readonly text?: boolean;
 }
 
 /** The fields of a channel's create and update bodies. */
@@ -386,6 +388,56 @@ const ROWS: readonly Row[] = [
     body: (ctx) => ({ key: ctx.redemptionKey }),
     fields: { key: 'text' },
   },
+  // Online top-up (issue 15). Epay is not configured: pay is refused even when valid.
+  { route: 'POST /api/user/amount', body: () => ({ amount: 1 }), fields: { amount: 'count' } },
+  {
+    route: 'POST /api/user/pay',
+    body: () => ({ amount: 1, payment_method: 'alipay' }),
+    fields: { amount: 'count', payment_method: 'text' },
+  },
+  ...['GET /api/user/topup', 'GET /api/user/topup/self'].map((route): Row => ({
+    route,
+    query: {
+      p: 'page',
+      page_size: 'page_size',
+      keyword: 'long_text',
+      status: 'action',
+      ...(route === 'GET /api/user/topup' ? { user_id: 'id' as const } : {}),
+    },
+  })),
+  {
+    route: 'POST /api/user/topup/complete',
+    body: () => ({ trade_no: 'USR1NOnosuch1' }),
+    fields: { trade_no: 'text' },
+  },
+  { route: 'POST /api/user/verifyCrypto', body: () => ({ symbol: 'USDT' }) },
+  // Epay's callback answers plain text: a refusal is 'fail' (or the edge's 4xx envelope).
+  { route: 'GET /api/user/epay/notify', as: 'anonymous', text: true },
+  {
+    route: 'POST /api/user/epay/notify',
+    as: 'anonymous',
+    body: () => ({ out_trade_no: 'USR1NOnosuch1' }),
+    text: true,
+  },
+  // Stripe (issue 15), not configured: sessions are refused even when valid.
+  ...['POST /api/user/createStripe', 'POST /api/user/stripe/amount'].map((route): Row => ({
+    route,
+    body: () => ({ amount: 10 }),
+    fields: { amount: 'count' },
+  })),
+  {
+    route: 'POST /api/user/stripe/pay',
+    body: () => ({ amount: 10, payment_method: 'stripe' }),
+    fields: { amount: 'count', payment_method: 'text' },
+  },
+  // Stripe's webhook: unsigned, every body is refused (400) before anything is read from it.
+  {
+    route: 'POST /api/stripe/webhook',
+    as: 'anonymous',
+    body: () => ({ id: 'evt_1', type: 'checkout.session.completed', data: { object: {} } }),
+    fields: { id: 'text', type: 'text', data: 'nested' },
+  },
+
   ...['GET /api/log', 'GET /api/log/self', 'GET /api/log/stat', 'GET /api/log/self/stat'].map(
     (route): Row => ({
       route,
@@ -776,6 +828,12 @@ describe('fuzz: every /api route refuses bad input without a change or an error'
     const before = eventCount();
     const logged = errors.length;
     const res: Response = await send(client);
+    if (row.text && res.status === 200 && res.type === 'text/plain') {
+      expect({ what, text: res.text }).toEqual({ what, text: 'fail' });
+      expect({ what, appended: eventCount() - before }).toEqual({ what, appended: 0 });
+      expect({ what, logged: errors.slice(logged) }).toEqual({ what, logged: [] });
+      return;
+    }
     const refused =
       (res.status >= 400 && res.status < 500) ||
       (res.status === 200 && (res.body as { success?: unknown }).success === false);
@@ -876,6 +934,12 @@ describe('fuzz: every /api route refuses bad input without a change or an error'
         'POST /api/user/aff_transfer',
         'POST /api/user/reset',
         'POST /api/setup',
+        'POST /api/user/pay',
+        'POST /api/user/topup/complete',
+        // Stripe is not configured here; the webhook's body is never signed.
+        'POST /api/user/createStripe',
+        'POST /api/user/stripe/pay',
+        'POST /api/stripe/webhook',
       ].includes(row.route);
       expect({ route: row.route, success: res.body.success }).toEqual({
         route: row.route,

@@ -108,6 +108,8 @@ const SECRET_KEYS = [
   'TelegramBotToken',
   'oidc.client_secret',
   'LinuxDOClientSecret',
+  'StripeApiSecret',
+  'StripeWebhookSecret',
 ];
 
 /** Every key of libs/contracts/src/status.dto.ts (StatusDto). */
@@ -127,6 +129,10 @@ const STATUS_KEYS = [
   'enable_data_export',
   'enable_online_topup',
   'min_topup',
+  // Stripe (issue 15)
+  'enable_stripe_topup',
+  'stripe_unit_price',
+  'stripe_min_topup',
   'chats',
   'data_export_default_time',
   'default_collapse_sidebar',

@@ -48,6 +48,10 @@ interface Row {
   readonly succeeds?: (who: Who) => boolean;
   /** Needs its own session per role (the call ends the session or the account). */
   readonly fresh?: boolean;
+  /** HTTP status when the role suffices (default 200; a webhook refuses a bad signature with 400). */
+  readonly status?: number;
+  /** The route answers plain text (a payment provider's callback): the expected text. */
+  readonly text?: string;
 }
 
 const ROWS: readonly Row[] = [
@@ -218,6 +222,79 @@ const ROWS: readonly Row[] = [
     min: 1,
     path: () => '/api/user/topup',
     body: () => ({ key: 'no-such-code' }),
+    succeeds: () => false,
+  },
+  // Online top-up (issue 15): Epay is not configured here, so pay and the notify are refused.
+  {
+    route: 'POST /api/user/amount',
+    min: 1,
+    path: () => '/api/user/amount',
+    body: () => ({ amount: 1 }),
+  },
+  {
+    route: 'POST /api/user/pay',
+    min: 1,
+    path: () => '/api/user/pay',
+    body: () => ({ amount: 1, payment_method: 'alipay' }),
+    succeeds: () => false,
+  },
+  { route: 'GET /api/user/topup/self', min: 1, path: () => '/api/user/topup/self?p=1' },
+  { route: 'GET /api/user/topup', min: 10, path: () => '/api/user/topup?p=1' },
+  {
+    route: 'POST /api/user/topup/complete',
+    min: 10,
+    path: () => '/api/user/topup/complete',
+    body: () => ({ trade_no: 'USR1NOnosuch1' }),
+    succeeds: () => false,
+  },
+  {
+    route: 'POST /api/user/verifyCrypto',
+    min: 1,
+    path: () => '/api/user/verifyCrypto',
+    body: () => ({ symbol: 'USDT' }),
+    succeeds: () => false,
+  },
+  {
+    route: 'GET /api/user/epay/notify',
+    min: 0,
+    path: () => '/api/user/epay/notify?out_trade_no=USR1NOnosuch1',
+    text: 'fail',
+  },
+  {
+    route: 'POST /api/user/epay/notify',
+    min: 0,
+    path: () => '/api/user/epay/notify',
+    body: () => ({ out_trade_no: 'USR1NOnosuch1' }),
+    text: 'fail',
+  },
+  // Stripe (issue 15): not configured here, so sessions are refused; the price quote works.
+  {
+    route: 'POST /api/user/createStripe',
+    min: 1,
+    path: () => '/api/user/createStripe',
+    body: () => ({ amount: 10 }),
+    succeeds: () => false,
+  },
+  {
+    route: 'POST /api/user/stripe/pay',
+    min: 1,
+    path: () => '/api/user/stripe/pay',
+    body: () => ({ amount: 10, payment_method: 'stripe' }),
+    succeeds: () => false,
+  },
+  {
+    route: 'POST /api/user/stripe/amount',
+    min: 1,
+    path: () => '/api/user/stripe/amount',
+    body: () => ({ amount: 10 }),
+  },
+  // Public, trusted through Stripe-Signature only: unsigned, it is refused with 400.
+  {
+    route: 'POST /api/stripe/webhook',
+    min: 0,
+    path: () => '/api/stripe/webhook',
+    body: () => ({ id: 'evt_1', type: 'checkout.session.completed' }),
+    status: 400,
     succeeds: () => false,
   },
   // Redemption codes (admin)
@@ -450,8 +527,10 @@ describe('role matrix over every /api route', () => {
       } else if (LEVEL[who] < row.min) {
         expect(res.status).toBe(200);
         expect(res.body).toEqual({ success: false, message: FORBIDDEN });
+      } else if (row.text !== undefined) {
+        expect([res.status, res.text]).toEqual([200, row.text]);
       } else {
-        expect(res.status).toBe(200);
+        expect(res.status).toBe(row.status ?? 200);
         expect(AUTH_REFUSALS).not.toContain(res.body.message);
         expect([who, res.body.success, res.body.success ? '' : res.body.message]).toEqual([
           who,

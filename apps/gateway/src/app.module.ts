@@ -27,6 +27,8 @@ import { OAuthModule } from './oauth/oauth.module';
 import { SetupModule } from './setup/setup.module';
 import { HistoryModule } from './history/history.module';
 import { PricingModule } from './pricing/pricing.module';
+import { TopUpModule } from './topup/topup.module';
+import { StripeModule } from './topup/stripe/stripe.module';
 
 /** The gateway: infrastructure, then one module per feature (one import line each). */
 @Module({})
@@ -58,6 +60,8 @@ export class AppModule {
         UsageDataModule,
         HistoryModule,
         PricingModule,
+        TopUpModule,
+        StripeModule,
         BootstrapModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],

@@ -8,6 +8,7 @@ export * from './channel-types';
 export * from './channel-models';
 export * from './token.dto';
 export * from './redemption.dto';
+export * from './topup.dto';
 export * from './log.dto';
 export * from './channel.dto';
 export * from './history.dto';

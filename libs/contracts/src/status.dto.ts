@@ -15,6 +15,12 @@ export interface StatusDto {
   enable_data_export: boolean;
   enable_online_topup: boolean;
   min_topup: number;
+  /** Stripe Checkout top-up is usable: StripeApiSecret, StripeWebhookSecret and StripePriceId set. */
+  enable_stripe_topup: boolean;
+  /** Stripe: currency units per dollar of quota, as shown in the wallet (option StripeUnitPrice). */
+  stripe_unit_price: number;
+  /** Stripe: the smallest amount (dollars) a Checkout session is created for (StripeMinTopUp). */
+  stripe_min_topup: number;
   chats: Array<Record<string, string>>;
   data_export_default_time: string;
   default_collapse_sidebar: boolean;

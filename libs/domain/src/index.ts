@@ -7,6 +7,7 @@ export * from './sequence';
 export * from './usage';
 export * from './token';
 export * from './redemption';
+export * from './topup';
 export * from './log';
 export * from './pricing';
 export * from './channel';

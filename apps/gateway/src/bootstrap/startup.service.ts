@@ -8,6 +8,7 @@ import { EVENT_STORE, PROJECTION_HOST } from '../infrastructure/injection-tokens
 import { OptionsCache } from '../options/options.cache';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { PayUnpaidRedemptionsCommand } from '../redemptions/commands/pay-unpaid-redemptions.handler';
+import { CreditPaidTopUpsCommand } from '../topup/commands/credit-paid-topups.handler';
 import { reportCatchUp } from './catch-up-progress';
 import { BootstrapRootCommand } from './bootstrap-root.handler';
 
@@ -51,6 +52,7 @@ export class StartupService implements OnApplicationBootstrap {
     // Before root: a crash during the first start may have left root's own registration half-done.
     await this.commands.execute(new RecoverRegistrationsCommand());
     await this.commands.execute(new PayUnpaidRedemptionsCommand());
+    await this.commands.execute(new CreditPaidTopUpsCommand());
     await this.commands.execute(new BootstrapRootCommand());
   }
 }

@@ -36,6 +36,8 @@ export interface AppConfig {
   readonly mail: { readonly smtpTimeoutMs: number; readonly codeTtlMs: number };
   /** TURNSTILE_VERIFY_URL: Cloudflare's siteverify endpoint (tests point it at a local mock). */
   readonly turnstileVerifyUrl: string;
+  /** STRIPE_API_BASE: where the stripe library sends API calls (tests point it at a local mock). */
+  readonly stripeApiBase: string;
 }
 
 export interface OAuthConfig {
@@ -159,5 +161,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     turnstileVerifyUrl:
       env.TURNSTILE_VERIFY_URL || 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    stripeApiBase: baseUrlFromEnv(env, 'STRIPE_API_BASE', 'https://api.stripe.com'),
   };
 }

@@ -125,6 +125,27 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
     set: { status: 3, used_user_id: d['userId'], redeemed_time: d['redeemedTime'] },
   }),
   RedemptionDeleted: () => ({ set: { deleted: true } }),
+  // topup-<tradeNo>
+  TopUpOrderCreated: (d) => ({
+    set: {
+      user_id: d['userId'],
+      amount: d['amount'],
+      money: d['money'],
+      quota: d['quota'],
+      payment_method: d['paymentMethod'],
+      status: 'pending',
+    },
+  }),
+  TopUpOrderPaid: (d) => ({
+    set: {
+      status: 'success',
+      complete_time: d['paidTime'],
+      provider_reference: d['providerReference'],
+    },
+    reason: d['via'] === 'admin' ? 'completed by an administrator' : '',
+  }),
+  TopUpOrderExpired: () => ({ set: { status: 'expired' } }),
+  TopUpOrderFailed: (d) => ({ set: { status: 'failed' }, reason: str(d['reason']) }),
   // options, logs
   OptionChanged: (d) => ({
     explicit: [{ field: str(d['key']), before: d['previous'] ?? null, after: d['value'] }],

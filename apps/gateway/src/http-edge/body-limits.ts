@@ -19,7 +19,20 @@ export const API_LIMITS: EdgeLimits = {
 const LARGER: Readonly<Record<string, EdgeLimits>> = {
   // Option values hold whole documents: home page content, model ratio tables, chat presets.
   'PUT /api/option': { ...API_LIMITS, bodyBytes: 1024 * KIB, maxStringLength: 1024 * KIB },
+  // Stripe's events carry the whole object (a Checkout session has ~100 fields, more with metadata).
+  'POST /api/stripe/webhook': { ...API_LIMITS, bodyBytes: 512 * KIB, maxValues: 8192 },
 };
+
+/** Routes whose handler needs the body's exact text (signature checks): kept as `rawBody`. */
+export const RAW_BODY_ROUTES: ReadonlySet<string> = new Set(['POST /api/stripe/webhook']);
+
+/** Routes that take a form body (application/x-www-form-urlencoded): Epay posts its callbacks so. */
+export const FORM_BODY_ROUTES: ReadonlySet<string> = new Set(['POST /api/user/epay/notify']);
+
+/** The body exactly as received, on the RAW_BODY_ROUTES only. */
+export interface RawBodyRequest {
+  rawBody?: string;
+}
 
 /** Only the console API is bounded here; the relay (/v1, /pg, /mj, /suno) keeps its own limits. */
 export function isApiPath(path: string): boolean {

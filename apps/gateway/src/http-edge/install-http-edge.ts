@@ -1,6 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../shared/api-error';
-import { isApiPath, limitsFor, pathOf } from './body-limits';
+import {
+  FORM_BODY_ROUTES,
+  isApiPath,
+  limitsFor,
+  pathOf,
+  RAW_BODY_ROUTES,
+  type RawBodyRequest,
+} from './body-limits';
 import { hasBadCharacter, scanJson } from './json-scan';
 
 /** The relay's ceiling (chat bodies with images can be megabytes); /api routes get far less. */
@@ -40,6 +47,13 @@ function hasBody(request: FastifyRequest): boolean {
 
 function mediaType(request: FastifyRequest): string {
   return (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+function acceptsForm(request: FastifyRequest): boolean {
+  return (
+    mediaType(request) === 'application/x-www-form-urlencoded' &&
+    FORM_BODY_ROUTES.has(`${request.method} ${pathOf(request.url)}`)
+  );
 }
 
 function checkQuery(query: unknown): void {
@@ -86,7 +100,29 @@ export function installHttpEdge(fastify: FastifyInstance): void {
         done(new ApiError(`edge.${problem}`), undefined);
         return;
       }
+      if (RAW_BODY_ROUTES.has(`${request.method} ${pathOf(request.url)}`))
+        (request as RawBodyRequest).rawBody = body as string;
       void parseJson(request, body as string, done);
+    },
+  );
+
+  // Flat string fields only (Epay's callback); the first of repeated keys wins. onRequest has
+  // already refused a form on every other route.
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 64 * 1024 },
+    (_request, body, done) => {
+      const fields = Object.create(null) as Record<string, string>;
+      const params = new URLSearchParams(body as string);
+      for (const [key, value] of params) {
+        if (Object.keys(fields).length >= MAX_QUERY_PARAMS) break;
+        if (hasBadCharacter(key) || hasBadCharacter(value)) {
+          done(new ApiError('edge.bad_query'), undefined);
+          return;
+        }
+        if (!Object.hasOwn(fields, key)) fields[key] = value;
+      }
+      done(null, fields);
     },
   );
 
@@ -98,7 +134,7 @@ export function installHttpEdge(fastify: FastifyInstance): void {
       void reply.header('connection', 'close');
       throw new ApiError('edge.body_too_large', {}, 413);
     }
-    if (hasBody(request) && mediaType(request) !== 'application/json')
+    if (hasBody(request) && mediaType(request) !== 'application/json' && !acceptsForm(request))
       throw new ApiError('edge.json_only', {}, 415);
     checkQuery(request.query);
   });

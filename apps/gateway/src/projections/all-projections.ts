@@ -10,6 +10,7 @@ import { logsProjection } from '../logs/logs.projection';
 import { setupStateProjection } from '../setup/setup-state.projection';
 import { auditIndexProjection } from '../history/audit-index.projection';
 import { ledgerUsageProjection } from '../history/ledger-usage.projection';
+import { topUpOrderListProjection } from '../topup/topup-order-list.projection';
 
 /** Every read model of the gateway; the rebuild CLI and the runners use this one list. */
 export const ALL_PROJECTIONS: readonly Projection[] = [
@@ -24,4 +25,5 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   setupStateProjection,
   auditIndexProjection,
   ledgerUsageProjection,
+  topUpOrderListProjection,
 ];

@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../infrastructure/injection-tokens';
 import { OidcClient } from '../oauth/oidc.client';
 import { OptionsCache } from '../options/options.cache';
 import { SetupState } from '../setup/setup-state';
+import { stripeEnabled } from '../topup/stripe/stripe-settings';
 
 const START_TIME = Math.floor(Date.now() / 1000);
 
@@ -38,6 +39,9 @@ export class StatusService {
       enable_online_topup:
         o.get('PayAddress') !== '' && o.get('EpayId') !== '' && o.get('EpayKey') !== '',
       min_topup: o.number('MinTopUp'),
+      enable_stripe_topup: stripeEnabled(o),
+      stripe_unit_price: o.number('StripeUnitPrice'),
+      stripe_min_topup: o.number('StripeMinTopUp'),
       chats: o.json<Array<Record<string, string>>>('Chats', []),
       data_export_default_time: o.get('DataExportDefaultTime'),
       default_collapse_sidebar: o.bool('DefaultCollapseSidebar'),

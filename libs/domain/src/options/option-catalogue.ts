@@ -171,6 +171,13 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   TopupGroupRatio: numbers({ default: 1, vip: 1, svip: 1 }),
   PayAddress: address(),
   CustomCallbackAddress: address(),
+  // Stripe Checkout top-up (issue 15; new-api's keys and defaults): the Price object behind
+  // StripePriceId sets what Stripe charges per unit; StripeUnitPrice only shows it in the wallet.
+  StripeApiSecret: secret(),
+  StripeWebhookSecret: secret(),
+  StripePriceId: str(),
+  StripeUnitPrice: float(8),
+  StripeMinTopUp: int(1, 1),
   // Third-party login
   GitHubClientId: str(),
   GitHubClientSecret: secret(),

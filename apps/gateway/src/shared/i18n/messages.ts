@@ -2,6 +2,7 @@ import { HTTP_EDGE_MESSAGES } from '../../http-edge/http-edge.messages';
 import { BILLING_MESSAGES } from '../../billing/billing.messages';
 import { TOKEN_MESSAGES } from '../../tokens/tokens.messages';
 import { REDEMPTION_MESSAGES } from '../../redemptions/redemptions.messages';
+import { TOPUP_MESSAGES } from '../../topup/topup.messages';
 import { LOG_MESSAGES } from '../../logs/logs.messages';
 import { RELAY_MESSAGES } from '../../relay/relay.messages';
 import { USAGE_DATA_MESSAGES } from '../../usage-data/usage-data.messages';
@@ -11,6 +12,7 @@ import { SETUP_MESSAGES } from '../../setup/setup.messages';
 import { MAIL_MESSAGES } from '../../mail/mail.messages';
 import { VALIDATION_MESSAGES } from './validation.messages';
 import { HISTORY_MESSAGES } from '../../history/history.messages';
+import { STRIPE_MESSAGES } from '../../topup/stripe/stripe.messages';
 
 /**
  * Server-side texts by stable code, zh-CN (the anchors' wording, verbatim where the spec gives it)
@@ -24,6 +26,7 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
   ...MAIL_MESSAGES,
   ...VALIDATION_MESSAGES,
   ...HISTORY_MESSAGES,
+  ...STRIPE_MESSAGES,
   'common.invalid_params': { 'zh-CN': '无效的参数', en: 'Invalid parameters' },
   'common.invalid_input': { 'zh-CN': '输入不合法：{detail}', en: 'Invalid input: {detail}' },
   'common.not_found': { 'zh-CN': '资源不存在', en: 'Not found' },
@@ -247,6 +250,7 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
   ...BILLING_MESSAGES,
   ...TOKEN_MESSAGES,
   ...REDEMPTION_MESSAGES,
+  ...TOPUP_MESSAGES,
   ...LOG_MESSAGES,
   ...RELAY_MESSAGES,
   ...USAGE_DATA_MESSAGES,

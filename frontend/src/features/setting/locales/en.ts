@@ -52,6 +52,7 @@ export const optionsEn: typeof optionsZhCN = {
       systemGeneral: 'General',
       worker: 'Proxy worker',
       payment: 'Payment',
+      stripe: 'Stripe',
       login: 'Login and registration',
       emailDomain: 'Email domain whitelist',
       smtp: 'SMTP',
@@ -75,6 +76,8 @@ export const optionsEn: typeof optionsZhCN = {
       modelGlobal: 'Model related settings: applied by the providers’ adaptors when relaying.',
       worker: 'External resources such as images are fetched through the proxy worker.',
       payment: 'Payment callbacks need the server address: fill it in under General first.',
+      stripe:
+        'Webhook endpoint: <server address>/api/stripe/webhook, event checkout.session.completed. Credited = amount − 3% − $0.30 (the Stripe fee).',
       emailDomain: 'Keeps throwaway mailboxes from registering accounts in bulk.',
       smtp: 'Lets the system send mail.',
       github:
@@ -156,6 +159,11 @@ export const optionsEn: typeof optionsZhCN = {
       Price: 'Top-up price (currency per dollar)',
       MinTopUp: 'Minimum top-up (dollars)',
       TopupGroupRatio: 'Top-up group ratios',
+      StripeApiSecret: 'Stripe API secret key',
+      StripeWebhookSecret: 'Stripe webhook signing secret',
+      StripePriceId: 'Stripe price ID',
+      StripeUnitPrice: 'Stripe top-up price (currency per dollar)',
+      StripeMinTopUp: 'Stripe minimum top-up (dollars)',
       PasswordLoginEnabled: 'Allow login with a password',
       PasswordRegisterEnabled: 'Allow registration with a password',
       EmailVerificationEnabled: 'Require email verification for password registration',

@@ -49,6 +49,7 @@ export const optionsZhCN = {
       systemGeneral: '通用设置',
       worker: '代理设置',
       payment: '支付设置',
+      stripe: 'Stripe 设置',
       login: '配置登录注册',
       emailDomain: '配置邮箱域名白名单',
       smtp: '配置 SMTP',
@@ -72,6 +73,8 @@ export const optionsZhCN = {
       modelGlobal: '模型相关设置：由各上游的适配器在转发时使用。',
       worker: '仅支持通过代理 Worker 访问图片等外部资源。',
       payment: '支付回调需要服务器地址，请先在通用设置中填写。',
+      stripe:
+        'Webhook 地址：<服务器地址>/api/stripe/webhook，事件 checkout.session.completed。到账额度 = 充值数量 − 3% − 0.3 美元（Stripe 手续费）。',
       emailDomain: '用以防止恶意用户利用临时邮箱批量注册。',
       smtp: '用以支持系统的邮件发送。',
       github:
@@ -151,6 +154,11 @@ export const optionsZhCN = {
       Price: '充值价格（x 元/美金）',
       MinTopUp: '最低充值美元数量',
       TopupGroupRatio: '充值分组倍率',
+      StripeApiSecret: 'Stripe API 密钥',
+      StripeWebhookSecret: 'Stripe Webhook 签名密钥',
+      StripePriceId: 'Stripe 商品价格 ID',
+      StripeUnitPrice: 'Stripe 充值价格（x 元/美金）',
+      StripeMinTopUp: 'Stripe 最低充值美元数量',
       PasswordLoginEnabled: '允许通过密码进行登录',
       PasswordRegisterEnabled: '允许通过密码进行注册',
       EmailVerificationEnabled: '通过密码注册时需要进行邮箱验证',

@@ -1,23 +1,60 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconExternalLink, IconTicket } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { isAdmin } from '@tollgate/contracts';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSelf } from '@/features/setting';
+import { useSearchParams } from 'react-router';
+import { useSessionUser } from '@/features/auth';
+import { selfQueries, useSelf } from '@/features/setting';
 import { useQuotaFormatter, useStatus } from '@/features/status';
-import { notifyError } from '@/lib/notify';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import { topUpQueries } from '../api/wallet.api';
 import { useRedeemCode } from '../hooks/use-redeem-code';
+import { OnlineTopUpCard } from './online-topup-card';
+import { TopUpOrdersCard } from './topup-orders-card';
 
 /**
- * /topup: the balance and the code entry. Online payment (Stripe) and the crypto card stay hidden
- * until the payments issue.
+ * Back from Stripe Checkout (`?session_id=…`): say the payment went through, read the balance and
+ * the orders again, and drop the parameter so a reload does not say it twice.
+ */
+function useStripeReturn() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const sessionId = params.get('session_id');
+  const seen = useRef<string | null>(null);
+  useEffect(() => {
+    if (!sessionId || seen.current === sessionId) return;
+    seen.current = sessionId;
+    notifySuccess(t('wallet.paid'));
+    void queryClient.invalidateQueries({ queryKey: selfQueries.all });
+    void queryClient.invalidateQueries({ queryKey: topUpQueries.all });
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('session_id');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [sessionId, queryClient, setParams, t]);
+}
+
+/**
+ * /topup: the balance, the code entry, online top-up (Epay, Stripe) and the orders. The crypto
+ * card of the spec stays hidden (its feature has ended).
  */
 export function WalletPage() {
   const { t } = useTranslation();
   const { top_up_link } = useStatus();
   const formatQuota = useQuotaFormatter();
   const self = useSelf();
+  const role = useSessionUser()?.role;
+  const admin = role !== undefined && isAdmin(role);
   const redeem = useRedeemCode();
   const [code, setCode] = useState('');
+  useStripeReturn();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -38,7 +75,7 @@ export function WalletPage() {
   );
 
   return (
-    <Stack maw={720}>
+    <Stack maw={960}>
       <Title order={2}>{t('wallet.title')}</Title>
       <Card withBorder radius="md">
         <SimpleGrid cols={{ base: 1, xs: 3 }}>
@@ -68,7 +105,7 @@ export function WalletPage() {
               <Button type="submit" loading={redeem.isPending}>
                 {t('wallet.redeem')}
               </Button>
-              {top_up_link && (
+              {top_up_link ? (
                 <Button
                   variant="light"
                   component="a"
@@ -79,11 +116,17 @@ export function WalletPage() {
                 >
                   {t('wallet.getCode')}
                 </Button>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  {t('wallet.noTopUpLink')}
+                </Text>
               )}
             </Group>
           </Stack>
         </form>
       </Card>
+      <OnlineTopUpCard />
+      <TopUpOrdersCard admin={admin} />
     </Stack>
   );
 }

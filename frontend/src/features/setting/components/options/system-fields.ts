@@ -18,6 +18,15 @@ export const PAYMENT_FIELDS: readonly FieldSpec[] = [
   { key: 'TopupGroupRatio', kind: 'json' },
 ];
 
+/** Stripe Checkout top-up (issue 15): keys, the Price object's id, the shown unit price, minimum. */
+export const STRIPE_FIELDS: readonly FieldSpec[] = [
+  { key: 'StripeApiSecret', kind: 'secret' },
+  { key: 'StripeWebhookSecret', kind: 'secret' },
+  { key: 'StripePriceId', kind: 'text' },
+  { key: 'StripeUnitPrice', kind: 'number', min: 0 },
+  { key: 'StripeMinTopUp', kind: 'number', min: 1, integer: true },
+];
+
 export const LOGIN_FIELDS: readonly FieldSpec[] = [
   { key: 'PasswordLoginEnabled', kind: 'switch' },
   { key: 'PasswordRegisterEnabled', kind: 'switch' },

@@ -12,6 +12,7 @@ import {
   SERVER_FIELDS,
   SMTP_FIELDS,
   SSL_PORT,
+  STRIPE_FIELDS,
   TELEGRAM_FIELDS,
   TURNSTILE_FIELDS,
   WECHAT_FIELDS,
@@ -48,6 +49,13 @@ export function SystemTab() {
         name="payment"
         hint="payment"
         fields={PAYMENT_FIELDS}
+        columns={3}
+        precondition={needsServerAddress}
+      />
+      <OptionsCard
+        name="stripe"
+        hint="stripe"
+        fields={STRIPE_FIELDS}
         columns={3}
         precondition={needsServerAddress}
       />

@@ -1,0 +1,3 @@
+export * from './topup.events';
+export * from './topup-pricing';
+export * from './topup.decider';

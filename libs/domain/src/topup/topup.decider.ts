@@ -1,0 +1,180 @@
+import { TopUpStatus, type TopUpProvider, type TopUpStatusValue } from '@tollgate/contracts';
+import type { Decider } from '../shared/decider';
+import { DomainError } from '../shared/domain-error';
+import { priceTopUp, toCents, type TopUpPricingInput } from './topup-pricing';
+import type { TopUpOrderEvent } from './topup.events';
+
+export interface TopUpOrderState {
+  readonly exists: boolean;
+  readonly tradeNo: string;
+  readonly userId: number;
+  readonly provider: TopUpProvider | '';
+  readonly amount: number;
+  readonly money: number;
+  readonly quota: number;
+  readonly status: TopUpStatusValue;
+}
+
+export const initialTopUpOrderState: TopUpOrderState = {
+  exists: false,
+  tradeNo: '',
+  userId: 0,
+  provider: '',
+  amount: 0,
+  money: 0,
+  quota: 0,
+  status: TopUpStatus.Pending,
+};
+
+export type TopUpOrderCommand =
+  | ({
+      readonly type: 'CreateTopUpOrder';
+      readonly tradeNo: string;
+      readonly userId: number;
+      readonly provider: TopUpProvider;
+      readonly paymentMethod: string;
+    } & TopUpPricingInput)
+  | {
+      /** A verified provider callback says the money arrived. */
+      readonly type: 'ConfirmTopUpPayment';
+      readonly providerReference: string;
+      /** The money the provider reports; must equal the order's to the cent. */
+      readonly money: number;
+      /** When given, must be the order's provider. */
+      readonly provider?: TopUpProvider;
+    }
+  | { readonly type: 'CompleteTopUpOrder' }
+  | { readonly type: 'ExpireTopUpOrder' }
+  | { readonly type: 'FailTopUpOrder'; readonly reason: string };
+
+/** Trade numbers are the stream's id: letters, digits, '_' and '-' only, 1..64 characters. */
+export const TRADE_NO_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function evolveTopUpOrder(state: TopUpOrderState, event: TopUpOrderEvent): TopUpOrderState {
+  switch (event.type) {
+    case 'TopUpOrderCreated': {
+      const d = event.data;
+      return {
+        exists: true,
+        tradeNo: d.tradeNo,
+        userId: d.userId,
+        provider: d.provider,
+        amount: d.amount,
+        money: d.money,
+        quota: d.quota,
+        status: TopUpStatus.Pending,
+      };
+    }
+    case 'TopUpOrderPaid':
+      return { ...state, status: TopUpStatus.Success };
+    case 'TopUpOrderExpired':
+      return { ...state, status: TopUpStatus.Expired };
+    case 'TopUpOrderFailed':
+      return { ...state, status: TopUpStatus.Failed };
+  }
+}
+
+function assertExists(state: TopUpOrderState): void {
+  if (!state.exists) throw new DomainError('topup.order_not_found');
+}
+
+/**
+ * One order per `topup-<tradeNo>` stream. Paid happens once: a second confirmation (a replayed or
+ * concurrent callback) decides nothing, so the credit that follows Paid can only follow once.
+ */
+export const topUpOrderDecider: Decider<TopUpOrderCommand, TopUpOrderState, TopUpOrderEvent> = {
+  initialState: initialTopUpOrderState,
+  evolve: evolveTopUpOrder,
+  decide(command, state, { now }) {
+    const seconds = Math.floor(now.getTime() / 1000);
+    switch (command.type) {
+      case 'CreateTopUpOrder': {
+        if (state.exists) throw new DomainError('topup.order_exists');
+        if (!TRADE_NO_PATTERN.test(command.tradeNo))
+          throw new DomainError('topup.trade_no_invalid');
+        const priced = priceTopUp(command);
+        return [
+          {
+            type: 'TopUpOrderCreated',
+            data: {
+              tradeNo: command.tradeNo,
+              userId: command.userId,
+              provider: command.provider,
+              paymentMethod: command.paymentMethod,
+              amount: priced.amount,
+              money: priced.money,
+              quota: priced.quota,
+              groupRatio: priced.groupRatio,
+              price: priced.price,
+              createdTime: seconds,
+            },
+          },
+        ];
+      }
+      case 'ConfirmTopUpPayment': {
+        assertExists(state);
+        if (command.provider !== undefined && command.provider !== state.provider)
+          throw new DomainError('topup.provider_mismatch');
+        // A replayed callback of a paid order: nothing to decide, nothing to credit again.
+        if (state.status === TopUpStatus.Success) return [];
+        if (state.status === TopUpStatus.Failed) throw new DomainError('topup.status_invalid');
+        if (!Number.isFinite(command.money) || toCents(command.money) !== toCents(state.money))
+          throw new DomainError('topup.money_mismatch');
+        return [
+          {
+            type: 'TopUpOrderPaid',
+            data: {
+              tradeNo: state.tradeNo,
+              userId: state.userId,
+              quota: state.quota,
+              providerReference: command.providerReference.slice(0, 200),
+              money: toCents(command.money) / 100,
+              via: 'callback',
+              paidTime: seconds,
+            },
+          },
+        ];
+      }
+      case 'CompleteTopUpOrder':
+        assertExists(state);
+        if (state.status === TopUpStatus.Success) throw new DomainError('topup.already_completed');
+        return [
+          {
+            type: 'TopUpOrderPaid',
+            data: {
+              tradeNo: state.tradeNo,
+              userId: state.userId,
+              quota: state.quota,
+              providerReference: '',
+              money: state.money,
+              via: 'admin',
+              paidTime: seconds,
+            },
+          },
+        ];
+      case 'ExpireTopUpOrder':
+        assertExists(state);
+        if (state.status !== TopUpStatus.Pending) return [];
+        return [
+          {
+            type: 'TopUpOrderExpired',
+            data: { tradeNo: state.tradeNo, userId: state.userId, expiredTime: seconds },
+          },
+        ];
+      case 'FailTopUpOrder':
+        assertExists(state);
+        if (state.status !== TopUpStatus.Pending) return [];
+        return [
+          {
+            type: 'TopUpOrderFailed',
+            data: {
+              tradeNo: state.tradeNo,
+              userId: state.userId,
+              reason: command.reason.slice(0, 200),
+              failedTime: seconds,
+            },
+          },
+        ];
+    }
+  },
+};
