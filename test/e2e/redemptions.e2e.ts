@@ -332,8 +332,8 @@ describe('a crash between "code redeemed" and "credit appended"', () => {
         t.app
           .get(UnpaidRedemptions)
           .list()
-          .map((u) => u.redemptionId),
-      ).toEqual([code.id]);
+          .map((u) => u.reference),
+      ).toEqual([`redemption-${code.id}`]);
       await t.close();
       running = false;
 

@@ -22,12 +22,12 @@ describe('UnpaidRedemptions', () => {
     unpaid.apply([first, redeemed(2, 8), credited(2, 8)]);
     expect(unpaid.list()).toEqual([
       {
-        redemptionId: 1,
+        reference: 'redemption-1',
         userId: 7,
         quota: 100,
-        redeemedEventId: first.id,
+        causeEventId: first.id,
         correlationId: 'req-1',
-        redeemedAt: first.recordedAt,
+        owedSince: first.recordedAt,
       },
     ]);
     unpaid.apply([credited(1, 7)]);
@@ -46,6 +46,6 @@ describe('UnpaidRedemptions', () => {
         reference: 'redemption-3',
       }),
     ]);
-    expect(unpaid.list().map((u) => u.redemptionId)).toEqual([3]);
+    expect(unpaid.list().map((u) => u.reference)).toEqual(['redemption-3']);
   });
 });

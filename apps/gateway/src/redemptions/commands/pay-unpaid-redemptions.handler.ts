@@ -6,7 +6,8 @@ import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../infrastructure/injection-tokens';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { StreamCommands } from '../../infrastructure/stream-commands';
-import { UnpaidRedemptions, creditRedemption } from '../redemption-credit';
+import { appendOwedCredit } from '../../billing/owed-credits';
+import { UnpaidRedemptions } from '../redemption-credit';
 
 /** Start-up, after the hot caches replayed the log: credits codes a crash left redeemed but unpaid. */
 export class PayUnpaidRedemptionsCommand extends Command<number> {}
@@ -44,12 +45,12 @@ export class PayUnpaidRedemptionsHandler
     let last: Position | null = null;
     let youngest: number | null = null;
     for (const credit of this.unpaid.list()) {
-      const age = now - credit.redeemedAt.getTime();
+      const age = now - credit.owedSince.getTime();
       if (age < grace) {
         youngest = Math.min(youngest ?? age, age);
         continue;
       }
-      const result = await creditRedemption(this.store, credit, {
+      const result = await appendOwedCredit(this.store, 'redemption', credit, {
         actor: SYSTEM_ACTOR,
         correlationId: credit.correlationId,
         lang: 'en',

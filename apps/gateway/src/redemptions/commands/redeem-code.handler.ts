@@ -10,7 +10,8 @@ import { sha256Hex } from '../../infrastructure/secret-box';
 import { StreamCommands } from '../../infrastructure/stream-commands';
 import type { RequestMeta } from '../../shared/request-meta';
 import { REDEMPTIONS, type RedemptionDocument } from '../redemption.document';
-import { creditRedemption } from '../redemption-credit';
+import { appendOwedCredit } from '../../billing/owed-credits';
+import { redemptionReference } from '../redemption-credit';
 
 /** POST /api/user/topup: redeem a code for the signed-in user; answers the quota added. */
 export class RedeemCodeCommand extends Command<number> {
@@ -56,13 +57,14 @@ export class RedeemCodeHandler implements ICommandHandler<RedeemCodeCommand> {
     const event = redeemed.events[0];
     if (!event || event.type !== 'RedemptionRedeemed')
       throw new DomainError('redemption.invalid_code');
-    const credited = await creditRedemption(
+    const credited = await appendOwedCredit(
       this.store,
+      'redemption',
       {
-        redemptionId: doc.id,
+        reference: redemptionReference(doc.id),
         userId,
         quota: event.data.quota,
-        redeemedEventId: derivedId(redeemId, 0),
+        causeEventId: derivedId(redeemId, 0),
       },
       meta,
     );

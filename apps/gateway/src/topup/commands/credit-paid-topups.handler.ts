@@ -4,7 +4,8 @@ import { SYSTEM_ACTOR } from '@tollgate/domain';
 import type { Position } from '@tollgate/event-store';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { StreamCommands } from '../../infrastructure/stream-commands';
-import { UncreditedTopUps, creditTopUp } from '../topup-credit';
+import { appendOwedCredit } from '../../billing/owed-credits';
+import { UncreditedTopUps } from '../topup-credit';
 
 /** Start-up, after the hot caches replayed the log: credits orders a crash left paid but uncredited. */
 export class CreditPaidTopUpsCommand extends Command<number> {}
@@ -27,7 +28,7 @@ export class CreditPaidTopUpsHandler implements ICommandHandler<CreditPaidTopUps
     let credited = 0;
     let last: Position | null = null;
     for (const credit of this.uncredited.list()) {
-      const result = await creditTopUp(this.store, credit, {
+      const result = await appendOwedCredit(this.store, 'topup', credit, {
         actor: SYSTEM_ACTOR,
         correlationId: credit.correlationId,
         lang: 'en',

@@ -1,11 +1,11 @@
-import { topUpOrderDecider, TRADE_NO_PATTERN, DomainError } from '@tollgate/domain';
+import { topUpOrderDecider, topUpReference, TRADE_NO_PATTERN, DomainError } from '@tollgate/domain';
 import type { TopUpOrderCommand } from '@tollgate/domain';
 import type { Position } from '@tollgate/event-store';
 import { randomUUID } from 'node:crypto';
 import { derivedId } from '../../infrastructure/derived-id';
 import type { StreamCommands } from '../../infrastructure/stream-commands';
 import type { RequestMeta } from '../../shared/request-meta';
-import { creditTopUp } from '../topup-credit';
+import { appendOwedCredit } from '../../billing/owed-credits';
 
 /** What a confirmation or a manual completion did. */
 export interface TopUpSettlement {
@@ -37,13 +37,14 @@ export async function settleTopUpOrder(
   const base = { tradeNo, userId: paid.state.userId, quota: paid.state.quota };
   if (!event || event.type !== 'TopUpOrderPaid')
     return { settlement: { ...base, credited: false }, position: null };
-  const credited = await creditTopUp(
+  const credited = await appendOwedCredit(
     store,
+    'topup',
     {
-      tradeNo,
+      reference: topUpReference(tradeNo),
       userId: event.data.userId,
       quota: event.data.quota,
-      paidEventId: derivedId(commandId, 0),
+      causeEventId: derivedId(commandId, 0),
     },
     meta,
   );
