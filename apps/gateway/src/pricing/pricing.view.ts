@@ -3,34 +3,10 @@ import type { PricingResponse, PricingRowDto } from '@tollgate/contracts';
 import { usableGroups } from '../accounts/usable-groups';
 import { RoutingTable } from '../channels/routing-table';
 import { OptionsCache } from '../options/options.cache';
+import { numberMap, stringMap } from '../options/option-maps';
 import { buildPricingRows, presetOwners, pricingForCaller } from './pricing-rows';
 
 const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'ModelPrice'] as const;
-
-function numberMap(raw: string): Record<string, number> {
-  try {
-    const parsed = JSON.parse(raw) as unknown;
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    const out: Record<string, number> = {};
-    for (const [k, v] of Object.entries(parsed as Record<string, unknown>))
-      if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
-    return out;
-  } catch {
-    return {};
-  }
-}
-
-function stringMap(raw: string): Record<string, string> {
-  try {
-    const parsed = JSON.parse(raw) as unknown;
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) out[k] = String(v);
-    return out;
-  } catch {
-    return {};
-  }
-}
 
 /** Re-parses an option only when its raw text changed. */
 class Parsed<T> {

@@ -11,6 +11,7 @@ import {
   type UserRequestLimits,
 } from '@tollgate/relay';
 import { OptionsCache } from '../options/options.cache';
+import { numberMap, stringMap } from '../options/option-maps';
 
 /** The options the relay reads, parsed: a request never parses option JSON. */
 export interface RelaySettings {
@@ -92,40 +93,14 @@ const KEYS = [
   ...PROVIDER_KEYS,
 ] as const;
 
-function numberMap(raw: string): Record<string, number> {
-  try {
-    const parsed = JSON.parse(raw) as unknown;
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    const out: Record<string, number> = {};
-    for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
-      if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
-    }
-    return out;
-  } catch {
-    return {};
-  }
-}
-
-function stringMap(raw: string): Record<string, string> {
-  try {
-    const parsed = JSON.parse(raw) as unknown;
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) out[k] = String(v);
-    return out;
-  } catch {
-    return {};
-  }
-}
+/** Resolves the app's OptionsCache (provided by the app module, not owned by the relay). */
+export const RELAY_OPTIONS_SOURCE = Symbol('RELAY_OPTIONS_SOURCE');
+export type OptionsSource = () => OptionsCache;
 
 /**
  * The relay's view of the options: re-parsed only when one of its raw values changed (identity of
  * the cached strings), so the per-request cost is a few string comparisons.
  */
-/** Resolves the app's OptionsCache (provided by the app module, not owned by the relay). */
-export const RELAY_OPTIONS_SOURCE = Symbol('RELAY_OPTIONS_SOURCE');
-export type OptionsSource = () => OptionsCache;
-
 @Injectable()
 export class RelaySettingsView {
   private raw: string[] = [];
