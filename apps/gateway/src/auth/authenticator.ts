@@ -67,13 +67,10 @@ export class Authenticator {
 
   async identify(input: AuthInput): Promise<Caller> {
     const signed = await this.signedSession(input.sessionCookie);
-    let caller: Caller | null = null;
-    let banned = false;
-    if (signed && sessionStillValid(signed.user, signed.session)) caller = signed;
-    else if (signed && isBannedSession(signed.user, signed.session)) {
-      caller = signed;
-      banned = true;
-    }
+    const live = signed !== null && sessionStillValid(signed.user, signed.session);
+    // A banned user's session still says who calls (for the header checks), then is refused.
+    const banned = !live && signed !== null && isBannedSession(signed.user, signed.session);
+    let caller: Caller | null = live || banned ? signed : null;
     if (!caller && input.authorization && !input.sessionOnly) {
       const token = input.authorization.replace(/^Bearer\s+/i, '').trim();
       const user = token

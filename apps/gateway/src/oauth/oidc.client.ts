@@ -27,6 +27,7 @@ const DISCOVERY_RETRY_MS = 60_000;
 export class OidcClient {
   private readonly logger = new Logger('OidcAuth');
   private discovery: { url: string; endpoints: OidcEndpoints | null; until: number } | null = null;
+  private refreshing: { url: string; read: Promise<OidcEndpoints | null> } | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -94,25 +95,43 @@ export class OidcClient {
     return { provider: 'oidc', externalId: sub, login, displayName: text(body, 'name') || login };
   }
 
-  private async discover(url: string): Promise<OidcEndpoints | null> {
-    const now = Date.now();
-    if (this.discovery && this.discovery.url === url && this.discovery.until > now)
-      return this.discovery.endpoints;
-    let endpoints: OidcEndpoints | null = null;
+  /**
+   * The discovery document's endpoints, cached: one read at a time however many callers wait
+   * (GET /api/status, polled by every console, asks for them), and once a read succeeded an expired
+   * entry is answered from while the next read runs.
+   */
+  private discover(url: string): Promise<OidcEndpoints | null> | OidcEndpoints | null {
+    const cached = this.discovery?.url === url ? this.discovery : null;
+    if (cached && cached.until > Date.now()) return cached.endpoints;
+    let refreshing = this.refreshing?.url === url ? this.refreshing : null;
+    if (!refreshing) {
+      const read: Promise<OidcEndpoints | null> = this.readDiscovery(url)
+        .then((endpoints) => {
+          const ttl = endpoints ? DISCOVERY_TTL_MS : DISCOVERY_RETRY_MS;
+          this.discovery = { url, endpoints, until: Date.now() + ttl };
+          return endpoints;
+        })
+        .finally(() => {
+          if (this.refreshing?.read === read) this.refreshing = null;
+        });
+      refreshing = this.refreshing = { url, read };
+    }
+    // A good answer, though expired, serves while the next read runs; otherwise wait for it.
+    return cached?.endpoints ?? refreshing.read;
+  }
+
+  private async readDiscovery(url: string): Promise<OidcEndpoints | null> {
     try {
       const answer = await callProviderJson(url, {}, this.config.oauth.timeoutMs);
-      endpoints = answer.status === 200 ? endpointsOfDiscovery(answer.body) : null;
+      const endpoints = answer.status === 200 ? endpointsOfDiscovery(answer.body) : null;
       if (!endpoints) this.logger.warn(`discovery document unusable: HTTP ${answer.status}`);
+      return endpoints;
     } catch (error) {
-      if (!(error instanceof ProviderCallError)) throw error;
-      this.logger.warn(`discovery document unreachable: ${error.message}`);
+      // Nothing thrown here may escape: a read nobody waits for would reject unhandled.
+      const reason = error instanceof ProviderCallError ? error.message : (error as Error).name;
+      this.logger.warn(`discovery document unreachable: ${reason}`);
+      return null;
     }
-    this.discovery = {
-      url,
-      endpoints,
-      until: now + (endpoints ? DISCOVERY_TTL_MS : DISCOVERY_RETRY_MS),
-    };
-    return endpoints;
   }
 
   private async call(url: string, init: Parameters<typeof callProviderJson>[1]) {

@@ -1,7 +1,6 @@
 /** Texts of new-api's first-run wizard (its controller/setup.go), zh-CN in its wording. */
 export const SETUP_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>> = {
   'setup.done': { 'zh-CN': '系统已经初始化完成', en: 'The system is already initialized' },
-  'setup.invalid_request': { 'zh-CN': '请求参数有误', en: 'Invalid request parameters' },
   'setup.password_mismatch': {
     'zh-CN': '两次输入的密码不一致',
     en: 'The two passwords do not match',
