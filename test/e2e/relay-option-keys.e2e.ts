@@ -360,6 +360,18 @@ describe('relay: new-api option keys through the relay', () => {
         expect(content.startsWith('hello')).toBe(true);
         const [receipt] = await waitReceipts(a.userId, 1);
         expect(receipt!.completionTokens).toBeGreaterThan(0);
+        // A Responses API stream stops the same way, but ends without [DONE] (not its protocol).
+        const responses = await relay(a.key, '/v1/responses', {
+          model: 'gpt-4o-mini',
+          input: 'hi',
+          stream: true,
+        });
+        expect(responses.status).toBe(200);
+        expect(responses.text).toContain('response.output_text.delta');
+        expect(responses.text.toLowerCase()).not.toContain('forbidden_word');
+        expect(responses.text).not.toContain('after it');
+        expect(responses.text).not.toContain('[DONE]');
+        await waitReceipts(a.userId, 2);
         // Non-stream: the whole answer is refused with the words (and still billed).
         const whole = await chat(a.key, { messages: hello });
         expect(whole.status).toBe(400);
@@ -367,7 +379,7 @@ describe('relay: new-api option keys through the relay', () => {
           message: expect.stringMatching(/^sensitive words detected on response: forbidden_word/),
           code: 'sensitive_words_detected',
         });
-        await waitReceipts(a.userId, 2);
+        await waitReceipts(a.userId, 3);
         // StopOnSensitiveEnabled off: the output is not checked.
         await option('StopOnSensitiveEnabled', 'false');
         const free = await chat(a.key, { messages: hello, stream: true });

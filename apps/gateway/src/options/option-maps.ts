@@ -1,17 +1,12 @@
+import { parseJsonObject } from '@tollgate/relay';
+
 /**
  * JSON-object options (ratios, group lists) as plain maps, for the views built once per option
  * change (relay settings, pricing). Stored values were validated when set; an unreadable one reads
  * as empty rather than failing the view.
  */
 function objectOf(raw: string): Record<string, unknown> {
-  try {
-    const parsed = JSON.parse(raw) as unknown;
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
+  return parseJsonObject(raw) ?? {};
 }
 
 /** The finite numbers of a `{key: number}` option. */

@@ -39,21 +39,29 @@ export function refusedByOptions(
   }
   const role = call.caller.user.role;
   const perms = settings.permissions;
-  const forbid = (code: string) =>
-    relayError(call.lang, 403, code, {}, 'permission_error', 'insufficient_permission');
+  const lang = call.lang;
   if (role < perms.imageDownload && endpoint === 'imagesGenerations') {
-    return forbid('relay.forbidden_image_download');
+    return forbid(lang, 'relay.forbidden_image_download');
   }
   if (role < perms.fileDownload && endpoint === 'audioSpeech') {
-    return forbid('relay.forbidden_file_download');
+    return forbid(lang, 'relay.forbidden_file_download');
   }
-  if (role < perms.fileUpload && multipart) return forbid('relay.forbidden_file_upload');
+  if (role < perms.fileUpload && multipart) return forbid(lang, 'relay.forbidden_file_upload');
   if (hub && (role < perms.imageUpload || role < perms.fileUpload)) {
     const uploads = uploadsOf(endpoint, hub);
-    if (uploads.images && role < perms.imageUpload) return forbid('relay.forbidden_image_upload');
-    if (uploads.files && role < perms.fileUpload) return forbid('relay.forbidden_file_upload');
+    if (uploads.images && role < perms.imageUpload) {
+      return forbid(lang, 'relay.forbidden_image_upload');
+    }
+    if (uploads.files && role < perms.fileUpload) {
+      return forbid(lang, 'relay.forbidden_file_upload');
+    }
   }
   return undefined;
+}
+
+/** new-api's 403 for a role under a permission threshold. */
+function forbid(lang: RelayCall['lang'], code: string): RelayError {
+  return relayError(lang, 403, code, {}, 'permission_error', 'insufficient_permission');
 }
 
 /**

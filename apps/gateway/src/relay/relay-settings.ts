@@ -114,11 +114,17 @@ export class RelaySettingsView {
   }
 
   current(): RelaySettings {
-    const raw = KEYS.map((k) => this.options.get(k));
-    if (this.settings && raw.every((v, i) => v === this.raw[i])) return this.settings;
-    this.raw = raw;
+    if (this.settings && !this.changed()) return this.settings;
+    this.raw = KEYS.map((k) => this.options.get(k));
     this.settings = this.parse();
     return this.settings;
+  }
+
+  /** Whether a raw value differs from the parsed one's: a loop, nothing allocated per request. */
+  private changed(): boolean {
+    const o = this.options;
+    for (let i = 0; i < KEYS.length; i++) if (o.get(KEYS[i]!) !== this.raw[i]) return true;
+    return false;
   }
 
   private parse(): RelaySettings {

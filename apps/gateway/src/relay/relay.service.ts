@@ -9,6 +9,7 @@ import {
   type TokenUsage,
 } from '@tollgate/domain';
 import {
+  ADMITTED,
   type AttemptFailure,
   completionTextOfJson,
   CooldownBook,
@@ -81,8 +82,12 @@ const DEFAULT_COOLDOWN_MS = 5_000;
 /** A channel being auto-disabled is skipped until the routing table has dropped it. */
 const DISABLING_COOLDOWN_MS = 60_000;
 const ANY_MODEL = '*';
-/** How a stream stopped on a sensitive word ends (the anchors sent [DONE] and stopped). */
-const STREAM_STOPPED = 'data: [DONE]\n\n';
+/**
+ * How a stream stopped on a sensitive word ends: chat and completions with [DONE] (the anchors sent
+ * it and stopped); the Responses API has no [DONE], its stream just ends.
+ */
+const streamStopped = (endpoint: string): string =>
+  endpoint === 'responses' ? '' : 'data: [DONE]\n\n';
 
 /**
  * The relay pipeline: admission checks that need the body, reserve → attempts with retries →
@@ -300,9 +305,7 @@ export class RelayService {
 
   private admitLimits(call: RelayCall): LimitVerdict {
     const token = call.caller.token;
-    return token
-      ? this.tokenLimiter.admit(token.id, token.rateLimits)
-      : { ok: true, release: () => undefined };
+    return token ? this.tokenLimiter.admit(token.id, token.rateLimits) : ADMITTED;
   }
 
   private limitError(
@@ -654,21 +657,19 @@ export class RelayService {
     const guard = output
       ? new SensitiveSseFilter(output, p.settings.sensitive.streamQueue)
       : undefined;
-    const read = guard
-      ? await pipeUpstream(
-          answer,
-          client,
-          (chunk) => {
-            reader.push(chunk);
-            return guard.push(chunk);
-          },
-          () => guard.hit !== undefined,
-        )
-      : await pipeUpstream(answer, client, (chunk) => {
-          reader.push(chunk);
-          return chunk;
-        });
-    if (guard && !client.gone) client.write(read.stopped ? STREAM_STOPPED : guard.end());
+    const read = await pipeUpstream(
+      answer,
+      client,
+      (chunk) => {
+        reader.push(chunk);
+        return guard ? guard.push(chunk) : chunk;
+      },
+      guard && (() => guard.hit !== undefined),
+    );
+    if (guard && !client.gone) {
+      const tail = read.stopped ? streamStopped(p.call.endpoint) : guard.end();
+      if (tail !== '') client.write(tail);
+    }
     client.finish('', read.broken);
     const outcome = reader.end();
     let usage: UpstreamUsage;

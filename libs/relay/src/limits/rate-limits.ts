@@ -89,6 +89,9 @@ export type LimitVerdict =
       readonly max: number;
     };
 
+/** The verdict when nothing is held (no limit applies): shared, not allocated per request. */
+export const ADMITTED: LimitVerdict = Object.freeze({ ok: true, release: (): void => undefined });
+
 interface TokenState {
   readonly requests: BucketWindow;
   readonly tokens: BucketWindow;
@@ -116,7 +119,7 @@ export class TokenLimiter {
 
   admit(tokenId: number, limits: TokenLimits): LimitVerdict {
     const none = limits.rpm <= 0 && limits.tpm <= 0 && limits.concurrency <= 0;
-    if (none) return { ok: true, release: noop };
+    if (none) return ADMITTED;
     const now = this.now();
     this.sweep(now);
     const s = this.state(tokenId);
@@ -199,8 +202,8 @@ export class UserRequestLimiter {
   }
 
   admit(userId: number, limits: UserRequestLimits): LimitVerdict {
-    if (!limits.enabled || limits.durationMinutes <= 0) return { ok: true, release: noop };
-    if (limits.totalCount <= 0 && limits.successCount <= 0) return { ok: true, release: noop };
+    if (!limits.enabled || limits.durationMinutes <= 0) return ADMITTED;
+    if (limits.totalCount <= 0 && limits.successCount <= 0) return ADMITTED;
     const now = this.now();
     this.sweep(now);
     const s = this.state(userId, limits.durationMinutes * MINUTE);
@@ -221,7 +224,7 @@ export class UserRequestLimiter {
       };
     }
     s.all.add(1, now);
-    return { ok: true, release: noop };
+    return ADMITTED;
   }
 
   succeeded(userId: number): void {
@@ -236,5 +239,3 @@ export class UserRequestLimiter {
     }
   }
 }
-
-const noop = (): void => undefined;

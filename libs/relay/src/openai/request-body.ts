@@ -7,10 +7,10 @@ import { RELAY_ENDPOINTS, type RelayEndpoint } from './openai-wire';
 
 export type JsonObject = Record<string, unknown>;
 
-/** Parses a JSON object body; undefined for anything else (arrays, scalars, bad JSON). */
-export function parseJsonObject(raw: Buffer): JsonObject | undefined {
+/** Parses a JSON object (a body, an option); undefined for anything else (arrays, bad JSON…). */
+export function parseJsonObject(raw: Buffer | string): JsonObject | undefined {
   try {
-    const value: unknown = JSON.parse(raw.toString('utf8'));
+    const value: unknown = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8'));
     return value !== null && typeof value === 'object' && !Array.isArray(value)
       ? (value as JsonObject)
       : undefined;

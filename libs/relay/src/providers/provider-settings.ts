@@ -4,6 +4,7 @@
  * (`parseProviderSettings`) and hands the result to `request()` in its RequestContext: a request
  * never parses option JSON.
  */
+import { type JsonObject, parseJsonObject } from '../openai/request-body';
 
 export interface ClaudeSettings {
   /** `claude.model_headers_settings`: the client's model → header name (lower case) → values. */
@@ -35,7 +36,10 @@ export interface ProviderSettings {
   readonly passThrough: boolean;
 }
 
-/** new-api's defaults (setting/model_setting): what an untouched option means. */
+/**
+ * new-api's defaults (setting/model_setting): what an untouched option means. Anthropic requires
+ * max_tokens: a request without one gets CLAUDE_DEFAULT_MAX_TOKENS.
+ */
 export const CLAUDE_DEFAULT_MAX_TOKENS = 8192;
 export const CLAUDE_THINKING_BUDGET_RATIO = 0.8;
 export const GEMINI_DEFAULT_VERSION = 'v1beta';
@@ -60,16 +64,8 @@ export interface ProviderOptionStrings {
   readonly 'global.pass_through_request_enabled'?: string;
 }
 
-function objectOf(raw: string | undefined): Record<string, unknown> {
-  if (!raw) return {};
-  try {
-    const parsed = JSON.parse(raw) as unknown;
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
+function objectOf(raw: string | undefined): JsonObject {
+  return (raw ? parseJsonObject(raw) : undefined) ?? {};
 }
 
 function headerMap(raw: string | undefined): ClaudeSettings['headers'] {

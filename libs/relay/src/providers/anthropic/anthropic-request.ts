@@ -13,9 +13,7 @@ import {
   parseArguments,
   text,
 } from '../json-parts';
-
-/** Anthropic requires max_tokens; what a request without one gets (new-api's Claude default). */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
+import { CLAUDE_DEFAULT_MAX_TOKENS } from '../provider-settings';
 
 /** OpenAI image_url / text parts as Anthropic content blocks. */
 function blocksOfContent(content: unknown): JsonObject[] {
@@ -60,7 +58,7 @@ function toolChoice(choice: unknown, parallel: unknown): JsonObject | undefined 
 export function anthropicRequestOf(
   openai: JsonObject,
   model: string,
-  defaultMaxTokens = ANTHROPIC_DEFAULT_MAX_TOKENS,
+  defaultMaxTokens = CLAUDE_DEFAULT_MAX_TOKENS,
 ): JsonObject {
   const system: JsonObject[] = [];
   const messages: JsonObject[] = [];

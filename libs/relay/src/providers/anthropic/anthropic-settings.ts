@@ -58,13 +58,9 @@ export function claudeMessagesBody(
   stream: boolean,
   claude: ClaudeSettings | undefined,
 ): JsonObject {
-  if (!claude) return anthropicRequestOf({ ...openai, stream }, upstreamModel);
-  const body = anthropicRequestOf(
-    { ...openai, stream },
-    upstreamModel,
-    claudeDefaultMaxTokens(claude, upstreamModel),
-  );
-  return withThinkingAdapter(body, claude);
+  const maxTokens = claude ? claudeDefaultMaxTokens(claude, upstreamModel) : undefined;
+  const body = anthropicRequestOf({ ...openai, stream }, upstreamModel, maxTokens);
+  return claude ? withThinkingAdapter(body, claude) : body;
 }
 
 /** A header list's items, split at commas, trimmed, first occurrence kept. */
