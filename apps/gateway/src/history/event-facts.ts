@@ -1,3 +1,11 @@
+import {
+  BILLING_EVENT_TYPES,
+  evolveBilling,
+  initialBillingState,
+  type BillingEvent,
+  type BillingState,
+} from '@tollgate/domain';
+
 /** Small facts about recorded events that the history, the balance-at rule and the verifier share. */
 
 /** When it happened: the metadata's occurredAt, else when it was recorded. */
@@ -10,20 +18,18 @@ export function eventTimeMs(event: {
   return Number.isFinite(parsed) ? parsed : event.recordedAt.getTime();
 }
 
+const BILLING_TYPES: ReadonlySet<string> = new Set(BILLING_EVENT_TYPES);
+
 /**
- * How a billing event moves the balance (docs/ledger.md): grants and aff transfers credit their
- * amount, an admin edit folds as its delta; invitation rewards are pending earnings, not balance.
+ * How a billing event moves the balance and the pending invitation earnings: the domain's own fold
+ * (evolveBilling) from zero, so the rule of docs/ledger.md lives in one place. Any other event: 0.
  */
+export function billingDeltaOf(type: string, data: unknown): BillingState {
+  if (!BILLING_TYPES.has(type)) return initialBillingState;
+  return evolveBilling(initialBillingState, { type, data } as BillingEvent);
+}
+
+/** The balance part: grants and aff transfers credit their amount, an admin edit its delta. */
 export function quotaDeltaOf(type: string, data: unknown): number {
-  const d = (data ?? {}) as Record<string, unknown>;
-  const n = (v: unknown) => (typeof v === 'number' ? v : 0);
-  switch (type) {
-    case 'QuotaGranted':
-    case 'AffQuotaTransferred':
-      return n(d['amount']);
-    case 'QuotaAdjusted':
-      return n(d['delta']);
-    default:
-      return 0;
-  }
+  return billingDeltaOf(type, data).quota;
 }

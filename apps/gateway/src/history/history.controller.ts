@@ -1,11 +1,12 @@
-import { Controller, Get, Inject, Param, Query as QueryParams } from '@nestjs/common';
+import { Controller, Get, Param, Query as QueryParams } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { isAdmin, isRoot, Role, type UserQuotaAtDto } from '@tollgate/contracts';
-import type { Filter, ReadStore } from '@tollgate/read-store';
+import type { Filter } from '@tollgate/read-store';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
-import { READ_STORE } from '../infrastructure/injection-tokens';
-import { USERS, type UserDocument } from '../projections/user.document';
+import type { UserDocument } from '../projections/user.document';
 import { ApiError } from '../shared/api-error';
 import { ok } from '../shared/envelope';
+import { GetUserQuery } from '../users/queries/get-user.handler';
 import { BalanceAt } from './balance-at';
 import { HistoryReader, withTimeRange, type HistoryViewer } from './history-reader';
 import { ActorHistoryParams, HistoryParams, QuotaAtParams } from './history.dto';
@@ -34,7 +35,7 @@ export class HistoryController {
     private readonly history: HistoryReader,
     private readonly balances: BalanceAt,
     private readonly ledger: LedgerCheck,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly queries: QueryBus,
   ) {}
 
   @Get('user/self/history')
@@ -157,12 +158,9 @@ export class HistoryController {
     return { timestamp: at, ...balance, changes };
   }
 
-  /** An administrator sees users below their role (and themselves); root sees everyone. */
+  /** Who may read a user: the rule of GET /api/user/:id (its errors included). */
   private async visibleUser(id: number, viewer: UserDocument): Promise<void> {
-    const user = await this.readStore.collection<UserDocument>(USERS).get(String(id));
-    if (!user) throw new ApiError('user.not_found');
-    if (!isRoot(viewer.role) && user.id !== viewer.id && user.role >= viewer.role)
-      throw new ApiError('user.forbidden_view_same_or_higher_role');
+    await this.queries.execute(new GetUserQuery(id, viewer));
   }
 
   /** Administrators read any token's history; a user only their own tokens' (as "self"). */

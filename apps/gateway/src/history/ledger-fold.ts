@@ -1,4 +1,5 @@
-import { quotaDeltaOf } from './event-facts';
+import { BILLING_EVENT_TYPES, TOKEN_EVENT_TYPES, USAGE_EVENT_TYPES } from '@tollgate/domain';
+import { billingDeltaOf } from './event-facts';
 
 export interface UserSums {
   credited: number;
@@ -25,15 +26,9 @@ export interface ChannelSums {
 /** The event types the ledger is folded from. */
 export const LEDGER_EVENT_TYPES: readonly string[] = [
   'UserRegistered',
-  'QuotaGranted',
-  'QuotaAdjusted',
-  'InviterRewarded',
-  'AffQuotaTransferred',
-  'TokenCreated',
-  'TokenUpdated',
-  'TokenStatusChanged',
-  'TokenDeleted',
-  'RequestRelayed',
+  ...BILLING_EVENT_TYPES,
+  ...TOKEN_EVENT_TYPES,
+  ...USAGE_EVENT_TYPES,
 ];
 
 type Data = Record<string, unknown>;
@@ -60,10 +55,10 @@ export class LedgerFold {
       case 'AffQuotaTransferred':
       case 'InviterRewarded': {
         const user = this.user(n(d['userId']));
+        const delta = billingDeltaOf(type, d);
         user.billingEvents += 1;
-        user.credited += quotaDeltaOf(type, d);
-        if (type === 'InviterRewarded') user.aff += n(d['amount']);
-        if (type === 'AffQuotaTransferred') user.aff -= n(d['amount']);
+        user.credited += delta.quota;
+        user.aff += delta.affQuota;
         return;
       }
       case 'TokenCreated':

@@ -36,7 +36,7 @@ export interface ActorHistoryParams {
 
 export const HISTORY_PAGE_SIZE = 10;
 
-export function historyPath(subject: HistorySubject): string {
+function historyPath(subject: HistorySubject): string {
   switch (subject.kind) {
     case 'options':
       return '/api/option/history';
@@ -47,12 +47,12 @@ export function historyPath(subject: HistorySubject): string {
   }
 }
 
-export function quotaAtPath(subject: QuotaSubject): string {
+function quotaAtPath(subject: QuotaSubject): string {
   return `/api/${subject.kind}/${subject.id}/quota_at`;
 }
 
 /** Who-did-what: every change one admin made. */
-export const ACTOR_HISTORY_PATH = '/api/history';
+const ACTOR_HISTORY_PATH = '/api/history';
 
 /**
  * History reads. Pages are 1-based (`p`), like the other `{items, total, page, page_size}` lists.

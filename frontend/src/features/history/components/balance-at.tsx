@@ -2,25 +2,13 @@ import { Alert, Button, Divider, Group, SimpleGrid, Stack, Text, Title } from '@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Stat } from '@/components/stat';
 import { useQuotaFormatter } from '@/features/status';
 import { notifyError } from '@/lib/notify';
 import { nowSeconds } from '@/utils/date-time';
 import { historyQueries, type QuotaSubject } from '../api/history.api';
 import { DateTimeInput, fromInputValue, toInputValue } from './date-time-input';
 import { HistoryEntry } from './history-entry';
-
-function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <Stack gap={2}>
-      <Text size="sm" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700} size="lg" data-testid={testId}>
-        {value}
-      </Text>
-    </Stack>
-  );
-}
 
 function Failure({ error }: { error: Error }) {
   const { t } = useTranslation();
@@ -43,17 +31,20 @@ function UserBalance({ id, instant }: { id: number | 'self'; instant: number }) 
   return (
     <Stack data-testid="balance-at-result">
       <SimpleGrid cols={{ base: 2, sm: 3 }}>
-        <Figure
+        <Stat
+          size="lg"
           label={t('history.balanceAt.quota')}
           value={formatQuota(data.quota)}
           testId="balance-at-quota"
         />
-        <Figure
+        <Stat
+          size="lg"
           label={t('history.balanceAt.usedQuota')}
           value={formatQuota(data.used_quota)}
           testId="balance-at-used"
         />
-        <Figure
+        <Stat
+          size="lg"
           label={t('history.balanceAt.requestCount')}
           value={String(data.request_count)}
           testId="balance-at-requests"
@@ -95,14 +86,16 @@ function TokenBalance({ id, instant }: { id: number; instant: number }) {
     );
   return (
     <SimpleGrid cols={2} data-testid="balance-at-result">
-      <Figure
+      <Stat
+        size="lg"
         label={t('history.balanceAt.remainQuota')}
         value={
           data.unlimited_quota ? t('history.balanceAt.unlimited') : formatQuota(data.remain_quota)
         }
         testId="balance-at-remain"
       />
-      <Figure
+      <Stat
+        size="lg"
         label={t('history.balanceAt.usedQuota')}
         value={formatQuota(data.used_quota)}
         testId="balance-at-used"

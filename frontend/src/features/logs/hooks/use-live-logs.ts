@@ -17,10 +17,8 @@ export function useLiveLogs() {
   const queryClient = useQueryClient();
   const [live, setLiveState] = useState(() => readString(StorageKey.logsLive) === '1');
   const [unseen, setUnseen] = useState(false);
+  // Read by the push listener; setLive (the only writer of `live`) keeps it in step at once.
   const liveRef = useRef(live);
-  useEffect(() => {
-    liveRef.current = live;
-  }, [live]);
 
   const refresh = useMemo(
     () =>

@@ -1,21 +1,9 @@
-import { Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Card, Group, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
 import type { UserDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
+import { Stat } from '@/components/stat';
 import { HistoryButton } from '@/features/history';
 import { useQuotaFormatter } from '@/features/status';
-
-function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <Stack gap={2}>
-      <Text size="sm" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700} size="xl" data-testid={testId}>
-        {value}
-      </Text>
-    </Stack>
-  );
-}
 
 /** Who the user is and what is left: id, balance, history spend, request count. */
 export function AccountCard({ user }: { user: UserDto | undefined }) {
