@@ -1,8 +1,6 @@
-import { join } from 'node:path';
 import type { PageOf, RedemptionDto, UserDto } from '@tollgate/contracts';
 import { SYSTEM_ACTOR, redemptionDecider } from '@tollgate/domain';
-import { SqliteEventStore } from '@tollgate/event-store';
-import { StreamCommands } from '../../apps/gateway/src/infrastructure/stream-commands';
+import { appendWhileStopped, storedCredits } from '../support/crash-helpers';
 import { readStoredEvents } from '../support/e2e-helpers';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { ConsoleClient, tempDataDir } from '../support/test-app';
@@ -28,10 +26,7 @@ describe('a top-up killed between "code redeemed" and "credit appended"', () => 
 
   const signIn = (gateway: RunningGateway, name: string, password: string) =>
     new ConsoleClient(gateway.url).login(name, password);
-  const credits = () =>
-    readStoredEvents(dataDir, { type: 'QuotaGranted' }).filter(
-      (e) => e.data['reason'] === 'redemption',
-    );
+  const credits = () => storedCredits(dataDir, 'redemption');
 
   beforeAll(async () => {
     const gateway = await startGateway({ dataDir });
@@ -56,18 +51,15 @@ describe('a top-up killed between "code redeemed" and "credit appended"', () => 
   });
 
   it('leaves the code used and the redeemer unpaid on disk', async () => {
-    const store = SqliteEventStore.open(join(dataDir, 'events.sqlite'));
-    try {
-      const redeemed = await new StreamCommands(store).execute(
+    const redeemed = await appendWhileStopped(dataDir, (commands) =>
+      commands.execute(
         `redemption-${codeId}`,
         redemptionDecider,
         { type: 'RedeemCode', userId },
         { actor: { kind: 'user', id: userId, role: 1 }, correlationId: CORRELATION, lang: 'en' },
-      );
-      expect(redeemed.events.map((e) => e.type)).toEqual(['RedemptionRedeemed']);
-    } finally {
-      await store.close();
-    }
+      ),
+    );
+    expect(redeemed.events.map((e) => e.type)).toEqual(['RedemptionRedeemed']);
     expect(readStoredEvents(dataDir, { type: 'RedemptionRedeemed' })).toHaveLength(1);
     expect(credits()).toHaveLength(0);
   });
@@ -85,15 +77,7 @@ describe('a top-up killed between "code redeemed" and "credit appended"', () => 
           message: '该兑换码已被使用',
         });
         const [redeemed] = readStoredEvents(dataDir, { type: 'RedemptionRedeemed' });
-        expect(
-          credits().map((e) => ({
-            streamId: e.streamId,
-            data: e.data,
-            actor: e.metadata['actor'],
-            causationId: e.metadata['causationId'],
-            correlationId: e.metadata['correlationId'],
-          })),
-        ).toEqual([
+        expect(credits()).toEqual([
           {
             streamId: `billing-${userId}`,
             data: {

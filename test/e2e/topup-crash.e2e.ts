@@ -1,8 +1,6 @@
-import { join } from 'node:path';
 import type { PageOf, TopUpOrderDto, UserDto } from '@tollgate/contracts';
 import { SYSTEM_ACTOR, topUpOrderDecider } from '@tollgate/domain';
-import { SqliteEventStore } from '@tollgate/event-store';
-import { StreamCommands } from '../../apps/gateway/src/infrastructure/stream-commands';
+import { appendWhileStopped, storedCredits } from '../support/crash-helpers';
 import { readStoredEvents } from '../support/e2e-helpers';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { ConsoleClient, tempDataDir } from '../support/test-app';
@@ -28,8 +26,7 @@ describe('an online top-up killed between "order paid" and "credit appended"', (
 
   const signIn = (gateway: RunningGateway, name: string, password: string) =>
     new ConsoleClient(gateway.url).login(name, password);
-  const credits = () =>
-    readStoredEvents(dataDir, { type: 'QuotaGranted' }).filter((e) => e.data['reason'] === 'topup');
+  const credits = () => storedCredits(dataDir, 'topup');
 
   beforeAll(async () => {
     const gateway = await startGateway({ dataDir });
@@ -71,9 +68,8 @@ describe('an online top-up killed between "order paid" and "credit appended"', (
   });
 
   it('leaves the order paid and the user uncredited on disk', async () => {
-    const store = SqliteEventStore.open(join(dataDir, 'events.sqlite'));
-    try {
-      const paid = await new StreamCommands(store).execute(
+    const paid = await appendWhileStopped(dataDir, (commands) =>
+      commands.execute(
         `topup-${tradeNo}`,
         topUpOrderDecider,
         { type: 'ConfirmTopUpPayment', providerReference: `EP${tradeNo}`, money, provider: 'epay' },
@@ -82,11 +78,9 @@ describe('an online top-up killed between "order paid" and "credit appended"', (
           correlationId: CORRELATION,
           lang: 'en',
         },
-      );
-      expect(paid.events.map((e) => e.type)).toEqual(['TopUpOrderPaid']);
-    } finally {
-      await store.close();
-    }
+      ),
+    );
+    expect(paid.events.map((e) => e.type)).toEqual(['TopUpOrderPaid']);
     expect(readStoredEvents(dataDir, { streamId: `topup-${tradeNo}` }).map((e) => e.type)).toEqual([
       'TopUpOrderCreated',
       'TopUpOrderPaid',
@@ -110,15 +104,7 @@ describe('an online top-up killed between "order paid" and "credit appended"', (
         );
         const [paid] = readStoredEvents(dataDir, { type: 'TopUpOrderPaid' });
         expect(readStoredEvents(dataDir, { type: 'TopUpOrderPaid' })).toHaveLength(1);
-        expect(
-          credits().map((e) => ({
-            streamId: e.streamId,
-            data: e.data,
-            actor: e.metadata['actor'],
-            causationId: e.metadata['causationId'],
-            correlationId: e.metadata['correlationId'],
-          })),
-        ).toEqual([
+        expect(credits()).toEqual([
           {
             streamId: `billing-${userId}`,
             data: { userId, amount: quota, reason: 'topup', reference: `topup-${tradeNo}` },

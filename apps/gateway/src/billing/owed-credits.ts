@@ -1,6 +1,15 @@
-import type { RecordedEvent } from '@tollgate/event-store';
-import { billingDecider, type GrantReason, type QuotaGranted } from '@tollgate/domain';
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { Position, RecordedEvent } from '@tollgate/event-store';
+import {
+  billingDecider,
+  SYSTEM_ACTOR,
+  type GrantReason,
+  type QuotaGranted,
+} from '@tollgate/domain';
+import type { AppConfig } from '../config/app-config';
 import type { HotCache } from '../infrastructure/hot-caches/hot-cache';
+import type { ReadYourWrites } from '../infrastructure/read-your-writes';
+import { sharedStoreGraceMs } from '../infrastructure/shared-store-grace';
 import type { StreamCommands } from '../infrastructure/stream-commands';
 import type { RequestMeta } from '../shared/request-meta';
 
@@ -63,7 +72,7 @@ export abstract class PendingCredits implements HotCache {
 
   protected constructor(
     causeType: string,
-    private readonly reason: GrantReason,
+    readonly reason: GrantReason,
     /** The debt a cause event records, without its causation. */
     private readonly debtOf: (data: Record<string, unknown>) => Omit<OwedCredit, 'causeEventId'>,
   ) {
@@ -90,5 +99,74 @@ export abstract class PendingCredits implements HotCache {
 
   list(): PendingCredit[] {
     return [...this.pending.values()];
+  }
+}
+
+/**
+ * The start-up repair, after the hot caches replayed the log: credits what a {@link PendingCredits}
+ * still lists, a debt a crash left between its two appends. The credit is the request's own (same
+ * derived command id), so running this twice, or beside a request that did finish, credits nothing
+ * twice. On the embedded store this process is alone (the DATA_DIR lock); with EventStoreDB another
+ * process may be between its two appends, so only debts older than a minute count — and the
+ * younger ones (a process restarted within that minute left its own) are looked at again once they
+ * are old enough, instead of waiting for some later start. A feature's command handler extends
+ * this and only names its cache and its log line.
+ */
+export abstract class OwedCreditRepair implements OnApplicationShutdown {
+  private readonly logger: Logger;
+  private lookAgain: NodeJS.Timeout | undefined;
+
+  protected constructor(
+    loggerName: string,
+    private readonly pending: PendingCredits,
+    private readonly store: StreamCommands,
+    private readonly readYourWrites: ReadYourWrites,
+    private readonly config: AppConfig,
+    /** The warning when some were credited: `Credited ${count} …`. */
+    private readonly creditedText: (count: number) => string,
+  ) {
+    this.logger = new Logger(loggerName);
+  }
+
+  async execute(): Promise<number> {
+    const grace = sharedStoreGraceMs(this.config);
+    const now = Date.now();
+    let credited = 0;
+    let last: Position | null = null;
+    let youngest: number | null = null;
+    for (const credit of this.pending.list()) {
+      const age = now - credit.owedSince.getTime();
+      if (age < grace) {
+        youngest = Math.min(youngest ?? age, age);
+        continue;
+      }
+      const result = await appendOwedCredit(this.store, this.pending.reason, credit, {
+        actor: SYSTEM_ACTOR,
+        correlationId: credit.correlationId,
+        lang: 'en',
+      });
+      last = result.position ?? last;
+      if (result.events.length > 0) credited += 1;
+    }
+    await this.readYourWrites.waitFor(last);
+    if (credited > 0) this.logger.warn(this.creditedText(credited));
+    if (youngest !== null) this.scheduleLookAgain(grace - youngest);
+    return credited;
+  }
+
+  onApplicationShutdown(): void {
+    clearTimeout(this.lookAgain);
+  }
+
+  private scheduleLookAgain(inMs: number): void {
+    clearTimeout(this.lookAgain);
+    this.lookAgain = setTimeout(() => {
+      this.lookAgain = undefined;
+      this.execute().catch((error: unknown) =>
+        this.logger.error(`crediting ${this.pending.name} failed: ${String(error)}`),
+      );
+    }, inMs + 1);
+    // A pending look must not keep a stopping process alive.
+    this.lookAgain.unref();
   }
 }

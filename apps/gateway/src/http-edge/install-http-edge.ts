@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../shared/api-error';
 import {
+  API_LIMITS,
   FORM_BODY_ROUTES,
   isApiPath,
   limitsFor,
@@ -106,21 +107,20 @@ export function installHttpEdge(fastify: FastifyInstance): void {
     },
   );
 
-  // Flat string fields only (Epay's callback); the first of repeated keys wins. onRequest has
-  // already refused a form on every other route.
+  // Flat string fields only (Epay's callback), under the query string's rules; the first of
+  // repeated keys wins. onRequest has already refused a form on every other route.
   fastify.addContentTypeParser(
     'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 64 * 1024 },
+    { parseAs: 'string', bodyLimit: API_LIMITS.bodyBytes },
     (_request, body, done) => {
       const fields = Object.create(null) as Record<string, string>;
-      const params = new URLSearchParams(body as string);
-      for (const [key, value] of params) {
-        if (Object.keys(fields).length >= MAX_QUERY_PARAMS) break;
-        if (hasBadCharacter(key) || hasBadCharacter(value)) {
-          done(new ApiError('edge.bad_query'), undefined);
-          return;
-        }
+      for (const [key, value] of new URLSearchParams(body as string))
         if (!Object.hasOwn(fields, key)) fields[key] = value;
+      try {
+        checkQuery(fields);
+      } catch (error) {
+        done(error as Error, undefined);
+        return;
       }
       done(null, fields);
     },

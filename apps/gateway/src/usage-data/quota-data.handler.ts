@@ -18,9 +18,7 @@ export const SELF_MAX_SPAN = 30 * 24 * 3600;
 export type QuotaDataScope =
   { readonly kind: 'all' } | { readonly kind: 'self'; readonly userId: number };
 
-export type QuotaDataRow = QuotaDataRowDto;
-
-export class QuotaDataQuery extends Query<QuotaDataRow[]> {
+export class QuotaDataQuery extends Query<QuotaDataRowDto[]> {
   constructor(
     readonly scope: QuotaDataScope,
     readonly params: QuotaDataParams,
@@ -38,7 +36,7 @@ export class QuotaDataQuery extends Query<QuotaDataRow[]> {
 export class QuotaDataHandler implements IQueryHandler<QuotaDataQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async execute({ scope, params, now }: QuotaDataQuery): Promise<QuotaDataRow[]> {
+  async execute({ scope, params, now }: QuotaDataQuery): Promise<QuotaDataRowDto[]> {
     const end = params.end_timestamp ?? now;
     const start = params.start_timestamp ?? end - SELF_MAX_SPAN;
     if (scope.kind === 'self' && end - start > SELF_MAX_SPAN)

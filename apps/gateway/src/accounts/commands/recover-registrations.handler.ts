@@ -6,6 +6,7 @@ import type { ReadStore } from '@tollgate/read-store';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG, READ_STORE } from '../../infrastructure/injection-tokens';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
+import { sharedStoreGraceMs } from '../../infrastructure/shared-store-grace';
 import {
   UNIQUE_CLAIMS,
   type UniqueClaimDocument,
@@ -16,9 +17,6 @@ import { UniqueClaims, type UniqueKind } from '../unique-claims';
 import { UserRegistrar } from '../user-registrar';
 
 export class RecoverRegistrationsCommand extends Command<{ released: number; finished: number }> {}
-
-/** With other processes on the same stores, leave their in-flight registrations alone this long. */
-const SHARED_STORE_GRACE_MS = 60_000;
 
 /**
  * Start-up, after the read models caught up: what a crash left of a registration (or a rename) is
@@ -44,7 +42,7 @@ export class RecoverRegistrationsHandler implements ICommandHandler<RecoverRegis
 
   async execute(): Promise<{ released: number; finished: number }> {
     const meta: RequestMeta = { actor: SYSTEM_ACTOR, correlationId: randomUUID(), lang: 'en' };
-    const cutoff = Date.now() - (this.config.eventStoreUrl ? SHARED_STORE_GRACE_MS : 0);
+    const cutoff = Date.now() - sharedStoreGraceMs(this.config);
     const users = this.readStore.collection<UserDocument>(USERS);
     let released = 0;
     for (const claim of await this.readStore

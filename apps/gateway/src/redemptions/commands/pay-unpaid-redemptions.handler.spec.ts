@@ -4,11 +4,9 @@ import { recordedEvent } from '@tollgate/testing/recorded-event';
 import type { AppConfig } from '../../config/app-config';
 import type { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { StreamCommands } from '../../infrastructure/stream-commands';
+import { SHARED_STORE_GRACE_MS } from '../../infrastructure/shared-store-grace';
 import { UnpaidRedemptions } from '../redemption-credit';
-import {
-  PayUnpaidRedemptionsHandler,
-  SHARED_STORE_GRACE_MS,
-} from './pay-unpaid-redemptions.handler';
+import { PayUnpaidRedemptionsHandler } from './pay-unpaid-redemptions.handler';
 
 const T0 = new Date('2026-05-01T12:00:00Z');
 // No read models or caches to wait for here: the credits are read from the store itself.

@@ -52,7 +52,7 @@ export class StripeTopUp {
   private checkAmount(amount: number): void {
     if (!Number.isSafeInteger(amount)) throw new ApiError('stripe.amount_invalid');
     const minimum = stripeMinTopUp(this.options);
-    if (amount < minimum) throw new ApiError('stripe.amount_below_minimum', { minimum });
+    if (amount < minimum) throw new ApiError('topup.amount_below_minimum', { minimum });
     if (amount > STRIPE_MAX_TOPUP)
       throw new ApiError('stripe.amount_too_large', { maximum: STRIPE_MAX_TOPUP });
   }

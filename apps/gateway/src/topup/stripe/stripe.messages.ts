@@ -5,10 +5,6 @@ export const STRIPE_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: str
     en: 'Stripe top-up is not enabled by the administrator',
   },
   'stripe.amount_invalid': { 'zh-CN': '充值数量必须是整数', en: 'The amount must be an integer' },
-  'stripe.amount_below_minimum': {
-    'zh-CN': '充值数量不能小于 {minimum}',
-    en: 'The amount cannot be less than {minimum}',
-  },
   'stripe.amount_too_large': {
     'zh-CN': '充值数量不能大于 {maximum}',
     en: 'The amount cannot be more than {maximum}',
