@@ -120,6 +120,47 @@ export async function signInAsRoot(page: Page): Promise<void> {
   await page.getByRole('button', { name: '稍后' }).click();
 }
 
+type ApiMethod = 'get' | 'post' | 'put';
+
+/** One API call; a `success: false` answer fails the calling test with the server's message. */
+async function callApi<T>(
+  request: BrowserContext['request'],
+  headers: Record<string, string>,
+  method: ApiMethod,
+  path: string,
+  data?: unknown,
+): Promise<T> {
+  const answer = await request[method](path, { headers, ...(data === undefined ? {} : { data }) });
+  const body = (await answer.json()) as { success: boolean; message: string; data: T };
+  if (!body.success) throw new Error(`${method} ${path}: ${body.message}`);
+  return body.data;
+}
+
+/** Calls the API with the page's session, as the console does. */
+export async function pageApi<T>(page: Page, method: ApiMethod, path: string, data?: unknown) {
+  const user = await page.evaluate<string | null>("localStorage.getItem('user')");
+  const { id } = JSON.parse(user ?? '{}') as { id: number };
+  return callApi<T>(page.context().request, { 'New-Api-User': String(id) }, method, path, data);
+}
+
+/**
+ * Root (bootstrap password) over the API in a profile of its own, for a file's set-up before any
+ * page opens: `call` as pageApi does; `close` when done.
+ */
+export async function rootApi(session: BrowserSession) {
+  const context = await session.browser.newContext({ baseURL: session.gateway.url });
+  const root = await callApi<{ id: number }>(context.request, {}, 'post', '/api/user/login', {
+    username: 'root',
+    password: '123456',
+  });
+  const headers = { 'New-Api-User': String(root.id) };
+  return {
+    call: <T>(method: ApiMethod, path: string, data?: unknown) =>
+      callApi<T>(context.request, headers, method, path, data),
+    close: () => context.close(),
+  };
+}
+
 // Small polling assertions: playwright-core ships no `expect`.
 export async function poll(check: () => Promise<boolean>, describe: () => Promise<string>) {
   const deadline = Date.now() + 10_000;

@@ -10,6 +10,7 @@ import {
   signInAsRoot,
   unique,
   useBrowserSession,
+  pageApi,
 } from './browser-helpers';
 
 // Issue 14 (chat links) in Debian's chromium against the built gateway: root configures `Chats`
@@ -43,19 +44,6 @@ afterAll(async () => {
   await new Promise((resolve) => chatApp?.close(resolve));
 });
 
-/** Calls the API with the page's session, as the console does. */
-async function api<T>(page: Page, method: 'get' | 'post' | 'put', path: string, data?: unknown) {
-  const user = await page.evaluate<string | null>("localStorage.getItem('user')");
-  const { id } = JSON.parse(user ?? '{}') as { id: number };
-  const answer = await page.context().request[method](path, {
-    headers: { 'New-Api-User': String(id) },
-    ...(data === undefined ? {} : { data }),
-  });
-  const body = (await answer.json()) as { success: boolean; message: string; data: T };
-  if (!body.success) throw new Error(`${method} ${path}: ${body.message}`);
-  return body.data;
-}
-
 interface Token {
   id: number;
   name: string;
@@ -71,25 +59,25 @@ async function configure(page: Page): Promise<{ enabled: Token; disabled: Token 
   ];
   // Options once per gateway (setting the same value again is refused as "nothing changed").
   if (!optionsSet) {
-    await api(page, 'put', '/api/option/', { key: 'Chats', value: JSON.stringify(chats) });
-    await api(page, 'put', '/api/option/', { key: 'ServerAddress', value: ADDRESS });
+    await pageApi(page, 'put', '/api/option/', { key: 'Chats', value: JSON.stringify(chats) });
+    await pageApi(page, 'put', '/api/option/', { key: 'ServerAddress', value: ADDRESS });
     optionsSet = true;
   }
   const enabledName = unique('chat-on-');
   const disabledName = unique('chat-off-');
   for (const name of [enabledName, disabledName]) {
-    await api(page, 'post', '/api/token/', {
+    await pageApi(page, 'post', '/api/token/', {
       name,
       remain_quota: 0,
       expired_time: -1,
       unlimited_quota: true,
     });
   }
-  const tokens = await api<Token[]>(page, 'get', '/api/token/?p=0&size=100');
+  const tokens = await pageApi<Token[]>(page, 'get', '/api/token/?p=0&size=100');
   const enabled = tokens.find((token) => token.name === enabledName);
   const disabled = tokens.find((token) => token.name === disabledName);
   if (!enabled || !disabled) throw new Error('the seeded tokens are missing');
-  await api(page, 'put', '/api/token/?status_only=true', { id: disabled.id, status: 2 });
+  await pageApi(page, 'put', '/api/token/?status_only=true', { id: disabled.id, status: 2 });
   return { enabled, disabled };
 }
 
@@ -154,7 +142,7 @@ test('a user without an enabled token is told so and lands on /token after 1.5 s
   await signInAsRoot(admin);
   await configure(admin);
   const username = unique('nochat');
-  await api(admin, 'post', '/api/user/', {
+  await pageApi(admin, 'post', '/api/user/', {
     username,
     password: 'chat-pass-1',
     display_name: username,

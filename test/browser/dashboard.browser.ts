@@ -8,6 +8,8 @@ import {
   signIn,
   useBrowserSession,
   unique,
+  pageApi,
+  rootApi,
 } from './browser-helpers';
 
 // Issue 14 in the browser: relay calls against the mock upstream, then /detail draws its charts
@@ -24,29 +26,17 @@ beforeAll(async () => {
   upstream = await MockUpstream.start({
     defaults: { models: MODELS, usage: { prompt_tokens: 100, completion_tokens: 20 } },
   });
-  const admin = await session.browser.newContext({ baseURL: session.gateway.url });
-  const login = await admin.request.post('/api/user/login', {
-    data: { username: 'root', password: '123456' },
+  const root = await rootApi(session);
+  await root.call('put', '/api/option/', { key: 'QuotaForNewUser', value: '5000000' });
+  await root.call('post', '/api/channel/', {
+    type: 1,
+    name: 'mock',
+    key: 'sk-mock-upstream',
+    base_url: upstream.url,
+    models: MODELS.join(','),
+    group: 'default',
   });
-  const { data: root } = (await login.json()) as { data: { id: number } };
-  const headers = { 'New-Api-User': String(root.id) };
-  for (const [key, value] of [['QuotaForNewUser', '5000000']]) {
-    const res = await admin.request.put('/api/option/', { data: { key, value }, headers });
-    expect(((await res.json()) as { success: boolean }).success).toBe(true);
-  }
-  const channel = await admin.request.post('/api/channel/', {
-    data: {
-      type: 1,
-      name: 'mock',
-      key: 'sk-mock-upstream',
-      base_url: upstream.url,
-      models: MODELS.join(','),
-      group: 'default',
-    },
-    headers,
-  });
-  expect(((await channel.json()) as { success: boolean }).success).toBe(true);
-  await admin.close();
+  await root.close();
 });
 
 afterAll(async () => {
@@ -55,15 +45,13 @@ afterAll(async () => {
 
 /** Creates a token with the page's session; returns its key. */
 async function createToken(page: Page): Promise<string> {
-  const user = await page.evaluate<string | null>("localStorage.getItem('user')");
-  const headers = { 'New-Api-User': String((JSON.parse(user ?? '{}') as { id: number }).id) };
-  const created = await page.context().request.post('/api/token/', {
-    data: { name: 'dashboard', remain_quota: 0, expired_time: -1, unlimited_quota: true },
-    headers,
+  await pageApi(page, 'post', '/api/token/', {
+    name: 'dashboard',
+    remain_quota: 0,
+    expired_time: -1,
+    unlimited_quota: true,
   });
-  expect(((await created.json()) as { success: boolean }).success).toBe(true);
-  const list = await page.context().request.get('/api/token/?p=0&size=10', { headers });
-  const tokens = ((await list.json()) as { data: { key: string }[] }).data;
+  const tokens = await pageApi<{ key: string }[]>(page, 'get', '/api/token/?p=0&size=10');
   return tokens[0]!.key;
 }
 

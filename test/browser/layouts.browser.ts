@@ -8,9 +8,10 @@ import {
   useBrowserSession,
   unique,
   type Locator,
+  pageApi,
 } from './browser-helpers';
 
-// Every console page of issues 6-9, with data in it, in zh-CN and en, light and dark, at desktop
+// Every console page of issues 6-15, with data in it, in zh-CN and en, light and dark, at desktop
 // width and at phone width (390 px). At phone width the page body must not scroll sideways (a wide
 // table scrolls inside its own container) and the main actions must be on screen and clickable; in
 // English no Chinese text may be left, in neither language a raw i18n key; in dark mode nothing may
@@ -35,46 +36,43 @@ type Lang = 'zh-CN' | 'en';
 type Text = Record<Lang, string>;
 const text = (zh: string, en: string): Text => ({ 'zh-CN': zh, en });
 
-/** Calls the API with the page's session, as the console does. */
-async function api<T>(page: Page, method: 'get' | 'post' | 'put', path: string, data?: unknown) {
-  const user = await page.evaluate<string | null>("localStorage.getItem('user')");
-  const { id } = JSON.parse(user ?? '{}') as { id: number };
-  const answer = await page.context().request[method](path, {
-    headers: { 'New-Api-User': String(id) },
-    ...(data === undefined ? {} : { data }),
-  });
-  const body = (await answer.json()) as { success: boolean; message: string; data: T };
-  if (!body.success) throw new Error(`${method} ${path}: ${body.message}`);
-  return body.data;
-}
-
 /** A channel on the mock upstream, a token that used it, codes (one redeemed): every table has rows. */
 async function seed(page: Page): Promise<void> {
-  await api(page, 'post', '/api/channel/', {
+  await pageApi(page, 'post', '/api/channel/', {
     type: 1,
     name: unique('layout-channel-'),
     key: 'sk-layout',
     base_url: upstream.url,
     models: MODELS.join(','),
   });
-  const codes = await api<string[]>(page, 'post', '/api/redemption/', {
+  const codes = await pageApi<string[]>(page, 'post', '/api/redemption/', {
     name: 'layout-code',
     quota: 5_000_000,
     count: 3,
   });
-  await api(page, 'post', '/api/user/topup', { key: codes[0] });
+  await pageApi(page, 'post', '/api/user/topup', { key: codes[0] });
   // Issue 14: a chat link, so the sidebar has its chat submenu and /chat/0 embeds something.
-  await api(page, 'put', '/api/option/', {
+  await pageApi(page, 'put', '/api/option/', {
     key: 'Chats',
     value: JSON.stringify([{ 'Layout chat': 'about:blank#{key}' }]),
   });
-  await api(page, 'post', '/api/token/', {
+  // Issue 15: Epay configured (ServerAddress first, the Epay keys need it), so /topup shows its
+  // online top-up card; the pay address is never called.
+  for (const [key, value] of [
+    ['ServerAddress', session.gateway.url],
+    ['PayAddress', 'http://127.0.0.1:9'],
+    ['EpayId', '1001'],
+    ['EpayKey', 'layout-epay-key'],
+  ]) {
+    await pageApi(page, 'put', '/api/option/', { key, value });
+  }
+  await pageApi(page, 'post', '/api/token/', {
     name: 'layout-token',
     remain_quota: 500_000,
     expired_time: -1,
     unlimited_quota: false,
   });
-  const tokens = await api<{ key: string }[]>(page, 'get', '/api/token/?p=0&size=10');
+  const tokens = await pageApi<{ key: string }[]>(page, 'get', '/api/token/?p=0&size=10');
   const key = tokens[0]?.key ?? '';
   // The relay learns of the new token from the log a moment later: ask until it answers.
   let last = '';
@@ -132,8 +130,12 @@ const PAGES: PageCase[] = [
   {
     name: 'topup',
     path: '/topup',
-    ready: (p, l) => heading(p, text('钱包', 'Wallet')[l]).waitFor(),
-    actions: (p, l) => [button(p, text('兑换', 'Redeem')[l])],
+    // Issue 15: the online top-up card (Epay) and the orders card (root: every user's).
+    ready: (p, l) => heading(p, text('在线充值', 'Online top-up')[l]).waitFor(),
+    actions: (p, l) => [
+      button(p, text('兑换', 'Redeem')[l]),
+      button(p, text('支付宝', 'Alipay')[l]),
+    ],
   },
   {
     name: 'log',
@@ -375,7 +377,7 @@ const MEASURE = `(() => {
 const HAN = /[\u3400-\u9fff]+/g;
 // i18next shows a missing key as the key itself: `tokens.table.name`.
 const RAW_KEY =
-  /(?<![\w.:/-])(common|shell|auth|users|setting|home|tokens|redemptions|wallet|logs|playground|channels|status|history|dashboard|pricing)\.[a-zA-Z]+/g;
+  /(?<![\w.:/-])(common|shell|auth|users|setting|home|tokens|redemptions|wallet|logs|playground|channels|status|history|dashboard|pricing|chat)\.[a-zA-Z]+/g;
 
 async function check(page: Page, label: string, lang: Lang, width: number): Promise<string[]> {
   const found = await page.evaluate<Findings>(MEASURE);

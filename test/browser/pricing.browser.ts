@@ -7,6 +7,8 @@ import {
   signInAsRoot,
   useBrowserSession,
   type Locator,
+  pageApi,
+  rootApi,
 } from './browser-helpers';
 
 // Issue 14 in the browser: the public /pricing page against the built gateway — prices from the
@@ -18,12 +20,7 @@ jest.setTimeout(120_000);
 const session = useBrowserSession();
 
 beforeAll(async () => {
-  const admin = await session.browser.newContext({ baseURL: session.gateway.url });
-  const login = await admin.request.post('/api/user/login', {
-    data: { username: 'root', password: '123456' },
-  });
-  const { data: root } = (await login.json()) as { data: { id: number } };
-  const headers = { 'New-Api-User': String(root.id) };
+  const root = await rootApi(session);
   const options: Array<[string, unknown]> = [
     ['ModelRatio', { 'gpt-4o': 1.25, 'gpt-4o-mini': 0.075, 'claude-3-haiku': 0.125 }],
     ['CompletionRatio', { 'gpt-4o': 4, 'gpt-4o-mini': 4, 'claude-3-haiku': 5 }],
@@ -31,23 +28,22 @@ beforeAll(async () => {
     ['GroupRatio', { default: 1, vip: 0.5, svip: 1 }],
   ];
   for (const [key, value] of options) {
-    const res = await admin.request.put('/api/option/', {
-      data: { key, value: JSON.stringify(value) },
-      headers,
-    });
-    expect(((await res.json()) as { success: boolean }).success).toBe(true);
+    await root.call('put', '/api/option/', { key, value: JSON.stringify(value) });
   }
   for (const [name, models, group] of [
     ['chat', 'gpt-4o,gpt-4o-mini,claude-3-haiku', 'default,vip'],
     ['drawing', 'mj_imagine', 'vip'],
   ]) {
-    const res = await admin.request.post('/api/channel/', {
-      data: { type: 1, name, key: `sk-${name}-key`, base_url: 'http://127.0.0.1:9', models, group },
-      headers,
+    await root.call('post', '/api/channel/', {
+      type: 1,
+      name,
+      key: `sk-${name}-key`,
+      base_url: 'http://127.0.0.1:9',
+      models,
+      group,
     });
-    expect(((await res.json()) as { success: boolean }).success).toBe(true);
   }
-  await admin.close();
+  await root.close();
 });
 
 const row = (page: Page, model: string) => page.getByTestId(`pricing-row-${model}`);
@@ -122,13 +118,10 @@ test('anonymous visitors filter models fuzzily, switch groups and copy the selec
 test('a signed-in user sees their group; prices follow a ratio changed in the settings', async () => {
   const page = await session.openPage();
   await signInAsRoot(page);
-  const user = await page.evaluate<string | null>("localStorage.getItem('user')");
-  const { id } = JSON.parse(user ?? '{}') as { id: number };
-  const res = await page.context().request.put('/api/option/', {
-    headers: { 'New-Api-User': String(id) },
-    data: { key: 'GroupRatio', value: JSON.stringify({ default: 2, vip: 0.5, svip: 1 }) },
+  await pageApi(page, 'put', '/api/option/', {
+    key: 'GroupRatio',
+    value: JSON.stringify({ default: 2, vip: 0.5, svip: 1 }),
   });
-  expect(((await res.json()) as { success: boolean }).success).toBe(true);
 
   await page.goto('/pricing');
   await page.getByText('您的分组为 default，分组倍率为 2。').waitFor();

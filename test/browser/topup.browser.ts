@@ -8,6 +8,7 @@ import {
   signInAsRoot,
   useBrowserSession,
   unique,
+  rootApi,
 } from './browser-helpers';
 
 // Issue 15 in the browser: the wallet's online top-up against the built gateway. Root configures
@@ -50,12 +51,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => epay.listen(0, '127.0.0.1', resolve));
   epayUrl = `http://127.0.0.1:${(epay.address() as AddressInfo).port}`;
 
-  const admin = await session.browser.newContext({ baseURL: session.gateway.url });
-  const login = await admin.request.post('/api/user/login', {
-    data: { username: 'root', password: '123456' },
-  });
-  const { data: root } = (await login.json()) as { data: { id: number } };
-  const headers = { 'New-Api-User': String(root.id) };
+  const root = await rootApi(session);
   // ServerAddress first: the Epay keys need it.
   const options: Array<[string, string]> = [
     ['ServerAddress', session.gateway.url],
@@ -65,12 +61,8 @@ beforeAll(async () => {
     ['Price', '2'],
     ['TopupGroupRatio', JSON.stringify({ default: 1.5, vip: 1, svip: 1 })],
   ];
-  for (const [key, value] of options) {
-    const res = await admin.request.put('/api/option/', { data: { key, value }, headers });
-    const answer = (await res.json()) as { success: boolean; message: string };
-    expect({ key, ...answer }).toMatchObject({ key, success: true });
-  }
-  await admin.close();
+  for (const [key, value] of options) await root.call('put', '/api/option/', { key, value });
+  await root.close();
 });
 
 afterAll(() => new Promise<void>((resolve) => epay.close(() => resolve())));

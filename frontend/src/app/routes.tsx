@@ -36,9 +36,7 @@ function Placeholder({ nav }: { nav: NavLabelKey }) {
 
 // The dashboard brings the chart library (recharts): loaded when /detail is first opened.
 const DashboardPage = lazy(() =>
-  import('@/features/dashboard/components/dashboard-page').then((m) => ({
-    default: m.DashboardPage,
-  })),
+  import('@/features/dashboard').then((m) => ({ default: m.DashboardPage })),
 );
 
 const guarded = (element: ReactNode, admin = false) => (

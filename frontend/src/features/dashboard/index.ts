@@ -1,2 +1,1 @@
-export { dashboardQueries } from './api/dashboard.api';
 export { DashboardPage } from './components/dashboard-page';

@@ -1,7 +1,8 @@
 import { Button, SimpleGrid, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDraft } from '@/hooks/use-draft';
 import { notifyError } from '@/lib/notify';
 import { formatDateTime, parseDateTime } from '@/utils/date-time';
 import type { DashboardFilters } from '../api/dashboard.api';
@@ -28,15 +29,7 @@ interface DashboardFilterBarProps {
 /** Start and end (local `YYYY-MM-DD HH:mm:ss`, as the log page), and the admin's username. */
 export function DashboardFilterBar({ filters, admin, onSearch }: DashboardFilterBarProps) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<Draft>(() => toDraft(filters));
-  useEffect(() => setDraft(toDraft(filters)), [filters]);
-  const bind = (name: keyof Draft) => ({
-    value: draft[name],
-    onChange: (event: { currentTarget: { value: string } }) => {
-      const { value } = event.currentTarget;
-      setDraft((current) => ({ ...current, [name]: value }));
-    },
-  });
+  const { draft, bind } = useDraft(filters, toDraft);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,6 +1,7 @@
 import { Paper, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useSpendFormatter } from '../hooks/use-spend-formatter';
+import { useQuotaFormatter } from '@/features/status';
+import { formatSpend } from '../utils/format-spend';
 import type { UsageSummary } from '../utils/usage-series';
 
 const CARDS = ['quota', 'count', 'tokens', 'rpm', 'tpm'] as const;
@@ -8,7 +9,7 @@ const CARDS = ['quota', 'count', 'tokens', 'rpm', 'tpm'] as const;
 /** Quota spent, requests, tokens, and the average RPM / TPM over the chosen range. */
 export function SummaryCards({ summary }: { summary: UsageSummary }) {
   const { t } = useTranslation();
-  const formatQuota = useSpendFormatter();
+  const formatQuota = useQuotaFormatter(formatSpend);
   const value = (card: (typeof CARDS)[number]) =>
     card === 'quota' ? formatQuota(summary.quota) : summary[card].toLocaleString('en-US');
   return (

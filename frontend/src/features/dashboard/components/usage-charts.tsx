@@ -4,7 +4,8 @@ import { AreaChart, BarChart, DonutChart } from '@mantine/charts';
 import { Paper, SimpleGrid, Stack, Title, type MantineColor } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSpendFormatter } from '../hooks/use-spend-formatter';
+import { useQuotaFormatter } from '@/features/status';
+import { formatSpend } from '../utils/format-spend';
 import type { UsageSeries } from '../utils/usage-series';
 
 const COLORS: readonly MantineColor[] = [
@@ -48,7 +49,7 @@ const count = (value: number) => value.toLocaleString('en-US');
 /** Spend over time stacked by model, requests over time, and each model's share of requests. */
 export function UsageCharts({ series }: { series: UsageSeries }) {
   const { t } = useTranslation();
-  const formatQuota = useSpendFormatter();
+  const formatQuota = useQuotaFormatter(formatSpend);
   const chartSeries = series.models.map((model, index) => ({
     name: model.key,
     label: model.name,

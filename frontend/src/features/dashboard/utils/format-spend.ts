@@ -1,4 +1,4 @@
-import { formatQuota, type QuotaDisplay } from '@/utils/format-quota';
+import { DEFAULT_QUOTA_PER_UNIT, formatQuota, type QuotaDisplay } from '@/utils/format-quota';
 
 /**
  * The console's quota format (`$` and two decimals, or abbreviated units), except that a spend
@@ -8,6 +8,7 @@ import { formatQuota, type QuotaDisplay } from '@/utils/format-quota';
 export function formatSpend(quota: number, display: QuotaDisplay): string {
   const shown = formatQuota(quota, display);
   if (!display.displayInCurrency || quota === 0 || shown !== '$0.00') return shown;
-  const dollars = quota / (display.quotaPerUnit > 0 ? display.quotaPerUnit : 500_000);
+  const dollars =
+    quota / (display.quotaPerUnit > 0 ? display.quotaPerUnit : DEFAULT_QUOTA_PER_UNIT);
   return `$${Number(dollars.toPrecision(2))}`;
 }

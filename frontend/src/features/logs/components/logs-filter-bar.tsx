@@ -1,7 +1,8 @@
 import { Button, SimpleGrid, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDraft } from '@/hooks/use-draft';
 import { notifyError } from '@/lib/notify';
 import { formatDateTime, nowSeconds, parseDateTime } from '@/utils/date-time';
 import type { LogListParams } from '../api/logs.api';
@@ -36,15 +37,7 @@ interface LogsFilterBarProps {
 
 export function LogsFilterBar({ params, admin, onSearch, typeSelect }: LogsFilterBarProps) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<Draft>(() => toDraft(params));
-  useEffect(() => setDraft(toDraft(params)), [params]);
-  const bind = (name: keyof Draft) => ({
-    value: draft[name],
-    onChange: (event: { currentTarget: { value: string } }) => {
-      const { value } = event.currentTarget;
-      setDraft((current) => ({ ...current, [name]: value }));
-    },
-  });
+  const { draft, bind } = useDraft(params, toDraft);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

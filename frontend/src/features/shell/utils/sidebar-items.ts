@@ -32,16 +32,15 @@ const link = (key: NavLabelKey, to: string): SidebarItem => ({ key, to, label: {
 function chatItem(status: SidebarContext['status']): SidebarItem | null {
   const targets = chatTargets(status);
   if (targets === null) return null;
-  const hasChats = Array.isArray(status.chats) && status.chats.length > 0;
-  const children = hasChats
-    ? targets.map((target, index) => ({
-        key: `chat-${index}-${target.name}`,
-        to: `/chat/${index}`,
-        label: { text: target.name },
-      }))
-    : [];
-  if (children.length > 0) return { key: 'chat', label: { key: 'chat' }, children };
-  return !hasChats && status.chat_link ? link('chat', '/chat') : null;
+  if (Array.isArray(status.chats) && status.chats.length > 0) {
+    const children = targets.map((target, index) => ({
+      key: `chat-${index}-${target.name}`,
+      to: `/chat/${index}`,
+      label: { text: target.name },
+    }));
+    return { key: 'chat', label: { key: 'chat' }, children };
+  }
+  return status.chat_link ? link('chat', '/chat') : null;
 }
 
 /** Spec 001 §2: the sidebar in order, each item with its visibility rule. */

@@ -2,7 +2,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { EpayPayRequest } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
-import { ApiError, UnauthorizedError } from '@/lib/http';
+import { UnauthorizedError } from '@/lib/http';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { topUpQueries, walletApi } from '../api/wallet.api';
 import { openPayPage } from '../utils/pay-page';
@@ -20,8 +20,7 @@ function useOrderFailed() {
   const { t } = useTranslation();
   return (error: Error) => {
     if (error instanceof UnauthorizedError) return;
-    const message = error instanceof ApiError || error.message ? error.message : '';
-    notifyError(t('wallet.orderFailed', { message }));
+    notifyError(t('wallet.orderFailed', { message: error.message }));
   };
 }
 
