@@ -6,7 +6,7 @@ const MJ_ACTIONS = [
   'mj_blend',
   'mj_upscale',
   'mj_describe',
-  'mj_uploads',
+  'mj_upload',
 ];
 const MJ_PLUS_ACTIONS = [
   ...MJ_ACTIONS,

@@ -14,3 +14,4 @@ export * from './channel.dto';
 export * from './history.dto';
 export * from './pricing.dto';
 export * from './quota-data.dto';
+export * from './task.dto';

@@ -12,7 +12,9 @@ export type ChangeTopic =
   | 'logs'
   | 'channels'
   /** The dashboard's hourly usage rows (quota_data) moved: sent once they are written. */
-  | 'usage';
+  | 'usage'
+  /** A Midjourney or Suno task of this audience was submitted, progressed, finished or refunded. */
+  | 'tasks';
 
 export interface ChangedEvent {
   topic: ChangeTopic;

@@ -11,3 +11,4 @@ export * from './topup';
 export * from './log';
 export * from './pricing';
 export * from './channel';
+export * from './task';

@@ -9,3 +9,4 @@ export * from './limits/rate-limits';
 export * from './sensitive';
 export * from './admission/ip-allow-list';
 export * from './providers';
+export * from './tasks';

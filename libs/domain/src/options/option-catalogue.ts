@@ -94,11 +94,23 @@ export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
 
 export const DEFAULT_MODEL_PRICE: Record<string, number> = {
   'dall-e-3': 0.04,
+  // new-api's per-call task prices (setting/operation_setting/model-ratio.go).
   mj_imagine: 0.1,
   mj_variation: 0.1,
-  mj_upscale: 0.05,
-  mj_describe: 0.05,
+  mj_reroll: 0.1,
   mj_blend: 0.1,
+  mj_modal: 0.1,
+  mj_zoom: 0.1,
+  mj_shorten: 0.1,
+  mj_high_variation: 0.1,
+  mj_low_variation: 0.1,
+  mj_pan: 0.1,
+  mj_inpaint: 0,
+  mj_custom_zoom: 0,
+  mj_describe: 0.05,
+  mj_upscale: 0.05,
+  swap_face: 0.05,
+  mj_upload: 0.05,
   suno_music: 0.1,
   suno_lyrics: 0.01,
 };
@@ -221,12 +233,13 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   DefaultCollapseSidebar: bool(false),
   DemoSiteEnabled: bool(false),
   // Drawing and tasks
-  DrawingEnabled: bool(false),
+  // new-api's defaults (common/constants.go, setting/midjourney.go): drawing on, modes kept.
+  DrawingEnabled: bool(true),
   TaskEnabled: bool(true),
   MjNotifyEnabled: bool(false),
   MjAccountFilterEnabled: bool(false),
   MjForwardUrlEnabled: bool(true),
-  MjModeClearEnabled: bool(true),
+  MjModeClearEnabled: bool(false),
   MjActionCheckSuccessEnabled: bool(true),
   // Sensitive words
   CheckSensitiveEnabled: bool(false),

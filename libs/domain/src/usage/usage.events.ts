@@ -52,6 +52,15 @@ export type RequestRelayed = DomainEvent<
     /** True when the upstream gave no usage and the tokens were counted locally. */
     readonly estimated: boolean;
     readonly ip: string;
+    /**
+     * A Midjourney or Suno submission's charge (appended on its `task-<id>` stream with the
+     * TaskSubmitted event): the log row names the action and the upstream task id.
+     */
+    readonly task?: {
+      readonly platform: 'midjourney' | 'suno';
+      readonly action: string;
+      readonly upstreamTaskId: string;
+    };
   }
 >;
 

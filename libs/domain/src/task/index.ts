@@ -1,0 +1,2 @@
+export * from './task.events';
+export * from './task.decider';

@@ -1,0 +1,224 @@
+import type { RequestRelayed } from '../usage/usage.events';
+import type { Decider } from '../shared/decider';
+import type {
+  TaskEvent,
+  TaskFailureCause,
+  TaskPlatform,
+  TaskSnapshot,
+  TaskSubmitted,
+} from './task.events';
+
+export type TaskPhase = 'open' | 'succeeded' | 'failed';
+
+export interface TaskState {
+  readonly exists: boolean;
+  readonly taskId: string;
+  readonly platform: TaskPlatform;
+  readonly upstreamTaskId: string;
+  readonly userId: number;
+  readonly tokenId: number;
+  readonly channelId: number;
+  readonly model: string;
+  readonly quota: number;
+  readonly phase: TaskPhase;
+  readonly refunded: boolean;
+  /** The last snapshot recorded (the submission's fields until the first poll). */
+  readonly snapshot: TaskSnapshot;
+}
+
+export const initialTaskState: TaskState = {
+  exists: false,
+  taskId: '',
+  platform: 'midjourney',
+  upstreamTaskId: '',
+  userId: 0,
+  tokenId: 0,
+  channelId: 0,
+  model: '',
+  quota: 0,
+  phase: 'open',
+  refunded: false,
+  snapshot: { status: '', progress: '0%', failReason: '', startTime: 0, finishTime: 0 },
+};
+
+export type TaskCommand =
+  | {
+      readonly type: 'SubmitTask';
+      readonly task: TaskSubmitted['data'];
+      /** The charge (its quota is the task's); absent when the submission is not charged. */
+      readonly charge?: RequestRelayed['data'];
+    }
+  /** What the upstream says now (a poll or a notify). */
+  | { readonly type: 'RecordTaskSnapshot'; readonly snapshot: TaskSnapshot }
+  /** The gateway gives up on the task (timeout, channel gone). */
+  | {
+      readonly type: 'FailTask';
+      readonly cause: Exclude<TaskFailureCause, 'upstream'>;
+      readonly reason: string;
+    };
+
+type Emitted = TaskEvent | RequestRelayed;
+
+const DONE = '100%';
+
+/** new-api's failure test, for both pollers: a failure reason, or the FAILURE status. */
+export function snapshotFailed(snapshot: TaskSnapshot): boolean {
+  return snapshot.failReason !== '' || snapshot.status === 'FAILURE';
+}
+
+export function snapshotSucceeded(snapshot: TaskSnapshot): boolean {
+  return snapshot.status === 'SUCCESS';
+}
+
+/** Phase a submission starts in: refused submissions and finished duplicates are terminal at once. */
+export function submittedPhase(task: TaskSubmitted['data']): TaskPhase {
+  if (task.failReason !== '' || task.status === 'FAILURE') return 'failed';
+  if (task.status === 'SUCCESS') return 'succeeded';
+  return 'open';
+}
+
+function snapshotOf(task: TaskSubmitted['data']): TaskSnapshot {
+  return {
+    status: task.status,
+    progress: task.progress,
+    failReason: task.failReason,
+    startTime: 0,
+    finishTime: 0,
+    imageUrl: task.imageUrl,
+    description: task.description,
+    ...(task.properties === undefined ? {} : { properties: task.properties }),
+  };
+}
+
+export function evolveTask(state: TaskState, event: Emitted): TaskState {
+  switch (event.type) {
+    case 'TaskSubmitted': {
+      const d = event.data;
+      return {
+        exists: true,
+        taskId: d.taskId,
+        platform: d.platform,
+        upstreamTaskId: d.upstreamTaskId,
+        userId: d.userId,
+        tokenId: d.tokenId,
+        channelId: d.channelId,
+        model: d.model,
+        quota: d.quota,
+        phase: submittedPhase(d),
+        refunded: false,
+        snapshot: snapshotOf(d),
+      };
+    }
+    case 'TaskProgressed':
+      return { ...state, snapshot: event.data.snapshot };
+    case 'TaskSucceeded':
+      return { ...state, phase: 'succeeded', snapshot: event.data.snapshot };
+    case 'TaskFailed':
+      return { ...state, phase: 'failed', snapshot: event.data.snapshot };
+    case 'TaskRefunded':
+      return { ...state, refunded: true };
+    case 'RequestRelayed':
+      return state;
+  }
+}
+
+/** Fields whose change is worth an event (times alone are not). */
+function sameSnapshot(a: TaskSnapshot, b: TaskSnapshot): boolean {
+  return (
+    a.status === b.status &&
+    a.progress === b.progress &&
+    a.failReason === b.failReason &&
+    (a.imageUrl ?? '') === (b.imageUrl ?? '') &&
+    JSON.stringify(a.data ?? null) === JSON.stringify(b.data ?? null) &&
+    JSON.stringify(a.buttons ?? null) === JSON.stringify(b.buttons ?? null)
+  );
+}
+
+function failure(
+  state: TaskState,
+  snapshot: TaskSnapshot,
+  cause: TaskFailureCause,
+  reason: string,
+  nowMs: number,
+): Emitted[] {
+  const events: Emitted[] = [
+    {
+      type: 'TaskFailed',
+      data: {
+        taskId: state.taskId,
+        reason: reason.slice(0, 1000),
+        cause,
+        snapshot: { ...snapshot, status: 'FAILURE', progress: DONE, failReason: reason },
+      },
+    },
+  ];
+  // Everything the task charged goes back, once: TaskRefunded is appended with the failure.
+  if (state.quota > 0 && !state.refunded)
+    events.push({
+      type: 'TaskRefunded',
+      data: {
+        taskId: state.taskId,
+        platform: state.platform,
+        upstreamTaskId: state.upstreamTaskId,
+        userId: state.userId,
+        tokenId: state.tokenId,
+        channelId: state.channelId,
+        model: state.model,
+        quota: state.quota,
+        refundedTime: Math.floor(nowMs / 1000),
+      },
+    });
+  return events;
+}
+
+/**
+ * One task per `task-<id>` stream: submitted once (with its charge), then what the upstream says
+ * until it succeeds or fails. A failure refunds the whole charge in the same append, and a terminal
+ * task decides nothing more, so a task is never charged twice or refunded twice.
+ */
+export const taskDecider: Decider<TaskCommand, TaskState, Emitted> = {
+  initialState: initialTaskState,
+  evolve: evolveTask,
+  decide(command, state, { now }) {
+    switch (command.type) {
+      case 'SubmitTask': {
+        // A retried submission (same task id) records nothing twice.
+        if (state.exists) return [];
+        const events: Emitted[] = [{ type: 'TaskSubmitted', data: command.task }];
+        if (command.charge && command.task.quota > 0)
+          events.push({ type: 'RequestRelayed', data: command.charge });
+        return events;
+      }
+      case 'RecordTaskSnapshot': {
+        if (!state.exists || state.phase !== 'open') return [];
+        const snapshot = command.snapshot;
+        if (snapshotFailed(snapshot))
+          return failure(state, snapshot, 'upstream', snapshot.failReason, now.getTime());
+        if (snapshotSucceeded(snapshot))
+          return [
+            {
+              type: 'TaskSucceeded',
+              data: { taskId: state.taskId, snapshot: { ...snapshot, progress: DONE } },
+            },
+          ];
+        if (sameSnapshot(state.snapshot, snapshot)) return [];
+        return [{ type: 'TaskProgressed', data: { taskId: state.taskId, snapshot } }];
+      }
+      case 'FailTask': {
+        if (!state.exists || state.phase !== 'open') return [];
+        return failure(
+          state,
+          {
+            ...state.snapshot,
+            // The upstream's units: milliseconds for Midjourney, seconds for Suno.
+            finishTime:
+              state.platform === 'suno' ? Math.floor(now.getTime() / 1000) : now.getTime(),
+          },
+          command.cause,
+          command.reason,
+          now.getTime(),
+        );
+      }
+    }
+  },
+};

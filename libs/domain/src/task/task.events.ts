@@ -1,0 +1,134 @@
+import type { DomainEvent } from '../shared/decider';
+
+/** The two asynchronous task relays (new-api's `midjourneys` and `tasks` tables). */
+export type TaskPlatform = 'midjourney' | 'suno';
+
+/**
+ * What an upstream says about a task, as it said it (midjourney-proxy's task DTO, Suno's TaskDto).
+ * Times are the upstream's own units: milliseconds for Midjourney, seconds for Suno.
+ */
+export interface TaskSnapshot {
+  readonly status: string;
+  /** "0%" … "100%". */
+  readonly progress: string;
+  readonly failReason: string;
+  readonly startTime: number;
+  readonly finishTime: number;
+  /** Midjourney: the upstream's image address (never shown as is when MjForwardUrlEnabled). */
+  readonly imageUrl?: string;
+  readonly promptEn?: string;
+  readonly description?: string;
+  readonly state?: string;
+  /** Midjourney's follow-up buttons (`customId`, `label`, …). */
+  readonly buttons?: unknown;
+  readonly properties?: unknown;
+  /** Suno: the clips (audio, image, video addresses, metadata). */
+  readonly data?: unknown;
+}
+
+/**
+ * A task was accepted by the upstream (or refused by it: Midjourney records every submission). The
+ * charge, when there is one, is the RequestRelayed receipt appended with this event in the same
+ * append, so a task is never recorded without its charge or charged without its record.
+ */
+export type TaskSubmitted = DomainEvent<
+  'TaskSubmitted',
+  {
+    /** The stream key: `task-<taskId>` (the relay's request id). */
+    readonly taskId: string;
+    readonly platform: TaskPlatform;
+    /** The upstream's id, the one the client sees (mj_id / task_id); '' when refused. */
+    readonly upstreamTaskId: string;
+    readonly userId: number;
+    /** 0 when submitted without a token. */
+    readonly tokenId: number;
+    readonly channelId: number;
+    /** IMAGINE, UPSCALE, …, MUSIC, LYRICS. */
+    readonly action: string;
+    /** The billed model name (`mj_imagine`, `swap_face`, `suno_music`, …). */
+    readonly model: string;
+    /** Midjourney's submit code as recorded (21 with a finished task is recorded as 1). */
+    readonly code: number;
+    readonly prompt: string;
+    readonly description: string;
+    /** Unix milliseconds. */
+    readonly submitTime: number;
+    readonly status: string;
+    readonly progress: string;
+    readonly failReason: string;
+    /** Quota charged by the receipt appended with this event; 0 when not charged. */
+    readonly quota: number;
+    /** The upstream id of the task a follow-up acts on; '' for a new task. */
+    readonly originTaskId: string;
+    readonly imageUrl: string;
+    readonly properties?: unknown;
+  }
+>;
+
+/** The upstream reported a change on an open task (a poll, or midjourney-proxy's notify). */
+export type TaskProgressed = DomainEvent<
+  'TaskProgressed',
+  { readonly taskId: string; readonly snapshot: TaskSnapshot }
+>;
+
+/** The upstream finished the task: the image, buttons or clips are in the snapshot. */
+export type TaskSucceeded = DomainEvent<
+  'TaskSucceeded',
+  { readonly taskId: string; readonly snapshot: TaskSnapshot }
+>;
+
+/** The task failed upstream, timed out, or lost its channel. Terminal. */
+export type TaskFailed = DomainEvent<
+  'TaskFailed',
+  {
+    readonly taskId: string;
+    readonly reason: string;
+    /** 'upstream', 'timeout' or 'channel_missing'. */
+    readonly cause: TaskFailureCause;
+    readonly snapshot: TaskSnapshot;
+  }
+>;
+
+export type TaskFailureCause = 'upstream' | 'timeout' | 'channel_missing';
+
+/**
+ * Everything the task charged is given back: the user's balance, the token's remaining quota and the
+ * usage counters (user, token, channel). Appended with the TaskFailed it follows, once.
+ */
+export type TaskRefunded = DomainEvent<
+  'TaskRefunded',
+  {
+    readonly taskId: string;
+    readonly platform: TaskPlatform;
+    readonly upstreamTaskId: string;
+    readonly userId: number;
+    readonly tokenId: number;
+    readonly channelId: number;
+    readonly model: string;
+    readonly quota: number;
+    /** Unix seconds. */
+    readonly refundedTime: number;
+  }
+>;
+
+export type TaskEvent = TaskSubmitted | TaskProgressed | TaskSucceeded | TaskFailed | TaskRefunded;
+
+export const TASK_EVENT_TYPES: readonly TaskEvent['type'][] = [
+  'TaskSubmitted',
+  'TaskProgressed',
+  'TaskSucceeded',
+  'TaskFailed',
+  'TaskRefunded',
+];
+
+/** What the balance book and the counters' projections fold besides the receipts. */
+export const TASK_REFUND_EVENT_TYPES: readonly TaskRefunded['type'][] = ['TaskRefunded'];
+
+export const taskStreamId = (taskId: string): string => `task-${taskId}`;
+
+/** new-api's refund wording for the system log row. */
+export function taskRefundLogText(refund: TaskRefunded['data']): string {
+  return refund.platform === 'midjourney'
+    ? `构图失败 ${refund.upstreamTaskId}，补偿 ${refund.quota} 额度`
+    : `异步任务执行失败 ${refund.upstreamTaskId}，补偿 ${refund.quota} 额度`;
+}

@@ -1,0 +1,3 @@
+export * from './mj-wire';
+export * from './suno-wire';
+export * from './task-snapshots';
