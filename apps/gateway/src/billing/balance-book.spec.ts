@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@tollgate/event-store';
-import type { RequestRelayed, TokenCreated } from '@tollgate/domain';
+import type { RequestRelayed, TaskRefunded, TokenCreated } from '@tollgate/domain';
 import { recordedEvent as recorded } from '@tollgate/testing/recorded-event';
 import { BalanceBook, type Reservation } from './balance-book';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
@@ -27,6 +27,18 @@ const receipt = (requestId: string, userId: number, tokenId: number, quota: numb
     'RequestRelayed',
     usageReceipt({ requestId, userId, tokenId, quota }) satisfies RequestRelayed['data'],
   );
+const refunded = (taskId: string, userId: number, tokenId: number, quota: number) =>
+  recorded('TaskRefunded', {
+    taskId,
+    platform: 'midjourney',
+    upstreamTaskId: `up-${taskId}`,
+    userId,
+    tokenId,
+    channelId: 1,
+    model: 'mj_imagine',
+    quota,
+    refundedTime: 0,
+  } satisfies TaskRefunded['data']);
 
 describe('BalanceBook', () => {
   it('reserves by check-and-decrement: concurrent reservations never overdraw', async () => {
@@ -206,5 +218,56 @@ describe('BalanceBook', () => {
       expect(replayed.tokenRemaining(7)).toBe(live.tokenRemaining(7));
       expect(replayed.tokenUsed(7)).toBe(live.tokenUsed(7));
     }
+  });
+
+  it('a task refund gives back its charge: user balance, token remaining and used', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 1000), tokenCreated(7, 1, 500)]);
+    book.apply([receipt('task-a', 1, 7, 200)]);
+    expect(book.userBalance(1)).toBe(800);
+    expect(book.tokenRemaining(7)).toBe(300);
+    book.apply([refunded('task-a', 1, 7, 200)]);
+    expect(book.userBalance(1)).toBe(1000);
+    expect(book.settledBalance(1)).toBe(1000);
+    expect(book.tokenRemaining(7)).toBe(500);
+    expect(book.tokenSettledRemaining(7)).toBe(500);
+    expect(book.tokenUsed(7)).toBe(0);
+  });
+
+  it('the refund of a charge settled locally gives back exactly that charge, replayed or live', () => {
+    const live = new BalanceBook();
+    const log = [granted(1, 1000), tokenCreated(7, 1, 500)];
+    live.apply(log);
+    const r = live.reserve('task-b', 1, 7, 300);
+    if (!r.ok) throw new Error('refused');
+    expect(live.settle(r.reservation, 250)).toBe(250);
+    expect(live.userBalance(1)).toBe(750);
+    // The receipt comes back through the subscription, then (the task failed) its refund.
+    const later = [receipt('task-b', 1, 7, 250), refunded('task-b', 1, 7, 250)];
+    log.push(...later);
+    live.apply(later.slice(0, 1));
+    expect(live.userBalance(1)).toBe(750);
+    live.apply(later.slice(1));
+    const replayed = new BalanceBook();
+    replayed.apply(log);
+    for (const book of [live, replayed]) {
+      expect(book.userBalance(1)).toBe(1000);
+      expect(book.tokenRemaining(7)).toBe(500);
+      expect(book.tokenUsed(7)).toBe(0);
+    }
+  });
+
+  it("a refund raises the token's remaining even past a cap set after the charge; no token, nothing", () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 1000), tokenCreated(7, 1, 500), receipt('c', 1, 7, 100)]);
+    book.apply([recorded('TokenUpdated', { ...(tokenCreated(7, 1, 50).data as object) })]);
+    expect(book.tokenRemaining(7)).toBe(50);
+    book.apply([refunded('c', 1, 7, 100), receipt('d', 1, 0, 40), refunded('d', 1, 0, 40)]);
+    expect(book.tokenRemaining(7)).toBe(150);
+    expect(book.tokenUsed(7)).toBe(0);
+    expect(book.userBalance(1)).toBe(1000);
+    // A refund naming a token the book does not know changes the user only.
+    book.apply([receipt('e', 1, 99, 10), refunded('e', 1, 99, 10)]);
+    expect(book.userBalance(1)).toBe(1000);
   });
 });

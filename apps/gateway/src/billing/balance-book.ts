@@ -2,10 +2,12 @@ import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tollgate/event-store';
 import {
   BILLING_EVENT_TYPES,
+  TASK_REFUND_EVENT_TYPES,
   TOKEN_EVENT_TYPES,
   USAGE_EVENT_TYPES,
   type BillingEvent,
   type RequestRelayed,
+  type TaskRefunded,
   type TokenEvent,
 } from '@tollgate/domain';
 import type { HotCache } from '../infrastructure/hot-caches/hot-cache';
@@ -23,7 +25,10 @@ export type ReserveResult =
 interface Account {
   /** Net credits from billing-<id> (grants, transfers, admin deltas). */
   credited: number;
-  /** Σ quota of the RequestRelayed receipts (and of local settles not yet seen as receipts). */
+  /**
+   * Σ quota of the RequestRelayed receipts (and of local settles not yet seen as receipts), less the
+   * TaskRefunded refunds.
+   */
   charged: number;
   /** Quota held by open reservations. */
   reserved: number;
@@ -58,6 +63,7 @@ export class BalanceBook implements HotCache {
     ...BILLING_EVENT_TYPES,
     ...TOKEN_EVENT_TYPES,
     ...USAGE_EVENT_TYPES,
+    ...TASK_REFUND_EVENT_TYPES,
   ];
 
   private readonly users = new Map<number, Account>();
@@ -74,6 +80,9 @@ export class BalanceBook implements HotCache {
           break;
         case 'RequestRelayed':
           this.applyReceipt((event as unknown as RequestRelayed).data);
+          break;
+        case 'TaskRefunded':
+          this.applyRefund((event as unknown as TaskRefunded).data);
           break;
         default:
           if ((BILLING_EVENT_TYPES as readonly string[]).includes(event.type))
@@ -184,6 +193,15 @@ export class BalanceBook implements HotCache {
       this.unreserve(open);
     }
     this.charge(receipt.userId, receipt.tokenId, receipt.quota);
+  }
+
+  /**
+   * A failed task's charge given back (its receipt was charged like any other): the user's charges
+   * and the token's go down by the whole quota. The token's remaining goes back up even past the
+   * cap its owner set (new-api's `remain_quota += quota`).
+   */
+  private applyRefund(refund: TaskRefunded['data']): void {
+    this.charge(refund.userId, refund.tokenId, -refund.quota);
   }
 
   private applyBilling(event: BillingEvent): void {

@@ -5,7 +5,7 @@ import {
   rebuildProjections,
   type ReadStore,
 } from '@tollgate/read-store';
-import { EMPTY_CHANNEL_CONFIG, type ChannelEvent } from '@tollgate/domain';
+import { EMPTY_CHANNEL_CONFIG, type ChannelEvent, type TaskRefunded } from '@tollgate/domain';
 import { ALL_PROJECTIONS } from '../projections/all-projections';
 import { ABILITIES, CHANNELS, type ChannelDocument } from './channel.document';
 import {
@@ -163,5 +163,48 @@ describe('channels projection', () => {
       channels: await read.collection(CHANNELS).find({}, { sort: { id: 1 } }),
       abilities: await abilities(),
     }).toEqual(incremental);
+  });
+
+  it("a task refund takes its charge back out of the channel's used_quota, once", async () => {
+    await append(events, 'channel-1', [created(1, ['default'], ['mj_imagine'])]);
+    await append(events, 'usage-p-1', [{ type: 'RequestRelayed', data: receipt(1, 10) }]);
+    const charge = {
+      ...receipt(1, 300),
+      model: 'mj_imagine',
+      promptTokens: 0,
+      completionTokens: 0,
+      task: { platform: 'midjourney' as const, action: 'IMAGINE', upstreamTaskId: 'mj-1' },
+    };
+    await append(events, 'task-a', [{ type: 'RequestRelayed', data: charge }]);
+    const refunded = await append(events, 'task-a', [
+      {
+        type: 'TaskRefunded',
+        data: {
+          taskId: 'a',
+          platform: 'midjourney',
+          upstreamTaskId: 'mj-1',
+          userId: 1,
+          tokenId: 0,
+          channelId: 1,
+          model: 'mj_imagine',
+          quota: 300,
+          refundedTime: 0,
+        } satisfies TaskRefunded['data'],
+      },
+    ]);
+    expect(await host.waitFor(refunded.position, 2000)).toBe(true);
+    const once = await read.collection<ChannelDocument>(CHANNELS).get('1');
+    expect(once?.used_quota).toBe(10);
+    expect(channelsProjection.version).toBeGreaterThanOrEqual(2);
+    const replay = [
+      ...(await events.readStream('channel-1')),
+      ...(await events.readStream('usage-p-1')),
+      ...(await events.readStream('task-a')),
+    ];
+    for (const atomicTransactions of [true, false])
+      await read.transaction((session) =>
+        applyEvents(channelsProjection, replay, session, { atomicTransactions }),
+      );
+    expect(await read.collection<ChannelDocument>(CHANNELS).get('1')).toEqual(once);
   });
 });

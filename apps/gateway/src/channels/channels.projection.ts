@@ -2,9 +2,11 @@ import type { RecordedEvent } from '@tollgate/event-store';
 import type { Collection, Projection, ReadStoreSession } from '@tollgate/read-store';
 import {
   CHANNEL_EVENT_TYPES,
+  TASK_REFUND_EVENT_TYPES,
   type ChannelConfig,
   type ChannelEvent,
   type RequestRelayed,
+  type TaskRefunded,
 } from '@tollgate/domain';
 import {
   ABILITIES,
@@ -97,10 +99,14 @@ function guarded(channels: Collection<ChannelDocument>, position: number) {
     );
 }
 
-/** channels + abilities, from the channel-<id> streams and the usage receipts (used_quota). */
+/**
+ * channels + abilities, from the channel-<id> streams and the usage receipts (used_quota, less the
+ * task refunds).
+ */
 export const channelsProjection: Projection = {
   name: 'channels',
-  version: 1,
+  // 2: TaskRefunded takes a failed task's charge back out of used_quota.
+  version: 2,
   collections: [
     {
       name: CHANNELS,
@@ -111,7 +117,12 @@ export const channelsProjection: Projection = {
       indexes: [{ fields: { group: 1, model: 1 } }, { fields: { channel_id: 1 } }],
     },
   ],
-  eventTypes: [...CHANNEL_EVENT_TYPES, 'RequestRelayed', ROUTING_REBUILD_REQUESTED],
+  eventTypes: [
+    ...CHANNEL_EVENT_TYPES,
+    'RequestRelayed',
+    ...TASK_REFUND_EVENT_TYPES,
+    ROUTING_REBUILD_REQUESTED,
+  ],
   async apply(event: RecordedEvent, session) {
     const channels = session.collection<ChannelDocument>(CHANNELS);
     const position = Number(event.position.commit);
@@ -180,16 +191,18 @@ export const channelsProjection: Projection = {
         return;
     }
   },
-  // The usage receipts: a batch's receipts are one guarded write per channel.
+  // The usage receipts: a batch's receipts are one guarded write per channel; a task refund takes
+  // its charge back out the same way.
   batched: {
-    eventTypes: ['RequestRelayed'],
+    eventTypes: ['RequestRelayed', ...TASK_REFUND_EVENT_TYPES],
     apply(event, writes) {
-      const data = event.data as RequestRelayed['data'];
+      const data = event.data as RequestRelayed['data'] | TaskRefunded['data'];
       if (data.channelId <= 0) return;
+      const quota = event.type === 'TaskRefunded' ? -data.quota : data.quota;
       writes.update(
         CHANNELS,
         String(data.channelId),
-        { $inc: { used_quota: data.quota } },
+        { $inc: { used_quota: quota } },
         { position: Number(event.position.commit) },
       );
     },

@@ -1,4 +1,7 @@
-import { LedgerFold } from './ledger-fold';
+import { recordedEvent } from '@tollgate/testing/recorded-event';
+import { usageReceipt } from '@tollgate/testing/usage-receipt';
+import { BalanceBook } from '../billing/balance-book';
+import { LEDGER_EVENT_TYPES, LedgerFold } from './ledger-fold';
 
 describe('LedgerFold (what the events say every balance is)', () => {
   it('user = credits − receipts; token = last cap − receipts since; channel = Σ its receipts', () => {
@@ -30,5 +33,63 @@ describe('LedgerFold (what the events say every balance is)', () => {
     });
     expect(fold.tokens.get(3)).toMatchObject({ cap: 300, chargedSinceCap: 20, used: 120 });
     expect(fold.channels.get(2)).toEqual({ used: 120, requests: 2 });
+  });
+
+  it('a task refund takes its receipt back everywhere, and the fold agrees with the balance book', () => {
+    const log = [
+      recordedEvent('UserRegistered', { userId: 7 }),
+      recordedEvent('QuotaGranted', { userId: 7, amount: 1000, reason: 'topup' }),
+      recordedEvent('TokenCreated', {
+        tokenId: 3,
+        userId: 7,
+        remainQuota: 500,
+        unlimitedQuota: false,
+      }),
+      recordedEvent('RequestRelayed', usageReceipt({ userId: 7, tokenId: 3, quota: 40 })),
+      recordedEvent(
+        'RequestRelayed',
+        usageReceipt({
+          requestId: 'task-a',
+          userId: 7,
+          tokenId: 3,
+          channelId: 2,
+          quota: 300,
+          task: { platform: 'midjourney', action: 'IMAGINE', upstreamTaskId: 'mj-a' },
+        }),
+      ),
+      // The owner lowers the cap after the charge: the refund lifts the token past it.
+      recordedEvent('TokenUpdated', {
+        tokenId: 3,
+        userId: 7,
+        remainQuota: 100,
+        unlimitedQuota: false,
+      }),
+      recordedEvent('TaskRefunded', {
+        taskId: 'a',
+        platform: 'midjourney',
+        upstreamTaskId: 'mj-a',
+        userId: 7,
+        tokenId: 3,
+        channelId: 2,
+        model: 'mj_imagine',
+        quota: 300,
+        refundedTime: 0,
+      }),
+    ];
+    expect(LEDGER_EVENT_TYPES).toContain('TaskRefunded');
+    const fold = new LedgerFold();
+    for (const event of log) fold.apply(event.type, event.data);
+    expect(fold.users.get(7)).toMatchObject({ credited: 1000, charged: 40, requests: 1 });
+    expect(fold.tokens.get(3)).toMatchObject({ cap: 100, chargedSinceCap: -300, used: 40 });
+    expect(fold.channels.get(1)?.used).toBe(40);
+    expect(fold.channels.get(2)?.used).toBe(0);
+
+    // The balance book, replayed from the same log (as the CLI check does), says the same.
+    const book = new BalanceBook();
+    book.apply(log);
+    const token = fold.tokens.get(3)!;
+    expect(book.settledBalance(7)).toBe(1000 - 40);
+    expect(book.tokenSettledRemaining(3)).toBe(token.cap - token.chargedSinceCap);
+    expect(book.tokenUsed(3)).toBe(token.used);
   });
 });

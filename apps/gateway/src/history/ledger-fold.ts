@@ -1,4 +1,9 @@
-import { BILLING_EVENT_TYPES, TOKEN_EVENT_TYPES, USAGE_EVENT_TYPES } from '@tollgate/domain';
+import {
+  BILLING_EVENT_TYPES,
+  TASK_REFUND_EVENT_TYPES,
+  TOKEN_EVENT_TYPES,
+  USAGE_EVENT_TYPES,
+} from '@tollgate/domain';
 import { billingDeltaOf } from './event-facts';
 
 export interface UserSums {
@@ -29,6 +34,7 @@ export const LEDGER_EVENT_TYPES: readonly string[] = [
   ...BILLING_EVENT_TYPES,
   ...TOKEN_EVENT_TYPES,
   ...USAGE_EVENT_TYPES,
+  ...TASK_REFUND_EVENT_TYPES,
 ];
 
 type Data = Record<string, unknown>;
@@ -37,7 +43,9 @@ const n = (v: unknown): number => (typeof v === 'number' ? v : 0);
 /**
  * What the events say every balance is, folded independently of the projections and the balance
  * book (docs/ledger.md): user = Σ credits − Σ receipts; token = last cap − receipts since it was
- * set (in the log's order), used = Σ receipts; channel used = Σ receipts naming it.
+ * set (in the log's order), used = Σ receipts; channel used = Σ receipts naming it. A task refund
+ * (TaskRefunded) is its charge's receipt taken back: −quota everywhere, −1 request for the user
+ * (request_count); a token's remaining then rises even past its cap, as the book counts it.
  */
 export class LedgerFold {
   readonly users = new Map<number, UserSums>();
@@ -105,6 +113,24 @@ export class LedgerFold {
           const channel = this.channels.get(channelId) ?? { used: 0, requests: 0 };
           channel.used += quota;
           channel.requests += 1;
+          this.channels.set(channelId, channel);
+        }
+        return;
+      }
+      case 'TaskRefunded': {
+        const quota = n(d['quota']);
+        const user = this.user(n(d['userId']));
+        user.charged -= quota;
+        user.requests -= 1;
+        const token = this.tokens.get(n(d['tokenId']));
+        if (token) {
+          token.used -= quota;
+          token.chargedSinceCap -= quota;
+        }
+        const channelId = n(d['channelId']);
+        if (channelId > 0) {
+          const channel = this.channels.get(channelId) ?? { used: 0, requests: 0 };
+          channel.used -= quota;
           this.channels.set(channelId, channel);
         }
         return;

@@ -1,5 +1,11 @@
 import type { Projection } from '@tollgate/read-store';
-import type { RequestRelayed, TokenCreated, TokenUpdated } from '@tollgate/domain';
+import {
+  TASK_REFUND_EVENT_TYPES,
+  type RequestRelayed,
+  type TaskRefunded,
+  type TokenCreated,
+  type TokenUpdated,
+} from '@tollgate/domain';
 import { eventTimeMs } from './event-facts';
 import {
   LEDGER_TOKEN_CAPS,
@@ -13,15 +19,20 @@ const HOUR = 3600;
 export const usageBucketId = (subject: 'u' | 't', id: number, grain: 'h' | 's', t: number) =>
   `${subject}:${id}:${grain}:${t}`;
 
-/** ledger_usage + ledger_token_caps: what the balance-at routes sum (docs/history.md). */
+/**
+ * ledger_usage + ledger_token_caps: what the balance-at routes sum (docs/history.md). A task refund
+ * is negative consumption (quota and count) at its own time, as the users and tokens read models
+ * and the balance book count it.
+ */
 export const ledgerUsageProjection: Projection = {
   name: 'ledger-usage',
-  version: 1,
+  // 2: TaskRefunded (negative consumption).
+  version: 2,
   collections: [
     { name: LEDGER_USAGE, indexes: [{ fields: { subject: 1, subject_id: 1, grain: 1, t: 1 } }] },
     { name: LEDGER_TOKEN_CAPS, indexes: [{ fields: { token_id: 1, revision: -1 } }] },
   ],
-  eventTypes: ['TokenCreated', 'TokenUpdated', 'RequestRelayed'],
+  eventTypes: ['TokenCreated', 'TokenUpdated', 'RequestRelayed', ...TASK_REFUND_EVENT_TYPES],
   async apply(recorded, session) {
     // Receipts before this event are already written (the batch's buffer is flushed first).
     const event = { type: recorded.type, data: recorded.data } as TokenCreated | TokenUpdated;
@@ -40,9 +51,11 @@ export const ledgerUsageProjection: Projection = {
     });
   },
   batched: {
-    eventTypes: ['RequestRelayed'],
+    eventTypes: ['RequestRelayed', ...TASK_REFUND_EVENT_TYPES],
     apply(recorded, writes) {
-      const d = (recorded as unknown as RequestRelayed).data;
+      const d = (recorded as unknown as RequestRelayed | TaskRefunded).data;
+      // A refund gives back its charge: one request less, its quota less.
+      const sign = recorded.type === 'TaskRefunded' ? -1 : 1;
       const second = Math.floor(eventTimeMs(recorded) / 1000);
       const hour = Math.floor(second / HOUR) * HOUR;
       const add = (subject: 'u' | 't', id: number, grain: 'h' | 's', t: number) =>
@@ -51,7 +64,7 @@ export const ledgerUsageProjection: Projection = {
           usageBucketId(subject, id, grain, t),
           {
             $setOnInsert: { subject, subject_id: id, grain, t },
-            $inc: { quota: d.quota, count: 1 },
+            $inc: { quota: sign * d.quota, count: sign },
           },
           { upsert: true },
         );

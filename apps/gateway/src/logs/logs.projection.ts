@@ -8,9 +8,13 @@ import {
 import {
   BILLING_EVENT_TYPES,
   LOG_EVENT_TYPES,
+  TASK_REFUND_EVENT_TYPES,
   USAGE_EVENT_TYPES,
+  taskRefundLogText,
   type BillingEvent,
   type LogEvent,
+  type RequestRelayed,
+  type TaskRefunded,
   type UsageEvent,
   type UserRegistered,
   type UserRenamed,
@@ -26,7 +30,15 @@ import {
   type LogUserDocument,
 } from './log.document';
 
-type Source = BillingEvent | UsageEvent | LogEvent | UserRegistered | UserRenamed;
+type Source = BillingEvent | UsageEvent | TaskRefunded | LogEvent | UserRegistered | UserRenamed;
+/** The events that become a row. */
+type RowSource = BillingEvent | UsageEvent | TaskRefunded;
+
+/**
+ * A task refund's row is type 4 (system) with its model named: the other system rows have none.
+ * The log clear finds the refund rows it drops by this, to take them back out of the totals.
+ */
+const REFUND_ROWS = { type: 4, model_name: { $ne: '' } };
 
 /** Usernames, read once per batch (a batch of receipts is mostly a few users' requests). */
 const usernames = new BatchMemo<string>();
@@ -46,14 +58,16 @@ const seconds = (event: RecordedEvent): number => {
 
 /**
  * logs: one row per balance-changing event — 1 top-up (redemption), 2 consumption (RequestRelayed
- * receipts), 3 admin (quota edits), 4 system (new-user grant, invitation rewards, aff transfers).
+ * receipts), 3 admin (quota edits), 4 system (new-user grant, invitation rewards, aff transfers,
+ * task refunds). `log_totals` = Σ consumption rows − Σ task refund rows (the charge given back).
  * The row id is the event's `$all` position: stable across rebuilds, newest = highest. A
  * LogsCleared event drops the rows before its time (the log stream keeps who cleared what).
  */
 export const logsProjection: Projection = {
   name: 'logs',
   // 2: log_totals. 3: the cache and reasoning counts in `other`.
-  version: 3,
+  // 4: task charges' content (action, task id); TaskRefunded rows, subtracted from log_totals.
+  version: 4,
   collections: [
     {
       name: LOGS,
@@ -74,6 +88,7 @@ export const logsProjection: Projection = {
     'UserRenamed',
     ...BILLING_EVENT_TYPES,
     ...USAGE_EVENT_TYPES,
+    ...TASK_REFUND_EVENT_TYPES,
     ...LOG_EVENT_TYPES,
   ],
   async apply(recorded, session) {
@@ -97,7 +112,20 @@ export const logsProjection: Projection = {
       case 'LogsCleared': {
         const logs = session.collection<LogDocument>(LOGS);
         const before = { $lt: event.data.before };
-        const cleared = await logs.sum({ type: 2, created_at: before }, 'user_id', ['quota']);
+        const consumed = await logs.sum({ type: 2, created_at: before }, 'user_id', ['quota']);
+        const refunded = await logs.sum({ ...REFUND_ROWS, created_at: before }, 'user_id', [
+          'quota',
+        ]);
+        // What the cleared rows had added to the totals: their consumption less their refunds.
+        const cleared = new Map<number, number>();
+        for (const [groups, sign] of [
+          [consumed, 1],
+          [refunded, -1],
+        ] as const)
+          for (const group of groups) {
+            const userId = group._id as number;
+            cleared.set(userId, (cleared.get(userId) ?? 0) + sign * (group.sums['quota'] ?? 0));
+          }
         const position = Number(recorded.position.commit);
         const totals = session.collection<LogTotalsDocument>(LOG_TOTALS);
         const subtract = (id: string, quota: number) =>
@@ -105,12 +133,10 @@ export const logsProjection: Projection = {
             { _id: id, source_position: { $lt: position } },
             { $inc: { quota: -quota }, $set: { source_position: position } },
           );
-        for (const group of cleared) {
-          await subtract(userTotalsId(group._id as number), group.sums['quota'] ?? 0);
-        }
+        for (const [userId, quota] of cleared) await subtract(userTotalsId(userId), quota);
         await subtract(
           ALL_TOTALS,
-          cleared.reduce((sum, group) => sum + (group.sums['quota'] ?? 0), 0),
+          [...cleared.values()].reduce((sum, quota) => sum + quota, 0),
         );
         await logs.deleteMany({ created_at: before });
         return;
@@ -119,19 +145,23 @@ export const logsProjection: Projection = {
         await putRow(event, recorded, session);
     }
   },
-  // Receipts: the row as any other, and its quota into the totals, merged per batch.
+  // Receipts: the row as any other, and its quota into the totals, merged per batch. A task
+  // refund's row (type 4) takes its quota back out of the totals: the consumption was given back.
   batched: {
-    eventTypes: USAGE_EVENT_TYPES,
+    eventTypes: [...USAGE_EVENT_TYPES, ...TASK_REFUND_EVENT_TYPES],
     async apply(recorded, writes, session) {
-      const event = { type: recorded.type, data: recorded.data } as UsageEvent;
+      const event = { type: recorded.type, data: recorded.data } as UsageEvent | TaskRefunded;
       const row = await putRow(event, recorded, session);
-      if (row?.type === 2) addToTotals(writes, row, Number(recorded.position.commit));
+      const position = Number(recorded.position.commit);
+      if (row?.type === 2) addToTotals(writes, row.user_id, row.quota, position);
+      else if (row && event.type === 'TaskRefunded')
+        addToTotals(writes, row.user_id, -row.quota, position);
     },
   },
 };
 
 async function putRow(
-  event: BillingEvent | UsageEvent,
+  event: RowSource,
   recorded: RecordedEvent,
   session: ReadStoreSession,
 ): Promise<LogDocument | null> {
@@ -140,14 +170,23 @@ async function putRow(
   return row;
 }
 
-function addToTotals(writes: BatchWrites, row: LogDocument, position: number): void {
-  for (const id of [ALL_TOTALS, userTotalsId(row.user_id)]) {
-    writes.update(LOG_TOTALS, id, { $inc: { quota: row.quota } }, { position });
+function addToTotals(writes: BatchWrites, userId: number, quota: number, position: number): void {
+  for (const id of [ALL_TOTALS, userTotalsId(userId)]) {
+    writes.update(LOG_TOTALS, id, { $inc: { quota } }, { position });
   }
 }
 
+/** new-api's content of a task's charge row (`%.2f`); Suno's names no task id. */
+function taskChargeLogText(
+  d: Pick<RequestRelayed['data'], 'modelPrice' | 'groupRatio'>,
+  task: NonNullable<RequestRelayed['data']['task']>,
+): string {
+  const text = `模型固定价格 ${d.modelPrice.toFixed(2)}，分组倍率 ${d.groupRatio.toFixed(2)}，操作 ${task.action}`;
+  return task.platform === 'midjourney' ? `${text}，ID ${task.upstreamTaskId}` : text;
+}
+
 async function toRow(
-  event: BillingEvent | UsageEvent,
+  event: RowSource,
   recorded: RecordedEvent,
   session: ReadStoreSession,
 ): Promise<LogDocument | null> {
@@ -226,6 +265,7 @@ async function toRow(
         channel: d.channelId,
         retry: d.channelChain.length > 1 ? d.channelChain.join(',') : '',
         ip: d.ip,
+        content: d.task ? taskChargeLogText(d, d.task) : '',
         other: JSON.stringify({
           ...(d.firstTokenMs === null ? {} : { frt: d.firstTokenMs }),
           model_ratio: d.modelRatio,
@@ -244,6 +284,17 @@ async function toRow(
           ...(d.reasoningTokens ? { reasoning_tokens: d.reasoningTokens } : {}),
           admin_info: { use_channel: d.channelChain },
         }),
+      };
+    }
+    case 'TaskRefunded': {
+      const d = event.data;
+      return {
+        ...base,
+        type: 4,
+        model_name: d.model,
+        channel: d.channelId,
+        quota: d.quota,
+        content: taskRefundLogText(d),
       };
     }
   }

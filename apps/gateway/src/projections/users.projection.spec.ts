@@ -5,7 +5,7 @@ import {
   rebuildProjections,
   type ReadStore,
 } from '@tollgate/read-store';
-import type { BillingEvent, UserEvent } from '@tollgate/domain';
+import type { BillingEvent, TaskRefunded, TaskSubmitted, UserEvent } from '@tollgate/domain';
 import { ALL_PROJECTIONS } from './all-projections';
 import { USERS, type UserDocument } from './user.document';
 import { OPTIONS } from './options.projection';
@@ -35,6 +35,60 @@ const registered = (userId: number, username: string): UserEvent => ({
     affCode: `code${userId}`,
     source: 'register',
   },
+});
+
+/** A Midjourney task's submission and its charge, appended together on `task-<id>`. */
+const taskSubmission = (taskId: string, userId: number, quota: number) => {
+  const task: TaskSubmitted['data'] = {
+    taskId,
+    platform: 'midjourney',
+    upstreamTaskId: `mj-${taskId}`,
+    userId,
+    tokenId: 0,
+    channelId: 4,
+    action: 'IMAGINE',
+    model: 'mj_imagine',
+    code: 1,
+    prompt: 'a cat',
+    description: '',
+    submitTime: 0,
+    status: 'SUBMITTED',
+    progress: '0%',
+    failReason: '',
+    quota,
+    originTaskId: '',
+    imageUrl: '',
+  };
+  const charge = usageReceipt({
+    requestId: taskId,
+    userId,
+    tokenId: 0,
+    channelId: 4,
+    model: 'mj_imagine',
+    promptTokens: 0,
+    completionTokens: 0,
+    quota,
+    modelPrice: 0.1,
+    task: { platform: 'midjourney', action: 'IMAGINE', upstreamTaskId: `mj-${taskId}` },
+  });
+  return [
+    { type: 'TaskSubmitted', data: task },
+    { type: 'RequestRelayed', data: charge },
+  ];
+};
+const taskRefund = (taskId: string, userId: number, quota: number) => ({
+  type: 'TaskRefunded',
+  data: {
+    taskId,
+    platform: 'midjourney',
+    upstreamTaskId: `mj-${taskId}`,
+    userId,
+    tokenId: 0,
+    channelId: 4,
+    model: 'mj_imagine',
+    quota,
+    refundedTime: 0,
+  } satisfies TaskRefunded['data'],
 });
 
 async function append(
@@ -253,5 +307,41 @@ describe('users and options projections', () => {
     }).toEqual(incremental);
     expect(incremental.users).toHaveLength(2);
     expect(incremental.options).toHaveLength(2);
+  });
+
+  it('a task refund gives back what its charge took: quota, used_quota, request_count; replays change nothing', async () => {
+    await append(events, 'user-6', [registered(6, 'frank')]);
+    await append(events, 'billing-6', [
+      { type: 'QuotaGranted', data: { userId: 6, amount: 1000, reason: 'redemption' } },
+    ]);
+    await append(events, 'usage-p-1', [
+      { type: 'RequestRelayed', data: usageReceipt({ userId: 6, quota: 10 }) },
+    ]);
+    const charged = await append(events, 'task-a', taskSubmission('a', 6, 300));
+    expect(await host.waitFor(charged.position, 2000)).toBe(true);
+    expect(await read.collection<UserDocument>(USERS).get('6')).toMatchObject({
+      quota: 690,
+      used_quota: 310,
+      request_count: 2,
+    });
+    const refunded = await append(events, 'task-a', [
+      { type: 'TaskFailed', data: { taskId: 'a', reason: 'x', cause: 'upstream', snapshot: {} } },
+      taskRefund('a', 6, 300),
+    ]);
+    expect(await host.waitFor(refunded.position, 2000)).toBe(true);
+    const once = await read.collection<UserDocument>(USERS).get('6');
+    expect(once).toMatchObject({ quota: 990, used_quota: 10, request_count: 1 });
+    expect(usersProjection.eventTypes).toContain('TaskRefunded');
+    expect(usersProjection.version).toBeGreaterThanOrEqual(4);
+    const replay = [
+      ...(await events.readStream('billing-6')),
+      ...(await events.readStream('usage-p-1')),
+      ...(await events.readStream('task-a')),
+    ].filter((event) => usersProjection.eventTypes.includes(event.type));
+    for (const atomicTransactions of [true, false])
+      await read.transaction((session) =>
+        applyEvents(usersProjection, replay, session, { atomicTransactions }),
+      );
+    expect(await read.collection<UserDocument>(USERS).get('6')).toEqual(once);
   });
 });

@@ -3,9 +3,11 @@ import type { Collection, Projection, Update } from '@tollgate/read-store';
 import {
   BILLING_EVENT_TYPES,
   IDENTITY_FIELD,
+  TASK_REFUND_EVENT_TYPES,
   USAGE_EVENT_TYPES,
   USER_EVENT_TYPES,
   type BillingEvent,
+  type TaskRefunded,
   type UsageEvent,
   type UserEvent,
 } from '@tollgate/domain';
@@ -24,7 +26,8 @@ export const usersProjection: Projection = {
   // 2: sessions_valid_after, revoked_sessions, access tokens revoked by resets and disables,
   //    email_verified, registration_pending.
   // 3: oidc_id, linux_do_id and setting on every row (new-api's user fields).
-  version: 3,
+  // 4: TaskRefunded gives a failed task's charge back (quota, used_quota, request_count).
+  version: 4,
   collections: [
     {
       name: USERS,
@@ -47,22 +50,39 @@ export const usersProjection: Projection = {
       search: ['username', 'display_name', 'email'],
     },
   ],
-  eventTypes: [...USER_EVENT_TYPES, ...BILLING_EVENT_TYPES, ...USAGE_EVENT_TYPES],
+  eventTypes: [
+    ...USER_EVENT_TYPES,
+    ...BILLING_EVENT_TYPES,
+    ...USAGE_EVENT_TYPES,
+    ...TASK_REFUND_EVENT_TYPES,
+  ],
   async apply(event, session) {
     const users = session.collection<UserDocument>(USERS);
     const domainEvent = { type: event.type, data: event.data } as UserEvent | BillingEvent;
     await applyUserEvent(domainEvent, guardedWriter(users, event), occurredAtMs(event), users);
   },
-  // The usage receipts, at relay rates: a batch's receipts are one guarded write per user.
+  // The usage receipts, at relay rates: a batch's receipts are one guarded write per user. A task
+  // refund is the inverse of its charge's receipt, merged the same way.
   batched: {
-    eventTypes: USAGE_EVENT_TYPES,
+    eventTypes: [...USAGE_EVENT_TYPES, ...TASK_REFUND_EVENT_TYPES],
     apply(event, writes) {
+      const position = { position: Number(event.position.commit) };
+      if (event.type === 'TaskRefunded') {
+        const { data } = event as unknown as TaskRefunded;
+        writes.update(
+          USERS,
+          String(data.userId),
+          { $inc: { quota: data.quota, used_quota: -data.quota, request_count: -1 } },
+          position,
+        );
+        return;
+      }
       const { data } = event as unknown as UsageEvent;
       writes.update(
         USERS,
         String(data.userId),
         { $inc: { quota: -data.quota, used_quota: data.quota, request_count: 1 } },
-        { position: Number(event.position.commit) },
+        position,
       );
     },
   },

@@ -60,6 +60,12 @@ describe('pushesFor', () => {
     ]);
     expect(pushesFor('channels', [recordedEvent('RequestRelayed', { channelId: 3 })])).toEqual([]);
   });
+
+  it('task refunds only move used_quota: no push to the channel list', () => {
+    expect(
+      pushesFor('channels', [recordedEvent('TaskRefunded', { channelId: 3, userId: 5, quota: 5 })]),
+    ).toEqual([]);
+  });
 });
 
 describe('pushesFor (tokens, redemptions, logs)', () => {

@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '@tollgate/event-store';
 import type { ChangedEvent } from '@tollgate/contracts';
+import { taskOwners } from '../tasks/read/task-owners';
 
 export type Audience = 'admins' | 'root' | 'everyone' | `user:${number}`;
 
@@ -55,8 +56,8 @@ export function pushesFor(projection: string, events: readonly RecordedEvent[]):
       add({ to: 'everyone', event: { topic: 'status' } });
       add({ to: 'root', event: { topic: 'options' } });
     } else if (projection === 'channels') {
-      // Usage receipts only move used_quota: never a push per relayed request.
-      if (event.type === 'RequestRelayed') continue;
+      // Usage receipts and task refunds only move used_quota: never a push per request or refund.
+      if (event.type === 'RequestRelayed' || event.type === 'TaskRefunded') continue;
       const channelId = (event.data as { channelId?: unknown }).channelId;
       add({
         to: 'admins',
@@ -65,6 +66,12 @@ export function pushesFor(projection: string, events: readonly RecordedEvent[]):
             ? { topic: 'channels', id: channelId }
             : { topic: 'channels' },
       });
+    } else if (projection === 'task-log') {
+      // Progress events name only the task: its owner is remembered from the submission. An
+      // owner unknown (a task submitted before a restart) wakes every console's task list instead.
+      const owner = taskOwners.ownerOf(event);
+      add({ to: 'admins', event: { topic: 'tasks' } });
+      add({ to: owner === undefined ? 'everyone' : `user:${owner}`, event: { topic: 'tasks' } });
     }
   }
   return [...pushes.values()];

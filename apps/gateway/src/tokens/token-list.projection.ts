@@ -1,7 +1,9 @@
 import type { Projection, Update } from '@tollgate/read-store';
 import {
+  TASK_REFUND_EVENT_TYPES,
   TOKEN_EVENT_TYPES,
   USAGE_EVENT_TYPES,
+  type TaskRefunded,
   type TokenEvent,
   type TokenSettings,
   type UsageEvent,
@@ -27,7 +29,8 @@ function settingsFields(s: TokenSettings) {
 /** tokens: one document per live token (deleted tokens are removed), counters from the receipts. */
 export const tokenListProjection: Projection = {
   name: 'tokens',
-  version: 1,
+  // 2: TaskRefunded gives a failed task's charge back (remain_quota, used_quota).
+  version: 2,
   collections: [
     {
       name: TOKENS,
@@ -38,7 +41,7 @@ export const tokenListProjection: Projection = {
       ],
     },
   ],
-  eventTypes: [...TOKEN_EVENT_TYPES, ...USAGE_EVENT_TYPES],
+  eventTypes: [...TOKEN_EVENT_TYPES, ...USAGE_EVENT_TYPES, ...TASK_REFUND_EVENT_TYPES],
   async apply(recorded, session) {
     const tokens = session.collection<TokenDocument>(TOKENS);
     const event = { type: recorded.type, data: recorded.data } as TokenEvent;
@@ -80,10 +83,22 @@ export const tokenListProjection: Projection = {
         return;
     }
   },
-  // The usage receipts: a batch's receipts are one guarded write per token.
+  // The usage receipts: a batch's receipts are one guarded write per token. A task refund gives its
+  // charge back (new-api's `remain_quota += quota`, even past the cap), merged the same way.
   batched: {
-    eventTypes: USAGE_EVENT_TYPES,
+    eventTypes: [...USAGE_EVENT_TYPES, ...TASK_REFUND_EVENT_TYPES],
     apply(recorded, writes) {
+      if (recorded.type === 'TaskRefunded') {
+        const { data } = recorded as unknown as TaskRefunded;
+        if (data.tokenId === 0) return;
+        writes.update(
+          TOKENS,
+          String(data.tokenId),
+          { $inc: { remain_quota: data.quota, used_quota: -data.quota } },
+          { position: Number(recorded.position.commit) },
+        );
+        return;
+      }
       const { data } = recorded as unknown as UsageEvent;
       if (data.tokenId === 0) return;
       writes.update(

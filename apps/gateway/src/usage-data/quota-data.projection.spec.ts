@@ -2,7 +2,7 @@ import { closeProjectionHost, openProjectionHost } from '@tollgate/testing/proje
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@tollgate/event-store';
 import { ProjectionHost, rebuildProjections, type ReadStore } from '@tollgate/read-store';
-import type { RequestRelayed } from '@tollgate/domain';
+import type { RequestRelayed, TaskRefunded } from '@tollgate/domain';
 import {
   QUOTA_DATA,
   QUOTA_DATA_TOTAL,
@@ -116,5 +116,64 @@ describe('quota_data projection', () => {
     expect(incrementalTotals.length).toBeGreaterThan(0);
     host = new ProjectionHost(events, read, [quotaDataProjection]);
     await host.start();
+  });
+
+  it("a task refund takes its quota out of its model's row in the refund's hour; the count stays", async () => {
+    await append('user-7', 'UserRegistered', { userId: 7, username: 'alice' });
+    const charge = usageReceipt({
+      userId: 7,
+      model: 'mj_imagine',
+      quota: 300,
+      promptTokens: 0,
+      completionTokens: 0,
+      task: { platform: 'midjourney', action: 'IMAGINE', upstreamTaskId: 'mj-a' },
+    });
+    await append('task-a', 'RequestRelayed', charge, '2026-01-15T08:50:00.000Z');
+    await append('task-b', 'RequestRelayed', { ...charge, requestId: 'b', quota: 100 });
+    const refund = (taskId: string, quota: number): TaskRefunded['data'] => ({
+      taskId,
+      platform: 'midjourney',
+      upstreamTaskId: `mj-${taskId}`,
+      userId: 7,
+      tokenId: 1,
+      channelId: 1,
+      model: 'mj_imagine',
+      quota,
+      refundedTime: 0,
+    });
+    await append('task-b', 'TaskRefunded', refund('b', 100), '2026-01-15T08:55:00.000Z');
+    const last = await append(
+      'task-a',
+      'TaskRefunded',
+      refund('a', 300),
+      '2026-01-15T09:05:00.000Z',
+    );
+    expect(await host.waitFor(last.position, 2000)).toBe(true);
+    const strip = ({ _id, ...r }: { _id: string }) => r;
+    expect((await rows()).map(strip)).toEqual([
+      {
+        user_id: 7,
+        username: 'alice',
+        model_name: 'mj_imagine',
+        created_at: HOUR_8,
+        count: 2,
+        quota: 300,
+        token_used: 0,
+      },
+      {
+        user_id: 7,
+        username: 'alice',
+        model_name: 'mj_imagine',
+        created_at: HOUR_8 + 3600,
+        count: 0,
+        quota: -300,
+        token_used: 0,
+      },
+    ]);
+    expect((await totals()).map(strip)).toEqual([
+      { model_name: 'mj_imagine', created_at: HOUR_8, count: 2, quota: 300, token_used: 0 },
+      { model_name: 'mj_imagine', created_at: HOUR_8 + 3600, count: 0, quota: -300, token_used: 0 },
+    ]);
+    expect(quotaDataProjection.version).toBeGreaterThanOrEqual(3);
   });
 });

@@ -1,5 +1,12 @@
 import { BatchMemo, type Projection, type ReadStoreSession } from '@tollgate/read-store';
-import type { OptionChanged, RequestRelayed, UserRegistered, UserRenamed } from '@tollgate/domain';
+import {
+  TASK_REFUND_EVENT_TYPES,
+  type OptionChanged,
+  type RequestRelayed,
+  type TaskRefunded,
+  type UserRegistered,
+  type UserRenamed,
+} from '@tollgate/domain';
 import {
   EXPORT_SWITCH,
   QUOTA_DATA,
@@ -31,10 +38,15 @@ function stateOf(session: ReadStoreSession, id: string): Promise<QuotaDataStateD
  * receipts while `DataExportEnabled` is on (as the anchors only export then). The row id is the
  * key, so increments land on one document per hour. quota_data_total holds the same sums over
  * every user (model × hour), so the admin's unfiltered view reads at most models × hours rows.
+ *
+ * A task refund (TaskRefunded) takes its quota out of its model's row in the hour of the refund
+ * (the charge may be in an earlier hour). Its count stays: the request was made, and −1 could drive
+ * the refund hour's count below 0 when the charge was counted in another hour.
  */
 export const quotaDataProjection: Projection = {
   name: 'quota-data',
-  version: 2,
+  // 3: TaskRefunded subtracts its quota.
+  version: 3,
   collections: [
     {
       name: QUOTA_DATA,
@@ -46,7 +58,13 @@ export const quotaDataProjection: Projection = {
     { name: QUOTA_DATA_TOTAL, indexes: [{ fields: { created_at: 1 } }] },
     { name: QUOTA_DATA_STATE },
   ],
-  eventTypes: ['UserRegistered', 'UserRenamed', 'OptionChanged', 'RequestRelayed'],
+  eventTypes: [
+    'UserRegistered',
+    'UserRenamed',
+    'OptionChanged',
+    'RequestRelayed',
+    ...TASK_REFUND_EVENT_TYPES,
+  ],
   async apply(recorded, session) {
     const event = { type: recorded.type, data: recorded.data } as Source;
     switch (event.type) {
@@ -63,19 +81,27 @@ export const quotaDataProjection: Projection = {
         return;
     }
   },
-  // The usage receipts: a batch's receipts are one write per user × model × hour.
+  // The usage receipts (and task refunds): a batch's receipts are one write per user × model × hour.
   batched: {
-    eventTypes: ['RequestRelayed'],
+    eventTypes: ['RequestRelayed', ...TASK_REFUND_EVENT_TYPES],
     async apply(recorded, writes, session) {
       // Default on (the option's default): only an explicit false stops the export.
       if ((await stateOf(session, EXPORT_SWITCH))?.enabled === false) return;
-      const d = (recorded as unknown as RequestRelayed).data;
+      const event = recorded as unknown as RequestRelayed | TaskRefunded;
+      const d = event.data;
       const occurred = recorded.metadata['occurredAt'];
       const at =
         typeof occurred === 'string' ? Date.parse(occurred) : recorded.recordedAt.getTime();
       const hour = Math.floor(at / 1000 / HOUR) * HOUR;
       const username = (await stateOf(session, String(d.userId)))?.username ?? '';
-      const $inc = { count: 1, quota: d.quota, token_used: d.promptTokens + d.completionTokens };
+      const $inc =
+        event.type === 'TaskRefunded'
+          ? { count: 0, quota: -event.data.quota, token_used: 0 }
+          : {
+              count: 1,
+              quota: event.data.quota,
+              token_used: event.data.promptTokens + event.data.completionTokens,
+            };
       writes.update(
         QUOTA_DATA,
         `${d.userId}:${hour}:${d.model}`,
