@@ -465,6 +465,34 @@ const ROWS: readonly Row[] = [
     path: () => '/api/log/',
     query: { target_timestamp: 'timestamp' },
   },
+  // The drawing and task logs: new-api's 0-based `p` takes a negative page (the first), so it is
+  // fuzzed as text (non-numeric, repeated, NUL, too long); timestamps are milliseconds (mj) or
+  // seconds (task), 0 = no bound.
+  ...['GET /api/mj', 'GET /api/mj/self'].map((route): Row => ({
+    route,
+    path: () => `${route.slice(4)}/`,
+    query: {
+      p: 'text',
+      mj_id: 'text',
+      start_timestamp: 'status',
+      end_timestamp: 'status',
+      ...(route === 'GET /api/mj' ? { channel_id: 'page' as const } : {}),
+    },
+  })),
+  ...['GET /api/task', 'GET /api/task/self'].map((route): Row => ({
+    route,
+    path: () => `${route.slice(4)}/`,
+    query: {
+      p: 'text',
+      platform: 'text',
+      task_id: 'text',
+      status: 'text',
+      action: 'text',
+      start_timestamp: 'status',
+      end_timestamp: 'status',
+      ...(route === 'GET /api/task' ? { channel_id: 'page' as const } : {}),
+    },
+  })),
   // History and the ledger check (issue 13): paging, time ranges, instants
   ...(
     [
@@ -543,6 +571,9 @@ const ROWS: readonly Row[] = [
     fields: { ids: 'id_list' },
   },
   { route: 'POST /api/channel/fix' },
+  // The task poller: no input to fuzz (a status, and a round on demand).
+  { route: 'GET /api/task/poll-status' },
+  { route: 'POST /api/task/poll' },
   {
     ...byId('POST /api/channel/copy/:id', (ctx) => ctx.channelId),
     query: { suffix: 'text', reset_balance: 'flag' },

@@ -331,6 +331,13 @@ const ROWS: readonly Row[] = [
   { route: 'GET /api/log/stat', min: 10, path: () => '/api/log/stat' },
   { route: 'GET /api/log/self/stat', min: 1, path: () => '/api/log/self/stat' },
   { route: 'DELETE /api/log', min: 100, path: () => '/api/log/?target_timestamp=1' },
+  // The drawing and task logs (Midjourney, Suno)
+  { route: 'GET /api/mj', min: 10, path: () => '/api/mj/?p=0' },
+  { route: 'GET /api/mj/self', min: 1, path: () => '/api/mj/self?p=0' },
+  { route: 'GET /api/task', min: 10, path: () => '/api/task/?p=0' },
+  { route: 'GET /api/task/self', min: 1, path: () => '/api/task/self?p=0' },
+  { route: 'GET /api/task/poll-status', min: 10, path: () => '/api/task/poll-status' },
+  { route: 'POST /api/task/poll', min: 10, path: () => '/api/task/poll' },
   // History and the ledger check (issue 13)
   { route: 'GET /api/user/self/history', min: 1, path: () => '/api/user/self/history' },
   {

@@ -29,6 +29,7 @@ import { HistoryModule } from './history/history.module';
 import { PricingModule } from './pricing/pricing.module';
 import { TopUpModule } from './topup/topup.module';
 import { StripeModule } from './topup/stripe/stripe.module';
+import { TaskLogModule } from './tasks/read/task-log.module';
 
 /** The gateway: infrastructure, then one module per feature (one import line each). */
 @Module({})
@@ -62,6 +63,7 @@ export class AppModule {
         PricingModule,
         TopUpModule,
         StripeModule,
+        TaskLogModule,
         BootstrapModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],

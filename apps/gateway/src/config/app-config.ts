@@ -38,6 +38,11 @@ export interface AppConfig {
   readonly turnstileVerifyUrl: string;
   /** STRIPE_API_BASE: where the stripe library sends API calls (tests point it at a local mock). */
   readonly stripeApiBase: string;
+  /**
+   * Midjourney / Suno tasks: TASK_POLL_INTERVAL_MS between polls of the upstreams (0 = never, for
+   * tests that poll by hand), TASK_TIMEOUT_MINUTES before an open task fails with a refund.
+   */
+  readonly tasks: { readonly pollIntervalMs: number; readonly timeoutMs: number };
 }
 
 export interface OAuthConfig {
@@ -162,5 +167,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     turnstileVerifyUrl:
       env.TURNSTILE_VERIFY_URL || 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     stripeApiBase: baseUrlFromEnv(env, 'STRIPE_API_BASE', 'https://api.stripe.com'),
+    tasks: {
+      pollIntervalMs: intFromEnv(env, 'TASK_POLL_INTERVAL_MS', 15_000),
+      timeoutMs: intFromEnv(env, 'TASK_TIMEOUT_MINUTES', 60) * 60_000,
+    },
   };
 }

@@ -11,6 +11,7 @@ import { setupStateProjection } from '../setup/setup-state.projection';
 import { auditIndexProjection } from '../history/audit-index.projection';
 import { ledgerUsageProjection } from '../history/ledger-usage.projection';
 import { topUpOrderListProjection } from '../topup/topup-order-list.projection';
+import { taskLogProjection } from '../tasks/read/task-log.projection';
 
 /** Every read model of the gateway; the rebuild CLI and the runners use this one list. */
 export const ALL_PROJECTIONS: readonly Projection[] = [
@@ -26,4 +27,5 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   auditIndexProjection,
   ledgerUsageProjection,
   topUpOrderListProjection,
+  taskLogProjection,
 ];

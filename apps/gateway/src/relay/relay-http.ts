@@ -12,6 +12,11 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
 
 export const REQUEST_ID_HEADER = 'x-tollgate-request-id';
 
+/** JSON bodies: prompts with images inlined as base64 legitimately reach megabytes. */
+export const RELAY_JSON_BODY_LIMIT = 32 * 1024 * 1024;
+/** Audio uploads (OpenAI accepts 25 MB files) plus the multipart framing. */
+export const RELAY_AUDIO_BODY_LIMIT = 40 * 1024 * 1024;
+
 /** A relay error with its translated message. */
 export function relayError(
   lang: Lang,

@@ -22,6 +22,7 @@ import type { SecretBox } from '../infrastructure/secret-box';
 import { RelayAdmission } from './relay-admission';
 import type { RelayCommandsPort, RoutedChannel, RoutingTablePort } from './relay-ports';
 import { RelaySettingsView } from './relay-settings';
+import type { TaskRoutes } from '../tasks/task-routes';
 import { RelayRoutes } from './relay.routes';
 import { RelayService } from './relay.service';
 import { UpstreamPools } from './upstream-pools';
@@ -217,6 +218,8 @@ describe('relay pipeline', () => {
       },
       routing,
       book,
+      // The task relays are tested end to end (test/e2e/task-relay.e2e.ts); none registered here.
+      { register: () => undefined } as unknown as TaskRoutes,
     );
     upstream = await MockUpstream.start();
     app = Fastify();

@@ -9,6 +9,11 @@ import { RoutingTable } from '../channels/routing-table';
 import { OptionsCache } from '../options/options.cache';
 import { TokenDirectory } from '../tokens/token-directory';
 import { UsageAppender } from '../usage/usage-appender';
+import { CacheFeed } from '../infrastructure/hot-caches/cache-feed';
+import { TaskLogModule } from '../tasks/read/task-log.module';
+import { TaskDirectory } from '../tasks/task-directory';
+import { TaskPollController } from '../tasks/task-poll.controller';
+import { TASK_RELAY_PROVIDERS } from '../tasks/task-relay.providers';
 import { RelayAdmission } from './relay-admission';
 import { RelayCommands } from './relay-commands';
 import { relayFrontOf } from './relay-front';
@@ -25,12 +30,13 @@ import { RelayService } from './relay.service';
 import { UpstreamPools } from './upstream-pools';
 
 /**
- * The relay (/v1, /pg, /dashboard): plain Fastify routes registered at module init on the relay's
+ * The relay (/v1, /pg, /dashboard, and the task relays /mj and /suno): plain Fastify routes registered at module init on the relay's
  * own instance in front of the app's (relay-front.ts; no Nest controller, pipe, guard or hook on
  * the hot path), reading the hot caches the billing, tokens and channels modules keep.
  */
 @Module({
-  imports: [ChannelsModule],
+  imports: [ChannelsModule, TaskLogModule],
+  controllers: [TaskPollController],
   providers: [
     // The app module provides these two; the relay reads them without owning them.
     {
@@ -54,13 +60,19 @@ import { UpstreamPools } from './upstream-pools';
     { provide: USAGE_APPENDER_PORT, useExisting: UsageAppender },
     { provide: ROUTING_TABLE_PORT, useExisting: RoutingTable },
     { provide: RELAY_COMMANDS_PORT, useExisting: RelayCommands },
+    TaskDirectory,
+    ...TASK_RELAY_PROVIDERS,
   ],
 })
 export class RelayModule implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly routes: RelayRoutes,
-  ) {}
+    feed: CacheFeed,
+    tasks: TaskDirectory,
+  ) {
+    feed.register(tasks);
+  }
 
   private get front(): FastifyInstance | undefined {
     return relayFrontOf(this.adapterHost.httpAdapter.getHttpServer() as Server);

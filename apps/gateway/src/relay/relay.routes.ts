@@ -18,7 +18,14 @@ import { SESSION_COOKIE } from '../auth/session-codec';
 import { ApiError } from '../shared/api-error';
 import { type Lang, pickLang, translate } from '../shared/i18n/messages';
 import { RelayAdmission } from './relay-admission';
-import { CORS_HEADERS, relayError, sendError, sendJson } from './relay-http';
+import {
+  CORS_HEADERS,
+  RELAY_AUDIO_BODY_LIMIT,
+  RELAY_JSON_BODY_LIMIT,
+  relayError,
+  sendError,
+  sendJson,
+} from './relay-http';
 import {
   BALANCE_BOOK_PORT,
   type BalanceBookPort,
@@ -33,11 +40,9 @@ import type { RelayCall } from './relay-call';
 import { clientKey, listFormatOf } from './client-key';
 import { clientWireOfIngress } from './client-wire';
 import { modelEntry, modelList } from './model-lists';
+import { TaskRoutes } from '../tasks/task-routes';
 
-/** JSON bodies: prompts with images inlined as base64 legitimately reach megabytes. */
-export const RELAY_JSON_BODY_LIMIT = 32 * 1024 * 1024;
-/** Audio uploads (OpenAI accepts 25 MB files) plus the multipart framing. */
-export const RELAY_AUDIO_BODY_LIMIT = 40 * 1024 * 1024;
+export { RELAY_AUDIO_BODY_LIMIT, RELAY_JSON_BODY_LIMIT } from './relay-http';
 
 /** Resolves the app's Authenticator (the playground signs in with the console session). */
 export const PLAYGROUND_AUTHENTICATOR = Symbol('PLAYGROUND_AUTHENTICATOR');
@@ -59,6 +64,7 @@ export class RelayRoutes {
     @Inject(PLAYGROUND_AUTHENTICATOR) private readonly authenticator: () => Authenticator,
     @Inject(ROUTING_TABLE_PORT) private readonly routing: RoutingTablePort,
     @Inject(BALANCE_BOOK_PORT) private readonly book: BalanceBookPort,
+    private readonly tasks: TaskRoutes,
   ) {}
 
   register(fastify: FastifyInstance): void {
@@ -161,6 +167,8 @@ export class RelayRoutes {
         handler: (request, reply) => this.onNotImplemented(request, reply),
       });
     }
+    // Midjourney and Suno (/mj, /mj-fast/mj, …, /suno): the same front, parsers and admission.
+    this.tasks.register(scope);
     scope.options('/v1/*', (_request, reply) => {
       reply.hijack();
       reply.raw.writeHead(204, CORS_HEADERS);

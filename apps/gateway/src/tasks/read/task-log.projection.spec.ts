@@ -1,0 +1,324 @@
+import type { EventStore } from '@tollgate/event-store';
+import { applyEvents, type ProjectionHost, type ReadStore } from '@tollgate/read-store';
+import {
+  taskStreamId,
+  type TaskEvent,
+  type TaskSnapshot,
+  type TaskSubmitted,
+} from '@tollgate/domain';
+import { appendEvents } from '@tollgate/testing/append-events';
+import { closeProjectionHost, openProjectionHost } from '@tollgate/testing/projection-host';
+import { recordedEvent } from '@tollgate/testing/recorded-event';
+import {
+  MIDJOURNEYS,
+  SUNO_TASKS,
+  type MidjourneyDocument,
+  type SunoTaskDocument,
+} from './task-log.documents';
+import { taskLogProjection } from './task-log.projection';
+import { pushesFor } from '../../realtime/change-topics';
+import { TaskOwners } from './task-owners';
+
+const meta = {
+  schemaVersion: 1,
+  actor: { kind: 'system', id: null, role: null },
+  occurredAt: '2026-01-15T08:00:00.000Z',
+};
+const AT = Date.parse(meta.occurredAt) / 1000;
+
+function submitted(
+  taskId: string,
+  over: Partial<TaskSubmitted['data']> = {},
+): Extract<TaskEvent, { type: 'TaskSubmitted' }> {
+  return {
+    type: 'TaskSubmitted',
+    data: {
+      taskId,
+      platform: 'midjourney',
+      upstreamTaskId: `mj-${taskId}`,
+      userId: 7,
+      tokenId: 3,
+      channelId: 2,
+      action: 'IMAGINE',
+      model: 'mj_imagine',
+      code: 1,
+      prompt: 'a cat',
+      description: '提交成功',
+      submitTime: 1_712_345_678_901,
+      status: 'SUBMITTED',
+      progress: '0%',
+      failReason: '',
+      quota: 50_000,
+      originTaskId: '',
+      imageUrl: '',
+      properties: { numberOfQueues: 1 },
+      ...over,
+    },
+  };
+}
+
+const snapshot = (over: Partial<TaskSnapshot> = {}): TaskSnapshot => ({
+  status: 'IN_PROGRESS',
+  progress: '45%',
+  failReason: '',
+  startTime: 1_712_345_679_901,
+  finishTime: 0,
+  ...over,
+});
+
+describe('task-log projection', () => {
+  let events: EventStore;
+  let read: ReadStore;
+  let host: ProjectionHost;
+
+  beforeEach(async () => {
+    ({ events, read, host } = await openProjectionHost([taskLogProjection]));
+  });
+  afterEach(() => closeProjectionHost({ events, read, host }));
+
+  async function append(taskId: string, list: TaskEvent[]) {
+    const result = await appendEvents(events, taskStreamId(taskId), list, meta);
+    expect(await host.waitFor(result.position, 2000)).toBe(true);
+    return result;
+  }
+  const mj = (taskId: string) => read.collection<MidjourneyDocument>(MIDJOURNEYS).get(taskId);
+  const suno = (taskId: string) => read.collection<SunoTaskDocument>(SUNO_TASKS).get(taskId);
+
+  it('a Midjourney submission is a drawing-log row keyed by its task, id = its position', async () => {
+    const result = await append('t1', [submitted('t1')]);
+    expect(await mj('t1')).toEqual({
+      _id: 't1',
+      task_key: 't1',
+      source_position: Number(result.position.commit),
+      id: Number(result.position.commit),
+      code: 1,
+      user_id: 7,
+      action: 'IMAGINE',
+      mj_id: 'mj-t1',
+      prompt: 'a cat',
+      prompt_en: '',
+      description: '提交成功',
+      state: '',
+      submit_time: 1_712_345_678_901,
+      start_time: 0,
+      finish_time: 0,
+      image_url: '',
+      status: 'SUBMITTED',
+      progress: '0%',
+      fail_reason: '',
+      channel_id: 2,
+      quota: 50_000,
+      refund_quota: 0,
+      buttons: '',
+      properties: '{"numberOfQueues":1}',
+    });
+    expect(await suno('t1')).toBeNull();
+  });
+
+  it('progress and success copy the snapshot: image, prompt_en, buttons and properties as JSON text', async () => {
+    await append('t2', [submitted('t2')]);
+    await append('t2', [{ type: 'TaskProgressed', data: { taskId: 't2', snapshot: snapshot() } }]);
+    expect(await mj('t2')).toMatchObject({
+      status: 'IN_PROGRESS',
+      progress: '45%',
+      start_time: 1_712_345_679_901,
+      description: '提交成功',
+    });
+    const buttons = [{ customId: 'MJ::JOB::upsample::1::u', label: 'U1', type: 2, style: 2 }];
+    await append('t2', [
+      {
+        type: 'TaskSucceeded',
+        data: {
+          taskId: 't2',
+          snapshot: snapshot({
+            status: 'SUCCESS',
+            progress: '100%',
+            finishTime: 1_712_345_699_000,
+            imageUrl: 'http://upstream/img/1.png',
+            promptEn: 'a cat',
+            description: '/imagine a cat',
+            state: 's',
+            buttons,
+            properties: { finalPrompt: 'a cat' },
+          }),
+        },
+      },
+    ]);
+    expect(await mj('t2')).toMatchObject({
+      status: 'SUCCESS',
+      progress: '100%',
+      finish_time: 1_712_345_699_000,
+      image_url: 'http://upstream/img/1.png',
+      prompt_en: 'a cat',
+      description: '/imagine a cat',
+      state: 's',
+      buttons: JSON.stringify(buttons),
+      properties: '{"finalPrompt":"a cat"}',
+    });
+  });
+
+  it('a Suno task counts seconds, keeps its clips and the refund', async () => {
+    const first = await append('s1', [
+      submitted('s1', {
+        platform: 'suno',
+        upstreamTaskId: 'suno-1',
+        action: 'MUSIC',
+        model: 'suno_music',
+        code: 0,
+        properties: undefined,
+      }),
+    ]);
+    const clips = [{ id: 'clip1', status: 'streaming', audio_url: '' }];
+    await append('s1', [
+      {
+        type: 'TaskProgressed',
+        data: { taskId: 's1', snapshot: snapshot({ startTime: 1_712_345_680, data: clips }) },
+      },
+    ]);
+    await append('s1', [
+      {
+        type: 'TaskFailed',
+        data: {
+          taskId: 's1',
+          reason: 'content policy',
+          cause: 'upstream',
+          snapshot: snapshot({
+            status: 'FAILURE',
+            progress: '100%',
+            failReason: 'content policy',
+            startTime: 1_712_345_680,
+            finishTime: 1_712_345_690,
+          }),
+        },
+      },
+      {
+        type: 'TaskRefunded',
+        data: {
+          taskId: 's1',
+          platform: 'suno',
+          upstreamTaskId: 'suno-1',
+          userId: 7,
+          tokenId: 3,
+          channelId: 2,
+          model: 'suno_music',
+          quota: 50_000,
+          refundedTime: AT,
+        },
+      },
+    ]);
+    expect(await suno('s1')).toEqual({
+      _id: 's1',
+      task_key: 's1',
+      source_position: expect.any(Number),
+      id: Number(first.position.commit),
+      created_at: AT,
+      updated_at: AT,
+      task_id: 'suno-1',
+      platform: 'suno',
+      user_id: 7,
+      channel_id: 2,
+      quota: 50_000,
+      refund_quota: 50_000,
+      action: 'MUSIC',
+      status: 'FAILURE',
+      fail_reason: 'content policy',
+      submit_time: 1_712_345_678,
+      start_time: 1_712_345_680,
+      finish_time: 1_712_345_690,
+      progress: '100%',
+      data: clips,
+    });
+    expect(await mj('s1')).toBeNull();
+  });
+
+  it('applying the same events again changes nothing (a store without transactions replays)', async () => {
+    await append('t3', [submitted('t3')]);
+    await append('t3', [{ type: 'TaskProgressed', data: { taskId: 't3', snapshot: snapshot() } }]);
+    await append('t3', [
+      {
+        type: 'TaskFailed',
+        data: {
+          taskId: 't3',
+          reason: 'timeout',
+          cause: 'timeout',
+          snapshot: snapshot({ status: 'FAILURE', progress: '100%', failReason: 'timeout' }),
+        },
+      },
+    ]);
+    const once = await mj('t3');
+    const replay = await events.readStream(taskStreamId('t3'));
+    for (const atomicTransactions of [true, false])
+      await read.transaction((session) =>
+        applyEvents(taskLogProjection, replay, session, { atomicTransactions }),
+      );
+    // An older event delivered again does not undo the failure.
+    await read.transaction((session) =>
+      applyEvents(taskLogProjection, [replay[1]!], session, { atomicTransactions: false }),
+    );
+    expect(await mj('t3')).toEqual(once);
+    expect(once).toMatchObject({ status: 'FAILURE', fail_reason: 'timeout' });
+  });
+});
+
+describe('TaskOwners', () => {
+  const progressed = (taskId: string) =>
+    recordedEvent('TaskProgressed', { taskId, snapshot: snapshot() });
+
+  it('remembers the owner of an open task and forgets it when the task ends', () => {
+    const owners = new TaskOwners();
+    expect(owners.ownerOf(recordedEvent('TaskSubmitted', submitted('a').data))).toBe(7);
+    expect(owners.ownerOf(progressed('a'))).toBe(7);
+    expect(
+      owners.ownerOf(recordedEvent('TaskSucceeded', { taskId: 'a', snapshot: snapshot() })),
+    ).toBe(7);
+    expect(owners.size).toBe(0);
+    expect(owners.ownerOf(progressed('a'))).toBeUndefined();
+    // A refused submission is never remembered; an unknown task has no owner.
+    owners.ownerOf(recordedEvent('TaskSubmitted', submitted('b', { failReason: 'banned' }).data));
+    expect(owners.size).toBe(0);
+    expect(owners.ownerOf(progressed('c'))).toBeUndefined();
+  });
+
+  it('keeps at most its bound, forgetting the oldest', () => {
+    const owners = new TaskOwners(2);
+    for (const [id, user] of [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ] as const)
+      owners.ownerOf(recordedEvent('TaskSubmitted', submitted(id, { userId: user }).data));
+    expect(owners.size).toBe(2);
+    expect(owners.ownerOf(progressed('a'))).toBeUndefined();
+    expect(owners.ownerOf(progressed('c'))).toBe(3);
+  });
+});
+
+describe("the task log's realtime pushes", () => {
+  it('tell admins and the owner, or every console when the owner is unknown; never data', () => {
+    const task = submitted('push-1', { userId: 42 });
+    const pushes = pushesFor('task-log', [
+      recordedEvent('TaskSubmitted', task.data),
+      recordedEvent('TaskProgressed', { taskId: 'push-1', snapshot: snapshot() }),
+    ]);
+    expect(pushes).toEqual([
+      { to: 'admins', event: { topic: 'tasks' } },
+      { to: 'user:42', event: { topic: 'tasks' } },
+    ]);
+    // A later batch still knows the owner of the open task.
+    expect(
+      pushesFor('task-log', [
+        recordedEvent('TaskProgressed', { taskId: 'push-1', snapshot: snapshot() }),
+      ]),
+    ).toContainEqual({ to: 'user:42', event: { topic: 'tasks' } });
+    // Submitted before a restart: nobody to name, so every console refetches its task list.
+    expect(
+      pushesFor('task-log', [
+        recordedEvent('TaskSucceeded', { taskId: 'push-unknown', snapshot: snapshot() }),
+      ]),
+    ).toEqual([
+      { to: 'admins', event: { topic: 'tasks' } },
+      { to: 'everyone', event: { topic: 'tasks' } },
+    ]);
+    expect(JSON.stringify(pushes)).not.toContain('a cat');
+  });
+});

@@ -1,0 +1,206 @@
+import type { RecordedEvent } from '@tollgate/event-store';
+import type { Projection, ReadStoreSession, Update } from '@tollgate/read-store';
+import {
+  TASK_EVENT_TYPES,
+  type TaskEvent,
+  type TaskSnapshot,
+  type TaskSubmitted,
+} from '@tollgate/domain';
+import {
+  MIDJOURNEYS,
+  SUNO_TASKS,
+  type MidjourneyDocument,
+  type SunoTaskDocument,
+} from './task-log.documents';
+
+/** Unix seconds of the event (its `occurredAt`, else when it was recorded). */
+const seconds = (event: RecordedEvent): number => {
+  const at = event.metadata['occurredAt'];
+  const ms = typeof at === 'string' ? Date.parse(at) : event.recordedAt.getTime();
+  return Math.floor(ms / 1000);
+};
+
+/** midjourney-proxy's buttons and properties are kept as JSON text, like new-api's columns. */
+const jsonText = (value: unknown): string => (value === undefined ? '' : JSON.stringify(value));
+
+const INDEXES = [
+  { fields: { id: -1 } },
+  { fields: { user_id: 1, id: -1 } },
+  { fields: { channel_id: 1, id: -1 } },
+  { fields: { submit_time: 1 } },
+] as const;
+
+function midjourneyDocument(
+  d: TaskSubmitted['data'],
+  id: number,
+  position: number,
+): MidjourneyDocument {
+  return {
+    _id: d.taskId,
+    task_key: d.taskId,
+    source_position: position,
+    id,
+    code: d.code,
+    user_id: d.userId,
+    action: d.action,
+    mj_id: d.upstreamTaskId,
+    prompt: d.prompt,
+    prompt_en: '',
+    description: d.description,
+    state: '',
+    submit_time: d.submitTime,
+    start_time: 0,
+    finish_time: 0,
+    image_url: d.imageUrl,
+    status: d.status,
+    progress: d.progress,
+    fail_reason: d.failReason,
+    channel_id: d.channelId,
+    quota: d.quota,
+    refund_quota: 0,
+    buttons: '',
+    properties: jsonText(d.properties),
+  };
+}
+
+function sunoDocument(
+  d: TaskSubmitted['data'],
+  id: number,
+  position: number,
+  at: number,
+): SunoTaskDocument {
+  return {
+    _id: d.taskId,
+    task_key: d.taskId,
+    source_position: position,
+    id,
+    created_at: at,
+    updated_at: at,
+    task_id: d.upstreamTaskId,
+    platform: 'suno',
+    user_id: d.userId,
+    channel_id: d.channelId,
+    quota: d.quota,
+    refund_quota: 0,
+    action: d.action,
+    status: d.status,
+    fail_reason: d.failReason,
+    // The submission's time is in ms; the task log counts seconds (Suno's own unit).
+    submit_time: Math.floor(d.submitTime / 1000),
+    start_time: 0,
+    finish_time: 0,
+    progress: d.progress,
+    data: null,
+  };
+}
+
+/** What a snapshot changes on a drawing-log row (absent fields keep their value). */
+function midjourneyChanges(s: TaskSnapshot): Record<string, unknown> {
+  const set: Record<string, unknown> = {
+    status: s.status,
+    progress: s.progress,
+    fail_reason: s.failReason,
+    start_time: s.startTime,
+    finish_time: s.finishTime,
+  };
+  if (s.imageUrl !== undefined) set['image_url'] = s.imageUrl;
+  if (s.promptEn !== undefined) set['prompt_en'] = s.promptEn;
+  if (s.description !== undefined) set['description'] = s.description;
+  if (s.state !== undefined) set['state'] = s.state;
+  if (s.buttons !== undefined) set['buttons'] = jsonText(s.buttons);
+  if (s.properties !== undefined) set['properties'] = jsonText(s.properties);
+  return set;
+}
+
+/** What a snapshot changes on a task-log row (Suno's times are seconds already). */
+function sunoChanges(s: TaskSnapshot, at: number): Record<string, unknown> {
+  const set: Record<string, unknown> = {
+    status: s.status,
+    progress: s.progress,
+    fail_reason: s.failReason,
+    start_time: s.startTime,
+    finish_time: s.finishTime,
+    updated_at: at,
+  };
+  if (s.data !== undefined) set['data'] = s.data;
+  return set;
+}
+
+/**
+ * Applies `change` to the task's document in whichever collection holds it, at most once per event:
+ * the guard on `source_position` makes a replayed event (MongoDB without transactions) a no-op.
+ */
+async function updateTask(
+  session: ReadStoreSession,
+  taskId: string,
+  position: number,
+  change: { midjourney: Update; suno: Update },
+): Promise<void> {
+  const guarded = (update: Update): Update => ({
+    ...update,
+    $set: { ...update.$set, source_position: position },
+  });
+  const filter = { _id: taskId, source_position: { $lt: position } };
+  const matched = await session
+    .collection<MidjourneyDocument>(MIDJOURNEYS)
+    .updateMany(filter, guarded(change.midjourney));
+  if (matched > 0) return;
+  await session.collection<SunoTaskDocument>(SUNO_TASKS).updateMany(filter, guarded(change.suno));
+}
+
+/**
+ * The drawing log (`midjourneys`) and the task log (`suno_tasks`): one document per task, keyed by
+ * its stream key, `id` = the submission's `$all` position (stable across rebuilds, newest = highest).
+ * The submission creates it; each later event of the task copies the upstream's snapshot; the
+ * refund records what was given back.
+ */
+export const taskLogProjection: Projection = {
+  name: 'task-log',
+  version: 1,
+  collections: [
+    { name: MIDJOURNEYS, indexes: [...INDEXES, { fields: { mj_id: 1 } }] },
+    { name: SUNO_TASKS, indexes: [...INDEXES, { fields: { task_id: 1 } }] },
+  ],
+  eventTypes: TASK_EVENT_TYPES,
+  async apply(recorded, session) {
+    const event = { type: recorded.type, data: recorded.data } as TaskEvent;
+    const position = Number(recorded.position.commit);
+    const at = seconds(recorded);
+    switch (event.type) {
+      case 'TaskSubmitted': {
+        const d = event.data;
+        // Insert once: a replayed submission must not undo the task's later events.
+        if (d.platform === 'midjourney') {
+          const { _id, ...doc } = midjourneyDocument(d, position, position);
+          await session
+            .collection<MidjourneyDocument>(MIDJOURNEYS)
+            .update(_id, { $setOnInsert: doc }, { upsert: true });
+        } else {
+          const { _id, ...doc } = sunoDocument(d, position, position, at);
+          await session
+            .collection<SunoTaskDocument>(SUNO_TASKS)
+            .update(_id, { $setOnInsert: doc }, { upsert: true });
+        }
+        return;
+      }
+      case 'TaskProgressed':
+      case 'TaskSucceeded':
+      case 'TaskFailed': {
+        const snapshot = event.data.snapshot;
+        await updateTask(session, event.data.taskId, position, {
+          midjourney: { $set: midjourneyChanges(snapshot) },
+          suno: { $set: sunoChanges(snapshot, at) },
+        });
+        return;
+      }
+      case 'TaskRefunded': {
+        const refund = { refund_quota: event.data.quota };
+        await updateTask(session, event.data.taskId, position, {
+          midjourney: { $set: refund },
+          suno: { $set: { ...refund, updated_at: at } },
+        });
+        return;
+      }
+    }
+  },
+};

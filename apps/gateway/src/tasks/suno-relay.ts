@@ -1,0 +1,271 @@
+import type { ServerResponse } from 'node:http';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  readSunoSubmission,
+  selectChannel,
+  sunoErrorBody,
+  sunoModelName,
+  sunoSubmittedId,
+} from '@tollgate/relay';
+import { relayError, sendError, sendJson } from '../relay/relay-http';
+import {
+  type RoutedChannel,
+  ROUTING_TABLE_PORT,
+  type RoutingTablePort,
+} from '../relay/relay-ports';
+import { RelaySettingsView } from '../relay/relay-settings';
+import { TaskLogReader } from './read/task-log.reader';
+import { priceTask, taskGroup, taskReceipt } from './task-charge';
+import { TaskDirectory } from './task-directory';
+import { sunoDto } from './task-dtos';
+import { sendText, taskMeta, type TaskRequest } from './task-request';
+import { TaskSubmitter } from './task-submitter';
+import {
+  TASK_SUBMIT_TIMEOUT_MS,
+  TaskUpstream,
+  parseAnswer,
+  type TaskUpstreamAnswer,
+} from './task-upstream';
+
+const MAX_FETCH_IDS = 500;
+
+/** new-api retries a Suno submission on 429, 307 and 5xx except 504 and 524. */
+function retriable(status: number): boolean {
+  return status === 429 || status === 307 || (status >= 500 && status !== 504 && status !== 524);
+}
+
+type Attempt =
+  | { readonly kind: 'answered'; readonly answer: TaskUpstreamAnswer; readonly id: string }
+  | {
+      readonly kind: 'failed';
+      readonly status: number;
+      readonly code: string;
+      readonly message: string;
+    };
+
+/**
+ * The Suno relay (new-api's relay_task.go with the suno adaptor, NA §2.1): music and lyrics
+ * submissions billed per call, retried on other channels like a relay call, recorded as
+ * `task-<id>` streams; a continuation goes to the origin task's channel.
+ */
+@Injectable()
+export class SunoRelay {
+  private readonly logger = new Logger(SunoRelay.name);
+
+  constructor(
+    private readonly settings: RelaySettingsView,
+    @Inject(ROUTING_TABLE_PORT) private readonly routing: RoutingTablePort,
+    private readonly directory: TaskDirectory,
+    private readonly reader: TaskLogReader,
+    private readonly submitter: TaskSubmitter,
+    private readonly upstream: TaskUpstream,
+  ) {}
+
+  async submit(routeAction: string, request: TaskRequest, res: ServerResponse): Promise<void> {
+    const { caller, requestId, lang } = request;
+    const fail = (status: number, code: string, message = code) =>
+      sendText(res, status, sunoErrorBody(code, message), requestId);
+    const submission = readSunoSubmission(routeAction, request.body);
+    if ('error' in submission) return fail(400, submission.error);
+    const { action, originTaskId } = submission;
+    const model = sunoModelName(action);
+    const token = caller.token;
+    if (token?.modelLimitsEnabled && !token.modelLimits.includes(model)) {
+      const error = relayError(
+        lang,
+        403,
+        'relay.model_not_allowed',
+        { model },
+        'permission_error',
+        'model_not_allowed',
+      );
+      return sendError(res, error, requestId);
+    }
+    const settings = this.settings.current();
+    const group = taskGroup(caller, settings);
+    let origin: RoutedChannel | undefined;
+    if (originTaskId !== '') {
+      const task = this.directory.ofOwner('suno', originTaskId, caller.user.id);
+      if (!task) return fail(400, 'task_not_exist');
+      origin = this.routing.channel(task.channelId);
+      if (!origin || origin.status !== 1) return fail(400, 'task_channel_disabled');
+    } else if (
+      caller.pinnedChannelId === undefined &&
+      this.routing.candidates(group, model).length === 0
+    ) {
+      const error = relayError(
+        lang,
+        503,
+        'relay.no_channel',
+        { group, model },
+        'tollgate_error',
+        'model_not_found',
+      );
+      return sendError(res, error, requestId);
+    }
+    const price = priceTask(settings, model, group, false);
+    const reserved = this.submitter.reserve(requestId, caller, price.quota);
+    if (!reserved.ok) return fail(403, 'quota_not_enough');
+    const reservation = reserved.reservation;
+
+    const chain: number[] = [];
+    let last: Attempt | undefined;
+    for (let attempt = 0; attempt <= settings.retryTimes; attempt++) {
+      const channel = origin
+        ? attempt === 0
+          ? origin
+          : undefined
+        : this.pick(caller.pinnedChannelId, group, model, attempt, chain);
+      if (!channel) break;
+      chain.push(channel.id);
+      last = await this.attempt(channel, action, submission.body);
+      if (last.kind === 'answered' || !retriable(last.status)) break;
+    }
+    if (!last || last.kind === 'failed') {
+      this.submitter.release(reservation);
+      if (!last) return fail(503, 'no_channel', '当前分组上游负载已饱和，请稍后再试');
+      const message = last.status === 429 ? '当前分组上游负载已饱和，请稍后再试' : last.message;
+      return fail(last.status, last.code, message);
+    }
+    const channelId = chain[chain.length - 1] ?? 0;
+    const charged = price.quota > 0;
+    const charge = charged
+      ? taskReceipt({
+          requestId,
+          caller,
+          price,
+          model,
+          channelId,
+          channelChain: chain,
+          endpoint: `/suno/submit/${action.toLowerCase()}`,
+          startedAt: request.startedAt,
+          ip: request.ip,
+          platform: 'suno',
+          action,
+          upstreamTaskId: last.id,
+        })
+      : undefined;
+    await this.submitter.record(
+      {
+        taskId: requestId,
+        platform: 'suno',
+        upstreamTaskId: last.id,
+        userId: caller.user.id,
+        tokenId: caller.token?.id ?? 0,
+        channelId,
+        action,
+        model,
+        code: 0,
+        prompt: submission.prompt.slice(0, 4000),
+        description: '',
+        submitTime: Date.now(),
+        status: 'NOT_START',
+        progress: '0%',
+        failReason: '',
+        quota: charged ? price.quota : 0,
+        originTaskId,
+        imageUrl: '',
+      },
+      charge,
+      reservation,
+      taskMeta(request),
+    );
+    // The upstream's answer as it came (new-api).
+    sendText(res, last.answer.status, last.answer.text, requestId, last.answer.contentType);
+  }
+
+  private async attempt(
+    channel: RoutedChannel,
+    action: string,
+    body: Record<string, unknown>,
+  ): Promise<Attempt> {
+    let answer: TaskUpstreamAnswer;
+    try {
+      answer = await this.upstream.call(channel.baseUrl, `/suno/submit/${action}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${channel.key}` },
+        body,
+        timeoutMs: TASK_SUBMIT_TIMEOUT_MS,
+      });
+    } catch (error) {
+      this.logger.warn(`suno submit to channel ${channel.id}: ${String(error)}`);
+      return {
+        kind: 'failed',
+        status: 500,
+        code: 'do_request_failed',
+        message: '请求上游地址失败',
+      };
+    }
+    const parsed = parseAnswer(answer.text);
+    const id = answer.status === 200 ? sunoSubmittedId(parsed) : undefined;
+    if (id !== undefined) return { kind: 'answered', answer, id: id.slice(0, 200) };
+    const message =
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      typeof (parsed as { message?: unknown }).message === 'string'
+        ? (parsed as { message: string }).message
+        : `upstream status ${answer.status}`;
+    const code =
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      typeof (parsed as { code?: unknown }).code === 'string'
+        ? (parsed as { code: string }).code
+        : 'fail_to_submit_task';
+    return { kind: 'failed', status: answer.status === 200 ? 500 : answer.status, code, message };
+  }
+
+  private pick(
+    pinned: number | undefined,
+    group: string,
+    model: string,
+    attempt: number,
+    tried: readonly number[],
+  ): RoutedChannel | undefined {
+    if (pinned !== undefined) {
+      const channel = attempt === 0 ? this.routing.channel(pinned) : undefined;
+      return channel && channel.status === 1 ? channel : undefined;
+    }
+    return selectChannel(this.routing.candidates(group, model), {
+      attempt,
+      tried: new Set(tried),
+      isCooling: () => false,
+      rng: Math.random,
+    });
+  }
+
+  /** POST /suno/fetch `{ids}`: the caller's tasks among them. */
+  async fetch(request: TaskRequest, res: ServerResponse): Promise<void> {
+    const ids = request.body['ids'];
+    if (
+      !Array.isArray(ids) ||
+      ids.some((id) => typeof id !== 'string') ||
+      ids.length > MAX_FETCH_IDS
+    )
+      return sendText(
+        res,
+        400,
+        sunoErrorBody('ids_is_invalid', 'ids_is_invalid'),
+        request.requestId,
+      );
+    const rows = await this.reader.sunoByUpstreamIds(request.caller.user.id, ids as string[]);
+    sendJson(
+      res,
+      200,
+      { code: 'success', message: '', data: rows.map(sunoDto) },
+      request.requestId,
+    );
+  }
+
+  /** GET /suno/fetch/:id. */
+  async fetchOne(id: string, request: TaskRequest, res: ServerResponse): Promise<void> {
+    const [row] = await this.reader.sunoByUpstreamIds(request.caller.user.id, [id]);
+    if (!row)
+      return sendText(
+        res,
+        400,
+        sunoErrorBody('task_not_exist', 'task_not_exist'),
+        request.requestId,
+      );
+    sendJson(res, 200, { code: 'success', message: '', data: sunoDto(row) }, request.requestId);
+  }
+}

@@ -1,0 +1,65 @@
+import type { TaskSubmitted } from '@tollgate/domain';
+import { recordedEvent } from '@tollgate/testing';
+import { TaskDirectory } from './task-directory';
+
+const submitted = (over: Partial<TaskSubmitted['data']> = {}) =>
+  recordedEvent('TaskSubmitted', {
+    taskId: 'r1',
+    platform: 'midjourney',
+    upstreamTaskId: 'u1',
+    userId: 7,
+    tokenId: 3,
+    channelId: 2,
+    action: 'IMAGINE',
+    model: 'mj_imagine',
+    code: 1,
+    prompt: 'p',
+    description: '',
+    submitTime: 1000,
+    status: '',
+    progress: '0%',
+    failReason: '',
+    quota: 50,
+    originTaskId: '',
+    imageUrl: '',
+    ...over,
+  });
+const snapshot = (status: string) => ({
+  taskId: 'r1',
+  snapshot: { status, progress: '45%', failReason: '', startTime: 0, finishTime: 0 },
+});
+
+describe('TaskDirectory', () => {
+  it('keeps open tasks by channel until they finish, and every task by owner', () => {
+    const directory = new TaskDirectory();
+    directory.apply([
+      submitted(),
+      submitted({ taskId: 'r2', upstreamTaskId: 'u2', channelId: 5, platform: 'suno' }),
+      // Refused: recorded, never open.
+      submitted({ taskId: 'r3', upstreamTaskId: '', failReason: 'banned', status: 'FAILURE' }),
+    ]);
+    expect([...directory.openByChannel().keys()].sort()).toEqual([2, 5]);
+    directory.apply([recordedEvent('TaskProgressed', snapshot('IN_PROGRESS'))]);
+    expect(directory.ofOwner('midjourney', 'u1', 7)).toMatchObject({
+      status: 'IN_PROGRESS',
+      phase: 'open',
+    });
+    directory.apply([recordedEvent('TaskSucceeded', snapshot('SUCCESS'))]);
+    expect(directory.isOpen('r1')).toBe(false);
+    expect(directory.openCount()).toBe(1);
+    expect(directory.ofOwner('midjourney', 'u1', 7)).toMatchObject({
+      phase: 'succeeded',
+      channelId: 2,
+    });
+    // Another user never gets the entry; the platform is part of the id.
+    expect(directory.ofOwner('midjourney', 'u1', 8)).toBeUndefined();
+    expect(directory.ofOwner('suno', 'u1', 7)).toBeUndefined();
+  });
+
+  it('answers the newest of a shared upstream id and ignores a replayed submission', () => {
+    const directory = new TaskDirectory();
+    directory.apply([submitted(), submitted({ taskId: 'r9', channelId: 4 }), submitted()]);
+    expect(directory.withUpstreamId('midjourney', 'u1').map((e) => e.taskId)).toEqual(['r1', 'r9']);
+    expect(directory.ofOwner('midjourney', 'u1', 7)?.taskId).toBe('r9');
+  });
+});

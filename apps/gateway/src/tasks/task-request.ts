@@ -1,0 +1,46 @@
+import type { ServerResponse } from 'node:http';
+import type { Caller } from '../relay/relay-admission';
+import { CORS_HEADERS, REQUEST_ID_HEADER } from '../relay/relay-http';
+import type { Lang } from '../shared/i18n/messages';
+import type { RequestMeta } from '../shared/request-meta';
+
+/** One admitted task call: who bills it and what they sent. */
+export interface TaskRequest {
+  readonly caller: Caller;
+  readonly requestId: string;
+  readonly lang: Lang;
+  readonly ip: string;
+  /** The client's path without its query (`/mj-fast/mj/submit/imagine`). */
+  readonly path: string;
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly startedAt: number;
+}
+
+/** The events a task call appends carry its caller and request id. */
+export function taskMeta(request: TaskRequest): RequestMeta {
+  const user = request.caller.user;
+  return {
+    actor: { kind: 'user', id: user.id, role: user.role },
+    ip: request.ip,
+    correlationId: request.requestId,
+    lang: request.lang,
+  };
+}
+
+/** Writes a JSON text as is (an upstream's answer, a task error body). */
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  requestId: string,
+  contentType = 'application/json; charset=utf-8',
+): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, {
+    ...CORS_HEADERS,
+    'content-type': contentType,
+    'content-length': Buffer.byteLength(text),
+    [REQUEST_ID_HEADER]: requestId,
+  });
+  res.end(text);
+}

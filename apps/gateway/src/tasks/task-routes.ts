@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import { MJ_SUBMIT_ACTIONS, parseJsonObject } from '@tollgate/relay';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { keyOfAuthorization, RelayAdmission } from '../relay/relay-admission';
+import { RELAY_JSON_BODY_LIMIT, sendError } from '../relay/relay-http';
+import { RelayService } from '../relay/relay.service';
+import { pickLang } from '../shared/i18n/messages';
+import { MjImageProxy } from './mj-image';
+import { MjRelay } from './mj-relay';
+import { SunoRelay } from './suno-relay';
+import { sendText, type TaskRequest } from './task-request';
+
+/** new-api's mode prefixes: cut before the call goes upstream, not used for price or routing. */
+const MJ_PREFIXES = ['', '/mj-fast', '/mj-relax', '/mj-turbo'];
+
+type Request = FastifyRequest<{ Params: { action?: string; id?: string } }>;
+
+/**
+ * The task relays' routes on the relay's Fastify front (raw bodies, no Nest on the path): the key
+ * from `Authorization: Bearer sk-…` or `mj-api-secret`, token admission as every relay call.
+ */
+@Injectable()
+export class TaskRoutes {
+  constructor(
+    private readonly admission: RelayAdmission,
+    private readonly mj: MjRelay,
+    private readonly suno: SunoRelay,
+    private readonly images: MjImageProxy,
+  ) {}
+
+  register(scope: FastifyInstance): void {
+    const limit = { bodyLimit: RELAY_JSON_BODY_LIMIT };
+    for (const prefix of MJ_PREFIXES) {
+      const mj = `${prefix}/mj`;
+      for (const [tail, action] of Object.entries(MJ_SUBMIT_ACTIONS)) {
+        if (tail === 'swap') continue;
+        scope.post(
+          `${mj}/submit/${tail}`,
+          limit,
+          this.admitted((r, reply) => this.mj.submit(action, r, reply.raw)),
+        );
+      }
+      scope.post(
+        `${mj}/insight-face/swap`,
+        limit,
+        this.admitted((r, reply) => this.mj.submit('SWAP_FACE', r, reply.raw)),
+      );
+      scope.post(
+        `${mj}/notify`,
+        limit,
+        this.admitted((r, reply) => this.mj.notify(r, reply.raw)),
+      );
+      scope.get(
+        `${mj}/task/:id/fetch`,
+        this.admitted((r, reply, id) => this.mj.fetch(id, r, reply.raw)),
+      );
+      scope.get(
+        `${mj}/task/:id/image-seed`,
+        this.admitted((r, reply, id) => this.mj.imageSeed(id, r, reply.raw)),
+      );
+      scope.post(
+        `${mj}/task/list-by-condition`,
+        limit,
+        this.admitted((r, reply) => this.mj.listByCondition(r, reply.raw)),
+      );
+      scope.get(`${mj}/image/:id`, (request: Request, reply) => {
+        reply.hijack();
+        return this.images.serve(request.params.id ?? '', reply.raw, RelayService.newRequestId());
+      });
+    }
+    scope.post(
+      '/suno/submit/:action',
+      limit,
+      this.admitted((r, reply, _id, action) => this.suno.submit(action, r, reply.raw)),
+    );
+    scope.post(
+      '/suno/fetch',
+      limit,
+      this.admitted((r, reply) => this.suno.fetch(r, reply.raw)),
+    );
+    scope.get(
+      '/suno/fetch/:id',
+      this.admitted((r, reply, id) => this.suno.fetchOne(id, r, reply.raw)),
+    );
+  }
+
+  /** Token admission, then the handler with the parsed body (`{}` for a GET). */
+  private admitted(
+    handler: (
+      request: TaskRequest,
+      reply: FastifyReply,
+      id: string,
+      action: string,
+    ) => Promise<void>,
+  ) {
+    return async (request: Request, reply: FastifyReply): Promise<void> => {
+      reply.hijack();
+      const startedAt = Date.now();
+      const requestId = RelayService.newRequestId();
+      const header: unknown = request.headers['accept-language'];
+      const lang = pickLang(typeof header === 'string' ? header : undefined);
+      const admitted = this.admission.admitToken(taskKey(request), request.ip, lang, startedAt);
+      if (!admitted.ok) return sendError(reply.raw, admitted.error, requestId);
+      let body: Readonly<Record<string, unknown>> = {};
+      if (request.method === 'POST') {
+        const parsed = Buffer.isBuffer(request.body) ? parseJsonObject(request.body) : undefined;
+        if (!parsed)
+          return sendText(
+            reply.raw,
+            400,
+            JSON.stringify({
+              description: 'bind_request_body_failed',
+              type: 'upstream_error',
+              code: 4,
+            }),
+            requestId,
+          );
+        body = parsed;
+      }
+      const task: TaskRequest = {
+        caller: admitted.caller,
+        requestId,
+        lang,
+        ip: request.ip,
+        path: request.url.split('?', 1)[0] ?? request.url,
+        body,
+        startedAt,
+      };
+      await handler(task, reply, request.params.id ?? '', request.params.action ?? '');
+    };
+  }
+}
+
+/** new-api: the Authorization key, or `mj-api-secret` when it is empty or `midjourney-proxy`. */
+function taskKey(request: FastifyRequest): string | undefined {
+  const authorization = request.headers.authorization;
+  const key = keyOfAuthorization(authorization);
+  if (key !== '' && key !== 'midjourney-proxy') return authorization;
+  const secret = request.headers['mj-api-secret'];
+  return Array.isArray(secret) ? secret[0] : secret;
+}

@@ -1,0 +1,62 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { RequestRelayed, TaskSubmitted } from '@tollgate/domain';
+import { ReadYourWrites } from '../infrastructure/read-your-writes';
+import type { Caller } from '../relay/relay-admission';
+import { BALANCE_BOOK_PORT, type BalanceBookPort, type Reservation } from '../relay/relay-ports';
+import type { RequestMeta } from '../shared/request-meta';
+import { SubmitTaskCommand } from './task.commands';
+
+export type TaskReservation =
+  | { readonly ok: true; readonly reservation: Reservation | undefined }
+  | { readonly ok: false; readonly reason: 'user_quota' | 'token_quota' };
+
+/**
+ * The billing half of a task submission, on the relay's no-overdraft path: the price is reserved
+ * on the user and the token before the upstream is called; once the upstream took the task, the
+ * submission and its receipt are appended together and the reservation is settled; otherwise it
+ * is released. A crash between the upstream's answer and the append loses the record and the
+ * charge together (under-billing, as the relay's crash rule), never one without the other.
+ */
+@Injectable()
+export class TaskSubmitter {
+  private readonly logger = new Logger(TaskSubmitter.name);
+
+  constructor(
+    @Inject(BALANCE_BOOK_PORT) private readonly book: BalanceBookPort,
+    private readonly bus: CommandBus,
+    private readonly readYourWrites: ReadYourWrites,
+  ) {}
+
+  reserve(requestId: string, caller: Caller, quota: number): TaskReservation {
+    if (quota <= 0) return { ok: true, reservation: undefined };
+    const result = this.book.reserve(requestId, caller.user.id, caller.token?.id ?? 0, quota);
+    return result.ok ? { ok: true, reservation: result.reservation } : result;
+  }
+
+  release(reservation: Reservation | undefined): void {
+    if (reservation) this.book.release(reservation);
+  }
+
+  /**
+   * Records the submission (and the charge when `charge` is given), settles or releases the
+   * reservation, and answers once the read models and caches show it (the client's next fetch
+   * finds the task). Never throws: a failed append is logged and the reservation released.
+   */
+  async record(
+    task: TaskSubmitted['data'],
+    charge: RequestRelayed['data'] | undefined,
+    reservation: Reservation | undefined,
+    meta: RequestMeta,
+  ): Promise<void> {
+    try {
+      const position = await this.bus.execute(new SubmitTaskCommand(task, charge, meta));
+      if (reservation && charge) this.book.settle(reservation, charge.quota);
+      else this.release(reservation);
+      await this.readYourWrites.waitFor(position);
+    } catch (error) {
+      this.release(reservation);
+      this.logger.error(`task ${task.taskId} not recorded: ${String(error)}`);
+    }
+  }
+}

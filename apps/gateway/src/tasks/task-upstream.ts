@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { UpstreamPools } from '../relay/upstream-pools';
+import { headerText, readBounded } from '../relay/upstream-io';
+
+/** new-api's timeouts: 60 s for a submission, 15 s for a poll. */
+export const TASK_SUBMIT_TIMEOUT_MS = 60_000;
+export const TASK_POLL_TIMEOUT_MS = 15_000;
+/** Task answers are small JSON; anything larger is an upstream gone wrong. */
+const MAX_TASK_ANSWER_BYTES = 4 * 1024 * 1024;
+
+export interface TaskUpstreamAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly text: string;
+}
+
+/**
+ * Calls a task upstream (midjourney-proxy, Suno) through the relay's keep-alive pools. `baseUrl`
+ * may carry a path prefix; the answer is read whole, bounded. Throws on transport errors.
+ */
+@Injectable()
+export class TaskUpstream {
+  constructor(private readonly pools: UpstreamPools) {}
+
+  async call(
+    baseUrl: string,
+    path: string,
+    init: {
+      readonly method: 'GET' | 'POST';
+      readonly headers: Record<string, string>;
+      readonly body?: unknown;
+      readonly timeoutMs: number;
+    },
+  ): Promise<TaskUpstreamAnswer> {
+    const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+    const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
+    const answer = await this.pools.pool(url.origin).request({
+      method: init.method,
+      path: url.pathname + url.search,
+      headers: {
+        accept: 'application/json',
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
+      ...(payload === undefined ? {} : { body: payload }),
+      headersTimeout: init.timeoutMs,
+      bodyTimeout: init.timeoutMs,
+      signal: AbortSignal.timeout(init.timeoutMs),
+    });
+    const text = await readBounded(answer.body, MAX_TASK_ANSWER_BYTES);
+    return {
+      status: answer.statusCode,
+      contentType: headerText(answer.headers['content-type']) || 'application/json',
+      text,
+    };
+  }
+}
+
+/** JSON of an answer, or undefined. */
+export function parseAnswer(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
