@@ -21,4 +21,6 @@ export const TOPIC_QUERY_KEYS: Record<ChangeTopic, QueryKey[]> = {
   channels: [channelQueries.all],
   // The data dashboard follows its pushes itself, throttled.
   usage: [],
+  // The drawing and task logs follow their pushes themselves, throttled.
+  tasks: [],
 };

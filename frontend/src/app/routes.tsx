@@ -1,7 +1,5 @@
 import { lazy, type ReactNode, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { RouteObject } from 'react-router';
-import { ComingSoonPage } from '@/components/coming-soon-page';
 import { NotFoundPage } from '@/components/not-found-page';
 import {
   GithubCallbackPage,
@@ -18,21 +16,15 @@ import { Chat2LinkPage, ChatPage } from '@/features/chat';
 import { AboutPage, HomePage } from '@/features/home';
 import { SettingPage } from '@/features/setting';
 import { SetupPage } from '@/features/setup';
-import type { NavLabelKey } from '@/features/shell';
 import { LogsPage } from '@/features/logs';
 import { PlaygroundPage } from '@/features/playground';
 import { RedemptionsPage } from '@/features/redemptions';
 import { TokensPage } from '@/features/tokens';
 import { EditUserPage, UsersPage } from '@/features/users';
 import { PricingPage } from '@/features/pricing';
+import { MidjourneyPage, TaskPage } from '@/features/tasks';
 import { WalletPage } from '@/features/wallet';
 import { RootLayout } from './root-layout';
-
-/** Screens built by later issues: the route exists, the page says so. */
-function Placeholder({ nav }: { nav: NavLabelKey }) {
-  const { t } = useTranslation();
-  return <ComingSoonPage title={t(`nav.${nav}`)} />;
-}
 
 // The dashboard brings the chart library (recharts): loaded when /detail is first opened.
 const DashboardPage = lazy(() =>
@@ -81,8 +73,8 @@ export const routes: RouteObject[] = [
           </Suspense>,
         ),
       },
-      { path: '/midjourney', element: guarded(<Placeholder nav="midjourney" />) },
-      { path: '/task', element: guarded(<Placeholder nav="task" />) },
+      { path: '/midjourney', element: guarded(<MidjourneyPage />) },
+      { path: '/task', element: guarded(<TaskPage />) },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -13,6 +13,7 @@ import { historyEn } from '@/features/history/locales/en';
 import { pricingEn } from '@/features/pricing/locales/en';
 import { dashboardEn } from '@/features/dashboard/locales/en';
 import { chatEn } from '@/features/chat/locales/en';
+import { tasksEn } from '@/features/tasks/locales/en';
 
 export const en: Translation = {
   ...mailEn,
@@ -28,6 +29,7 @@ export const en: Translation = {
   ...pricingEn,
   ...dashboardEn,
   ...chatEn,
+  ...tasksEn,
   common: {
     cancel: 'Cancel',
     confirm: 'Confirm',
@@ -50,7 +52,6 @@ export const en: Translation = {
     optional: 'Optional',
     enabled: 'Enabled',
     disabled: 'Disabled',
-    comingSoon: 'This page is coming soon.',
     total: '{{count}} in total',
     pageSize: 'Rows per page',
     perPage: '{{size}} / page',

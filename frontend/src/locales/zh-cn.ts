@@ -17,6 +17,7 @@ import { historyZhCN } from '@/features/history/locales/zh-cn';
 import { pricingZhCN } from '@/features/pricing/locales/zh-cn';
 import { dashboardZhCN } from '@/features/dashboard/locales/zh-cn';
 import { chatZhCN } from '@/features/chat/locales/zh-cn';
+import { tasksZhCN } from '@/features/tasks/locales/zh-cn';
 
 export const zhCN = {
   ...mailZhCN,
@@ -32,6 +33,7 @@ export const zhCN = {
   ...pricingZhCN,
   ...dashboardZhCN,
   ...chatZhCN,
+  ...tasksZhCN,
   common: {
     cancel: '取消',
     confirm: '确定',
@@ -54,7 +56,6 @@ export const zhCN = {
     optional: '可选',
     enabled: '已启用',
     disabled: '未启用',
-    comingSoon: '此页面即将上线，敬请期待。',
     total: '共 {{count}} 条',
     pageSize: '每页条数',
     perPage: '{{size}} 条/页',

@@ -1,0 +1,3 @@
+export { taskQueries } from './api/tasks.api';
+export { MidjourneyPage } from './components/midjourney-page';
+export { TaskPage } from './components/task-page';
