@@ -13,12 +13,11 @@ import {
   mjSnapshot,
   mjTaskId,
   readMjSubmission,
-  selectChannel,
   upstreamMjBody,
   upstreamMjPath,
 } from '@tollgate/relay';
 import { OptionsCache } from '../options/options.cache';
-import { relayError, sendError, sendJson } from '../relay/relay-http';
+import { sendError, sendJson } from '../relay/relay-http';
 import {
   RELAY_COMMANDS_PORT,
   type RelayCommandsPort,
@@ -31,13 +30,11 @@ import { TaskLogReader } from './read/task-log.reader';
 import { priceTask, taskGroup, taskReceipt } from './task-charge';
 import { TaskDirectory } from './task-directory';
 import { midjourneyDto } from './task-dtos';
-import { sendText, taskMeta, type TaskRequest } from './task-request';
+import { sendText, taskIdsOf, taskMeta, type TaskRequest } from './task-request';
 import { TaskSubmitter } from './task-submitter';
+import { modelRefusal, noTaskChannel, pickTaskChannel } from './task-routing';
 import { TASK_SUBMIT_TIMEOUT_MS, TaskUpstream, parseAnswer } from './task-upstream';
 import { RecordTaskSnapshotCommand } from './task.commands';
-
-/** At most this many ids per list-by-condition call (new-api has no bound). */
-const MAX_LIST_IDS = 500;
 
 interface MjAnswer {
   readonly code?: unknown;
@@ -68,25 +65,15 @@ export class MjRelay {
   ) {}
 
   async submit(routeAction: string, request: TaskRequest, res: ServerResponse): Promise<void> {
-    const { caller, requestId, lang } = request;
+    const { caller, requestId } = request;
     const fail = (status: number, code: number, description: string) =>
       sendText(res, status, mjErrorBody(code, description), requestId);
     const submission = readMjSubmission(routeAction, request.body);
     if ('error' in submission) return fail(400, MJ_CODE.requestError, submission.error);
     const { action, originTaskId } = submission;
     const model = mjModelName(action);
-    const token = caller.token;
-    if (token?.modelLimitsEnabled && !token.modelLimits.includes(model)) {
-      const error = relayError(
-        lang,
-        403,
-        'relay.model_not_allowed',
-        { model },
-        'permission_error',
-        'model_not_allowed',
-      );
-      return sendError(res, error, requestId);
-    }
+    const refused = modelRefusal(request, model);
+    if (refused) return sendError(res, refused, requestId);
     const settings = this.settings.current();
     const o = this.options();
     const group = taskGroup(caller, settings);
@@ -105,17 +92,9 @@ export class MjRelay {
       if (!channel || channel.status !== 1)
         return fail(400, MJ_CODE.requestError, 'task_channel_disabled');
     } else {
-      channel = this.pick(caller.pinnedChannelId, group, model);
+      channel = pickTaskChannel(this.routing, request, group, model);
       if (!channel) {
-        const error = relayError(
-          lang,
-          503,
-          'relay.no_channel',
-          { group, model },
-          'tollgate_error',
-          'model_not_found',
-        );
-        return sendError(res, error, requestId);
+        return sendError(res, noTaskChannel(request, group, model), requestId);
       }
     }
     const price = priceTask(settings, model, group, isFreeAction(action));
@@ -250,23 +229,6 @@ export class MjRelay {
     };
   }
 
-  private pick(
-    pinned: number | undefined,
-    group: string,
-    model: string,
-  ): RoutedChannel | undefined {
-    if (pinned !== undefined) {
-      const channel = this.routing.channel(pinned);
-      return channel && channel.status === 1 ? channel : undefined;
-    }
-    return selectChannel(this.routing.candidates(group, model), {
-      attempt: 0,
-      tried: new Set<number>(),
-      isCooling: () => false,
-      rng: Math.random,
-    });
-  }
-
   /** GET /mj/task/:id/fetch: the caller's task, from the task log. */
   async fetch(id: string, request: TaskRequest, res: ServerResponse): Promise<void> {
     const [row] = await this.reader.midjourneyByUpstreamIds(request.caller.user.id, [id]);
@@ -282,19 +244,15 @@ export class MjRelay {
 
   /** POST /mj/task/list-by-condition `{ids}`: the caller's tasks among them (`[]` when none). */
   async listByCondition(request: TaskRequest, res: ServerResponse): Promise<void> {
-    const ids = request.body['ids'];
-    if (
-      !Array.isArray(ids) ||
-      ids.some((id) => typeof id !== 'string') ||
-      ids.length > MAX_LIST_IDS
-    )
+    const ids = taskIdsOf(request.body);
+    if (!ids)
       return sendText(
         res,
         400,
         mjErrorBody(MJ_CODE.requestError, 'ids_is_invalid'),
         request.requestId,
       );
-    const rows = await this.reader.midjourneyByUpstreamIds(request.caller.user.id, ids as string[]);
+    const rows = await this.reader.midjourneyByUpstreamIds(request.caller.user.id, ids);
     const options = this.options();
     sendJson(
       res,

@@ -1,13 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  readSunoSubmission,
-  selectChannel,
-  sunoErrorBody,
-  sunoModelName,
-  sunoSubmittedId,
-} from '@tollgate/relay';
-import { relayError, sendError, sendJson } from '../relay/relay-http';
+import { readSunoSubmission, sunoErrorBody, sunoModelName, sunoSubmittedId } from '@tollgate/relay';
+import { sendError, sendJson } from '../relay/relay-http';
 import {
   type RoutedChannel,
   ROUTING_TABLE_PORT,
@@ -18,16 +12,15 @@ import { TaskLogReader } from './read/task-log.reader';
 import { priceTask, taskGroup, taskReceipt } from './task-charge';
 import { TaskDirectory } from './task-directory';
 import { sunoDto } from './task-dtos';
-import { sendText, taskMeta, type TaskRequest } from './task-request';
+import { sendText, taskIdsOf, taskMeta, type TaskRequest } from './task-request';
 import { TaskSubmitter } from './task-submitter';
+import { modelRefusal, noTaskChannel, pickTaskChannel } from './task-routing';
 import {
   TASK_SUBMIT_TIMEOUT_MS,
   TaskUpstream,
   parseAnswer,
   type TaskUpstreamAnswer,
 } from './task-upstream';
-
-const MAX_FETCH_IDS = 500;
 
 /** new-api retries a Suno submission on 429, 307 and 5xx except 504 and 524. */
 function retriable(status: number): boolean {
@@ -62,25 +55,15 @@ export class SunoRelay {
   ) {}
 
   async submit(routeAction: string, request: TaskRequest, res: ServerResponse): Promise<void> {
-    const { caller, requestId, lang } = request;
+    const { caller, requestId } = request;
     const fail = (status: number, code: string, message = code) =>
       sendText(res, status, sunoErrorBody(code, message), requestId);
     const submission = readSunoSubmission(routeAction, request.body);
     if ('error' in submission) return fail(400, submission.error);
     const { action, originTaskId } = submission;
     const model = sunoModelName(action);
-    const token = caller.token;
-    if (token?.modelLimitsEnabled && !token.modelLimits.includes(model)) {
-      const error = relayError(
-        lang,
-        403,
-        'relay.model_not_allowed',
-        { model },
-        'permission_error',
-        'model_not_allowed',
-      );
-      return sendError(res, error, requestId);
-    }
+    const refused = modelRefusal(request, model);
+    if (refused) return sendError(res, refused, requestId);
     const settings = this.settings.current();
     const group = taskGroup(caller, settings);
     let origin: RoutedChannel | undefined;
@@ -93,15 +76,7 @@ export class SunoRelay {
       caller.pinnedChannelId === undefined &&
       this.routing.candidates(group, model).length === 0
     ) {
-      const error = relayError(
-        lang,
-        503,
-        'relay.no_channel',
-        { group, model },
-        'tollgate_error',
-        'model_not_found',
-      );
-      return sendError(res, error, requestId);
+      return sendError(res, noTaskChannel(request, group, model), requestId);
     }
     const price = priceTask(settings, model, group, false);
     const reserved = this.submitter.reserve(requestId, caller, price.quota);
@@ -115,7 +90,7 @@ export class SunoRelay {
         ? attempt === 0
           ? origin
           : undefined
-        : this.pick(caller.pinnedChannelId, group, model, attempt, chain);
+        : pickTaskChannel(this.routing, request, group, model, attempt, chain);
       if (!channel) break;
       chain.push(channel.id);
       last = await this.attempt(channel, action, submission.body);
@@ -214,40 +189,17 @@ export class SunoRelay {
     return { kind: 'failed', status: answer.status === 200 ? 500 : answer.status, code, message };
   }
 
-  private pick(
-    pinned: number | undefined,
-    group: string,
-    model: string,
-    attempt: number,
-    tried: readonly number[],
-  ): RoutedChannel | undefined {
-    if (pinned !== undefined) {
-      const channel = attempt === 0 ? this.routing.channel(pinned) : undefined;
-      return channel && channel.status === 1 ? channel : undefined;
-    }
-    return selectChannel(this.routing.candidates(group, model), {
-      attempt,
-      tried: new Set(tried),
-      isCooling: () => false,
-      rng: Math.random,
-    });
-  }
-
   /** POST /suno/fetch `{ids}`: the caller's tasks among them. */
   async fetch(request: TaskRequest, res: ServerResponse): Promise<void> {
-    const ids = request.body['ids'];
-    if (
-      !Array.isArray(ids) ||
-      ids.some((id) => typeof id !== 'string') ||
-      ids.length > MAX_FETCH_IDS
-    )
+    const ids = taskIdsOf(request.body);
+    if (!ids)
       return sendText(
         res,
         400,
         sunoErrorBody('ids_is_invalid', 'ids_is_invalid'),
         request.requestId,
       );
-    const rows = await this.reader.sunoByUpstreamIds(request.caller.user.id, ids as string[]);
+    const rows = await this.reader.sunoByUpstreamIds(request.caller.user.id, ids);
     sendJson(
       res,
       200,

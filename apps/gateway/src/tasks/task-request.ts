@@ -44,3 +44,13 @@ export function sendText(
   });
   res.end(text);
 }
+
+/** At most this many ids per fetch (new-api has no bound). */
+const MAX_TASK_IDS = 500;
+
+/** The `ids` of a batched fetch (list-by-condition, Suno's fetch), or undefined when malformed. */
+export function taskIdsOf(body: Readonly<Record<string, unknown>>): string[] | undefined {
+  const ids = body['ids'];
+  if (!Array.isArray(ids) || ids.length > MAX_TASK_IDS) return undefined;
+  return ids.every((id): id is string => typeof id === 'string') ? ids : undefined;
+}
