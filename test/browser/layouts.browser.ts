@@ -144,6 +144,19 @@ const PAGES: PageCase[] = [
     actions: (p, l) => [button(p, SEARCH[l])],
   },
   {
+    // Issue 17: the drawing and task logs (no task in the seed: their filters and empty tables).
+    name: 'midjourney',
+    path: '/midjourney',
+    ready: (p, l) => heading(p, text('绘图日志', 'Drawing log')[l]).waitFor(),
+    actions: (p, l) => [button(p, SEARCH[l])],
+  },
+  {
+    name: 'task',
+    path: '/task',
+    ready: (p, l) => heading(p, text('任务日志', 'Task log')[l]).waitFor(),
+    actions: (p, l) => [button(p, SEARCH[l])],
+  },
+  {
     // Issue 14: the public pricing page (the seeded channel's model, priced in the default group).
     name: 'pricing',
     path: '/pricing',

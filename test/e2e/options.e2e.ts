@@ -312,7 +312,7 @@ describe('system options (GET/PUT /api/option/)', () => {
     const before = optionEvents().length;
     await setOption('SystemName', '  My Gateway  '); // string: trimmed
     await setOption('DisplayInCurrencyEnabled', 'false'); // bool
-    await setOption('DrawingEnabled', true); // bool sent as a JSON boolean by older clients
+    await setOption('DrawingEnabled', false); // bool sent as a JSON boolean by older clients (default on)
     await setOption('DefaultCollapseSidebar', 'true');
     await setOption('RetryTimes', ' 007 '); // int: canonical form
     await setOption('MinTopUp', 5);
@@ -335,7 +335,7 @@ describe('system options (GET/PUT /api/option/)', () => {
     expect(now).toMatchObject({
       SystemName: 'My Gateway',
       DisplayInCurrencyEnabled: 'false',
-      DrawingEnabled: 'true',
+      DrawingEnabled: 'false',
       DefaultCollapseSidebar: 'true',
       RetryTimes: '7',
       MinTopUp: '5',
@@ -375,7 +375,7 @@ describe('system options (GET/PUT /api/option/)', () => {
     expect(await status()).toMatchObject({
       system_name: 'My Gateway',
       display_in_currency: false,
-      enable_drawing: true,
+      enable_drawing: false,
       default_collapse_sidebar: true,
       quota_per_unit: 1000.5,
       min_topup: 5,

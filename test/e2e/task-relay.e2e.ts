@@ -274,6 +274,9 @@ describe('task relays: Midjourney and Suno', () => {
     expect(refunds).toEqual([
       expect.objectContaining({ quota: IMAGINE, content: `构图失败 ${id}，补偿 ${IMAGINE} 额度` }),
     ]);
+    // The log's spend, filtered or not, counts the charge given back.
+    for (const query of ['', '?model_name=mj_imagine', '?start_timestamp=1'])
+      expect((await caller.web.get(`/api/log/self/stat${query}`)).body.data.quota).toBe(0);
     const fetched = await call(caller.key, 'GET', `/mj/task/${id}/fetch`);
     expect(fetched.json).toMatchObject({ status: 'FAILURE', failReason: 'banned' });
     const own = (await caller.web.get('/api/mj/self?p=0')).body.data;

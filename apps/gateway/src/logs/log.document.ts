@@ -16,3 +16,9 @@ export const LOG_TOTALS = 'log_totals';
 export const ALL_TOTALS = 'all';
 export const userTotalsId = (userId: number): string => `user:${userId}`;
 export type LogTotalsDocument = { _id: string; quota: number; source_position: number };
+
+/**
+ * A task refund's row is type 4 (system) with its model named: the other system rows have none.
+ * The log clear and the filtered stat find the refund rows by this (consumption given back).
+ */
+export const REFUND_ROWS = { type: 4, model_name: { $ne: '' } } as const;

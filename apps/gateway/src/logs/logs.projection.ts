@@ -24,6 +24,7 @@ import {
   LOG_TOTALS,
   LOGS,
   LOG_USERS,
+  REFUND_ROWS,
   userTotalsId,
   type LogDocument,
   type LogTotalsDocument,
@@ -33,12 +34,6 @@ import {
 type Source = BillingEvent | UsageEvent | TaskRefunded | LogEvent | UserRegistered | UserRenamed;
 /** The events that become a row. */
 type RowSource = BillingEvent | UsageEvent | TaskRefunded;
-
-/**
- * A task refund's row is type 4 (system) with its model named: the other system rows have none.
- * The log clear finds the refund rows it drops by this, to take them back out of the totals.
- */
-const REFUND_ROWS = { type: 4, model_name: { $ne: '' } };
 
 /** Usernames, read once per batch (a batch of receipts is mostly a few users' requests). */
 const usernames = new BatchMemo<string>();

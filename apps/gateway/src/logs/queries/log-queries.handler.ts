@@ -9,6 +9,7 @@ import {
   ALL_TOTALS,
   LOG_TOTALS,
   LOGS,
+  REFUND_ROWS,
   userTotalsId,
   type LogDocument,
   type LogTotalsDocument,
@@ -36,6 +37,9 @@ export class LogStatQuery extends Query<LogStatDto> {
     super();
   }
 }
+
+const modelOf = (filter: Filter): Filter =>
+  filter['model_name'] === undefined ? {} : { model_name: filter['model_name'] };
 
 export function logFilter(scope: LogScope, params: LogQueryParams): Filter {
   const filter: Filter = {};
@@ -104,8 +108,9 @@ export class LogStatHandler implements IQueryHandler<LogStatQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   /**
-   * quota: consumption in the filtered range (without a filter, the projection's running total:
-   * one document instead of a sum over every row); rpm/tpm: consumption rows of the last 60 s.
+   * quota: consumption in the filtered range less the task refunds in it (without a filter, the
+   * projection's running total: one document instead of a sum over every row); rpm/tpm:
+   * consumption rows of the last 60 s.
    */
   async execute({ scope, params, now }: LogStatQuery): Promise<LogStatDto> {
     const logs = this.readStore.collection<LogDocument>(LOGS);
@@ -120,7 +125,14 @@ export class LogStatHandler implements IQueryHandler<LogStatQuery> {
             .collection<LogTotalsDocument>(LOG_TOTALS)
             .get(scope.kind === 'self' ? userTotalsId(scope.userId) : ALL_TOTALS)
             .then((totals) => totals?.quota ?? 0)
-        : logs.sum(consume, null, ['quota']).then((all) => all[0]?.sums['quota'] ?? 0),
+        : Promise.all([
+            logs.sum(consume, null, ['quota']),
+            // Refund rows name their model: a model filter applies to them as it is.
+            logs.sum({ ...filter, ...REFUND_ROWS, ...modelOf(filter) }, null, ['quota']),
+          ]).then(
+            ([charged, refunded]) =>
+              (charged[0]?.sums['quota'] ?? 0) - (refunded[0]?.sums['quota'] ?? 0),
+          ),
       logs.sum({ ...unranged, created_at: { $gte: now - 60 } }, null, [
         'prompt_tokens',
         'completion_tokens',

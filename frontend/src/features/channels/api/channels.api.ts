@@ -59,6 +59,39 @@ export const channelQueries = {
     }),
 };
 
+/** Midjourney Proxy (2), Midjourney Proxy Plus (5), Suno (36): the channels the poller asks. */
+export const TASK_CHANNEL_TYPES: ReadonlySet<number> = new Set([2, 5, 36]);
+
+/** One channel's task polling, as GET /api/task/poll-status answers it (admins only). */
+export interface ChannelPollState {
+  channel_id: number;
+  open_tasks: number;
+  failures: number;
+  last_error: string;
+  /** Unix milliseconds of the last successful poll (0 = none yet). */
+  last_success_at: number;
+  /** Unix milliseconds before which the channel is not asked again (backoff). */
+  next_poll_at: number;
+}
+
+export function fetchTaskPollStatus(signal?: AbortSignal): Promise<ChannelPollState[]> {
+  return http.get<ChannelPollState[]>('/api/task/poll-status', undefined, signal);
+}
+
+/** The task poller's state per channel; refreshed by its hook (interval and socket pushes). */
+export const taskPollQueries = {
+  all: ['task-poll-status'] as const,
+  status: (enabled: boolean) =>
+    queryOptions({
+      queryKey: taskPollQueries.all,
+      queryFn: ({ signal }) => fetchTaskPollStatus(signal),
+      enabled,
+      refetchInterval: 30_000,
+      // A badge beside the status; a failed refresh is not worth a toast every 30 s.
+      meta: { silent: true },
+    }),
+};
+
 /** Model lists come as names, or as OpenAI model objects (what /v1/models answers). */
 type ModelListAnswer = Array<string | { id: string }> | null | undefined;
 

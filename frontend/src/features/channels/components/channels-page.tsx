@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { channelQueries } from '../api/channels.api';
 import { useChannelsTableParams } from '../hooks/use-channels-table-params';
+import { useTaskPollStatus } from '../hooks/use-task-poll-status';
 import { ChannelDrawer } from './channel-drawer';
 import { ChannelsSearchBar } from './channels-search-bar';
 import { ChannelsTable } from './channels-table';
@@ -20,6 +21,7 @@ export function ChannelsPage() {
   const { t } = useTranslation();
   const { params, update, paginate, setIdSort } = useChannelsTableParams();
   const channels = useQuery(channelQueries.list(params));
+  const pollStates = useTaskPollStatus(channels.data);
   const [selection, setSelection] = useState<RowSelectionState>({});
   const navigate = useNavigate();
   const location = useLocation();
@@ -87,6 +89,7 @@ export function ChannelsPage() {
             selection={selection}
             onSelectionChange={setSelection}
             onEdit={edit}
+            pollStates={pollStates}
           />
         </Stack>
       </Paper>

@@ -1,4 +1,4 @@
-import { Badge, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Stack, Text, Tooltip } from '@mantine/core';
 import {
   createColumnHelper,
   functionalUpdate,
@@ -16,10 +16,12 @@ import {
   type ServerPaging,
 } from '@/components/data-table';
 import { useQuotaFormatter } from '@/features/status';
+import { TASK_CHANNEL_TYPES, type ChannelPollState } from '../api/channels.api';
 import { usePatchChannel } from '../hooks/use-channel-mutations';
 import { channelTypeName, formatUnixTime } from '../utils/channel-display';
 import { MIN_PRIORITY, MIN_WEIGHT } from '../utils/channel-numbers';
 import { ChannelActions } from './channel-actions';
+import { ChannelPollBadge } from './channel-poll-badge';
 import { ChannelStatusTag } from './channel-status-tag';
 import { GroupTags } from './group-tags';
 import { InlineNumberCell } from './inline-number-cell';
@@ -35,6 +37,8 @@ interface ChannelsTableProps {
   selection: RowSelectionState;
   onSelectionChange: (next: RowSelectionState) => void;
   onEdit: (id: number) => void;
+  /** The task poller's state by channel id (Midjourney / Suno channels), if asked. */
+  pollStates?: ReadonlyMap<number, ChannelPollState>;
 }
 
 export function ChannelsTable({
@@ -44,6 +48,7 @@ export function ChannelsTable({
   selection,
   onSelectionChange,
   onEdit,
+  pollStates,
 }: ChannelsTableProps) {
   const { t, i18n } = useTranslation();
   const formatQuota = useQuotaFormatter();
@@ -91,7 +96,16 @@ export function ChannelsTable({
         }),
         column.accessor('status', {
           header: t('channels.columns.status'),
-          cell: ({ row }) => <ChannelStatusTag channel={row.original} />,
+          cell: ({ row }) => {
+            const { id, type } = row.original;
+            const poll = TASK_CHANNEL_TYPES.has(type) ? pollStates?.get(id) : undefined;
+            return (
+              <Group gap={4} wrap="nowrap">
+                <ChannelStatusTag channel={row.original} />
+                <ChannelPollBadge state={poll} />
+              </Group>
+            );
+          },
         }),
         column.accessor('response_time', {
           header: t('channels.columns.responseTime'),
@@ -161,7 +175,7 @@ export function ChannelsTable({
           cell: ({ row }) => <ChannelActions channel={row.original} onEdit={onEdit} />,
         }),
       ]),
-    [t, i18n.language, formatQuota, patchChannel, onEdit],
+    [t, i18n.language, formatQuota, patchChannel, onEdit, pollStates],
   );
 
   const table = useServerTable({

@@ -37,6 +37,14 @@ export const channelsEn: typeof channelsZhCN = {
     },
     statusReason: 'Reason: {{reason}}',
     statusTime: 'Time: {{time}}',
+    poll: {
+      failing: 'Poll failing ×{{n}}',
+      openTasks: '{{n}} open tasks',
+      lastError: 'Last error: {{error}}',
+      lastSuccess: 'Last success: {{time}}',
+      neverSucceeded: 'No successful poll yet',
+      nextPoll: 'Next poll: {{time}}',
+    },
     responseTime: {
       untested: 'Not tested',
       seconds: '{{seconds}} s',

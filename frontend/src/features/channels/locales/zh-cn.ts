@@ -38,6 +38,14 @@ export const channelsZhCN = {
     },
     statusReason: '原因：{{reason}}',
     statusTime: '时间：{{time}}',
+    poll: {
+      failing: '轮询失败 ×{{n}}',
+      openTasks: '{{n}} 个任务进行中',
+      lastError: '最近错误：{{error}}',
+      lastSuccess: '上次成功：{{time}}',
+      neverSucceeded: '尚未成功轮询',
+      nextPoll: '下次轮询：{{time}}',
+    },
     responseTime: {
       untested: '未测试',
       seconds: '{{seconds}} 秒',

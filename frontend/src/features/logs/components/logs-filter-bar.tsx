@@ -4,9 +4,10 @@ import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDraft } from '@/hooks/use-draft';
 import { notifyError } from '@/lib/notify';
-import { formatDateTime, nowSeconds, parseDateTime } from '@/utils/date-time';
 import type { LogListParams } from '../api/logs.api';
 import type { LogFilterName } from '../hooks/use-logs-table-params';
+import { parseTimeRange, timeRangeDraft } from '../utils/time-range';
+import { TimeRangeInputs } from './time-range-inputs';
 
 interface Draft {
   token_name: string;
@@ -20,8 +21,7 @@ interface Draft {
 const toDraft = (params: LogListParams): Draft => ({
   token_name: params.token_name,
   model_name: params.model_name,
-  start: formatDateTime(params.start_timestamp),
-  end: formatDateTime(params.end_timestamp ?? nowSeconds() + 3600),
+  ...timeRangeDraft(params),
   username: params.username,
   channel: params.channel,
 });
@@ -41,14 +41,12 @@ export function LogsFilterBar({ params, admin, onSearch, typeSelect }: LogsFilte
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const start = parseDateTime(draft.start);
-    const end = parseDateTime(draft.end);
-    if (start === null || end === null) return notifyError(t('logs.badTime'));
+    const range = parseTimeRange(draft);
+    if (range === null) return notifyError(t('logs.badTime'));
     onSearch({
       token_name: draft.token_name.trim(),
       model_name: draft.model_name.trim(),
-      start: String(start),
-      end: String(end),
+      ...range,
       ...(admin ? { username: draft.username.trim(), channel: draft.channel.trim() } : {}),
     });
   };
@@ -58,15 +56,13 @@ export function LogsFilterBar({ params, admin, onSearch, typeSelect }: LogsFilte
       <SimpleGrid cols={{ base: 1, sm: 2, md: admin ? 4 : 3 }} style={{ alignItems: 'end' }}>
         <TextInput label={t('logs.filters.tokenName')} {...bind('token_name')} />
         <TextInput label={t('logs.filters.modelName')} {...bind('model_name')} />
-        <TextInput
-          label={t('logs.filters.start')}
-          placeholder={t('logs.filters.timePlaceholder')}
-          {...bind('start')}
-        />
-        <TextInput
-          label={t('logs.filters.end')}
-          placeholder={t('logs.filters.timePlaceholder')}
-          {...bind('end')}
+        <TimeRangeInputs
+          bind={bind}
+          labels={{
+            start: t('logs.filters.start'),
+            end: t('logs.filters.end'),
+            placeholder: t('logs.filters.timePlaceholder'),
+          }}
         />
         {admin && <TextInput label={t('logs.filters.channel')} {...bind('channel')} />}
         {admin && <TextInput label={t('logs.filters.username')} {...bind('username')} />}
