@@ -27,6 +27,10 @@ export function userFixture(overrides: Partial<UserDto> = {}): UserDto {
     remark: '',
     created_at: 1_700_000_000,
     DeletedAt: null,
+    period_quota: 0,
+    period: '',
+    period_used: 0,
+    period_reset_at: 0,
     ...overrides,
   };
 }
@@ -52,6 +56,10 @@ export function tokenFixture(overrides: Partial<TokenDto> = {}): TokenDto {
     rate_limit_rpm: 0,
     rate_limit_tpm: 0,
     rate_limit_concurrency: 0,
+    period_quota: 0,
+    period: '',
+    period_used: 0,
+    period_reset_at: 0,
     ...overrides,
   };
 }

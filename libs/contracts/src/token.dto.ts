@@ -52,7 +52,17 @@ export interface TokenDto {
   rate_limit_tpm: number;
   /** Requests in flight at once; 0 = no limit. */
   rate_limit_concurrency: number;
+  /** Periodic budget (docs/budgets.md): quota units per `period`; 0 = none. */
+  period_quota: number;
+  /** '' (none), 'day', 'week' or 'month', in the server's time zone. */
+  period: BudgetPeriodName;
+  /** Spent in the current period (0 without a budget). */
+  period_used: number;
+  /** Unix seconds when the current period ends; 0 without a budget. */
+  period_reset_at: number;
 }
+
+export type BudgetPeriodName = '' | 'day' | 'week' | 'month';
 
 /** GET /api/token/?p=&size= → data: TokenDto[] (bare array, 0-based p, size ≤ 100). */
 export type TokenListDto = TokenDto[];
@@ -70,6 +80,9 @@ export interface TokenFields {
   rate_limit_rpm?: number;
   rate_limit_tpm?: number;
   rate_limit_concurrency?: number;
+  /** Budget per period (0 = none); needs `period`. */
+  period_quota?: number;
+  period?: BudgetPeriodName;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { BudgetPeriodName } from './token.dto';
 /** A user as the console API returns it (never with the password). */
 export interface UserDto {
   id: number;
@@ -28,6 +29,14 @@ export interface UserDto {
   created_at: number;
   /** Non-null (ISO time) when the user deregistered or was deleted. */
   DeletedAt: string | null;
+  /** Periodic budget (docs/budgets.md): quota units per `period`; 0 = none. */
+  period_quota: number;
+  /** '' (none), 'day', 'week' or 'month', in the server's time zone. */
+  period: BudgetPeriodName;
+  /** Spent in the current period (0 without a budget). */
+  period_used: number;
+  /** Unix seconds when the current period ends; 0 without a budget. */
+  period_reset_at: number;
 }
 
 /** POST /api/user/login data. */
@@ -71,6 +80,9 @@ export interface UpdateUserRequest {
    */
   expected_quota?: number;
   remark?: string;
+  /** The user's periodic budget (0 = none; needs `period`): a BudgetSet with the admin as actor. */
+  period_quota?: number;
+  period?: BudgetPeriodName;
 }
 
 export interface UpdateSelfRequest {

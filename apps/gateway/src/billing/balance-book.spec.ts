@@ -271,3 +271,174 @@ describe('BalanceBook', () => {
     expect(book.userBalance(1)).toBe(1000);
   });
 });
+
+describe('BalanceBook: periodic budgets', () => {
+  const ZONE = 'Asia/Shanghai';
+  // Tuesday 10 March 2026, 12:00 in Shanghai.
+  const NOON = Date.parse('2026-03-10T04:00:00Z');
+  const MIDNIGHT = Date.parse('2026-03-10T16:00:00Z'); // Wednesday 00:00 local
+  const at = (ms: number) => ({ metadata: { occurredAt: new Date(ms).toISOString() } });
+  const budgetToken = (
+    tokenId: number,
+    userId: number,
+    periodQuota: number,
+    period: 'day' | 'week' | 'month',
+  ) => {
+    const event = tokenCreated(tokenId, userId, 0, true);
+    return { ...event, data: { ...(event.data as object), periodQuota, period } };
+  };
+  const userBudget = (userId: number, periodQuota: number, period: '' | 'day' | 'week' | 'month') =>
+    recorded('BudgetSet', {
+      userId,
+      periodQuota,
+      period,
+      previous: { periodQuota: 0, period: '' },
+    });
+  function bookAt(start: number) {
+    let now = start;
+    const book = new BalanceBook();
+    book.useClock(() => now, ZONE);
+    return { book, set: (ms: number) => (now = ms) };
+  }
+
+  it('N concurrent reservations never pass a token budget; the refusal names limit and reset', async () => {
+    const { book } = bookAt(NOON);
+    book.apply([granted(1, 1_000_000), budgetToken(7, 1, 100, 'day')]);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        Promise.resolve().then(() => book.reserve(`r${i}`, 1, 7, 10)),
+      ),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(10);
+    expect(results.find((r) => !r.ok)).toEqual({
+      ok: false,
+      reason: 'token_budget',
+      limit: 100,
+      period: 'day',
+      resetAt: MIDNIGHT,
+    });
+    // The user's balance is untouched by the refusals.
+    expect(book.userBalance(1)).toBe(1_000_000 - 100);
+  });
+
+  it('settle charges within the budget; released reservations give it back', () => {
+    const { book } = bookAt(NOON);
+    book.apply([granted(1, 1_000_000), budgetToken(7, 1, 100, 'day')]);
+    const a = book.reserve('a', 1, 7, 60);
+    if (!a.ok) throw new Error('refused');
+    expect(book.reserve('b', 1, 7, 60)).toMatchObject({ ok: false, reason: 'token_budget' });
+    // Actual more than reserved: at most the reservation plus what the period has left.
+    expect(book.settle(a.reservation, 500)).toBe(100);
+    expect(book.reserve('c', 1, 7, 1)).toMatchObject({ ok: false, reason: 'token_budget' });
+    const { book: other } = bookAt(NOON);
+    other.apply([granted(1, 1_000_000), budgetToken(7, 1, 100, 'day')]);
+    const d = other.reserve('d', 1, 7, 100);
+    if (!d.ok) throw new Error('refused');
+    other.release(d.reservation);
+    expect(other.reserve('e', 1, 7, 100).ok).toBe(true);
+  });
+
+  it('rolls over at the boundary without a job: the next period starts at 0', () => {
+    const { book, set } = bookAt(NOON);
+    book.apply([granted(1, 1_000_000), budgetToken(7, 1, 100, 'day')]);
+    const a = book.reserve('a', 1, 7, 100);
+    if (!a.ok) throw new Error('refused');
+    book.settle(a.reservation, 100);
+    set(MIDNIGHT - 1);
+    expect(book.reserve('b', 1, 7, 1)).toMatchObject({ ok: false, resetAt: MIDNIGHT });
+    set(MIDNIGHT);
+    expect(book.reserve('c', 1, 7, 100).ok).toBe(true);
+  });
+
+  it('weeks and months roll over on Monday and on the 1st (local time)', () => {
+    const { book, set } = bookAt(NOON);
+    book.apply([
+      granted(1, 1_000_000),
+      budgetToken(7, 1, 10, 'week'),
+      budgetToken(8, 1, 10, 'month'),
+    ]);
+    for (const tokenId of [7, 8]) {
+      const r = book.reserve(`t${tokenId}`, 1, tokenId, 10);
+      if (!r.ok) throw new Error('refused');
+      book.settle(r.reservation, 10);
+    }
+    const monday = Date.parse('2026-03-15T16:00:00Z'); // Monday 16 March, 00:00 local
+    set(monday - 1);
+    expect(book.reserve('w1', 1, 7, 1)).toMatchObject({ ok: false, resetAt: monday });
+    set(monday);
+    expect(book.reserve('w2', 1, 7, 1).ok).toBe(true);
+    const april = Date.parse('2026-03-31T16:00:00Z'); // 1 April 00:00 local
+    expect(book.reserve('m1', 1, 8, 1)).toMatchObject({ ok: false, resetAt: april });
+    set(april);
+    expect(book.reserve('m2', 1, 8, 10).ok).toBe(true);
+  });
+
+  it('receipts count at their own time: replayed, another process, and an earlier period', () => {
+    const { book } = bookAt(NOON);
+    book.apply([
+      granted(1, 1_000_000),
+      budgetToken(7, 1, 100, 'day'),
+      // Yesterday's charge counts for nothing today; today's counts.
+      { ...receipt('old', 1, 7, 90), ...at(NOON - 86_400_000) },
+      { ...receipt('new', 1, 7, 70), ...at(NOON - 60_000) },
+    ]);
+    expect(book.reserve('a', 1, 7, 31)).toMatchObject({ ok: false, reason: 'token_budget' });
+    expect(book.reserve('b', 1, 7, 30).ok).toBe(true);
+  });
+
+  it('a task refund gives budget back in its period', () => {
+    const { book } = bookAt(NOON);
+    book.apply([
+      granted(1, 1_000_000),
+      budgetToken(7, 1, 100, 'day'),
+      { ...receipt('task', 1, 7, 100), ...at(NOON - 1000) },
+    ]);
+    expect(book.reserve('a', 1, 7, 1).ok).toBe(false);
+    book.apply([{ ...refunded('task', 1, 7, 100), ...at(NOON - 500) }]);
+    expect(book.reserve('b', 1, 7, 100).ok).toBe(true);
+  });
+
+  it('a budget set mid-period counts what was spent since the period began; removing it frees', () => {
+    const { book } = bookAt(NOON);
+    book.apply([
+      granted(1, 1_000_000),
+      tokenCreated(7, 1, 0, true),
+      { ...receipt('x', 1, 7, 80), ...at(NOON - 3600_000) },
+      { ...budgetToken(7, 1, 100, 'day'), type: 'TokenUpdated' },
+    ]);
+    expect(book.reserve('a', 1, 7, 21).ok).toBe(false);
+    book.apply([{ ...tokenCreated(7, 1, 0, true), type: 'TokenUpdated' }]);
+    expect(book.reserve('b', 1, 7, 1000).ok).toBe(true);
+  });
+
+  it("holds a user's budget across their tokens and the playground", () => {
+    const { book, set } = bookAt(NOON);
+    book.apply([
+      granted(1, 1_000_000),
+      tokenCreated(7, 1, 0, true),
+      tokenCreated(8, 1, 0, true),
+      userBudget(1, 50, 'day'),
+    ]);
+    expect(book.reserve('a', 1, 7, 20).ok).toBe(true);
+    expect(book.reserve('b', 1, 8, 20).ok).toBe(true);
+    expect(book.reserve('c', 1, 0, 20)).toEqual({
+      ok: false,
+      reason: 'user_budget',
+      limit: 50,
+      period: 'day',
+      resetAt: MIDNIGHT,
+    });
+    expect(book.reserve('d', 1, 0, 10).ok).toBe(true);
+    set(MIDNIGHT + 1);
+    // Open reservations still hold their part across the boundary.
+    expect(book.reserve('e', 1, 0, 1).ok).toBe(false);
+    book.apply([userBudget(1, 0, '')]);
+    expect(book.reserve('f', 1, 0, 1000).ok).toBe(true);
+  });
+
+  it('the quota checks come first and keep their answers', () => {
+    const { book } = bookAt(NOON);
+    book.apply([granted(1, 5), budgetToken(7, 1, 100, 'day')]);
+    expect(book.reserve('a', 1, 7, 10)).toEqual({ ok: false, reason: 'user_quota' });
+  });
+});

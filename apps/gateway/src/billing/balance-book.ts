@@ -2,15 +2,20 @@ import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tollgate/event-store';
 import {
   BILLING_EVENT_TYPES,
+  periodEndMs,
+  periodStartMs,
   TASK_REFUND_EVENT_TYPES,
   TOKEN_EVENT_TYPES,
   USAGE_EVENT_TYPES,
   type BillingEvent,
+  type BudgetPeriod,
   type RequestRelayed,
   type TaskRefunded,
   type TokenEvent,
 } from '@tollgate/domain';
+import { eventTimeMs } from '../history/event-facts';
 import type { HotCache } from '../infrastructure/hot-caches/hot-cache';
+import { defaultTimeZone } from './time-zone';
 
 export interface Reservation {
   readonly requestId: string;
@@ -18,11 +23,50 @@ export interface Reservation {
   readonly tokenId: number; // 0 = no token (playground)
   readonly amount: number; // quota units reserved
 }
+/** A periodic budget would be passed (docs/budgets.md): its limit and when the period ends. */
+export interface BudgetRefusal {
+  readonly ok: false;
+  readonly reason: 'token_budget' | 'user_budget';
+  /** The budget: quota units per period. */
+  readonly limit: number;
+  readonly period: BudgetPeriod;
+  /** When the period ends and the budget is whole again (ms since the epoch). */
+  readonly resetAt: number;
+}
 export type ReserveResult =
   | { readonly ok: true; readonly reservation: Reservation }
-  | { readonly ok: false; readonly reason: 'user_quota' | 'token_quota' };
+  | { readonly ok: false; readonly reason: 'user_quota' | 'token_quota' }
+  | BudgetRefusal;
 
-interface Account {
+const PERIODS: readonly BudgetPeriod[] = ['day', 'week', 'month'];
+const PERIOD_INDEX: Readonly<Record<BudgetPeriod, number>> = { day: 0, week: 1, month: 2 };
+
+/**
+ * What a user or a token was charged in the current day, week and month (index as PERIODS): the
+ * sum of a period is valid while its start is the current window's start, else it is 0 (a new
+ * period began: reset lazily, no job). Kept for every account so that a budget set mid-period
+ * counts what was spent since the period began, as the read side (ledger_usage) does.
+ */
+interface PeriodSpend {
+  readonly starts: number[];
+  readonly spent: number[];
+}
+const newSpend = (): PeriodSpend => ({ starts: [NaN, NaN, NaN], spent: [0, 0, 0] });
+
+interface Budgeted {
+  /** Quota units per period; 0 = no budget (the only field the hot path checks). */
+  budgetQuota: number;
+  budgetPeriod: BudgetPeriod;
+  readonly spend: PeriodSpend;
+  reserved: number;
+}
+
+interface Window {
+  start: number;
+  end: number;
+}
+
+interface Account extends Budgeted {
   /** Net credits from billing-<id> (grants, transfers, admin deltas). */
   credited: number;
   /**
@@ -34,7 +78,7 @@ interface Account {
   reserved: number;
 }
 
-interface TokenAccount {
+interface TokenAccount extends Budgeted {
   unlimited: boolean;
   /** The remain_quota last set by the owner (create/update). */
   cap: number;
@@ -71,6 +115,19 @@ export class BalanceBook implements HotCache {
   private readonly open = new Map<string, Reservation>();
   /** Settled here, receipt not yet seen: requestId → quota charged. */
   private readonly settledLocally = new Map<string, number>();
+  /** The current day, week and month (same for every account: one zone), moved forward lazily. */
+  private readonly windows: Window[] = PERIODS.map(() => ({ start: -Infinity, end: -Infinity }));
+  private now: () => number = Date.now;
+  private timeZone = defaultTimeZone();
+
+  /** The clock of reserves and settles and the zone of the periods (tests inject both). */
+  useClock(now: () => number, timeZone: string = this.timeZone): void {
+    this.now = now;
+    if (timeZone !== this.timeZone) {
+      this.timeZone = timeZone;
+      for (const w of this.windows) w.start = w.end = -Infinity;
+    }
+  }
 
   apply(events: readonly RecordedEvent[]): void {
     for (const event of events) {
@@ -79,10 +136,10 @@ export class BalanceBook implements HotCache {
           this.account((event.data as { userId: number }).userId);
           break;
         case 'RequestRelayed':
-          this.applyReceipt((event as unknown as RequestRelayed).data);
+          this.applyReceipt((event as unknown as RequestRelayed).data, eventTimeMs(event));
           break;
         case 'TaskRefunded':
-          this.applyRefund((event as unknown as TaskRefunded).data);
+          this.applyRefund((event as unknown as TaskRefunded).data, eventTimeMs(event));
           break;
         default:
           if ((BILLING_EVENT_TYPES as readonly string[]).includes(event.type))
@@ -105,6 +162,15 @@ export class BalanceBook implements HotCache {
       if (!token.unlimited && tokenLeft(token) < amount)
         return { ok: false, reason: 'token_quota' };
     }
+    // Budgets: spent in the current period + open reservations + this one within the limit.
+    if (token && token.budgetQuota > 0) {
+      const refused = this.overBudget(token, amount, 'token_budget');
+      if (refused) return refused;
+    }
+    if (account.budgetQuota > 0) {
+      const refused = this.overBudget(account, amount, 'user_budget');
+      if (refused) return refused;
+    }
     account.reserved += amount;
     if (token) token.reserved += amount;
     const reservation: Reservation = { requestId, userId, tokenId, amount };
@@ -122,8 +188,15 @@ export class BalanceBook implements HotCache {
     const token = reservation.tokenId === 0 ? undefined : this.tokens.get(reservation.tokenId);
     if (token && !token.unlimited)
       limit = Math.min(limit, Math.max(reservation.amount, tokenLeft(token)));
+    // Nor past a budget: at most what was reserved plus what the period still has.
+    const at = this.now();
+    if (token && token.budgetQuota > 0)
+      limit = Math.min(limit, Math.max(reservation.amount, this.budgetLeft(token, at)));
+    const account = this.account(reservation.userId);
+    if (account.budgetQuota > 0)
+      limit = Math.min(limit, Math.max(reservation.amount, this.budgetLeft(account, at)));
     const charged = Math.min(want, limit);
-    this.charge(reservation.userId, reservation.tokenId, charged);
+    this.charge(reservation.userId, reservation.tokenId, charged, at);
     this.settledLocally.set(reservation.requestId, charged);
     return charged;
   }
@@ -168,22 +241,78 @@ export class BalanceBook implements HotCache {
     if (token) token.reserved -= reservation.amount;
   }
 
-  private charge(userId: number, tokenId: number, amount: number): void {
-    this.account(userId).charged += amount;
+  /**
+   * What the user or token spent in the current period of its budget (a later period: 0), its
+   * reservations and the refusal when `amount` more would pass the budget.
+   */
+  private overBudget(
+    subject: Budgeted,
+    amount: number,
+    reason: BudgetRefusal['reason'],
+  ): BudgetRefusal | undefined {
+    const at = this.now();
+    if (this.budgetLeft(subject, at) >= amount) return undefined;
+    const window = this.current(PERIOD_INDEX[subject.budgetPeriod], at);
+    return {
+      ok: false,
+      reason,
+      limit: subject.budgetQuota,
+      period: subject.budgetPeriod,
+      resetAt: window.end,
+    };
+  }
+
+  private budgetLeft(subject: Budgeted, at: number): number {
+    const index = PERIOD_INDEX[subject.budgetPeriod];
+    const window = this.current(index, at);
+    const spent = subject.spend.starts[index] === window.start ? subject.spend.spent[index]! : 0;
+    return subject.budgetQuota - spent - subject.reserved;
+  }
+
+  /** The window of period `index` at `at`, moved forward when `at` passed its end (never back). */
+  private current(index: number, at: number): Window {
+    const window = this.windows[index]!;
+    if (at >= window.end) {
+      const period = PERIODS[index]!;
+      window.start = periodStartMs(period, at, this.timeZone);
+      window.end = periodEndMs(period, at, this.timeZone);
+    }
+    return window;
+  }
+
+  /** Adds a charge made at `at` to the current periods (one of an earlier period counts in none). */
+  private countPeriods(spend: PeriodSpend, amount: number, at: number): void {
+    for (let i = 0; i < 3; i++) {
+      const window = this.current(i, at);
+      if (at < window.start) continue;
+      if (spend.starts[i] !== window.start) {
+        spend.starts[i] = window.start;
+        spend.spent[i] = 0;
+      }
+      // A refund gives back at most what the period holds.
+      spend.spent[i] = Math.max(0, spend.spent[i]! + amount);
+    }
+  }
+
+  private charge(userId: number, tokenId: number, amount: number, at: number): void {
+    const account = this.account(userId);
+    account.charged += amount;
+    this.countPeriods(account.spend, amount, at);
     const token = tokenId === 0 ? undefined : this.tokens.get(tokenId);
     if (token) {
       token.used += amount;
       token.chargedSinceCap += amount;
+      this.countPeriods(token.spend, amount, at);
     }
   }
 
-  private applyReceipt(receipt: RequestRelayed['data']): void {
+  private applyReceipt(receipt: RequestRelayed['data'], at: number): void {
     const settled = this.settledLocally.get(receipt.requestId);
     if (settled !== undefined) {
       // Already charged by settle(): only a difference (normally none) is applied.
       this.settledLocally.delete(receipt.requestId);
       if (receipt.quota !== settled)
-        this.charge(receipt.userId, receipt.tokenId, receipt.quota - settled);
+        this.charge(receipt.userId, receipt.tokenId, receipt.quota - settled, at);
       return;
     }
     const open = this.open.get(receipt.requestId);
@@ -192,7 +321,7 @@ export class BalanceBook implements HotCache {
       this.open.delete(receipt.requestId);
       this.unreserve(open);
     }
-    this.charge(receipt.userId, receipt.tokenId, receipt.quota);
+    this.charge(receipt.userId, receipt.tokenId, receipt.quota, at);
   }
 
   /**
@@ -200,8 +329,8 @@ export class BalanceBook implements HotCache {
    * and the token's go down by the whole quota. The token's remaining goes back up even past the
    * cap its owner set (new-api's `remain_quota += quota`).
    */
-  private applyRefund(refund: TaskRefunded['data']): void {
-    this.charge(refund.userId, refund.tokenId, -refund.quota);
+  private applyRefund(refund: TaskRefunded['data'], at: number): void {
+    this.charge(refund.userId, refund.tokenId, -refund.quota, at);
   }
 
   private applyBilling(event: BillingEvent): void {
@@ -218,6 +347,10 @@ export class BalanceBook implements HotCache {
         return;
       case 'InviterRewarded':
         return; // pending earnings, not balance
+      case 'BudgetSet':
+        account.budgetQuota = event.data.period ? event.data.periodQuota : 0;
+        account.budgetPeriod = event.data.period || 'day';
+        return;
     }
   }
 
@@ -230,6 +363,8 @@ export class BalanceBook implements HotCache {
           chargedSinceCap: 0,
           used: 0,
           reserved: 0,
+          ...budgetOf(event.data),
+          spend: newSpend(),
         });
         return;
       case 'TokenUpdated': {
@@ -238,6 +373,8 @@ export class BalanceBook implements HotCache {
         token.unlimited = event.data.unlimitedQuota;
         token.cap = event.data.remainQuota;
         token.chargedSinceCap = 0;
+        // The spend of the current period stays: a budget set or changed mid-period counts it.
+        Object.assign(token, budgetOf(event.data));
         return;
       }
       case 'TokenDeleted':
@@ -251,7 +388,14 @@ export class BalanceBook implements HotCache {
   private account(userId: number): Account {
     let account = this.users.get(userId);
     if (!account) {
-      account = { credited: 0, charged: 0, reserved: 0 };
+      account = {
+        credited: 0,
+        charged: 0,
+        reserved: 0,
+        budgetQuota: 0,
+        budgetPeriod: 'day',
+        spend: newSpend(),
+      };
       this.users.set(userId, account);
     }
     return account;
@@ -260,3 +404,12 @@ export class BalanceBook implements HotCache {
 
 const available = (a: Account): number => a.credited - a.charged - a.reserved;
 const tokenLeft = (t: TokenAccount): number => t.cap - t.chargedSinceCap - t.reserved;
+
+/** A token's budget from its settings (events before budgets have none). */
+const budgetOf = (settings: {
+  periodQuota?: number;
+  period?: BudgetPeriod;
+}): Pick<Budgeted, 'budgetQuota' | 'budgetPeriod'> => ({
+  budgetQuota: settings.period ? (settings.periodQuota ?? 0) : 0,
+  budgetPeriod: settings.period ?? 'day',
+});

@@ -18,5 +18,7 @@ export function toTokenInput(body: TokenFieldsBody): TokenInput {
       tpm: body.rate_limit_tpm ?? 0,
       concurrency: body.rate_limit_concurrency ?? 0,
     },
+    periodQuota: body.period_quota ?? 0,
+    period: body.period ?? '',
   };
 }

@@ -23,6 +23,9 @@ function settingsFields(s: TokenSettings) {
     rate_limit_rpm: s.rateLimits.rpm,
     rate_limit_tpm: s.rateLimits.tpm,
     rate_limit_concurrency: s.rateLimits.concurrency,
+    // Always written, so an update that removes the budget clears it (older events: none).
+    period_quota: s.period ? (s.periodQuota ?? 0) : 0,
+    period: s.period ?? ('' as const),
   };
 }
 

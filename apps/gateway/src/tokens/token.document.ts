@@ -1,9 +1,15 @@
-import type { TokenDto } from '@tollgate/contracts';
+import type { BudgetPeriodName, TokenDto } from '@tollgate/contracts';
 
 export const TOKENS = 'tokens';
 
 /** A token in the read store: the key only sealed (opened for its owner at query time). */
-export type TokenDocument = Omit<TokenDto, 'key'> & {
+export type TokenDocument = Omit<
+  TokenDto,
+  'key' | 'period_quota' | 'period' | 'period_used' | 'period_reset_at'
+> & {
+  /** The budget (absent on rows written before budgets: none); its use is computed on reads. */
+  period_quota?: number;
+  period?: BudgetPeriodName;
   _id: string;
   key_cipher: string;
   key_hash: string;
@@ -12,6 +18,21 @@ export type TokenDocument = Omit<TokenDto, 'key'> & {
 };
 
 export function toTokenDto(doc: TokenDocument, key: string): TokenDto {
-  const { _id: _i, key_cipher: _c, key_hash: _h, source_position: _p, ...rest } = doc;
-  return { ...rest, key };
+  const {
+    _id: _i,
+    key_cipher: _c,
+    key_hash: _h,
+    source_position: _p,
+    period_quota,
+    period,
+    ...rest
+  } = doc;
+  return {
+    ...rest,
+    key,
+    period_quota: period ? (period_quota ?? 0) : 0,
+    period: period ?? '',
+    period_used: 0,
+    period_reset_at: 0,
+  };
 }

@@ -5,7 +5,9 @@ import {
   type CreateTokenRequest,
   type UpdateTokenRequest,
   type UpdateTokenStatusRequest,
+  type BudgetPeriodName,
 } from '@tollgate/contracts';
+import { BUDGET_PERIODS } from '@tollgate/domain';
 import { Optional, ToBool, ToInt } from '../shared/dto-fields';
 
 const MAX_INT = Number.MAX_SAFE_INTEGER;
@@ -22,6 +24,9 @@ export class TokenFieldsBody {
   @Optional() @IsInt() @Min(0) @Max(MAX_INT) rate_limit_rpm?: number;
   @Optional() @IsInt() @Min(0) @Max(MAX_INT) rate_limit_tpm?: number;
   @Optional() @IsInt() @Min(0) @Max(MAX_INT) rate_limit_concurrency?: number;
+  /** The budget (docs/budgets.md): both or neither, checked by the decider (budget.incomplete). */
+  @Optional() @IsInt() @Min(0) @Max(MAX_INT) period_quota?: number;
+  @Optional() @IsIn(['', ...BUDGET_PERIODS]) period?: BudgetPeriodName;
 }
 
 export class CreateTokenBody extends TokenFieldsBody implements CreateTokenRequest {

@@ -1,6 +1,7 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { BillingEvent, GrantReason } from './billing.events';
+import type { BillingEvent, BudgetSettings, GrantReason } from './billing.events';
+import { isBudgetPeriod } from './budget-period';
 
 export interface BillingState {
   /**
@@ -11,6 +12,8 @@ export interface BillingState {
   readonly affQuota: number;
   readonly affHistoryQuota: number;
   readonly affCount: number;
+  /** The periodic budget; absent (older snapshots too) = none. */
+  readonly budget?: BudgetSettings;
 }
 
 export type BillingCommand =
@@ -43,7 +46,27 @@ export type BillingCommand =
       readonly userId: number;
       readonly amount: number;
       readonly minimum: number;
+    }
+  | {
+      readonly type: 'SetBudget';
+      readonly userId: number;
+      /** Quota units per period; 0 with period '' removes the budget. */
+      readonly periodQuota: number;
+      readonly period: string;
     };
+
+export const NO_BUDGET: BudgetSettings = { periodQuota: 0, period: '' };
+
+/**
+ * A budget is a positive quota with a period, or none (0 and ''); one without the other is
+ * refused with `budget.incomplete`, a bad value with `budget.quota_invalid` / `budget.period_invalid`.
+ */
+export function assertBudget(periodQuota: number, period: string): BudgetSettings {
+  if (!isQuantity(periodQuota)) throw new DomainError('budget.quota_invalid');
+  if (period !== '' && !isBudgetPeriod(period)) throw new DomainError('budget.period_invalid');
+  if (periodQuota > 0 !== (period !== '')) throw new DomainError('budget.incomplete');
+  return periodQuota > 0 && isBudgetPeriod(period) ? { periodQuota, period } : NO_BUDGET;
+}
 
 export const initialBillingState: BillingState = {
   quota: 0,
@@ -71,6 +94,11 @@ export function evolveBilling(state: BillingState, event: BillingEvent): Billing
         ...state,
         affQuota: state.affQuota - event.data.amount,
         quota: state.quota + event.data.amount,
+      };
+    case 'BudgetSet':
+      return {
+        ...state,
+        budget: { periodQuota: event.data.periodQuota, period: event.data.period },
       };
   }
 }
@@ -124,6 +152,22 @@ export const billingDecider: Decider<BillingCommand, BillingState, BillingEvent>
         return [
           { type: 'AffQuotaTransferred', data: { userId: command.userId, amount: command.amount } },
         ];
+      case 'SetBudget': {
+        const next = assertBudget(command.periodQuota, command.period);
+        const previous = state.budget ?? NO_BUDGET;
+        if (next.periodQuota === previous.periodQuota && next.period === previous.period) return [];
+        return [
+          {
+            type: 'BudgetSet',
+            data: {
+              userId: command.userId,
+              periodQuota: next.periodQuota,
+              period: next.period,
+              previous: { periodQuota: previous.periodQuota, period: previous.period },
+            },
+          },
+        ];
+      }
     }
   },
 };

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../shared/decider';
+import type { BudgetPeriod } from './budget-period';
 
 export type GrantReason = 'new_user' | 'invitee_bonus' | 'redemption' | 'topup';
 
@@ -23,11 +24,23 @@ export type AffQuotaTransferred = DomainEvent<
   { userId: number; amount: number }
 >;
 
-export type BillingEvent = QuotaGranted | QuotaAdjusted | InviterRewarded | AffQuotaTransferred;
+/** A user's periodic budget (docs/budgets.md): 0 / '' = none. The actor is the administrator. */
+export interface BudgetSettings {
+  readonly periodQuota: number;
+  readonly period: BudgetPeriod | '';
+}
+export type BudgetSet = DomainEvent<
+  'BudgetSet',
+  { userId: number; periodQuota: number; period: BudgetPeriod | ''; previous: BudgetSettings }
+>;
+
+export type BillingEvent =
+  QuotaGranted | QuotaAdjusted | InviterRewarded | AffQuotaTransferred | BudgetSet;
 
 export const BILLING_EVENT_TYPES: readonly BillingEvent['type'][] = [
   'QuotaGranted',
   'QuotaAdjusted',
   'InviterRewarded',
   'AffQuotaTransferred',
+  'BudgetSet',
 ];

@@ -1,2 +1,3 @@
 export * from './billing.decider';
 export * from './billing.events';
+export * from './budget-period';

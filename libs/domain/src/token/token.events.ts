@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../shared/decider';
 import type { SealedSecret } from '../options/options.events';
+import type { BudgetPeriod } from '../billing/budget-period';
 
 /** Everything a token's owner can edit (create and full update). */
 export interface TokenSettings {
@@ -17,6 +18,12 @@ export interface TokenSettings {
   readonly group: string;
   /** 0 = no limit. */
   readonly rateLimits: { readonly rpm: number; readonly tpm: number; readonly concurrency: number };
+  /**
+   * The periodic budget (docs/budgets.md), present only when set: quota units per `period`.
+   * Absent (every event before budgets existed) = no budget.
+   */
+  readonly periodQuota?: number;
+  readonly period?: BudgetPeriod;
 }
 
 export type TokenStatusReason = 'user' | 'expired' | 'exhausted';

@@ -1,6 +1,7 @@
 import { TOKEN_NAME_MAX_LENGTH } from '@tollgate/contracts';
 import { DomainError } from '../shared/domain-error';
 import type { TokenSettings } from './token.events';
+import { assertBudget } from '../billing/billing.decider';
 
 /** The fields as the API receives them (model_limits a comma list, allow_ips one per line). */
 export interface TokenInput {
@@ -13,6 +14,10 @@ export interface TokenInput {
   readonly allowIps: string;
   readonly group: string;
   readonly rateLimits: { readonly rpm: number; readonly tpm: number; readonly concurrency: number };
+  /** 0 = no budget (then `period` must be ''). */
+  readonly periodQuota?: number;
+  /** '' | 'day' | 'week' | 'month'. */
+  readonly period?: string;
 }
 
 const isCount = (n: number) => Number.isSafeInteger(n) && n >= 0;
@@ -97,6 +102,7 @@ export function toTokenSettings(
   if (group && !allowedGroups.includes(group)) throw new DomainError('token.group_forbidden');
   const { rpm, tpm, concurrency } = input.rateLimits;
   if (![rpm, tpm, concurrency].every(isCount)) throw new DomainError('token.rate_limit_invalid');
+  const budget = assertBudget(input.periodQuota ?? 0, input.period ?? '');
   return {
     name,
     expiredTime: input.expiredTime,
@@ -108,5 +114,7 @@ export function toTokenSettings(
     allowIps,
     group,
     rateLimits: { rpm, tpm, concurrency },
+    // Only when set: a token without a budget records what it always did.
+    ...(budget.period ? { periodQuota: budget.periodQuota, period: budget.period } : {}),
   };
 }

@@ -8,6 +8,7 @@ export type RelayErrorType =
   | 'authentication_error'
   | 'permission_error'
   | 'insufficient_quota'
+  | 'budget_exceeded'
   | 'rate_limit_error'
   | 'upstream_error'
   | 'tollgate_error';

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DEFAULT_PAGE_SIZE, type TokenDto } from '@tollgate/contracts';
 import type { Filter, ReadStore } from '@tollgate/read-store';
+import { BudgetUsage } from '../../billing/budget-usage';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { SecretBox, sha256Hex } from '../../infrastructure/secret-box';
 import { ApiError } from '../../shared/api-error';
@@ -35,6 +36,7 @@ export class ListTokensHandler implements IQueryHandler<ListTokensQuery> {
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly secretBox: SecretBox,
+    private readonly budgets: BudgetUsage,
   ) {}
 
   async execute({ userId, page, size, keyword, key }: ListTokensQuery): Promise<TokenDto[]> {
@@ -48,8 +50,9 @@ export class ListTokensHandler implements IQueryHandler<ListTokensQuery> {
     const docs = await this.readStore
       .collection<TokenDocument>(TOKENS)
       .find(filter, { sort: { id: -1 }, skip: Math.max(0, page) * limit, limit });
-    return docs.map((doc) =>
-      toTokenDto(doc, this.secretBox.open({ cipher: doc.key_cipher, hash: '' })),
+    return this.budgets.fill(
+      't',
+      docs.map((doc) => toTokenDto(doc, this.secretBox.open({ cipher: doc.key_cipher, hash: '' }))),
     );
   }
 }
@@ -59,12 +62,16 @@ export class GetTokenHandler implements IQueryHandler<GetTokenQuery> {
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly secretBox: SecretBox,
+    private readonly budgets: BudgetUsage,
   ) {}
 
   async execute({ userId, tokenId }: GetTokenQuery): Promise<TokenDto> {
     const doc = await this.readStore.collection<TokenDocument>(TOKENS).get(String(tokenId));
     // Someone else's token answers exactly like a missing one.
     if (!doc || doc.user_id !== userId) throw new ApiError('token.not_found');
-    return toTokenDto(doc, this.secretBox.open({ cipher: doc.key_cipher, hash: '' }));
+    const [dto] = await this.budgets.fill('t', [
+      toTokenDto(doc, this.secretBox.open({ cipher: doc.key_cipher, hash: '' })),
+    ]);
+    return dto!;
   }
 }

@@ -82,6 +82,8 @@ describe('token form', { timeout: 20_000 }, () => {
       rate_limit_rpm: 0,
       rate_limit_tpm: 0,
       rate_limit_concurrency: 0,
+      period_quota: 0,
+      period: '',
       count: 1,
     });
     expect(onDone).toHaveBeenCalled();
@@ -217,7 +219,47 @@ describe('token form', { timeout: 20_000 }, () => {
       rate_limit_rpm: 0,
       rate_limit_tpm: 1000,
       rate_limit_concurrency: 0,
+      period_quota: 0,
+      period: '',
     });
+  });
+
+  it('sets a budget: a period and a quota per period, shown in money like the quota', async () => {
+    const { calls } = setup();
+    await userEvent.type(field('名称'), 'budgeted');
+    const quota = field('每周期额度');
+    expect(quota).toBeDisabled();
+    await userEvent.click(screen.getByRole('combobox', { name: '周期预算' }));
+    await userEvent.click(await screen.findByRole('option', { name: '每日' }));
+    expect(quota).toBeEnabled();
+    await userEvent.clear(quota);
+    await userEvent.type(quota, '1000000');
+    expect(screen.getByText('等价金额：$2.00')).toBeInTheDocument();
+    await submit();
+    await vi.waitFor(() => expect(sent(calls, 'POST')).toBeDefined());
+    expect(sent(calls, 'POST')).toMatchObject({ period_quota: 1_000_000, period: 'day' });
+  });
+
+  it('refuses a period without a quota; editing shows the budget and can remove it', async () => {
+    setup();
+    await userEvent.type(field('名称'), 'half');
+    await userEvent.click(screen.getByRole('combobox', { name: '周期预算' }));
+    await userEvent.click(await screen.findByRole('option', { name: '每周' }));
+    await submit();
+    expect(await screen.findByText('周期额度必须是大于 0 的整数！')).toBeInTheDocument();
+  });
+
+  it('edits a token with a budget: its values, removed with the period 不限', async () => {
+    const { calls } = setup({
+      token: tokenFixture({ id: 4, name: 'capped', period_quota: 5000, period: 'month' }),
+    });
+    expect(field('每周期额度')).toHaveValue('5000');
+    expect(screen.getByRole('combobox', { name: '周期预算' })).toHaveValue('每月');
+    await userEvent.click(screen.getByRole('combobox', { name: '周期预算' }));
+    await userEvent.click(await screen.findByRole('option', { name: '不限' }));
+    await submit();
+    await vi.waitFor(() => expect(sent(calls, 'PUT')).toBeDefined());
+    expect(sent(calls, 'PUT')).toMatchObject({ id: 4, period_quota: 0, period: '' });
   });
 
   it('refuses an expiry in the past', async () => {

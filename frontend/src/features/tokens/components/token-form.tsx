@@ -21,6 +21,7 @@ import { useQuotaFormatter, useStatus } from '@/features/status';
 import { notifyError } from '@/lib/notify';
 import { formatDateTime, nowSeconds } from '@/utils/date-time';
 import { useCreateTokens, useUpdateToken } from '../hooks/use-token-mutations';
+import { BudgetFields } from './budget-fields';
 import {
   buildTokenRequest,
   COUNT_PRESETS,
@@ -150,6 +151,14 @@ export function TokenForm({ token, onDone }: TokenFormProps) {
             onChange={(event) => set('unlimited', event.currentTarget.checked)}
           />
         </Stack>
+
+        <BudgetFields
+          testId="token-budget"
+          period={values.period}
+          periodQuota={values.periodQuota}
+          onPeriod={(period) => set('period', period)}
+          onPeriodQuota={(quota) => set('periodQuota', quota)}
+        />
 
         {creating && (
           <Stack gap={6}>

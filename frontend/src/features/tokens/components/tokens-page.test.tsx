@@ -16,6 +16,15 @@ const tokens = [
   tokenFixture({ id: 4, name: 'old', key: key('d'), status: 3, expired_time: 1_700_000_100 }),
   tokenFixture({ id: 5, name: 'spent', key: key('e'), status: 4, unlimited_quota: false }),
   tokenFixture({ id: 6, name: 'free', key: key('f'), unlimited_quota: true }),
+  tokenFixture({
+    id: 7,
+    name: 'capped',
+    key: key('g'),
+    period: 'day',
+    period_quota: 1_000_000,
+    period_used: 500_000,
+    period_reset_at: 1_900_000_000,
+  }),
 ];
 
 const listCalls = (calls: RecordedCall[]) =>
@@ -172,5 +181,15 @@ describe('token page', { timeout: 20_000 }, () => {
     setup('/token', { chats: [], chat_link: '' });
     await userEvent.click(within(await row('laptop')).getByRole('button', { name: '聊天' }));
     expect(await screen.findByText('请联系管理员配置聊天链接')).toBeInTheDocument();
+  });
+
+  it('shows a budget as used / limit per period with its reset time; none otherwise', async () => {
+    setup();
+    const capped = await row('capped');
+    expect(within(capped).getByTestId('token-budget-capped')).toHaveTextContent(
+      '每日 $1.00 / $2.00',
+    );
+    expect(within(capped).getByTestId('token-budget-capped')).toHaveTextContent('重置');
+    expect(within(await row('laptop')).getByText('不限')).toBeInTheDocument();
   });
 });

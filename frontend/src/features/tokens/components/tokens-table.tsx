@@ -61,6 +61,25 @@ export function TokensTable({ rows, paging, loading, onAdd, onEdit }: TokensTabl
               ? t('tokens.unlimited')
               : formatQuota(row.original.remain_quota),
         }),
+        column.accessor('period_quota', {
+          header: t('tokens.columns.budget'),
+          cell: ({ row }) => {
+            const token = row.original;
+            if (!token.period_quota || !token.period) return t('tokens.period.none');
+            return (
+              <Text size="sm" data-testid={`token-budget-${token.name}`}>
+                {t('tokens.budgetUse', {
+                  used: formatQuota(token.period_used),
+                  limit: formatQuota(token.period_quota),
+                  period: t(`tokens.period.${token.period}`),
+                })}
+                <Text span size="xs" c="dimmed" display="block">
+                  {t('tokens.budgetReset', { time: formatDateTime(token.period_reset_at) })}
+                </Text>
+              </Text>
+            );
+          },
+        }),
         column.accessor('created_time', {
           header: t('tokens.columns.created'),
           cell: ({ getValue }) => formatDateTime(getValue()),

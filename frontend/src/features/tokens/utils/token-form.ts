@@ -3,6 +3,7 @@ import {
   MAX_TOKEN_BATCH,
   TOKEN_NAME_MAX_LENGTH,
   TOKEN_NEVER_EXPIRES,
+  type BudgetPeriodName,
   type CreateTokenRequest,
   type TokenDto,
 } from '@tollgate/contracts';
@@ -24,7 +25,13 @@ export interface TokenFormValues {
   rpm: number | string;
   tpm: number | string;
   concurrency: number | string;
+  /** The periodic budget (docs/budgets.md): '' = none. */
+  period: BudgetPeriodName;
+  /** Quota units per period, typed like the remaining quota. */
+  periodQuota: number | string;
 }
+
+export const BUDGET_PERIOD_OPTIONS = ['', 'day', 'week', 'month'] as const;
 
 /** Spec 001 §5 shortcuts: never, one hour, one day, one month (30 days). */
 export const EXPIRY_SHORTCUTS = [
@@ -53,6 +60,8 @@ export function emptyTokenForm(): TokenFormValues {
     rpm: 0,
     tpm: 0,
     concurrency: 0,
+    period: '',
+    periodQuota: 0,
   };
 }
 
@@ -70,6 +79,8 @@ export function tokenToForm(token: TokenDto): TokenFormValues {
     rpm: token.rate_limit_rpm,
     tpm: token.rate_limit_tpm,
     concurrency: token.rate_limit_concurrency,
+    period: token.period ?? '',
+    periodQuota: token.period_quota ?? 0,
   };
 }
 
@@ -111,6 +122,10 @@ export function buildTokenRequest(values: TokenFormValues, now: number, creating
   for (const field of ['rpm', 'tpm', 'concurrency'] as const) {
     if (!isWholeNumber(values[field], 0)) return { ok: false, error: 'tokens.badRateLimit', field };
   }
+  // A budget is a period and a quota of at least 1; no period = no budget (the quota is ignored).
+  if (values.period && !isWholeNumber(values.periodQuota, 1)) {
+    return { ok: false, error: 'tokens.badPeriodQuota', field: 'periodQuota' };
+  }
 
   const request: CreateTokenRequest = {
     name,
@@ -129,6 +144,8 @@ export function buildTokenRequest(values: TokenFormValues, now: number, creating
     rate_limit_rpm: Number(values.rpm),
     rate_limit_tpm: Number(values.tpm),
     rate_limit_concurrency: Number(values.concurrency),
+    period_quota: values.period ? Number(values.periodQuota) : 0,
+    period: values.period,
   };
   if (creating) request.count = Number(values.count);
   return { ok: true, request };

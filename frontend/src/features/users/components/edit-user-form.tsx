@@ -6,14 +6,17 @@ import {
   Select,
   SimpleGrid,
   Stack,
+  Text,
   TextInput,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { UserDto } from '@tollgate/contracts';
+import type { BudgetPeriodName, UserDto } from '@tollgate/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuotaFormatter } from '@/features/status';
+import { BudgetFields } from '@/features/tokens';
 import { notifyError } from '@/lib/notify';
+import { formatDateTime } from '@/utils/date-time';
 import { groupQueries } from '../api/users.api';
 
 const MIN_PASSWORD_LENGTH = 8;
@@ -28,6 +31,28 @@ export interface EditUserValues {
   /** The balance shown when the form opened: the server refuses the edit if it moved since. */
   shown_quota: number;
   remark: string;
+  /** The periodic budget (docs/budgets.md): '' = none; quota units per period. */
+  period: BudgetPeriodName;
+  period_quota: number | string;
+}
+
+/** "每日 $0.50 / $2.00 · 2026-11-26 00:00:00 重置" when the user has a budget. */
+export function BudgetUse({ user }: { user: UserDto }) {
+  const { t } = useTranslation();
+  const formatQuota = useQuotaFormatter();
+  if (!user.period || !user.period_quota) return null;
+  return (
+    <Text size="sm" data-testid="user-budget-use">
+      {t('tokens.budgetUse', {
+        period: t(`tokens.period.${user.period}`),
+        used: formatQuota(user.period_used),
+        limit: formatQuota(user.period_quota),
+      })}{' '}
+      <Text span size="xs" c="dimmed">
+        {t('tokens.budgetReset', { time: formatDateTime(user.period_reset_at) })}
+      </Text>
+    </Text>
+  );
 }
 
 interface EditUserFormProps {
@@ -53,6 +78,8 @@ export function EditUserForm({ user, other, saving, onSubmit, onCancel }: EditUs
     quota: user.quota,
     shown_quota: user.quota,
     remark: user.remark ?? '',
+    period: user.period ?? '',
+    period_quota: user.period_quota ?? 0,
   });
   const set = <K extends keyof EditUserValues>(name: K, value: EditUserValues[K]) =>
     setValues((current) => ({ ...current, [name]: value }));
@@ -64,6 +91,10 @@ export function EditUserForm({ user, other, saving, onSubmit, onCancel }: EditUs
     }
     if (!other && values.password && !values.original_password) {
       return notifyError(t('setting.enterCurrentPassword'));
+    }
+    const periodQuota = Number(values.period_quota);
+    if (other && values.period && !(Number.isInteger(periodQuota) && periodQuota >= 1)) {
+      return notifyError(t('tokens.badPeriodQuota'));
     }
     onSubmit(values);
   };
@@ -116,6 +147,14 @@ export function EditUserForm({ user, other, saving, onSubmit, onCancel }: EditUs
               onChange={(value) => set('quota', Number(value) || 0)}
               allowDecimal={false}
             />
+            <BudgetFields
+              testId="user-budget"
+              period={values.period}
+              periodQuota={values.period_quota}
+              onPeriod={(period) => set('period', period)}
+              onPeriodQuota={(quota) => set('period_quota', quota)}
+            />
+            <BudgetUse user={user} />
             <TextInput
               label={t('users.remark')}
               value={values.remark}
@@ -123,6 +162,7 @@ export function EditUserForm({ user, other, saving, onSubmit, onCancel }: EditUs
             />
           </>
         )}
+        {!other && <BudgetUse user={user} />}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           {(
             [

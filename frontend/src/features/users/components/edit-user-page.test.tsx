@@ -84,4 +84,55 @@ describe('edit user', () => {
     expect(await screen.findByText('用户信息更新成功！')).toBeInTheDocument();
     expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ display_name: 'Boss' });
   });
+
+  it('sets a budget for another user: period and quota per period, sent only when changed', async () => {
+    const { calls } = mockApi({
+      'GET /api/user/3': () => ok(bob),
+      'GET /api/group/': () => ok(['default', 'vip']),
+      'PUT /api/user/': () => ok(),
+    });
+    renderWithProviders(<EditUserPage />, {
+      route: '/user/edit/3',
+      path: '/user/edit/:id',
+      user: rootUser,
+    });
+    const period = await screen.findByRole('combobox', { name: '周期预算' });
+    const quota = screen.getByLabelText('每周期额度');
+    expect(quota).toBeDisabled();
+    await userEvent.click(period);
+    await userEvent.click(await screen.findByRole('option', { name: '每周' }));
+    await userEvent.click(screen.getByRole('button', { name: '提交' }));
+    expect(await screen.findByText('周期额度必须是大于 0 的整数！')).toBeInTheDocument();
+    await userEvent.clear(quota);
+    await userEvent.type(quota, '500000');
+    await userEvent.click(screen.getByRole('button', { name: '提交' }));
+    expect(await screen.findByText('用户信息更新成功！')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({
+      id: 3,
+      period: 'week',
+      period_quota: 500_000,
+    });
+  });
+
+  it("shows a user's budget and its use of the period, on their own page too", async () => {
+    const reset = Math.floor(Date.now() / 1000) + 3600;
+    mockApi({
+      'GET /api/user/self': () =>
+        ok(
+          userFixture({
+            id: 1,
+            username: 'root',
+            period: 'day',
+            period_quota: 1_000_000,
+            period_used: 250_000,
+            period_reset_at: reset,
+          }),
+        ),
+    });
+    renderWithProviders(<EditUserPage />, { route: '/user/edit', user: rootUser });
+    const use = await screen.findByTestId('user-budget-use');
+    expect(use).toHaveTextContent('每日 $0.50 / $2.00');
+    expect(use).toHaveTextContent('重置');
+    expect(screen.queryByRole('combobox', { name: '周期预算' })).not.toBeInTheDocument();
+  });
 });

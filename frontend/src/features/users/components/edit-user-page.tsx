@@ -28,6 +28,11 @@ function EditOtherUser({ id }: { id: number }) {
           ? { quota: values.quota, expected_quota: values.shown_quota }
           : {}),
         remark: values.remark,
+        // The budget only when changed: an unrelated edit records no BudgetSet.
+        ...(values.period !== (user.period ?? '') ||
+        (values.period && Number(values.period_quota) !== user.period_quota)
+          ? { period: values.period, period_quota: values.period ? Number(values.period_quota) : 0 }
+          : {}),
       },
       { onSuccess: () => void navigate('/user') },
     );
