@@ -114,6 +114,8 @@ const TOKEN_FIELDS: Readonly<Record<string, Kind>> = {
   rate_limit_rpm: 'count',
   rate_limit_tpm: 'count',
   rate_limit_concurrency: 'count',
+  period_quota: 'count',
+  period: 'action',
 };
 
 /** A route with an `:id`: called on an existing record, fuzzed with bad ids in its place. */
@@ -289,6 +291,24 @@ const ROWS: readonly Row[] = [
     body: () => ({ quota: 0 }),
     fields: { quota: 'count' },
   },
+  {
+    route: 'PUT /api/user/setting',
+    body: () => ({ notify_type: 'email', quota_warning_threshold: 1000 }),
+    fields: {
+      notify_type: 'action',
+      quota_warning_threshold: 'count',
+      webhook_url: 'text',
+      webhook_secret: 'secret',
+      notification_email: 'text',
+      accept_admin_alerts: 'bool',
+    },
+  },
+  { route: 'POST /api/user/setting/test' },
+  {
+    route: 'GET /api/user/notices',
+    path: () => '/api/user/notices',
+    query: { p: 'page', page_size: 'page_size' },
+  },
   { route: 'GET /api/user/models' },
   { route: 'GET /api/user/self/groups' },
   { route: 'GET /api/user/groups', as: 'anonymous' },
@@ -320,6 +340,8 @@ const ROWS: readonly Row[] = [
       group: 'text',
       quota: 'count',
       remark: 'text',
+      period_quota: 'count',
+      period: 'action',
     },
   },
   {

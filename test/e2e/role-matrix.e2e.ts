@@ -161,6 +161,20 @@ const ROWS: readonly Row[] = [
     body: () => ({ quota: 1 }),
     succeeds: () => false,
   },
+  {
+    route: 'PUT /api/user/setting',
+    min: 1,
+    path: () => '/api/user/setting',
+    body: () => ({ notify_type: 'email', quota_warning_threshold: 1000 }),
+  },
+  // No SMTP server here: the test notice is tried and its failure answered.
+  {
+    route: 'POST /api/user/setting/test',
+    min: 1,
+    path: () => '/api/user/setting/test',
+    succeeds: () => false,
+  },
+  { route: 'GET /api/user/notices', min: 1, path: () => '/api/user/notices?p=1' },
   { route: 'GET /api/user/models', min: 1, path: () => '/api/user/models' },
   { route: 'GET /api/user/self/groups', min: 1, path: () => '/api/user/self/groups' },
   // Public in new-api: the groups anyone may pick.

@@ -29,6 +29,11 @@ const USER_DTO_KEYS = [
   'inviter_id',
   'linux_do_id',
   'oidc_id',
+  // The periodic budget and its use of the current period (docs/budgets.md).
+  'period',
+  'period_quota',
+  'period_reset_at',
+  'period_used',
   'quota',
   'remark',
   'request_count',

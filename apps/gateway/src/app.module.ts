@@ -30,6 +30,7 @@ import { PricingModule } from './pricing/pricing.module';
 import { TopUpModule } from './topup/topup.module';
 import { StripeModule } from './topup/stripe/stripe.module';
 import { TaskLogModule } from './tasks/read/task-log.module';
+import { NoticesModule } from './notices/notices.module';
 
 /** The gateway: infrastructure, then one module per feature (one import line each). */
 @Module({})
@@ -64,6 +65,7 @@ export class AppModule {
         TopUpModule,
         StripeModule,
         TaskLogModule,
+        NoticesModule,
         BootstrapModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],

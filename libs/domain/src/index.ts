@@ -12,3 +12,4 @@ export * from './log';
 export * from './pricing';
 export * from './channel';
 export * from './task';
+export * from './notice';

@@ -17,6 +17,7 @@ import { AffTransferBody, LoginBody, RegisterBody, UpdateSelfBody } from './acco
 import { DeleteSelfCommand } from './commands/delete-self.handler';
 import { IssueAccessTokenCommand } from './commands/issue-access-token.handler';
 import { RegisterUserCommand } from './commands/register-user.handler';
+import { BudgetUsage } from '../billing/budget-usage';
 import { SignOutCommand } from './commands/sign-out.handler';
 import { TransferAffQuotaCommand } from './commands/transfer-aff-quota.handler';
 import { UpdateSelfCommand } from './commands/update-self.handler';
@@ -30,6 +31,7 @@ export class AccountsController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly authenticator: Authenticator,
+    private readonly budgets: BudgetUsage,
   ) {}
 
   @Post('register')
@@ -71,8 +73,10 @@ export class AccountsController {
 
   @Get('self')
   @RequireRole(Role.Common)
-  self(@CurrentUser() user: UserDocument) {
-    return ok<UserDto>(toUserDto(user));
+  async self(@CurrentUser() user: UserDocument) {
+    // With a budget, its use of the current period (docs/budgets.md).
+    const [dto] = await this.budgets.fill('u', [toUserDto(user)]);
+    return ok<UserDto>(dto);
   }
 
   @Put('self')

@@ -87,7 +87,11 @@ export class ChannelTasks implements OnApplicationShutdown {
       channelStreamId(channelId),
       channelDecider,
       action.kind === 'disable'
-        ? { type: 'DisableChannelAutomatically', reason: action.reason }
+        ? {
+            type: 'DisableChannelAutomatically',
+            reason: action.reason,
+            ...(action.model ? { model: action.model } : {}),
+          }
         : { type: 'EnableChannelAutomatically' },
       systemMeta(cause),
     );

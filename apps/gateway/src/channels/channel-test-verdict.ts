@@ -20,7 +20,8 @@ export interface TestVerdict {
   readonly message: string;
   /** What the system does to the channel: nothing, disable it (status 3) or bring it back. */
   readonly action?:
-    { readonly kind: 'disable'; readonly reason: string } | { readonly kind: 'enable' };
+    | { readonly kind: 'disable'; readonly reason: string; readonly model?: string }
+    | { readonly kind: 'enable' };
 }
 
 /**

@@ -77,6 +77,16 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
   UserStatusChanged: (d) => ({ set: { status: d['to'] } }),
   UserDeregistered: (d) => ({ set: { deleted: true }, reason: d['by'] }),
   UserAccessTokenIssued: () => ({ secrets: ['access_token'] }),
+  UserNotificationSettingsChanged: (d) => ({
+    set: {
+      notify_type: d['notifyType'],
+      quota_warning_threshold: d['quotaWarningThreshold'],
+      webhook_url: d['webhookUrl'],
+      notification_email: d['notificationEmail'],
+      accept_admin_alerts: d['acceptAdminAlerts'],
+    },
+    secrets: ['webhook_secret'],
+  }),
   // billing-<id>: amounts, folded as deltas (docs/ledger.md)
   QuotaGranted: (d) => ({ explicit: [delta('quota', num(d['amount']))], reason: d['reason'] }),
   QuotaAdjusted: (d) => ({

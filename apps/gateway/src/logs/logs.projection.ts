@@ -237,6 +237,8 @@ async function toRow(
         quota: event.data.amount,
         content: `邀请额度划转 ${event.data.amount} 到余额`,
       };
+    case 'BudgetSet':
+      return null; // not a balance change: the audit history lists it (docs/budgets.md)
     case 'QuotaAdjusted':
       return {
         ...base,

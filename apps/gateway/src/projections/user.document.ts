@@ -1,7 +1,13 @@
-import type { UserDto } from '@tollgate/contracts';
+import type { BudgetPeriodName, UserDto } from '@tollgate/contracts';
+
+/** The budget as stored (absent on rows written before budgets: none); its use is computed on reads. */
+type StoredBudget = { period_quota?: number; period?: BudgetPeriodName };
 
 /** The `users` read model: the API's UserDto plus what lookups need (never returned as is). */
-export interface UserDocument extends UserDto {
+export interface UserDocument
+  extends
+    Omit<UserDto, 'period_quota' | 'period' | 'period_used' | 'period_reset_at'>,
+    StoredBudget {
   _id: string;
   username_lower: string;
   password_hash: string;
@@ -39,7 +45,16 @@ export function toUserDto(doc: UserDocument): UserDto {
     sessions_valid_after: _validAfter,
     revoked_sessions: _revoked,
     source_position: _position,
+    period_quota,
+    period,
     ...dto
   } = doc;
-  return dto;
+  // The budget's use of the current period is filled in by the reads that show it (BudgetUsage).
+  return {
+    ...dto,
+    period_quota: period ? (period_quota ?? 0) : 0,
+    period: period ?? '',
+    period_used: 0,
+    period_reset_at: 0,
+  };
 }

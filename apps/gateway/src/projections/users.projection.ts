@@ -13,6 +13,7 @@ import {
 } from '@tollgate/domain';
 import { UserStatus } from '@tollgate/contracts';
 import { SESSION_MAX_AGE_S } from '../auth/session-codec';
+import { notificationSettingText } from '../notices/notice-settings';
 import { USERS, type UserDocument } from './user.document';
 
 const occurredAtMs = (event: RecordedEvent): number => {
@@ -234,6 +235,9 @@ async function applyUserEvent(
       });
       return;
     }
+    case 'UserNotificationSettingsChanged':
+      await users.update(id, { $set: { setting: notificationSettingText(event.data) } });
+      return;
     case 'UserAccessTokenIssued':
       await users.update(id, { $set: { access_token_hash: event.data.tokenHash } });
       return;
@@ -256,6 +260,12 @@ async function applyUserEvent(
       return;
     case 'AffQuotaTransferred':
       await users.update(id, { $inc: { aff_quota: -event.data.amount, quota: event.data.amount } });
+      return;
+    case 'BudgetSet':
+      // The budget only (docs/budgets.md); its use is summed from ledger_usage on reads.
+      await users.update(id, {
+        $set: { period_quota: event.data.periodQuota, period: event.data.period },
+      });
       return;
   }
 }

@@ -20,7 +20,9 @@ export class RelayCommands implements RelayCommandsPort {
     return this.bus.execute(new MarkTokenExhaustedCommand(tokenId));
   }
 
-  disableChannel(channelId: number, reason: string): Promise<unknown> {
-    return this.bus.execute(new DisableChannelAutomaticallyCommand(channelId, reason));
+  disableChannel(channelId: number, reason: string, model?: string): Promise<unknown> {
+    return this.bus.execute(
+      new DisableChannelAutomaticallyCommand(channelId, reason, undefined, model),
+    );
   }
 }

@@ -37,7 +37,8 @@ export type RoutingTablePort = Pick<RoutingTable, 'candidates' | 'channel' | 'mo
 export interface RelayCommandsPort {
   markTokenExpired(tokenId: number): Promise<unknown>;
   markTokenExhausted(tokenId: number): Promise<unknown>;
-  disableChannel(channelId: number, reason: string): Promise<unknown>;
+  /** `model`: the model of the failing call (the channel alert names it). */
+  disableChannel(channelId: number, reason: string, model?: string): Promise<unknown>;
 }
 
 export const BALANCE_BOOK_PORT = Symbol('BALANCE_BOOK_PORT');

@@ -42,6 +42,14 @@ export const RELAY_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: stri
     'zh-CN': '令牌额度不足，剩余额度：{remain}',
     en: 'Not enough quota on this API key (remaining: {remain})',
   },
+  'relay.token_budget': {
+    'zh-CN': '令牌{period}预算已用尽：{period}最多 {limit} 额度，将于 {reset} 重置',
+    en: 'This API key reached its {period} budget of {limit} quota; it resets at {reset}',
+  },
+  'relay.user_budget': {
+    'zh-CN': '用户{period}预算已用尽：{period}最多 {limit} 额度，将于 {reset} 重置',
+    en: 'Your {period} budget of {limit} quota is used up; it resets at {reset}',
+  },
   'relay.model_missing': {
     'zh-CN': '未指定模型名称，模型名称不能为空',
     en: 'No model given: the model name cannot be empty',

@@ -46,6 +46,7 @@ import {
   usageFromJson,
   UserRequestLimiter,
 } from '@tollgate/relay';
+import { budgetRefusal, isBudgetRefusal } from './budget-refusal';
 import { refusedByOptions, sensitiveAnswer } from './relay-option-checks';
 import type { Dispatcher } from 'undici';
 import type { Lang } from '../shared/i18n/messages';
@@ -342,6 +343,7 @@ export class RelayService {
     const tokenId = call.caller.token?.id ?? 0;
     const result = this.book.reserve(call.requestId, call.caller.user.id, tokenId, amount);
     if (result.ok) return { ...p, reservation: result.reservation };
+    if (isBudgetRefusal(result)) return budgetRefusal(call.lang, result);
     const remain =
       result.reason === 'user_quota'
         ? (this.book.userBalance(call.caller.user.id) ?? 0)
@@ -485,7 +487,7 @@ export class RelayService {
     if (reason === undefined) return;
     this.cooldowns.cool(channel.id, ANY_MODEL, DISABLING_COOLDOWN_MS);
     this.commands
-      .disableChannel(channel.id, reason.slice(0, 500))
+      .disableChannel(channel.id, reason.slice(0, 500), model)
       .catch((error: unknown) =>
         this.logger.warn(`disable channel ${channel.id}: ${String(error)}`),
       );

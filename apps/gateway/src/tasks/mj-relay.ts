@@ -98,7 +98,9 @@ export class MjRelay {
       }
     }
     const price = priceTask(settings, model, group, isFreeAction(action));
-    const reserved = this.submitter.reserve(requestId, caller, price.quota);
+    const reserved = this.submitter.reserve(requestId, caller, price.quota, request.lang);
+    if (!reserved.ok && reserved.reason === 'budget')
+      return sendError(res, reserved.error, requestId);
     if (!reserved.ok) return fail(400, MJ_CODE.requestError, 'quota_not_enough');
     const reservation = reserved.reservation;
 
@@ -135,7 +137,11 @@ export class MjRelay {
     const description = typeof answer.description === 'string' ? answer.description : '';
     if (code === MJ_CODE.noAccount && channel.autoBan && settings.autoDisable) {
       this.commands
-        .disableChannel(channel.id, `midjourney-proxy: ${description || 'no available account'}`)
+        .disableChannel(
+          channel.id,
+          `midjourney-proxy: ${description || 'no available account'}`,
+          model,
+        )
         .catch((error: unknown) => this.logger.warn(`disable channel: ${String(error)}`));
     }
     const task = this.submitted(request, channel, code, answer, action, model, originTaskId);

@@ -79,7 +79,9 @@ export class SunoRelay {
       return sendError(res, noTaskChannel(request, group, model), requestId);
     }
     const price = priceTask(settings, model, group, false);
-    const reserved = this.submitter.reserve(requestId, caller, price.quota);
+    const reserved = this.submitter.reserve(requestId, caller, price.quota, request.lang);
+    if (!reserved.ok && reserved.reason === 'budget')
+      return sendError(res, reserved.error, requestId);
     if (!reserved.ok) return fail(403, 'quota_not_enough');
     const reservation = reserved.reservation;
 

@@ -2,14 +2,19 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { RequestRelayed, TaskSubmitted } from '@tollgate/domain';
 import { ReadYourWrites } from '../infrastructure/read-your-writes';
+import type { RelayError } from '@tollgate/relay';
+import { budgetRefusal, isBudgetRefusal } from '../relay/budget-refusal';
 import type { Caller } from '../relay/relay-admission';
+import type { Lang } from '../shared/i18n/messages';
 import { BALANCE_BOOK_PORT, type BalanceBookPort, type Reservation } from '../relay/relay-ports';
 import type { RequestMeta } from '../shared/request-meta';
 import { SubmitTaskCommand } from './task.commands';
 
 export type TaskReservation =
   | { readonly ok: true; readonly reservation: Reservation | undefined }
-  | { readonly ok: false; readonly reason: 'user_quota' | 'token_quota' };
+  | { readonly ok: false; readonly reason: 'user_quota' | 'token_quota' }
+  /** A periodic budget would be passed: answered 429 `budget_exceeded` (docs/budgets.md). */
+  | { readonly ok: false; readonly reason: 'budget'; readonly error: RelayError };
 
 /**
  * The billing half of a task submission, on the relay's no-overdraft path: the price is reserved
@@ -28,10 +33,13 @@ export class TaskSubmitter {
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 
-  reserve(requestId: string, caller: Caller, quota: number): TaskReservation {
+  reserve(requestId: string, caller: Caller, quota: number, lang: Lang): TaskReservation {
     if (quota <= 0) return { ok: true, reservation: undefined };
     const result = this.book.reserve(requestId, caller.user.id, caller.token?.id ?? 0, quota);
-    return result.ok ? { ok: true, reservation: result.reservation } : result;
+    if (result.ok) return { ok: true, reservation: result.reservation };
+    if (isBudgetRefusal(result))
+      return { ok: false, reason: 'budget', error: budgetRefusal(lang, result) };
+    return { ok: false, reason: result.reason };
   }
 
   release(reservation: Reservation | undefined): void {

@@ -1,5 +1,7 @@
 import { IsIn, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { BUDGET_PERIODS } from '@tollgate/domain';
 import type {
+  BudgetPeriodName,
   CreateUserRequest,
   ManageAction,
   ManageUserRequest,
@@ -27,6 +29,9 @@ export class UpdateUserBody implements UpdateUserRequest {
   @Max(Number.MAX_SAFE_INTEGER)
   expected_quota?: number;
   @Optional() @IsString() @MaxLength(255) remark?: string;
+  /** The user's budget (docs/budgets.md): both or neither (budget.incomplete). */
+  @Optional() @ToInt() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) period_quota?: number;
+  @Optional() @IsIn(['', ...BUDGET_PERIODS]) period?: BudgetPeriodName;
 }
 
 export const MANAGE_ACTIONS: readonly ManageAction[] = [

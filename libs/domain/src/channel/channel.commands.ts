@@ -43,6 +43,8 @@ export interface DeleteChannel {
 export interface DisableChannelAutomatically {
   readonly type: 'DisableChannelAutomatically';
   readonly reason: string;
+  /** The model the failing call or test used, when known (the channel alert names it). */
+  readonly model?: string;
 }
 
 /** Only a channel the system disabled (status 3) comes back by itself. */

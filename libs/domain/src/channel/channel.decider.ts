@@ -139,6 +139,7 @@ export const channelDecider: Decider<ChannelCommand, ChannelState, ChannelEvent>
               to: ChannelStatus.AutoDisabled,
               reason: clip(command.reason),
               time: seconds(now),
+              ...(command.model ? { model: command.model.slice(0, 200) } : {}),
             },
           },
         ];

@@ -47,7 +47,15 @@ export type ChannelUpdated = DomainEvent<
 /** 1 enabled, 2 disabled by hand, 3 disabled automatically (`reason` says why). */
 export type ChannelStatusChanged = DomainEvent<
   'ChannelStatusChanged',
-  { channelId: number; from: number; to: number; reason: string; time: number }
+  {
+    channelId: number;
+    from: number;
+    to: number;
+    reason: string;
+    time: number;
+    /** An automatic disable: the model the failing call or test used (absent on older events). */
+    model?: string;
+  }
 >;
 export type ChannelTested = DomainEvent<
   'ChannelTested',

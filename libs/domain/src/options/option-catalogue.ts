@@ -265,6 +265,8 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   QuotaRemindThreshold: int(1000),
   AutomaticDisableChannelEnabled: bool(false),
   AutomaticEnableChannelEnabled: bool(false),
+  // Notices: webhook URLs resolving to loopback/private/link-local addresses are refused unless on.
+  WebhookAllowPrivateAddresses: bool(false),
   // Quota grants
   QuotaForNewUser: int(0),
   PreConsumedQuota: int(500),

@@ -1,5 +1,11 @@
 import type { ManageAction } from '@tollgate/contracts';
-import type { ExternalProvider, PasswordChangeReason, RegistrationSource } from './user.events';
+import type { SealedSecret } from '../options/options.events';
+import type {
+  ExternalProvider,
+  NotifyType,
+  PasswordChangeReason,
+  RegistrationSource,
+} from './user.events';
 import type { ActorRef } from './user.rules';
 
 export interface RegisterUser {
@@ -107,7 +113,23 @@ export interface CompleteSetup {
   readonly passwordHash: string;
 }
 
+/**
+ * The user's own notification settings; the caller has validated the URL (and its address) and
+ * sealed the secret. `keepWebhookSecret`: the secret stays as it is (the console sent none).
+ */
+export interface ChangeNotificationSettings {
+  readonly type: 'ChangeNotificationSettings';
+  readonly notifyType: NotifyType;
+  readonly quotaWarningThreshold: number | null;
+  readonly webhookUrl: string;
+  readonly sealedWebhookSecret: SealedSecret | null;
+  readonly keepWebhookSecret: boolean;
+  readonly notificationEmail: string;
+  readonly acceptAdminAlerts: boolean;
+}
+
 export type UserCommand =
+  | ChangeNotificationSettings
   | CompleteSetup
   | BindExternalIdentity
   | EditUser

@@ -1,8 +1,13 @@
 import { Role, UserStatus, isAdmin, isRoot } from '@tollgate/contracts';
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { BindExternalIdentity, ManageUser, UserCommand } from './user.commands';
-import { EXTERNAL_PROVIDERS, type UserEvent } from './user.events';
+import type {
+  BindExternalIdentity,
+  ChangeNotificationSettings,
+  ManageUser,
+  UserCommand,
+} from './user.commands';
+import { EXTERNAL_PROVIDERS, NOTIFY_TYPES, type UserEvent } from './user.events';
 import {
   assertExisting,
   assertMayManage,
@@ -16,6 +21,7 @@ import { evolveUser, initialUserState, type UserState } from './user.state';
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
   // 2: the state no longer holds the password hash; older snapshots (with it) are not read.
   // 3: defaultPassword (the first-run wizard); older snapshots lack it.
+  // (notifications is optional: version 3 snapshots without it read as "never saved".)
   snapshotVersion: 3,
   initialState: initialUserState,
   evolve: evolveUser,
@@ -155,6 +161,8 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
           },
         ];
       }
+      case 'ChangeNotificationSettings':
+        return decideNotificationSettings(command, state);
       case 'IssueAccessToken':
         assertExisting(state);
         return [
@@ -224,4 +232,51 @@ function decideManage(command: ManageUser, state: UserState): UserEvent[] {
     default:
       throw new DomainError('common.invalid_params');
   }
+}
+
+export const WEBHOOK_URL_MAX_LENGTH = 500;
+
+/**
+ * The whole set each time; the same settings again append nothing. A webhook needs a URL; only
+ * administrators may accept channel alerts (false for everyone else).
+ */
+function decideNotificationSettings(
+  command: ChangeNotificationSettings,
+  state: UserState,
+): UserEvent[] {
+  assertExisting(state);
+  if (!NOTIFY_TYPES.includes(command.notifyType))
+    throw new DomainError('notice.notify_type_invalid');
+  const threshold = command.quotaWarningThreshold;
+  if (threshold !== null && (!Number.isSafeInteger(threshold) || threshold < 0))
+    throw new DomainError('notice.threshold_invalid');
+  const webhookUrl = command.webhookUrl.trim();
+  if (
+    webhookUrl.length > WEBHOOK_URL_MAX_LENGTH ||
+    (webhookUrl !== '' && !/^https?:\/\//i.test(webhookUrl))
+  )
+    throw new DomainError('notice.webhook_url_invalid');
+  if (command.notifyType === 'webhook' && webhookUrl === '')
+    throw new DomainError('notice.webhook_url_required');
+  const notificationEmail = command.notificationEmail.trim();
+  if (notificationEmail !== '' && !isEmailAddress(notificationEmail))
+    throw new DomainError('auth.email_invalid');
+  const previous = state.notifications;
+  const sealedWebhookSecret = command.keepWebhookSecret
+    ? (previous?.sealedWebhookSecret ?? null)
+    : command.sealedWebhookSecret;
+  const data = {
+    userId: state.userId,
+    notifyType: command.notifyType,
+    quotaWarningThreshold: threshold,
+    webhookUrl,
+    sealedWebhookSecret,
+    notificationEmail,
+    acceptAdminAlerts: isAdmin(state.role) && command.acceptAdminAlerts,
+  };
+  if (previous) {
+    const { userId: _userId, ...next } = data;
+    if (JSON.stringify(next) === JSON.stringify(previous)) return [];
+  }
+  return [{ type: 'UserNotificationSettingsChanged', data }];
 }

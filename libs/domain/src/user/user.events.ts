@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../shared/decider';
+import type { SealedSecret } from '../options/options.events';
 
 /** Third-party sign-in providers a user may bind (one id per provider, unique across users). */
 export type ExternalProvider = 'github' | 'wechat' | 'telegram' | 'oidc' | 'linuxdo';
@@ -101,7 +102,31 @@ export type UserExternalIdentityBound = DomainEvent<
   { userId: number; provider: ExternalProvider; externalId: string }
 >;
 
+/** How a user hears of low balances (and, for admins, channel alerts). */
+export type NotifyType = 'email' | 'webhook';
+export const NOTIFY_TYPES: readonly NotifyType[] = ['email', 'webhook'];
+
+/**
+ * The user's notification settings (new-api's `PUT /api/user/setting`), the whole set each time.
+ * The webhook secret is sealed (never in clear); null when none is set. `notificationEmail` ''
+ * means the bound email. `acceptAdminAlerts` only for administrators (false otherwise).
+ */
+export type UserNotificationSettingsChanged = DomainEvent<
+  'UserNotificationSettingsChanged',
+  {
+    userId: number;
+    notifyType: NotifyType;
+    /** Quota units; null = the QuotaRemindThreshold option. */
+    quotaWarningThreshold: number | null;
+    webhookUrl: string;
+    sealedWebhookSecret: SealedSecret | null;
+    notificationEmail: string;
+    acceptAdminAlerts: boolean;
+  }
+>;
+
 export type UserEvent =
+  | UserNotificationSettingsChanged
   | UserRegistered
   | UserExternalIdentityBound
   | UserEmailBound
@@ -130,4 +155,5 @@ export const USER_EVENT_TYPES: readonly UserEvent['type'][] = [
   'UserSignedOut',
   'UserRegistrationCompleted',
   'UserExternalIdentityBound',
+  'UserNotificationSettingsChanged',
 ];

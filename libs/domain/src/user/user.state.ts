@@ -1,4 +1,6 @@
-import type { ExternalProvider, UserEvent } from './user.events';
+import type { ExternalProvider, UserEvent, UserNotificationSettingsChanged } from './user.events';
+
+export type NotificationSettings = Omit<UserNotificationSettingsChanged['data'], 'userId'>;
 
 export interface UserState {
   readonly exists: boolean;
@@ -24,6 +26,8 @@ export interface UserState {
    * open while it is. Set by a bootstrap registration, cleared by any password change.
    */
   readonly defaultPassword?: boolean;
+  /** The last notification settings saved (absent: never saved, the defaults apply). */
+  readonly notifications?: NotificationSettings;
 }
 
 export const initialUserState: UserState = {
@@ -86,6 +90,10 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     // only whether the bootstrap's default one is still in place.
     case 'UserPasswordChanged':
       return state.defaultPassword ? { ...state, defaultPassword: false } : state;
+    case 'UserNotificationSettingsChanged': {
+      const { userId: _userId, ...notifications } = event.data;
+      return { ...state, notifications };
+    }
     case 'UserAccessTokenIssued':
     case 'UserSignedOut':
       return state;

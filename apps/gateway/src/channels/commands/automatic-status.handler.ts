@@ -12,6 +12,8 @@ export class DisableChannelAutomaticallyCommand extends Command<boolean> {
     readonly reason: string,
     /** The request that caused it (its correlation id is kept); the actor is always the system. */
     readonly cause?: RequestMeta,
+    /** The model of the failing call, for the channel alert. */
+    readonly model?: string,
   ) {
     super();
   }
@@ -31,10 +33,10 @@ export class EnableChannelAutomaticallyCommand extends Command<boolean> {
 export class DisableChannelAutomaticallyHandler implements ICommandHandler<DisableChannelAutomaticallyCommand> {
   constructor(private readonly tasks: ChannelTasks) {}
 
-  async execute({ channelId, reason, cause }: DisableChannelAutomaticallyCommand) {
+  async execute({ channelId, reason, cause, model }: DisableChannelAutomaticallyCommand) {
     const result = await this.tasks.setStatusAutomatically(
       channelId,
-      { kind: 'disable', reason },
+      { kind: 'disable', reason, ...(model ? { model } : {}) },
       cause,
     );
     return result.events.length > 0;

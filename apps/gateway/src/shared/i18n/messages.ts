@@ -13,6 +13,7 @@ import { MAIL_MESSAGES } from '../../mail/mail.messages';
 import { VALIDATION_MESSAGES } from './validation.messages';
 import { HISTORY_MESSAGES } from '../../history/history.messages';
 import { STRIPE_MESSAGES } from '../../topup/stripe/stripe.messages';
+import { NOTICE_MESSAGES } from '../../notices/notices.messages';
 
 /**
  * Server-side texts by stable code, zh-CN (the anchors' wording, verbatim where the spec gives it)
@@ -27,6 +28,7 @@ export const MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>>
   ...VALIDATION_MESSAGES,
   ...HISTORY_MESSAGES,
   ...STRIPE_MESSAGES,
+  ...NOTICE_MESSAGES,
   'common.invalid_params': { 'zh-CN': '无效的参数', en: 'Invalid parameters' },
   'common.invalid_input': { 'zh-CN': '输入不合法：{detail}', en: 'Invalid input: {detail}' },
   'common.not_found': { 'zh-CN': '资源不存在', en: 'Not found' },

@@ -18,6 +18,12 @@ export const VALIDATION_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en:
   'validation.field.quota': { 'zh-CN': '额度', en: 'Quota' },
   'validation.field.remark': { 'zh-CN': '备注', en: 'Remark' },
   'validation.field.name': { 'zh-CN': '名称', en: 'Name' },
+  'validation.field.notify_type': { 'zh-CN': '通知方式', en: 'Notify type' },
+  'validation.field.quota_warning_threshold': { 'zh-CN': '额度提醒阈值', en: 'Warning threshold' },
+  'validation.field.webhook_url': { 'zh-CN': 'Webhook 地址', en: 'Webhook URL' },
+  'validation.field.webhook_secret': { 'zh-CN': 'Webhook 密钥', en: 'Webhook secret' },
+  'validation.field.notification_email': { 'zh-CN': '通知邮箱', en: 'Notification email' },
+  'validation.field.accept_admin_alerts': { 'zh-CN': '接收渠道告警', en: 'Channel alerts' },
   /** A rule declared with `{ each: true }`: it applies to every item of an array. */
   'validation.each': { 'zh-CN': '{field} 中的每一项', en: 'Each value in {field}' },
 

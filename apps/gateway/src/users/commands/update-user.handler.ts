@@ -1,6 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   DomainError,
+  assertBudget,
   assertExisting,
   assertMayManage,
   assertPasswordRules,
@@ -85,6 +86,11 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
     // Decided now, with the other checks (it reads no state): a moved balance refuses the whole
     // edit, not only its quota after the rename and profile were written.
     if (adjust) billingDecider.decide(adjust, billingDecider.initialState, { now: new Date() });
+    // The budget (docs/budgets.md): both fields or neither; one alone pairs with none (0 / '').
+    const budget =
+      body.period_quota === undefined && body.period === undefined
+        ? undefined
+        : assertBudget(body.period_quota ?? 0, body.period ?? '');
     // Hashed before the first append too: a busy hashing pool must not leave a rename behind.
     const passwordHash = password === undefined ? undefined : await this.hasher.hash(password);
 
@@ -124,6 +130,16 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
     if (adjust) {
       const adjusted = await this.store.execute(`billing-${body.id}`, billingDecider, adjust, meta);
       last = adjusted.position ?? last;
+    }
+    if (budget) {
+      // A BudgetSet with the admin as actor (meta), naming the budget it replaced.
+      const set = await this.store.execute(
+        `billing-${body.id}`,
+        billingDecider,
+        { type: 'SetBudget', userId: body.id, ...budget },
+        meta,
+      );
+      last = set.position ?? last;
     }
     await this.readYourWrites.waitFor(last);
   }

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { isRoot, type UserDto } from '@tollgate/contracts';
 import type { ReadStore } from '@tollgate/read-store';
+import { BudgetUsage } from '../../billing/budget-usage';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { USERS, toUserDto, type UserDocument } from '../../projections/user.document';
 import { ApiError } from '../../shared/api-error';
@@ -18,13 +19,17 @@ export class GetUserQuery extends Query<UserDto> {
 /** An administrator sees users below their role (and themselves); root sees everyone. */
 @QueryHandler(GetUserQuery)
 export class GetUserHandler implements IQueryHandler<GetUserQuery> {
-  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly budgets: BudgetUsage,
+  ) {}
 
   async execute({ id, viewer }: GetUserQuery): Promise<UserDto> {
     const user = await this.readStore.collection<UserDocument>(USERS).get(String(id));
     if (!user) throw new ApiError('user.not_found');
     if (!isRoot(viewer.role) && user.id !== viewer.id && user.role >= viewer.role)
       throw new ApiError('user.forbidden_view_same_or_higher_role');
-    return toUserDto(user);
+    const [dto] = await this.budgets.fill('u', [toUserDto(user)]);
+    return dto!;
   }
 }

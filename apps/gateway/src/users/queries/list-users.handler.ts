@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DEFAULT_PAGE_SIZE, isRoot, type PageOf, type UserDto } from '@tollgate/contracts';
 import type { Filter, ReadStore } from '@tollgate/read-store';
+import { BudgetUsage } from '../../billing/budget-usage';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { USERS, toUserDto, type UserDocument } from '../../projections/user.document';
 
@@ -45,7 +46,10 @@ export function userSearchFilter(
 
 @QueryHandler(ListUsersQuery)
 export class ListUsersHandler implements IQueryHandler<ListUsersQuery> {
-  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly budgets: BudgetUsage,
+  ) {}
 
   async execute({
     page,
@@ -62,6 +66,7 @@ export class ListUsersHandler implements IQueryHandler<ListUsersQuery> {
       users.find(filter, { sort: { id: -1 }, skip: (current - 1) * size, limit: size }),
       users.count(filter),
     ]);
-    return { items: docs.map(toUserDto), total, page: current, page_size: size };
+    const items = await this.budgets.fill('u', docs.map(toUserDto));
+    return { items, total, page: current, page_size: size };
   }
 }

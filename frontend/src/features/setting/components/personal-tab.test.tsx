@@ -14,6 +14,7 @@ const selfHandlers = {
   'GET /api/user/models': () => ok(['claude-3-haiku', 'gpt-4o-mini']),
   'GET /api/user/self/groups': () =>
     ok({ default: { ratio: 1, desc: '默认分组' }, vip: { ratio: 1.5, desc: 'vip分组' } }),
+  'GET /api/user/notices': () => ok({ items: [], total: 0, page: 1, page_size: 5 }),
 };
 
 describe('personal tab', () => {

@@ -5,6 +5,7 @@ import { AccountCard } from './account-card';
 import { BindingsCard } from './bindings-card';
 import { InvitationCard } from './invitation-card';
 import { ModelsCard } from './models-card';
+import { NotificationCard } from './notification-card';
 import { SecurityCard } from './security-card';
 
 export function PersonalTab() {
@@ -19,6 +20,7 @@ export function PersonalTab() {
         <AccessTokenCard />
         <SecurityCard username={user?.username ?? ''} />
       </SimpleGrid>
+      <NotificationCard user={user} />
     </Stack>
   );
 }

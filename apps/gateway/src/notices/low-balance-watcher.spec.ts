@@ -1,0 +1,122 @@
+import type { RecordedEvent } from '@tollgate/event-store';
+import { recordedEvent } from '@tollgate/testing';
+import { LowBalanceWatcher, type Crossing } from './low-balance-watcher';
+
+const USER = 7;
+const granted = (amount: number) =>
+  recordedEvent('QuotaGranted', { userId: USER, amount, reason: 'topup' });
+const adjusted = (delta: number) =>
+  recordedEvent('QuotaAdjusted', { userId: USER, from: 0, to: 0, delta, note: '' });
+const used = (quota: number) =>
+  recordedEvent('RequestRelayed', {
+    requestId: `r${Math.random()}`,
+    userId: USER,
+    tokenId: 1,
+    quota,
+  });
+const refunded = (quota: number) =>
+  recordedEvent('TaskRefunded', { taskId: 't', userId: USER, tokenId: 1, quota });
+const threshold = (quotaWarningThreshold: number | null) =>
+  recordedEvent('UserNotificationSettingsChanged', {
+    userId: USER,
+    notifyType: 'email',
+    quotaWarningThreshold,
+    webhookUrl: '',
+    sealedWebhookSecret: null,
+    notificationEmail: '',
+    acceptAdminAlerts: false,
+  });
+const warned = (crossing: Crossing) =>
+  recordedEvent('NoticeRaised', {
+    noticeId: `quota-${USER}-${crossing.causeEventId}`,
+    userId: USER,
+    kind: 'quota_warning',
+    channel: 'email',
+    facts: { balance: crossing.balance, threshold: crossing.threshold },
+    raisedTime: 0,
+  });
+
+function watcher() {
+  const w = new LowBalanceWatcher();
+  const crossings: Crossing[] = [];
+  w.onCrossing = (c) => crossings.push(c);
+  return { w, crossings };
+}
+
+describe('LowBalanceWatcher', () => {
+  it('reports one crossing below the threshold, from the event that crossed', () => {
+    const { w, crossings } = watcher();
+    const crossing = used(600);
+    w.apply([threshold(500), granted(1000), used(100), crossing, used(100), used(50)]);
+    expect(crossings).toEqual([
+      { userId: USER, causeEventId: crossing.id, balance: 300, threshold: 500 },
+    ]);
+    expect(w.pending()).toHaveLength(1);
+  });
+
+  it('owes nothing for a crossing the balance recovered from before its warning was recorded', () => {
+    const { w } = watcher();
+    // A replay of a crash window: crossed, never warned, then topped up.
+    w.apply([threshold(500), granted(1000), used(600), granted(400)]);
+    expect(w.pending()).toEqual([]);
+  });
+
+  it('stays quiet below the threshold until the balance went back to it (re-armed)', () => {
+    const { w, crossings } = watcher();
+    w.apply([threshold(500), granted(1000), used(600)]);
+    w.apply([warned(crossings[0]!)]);
+    expect(w.pending()).toEqual([]);
+    w.apply([used(100), adjusted(50), used(10)]);
+    expect(crossings).toHaveLength(1);
+    w.apply([adjusted(1000), used(1200)]);
+    expect(crossings).toHaveLength(2);
+    expect(crossings[1]!.balance).toBe(1000 - 600 - 100 + 50 - 10 + 1000 - 1200);
+  });
+
+  it('a refund counts as a credit; a new user below the threshold is not warned before it had more', () => {
+    const { w, crossings } = watcher();
+    w.apply([threshold(500), granted(100), used(50)]);
+    expect(crossings).toEqual([]);
+    w.apply([refunded(450)]);
+    expect(w.balance(USER)).toBe(500);
+    w.apply([used(1)]);
+    expect(crossings).toHaveLength(1);
+  });
+
+  it('follows QuotaRemindThreshold when the user set none; 0 turns warnings off', () => {
+    const { w, crossings } = watcher();
+    w.apply([
+      recordedEvent('OptionChanged', {
+        key: 'QuotaRemindThreshold',
+        value: '200',
+        previous: '1000',
+      }),
+      granted(300),
+      used(150),
+    ]);
+    expect(crossings).toHaveLength(1);
+    expect(crossings[0]!.threshold).toBe(200);
+    w.apply([threshold(0), granted(1000), used(1300)]);
+    expect(crossings).toHaveLength(1);
+  });
+
+  it('after a restart the replay re-sends nothing recorded, and finds a crossing whose warning was lost', () => {
+    const first = watcher();
+    const log: RecordedEvent[] = [threshold(500), granted(1000), used(600)];
+    first.w.apply(log);
+    log.push(warned(first.crossings[0]!), used(10));
+    // A second crossing whose notice never made it into the log (a crash in between).
+    const lost = [adjusted(1000), used(1100)];
+    log.push(...lost);
+
+    const replayed = new LowBalanceWatcher();
+    replayed.apply(log);
+    expect(replayed.pending()).toEqual([
+      { userId: USER, causeEventId: lost[1]!.id, balance: 290, threshold: 500 },
+    ]);
+    // Replaying again yields the same crossing (same id: recording it twice is refused).
+    const again = new LowBalanceWatcher();
+    again.apply(log);
+    expect(again.pending()).toEqual(replayed.pending());
+  });
+});

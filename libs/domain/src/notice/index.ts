@@ -1,0 +1,2 @@
+export * from './notice.decider';
+export * from './notice.events';
