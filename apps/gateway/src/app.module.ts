@@ -30,6 +30,7 @@ import { PricingModule } from './pricing/pricing.module';
 import { TopUpModule } from './topup/topup.module';
 import { StripeModule } from './topup/stripe/stripe.module';
 import { TaskLogModule } from './tasks/read/task-log.module';
+import { HealthModule } from './health/health.module';
 import { NoticesModule } from './notices/notices.module';
 
 /** The gateway: infrastructure, then one module per feature (one import line each). */
@@ -45,6 +46,7 @@ export class AppModule {
         AuthModule,
         OptionsModule,
         StatusModule,
+        HealthModule,
         TurnstileModule,
         AccountsModule,
         MailModule,
