@@ -3,7 +3,7 @@
  * failing check named when a store stops answering or the process is shutting down.
  */
 import request from 'supertest';
-import { ReadinessProbe } from '../../apps/gateway/src/health/readiness';
+import { ShutdownDrain } from '../../apps/gateway/src/health/shutdown-drain';
 import { READ_STORE } from '../../apps/gateway/src/infrastructure/injection-tokens';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -45,9 +45,9 @@ describe('health endpoints', () => {
     expect((await request(t.url).get('/healthz')).status).toBe(200);
   });
 
-  it('turns 503 as soon as shutdown begins (the hook Nest runs on SIGTERM)', async () => {
+  it('turns 503 as soon as a shutdown signal arrives, before anything closes', async () => {
     t = await startTestApp();
-    t.app.get(ReadinessProbe).beforeApplicationShutdown();
+    t.app.get(ShutdownDrain).begin('SIGTERM');
     const ready = await request(t.url).get('/readyz');
     expect(ready.status).toBe(503);
     expect(ready.body.checks.shutdown).toEqual({ ok: false, detail: 'shutting down' });

@@ -56,7 +56,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   await serveConsole(app.getHttpAdapter().getInstance(), config.consoleDir);
   app.useGlobalPipes(validationPipe);
   app.useWebSocketAdapter(new IoAdapter(app));
-  app.enableShutdownHooks();
+  // SIGTERM / SIGINT: the hooks drain (the listener stops, open streams run to their end), the
+  // stores close, then the process exits 0 (not killed by the signal); a repeated signal during the
+  // drain is ignored (docs/operations.md).
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   started.app = app;
   return app;
 }

@@ -43,6 +43,8 @@ export interface AppConfig {
    * tests that poll by hand), TASK_TIMEOUT_MINUTES before an open task fails with a refund.
    */
   readonly tasks: { readonly pollIntervalMs: number; readonly timeoutMs: number };
+  /** SHUTDOWN_GRACE_MS: how long a SIGTERM waits for open requests and streams before cutting them. */
+  readonly shutdownGraceMs: number;
 }
 
 export interface OAuthConfig {
@@ -171,5 +173,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       pollIntervalMs: intFromEnv(env, 'TASK_POLL_INTERVAL_MS', 15_000),
       timeoutMs: intFromEnv(env, 'TASK_TIMEOUT_MINUTES', 60) * 60_000,
     },
+    shutdownGraceMs: intFromEnv(env, 'SHUTDOWN_GRACE_MS', 30_000),
   };
 }

@@ -57,6 +57,11 @@ export class ReadinessProbe implements OnApplicationBootstrap, BeforeApplication
     this.shuttingDown = true;
   }
 
+  /** A shutdown signal arrived: not ready from now on (before any module closes). */
+  markShuttingDown(): void {
+    this.shuttingDown = true;
+  }
+
   async check(): Promise<Readiness> {
     const storage = await this.storage();
     const head = this.startHead;

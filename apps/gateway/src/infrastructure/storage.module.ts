@@ -13,6 +13,7 @@ import type { AppConfig } from '../config/app-config';
 import { ALL_PROJECTIONS } from '../projections/all-projections';
 import { StreamCommands } from './stream-commands';
 import { CacheFeed } from './hot-caches/cache-feed';
+import { PendingWrites } from './pending-writes';
 import { APP_CONFIG, EVENT_STORE, PROJECTION_HOST, READ_STORE, STORES } from './injection-tokens';
 import { PasswordHasher } from './password-hasher';
 import { ReadYourWrites } from './read-your-writes';
@@ -48,6 +49,7 @@ const SERVICES: Provider[] = [
   StreamCommands,
   ReadYourWrites,
   CacheFeed,
+  PendingWrites,
 ];
 
 /** The two ports, the projections over them, and the services every command handler uses. */
@@ -72,6 +74,7 @@ export class StorageModule implements OnApplicationShutdown {
         StreamCommands,
         ReadYourWrites,
         CacheFeed,
+        PendingWrites,
       ],
     };
   }
@@ -80,9 +83,12 @@ export class StorageModule implements OnApplicationShutdown {
     @Inject(PROJECTION_HOST) private readonly host: ProjectionHost,
     @Inject(STORES) private readonly stores: Stores,
     private readonly hasher: PasswordHasher,
+    private readonly pending: PendingWrites,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    // The last batched receipts (requests answered during the drain) land before the stores close.
+    await this.pending.drain();
     await this.hasher.close();
     await this.host.stop();
     await this.stores.close();

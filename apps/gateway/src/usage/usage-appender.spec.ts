@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@tollgate/event-store';
 import { SYSTEM_ACTOR } from '@tollgate/domain';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
+import { PendingWrites } from '../infrastructure/pending-writes';
 import { UsageAppender, usageEventId } from './usage-appender';
 
 const meta = { actor: SYSTEM_ACTOR, correlationId: 'relay' };
@@ -66,6 +67,19 @@ describe('UsageAppender', () => {
     await Promise.all([second, third]);
     expect(performance.now() - started).toBeGreaterThanOrEqual(190);
     expect(store.stats.transactions - before).toBe(2);
+    expect(await store.readAll()).toHaveLength(3);
+  });
+
+  it('a shutdown drains the receipts still waiting for their paced batch', async () => {
+    const pending = new PendingWrites();
+    const appender = new UsageAppender(store, { usageBatchMs: 10_000 }, pending);
+    await appender.append(receipt(), meta); // opens the 10 s pacing window
+    const waiting = [appender.append(receipt(), meta), appender.append(receipt(), meta)];
+    expect(await store.readAll()).toHaveLength(1);
+    const started = performance.now();
+    await pending.drain();
+    expect(performance.now() - started).toBeLessThan(5_000); // not the pacing window
+    await Promise.all(waiting);
     expect(await store.readAll()).toHaveLength(3);
   });
 

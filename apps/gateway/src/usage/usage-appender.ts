@@ -5,6 +5,7 @@ import { usageStreamId, type Actor, type RequestRelayed } from '@tollgate/domain
 import { derivedId } from '../infrastructure/derived-id';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG, EVENT_STORE } from '../infrastructure/injection-tokens';
+import { PendingWrites } from '../infrastructure/pending-writes';
 import { SCHEMA_VERSION } from '../infrastructure/stream-commands';
 
 export interface UsageMeta {
@@ -55,13 +56,25 @@ export class UsageAppender {
   private queue: Pending[] = [];
   private scheduled = false;
   private lastFlushAt = -Infinity;
+  private flushing: Promise<void> | undefined;
   private readonly batchMs: number;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Optional() @Inject(APP_CONFIG) config?: Pick<AppConfig, 'usageBatchMs'>,
+    @Optional() pending?: PendingWrites,
   ) {
     this.batchMs = config?.usageBatchMs ?? 0;
+    pending?.register(() => this.drained());
+  }
+
+  /** Resolves once every receipt queued so far was appended (or failed): a shutdown waits on it. */
+  async drained(): Promise<void> {
+    for (;;) {
+      if (this.flushing) await this.flushing;
+      else if (this.queue.length > 0) await this.runFlush();
+      else return;
+    }
   }
 
   append(receipt: RequestRelayed['data'], meta: UsageMeta, now = new Date()): Promise<Position> {
@@ -83,10 +96,19 @@ export class UsageAppender {
       if (!this.scheduled) {
         this.scheduled = true;
         const wait = this.lastFlushAt + this.batchMs - performance.now();
-        if (wait > 0) setTimeout(() => void this.flush(), wait);
-        else setImmediate(() => void this.flush());
+        if (wait > 0) setTimeout(() => void this.runFlush(), wait);
+        else setImmediate(() => void this.runFlush());
       }
     });
+  }
+
+  /** One flush at a time is tracked, so a shutdown can wait for the one under way. */
+  private runFlush(): Promise<void> {
+    const run = this.flush().finally(() => {
+      if (this.flushing === run) this.flushing = undefined;
+    });
+    this.flushing = run;
+    return run;
   }
 
   private async flush(): Promise<void> {
