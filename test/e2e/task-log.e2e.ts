@@ -191,6 +191,8 @@ describe('the drawing and task logs (GET /api/mj, /api/task)', () => {
         type: 'TaskSucceeded',
         data: {
           taskId: key,
+          userId: user.userId,
+          platform: 'midjourney',
           snapshot: {
             status: 'SUCCESS',
             progress: '100%',
@@ -249,6 +251,8 @@ describe('the drawing and task logs (GET /api/mj, /api/task)', () => {
         type: 'TaskFailed',
         data: {
           taskId: key,
+          userId: user.userId,
+          platform: 'midjourney',
           reason: 'banned',
           cause: 'upstream',
           snapshot: {

@@ -321,7 +321,7 @@ describe('task relays: Midjourney and Suno', () => {
     await t.app.get(TaskPoller).pollNow(Date.now() + 61 * 60_000);
     await waitUntil(async () => (await balances(caller)).quota === CREDIT, 'refunded');
     const own = (await caller.web.get('/api/mj/self?p=0')).body.data;
-    expect(own[0]).toMatchObject({ status: 'FAILURE', fail_reason: '上游任务超时（超过60分钟）' });
+    expect(own[0]).toMatchObject({ status: 'FAILURE', fail_reason: '上游任务超时（超过1小时）' });
   });
 
   it('Suno: music charged, polled to success with clips, a failure refunded', async () => {

@@ -117,3 +117,21 @@ describe('pushesFor (quota-data)', () => {
     ]);
   });
 });
+
+describe('pushesFor (task-log)', () => {
+  it("every task event reaches its owner (named in the event) and admins, never 'everyone'", () => {
+    const ref = { taskId: 't1', userId: 5, platform: 'suno' };
+    const pushes = pushesFor('task-log', [
+      recordedEvent('TaskProgressed', { ...ref, snapshot: { status: 'IN_PROGRESS' } }),
+      recordedEvent('TaskSucceeded', { ...ref, snapshot: { status: 'SUCCESS', prompt: 'secret' } }),
+      recordedEvent('TaskFailed', { ...ref, userId: 6, reason: 'x', cause: 'timeout' }),
+      recordedEvent('TaskRefunded', { ...ref, userId: 6, quota: 5 }),
+    ]);
+    expect(pushes).toEqual([
+      { to: 'admins', event: { topic: 'tasks' } },
+      { to: 'user:5', event: { topic: 'tasks' } },
+      { to: 'user:6', event: { topic: 'tasks' } },
+    ]);
+    expect(JSON.stringify(pushes)).not.toContain('secret');
+  });
+});

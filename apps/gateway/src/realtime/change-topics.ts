@@ -1,6 +1,5 @@
 import type { RecordedEvent } from '@tollgate/event-store';
 import type { ChangedEvent } from '@tollgate/contracts';
-import { taskOwners } from '../tasks/read/task-owners';
 
 export type Audience = 'admins' | 'root' | 'everyone' | `user:${number}`;
 
@@ -67,11 +66,11 @@ export function pushesFor(projection: string, events: readonly RecordedEvent[]):
             : { topic: 'channels' },
       });
     } else if (projection === 'task-log') {
-      // Progress events name only the task: its owner is remembered from the submission. An
-      // owner unknown (a task submitted before a restart) wakes every console's task list instead.
-      const owner = taskOwners.ownerOf(event);
+      // Every task event names its owner: the owner's task list and the admins' refetch.
+      const userId = (event.data as { userId?: unknown }).userId;
+      if (typeof userId !== 'number') continue;
       add({ to: 'admins', event: { topic: 'tasks' } });
-      add({ to: owner === undefined ? 'everyone' : `user:${owner}`, event: { topic: 'tasks' } });
+      add({ to: `user:${userId}`, event: { topic: 'tasks' } });
     }
   }
   return [...pushes.values()];

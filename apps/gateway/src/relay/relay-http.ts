@@ -12,6 +12,8 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
 
 export const REQUEST_ID_HEADER = 'x-tollgate-request-id';
 
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /** JSON bodies: prompts with images inlined as base64 legitimately reach megabytes. */
 export const RELAY_JSON_BODY_LIMIT = 32 * 1024 * 1024;
 /** Audio uploads (OpenAI accepts 25 MB files) plus the multipart framing. */
@@ -41,7 +43,7 @@ export function sendJson(
   const payload = JSON.stringify(body);
   res.writeHead(status, {
     ...CORS_HEADERS,
-    'content-type': 'application/json; charset=utf-8',
+    'content-type': JSON_CONTENT_TYPE,
     'content-length': Buffer.byteLength(payload),
     [REQUEST_ID_HEADER]: requestId,
     ...extra,
@@ -49,19 +51,21 @@ export function sendJson(
   res.end(payload);
 }
 
-/** Writes a whole answer's bytes as they are (unless the client left or headers went already). */
+/**
+ * Writes a whole answer as it is, bytes or text (unless the client left or headers went already).
+ */
 export function sendBytes(
   res: ServerResponse,
   status: number,
   contentType: string,
-  body: Buffer,
+  body: Buffer | string,
   requestId: string,
 ): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, {
     ...CORS_HEADERS,
     'content-type': contentType,
-    'content-length': body.length,
+    'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
     [REQUEST_ID_HEADER]: requestId,
   });
   res.end(body);

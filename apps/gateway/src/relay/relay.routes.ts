@@ -34,6 +34,7 @@ import {
   ROUTING_TABLE_PORT,
   type RoutingTablePort,
 } from './relay-ports';
+import { groupFor } from './relay-routing';
 import { RelaySettingsView } from './relay-settings';
 import { RelayService } from './relay.service';
 import type { RelayCall } from './relay-call';
@@ -368,14 +369,9 @@ export class RelayRoutes {
     const requestId = RelayService.newRequestId();
     const caller = this.tokenCaller(request, reply, requestId, format);
     if (!caller) return;
-    const { user, token, lang } = caller;
+    const { token, lang } = caller;
     const settings = this.settings.current();
-    const group =
-      token.group !== '' &&
-      Object.prototype.hasOwnProperty.call(settings.usableGroups, token.group) &&
-      Object.prototype.hasOwnProperty.call(settings.price.groupRatio, token.group)
-        ? token.group
-        : user.group;
+    const group = groupFor(caller, token.group, settings);
     let models = [...this.routing.models(group)];
     if (token.modelLimitsEnabled) models = models.filter((m) => token.modelLimits.includes(m));
     if (one === undefined) {

@@ -53,9 +53,9 @@ import type { Lang } from '../shared/i18n/messages';
 import { ClientStream, pipeUpstream } from './client-stream';
 import { type ClientWire, clientWireOfIngress, openAiClient } from './client-wire';
 import { ConvertedAttempts } from './converted-attempts';
-import type { Caller } from './relay-admission';
 import type { AttemptResult, LastFailure, Prepared, RelayCall } from './relay-call';
 import { relayError, sendBytes, sendError } from './relay-http';
+import { groupFor, modelRefusal, noChannel, routeRefusal } from './relay-routing';
 import {
   BALANCE_BOOK_PORT,
   type BalanceBookPort,
@@ -222,22 +222,14 @@ export class RelayService {
       );
     }
     const token = caller.token;
-    if (token?.modelLimitsEnabled && !token.modelLimits.includes(model)) {
-      return relayError(
-        lang,
-        403,
-        'relay.model_not_allowed',
-        { model },
-        'permission_error',
-        'model_not_allowed',
-      );
-    }
+    const notAllowed = modelRefusal(lang, token, model);
+    if (notAllowed) return notAllowed;
     const requestedGroup = call.playground
       ? typeof body?.group === 'string'
         ? body.group
         : ''
       : (token?.group ?? '');
-    const group = this.groupFor(caller, requestedGroup, settings);
+    const group = groupFor(caller, requestedGroup, settings);
     const quoted = quotePrice(settings.price, model, group);
     if (!quoted.ok) {
       return relayError(
@@ -249,21 +241,8 @@ export class RelayService {
         'model_price_error',
       );
     }
-    if (caller.pinnedChannelId !== undefined) {
-      const pinned = this.routing.channel(caller.pinnedChannelId);
-      if (!pinned || pinned.status !== 1) {
-        return relayError(
-          lang,
-          403,
-          'relay.pinned_channel_invalid',
-          { id: caller.pinnedChannelId },
-          'permission_error',
-          'channel_invalid',
-        );
-      }
-    } else if (this.routing.candidates(group, model).length === 0) {
-      return noChannel(lang, group, model);
-    }
+    const unroutable = routeRefusal(this.routing, lang, caller, group, model);
+    if (unroutable) return unroutable;
     const refused = refusedByOptions(call, settings, hub, boundary !== undefined);
     if (refused) return refused;
     const promptEstimate = hub
@@ -282,15 +261,6 @@ export class RelayService {
       promptEstimate,
       chain: [],
     };
-  }
-
-  private groupFor(caller: Caller, requested: string, settings: RelaySettings): string {
-    const user = caller.user;
-    if (requested === '' || requested === user.group) return user.group;
-    const usable =
-      Object.prototype.hasOwnProperty.call(settings.usableGroups, requested) &&
-      Object.prototype.hasOwnProperty.call(settings.price.groupRatio, requested);
-    return usable ? requested : user.group;
   }
 
   private badBody(lang: Lang): RelayError {
@@ -755,18 +725,6 @@ export class RelayService {
         .catch((error: unknown) => this.logger.warn(`mark token exhausted: ${String(error)}`));
     }
   }
-}
-
-/** No enabled channel serves group × model (before any attempt, or every candidate cooling). */
-function noChannel(lang: Lang, group: string, model: string): RelayError {
-  return relayError(
-    lang,
-    503,
-    'relay.no_channel',
-    { group, model },
-    'tollgate_error',
-    'model_not_found',
-  );
 }
 
 /** A channel whose type (or this endpoint on it) the relay cannot speak: that channel's failure. */

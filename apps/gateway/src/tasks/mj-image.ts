@@ -2,11 +2,12 @@ import type { ServerResponse } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
 import { UpstreamPools } from '../relay/upstream-pools';
 import { headerText } from '../relay/upstream-io';
-import { CORS_HEADERS, REQUEST_ID_HEADER } from '../relay/relay-http';
+import { CORS_HEADERS, REQUEST_ID_HEADER, relayError, sendError } from '../relay/relay-http';
+import type { Lang } from '../shared/i18n/messages';
 import { TaskLogReader } from './read/task-log.reader';
 
 /** Largest image passed on (a Midjourney grid is a few MB). */
-export const MJ_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+const MJ_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 const IMAGE_TIMEOUT_MS = 30_000;
 
 /**
@@ -23,25 +24,18 @@ export class MjImageProxy {
     private readonly pools: UpstreamPools,
   ) {}
 
-  async serve(mjId: string, res: ServerResponse, requestId: string): Promise<void> {
-    const fail = (status: number, message: string) => {
-      if (res.headersSent || res.destroyed) return;
-      const text = JSON.stringify({ error: { message, type: 'tollgate_error', code: null } });
-      res.writeHead(status, {
-        ...CORS_HEADERS,
-        'content-type': 'application/json; charset=utf-8',
-        [REQUEST_ID_HEADER]: requestId,
-      });
-      res.end(text);
-    };
+  async serve(mjId: string, res: ServerResponse, requestId: string, lang: Lang): Promise<void> {
+    const fail = (status: number, code: string) =>
+      sendError(res, relayError(lang, status, code, {}, 'tollgate_error', null), requestId);
     const raw = await this.reader.midjourneyImageUrl(mjId);
     let url: URL;
     try {
       url = new URL(raw ?? '');
     } catch {
-      return fail(404, 'image not found');
+      return fail(404, 'relay.image_not_found');
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail(404, 'image not found');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return fail(404, 'relay.image_not_found');
     try {
       const answer = await this.pools.pool(url.origin).request({
         method: 'GET',
@@ -54,7 +48,10 @@ export class MjImageProxy {
       if (answer.statusCode !== 200 || !/^image\//i.test(type) || length > MJ_IMAGE_MAX_BYTES) {
         // Not read: dropped (a destroy would surface as an unhandled abort error).
         answer.body.dump().catch(() => undefined);
-        return fail(502, answer.statusCode !== 200 ? 'image unavailable' : 'not an image');
+        return fail(
+          502,
+          answer.statusCode !== 200 ? 'relay.image_unavailable' : 'relay.not_an_image',
+        );
       }
       res.writeHead(200, {
         ...CORS_HEADERS,
@@ -82,7 +79,7 @@ export class MjImageProxy {
       res.once('close', () => answer.body.destroy());
     } catch (error) {
       this.logger.warn(`mj image ${mjId}: ${String(error)}`);
-      fail(502, 'image unavailable');
+      fail(502, 'relay.image_unavailable');
     }
   }
 }

@@ -17,7 +17,7 @@ import {
   upstreamMjPath,
 } from '@tollgate/relay';
 import { OptionsCache } from '../options/options.cache';
-import { sendError, sendJson } from '../relay/relay-http';
+import { JSON_CONTENT_TYPE, sendBytes, sendError, sendJson } from '../relay/relay-http';
 import {
   RELAY_COMMANDS_PORT,
   type RelayCommandsPort,
@@ -25,14 +25,15 @@ import {
   ROUTING_TABLE_PORT,
   type RoutingTablePort,
 } from '../relay/relay-ports';
+import { groupFor, modelRefusal, unroutable } from '../relay/relay-routing';
 import { RELAY_OPTIONS_SOURCE, RelaySettingsView } from '../relay/relay-settings';
 import { TaskLogReader } from './read/task-log.reader';
-import { priceTask, taskGroup, taskReceipt } from './task-charge';
+import { priceTask, taskReceipt } from './task-charge';
 import { TaskDirectory } from './task-directory';
 import { midjourneyDto } from './task-dtos';
-import { sendText, taskIdsOf, taskMeta, type TaskRequest } from './task-request';
+import { taskIdsOf, taskMeta, type TaskRequest } from './task-request';
 import { TaskSubmitter } from './task-submitter';
-import { modelRefusal, noTaskChannel, pickTaskChannel } from './task-routing';
+import { pickTaskChannel } from './task-routing';
 import { TASK_SUBMIT_TIMEOUT_MS, TaskUpstream, parseAnswer } from './task-upstream';
 import { RecordTaskSnapshotCommand } from './task.commands';
 
@@ -67,16 +68,16 @@ export class MjRelay {
   async submit(routeAction: string, request: TaskRequest, res: ServerResponse): Promise<void> {
     const { caller, requestId } = request;
     const fail = (status: number, code: number, description: string) =>
-      sendText(res, status, mjErrorBody(code, description), requestId);
+      sendBytes(res, status, JSON_CONTENT_TYPE, mjErrorBody(code, description), requestId);
     const submission = readMjSubmission(routeAction, request.body);
     if ('error' in submission) return fail(400, MJ_CODE.requestError, submission.error);
     const { action, originTaskId } = submission;
     const model = mjModelName(action);
-    const refused = modelRefusal(request, model);
+    const refused = modelRefusal(request.lang, caller.token, model);
     if (refused) return sendError(res, refused, requestId);
     const settings = this.settings.current();
     const o = this.options();
-    const group = taskGroup(caller, settings);
+    const group = groupFor(caller, caller.token?.group ?? '', settings);
     let channel: RoutedChannel | undefined;
     if (isFollowUp(routeAction)) {
       // A follow-up acts on the caller's own task, on the channel that made it.
@@ -93,9 +94,8 @@ export class MjRelay {
         return fail(400, MJ_CODE.requestError, 'task_channel_disabled');
     } else {
       channel = pickTaskChannel(this.routing, request, group, model);
-      if (!channel) {
-        return sendError(res, noTaskChannel(request, group, model), requestId);
-      }
+      if (!channel)
+        return sendError(res, unroutable(request.lang, caller, group, model), requestId);
     }
     const price = priceTask(settings, model, group, isFreeAction(action));
     const reserved = this.submitter.reserve(requestId, caller, price.quota, request.lang);
@@ -169,7 +169,7 @@ export class MjRelay {
       reservation,
       taskMeta(request),
     );
-    sendText(res, status, clientMjAnswer(text, action), requestId, contentType);
+    sendBytes(res, status, contentType, clientMjAnswer(text, action), requestId);
   }
 
   /** What a submission records (new-api's midjourneys row at submit time). */
@@ -239,9 +239,10 @@ export class MjRelay {
   async fetch(id: string, request: TaskRequest, res: ServerResponse): Promise<void> {
     const [row] = await this.reader.midjourneyByUpstreamIds(request.caller.user.id, [id]);
     if (!row)
-      return sendText(
+      return sendBytes(
         res,
         400,
+        JSON_CONTENT_TYPE,
         mjErrorBody(MJ_CODE.requestError, 'task_no_found'),
         request.requestId,
       );
@@ -252,9 +253,10 @@ export class MjRelay {
   async listByCondition(request: TaskRequest, res: ServerResponse): Promise<void> {
     const ids = taskIdsOf(request.body);
     if (!ids)
-      return sendText(
+      return sendBytes(
         res,
         400,
+        JSON_CONTENT_TYPE,
         mjErrorBody(MJ_CODE.requestError, 'ids_is_invalid'),
         request.requestId,
       );
@@ -271,7 +273,7 @@ export class MjRelay {
   /** GET /mj/task/:id/image-seed: asked of the channel that made the caller's task. */
   async imageSeed(id: string, request: TaskRequest, res: ServerResponse): Promise<void> {
     const fail = (status: number, code: number, description: string) =>
-      sendText(res, status, mjErrorBody(code, description), request.requestId);
+      sendBytes(res, status, JSON_CONTENT_TYPE, mjErrorBody(code, description), request.requestId);
     const origin = this.directory.ofOwner('midjourney', id, request.caller.user.id);
     if (!origin) return fail(400, MJ_CODE.requestError, 'task_no_found');
     const channel = this.routing.channel(origin.channelId);
@@ -286,7 +288,7 @@ export class MjRelay {
           timeoutMs: TASK_SUBMIT_TIMEOUT_MS,
         },
       );
-      sendText(res, answer.status, answer.text, request.requestId, answer.contentType);
+      sendBytes(res, answer.status, answer.contentType, answer.text, request.requestId);
     } catch (error) {
       this.logger.warn(`mj image-seed on channel ${channel.id}: ${String(error)}`);
       fail(500, MJ_CODE.unknownError, 'do_request_failed');
@@ -303,9 +305,10 @@ export class MjRelay {
       .withUpstreamId('midjourney', id)
       .filter((entry) => entry.userId === request.caller.user.id);
     if (id === '' || owned.length === 0)
-      return sendText(
+      return sendBytes(
         res,
         400,
+        JSON_CONTENT_TYPE,
         mjErrorBody(MJ_CODE.requestError, 'task_no_found'),
         request.requestId,
       );

@@ -1,20 +1,22 @@
 import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { readSunoSubmission, sunoErrorBody, sunoModelName, sunoSubmittedId } from '@tollgate/relay';
-import { sendError, sendJson } from '../relay/relay-http';
+import { JSON_CONTENT_TYPE, sendBytes, sendError, sendJson } from '../relay/relay-http';
 import {
   type RoutedChannel,
   ROUTING_TABLE_PORT,
   type RoutingTablePort,
 } from '../relay/relay-ports';
+import { groupFor, modelRefusal, unroutable } from '../relay/relay-routing';
 import { RelaySettingsView } from '../relay/relay-settings';
+import { type Lang, translate } from '../shared/i18n/messages';
 import { TaskLogReader } from './read/task-log.reader';
-import { priceTask, taskGroup, taskReceipt } from './task-charge';
+import { priceTask, taskReceipt } from './task-charge';
 import { TaskDirectory } from './task-directory';
 import { sunoDto } from './task-dtos';
-import { sendText, taskIdsOf, taskMeta, type TaskRequest } from './task-request';
+import { taskIdsOf, taskMeta, type TaskRequest } from './task-request';
 import { TaskSubmitter } from './task-submitter';
-import { modelRefusal, noTaskChannel, pickTaskChannel } from './task-routing';
+import { pickTaskChannel } from './task-routing';
 import {
   TASK_SUBMIT_TIMEOUT_MS,
   TaskUpstream,
@@ -57,26 +59,28 @@ export class SunoRelay {
   async submit(routeAction: string, request: TaskRequest, res: ServerResponse): Promise<void> {
     const { caller, requestId } = request;
     const fail = (status: number, code: string, message = code) =>
-      sendText(res, status, sunoErrorBody(code, message), requestId);
+      sendBytes(res, status, JSON_CONTENT_TYPE, sunoErrorBody(code, message), requestId);
     const submission = readSunoSubmission(routeAction, request.body);
     if ('error' in submission) return fail(400, submission.error);
     const { action, originTaskId } = submission;
     const model = sunoModelName(action);
-    const refused = modelRefusal(request, model);
+    const refused = modelRefusal(request.lang, caller.token, model);
     if (refused) return sendError(res, refused, requestId);
     const settings = this.settings.current();
-    const group = taskGroup(caller, settings);
-    let origin: RoutedChannel | undefined;
-    if (originTaskId !== '') {
+    const group = groupFor(caller, caller.token?.group ?? '', settings);
+    // A continuation goes to the origin task's channel only; else the first pick, made before
+    // anything is reserved (as the relay).
+    let channel: RoutedChannel | undefined;
+    const continued = originTaskId !== '';
+    if (continued) {
       const task = this.directory.ofOwner('suno', originTaskId, caller.user.id);
       if (!task) return fail(400, 'task_not_exist');
-      origin = this.routing.channel(task.channelId);
-      if (!origin || origin.status !== 1) return fail(400, 'task_channel_disabled');
-    } else if (
-      caller.pinnedChannelId === undefined &&
-      this.routing.candidates(group, model).length === 0
-    ) {
-      return sendError(res, noTaskChannel(request, group, model), requestId);
+      channel = this.routing.channel(task.channelId);
+      if (!channel || channel.status !== 1) return fail(400, 'task_channel_disabled');
+    } else {
+      channel = pickTaskChannel(this.routing, request, group, model);
+      if (!channel)
+        return sendError(res, unroutable(request.lang, caller, group, model), requestId);
     }
     const price = priceTask(settings, model, group, false);
     const reserved = this.submitter.reserve(requestId, caller, price.quota, request.lang);
@@ -86,22 +90,21 @@ export class SunoRelay {
     const reservation = reserved.reservation;
 
     const chain: number[] = [];
-    let last: Attempt | undefined;
-    for (let attempt = 0; attempt <= settings.retryTimes; attempt++) {
-      const channel = origin
-        ? attempt === 0
-          ? origin
-          : undefined
-        : pickTaskChannel(this.routing, request, group, model, attempt, chain);
-      if (!channel) break;
+    let last: Attempt;
+    for (let attempt = 0; ;) {
       chain.push(channel.id);
-      last = await this.attempt(channel, action, submission.body);
+      last = await this.attempt(channel, action, submission.body, request.lang);
       if (last.kind === 'answered' || !retriable(last.status)) break;
+      if (continued || ++attempt > settings.retryTimes) break;
+      channel = pickTaskChannel(this.routing, request, group, model, attempt, chain);
+      if (!channel) break;
     }
-    if (!last || last.kind === 'failed') {
+    if (last.kind === 'failed') {
       this.submitter.release(reservation);
-      if (!last) return fail(503, 'no_channel', '当前分组上游负载已饱和，请稍后再试');
-      const message = last.status === 429 ? '当前分组上游负载已饱和，请稍后再试' : last.message;
+      const message =
+        last.status === 429
+          ? translate('relay.upstream_saturated', {}, request.lang)
+          : last.message;
       return fail(last.status, last.code, message);
     }
     const channelId = chain[chain.length - 1] ?? 0;
@@ -148,13 +151,14 @@ export class SunoRelay {
       taskMeta(request),
     );
     // The upstream's answer as it came (new-api).
-    sendText(res, last.answer.status, last.answer.text, requestId, last.answer.contentType);
+    sendBytes(res, last.answer.status, last.answer.contentType, last.answer.text, requestId);
   }
 
   private async attempt(
     channel: RoutedChannel,
     action: string,
     body: Record<string, unknown>,
+    lang: Lang,
   ): Promise<Attempt> {
     let answer: TaskUpstreamAnswer;
     try {
@@ -170,7 +174,7 @@ export class SunoRelay {
         kind: 'failed',
         status: 500,
         code: 'do_request_failed',
-        message: '请求上游地址失败',
+        message: translate('relay.task_request_failed', {}, lang),
       };
     }
     const parsed = parseAnswer(answer.text);
@@ -195,9 +199,10 @@ export class SunoRelay {
   async fetch(request: TaskRequest, res: ServerResponse): Promise<void> {
     const ids = taskIdsOf(request.body);
     if (!ids)
-      return sendText(
+      return sendBytes(
         res,
         400,
+        JSON_CONTENT_TYPE,
         sunoErrorBody('ids_is_invalid', 'ids_is_invalid'),
         request.requestId,
       );
@@ -214,9 +219,10 @@ export class SunoRelay {
   async fetchOne(id: string, request: TaskRequest, res: ServerResponse): Promise<void> {
     const [row] = await this.reader.sunoByUpstreamIds(request.caller.user.id, [id]);
     if (!row)
-      return sendText(
+      return sendBytes(
         res,
         400,
+        JSON_CONTENT_TYPE,
         sunoErrorBody('task_not_exist', 'task_not_exist'),
         request.requestId,
       );

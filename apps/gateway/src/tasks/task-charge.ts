@@ -3,7 +3,7 @@ import type { Caller } from '../relay/relay-admission';
 import type { RelaySettings } from '../relay/relay-settings';
 
 /** new-api charges a task model without a configured price this many USD per call. */
-export const TASK_FALLBACK_PRICE = 0.1;
+const TASK_FALLBACK_PRICE = 0.1;
 
 export interface TaskPrice {
   readonly group: string;
@@ -11,17 +11,6 @@ export interface TaskPrice {
   readonly groupRatio: number;
   /** Quota units: price × group ratio × QuotaPerUnit (0 for a free action). */
   readonly quota: number;
-}
-
-/** The group whose ratio applies: the token's when the user may use it, else the user's. */
-export function taskGroup(caller: Caller, settings: RelaySettings): string {
-  const wanted = caller.token?.group ?? '';
-  const user = caller.user;
-  if (wanted === '' || wanted === user.group) return user.group;
-  const usable =
-    Object.prototype.hasOwnProperty.call(settings.usableGroups, wanted) &&
-    Object.prototype.hasOwnProperty.call(settings.price.groupRatio, wanted);
-  return usable ? wanted : user.group;
 }
 
 /** A task's per-call price (ModelPrice, else new-api's 0.1) times the group ratio. */

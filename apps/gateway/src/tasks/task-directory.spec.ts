@@ -1,4 +1,4 @@
-import type { TaskSubmitted } from '@tollgate/domain';
+import { sameSnapshot, type TaskSubmitted } from '@tollgate/domain';
 import { recordedEvent } from '@tollgate/testing';
 import { TaskDirectory } from './task-directory';
 
@@ -26,6 +26,8 @@ const submitted = (over: Partial<TaskSubmitted['data']> = {}) =>
   });
 const snapshot = (status: string) => ({
   taskId: 'r1',
+  userId: 7,
+  platform: 'midjourney',
   snapshot: { status, progress: '45%', failReason: '', startTime: 0, finishTime: 0 },
 });
 
@@ -40,20 +42,29 @@ describe('TaskDirectory', () => {
     ]);
     expect([...directory.openByChannel().keys()].sort()).toEqual([2, 5]);
     directory.apply([recordedEvent('TaskProgressed', snapshot('IN_PROGRESS'))]);
-    expect(directory.ofOwner('midjourney', 'u1', 7)).toMatchObject({
-      status: 'IN_PROGRESS',
-      phase: 'open',
-    });
+    expect(directory.ofOwner('midjourney', 'u1', 7)).toMatchObject({ status: 'IN_PROGRESS' });
+    expect(directory.isOpen('r1')).toBe(true);
     directory.apply([recordedEvent('TaskSucceeded', snapshot('SUCCESS'))]);
     expect(directory.isOpen('r1')).toBe(false);
-    expect(directory.openCount()).toBe(1);
+    expect([...directory.openByChannel().values()].flat()).toHaveLength(1);
     expect(directory.ofOwner('midjourney', 'u1', 7)).toMatchObject({
-      phase: 'succeeded',
+      status: 'SUCCESS',
       channelId: 2,
     });
     // Another user never gets the entry; the platform is part of the id.
     expect(directory.ofOwner('midjourney', 'u1', 8)).toBeUndefined();
     expect(directory.ofOwner('suno', 'u1', 7)).toBeUndefined();
+  });
+
+  it("carries each open task's folded snapshot: the poller skips an unchanged answer", () => {
+    const directory = new TaskDirectory();
+    directory.apply([submitted(), recordedEvent('TaskProgressed', snapshot('IN_PROGRESS'))]);
+    const [task] = directory.openByChannel().get(2) ?? [];
+    expect(task?.snapshot).toMatchObject({ status: 'IN_PROGRESS', progress: '45%' });
+    // The same answer again (only its times moved) is nothing the decider would record.
+    const again = { ...snapshot('IN_PROGRESS').snapshot, startTime: 5 };
+    expect(sameSnapshot(task!.snapshot, again)).toBe(true);
+    expect(sameSnapshot(task!.snapshot, { ...again, progress: '60%' })).toBe(false);
   });
 
   it('answers the newest of a shared upstream id and ignores a replayed submission', () => {

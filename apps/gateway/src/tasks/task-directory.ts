@@ -18,7 +18,6 @@ export interface TaskEntry {
   readonly userId: number;
   readonly channelId: number;
   readonly status: string;
-  readonly phase: TaskState['phase'];
   /** Unix milliseconds. */
   readonly submitTime: number;
 }
@@ -52,7 +51,6 @@ export class TaskDirectory implements HotCache {
           userId: state.userId,
           channelId: state.channelId,
           status: state.snapshot.status,
-          phase: state.phase,
           submitTime: event.data.submitTime,
         };
         if (this.entries.has(taskId)) continue;
@@ -71,7 +69,7 @@ export class TaskDirectory implements HotCache {
       const entry = this.entries.get(taskId);
       if (!current || !entry) continue;
       const next = evolveTask(current, event);
-      this.entries.set(taskId, { ...entry, status: next.snapshot.status, phase: next.phase });
+      this.entries.set(taskId, { ...entry, status: next.snapshot.status });
       if (next.phase === 'open') this.open.set(taskId, { ...next, submitTime: current.submitTime });
       else this.open.delete(taskId);
     }
@@ -86,10 +84,6 @@ export class TaskDirectory implements HotCache {
       else out.set(task.channelId, [task]);
     }
     return out;
-  }
-
-  openCount(): number {
-    return this.open.size;
   }
 
   /** The user's newest task with this upstream id (another user's is never returned). */

@@ -1,14 +1,12 @@
 import type { MidjourneyRow, TaskRow } from '@tollgate/contracts';
 import type { OptionsCache } from '../options/options.cache';
 import { shownImageUrl } from './read/task-image-url';
+import { parseAnswer } from './task-upstream';
 
+/** A stored JSON column, or `fallback` when empty or unreadable. */
 function parsed(text: string, fallback: unknown): unknown {
-  if (text === '') return fallback;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return fallback;
-  }
+  const value = text === '' ? undefined : parseAnswer(text);
+  return value === undefined ? fallback : value;
 }
 
 /** midjourney-proxy's task DTO, as new-api answers /mj/task/:id/fetch and list-by-condition. */

@@ -6,7 +6,14 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { TaskPlatform, TaskSnapshot, TaskState } from '@tollgate/domain';
+import {
+  sameSnapshot,
+  snapshotFailed,
+  snapshotSucceeded,
+  type TaskPlatform,
+  type TaskSnapshot,
+  type TaskState,
+} from '@tollgate/domain';
 import { mjSnapshot, mjTaskId, sunoSnapshot, sunoTaskId } from '@tollgate/relay';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
@@ -25,16 +32,21 @@ const DEFAULT_POLL_INTERVAL_MS = 15_000;
 /** A failing channel is asked again after interval × 2^failures, at most this long. */
 const MAX_BACKOFF_MS = 10 * 60_000;
 
-/** What an admin sees of a channel's polling (GET /api/task/poll-status). */
-export interface ChannelPollState {
+/** What the poller remembers of a channel's polling. */
+interface ChannelPoll {
   readonly channel_id: number;
-  readonly open_tasks: number;
   readonly failures: number;
   readonly last_error: string;
   /** Unix ms of the last successful poll (0 = none yet). */
   readonly last_success_at: number;
   /** Unix ms before which the channel is not asked again (backoff). */
   readonly next_poll_at: number;
+}
+
+/** What an admin sees of a channel's polling (GET /api/task/poll-status). */
+export interface ChannelPollState extends ChannelPoll {
+  /** Counted from the task directory when asked. */
+  readonly open_tasks: number;
 }
 
 type OpenTask = TaskState & { submitTime: number };
@@ -50,7 +62,7 @@ type OpenTask = TaskState & { submitTime: number };
 @Injectable()
 export class TaskPoller implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(TaskPoller.name);
-  private readonly channels = new Map<number, ChannelPollState>();
+  private readonly channels = new Map<number, ChannelPoll>();
   private timer: NodeJS.Timeout | undefined;
   private round: Promise<void> | undefined;
   private stopped = false;
@@ -158,10 +170,7 @@ export class TaskPoller implements OnApplicationBootstrap, OnApplicationShutdown
     const live: OpenTask[] = [];
     for (const task of tasks) {
       if (now - task.submitTime > limit) {
-        const minutes = Math.round(limit / 60_000);
-        await this.bus.execute(
-          new FailTaskCommand(task.taskId, 'timeout', `上游任务超时（超过${minutes}分钟）`),
-        );
+        await this.bus.execute(new FailTaskCommand(task.taskId, 'timeout', timeoutReason(limit)));
       } else live.push(task);
     }
     return live;
@@ -197,15 +206,29 @@ export class TaskPoller implements OnApplicationBootstrap, OnApplicationShutdown
     for (const task of tasks) {
       const snapshot = byId.get(task.upstreamTaskId);
       // A task the upstream no longer returns stays open until the timeout fails it.
-      if (snapshot) await this.bus.execute(new RecordTaskSnapshotCommand(task.taskId, snapshot));
+      if (!snapshot) continue;
+      // Unchanged (the task carries its folded state): nothing to record, no stream to read.
+      if (
+        !snapshotFailed(snapshot) &&
+        !snapshotSucceeded(snapshot) &&
+        sameSnapshot(task.snapshot, snapshot)
+      )
+        continue;
+      await this.bus.execute(new RecordTaskSnapshotCommand(task.taskId, snapshot));
     }
   }
 }
 
-function emptyState(channelId: number): ChannelPollState {
+/** new-api's wording (`上游任务超时（超过1小时）`), from the configured limit. */
+function timeoutReason(limitMs: number): string {
+  const minutes = Math.round(limitMs / 60_000);
+  const span = minutes > 0 && minutes % 60 === 0 ? `${minutes / 60}小时` : `${minutes}分钟`;
+  return `上游任务超时（超过${span}）`;
+}
+
+function emptyState(channelId: number): ChannelPoll {
   return {
     channel_id: channelId,
-    open_tasks: 0,
     failures: 0,
     last_error: '',
     last_success_at: 0,

@@ -1,6 +1,4 @@
-import type { ServerResponse } from 'node:http';
 import type { Caller } from '../relay/relay-admission';
-import { CORS_HEADERS, REQUEST_ID_HEADER } from '../relay/relay-http';
 import type { Lang } from '../shared/i18n/messages';
 import type { RequestMeta } from '../shared/request-meta';
 
@@ -25,24 +23,6 @@ export function taskMeta(request: TaskRequest): RequestMeta {
     correlationId: request.requestId,
     lang: request.lang,
   };
-}
-
-/** Writes a JSON text as is (an upstream's answer, a task error body). */
-export function sendText(
-  res: ServerResponse,
-  status: number,
-  text: string,
-  requestId: string,
-  contentType = 'application/json; charset=utf-8',
-): void {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, {
-    ...CORS_HEADERS,
-    'content-type': contentType,
-    'content-length': Buffer.byteLength(text),
-    [REQUEST_ID_HEADER]: requestId,
-  });
-  res.end(text);
 }
 
 /** At most this many ids per fetch (new-api has no bound). */

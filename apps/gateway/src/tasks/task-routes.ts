@@ -2,13 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { MJ_SUBMIT_ACTIONS, parseJsonObject } from '@tollgate/relay';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { keyOfAuthorization, RelayAdmission } from '../relay/relay-admission';
-import { RELAY_JSON_BODY_LIMIT, sendError } from '../relay/relay-http';
+import {
+  JSON_CONTENT_TYPE,
+  RELAY_JSON_BODY_LIMIT,
+  sendBytes,
+  sendError,
+} from '../relay/relay-http';
 import { RelayService } from '../relay/relay.service';
-import { pickLang } from '../shared/i18n/messages';
+import { type Lang, pickLang } from '../shared/i18n/messages';
 import { MjImageProxy } from './mj-image';
 import { MjRelay } from './mj-relay';
 import { SunoRelay } from './suno-relay';
-import { sendText, type TaskRequest } from './task-request';
+import type { TaskRequest } from './task-request';
 
 /** new-api's mode prefixes: cut before the call goes upstream, not used for price or routing. */
 const MJ_PREFIXES = ['', '/mj-fast', '/mj-relax', '/mj-turbo'];
@@ -33,7 +38,6 @@ export class TaskRoutes {
     for (const prefix of MJ_PREFIXES) {
       const mj = `${prefix}/mj`;
       for (const [tail, action] of Object.entries(MJ_SUBMIT_ACTIONS)) {
-        if (tail === 'swap') continue;
         scope.post(
           `${mj}/submit/${tail}`,
           limit,
@@ -65,7 +69,12 @@ export class TaskRoutes {
       );
       scope.get(`${mj}/image/:id`, (request: Request, reply) => {
         reply.hijack();
-        return this.images.serve(request.params.id ?? '', reply.raw, RelayService.newRequestId());
+        return this.images.serve(
+          request.params.id ?? '',
+          reply.raw,
+          RelayService.newRequestId(),
+          langOf(request),
+        );
       });
     }
     scope.post(
@@ -97,17 +106,17 @@ export class TaskRoutes {
       reply.hijack();
       const startedAt = Date.now();
       const requestId = RelayService.newRequestId();
-      const header: unknown = request.headers['accept-language'];
-      const lang = pickLang(typeof header === 'string' ? header : undefined);
+      const lang = langOf(request);
       const admitted = this.admission.admitToken(taskKey(request), request.ip, lang, startedAt);
       if (!admitted.ok) return sendError(reply.raw, admitted.error, requestId);
       let body: Readonly<Record<string, unknown>> = {};
       if (request.method === 'POST') {
         const parsed = Buffer.isBuffer(request.body) ? parseJsonObject(request.body) : undefined;
         if (!parsed)
-          return sendText(
+          return sendBytes(
             reply.raw,
             400,
+            JSON_CONTENT_TYPE,
             JSON.stringify({
               description: 'bind_request_body_failed',
               type: 'upstream_error',
@@ -129,6 +138,11 @@ export class TaskRoutes {
       await handler(task, reply, request.params.id ?? '', request.params.action ?? '');
     };
   }
+}
+
+function langOf(request: FastifyRequest): Lang {
+  const header: unknown = request.headers['accept-language'];
+  return pickLang(typeof header === 'string' ? header : undefined);
 }
 
 /** new-api: the Authorization key, or `mj-api-secret` when it is empty or `midjourney-proxy`. */

@@ -56,7 +56,7 @@ export class TaskUpstream {
   }
 }
 
-/** JSON of an answer, or undefined. */
+/** The JSON of a text (an upstream answer, a stored column), or undefined when it is not JSON. */
 export function parseAnswer(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;

@@ -1,6 +1,6 @@
 import { FIXED_NOW, spec } from '@tollgate/testing';
 import type { RequestRelayed } from '../usage/usage.events';
-import { taskDecider } from './task.decider';
+import { sameSnapshot, taskDecider } from './task.decider';
 import type { TaskEvent, TaskSnapshot, TaskSubmitted } from './task.events';
 
 const NOW_S = Math.floor(FIXED_NOW.getTime() / 1000);
@@ -38,6 +38,8 @@ const snap = (over: Partial<TaskSnapshot> = {}): TaskSnapshot => ({
   finishTime: 0,
   ...over,
 });
+/** What every event after the submission names. */
+const ref = { taskId: 'r1', userId: 7, platform: 'midjourney' } as const;
 const refund = {
   type: 'TaskRefunded',
   data: {
@@ -72,8 +74,8 @@ describe('task decider', () => {
   it('records progress only when something changed', () => {
     s.given([submitted()])
       .when({ type: 'RecordTaskSnapshot', snapshot: snap() })
-      .then([{ type: 'TaskProgressed', data: { taskId: 'r1', snapshot: snap() } }]);
-    s.given([submitted(), { type: 'TaskProgressed', data: { taskId: 'r1', snapshot: snap() } }])
+      .then([{ type: 'TaskProgressed', data: { ...ref, snapshot: snap() } }]);
+    s.given([submitted(), { type: 'TaskProgressed', data: { ...ref, snapshot: snap() } }])
       .when({ type: 'RecordTaskSnapshot', snapshot: snap({ startTime: 2 }) })
       .then([]);
   });
@@ -82,9 +84,7 @@ describe('task decider', () => {
     const done = snap({ status: 'SUCCESS', progress: '99%', imageUrl: 'http://u/1.png' });
     s.given([submitted()])
       .when({ type: 'RecordTaskSnapshot', snapshot: done })
-      .then([
-        { type: 'TaskSucceeded', data: { taskId: 'r1', snapshot: { ...done, progress: '100%' } } },
-      ]);
+      .then([{ type: 'TaskSucceeded', data: { ...ref, snapshot: { ...done, progress: '100%' } } }]);
   });
 
   it('refunds the whole charge with the failure, once', () => {
@@ -92,7 +92,7 @@ describe('task decider', () => {
     const events = [
       {
         type: 'TaskFailed',
-        data: { taskId: 'r1', reason: 'banned', cause: 'upstream', snapshot: failed },
+        data: { ...ref, reason: 'banned', cause: 'upstream', snapshot: failed },
       },
       refund,
     ] as TaskEvent[];
@@ -111,7 +111,7 @@ describe('task decider', () => {
       {
         type: 'TaskFailed',
         data: {
-          taskId: 'r1',
+          ...ref,
           reason: 'nsfw',
           cause: 'upstream',
           snapshot: snap({ status: 'FAILURE', progress: '100%', failReason: 'nsfw' }),
@@ -128,7 +128,7 @@ describe('task decider', () => {
         {
           type: 'TaskFailed',
           data: {
-            taskId: 'r1',
+            ...ref,
             reason: '任务超时',
             cause: 'timeout',
             snapshot: {
@@ -153,5 +153,32 @@ describe('task decider', () => {
     s.given([submitted({ quota: 0 })])
       .when({ type: 'FailTask', cause: 'channel_missing', reason: 'gone' })
       .then([expect.objectContaining({ type: 'TaskFailed' })]);
+  });
+
+  it('names the owner and the platform on every event after the submission', () => {
+    const suno = { ...ref, platform: 'suno' } as const;
+    s.given([submitted({ platform: 'suno', userId: 7 })])
+      .when({ type: 'RecordTaskSnapshot', snapshot: snap() })
+      .then([{ type: 'TaskProgressed', data: { ...suno, snapshot: snap() } }]);
+    s.given([submitted({ platform: 'suno', quota: 0 })])
+      .when({ type: 'FailTask', cause: 'timeout', reason: 'late' })
+      .then([
+        {
+          type: 'TaskFailed',
+          data: expect.objectContaining({ ...suno, cause: 'timeout' }) as Extract<
+            TaskEvent,
+            { type: 'TaskFailed' }
+          >['data'],
+        },
+      ]);
+  });
+});
+
+describe('sameSnapshot', () => {
+  it('ignores the times and notices the fields worth an event', () => {
+    expect(sameSnapshot(snap(), snap({ startTime: 9, finishTime: 9 }))).toBe(true);
+    expect(sameSnapshot(snap(), snap({ progress: '50%' }))).toBe(false);
+    expect(sameSnapshot(snap(), snap({ imageUrl: 'http://u/1.png' }))).toBe(false);
+    expect(sameSnapshot(snap({ data: [{ id: 1 }] }), snap({ data: [{ id: 1 }] }))).toBe(true);
   });
 });

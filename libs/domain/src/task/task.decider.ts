@@ -8,7 +8,7 @@ import type {
   TaskSubmitted,
 } from './task.events';
 
-export type TaskPhase = 'open' | 'succeeded' | 'failed';
+type TaskPhase = 'open' | 'succeeded' | 'failed';
 
 export interface TaskState {
   readonly exists: boolean;
@@ -21,7 +21,6 @@ export interface TaskState {
   readonly model: string;
   readonly quota: number;
   readonly phase: TaskPhase;
-  readonly refunded: boolean;
   /** The last snapshot recorded (the submission's fields until the first poll). */
   readonly snapshot: TaskSnapshot;
 }
@@ -37,7 +36,6 @@ export const initialTaskState: TaskState = {
   model: '',
   quota: 0,
   phase: 'open',
-  refunded: false,
   snapshot: { status: '', progress: '0%', failReason: '', startTime: 0, finishTime: 0 },
 };
 
@@ -71,7 +69,7 @@ export function snapshotSucceeded(snapshot: TaskSnapshot): boolean {
 }
 
 /** Phase a submission starts in: refused submissions and finished duplicates are terminal at once. */
-export function submittedPhase(task: TaskSubmitted['data']): TaskPhase {
+function submittedPhase(task: TaskSubmitted['data']): TaskPhase {
   if (task.failReason !== '' || task.status === 'FAILURE') return 'failed';
   if (task.status === 'SUCCESS') return 'succeeded';
   return 'open';
@@ -105,7 +103,6 @@ export function evolveTask(state: TaskState, event: Emitted): TaskState {
         model: d.model,
         quota: d.quota,
         phase: submittedPhase(d),
-        refunded: false,
         snapshot: snapshotOf(d),
       };
     }
@@ -116,14 +113,13 @@ export function evolveTask(state: TaskState, event: Emitted): TaskState {
     case 'TaskFailed':
       return { ...state, phase: 'failed', snapshot: event.data.snapshot };
     case 'TaskRefunded':
-      return { ...state, refunded: true };
     case 'RequestRelayed':
       return state;
   }
 }
 
 /** Fields whose change is worth an event (times alone are not). */
-function sameSnapshot(a: TaskSnapshot, b: TaskSnapshot): boolean {
+export function sameSnapshot(a: TaskSnapshot, b: TaskSnapshot): boolean {
   return (
     a.status === b.status &&
     a.progress === b.progress &&
@@ -132,6 +128,11 @@ function sameSnapshot(a: TaskSnapshot, b: TaskSnapshot): boolean {
     JSON.stringify(a.data ?? null) === JSON.stringify(b.data ?? null) &&
     JSON.stringify(a.buttons ?? null) === JSON.stringify(b.buttons ?? null)
   );
+}
+
+/** What every event after the submission names. */
+function ref(state: TaskState): { taskId: string; userId: number; platform: TaskPlatform } {
+  return { taskId: state.taskId, userId: state.userId, platform: state.platform };
 }
 
 function failure(
@@ -145,15 +146,15 @@ function failure(
     {
       type: 'TaskFailed',
       data: {
-        taskId: state.taskId,
+        ...ref(state),
         reason: reason.slice(0, 1000),
         cause,
         snapshot: { ...snapshot, status: 'FAILURE', progress: DONE, failReason: reason },
       },
     },
   ];
-  // Everything the task charged goes back, once: TaskRefunded is appended with the failure.
-  if (state.quota > 0 && !state.refunded)
+  // Everything the task charged goes back with the failure; a failed task decides nothing more.
+  if (state.quota > 0)
     events.push({
       type: 'TaskRefunded',
       data: {
@@ -198,11 +199,11 @@ export const taskDecider: Decider<TaskCommand, TaskState, Emitted> = {
           return [
             {
               type: 'TaskSucceeded',
-              data: { taskId: state.taskId, snapshot: { ...snapshot, progress: DONE } },
+              data: { ...ref(state), snapshot: { ...snapshot, progress: DONE } },
             },
           ];
         if (sameSnapshot(state.snapshot, snapshot)) return [];
-        return [{ type: 'TaskProgressed', data: { taskId: state.taskId, snapshot } }];
+        return [{ type: 'TaskProgressed', data: { ...ref(state), snapshot } }];
       }
       case 'FailTask': {
         if (!state.exists || state.phase !== 'open') return [];

@@ -65,23 +65,32 @@ export type TaskSubmitted = DomainEvent<
   }
 >;
 
+/**
+ * What every event after the submission names: the task, its owner (the realtime pushes' audience)
+ * and its platform (the task-log collection its row is in).
+ */
+interface TaskRef {
+  readonly taskId: string;
+  readonly userId: number;
+  readonly platform: TaskPlatform;
+}
+
 /** The upstream reported a change on an open task (a poll, or midjourney-proxy's notify). */
 export type TaskProgressed = DomainEvent<
   'TaskProgressed',
-  { readonly taskId: string; readonly snapshot: TaskSnapshot }
+  TaskRef & { readonly snapshot: TaskSnapshot }
 >;
 
 /** The upstream finished the task: the image, buttons or clips are in the snapshot. */
 export type TaskSucceeded = DomainEvent<
   'TaskSucceeded',
-  { readonly taskId: string; readonly snapshot: TaskSnapshot }
+  TaskRef & { readonly snapshot: TaskSnapshot }
 >;
 
 /** The task failed upstream, timed out, or lost its channel. Terminal. */
 export type TaskFailed = DomainEvent<
   'TaskFailed',
-  {
-    readonly taskId: string;
+  TaskRef & {
     readonly reason: string;
     /** 'upstream', 'timeout' or 'channel_missing'. */
     readonly cause: TaskFailureCause;

@@ -21,7 +21,10 @@ export const MJ_CODE = {
 /** Submit codes that mean the upstream took the task (charged). */
 export const MJ_ACCEPTED_CODES: ReadonlySet<number> = new Set([1, 21, 22]);
 
-/** The submit route's last path part → the action it submits (simple-change is a change). */
+/**
+ * The submit route's last path part → the action it submits (simple-change is a change). Face swap
+ * is not a submit route (`/mj/insight-face/swap`).
+ */
 export const MJ_SUBMIT_ACTIONS: Readonly<Record<string, string>> = {
   imagine: 'IMAGINE',
   blend: 'BLEND',
@@ -32,7 +35,6 @@ export const MJ_SUBMIT_ACTIONS: Readonly<Record<string, string>> = {
   change: 'CHANGE',
   'simple-change': 'CHANGE',
   'upload-discord-images': 'UPLOAD',
-  swap: 'SWAP_FACE',
 };
 
 /** Actions that act on an earlier task and must go to its channel. */
@@ -81,7 +83,7 @@ export function parseSimpleChange(
   return { taskId, action, index };
 }
 
-export interface MjSubmission {
+interface MjSubmission {
   /** The action recorded and billed. */
   readonly action: string;
   /** The earlier task a follow-up acts on ('' for a new task). */
@@ -146,7 +148,7 @@ export function readMjSubmission(
   }
 }
 
-export interface MjBodyOptions {
+interface MjBodyOptions {
   readonly accountFilter: boolean;
   readonly notify: boolean;
   readonly modeClear: boolean;

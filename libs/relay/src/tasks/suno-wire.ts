@@ -1,10 +1,8 @@
 /** Suno on the wire, as new-api relays it (relay_task.go, task/suno/adaptor.go). Pure. */
 
-export const SUNO_ACTIONS: ReadonlySet<string> = new Set(['MUSIC', 'LYRICS']);
-
 export const sunoModelName = (action: string): string => `suno_${action.toLowerCase()}`;
 
-export interface SunoSubmission {
+interface SunoSubmission {
   readonly action: 'MUSIC' | 'LYRICS';
   /** The body the upstream sees (mv defaulted for music). */
   readonly body: Record<string, unknown>;

@@ -17,7 +17,6 @@ import {
 } from './task-log.documents';
 import { taskLogProjection } from './task-log.projection';
 import { pushesFor } from '../../realtime/change-topics';
-import { TaskOwners } from './task-owners';
 
 const meta = {
   schemaVersion: 1,
@@ -56,6 +55,13 @@ function submitted(
     },
   };
 }
+
+/** What every event after the submission names. */
+const ref = (taskId: string, platform: 'midjourney' | 'suno' = 'midjourney') => ({
+  taskId,
+  userId: 7,
+  platform,
+});
 
 const snapshot = (over: Partial<TaskSnapshot> = {}): TaskSnapshot => ({
   status: 'IN_PROGRESS',
@@ -117,7 +123,7 @@ describe('task-log projection', () => {
 
   it('progress and success copy the snapshot: image, prompt_en, buttons and properties as JSON text', async () => {
     await append('t2', [submitted('t2')]);
-    await append('t2', [{ type: 'TaskProgressed', data: { taskId: 't2', snapshot: snapshot() } }]);
+    await append('t2', [{ type: 'TaskProgressed', data: { ...ref('t2'), snapshot: snapshot() } }]);
     expect(await mj('t2')).toMatchObject({
       status: 'IN_PROGRESS',
       progress: '45%',
@@ -129,7 +135,7 @@ describe('task-log projection', () => {
       {
         type: 'TaskSucceeded',
         data: {
-          taskId: 't2',
+          ...ref('t2'),
           snapshot: snapshot({
             status: 'SUCCESS',
             progress: '100%',
@@ -172,14 +178,17 @@ describe('task-log projection', () => {
     await append('s1', [
       {
         type: 'TaskProgressed',
-        data: { taskId: 's1', snapshot: snapshot({ startTime: 1_712_345_680, data: clips }) },
+        data: {
+          ...ref('s1', 'suno'),
+          snapshot: snapshot({ startTime: 1_712_345_680, data: clips }),
+        },
       },
     ]);
     await append('s1', [
       {
         type: 'TaskFailed',
         data: {
-          taskId: 's1',
+          ...ref('s1', 'suno'),
           reason: 'content policy',
           cause: 'upstream',
           snapshot: snapshot({
@@ -233,12 +242,12 @@ describe('task-log projection', () => {
 
   it('applying the same events again changes nothing (a store without transactions replays)', async () => {
     await append('t3', [submitted('t3')]);
-    await append('t3', [{ type: 'TaskProgressed', data: { taskId: 't3', snapshot: snapshot() } }]);
+    await append('t3', [{ type: 'TaskProgressed', data: { ...ref('t3'), snapshot: snapshot() } }]);
     await append('t3', [
       {
         type: 'TaskFailed',
         data: {
-          taskId: 't3',
+          ...ref('t3'),
           reason: 'timeout',
           cause: 'timeout',
           snapshot: snapshot({ status: 'FAILURE', progress: '100%', failReason: 'timeout' }),
@@ -260,65 +269,41 @@ describe('task-log projection', () => {
   });
 });
 
-describe('TaskOwners', () => {
-  const progressed = (taskId: string) =>
-    recordedEvent('TaskProgressed', { taskId, snapshot: snapshot() });
-
-  it('remembers the owner of an open task and forgets it when the task ends', () => {
-    const owners = new TaskOwners();
-    expect(owners.ownerOf(recordedEvent('TaskSubmitted', submitted('a').data))).toBe(7);
-    expect(owners.ownerOf(progressed('a'))).toBe(7);
-    expect(
-      owners.ownerOf(recordedEvent('TaskSucceeded', { taskId: 'a', snapshot: snapshot() })),
-    ).toBe(7);
-    expect(owners.size).toBe(0);
-    expect(owners.ownerOf(progressed('a'))).toBeUndefined();
-    // A refused submission is never remembered; an unknown task has no owner.
-    owners.ownerOf(recordedEvent('TaskSubmitted', submitted('b', { failReason: 'banned' }).data));
-    expect(owners.size).toBe(0);
-    expect(owners.ownerOf(progressed('c'))).toBeUndefined();
-  });
-
-  it('keeps at most its bound, forgetting the oldest', () => {
-    const owners = new TaskOwners(2);
-    for (const [id, user] of [
-      ['a', 1],
-      ['b', 2],
-      ['c', 3],
-    ] as const)
-      owners.ownerOf(recordedEvent('TaskSubmitted', submitted(id, { userId: user }).data));
-    expect(owners.size).toBe(2);
-    expect(owners.ownerOf(progressed('a'))).toBeUndefined();
-    expect(owners.ownerOf(progressed('c'))).toBe(3);
-  });
-});
-
 describe("the task log's realtime pushes", () => {
-  it('tell admins and the owner, or every console when the owner is unknown; never data', () => {
+  it('tell admins and the owner named by every task event, never everyone; never data', () => {
     const task = submitted('push-1', { userId: 42 });
+    const ref = { taskId: 'push-1', userId: 42, platform: 'midjourney' } as const;
     const pushes = pushesFor('task-log', [
       recordedEvent('TaskSubmitted', task.data),
-      recordedEvent('TaskProgressed', { taskId: 'push-1', snapshot: snapshot() }),
+      recordedEvent('TaskProgressed', { ...ref, snapshot: snapshot() }),
     ]);
     expect(pushes).toEqual([
       { to: 'admins', event: { topic: 'tasks' } },
       { to: 'user:42', event: { topic: 'tasks' } },
     ]);
-    // A later batch still knows the owner of the open task.
+    // A later batch (or one after a restart) names the owner from the event itself.
+    for (const type of ['TaskProgressed', 'TaskSucceeded'] as const)
+      expect(
+        pushesFor('task-log', [recordedEvent(type, { ...ref, snapshot: snapshot() })]),
+      ).toEqual([
+        { to: 'admins', event: { topic: 'tasks' } },
+        { to: 'user:42', event: { topic: 'tasks' } },
+      ]);
     expect(
       pushesFor('task-log', [
-        recordedEvent('TaskProgressed', { taskId: 'push-1', snapshot: snapshot() }),
-      ]),
-    ).toContainEqual({ to: 'user:42', event: { topic: 'tasks' } });
-    // Submitted before a restart: nobody to name, so every console refetches its task list.
-    expect(
-      pushesFor('task-log', [
-        recordedEvent('TaskSucceeded', { taskId: 'push-unknown', snapshot: snapshot() }),
+        recordedEvent('TaskFailed', {
+          ...ref,
+          userId: 9,
+          reason: 'x',
+          cause: 'upstream',
+          snapshot: snapshot(),
+        }),
       ]),
     ).toEqual([
       { to: 'admins', event: { topic: 'tasks' } },
-      { to: 'everyone', event: { topic: 'tasks' } },
+      { to: 'user:9', event: { topic: 'tasks' } },
     ]);
     expect(JSON.stringify(pushes)).not.toContain('a cat');
+    expect(JSON.stringify(pushes)).not.toContain('everyone');
   });
 });

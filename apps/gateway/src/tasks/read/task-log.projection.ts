@@ -1,24 +1,18 @@
-import type { RecordedEvent } from '@tollgate/event-store';
 import type { Projection, ReadStoreSession, Update } from '@tollgate/read-store';
 import {
   TASK_EVENT_TYPES,
   type TaskEvent,
+  type TaskPlatform,
   type TaskSnapshot,
   type TaskSubmitted,
 } from '@tollgate/domain';
+import { eventTimeMs } from '../../history/event-facts';
 import {
   MIDJOURNEYS,
   SUNO_TASKS,
   type MidjourneyDocument,
   type SunoTaskDocument,
 } from './task-log.documents';
-
-/** Unix seconds of the event (its `occurredAt`, else when it was recorded). */
-const seconds = (event: RecordedEvent): number => {
-  const at = event.metadata['occurredAt'];
-  const ms = typeof at === 'string' ? Date.parse(at) : event.recordedAt.getTime();
-  return Math.floor(ms / 1000);
-};
 
 /** midjourney-proxy's buttons and properties are kept as JSON text, like new-api's columns. */
 const jsonText = (value: unknown): string => (value === undefined ? '' : JSON.stringify(value));
@@ -127,25 +121,21 @@ function sunoChanges(s: TaskSnapshot, at: number): Record<string, unknown> {
 }
 
 /**
- * Applies `change` to the task's document in whichever collection holds it, at most once per event:
- * the guard on `source_position` makes a replayed event (MongoDB without transactions) a no-op.
+ * Applies `change` to the task's document in its platform's collection, at most once per event: the
+ * guard on `source_position` makes a replayed event (MongoDB without transactions) a no-op.
  */
 async function updateTask(
   session: ReadStoreSession,
-  taskId: string,
+  event: { readonly taskId: string; readonly platform: TaskPlatform },
   position: number,
   change: { midjourney: Update; suno: Update },
 ): Promise<void> {
-  const guarded = (update: Update): Update => ({
-    ...update,
-    $set: { ...update.$set, source_position: position },
-  });
-  const filter = { _id: taskId, source_position: { $lt: position } };
-  const matched = await session
-    .collection<MidjourneyDocument>(MIDJOURNEYS)
-    .updateMany(filter, guarded(change.midjourney));
-  if (matched > 0) return;
-  await session.collection<SunoTaskDocument>(SUNO_TASKS).updateMany(filter, guarded(change.suno));
+  const filter = { _id: event.taskId, source_position: { $lt: position } };
+  const update = event.platform === 'midjourney' ? change.midjourney : change.suno;
+  const guarded: Update = { ...update, $set: { ...update.$set, source_position: position } };
+  if (event.platform === 'midjourney')
+    await session.collection<MidjourneyDocument>(MIDJOURNEYS).updateMany(filter, guarded);
+  else await session.collection<SunoTaskDocument>(SUNO_TASKS).updateMany(filter, guarded);
 }
 
 /**
@@ -156,7 +146,7 @@ async function updateTask(
  */
 export const taskLogProjection: Projection = {
   name: 'task-log',
-  version: 1,
+  version: 2,
   collections: [
     { name: MIDJOURNEYS, indexes: [...INDEXES, { fields: { mj_id: 1 } }] },
     { name: SUNO_TASKS, indexes: [...INDEXES, { fields: { task_id: 1 } }] },
@@ -165,7 +155,7 @@ export const taskLogProjection: Projection = {
   async apply(recorded, session) {
     const event = { type: recorded.type, data: recorded.data } as TaskEvent;
     const position = Number(recorded.position.commit);
-    const at = seconds(recorded);
+    const at = Math.floor(eventTimeMs(recorded) / 1000);
     switch (event.type) {
       case 'TaskSubmitted': {
         const d = event.data;
@@ -187,7 +177,7 @@ export const taskLogProjection: Projection = {
       case 'TaskSucceeded':
       case 'TaskFailed': {
         const snapshot = event.data.snapshot;
-        await updateTask(session, event.data.taskId, position, {
+        await updateTask(session, event.data, position, {
           midjourney: { $set: midjourneyChanges(snapshot) },
           suno: { $set: sunoChanges(snapshot, at) },
         });
@@ -195,7 +185,7 @@ export const taskLogProjection: Projection = {
       }
       case 'TaskRefunded': {
         const refund = { refund_quota: event.data.quota };
-        await updateTask(session, event.data.taskId, position, {
+        await updateTask(session, event.data, position, {
           midjourney: { $set: refund },
           suno: { $set: { ...refund, updated_at: at } },
         });
