@@ -75,7 +75,7 @@ export class AccountsController {
   @RequireRole(Role.Common)
   async self(@CurrentUser() user: UserDocument) {
     // With a budget, its use of the current period (docs/budgets.md).
-    const [dto] = await this.budgets.fill('u', [toUserDto(user)]);
+    const [dto] = this.budgets.fill('user', [toUserDto(user)]);
     return ok<UserDto>(dto);
   }
 

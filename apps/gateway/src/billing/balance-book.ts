@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tollgate/event-store';
 import {
+  balanceDelta,
   BILLING_EVENT_TYPES,
   periodEndMs,
   periodStartMs,
@@ -115,18 +116,50 @@ export class BalanceBook implements HotCache {
   private readonly open = new Map<string, Reservation>();
   /** Settled here, receipt not yet seen: requestId → quota charged. */
   private readonly settledLocally = new Map<string, number>();
-  /** The current day, week and month (same for every account: one zone), moved forward lazily. */
+  /**
+   * The current day, week and month (same for every account: one zone), moved forward lazily.
+   * They start at the process's present, so the start-up replay drops the charges of earlier
+   * periods with one comparison instead of walking the windows through the log's whole history.
+   */
   private readonly windows: Window[] = PERIODS.map(() => ({ start: -Infinity, end: -Infinity }));
   private now: () => number = Date.now;
   private timeZone = defaultTimeZone();
 
+  constructor() {
+    this.resetWindows();
+  }
+
   /** The clock of reserves and settles and the zone of the periods (tests inject both). */
   useClock(now: () => number, timeZone: string = this.timeZone): void {
     this.now = now;
-    if (timeZone !== this.timeZone) {
-      this.timeZone = timeZone;
-      for (const w of this.windows) w.start = w.end = -Infinity;
-    }
+    this.timeZone = timeZone;
+    this.resetWindows();
+  }
+
+  /**
+   * What a user or token spent in the current `period` and when it ends (the read side's
+   * period_used / period_reset_at: the figure the reservations are held against).
+   */
+  periodUse(
+    kind: 'user' | 'token',
+    id: number,
+    period: BudgetPeriod,
+  ): { readonly used: number; readonly resetAt: number } {
+    const index = PERIOD_INDEX[period];
+    const window = this.current(index, this.now());
+    const spend = (kind === 'user' ? this.users : this.tokens).get(id)?.spend;
+    const used = spend && spend.starts[index] === window.start ? spend.spent[index]! : 0;
+    return { used, resetAt: window.end };
+  }
+
+  private resetWindows(): void {
+    const at = this.now();
+    PERIODS.forEach((period, i) => {
+      this.windows[i] = {
+        start: periodStartMs(period, at, this.timeZone),
+        end: periodEndMs(period, at, this.timeZone),
+      };
+    });
   }
 
   apply(events: readonly RecordedEvent[]): void {
@@ -335,22 +368,10 @@ export class BalanceBook implements HotCache {
 
   private applyBilling(event: BillingEvent): void {
     const account = this.account(event.data.userId);
-    switch (event.type) {
-      case 'QuotaGranted':
-        account.credited += event.data.amount;
-        return;
-      case 'QuotaAdjusted':
-        account.credited += event.data.delta;
-        return;
-      case 'AffQuotaTransferred':
-        account.credited += event.data.amount;
-        return;
-      case 'InviterRewarded':
-        return; // pending earnings, not balance
-      case 'BudgetSet':
-        account.budgetQuota = event.data.period ? event.data.periodQuota : 0;
-        account.budgetPeriod = event.data.period || 'day';
-        return;
+    account.credited += balanceDelta(event); // the credit rule (an invitation reward: 0)
+    if (event.type === 'BudgetSet') {
+      account.budgetQuota = event.data.period ? event.data.periodQuota : 0;
+      account.budgetPeriod = event.data.period || 'day';
     }
   }
 

@@ -1,6 +1,5 @@
 import { Global, Module, type OnModuleInit } from '@nestjs/common';
 import { CacheFeed } from '../infrastructure/hot-caches/cache-feed';
-import { BalanceAt } from '../history/balance-at';
 import { BalanceBook } from './balance-book';
 import { BudgetUsage } from './budget-usage';
 
@@ -10,7 +9,7 @@ import { BudgetUsage } from './budget-usage';
  */
 @Global()
 @Module({
-  providers: [BalanceBook, BalanceAt, BudgetUsage],
+  providers: [BalanceBook, BudgetUsage],
   exports: [BalanceBook, BudgetUsage],
 })
 export class BillingModule implements OnModuleInit {

@@ -10,25 +10,22 @@ const PERIOD_NAMES: Readonly<Record<Lang, Readonly<Record<BudgetPeriod, string>>
   en: { day: 'daily', week: 'weekly', month: 'monthly' },
 };
 
-const resetFormats = new Map<string, Intl.DateTimeFormat>();
+/** The server's zone, read once: the reset times are told in it (docs/budgets.md). */
+const SERVER_ZONE = defaultTimeZone();
+const RESET_FORMAT = new Intl.DateTimeFormat('sv-SE', {
+  timeZone: SERVER_ZONE,
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
 
 /** `2026-11-26 00:00:00 Asia/Shanghai`: the reset in the server's zone, the zone named. */
-export function formatResetTime(ms: number, timeZone = defaultTimeZone()): string {
-  let format = resetFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('sv-SE', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    resetFormats.set(timeZone, format);
-  }
-  return `${format.format(new Date(ms))} ${timeZone}`;
+function formatResetTime(ms: number): string {
+  return `${RESET_FORMAT.format(new Date(ms))} ${SERVER_ZONE}`;
 }
 
 /**

@@ -96,7 +96,8 @@ export class UsageAppender {
       if (!this.scheduled) {
         this.scheduled = true;
         const wait = this.lastFlushAt + this.batchMs - performance.now();
-        if (wait > 0) setTimeout(() => void this.runFlush(), wait);
+        // Unref'd: a shutdown drains the queue itself (drained()), the timer must not hold a process.
+        if (wait > 0) setTimeout(() => void this.runFlush(), wait).unref();
         else setImmediate(() => void this.runFlush());
       }
     });

@@ -1,6 +1,8 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type { BillingEvent, BudgetSettings, GrantReason } from './billing.events';
+import type { TaskRefunded } from '../task/task.events';
+import type { RequestRelayed } from '../usage/usage.events';
 import { isBudgetPeriod } from './budget-period';
 
 export interface BillingState {
@@ -100,6 +102,31 @@ export function evolveBilling(state: BillingState, event: BillingEvent): Billing
         ...state,
         budget: { periodQuota: event.data.periodQuota, period: event.data.period },
       };
+  }
+}
+
+/** The events that move a user's spendable balance (`quota`), each on `data.userId`. */
+export type BalanceEvent = BillingEvent | RequestRelayed | TaskRefunded;
+
+/**
+ * The one credit rule: what an event does to its user's spendable balance. Grants, admin deltas and
+ * affiliate transfers credit it, a usage receipt charges it, a task refund gives it back; an
+ * invitation reward is pending affiliate earnings and a budget no amount (0).
+ */
+export function balanceDelta(event: BalanceEvent): number {
+  switch (event.type) {
+    case 'QuotaGranted':
+    case 'AffQuotaTransferred':
+      return event.data.amount;
+    case 'QuotaAdjusted':
+      return event.data.delta;
+    case 'RequestRelayed':
+      return -event.data.quota;
+    case 'TaskRefunded':
+      return event.data.quota;
+    case 'InviterRewarded':
+    case 'BudgetSet':
+      return 0;
   }
 }
 

@@ -1,9 +1,9 @@
-import { isTimeZone, periodEnd, periodStart, type BudgetPeriod } from './budget-period';
+import { isTimeZone, periodEndMs, periodStartMs, type BudgetPeriod } from './budget-period';
 
-const iso = (d: Date) => d.toISOString();
+const iso = (ms: number) => new Date(ms).toISOString();
 const window = (period: BudgetPeriod, at: string, zone: string) => [
-  iso(periodStart(period, new Date(at), zone)),
-  iso(periodEnd(period, new Date(at), zone)),
+  iso(periodStartMs(period, Date.parse(at), zone)),
+  iso(periodEndMs(period, Date.parse(at), zone)),
 ];
 
 describe('budget periods', () => {

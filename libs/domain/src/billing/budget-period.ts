@@ -126,11 +126,3 @@ export function periodEndMs(period: BudgetPeriod, at: number, timeZone: string):
           : { year: d.year, month: d.month + 1, day: 1 };
   return startOfLocalDay(next.year, next.month, next.day, timeZone);
 }
-
-export function periodStart(period: BudgetPeriod, at: Date, timeZone: string): Date {
-  return new Date(periodStartMs(period, at.getTime(), timeZone));
-}
-
-export function periodEnd(period: BudgetPeriod, at: Date, timeZone: string): Date {
-  return new Date(periodEndMs(period, at.getTime(), timeZone));
-}

@@ -51,7 +51,7 @@ export class ListTokensHandler implements IQueryHandler<ListTokensQuery> {
       .collection<TokenDocument>(TOKENS)
       .find(filter, { sort: { id: -1 }, skip: Math.max(0, page) * limit, limit });
     return this.budgets.fill(
-      't',
+      'token',
       docs.map((doc) => toTokenDto(doc, this.secretBox.open({ cipher: doc.key_cipher, hash: '' }))),
     );
   }
@@ -69,7 +69,7 @@ export class GetTokenHandler implements IQueryHandler<GetTokenQuery> {
     const doc = await this.readStore.collection<TokenDocument>(TOKENS).get(String(tokenId));
     // Someone else's token answers exactly like a missing one.
     if (!doc || doc.user_id !== userId) throw new ApiError('token.not_found');
-    const [dto] = await this.budgets.fill('t', [
+    const [dto] = this.budgets.fill('token', [
       toTokenDto(doc, this.secretBox.open({ cipher: doc.key_cipher, hash: '' })),
     ]);
     return dto!;

@@ -3,6 +3,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { isRoot, type UserDto } from '@tollgate/contracts';
 import type { ReadStore } from '@tollgate/read-store';
 import { BudgetUsage } from '../../billing/budget-usage';
+import { maskedSettingText } from '../../notices/notice-settings';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { USERS, toUserDto, type UserDocument } from '../../projections/user.document';
 import { ApiError } from '../../shared/api-error';
@@ -29,7 +30,8 @@ export class GetUserHandler implements IQueryHandler<GetUserQuery> {
     if (!user) throw new ApiError('user.not_found');
     if (!isRoot(viewer.role) && user.id !== viewer.id && user.role >= viewer.role)
       throw new ApiError('user.forbidden_view_same_or_higher_role');
-    const [dto] = await this.budgets.fill('u', [toUserDto(user)]);
-    return dto!;
+    const [dto] = this.budgets.fill('user', [toUserDto(user)]);
+    // A webhook address can carry a credential: only its owner sees it whole.
+    return user.id === viewer.id ? dto! : { ...dto!, setting: maskedSettingText(dto!.setting) };
   }
 }

@@ -3,6 +3,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DEFAULT_PAGE_SIZE, isRoot, type PageOf, type UserDto } from '@tollgate/contracts';
 import type { Filter, ReadStore } from '@tollgate/read-store';
 import { BudgetUsage } from '../../billing/budget-usage';
+import { maskedSettingText } from '../../notices/notice-settings';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { USERS, toUserDto, type UserDocument } from '../../projections/user.document';
 
@@ -66,7 +67,12 @@ export class ListUsersHandler implements IQueryHandler<ListUsersQuery> {
       users.find(filter, { sort: { id: -1 }, skip: (current - 1) * size, limit: size }),
       users.count(filter),
     ]);
-    const items = await this.budgets.fill('u', docs.map(toUserDto));
+    // A webhook address can carry a credential: only its owner sees it whole.
+    const items = this.budgets
+      .fill('user', docs.map(toUserDto))
+      .map((dto) =>
+        dto.id === viewer.id ? dto : { ...dto, setting: maskedSettingText(dto.setting) },
+      );
     return { items, total, page: current, page_size: size };
   }
 }

@@ -30,9 +30,11 @@ export function ChannelPollBadge({ state }: { state: ChannelPollState | undefine
       </Stack>
     );
     return (
-      <Tooltip label={label} multiline maw={360}>
+      // Hover, keyboard focus and touch all open it: the details are not for mouse users only.
+      <Tooltip label={label} multiline maw={360} events={{ hover: true, focus: true, touch: true }}>
         {/* A Mantine Badge itself: the Tooltip attaches its ref to this child. */}
         <Badge
+          tabIndex={0}
           miw="max-content"
           variant="light"
           color="orange"

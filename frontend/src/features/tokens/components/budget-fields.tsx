@@ -26,7 +26,7 @@ export function BudgetFields({
   const formatQuota = useQuotaFormatter();
   const quota = Number(periodQuota);
   return (
-    <SimpleGrid cols={2} data-testid={testId}>
+    <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid={testId}>
       <Select
         label={t('tokens.drawer.period')}
         description={t('tokens.drawer.periodHint')}

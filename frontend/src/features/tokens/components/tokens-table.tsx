@@ -13,6 +13,7 @@ import {
 } from '@/components/data-table';
 import { useQuotaFormatter } from '@/features/status';
 import { formatDateTime } from '@/utils/date-time';
+import { BudgetUse } from './budget-use';
 import { TokenActions } from './token-actions';
 import { TokenStatusTag } from './token-status-tag';
 
@@ -63,22 +64,13 @@ export function TokensTable({ rows, paging, loading, onAdd, onEdit }: TokensTabl
         }),
         column.accessor('period_quota', {
           header: t('tokens.columns.budget'),
-          cell: ({ row }) => {
-            const token = row.original;
-            if (!token.period_quota || !token.period) return t('tokens.period.none');
-            return (
-              <Text size="sm" data-testid={`token-budget-${token.name}`}>
-                {t('tokens.budgetUse', {
-                  used: formatQuota(token.period_used),
-                  limit: formatQuota(token.period_quota),
-                  period: t(`tokens.period.${token.period}`),
-                })}
-                <Text span size="xs" c="dimmed" display="block">
-                  {t('tokens.budgetReset', { time: formatDateTime(token.period_reset_at) })}
-                </Text>
-              </Text>
-            );
-          },
+          cell: ({ row }) => (
+            <BudgetUse
+              budget={row.original}
+              testId={`token-budget-${row.original.name}`}
+              fallback={t('tokens.period.none')}
+            />
+          ),
         }),
         column.accessor('created_time', {
           header: t('tokens.columns.created'),

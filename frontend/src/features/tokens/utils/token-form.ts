@@ -94,6 +94,17 @@ const isWholeNumber = (value: number | string, min: number, max = Number.MAX_SAF
 };
 
 /**
+ * A budget is a period and a quota of at least 1; no period = no budget (the quota is ignored).
+ * The error key when the pair is not one, else null. The token form and the user edit both check it.
+ */
+export function budgetError(
+  period: BudgetPeriodName,
+  periodQuota: number | string,
+): 'tokens.badPeriodQuota' | null {
+  return period && !isWholeNumber(periodQuota, 1) ? 'tokens.badPeriodQuota' : null;
+}
+
+/**
  * Checks the form the way spec 001 §5 asks (the server checks again) and builds the request body.
  * `creating` adds `count`; the name rule of the spec applies on create, the length rule always.
  */
@@ -122,10 +133,8 @@ export function buildTokenRequest(values: TokenFormValues, now: number, creating
   for (const field of ['rpm', 'tpm', 'concurrency'] as const) {
     if (!isWholeNumber(values[field], 0)) return { ok: false, error: 'tokens.badRateLimit', field };
   }
-  // A budget is a period and a quota of at least 1; no period = no budget (the quota is ignored).
-  if (values.period && !isWholeNumber(values.periodQuota, 1)) {
-    return { ok: false, error: 'tokens.badPeriodQuota', field: 'periodQuota' };
-  }
+  const periodError = budgetError(values.period, values.periodQuota);
+  if (periodError) return { ok: false, error: periodError, field: 'periodQuota' };
 
   const request: CreateTokenRequest = {
     name,

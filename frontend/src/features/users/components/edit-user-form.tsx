@@ -6,7 +6,6 @@ import {
   Select,
   SimpleGrid,
   Stack,
-  Text,
   TextInput,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -14,9 +13,8 @@ import type { BudgetPeriodName, UserDto } from '@tollgate/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuotaFormatter } from '@/features/status';
-import { BudgetFields } from '@/features/tokens';
+import { BudgetFields, BudgetUse, budgetError } from '@/features/tokens';
 import { notifyError } from '@/lib/notify';
-import { formatDateTime } from '@/utils/date-time';
 import { groupQueries } from '../api/users.api';
 
 const MIN_PASSWORD_LENGTH = 8;
@@ -34,25 +32,6 @@ export interface EditUserValues {
   /** The periodic budget (docs/budgets.md): '' = none; quota units per period. */
   period: BudgetPeriodName;
   period_quota: number | string;
-}
-
-/** "每日 $0.50 / $2.00 · 2026-11-26 00:00:00 重置" when the user has a budget. */
-export function BudgetUse({ user }: { user: UserDto }) {
-  const { t } = useTranslation();
-  const formatQuota = useQuotaFormatter();
-  if (!user.period || !user.period_quota) return null;
-  return (
-    <Text size="sm" data-testid="user-budget-use">
-      {t('tokens.budgetUse', {
-        period: t(`tokens.period.${user.period}`),
-        used: formatQuota(user.period_used),
-        limit: formatQuota(user.period_quota),
-      })}{' '}
-      <Text span size="xs" c="dimmed">
-        {t('tokens.budgetReset', { time: formatDateTime(user.period_reset_at) })}
-      </Text>
-    </Text>
-  );
 }
 
 interface EditUserFormProps {
@@ -92,10 +71,8 @@ export function EditUserForm({ user, other, saving, onSubmit, onCancel }: EditUs
     if (!other && values.password && !values.original_password) {
       return notifyError(t('setting.enterCurrentPassword'));
     }
-    const periodQuota = Number(values.period_quota);
-    if (other && values.period && !(Number.isInteger(periodQuota) && periodQuota >= 1)) {
-      return notifyError(t('tokens.badPeriodQuota'));
-    }
+    const periodError = other && budgetError(values.period, values.period_quota);
+    if (periodError) return notifyError(t(periodError));
     onSubmit(values);
   };
 
@@ -147,6 +124,11 @@ export function EditUserForm({ user, other, saving, onSubmit, onCancel }: EditUs
               onChange={(value) => set('quota', Number(value) || 0)}
               allowDecimal={false}
             />
+            <TextInput
+              label={t('users.remark')}
+              value={values.remark}
+              onChange={(event) => set('remark', event.currentTarget.value)}
+            />
             <BudgetFields
               testId="user-budget"
               period={values.period}
@@ -154,15 +136,10 @@ export function EditUserForm({ user, other, saving, onSubmit, onCancel }: EditUs
               onPeriod={(period) => set('period', period)}
               onPeriodQuota={(quota) => set('period_quota', quota)}
             />
-            <BudgetUse user={user} />
-            <TextInput
-              label={t('users.remark')}
-              value={values.remark}
-              onChange={(event) => set('remark', event.currentTarget.value)}
-            />
           </>
         )}
-        {!other && <BudgetUse user={user} />}
+        {/* Everyone sees their budget's use; an admin sees it under the budget fields. */}
+        <BudgetUse budget={user} testId="user-budget-use" />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           {(
             [
