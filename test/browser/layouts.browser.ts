@@ -251,8 +251,18 @@ const PAGES: PageCase[] = [
   {
     name: 'setting-personal',
     path: '/setting',
-    ready: (p, l) => p.getByRole('tab', { name: text('个人设置', 'Personal')[l] }).waitFor(),
-    actions: (p, l) => [p.getByRole('tab', { name: text('运营设置', 'Operation')[l] })],
+    ready: async (p, l) => {
+      await p.getByRole('tab', { name: text('个人设置', 'Personal')[l] }).waitFor();
+      await p.getByTestId('notification-card').waitFor();
+    },
+    actions: (p, l) => [
+      p.getByRole('tab', { name: text('运营设置', 'Operation')[l] }),
+      button(
+        p.getByTestId('notification-card'),
+        text('保存通知设置', 'Save notification settings')[l],
+      ),
+      button(p.getByTestId('notification-card'), text('发送测试通知', 'Send a test')[l]),
+    ],
   },
   {
     name: 'setting-operation',

@@ -7,6 +7,7 @@
 import { request } from 'undici';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import { waitUntil } from '../support/e2e-helpers';
+import { gatewayApi, gatewayLogin, type GatewaySession } from '../support/gateway-http';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 
 jest.setTimeout(120_000);
@@ -15,30 +16,35 @@ const QUOTA = 10_000_000;
 const STREAMS = 10;
 const CHUNKS = 20;
 
-async function api(
+/**
+ * Adds a mock channel (as `admin`) pointing at `upstreamUrl`, creates an unlimited token for
+ * `owner` and reads its key back: the token create's answer and the key.
+ */
+async function mockChannelAndKey(
   url: string,
-  path: string,
-  init: { method: string; body?: object; cookie?: string; userId?: number },
+  upstreamUrl: string,
+  admin: GatewaySession,
+  owner: GatewaySession = admin,
 ) {
-  const res = await request(`${url}${path}`, {
-    method: init.method as 'GET',
-    headers: {
-      'content-type': 'application/json',
-      ...(init.cookie ? { cookie: init.cookie } : {}),
-      ...(init.userId ? { 'new-api-user': String(init.userId) } : {}),
+  await gatewayApi(url, '/api/channel/', {
+    method: 'POST',
+    body: {
+      type: 1,
+      name: 'mock',
+      key: 'sk-up',
+      base_url: upstreamUrl,
+      models: 'gpt-4o-mini',
+      group: 'default',
     },
-    body: init.body ? JSON.stringify(init.body) : undefined,
+    ...admin,
   });
-  const setCookie = res.headers['set-cookie'];
-  const cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0];
-  const body = (await res.body.json()) as { success: boolean; message: string; data: any };
-  if (!body.success) throw new Error(`${path}: ${body.message}`);
-  return { data: body.data, cookie: cookie ?? init.cookie ?? '' };
-}
-
-async function login(url: string, username: string, password: string) {
-  const res = await api(url, '/api/user/login', { method: 'POST', body: { username, password } });
-  return { cookie: res.cookie, userId: res.data.id as number };
+  const created = await gatewayApi(url, '/api/token/', {
+    method: 'POST',
+    body: { name: 'k', unlimited_quota: true },
+    ...owner,
+  });
+  const tokens = await gatewayApi(url, '/api/token/?p=0&size=10', { method: 'GET', ...owner });
+  return { created: created.data, key: (tokens.data as Array<{ key: string }>)[0]!.key };
 }
 
 describe('graceful shutdown', () => {
@@ -56,39 +62,18 @@ describe('graceful shutdown', () => {
     });
     gateway = await startGateway();
     const url = gateway.url;
-    const root = await login(url, 'root', '123456');
-    await api(url, '/api/option/', {
+    const root = await gatewayLogin(url, 'root', '123456');
+    await gatewayApi(url, '/api/option/', {
       method: 'PUT',
       body: { key: 'QuotaForNewUser', value: String(QUOTA) },
       ...root,
     });
-    await api(url, '/api/channel/', {
-      method: 'POST',
-      body: {
-        type: 1,
-        name: 'mock',
-        key: 'sk-up',
-        base_url: upstream.url,
-        models: 'gpt-4o-mini',
-        group: 'default',
-      },
-      ...root,
-    });
-    await api(url, '/api/user/register', {
+    await gatewayApi(url, '/api/user/register', {
       method: 'POST',
       body: { username: 'drain', password: 'drain-password', password2: 'drain-password' },
     });
-    const user = await login(url, 'drain', 'drain-password');
-    await api(url, '/api/token/', {
-      method: 'POST',
-      body: { name: 'k', unlimited_quota: true },
-      ...user,
-    });
-    const key = (
-      (await api(url, '/api/token/?p=0&size=10', { method: 'GET', ...user })).data as Array<{
-        key: string;
-      }>
-    )[0]!.key;
+    const user = await gatewayLogin(url, 'drain', 'drain-password');
+    const { key } = await mockChannelAndKey(url, upstream.url, root, user);
 
     let started = 0;
     const stream = async () => {
@@ -129,8 +114,8 @@ describe('graceful shutdown', () => {
 
     const dataDir = gateway.dataDir;
     gateway = await startGateway({ dataDir });
-    const again = await login(gateway.url, 'drain', 'drain-password');
-    const logs = await api(gateway.url, '/api/log/self/?type=2&p=1&page_size=50', {
+    const again = await gatewayLogin(gateway.url, 'drain', 'drain-password');
+    const logs = await gatewayApi(gateway.url, '/api/log/self/?type=2&p=1&page_size=50', {
       method: 'GET',
       ...again,
     });
@@ -138,7 +123,7 @@ describe('graceful shutdown', () => {
     expect(rows).toHaveLength(STREAMS);
     const spent = rows.reduce((sum, row) => sum + row.quota, 0);
     expect(spent).toBeGreaterThan(0);
-    const self = await api(gateway.url, '/api/user/self', { method: 'GET', ...again });
+    const self = await gatewayApi(gateway.url, '/api/user/self', { method: 'GET', ...again });
     expect(self.data.quota).toBe(QUOTA - spent);
   });
 
@@ -146,30 +131,9 @@ describe('graceful shutdown', () => {
     upstream.setDefaults({ chunks: 100, chunkIntervalMs: 100 });
     const slow = await startGateway({ env: { SHUTDOWN_GRACE_MS: '500' } });
     try {
-      const root = await login(slow.url, 'root', '123456');
-      await api(slow.url, '/api/channel/', {
-        method: 'POST',
-        body: {
-          type: 1,
-          name: 'mock',
-          key: 'sk-up',
-          base_url: upstream.url,
-          models: 'gpt-4o-mini',
-          group: 'default',
-        },
-        ...root,
-      });
-      const token = await api(slow.url, '/api/token/', {
-        method: 'POST',
-        body: { name: 'k', unlimited_quota: true },
-        ...root,
-      });
-      expect(token.data).toBeDefined();
-      const key = (
-        (await api(slow.url, '/api/token/?p=0&size=10', { method: 'GET', ...root })).data as Array<{
-          key: string;
-        }>
-      )[0]!.key;
+      const root = await gatewayLogin(slow.url, 'root', '123456');
+      const { created, key } = await mockChannelAndKey(slow.url, upstream.url, root);
+      expect(created).toBeDefined();
       const res = await request(`${slow.url}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },

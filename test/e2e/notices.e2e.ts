@@ -255,6 +255,12 @@ describe('notices: low-balance warnings, channel alerts, webhook and mail delive
       accept_admin_alerts: false,
     });
     expect(self.text).not.toContain(WEBHOOK_SECRET);
+    // An administrator sees the address without its path (it can carry a credential).
+    const seen = await root.get(`/api/user/${web.userId}`);
+    const url = new URL(hookUrl('/user'));
+    expect(JSON.parse(seen.body.data.setting as string).webhook_url).toBe(
+      `${url.protocol}//${url.host}/…`,
+    );
 
     receiver.state.failing = 1;
     const before = receiver.received.length;

@@ -8,39 +8,13 @@ import { request } from 'undici';
 import type { RequestRelayed } from '@tollgate/domain';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import { readStoredEvents, waitUntil } from '../support/e2e-helpers';
+import { gatewayApi, gatewayLogin } from '../support/gateway-http';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 
 jest.setTimeout(120_000);
 
 const QUOTA = 10_000_000;
 const WORKERS = 16;
-
-async function api(
-  url: string,
-  path: string,
-  init: { method: string; body?: object; cookie?: string; userId?: number },
-) {
-  const res = await request(`${url}${path}`, {
-    method: init.method as 'GET',
-    headers: {
-      'content-type': 'application/json',
-      ...(init.cookie ? { cookie: init.cookie } : {}),
-      ...(init.userId ? { 'new-api-user': String(init.userId) } : {}),
-    },
-    body: init.body ? JSON.stringify(init.body) : undefined,
-  });
-  const setCookie = res.headers['set-cookie'];
-  const cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0];
-  const body = (await res.body.json()) as { success: boolean; message: string; data: any };
-  if (!body.success) throw new Error(`${path}: ${body.message}`);
-  return { data: body.data, cookie: cookie ?? init.cookie ?? '' };
-}
-
-/** A console session: the cookie and the user id header value sent with it. */
-async function login(url: string, username: string, password: string) {
-  const res = await api(url, '/api/user/login', { method: 'POST', body: { username, password } });
-  return { cookie: res.cookie, userId: res.data.id as number };
-}
 
 describe('relay: kill -9 during a burst', () => {
   let upstream: MockUpstream;
@@ -57,13 +31,13 @@ describe('relay: kill -9 during a burst', () => {
     });
     gateway = await startGateway();
     const url = gateway.url;
-    const rootAuth = await login(url, 'root', '123456');
-    await api(url, '/api/option/', {
+    const rootAuth = await gatewayLogin(url, 'root', '123456');
+    await gatewayApi(url, '/api/option/', {
       method: 'PUT',
       body: { key: 'QuotaForNewUser', value: String(QUOTA) },
       ...rootAuth,
     });
-    await api(url, '/api/channel/', {
+    await gatewayApi(url, '/api/channel/', {
       method: 'POST',
       body: {
         type: 1,
@@ -75,18 +49,18 @@ describe('relay: kill -9 during a burst', () => {
       },
       ...rootAuth,
     });
-    await api(url, '/api/user/register', {
+    await gatewayApi(url, '/api/user/register', {
       method: 'POST',
       body: { username: 'crash', password: 'crash-password', password2: 'crash-password' },
     });
-    const user = await login(url, 'crash', 'crash-password');
-    await api(url, '/api/token/', {
+    const user = await gatewayLogin(url, 'crash', 'crash-password');
+    await gatewayApi(url, '/api/token/', {
       method: 'POST',
       body: { name: 'k', unlimited_quota: true },
       ...user,
     });
     const key = (
-      (await api(url, '/api/token/?p=0&size=10', { method: 'GET', ...user })).data as Array<{
+      (await gatewayApi(url, '/api/token/?p=0&size=10', { method: 'GET', ...user })).data as Array<{
         key: string;
       }>
     )[0]!.key;
@@ -123,7 +97,7 @@ describe('relay: kill -9 during a burst', () => {
 
     // Restart on the same data.
     gateway = await startGateway({ dataDir });
-    const relogin = await login(gateway.url, 'crash', 'crash-password');
+    const relogin = await gatewayLogin(gateway.url, 'crash', 'crash-password');
     const receipts = readStoredEvents(dataDir, { type: 'RequestRelayed' }).map(
       (e) => e.data as unknown as RequestRelayed['data'],
     );
@@ -132,7 +106,7 @@ describe('relay: kill -9 during a burst', () => {
     const charged = receipts.reduce((s, r) => s + r.quota, 0);
     await waitUntil(
       async () => {
-        const self = await api(gateway!.url, '/api/user/self', {
+        const self = await gatewayApi(gateway!.url, '/api/user/self', {
           method: 'GET',
           ...relogin,
         });

@@ -15,3 +15,4 @@ export * from './history.dto';
 export * from './pricing.dto';
 export * from './quota-data.dto';
 export * from './task.dto';
+export * from './notice.dto';

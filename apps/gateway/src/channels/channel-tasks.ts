@@ -55,7 +55,7 @@ export class ChannelTasks implements OnApplicationShutdown {
       throw new DomainError('channel.test_unsupported');
     const model = requestedModel || channel.testModel || channel.models[0] || 'gpt-4o-mini';
     const outcome = await this.upstream.test(channel, model);
-    const verdict = judgeTest(outcome, channel, this.settings.testRules, meta.lang);
+    const verdict = judgeTest(outcome, channel, this.settings.testRules, meta.lang, model);
     const recorded = await this.store.execute(
       channelStreamId(channel.id),
       channelDecider,

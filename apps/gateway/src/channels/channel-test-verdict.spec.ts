@@ -39,6 +39,20 @@ describe('judgeTest', () => {
     ).toEqual({ kind: 'disable', reason: '测试失败：status 402: Balance exhausted' });
   });
 
+  it('a disable names the tested model when given', () => {
+    const failure = http(401, 'Incorrect API key');
+    expect(judgeTest(failed(failure), ENABLED, RULES, 'zh-CN', 'gpt-4o').action).toEqual({
+      kind: 'disable',
+      reason: '测试失败：status 401: Incorrect API key',
+      model: 'gpt-4o',
+    });
+    const slow = { ok: true as const, elapsedMs: 6200 };
+    expect(judgeTest(slow, ENABLED, RULES, 'zh-CN', 'gpt-4o').action).toMatchObject({
+      kind: 'disable',
+      model: 'gpt-4o',
+    });
+  });
+
   it('never disables without the option or the channel’s auto_ban', () => {
     const dead = failed(http(401, 'Incorrect API key'));
     expect(judgeTest(dead, ENABLED, { ...RULES, autoDisable: false }).action).toBeUndefined();

@@ -36,17 +36,19 @@ export function judgeTest(
   rules: TestRules,
   /** Of whoever asked (the scheduled run: zh-CN); the texts are answered and recorded. */
   lang: Lang = 'zh-CN',
+  /** The model tested: a disable names it (the channel alert shows it). */
+  model?: string,
 ): TestVerdict {
   const mayDisable = rules.autoDisable && channel.autoBan;
   const failed = (detail: string) => translate('channel.test_failed', { detail }, lang);
+  const disable = (reason: string) =>
+    ({ kind: 'disable', reason, ...(model ? { model } : {}) }) as const;
   if (!outcome.ok) {
     const reason = disableReason(outcome.failure, channel.type, rules.disableKeywords);
     return {
       success: false,
       message: outcome.failure.message,
-      ...(mayDisable && reason !== undefined
-        ? { action: { kind: 'disable', reason: failed(reason) } }
-        : {}),
+      ...(mayDisable && reason !== undefined ? { action: disable(failed(reason)) } : {}),
     };
   }
   const threshold = rules.disableThresholdMs;
@@ -59,7 +61,7 @@ export function judgeTest(
     return {
       success: false,
       message,
-      ...(mayDisable ? { action: { kind: 'disable', reason: failed(message) } } : {}),
+      ...(mayDisable ? { action: disable(failed(message)) } : {}),
     };
   }
   return {

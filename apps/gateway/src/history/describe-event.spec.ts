@@ -171,4 +171,35 @@ describe('history describers (given events → what changed)', () => {
     expect(auditEntityOf('usage-p1-2025010100', 'RequestRelayed')).toBeNull();
     expect(auditEntityOf('seq-user', 'IdAllocated')).toBeNull();
   });
+
+  it('notification settings: the webhook secret "changed" only when its sealed hash changes', () => {
+    const settings = (cipher: string, hash: string, threshold = 5) => ({
+      type: 'UserNotificationSettingsChanged',
+      data: {
+        userId: 7,
+        notifyType: 'webhook',
+        quotaWarningThreshold: threshold,
+        webhookUrl: 'https://hooks.example.com/t',
+        sealedWebhookSecret: { cipher, hash },
+        notificationEmail: '',
+        acceptAdminAlerts: false,
+      },
+    });
+    const secretChange = { field: 'webhook_secret', before: null, after: 'changed', secret: true };
+    const [first, resealed, replaced] = describeStream([
+      settings('iv1.body', 'h1'),
+      settings('iv2.body', 'h1', 6),
+      settings('iv3.body', 'h2', 6),
+    ]);
+    expect(first!.changes).toContainEqual(secretChange);
+    expect(resealed!.changes).toEqual([{ field: 'quota_warning_threshold', before: 5, after: 6 }]);
+    expect(replaced!.changes).toEqual([secretChange]);
+    expect(JSON.stringify([first, resealed, replaced])).not.toMatch(/iv\d|h1|h2/);
+    // The URL may carry a token: scheme and host only.
+    expect(first!.changes).toContainEqual({
+      field: 'webhook_url',
+      before: null,
+      after: 'https://hooks.example.com/…',
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import type { HistoryChangeDto } from '@tollgate/contracts';
+import { maskWebhookUrl } from '../notices/notice-settings';
 
 /** An entity's visible fields as folded so far from its stream (what "before" is read from). */
 export type FieldState = Readonly<Record<string, unknown>>;
@@ -17,6 +18,11 @@ type Data = Record<string, unknown>;
 interface EventEffect {
   readonly set?: Data;
   readonly secrets?: readonly string[];
+  /**
+   * For secrets re-sealed with a fresh IV on every save: the sealed hash per secret field; the
+   * field counts as changed only when its hash differs from the one before.
+   */
+  readonly secretHashes?: Readonly<Record<string, string | null>>;
   readonly explicit?: readonly HistoryChangeDto[];
   readonly reason?: unknown;
 }
@@ -35,6 +41,18 @@ function snakeFields(data: unknown, omit: readonly string[] = []): Data {
     if (!omit.includes(key)) out[snakeCase(key)] = value;
   return out;
 }
+
+const sealedHash = (sealed: unknown): string | null =>
+  sealed && typeof sealed === 'object' ? str((sealed as Data)['hash']) || null : null;
+
+/**
+ * Sealed hashes seen so far, kept in the folded fields under a symbol: carried from event to event
+ * by the spread, never serialized (JSON.stringify skips symbol keys), never shown.
+ */
+const SECRET_HASHES = Symbol('secretHashes');
+type HashBag = Readonly<Record<string, string | null>>;
+const hashesOf = (fields: FieldState): HashBag =>
+  ((fields as Record<symbol, unknown>)[SECRET_HASHES] as HashBag | undefined) ?? {};
 
 const delta = (field: string, amount: number, before: unknown = null, after: unknown = null) =>
   ({ field, before, after, delta: amount }) as HistoryChangeDto;
@@ -81,11 +99,12 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
     set: {
       notify_type: d['notifyType'],
       quota_warning_threshold: d['quotaWarningThreshold'],
-      webhook_url: d['webhookUrl'],
+      // The URL can carry a token (Slack, Discord): history shows its scheme and host only.
+      webhook_url: maskWebhookUrl(str(d['webhookUrl'])),
       notification_email: d['notificationEmail'],
       accept_admin_alerts: d['acceptAdminAlerts'],
     },
-    secrets: ['webhook_secret'],
+    secretHashes: { webhook_secret: sealedHash(d['sealedWebhookSecret']) },
   }),
   // billing-<id>: amounts, folded as deltas (docs/ledger.md)
   QuotaGranted: (d) => ({ explicit: [delta('quota', num(d['amount']))], reason: d['reason'] }),
@@ -185,6 +204,13 @@ export function describeEvent(type: string, data: unknown, prior: FieldState): D
   }
   for (const field of effect.secrets ?? [])
     changes.push({ field, before: null, after: 'changed', secret: true });
+  if (effect.secretHashes) {
+    const hashes = hashesOf(prior);
+    for (const [field, hash] of Object.entries(effect.secretHashes))
+      if ((hashes[field] ?? null) !== hash)
+        changes.push({ field, before: null, after: 'changed', secret: true });
+    (next as Record<symbol, unknown>)[SECRET_HASHES] = { ...hashes, ...effect.secretHashes };
+  }
   for (const change of effect.explicit ?? [])
     if (change.after !== null) next[change.field] = change.after;
   const reason = effect.reason;

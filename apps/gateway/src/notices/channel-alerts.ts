@@ -1,11 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { RecordedEvent } from '@tollgate/event-store';
-import type {
-  ChannelAlertFact,
-  ChannelStatusChanged,
-  ChannelTested,
-  NoticeRaised,
-} from '@tollgate/domain';
+import type { ChannelAlertFact, ChannelStatusChanged, NoticeRaised } from '@tollgate/domain';
 import type { HotCache } from '../infrastructure/hot-caches/hot-cache';
 import { NoticeDelivery } from './notice-delivery';
 import { NoticeDirectory } from './notice-directory';
@@ -28,13 +23,13 @@ interface Pending {
  * disable with its reason, automatic re-enable). Live events only (the replay at start-up is
  * history); the ones arriving within `coalesceMs` make one notice per recipient (root, and the
  * administrators who accept alerts), and a channel alerted in the last `perChannelMs` is left out
- * (that memory comes from the recorded notices, so it survives a restart). The model comes from a
- * failed test of the same correlation (the scheduler's or an admin's test), '' otherwise.
+ * (that memory comes from the recorded notices, so it survives a restart). The model is the one the
+ * disable names (the failing relay call or test), '' on an enable and on older events.
  */
 @Injectable()
 export class ChannelAlerts implements HotCache, OnApplicationShutdown {
   readonly name = 'channel-alerts';
-  readonly eventTypes = ['ChannelStatusChanged', 'ChannelTested', 'NoticeRaised'];
+  readonly eventTypes = ['ChannelStatusChanged', 'NoticeRaised'];
   private readonly logger = new Logger('ChannelAlerts');
 
   policy: AlertPolicy = DEFAULT_ALERT_POLICY;
@@ -42,8 +37,6 @@ export class ChannelAlerts implements HotCache, OnApplicationShutdown {
   /** Set once the cache feed caught up with the log (the notices module). */
   live = false;
   private readonly lastAlerted = new Map<number, number>();
-  /** correlationId → model of a failed test. */
-  private readonly testedModels = new Map<string, string>();
   private buffer: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
 
@@ -55,16 +48,6 @@ export class ChannelAlerts implements HotCache, OnApplicationShutdown {
   apply(events: readonly RecordedEvent[]): void {
     for (const event of events) {
       switch (event.type) {
-        case 'ChannelTested': {
-          const d = (event as unknown as ChannelTested).data;
-          const correlation = event.metadata['correlationId'];
-          if (!d.success && typeof correlation === 'string' && this.live) {
-            this.testedModels.set(correlation, d.model);
-            if (this.testedModels.size > 1000)
-              this.testedModels.delete(this.testedModels.keys().next().value!);
-          }
-          break;
-        }
         case 'NoticeRaised': {
           const d = (event as unknown as NoticeRaised).data;
           if (d.kind !== 'channel_alert') break;
@@ -79,16 +62,12 @@ export class ChannelAlerts implements HotCache, OnApplicationShutdown {
           const actor = event.metadata['actor'] as { kind?: string } | undefined;
           if (actor?.kind !== 'system') break;
           const d = (event as unknown as ChannelStatusChanged).data;
-          const correlation = event.metadata['correlationId'];
           this.add({
             eventId: event.id,
             fact: {
               channelId: d.channelId,
               channelName: this.directory.channelName(d.channelId),
-              model:
-                (d as { model?: string }).model ??
-                (typeof correlation === 'string' ? this.testedModels.get(correlation) : '') ??
-                '',
+              model: d.model ?? '',
               from: d.from,
               to: d.to,
               reason: d.reason,

@@ -100,6 +100,39 @@ describe('LowBalanceWatcher', () => {
     expect(crossings).toHaveLength(1);
   });
 
+  it('a QuotaRemindThreshold change re-judges the users following it (not those with their own)', () => {
+    const { w, crossings } = watcher();
+    const option = (value: string) =>
+      recordedEvent('OptionChanged', { key: 'QuotaRemindThreshold', value, previous: '' });
+    const own = recordedEvent('UserNotificationSettingsChanged', {
+      userId: 8,
+      notifyType: 'email',
+      quotaWarningThreshold: 100,
+      webhookUrl: '',
+      sealedWebhookSecret: null,
+      notificationEmail: '',
+      acceptAdminAlerts: false,
+    });
+    w.apply([
+      option('200'),
+      own,
+      granted(300),
+      recordedEvent('QuotaGranted', { userId: 8, amount: 300, reason: 'topup' }),
+    ]);
+    expect(crossings).toEqual([]);
+    const raised = option('1000');
+    w.apply([raised]);
+    expect(crossings).toEqual([
+      { userId: USER, causeEventId: raised.id, balance: 300, threshold: 1000 },
+    ]);
+  });
+
+  it('an invitation reward is not balance', () => {
+    const { w } = watcher();
+    w.apply([granted(100), recordedEvent('InviterRewarded', { userId: USER, amount: 50 })]);
+    expect(w.balance(USER)).toBe(100);
+  });
+
   it('after a restart the replay re-sends nothing recorded, and finds a crossing whose warning was lost', () => {
     const first = watcher();
     const log: RecordedEvent[] = [threshold(500), granted(1000), used(600)];

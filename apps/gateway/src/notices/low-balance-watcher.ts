@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tollgate/event-store';
 import {
+  balanceDelta,
+  BILLING_EVENT_TYPES,
   OPTION_CATALOGUE,
-  type BillingEvent,
+  TASK_REFUND_EVENT_TYPES,
+  USAGE_EVENT_TYPES,
+  type BalanceEvent,
   type NoticeRaised,
   type OptionChanged,
-  type RequestRelayed,
-  type TaskRefunded,
   type UserNotificationSettingsChanged,
 } from '@tollgate/domain';
 import type { HotCache } from '../infrastructure/hot-caches/hot-cache';
@@ -30,13 +32,19 @@ interface Watch {
   pending: Crossing | null;
 }
 
+const BALANCE_EVENT_TYPES: readonly string[] = [
+  ...BILLING_EVENT_TYPES,
+  ...USAGE_EVENT_TYPES,
+  ...TASK_REFUND_EVENT_TYPES,
+];
+
 const DEFAULT_THRESHOLD = Number(OPTION_CATALOGUE['QuotaRemindThreshold']?.defaultValue ?? 0);
 
 /**
  * Low-balance warnings, derived from the log alone so a restart neither re-sends nor forgets one.
- * Per user it folds the settled balance (credits − charges, the same events as the balance book:
+ * Per user it folds the settled balance (`balanceDelta`, the credit rule the balance book uses:
  * billing credits, usage receipts, task refunds) and the threshold (the user's own, else the
- * QuotaRemindThreshold option, as the log had it then). The balance at or above the threshold arms
+ * QuotaRemindThreshold option, as the log had it then; a change of either re-judges). The balance at or above the threshold arms
  * the user; falling below while armed is a crossing (pending) and disarms; the `NoticeRaised`
  * quota warning that records it clears the pending crossing. After a replay, the crossings still
  * pending are the ones whose warning was never recorded (a crash in between): recording them again
@@ -48,11 +56,7 @@ const DEFAULT_THRESHOLD = Number(OPTION_CATALOGUE['QuotaRemindThreshold']?.defau
 export class LowBalanceWatcher implements HotCache {
   readonly name = 'low-balance-watcher';
   readonly eventTypes = [
-    'QuotaGranted',
-    'QuotaAdjusted',
-    'AffQuotaTransferred',
-    'RequestRelayed',
-    'TaskRefunded',
+    ...BALANCE_EVENT_TYPES,
     'UserNotificationSettingsChanged',
     'OptionChanged',
     'NoticeRaised',
@@ -64,30 +68,12 @@ export class LowBalanceWatcher implements HotCache {
 
   apply(events: readonly RecordedEvent[]): void {
     for (const event of events) {
+      if (BALANCE_EVENT_TYPES.includes(event.type)) {
+        const e = { type: event.type, data: event.data } as BalanceEvent;
+        this.change(e.data.userId, balanceDelta(e), event.id);
+        continue;
+      }
       switch (event.type) {
-        case 'RequestRelayed': {
-          const d = (event as unknown as RequestRelayed).data;
-          this.change(d.userId, -d.quota, event.id);
-          break;
-        }
-        case 'TaskRefunded': {
-          const d = (event as unknown as TaskRefunded).data;
-          this.change(d.userId, d.quota, event.id);
-          break;
-        }
-        case 'QuotaGranted':
-        case 'QuotaAdjusted':
-        case 'AffQuotaTransferred': {
-          const e = { type: event.type, data: event.data } as BillingEvent;
-          const amount =
-            e.type === 'QuotaAdjusted'
-              ? e.data.delta
-              : e.type === 'InviterRewarded'
-                ? 0
-                : (e.data as { amount: number }).amount;
-          this.change(e.data.userId, amount, event.id);
-          break;
-        }
         case 'UserNotificationSettingsChanged': {
           const d = (event as unknown as UserNotificationSettingsChanged).data;
           this.watch(d.userId).own = d.quotaWarningThreshold;
@@ -99,6 +85,9 @@ export class LowBalanceWatcher implements HotCache {
           if (d.key !== 'QuotaRemindThreshold') break;
           const value = Number(d.value);
           this.optionThreshold = Number.isFinite(value) ? value : DEFAULT_THRESHOLD;
+          // Like a user's own threshold change: everyone following the option is judged anew.
+          for (const [userId, watch] of this.watches)
+            if (watch.own === null) this.judge(userId, event.id);
           break;
         }
         case 'NoticeRaised': {

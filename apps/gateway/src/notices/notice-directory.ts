@@ -116,10 +116,6 @@ export class NoticeDirectory implements HotCache {
     return this.channelNames.get(channelId) ?? `#${channelId}`;
   }
 
-  notice(noticeId: string): NoticeRecord | undefined {
-    return this.byId.get(noticeId);
-  }
-
   /** Newest first. */
   noticesOf(userId: number): readonly NoticeRecord[] {
     return [...(this.notices.get(userId) ?? [])].reverse();

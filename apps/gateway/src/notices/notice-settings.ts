@@ -1,4 +1,4 @@
-import type { NotifyType, UserNotificationSettingsChanged } from '@tollgate/domain';
+import type { UserNotificationSettingsChanged } from '@tollgate/domain';
 
 type SettingsData = Omit<UserNotificationSettingsChanged['data'], 'userId'>;
 
@@ -19,9 +19,6 @@ export function notificationSettingText(data: SettingsData): string {
   });
 }
 
-/** The settings a user has before saving any: mail to the bound address, the option's threshold. */
-export const DEFAULT_NOTIFY_TYPE: NotifyType = 'email';
-
 /** Spec 000 §9: `$` and two decimals in currency mode, otherwise quota units. */
 export function displayQuota(
   quota: number,
@@ -33,4 +30,29 @@ export function displayQuota(
     return `$${(quota / perUnit).toFixed(2)}`;
   }
   return String(quota);
+}
+
+/**
+ * A webhook URL for anyone but its owner: Slack and Discord put the token in the path, so only the
+ * scheme and host are kept (`https://hooks.slack.com/…`); '' stays ''.
+ */
+export function maskWebhookUrl(url: string): string {
+  if (url === '') return '';
+  try {
+    const { protocol, host } = new URL(url);
+    return `${protocol}//${host}/…`;
+  } catch {
+    return '…';
+  }
+}
+
+/** The `setting` text as an administrator sees another user's: the webhook URL masked. */
+export function maskedSettingText(setting: string): string {
+  try {
+    const parsed = JSON.parse(setting) as Record<string, unknown>;
+    if (typeof parsed['webhook_url'] !== 'string') return setting;
+    return JSON.stringify({ ...parsed, webhook_url: maskWebhookUrl(parsed['webhook_url']) });
+  } catch {
+    return setting;
+  }
 }

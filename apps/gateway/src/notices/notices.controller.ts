@@ -1,11 +1,7 @@
 import { Body, Controller, Get, Post, Put, Query } from '@nestjs/common';
-import { Role } from '@tollgate/contracts';
-import { userDecider } from '@tollgate/domain';
+import { CommandBus } from '@nestjs/cqrs';
+import { Role, type NoticeDto } from '@tollgate/contracts';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
-import { ReadYourWrites } from '../infrastructure/read-your-writes';
-import { SecretBox } from '../infrastructure/secret-box';
-import { StreamCommands } from '../infrastructure/stream-commands';
-import { OptionsCache } from '../options/options.cache';
 import type { UserDocument } from '../projections/user.document';
 import { ApiError } from '../shared/api-error';
 import { ok } from '../shared/envelope';
@@ -14,19 +10,7 @@ import type { RequestMeta } from '../shared/request-meta';
 import { NoticeDelivery } from './notice-delivery';
 import { NoticeDirectory, type NoticeRecord } from './notice-directory';
 import { NoticeListQuery, UserSettingBody } from './notices.dto';
-import { webhookAddressProblem } from './webhook';
-
-/** One notice as its owner lists it (never a secret, never the webhook URL). */
-export interface NoticeDto {
-  notice_id: string;
-  kind: string;
-  channel: string;
-  facts: unknown;
-  raised_time: number;
-  delivered: boolean;
-  closed: boolean;
-  attempts: { attempt: number; ok: boolean; status: number; error: string; time: number }[];
-}
+import { SaveNotificationSettingsCommand } from './save-notification-settings.handler';
 
 const toDto = (n: NoticeRecord): NoticeDto => ({
   notice_id: n.raised.noticeId,
@@ -52,10 +36,7 @@ const toDto = (n: NoticeRecord): NoticeDto => ({
 @Controller('api/user')
 export class NoticesController {
   constructor(
-    private readonly store: StreamCommands,
-    private readonly box: SecretBox,
-    private readonly options: OptionsCache,
-    private readonly readYourWrites: ReadYourWrites,
+    private readonly commands: CommandBus,
     private readonly delivery: NoticeDelivery,
     private readonly directory: NoticeDirectory,
   ) {}
@@ -67,34 +48,7 @@ export class NoticesController {
     @Body() body: UserSettingBody,
     @Meta() meta: RequestMeta,
   ) {
-    const webhookUrl = (body.webhook_url ?? '').trim();
-    if (webhookUrl !== '') {
-      const problem = await webhookAddressProblem(
-        webhookUrl,
-        this.options.bool('WebhookAllowPrivateAddresses'),
-        this.delivery.lookup,
-      );
-      if (problem === 'invalid') throw new ApiError('notice.webhook_url_invalid');
-      if (problem === 'private') throw new ApiError('notice.webhook_private_address');
-      if (problem === 'unresolved') throw new ApiError('notice.webhook_unresolved');
-    }
-    const secret = body.webhook_secret;
-    const result = await this.store.execute(
-      `user-${user.id}`,
-      userDecider,
-      {
-        type: 'ChangeNotificationSettings',
-        notifyType: body.notify_type,
-        quotaWarningThreshold: body.quota_warning_threshold ?? null,
-        webhookUrl,
-        sealedWebhookSecret: secret ? this.box.seal(secret) : null,
-        keepWebhookSecret: secret === undefined,
-        notificationEmail: (body.notification_email ?? '').trim(),
-        acceptAdminAlerts: body.accept_admin_alerts === true,
-      },
-      meta,
-    );
-    await this.readYourWrites.waitFor(result.position);
+    await this.commands.execute(new SaveNotificationSettingsCommand(user.id, body, meta));
     return ok();
   }
 

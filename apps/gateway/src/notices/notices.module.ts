@@ -15,6 +15,7 @@ import { LowBalanceWatcher, type Crossing } from './low-balance-watcher';
 import { NoticeDelivery } from './notice-delivery';
 import { NoticeDirectory } from './notice-directory';
 import { NoticesController } from './notices.controller';
+import { SaveNotificationSettingsHandler } from './save-notification-settings.handler';
 
 const LIVE_POLL_MS = 50;
 
@@ -26,8 +27,13 @@ const LIVE_POLL_MS = 50;
 @Module({
   imports: [MailCoreModule],
   controllers: [NoticesController],
-  providers: [NoticeDirectory, LowBalanceWatcher, ChannelAlerts, NoticeDelivery],
-  exports: [NoticeDelivery, NoticeDirectory, LowBalanceWatcher, ChannelAlerts],
+  providers: [
+    NoticeDirectory,
+    LowBalanceWatcher,
+    ChannelAlerts,
+    NoticeDelivery,
+    SaveNotificationSettingsHandler,
+  ],
 })
 export class NoticesModule implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Notices');

@@ -60,9 +60,5 @@ export type NoticeDeliveryAttempted = DomainEvent<
 >;
 
 export type NoticeEvent = NoticeRaised | NoticeDeliveryAttempted;
-export const NOTICE_EVENT_TYPES: readonly NoticeEvent['type'][] = [
-  'NoticeRaised',
-  'NoticeDeliveryAttempted',
-];
 
 export const noticeStreamId = (noticeId: string) => `notice-${noticeId}`;

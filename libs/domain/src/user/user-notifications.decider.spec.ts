@@ -75,6 +75,19 @@ describe('userDecider: notification settings', () => {
       .then([changed({ quotaWarningThreshold: 1 })]);
   });
 
+  it('the same secret sealed again (new IV, same hash) appends nothing; a new secret does', () => {
+    const resealed = { cipher: 'iv2.tag2.body2', hash: 'abc' };
+    spec(userDecider)
+      .given([registered(Role.Common), changed()])
+      .when(command({ sealedWebhookSecret: resealed }))
+      .then([]);
+    const other = { cipher: 'iv3.tag3.body3', hash: 'def' };
+    spec(userDecider)
+      .given([registered(Role.Common), changed()])
+      .when(command({ sealedWebhookSecret: other }))
+      .then([changed({ sealedWebhookSecret: other })]);
+  });
+
   it('refuses bad values', () => {
     const given = spec(userDecider).given([registered(Role.Common)]);
     given.when(command({ notifyType: 'sms' as never })).thenRejects('notice.notify_type_invalid');

@@ -275,8 +275,13 @@ function decideNotificationSettings(
     acceptAdminAlerts: isAdmin(state.role) && command.acceptAdminAlerts,
   };
   if (previous) {
+    // Each seal has its own IV: the same secret is the same hash, never the same cipher.
     const { userId: _userId, ...next } = data;
-    if (JSON.stringify(next) === JSON.stringify(previous)) return [];
+    const comparable = (settings: typeof next) => ({
+      ...settings,
+      sealedWebhookSecret: settings.sealedWebhookSecret?.hash ?? null,
+    });
+    if (JSON.stringify(comparable(next)) === JSON.stringify(comparable(previous))) return [];
   }
   return [{ type: 'UserNotificationSettingsChanged', data }];
 }

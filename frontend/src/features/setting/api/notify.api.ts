@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { NoticeDto } from '@tollgate/contracts';
 import { http } from '@/lib/http';
 
 /** new-api's `PUT /api/user/setting` body (the secret is write-only: absent keeps it). */
@@ -21,24 +22,6 @@ export interface NotifySetting {
   accept_admin_alerts: boolean;
 }
 
-export interface NoticeAttemptDto {
-  attempt: number;
-  ok: boolean;
-  status: number;
-  error: string;
-  time: number;
-}
-
-export interface NoticeDto {
-  notice_id: string;
-  kind: 'quota_warning' | 'channel_alert' | 'test';
-  channel: 'email' | 'webhook';
-  raised_time: number;
-  delivered: boolean;
-  closed: boolean;
-  attempts: NoticeAttemptDto[];
-}
-
 export const DEFAULT_NOTIFY_SETTING: NotifySetting = {
   notify_type: 'email',
   webhook_url: '',
@@ -46,6 +29,8 @@ export const DEFAULT_NOTIFY_SETTING: NotifySetting = {
   notification_email: '',
   accept_admin_alerts: false,
 };
+
+export type { NoticeDto };
 
 /** Parses the user's `setting` text; '' or anything unreadable is the defaults. */
 export function parseNotifySetting(text: string | undefined): NotifySetting {

@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_STATUS } from '@/features/status';
 import { userFixture } from '@/test/fixtures';
 import { mockApi, ok, fail } from '@/test/mock-api';
 import { ordinaryUser, renderWithProviders, rootUser } from '@/test/render';
@@ -74,6 +75,34 @@ describe('notification card', () => {
       webhook_secret: 'whsec-1',
       notification_email: '',
       accept_admin_alerts: true,
+    });
+  });
+
+  it('keeps the saved threshold in quota units when the display unit changes', async () => {
+    const setting = JSON.stringify({
+      notify_type: 'email',
+      quota_warning_threshold: 1_000_000,
+      webhook_url: '',
+      webhook_secret_set: false,
+      notification_email: '',
+      accept_admin_alerts: false,
+    });
+    // The stored status shows plain quota; the server's says dollars (500,000 per dollar).
+    const { calls } = mockApi({
+      'GET /api/user/notices': () => ok({ items: [], total: 0 }),
+      'GET /api/status': () => ok({ ...DEFAULT_STATUS, display_in_currency: true }),
+      'PUT /api/user/setting': () => ok(),
+    });
+    renderWithProviders(<NotificationCard user={userFixture({ setting })} />, {
+      user: ordinaryUser,
+      status: { display_in_currency: false },
+    });
+    const card = await screen.findByTestId('notification-card');
+    expect(await within(card).findByDisplayValue('$2')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '保存通知设置' }));
+    await screen.findByText('通知设置已保存');
+    expect(calls.find((c) => c.path === '/api/user/setting')?.body).toMatchObject({
+      quota_warning_threshold: 1_000_000,
     });
   });
 

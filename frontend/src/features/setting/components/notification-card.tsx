@@ -49,7 +49,10 @@ export function NotificationCard({ user }: { user: UserDto | undefined }) {
   const unit = useThresholdUnit();
   const saved = parseNotifySetting(user?.setting);
   const [notifyType, setNotifyType] = useState(saved.notify_type);
-  const [threshold, setThreshold] = useState<number | string>('');
+  // The threshold in quota units (what is saved); the input shows it in the display unit.
+  const [thresholdQuota, setThresholdQuota] = useState<number | null>(null);
+  // What was last typed, kept while it still means `thresholdQuota` ("1." mid-typing).
+  const [thresholdDraft, setThresholdDraft] = useState<number | string>('');
   const [webhookUrl, setWebhookUrl] = useState('');
   const [secret, setSecret] = useState('');
   const [email, setEmail] = useState('');
@@ -59,14 +62,27 @@ export function NotificationCard({ user }: { user: UserDto | undefined }) {
   useEffect(() => {
     const s = parseNotifySetting(settingText);
     setNotifyType(s.notify_type);
-    setThreshold(
-      s.quota_warning_threshold === undefined ? '' : unit.toDisplay(s.quota_warning_threshold),
-    );
+    setThresholdQuota(s.quota_warning_threshold ?? null);
+    setThresholdDraft('');
     setWebhookUrl(s.webhook_url);
     setEmail(s.notification_email);
     setAlerts(s.accept_admin_alerts);
-    // The form follows the saved text (the unit only changes with the status).
+    // The form follows the saved text; the threshold stays in quota units whatever the unit.
   }, [settingText]);
+
+  const draftMatches =
+    thresholdDraft === ''
+      ? thresholdQuota === null
+      : thresholdQuota !== null && unit.toQuota(Number(thresholdDraft)) === thresholdQuota;
+  const thresholdInput = draftMatches
+    ? thresholdDraft
+    : thresholdQuota === null
+      ? ''
+      : unit.toDisplay(thresholdQuota);
+  const changeThreshold = (value: number | string) => {
+    setThresholdDraft(value);
+    setThresholdQuota(value === '' ? null : unit.toQuota(Number(value)));
+  };
 
   const notices = useQuery({ ...noticeQueries.recent(), enabled: Boolean(user) });
   const refresh = () => queryClient.invalidateQueries({ queryKey: selfQueries.all });
@@ -79,7 +95,7 @@ export function NotificationCard({ user }: { user: UserDto | undefined }) {
         notification_email: email.trim(),
         accept_admin_alerts: alerts,
       };
-      if (threshold !== '') body.quota_warning_threshold = unit.toQuota(Number(threshold));
+      if (thresholdQuota !== null) body.quota_warning_threshold = thresholdQuota;
       if (secret !== '') body.webhook_secret = secret;
       return notifyApi.save(body);
     },
@@ -117,8 +133,8 @@ export function NotificationCard({ user }: { user: UserDto | undefined }) {
         <NumberInput
           label={t('notify.threshold')}
           description={t('notify.thresholdHint')}
-          value={threshold}
-          onChange={setThreshold}
+          value={thresholdInput}
+          onChange={changeThreshold}
           min={0}
           prefix={unit.prefix}
           decimalScale={unit.decimals}
