@@ -148,6 +148,8 @@ const pathOf = (row: Row, ctx: Ctx): string => row.path?.(ctx) ?? row.route.spli
 
 const ROWS: readonly Row[] = [
   { route: 'GET /api/status' },
+  { route: 'GET /api/openapi.json' },
+  { route: 'GET /api/docs' },
   { route: 'GET /api/notice' },
   { route: 'GET /api/about' },
   { route: 'GET /api/pricing' },

@@ -113,12 +113,8 @@ describe('mail: verification codes, password reset, email bind, Turnstile (real 
     const address = siteverify.address();
     if (!address || typeof address === 'string') throw new Error('no address');
     // Everything the gateway logs is captured (and kept off the test output) for the secrets check.
-    for (const stream of [process.stdout, process.stderr])
-      jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        logged.push(String(chunk));
-        return true;
-      });
     t = await startTestApp({
+      logLine: (line) => logged.push(line),
       env: {
         LOG_LEVEL: 'debug',
         TURNSTILE_VERIFY_URL: `http://127.0.0.1:${address.port}/turnstile/v0/siteverify`,

@@ -52,6 +52,8 @@ interface Row {
   readonly status?: number;
   /** The route answers plain text (a payment provider's callback): the expected text. */
   readonly text?: string;
+  /** The route answers a document, not the envelope (the API reference): its content type. */
+  readonly document?: string;
 }
 
 const ROWS: readonly Row[] = [
@@ -59,6 +61,13 @@ const ROWS: readonly Row[] = [
   { route: 'GET /api/status', min: 0, path: () => '/api/status' },
   { route: 'GET /api/notice', min: 0, path: () => '/api/notice' },
   { route: 'GET /api/about', min: 0, path: () => '/api/about' },
+  {
+    route: 'GET /api/openapi.json',
+    min: 0,
+    path: () => '/api/openapi.json',
+    document: 'application/json',
+  },
+  { route: 'GET /api/docs', min: 0, path: () => '/api/docs', document: 'text/html' },
   { route: 'GET /api/pricing', min: 0, path: () => '/api/pricing' },
   { route: 'GET /api/home_page_content', min: 0, path: () => '/api/home_page_content' },
   // new-api's first-run wizard (issue 22): public; a refused body changes nothing.
@@ -550,6 +559,11 @@ describe('role matrix over every /api route', () => {
         expect(res.body).toEqual({ success: false, message: FORBIDDEN });
       } else if (row.text !== undefined) {
         expect([res.status, res.text]).toEqual([200, row.text]);
+      } else if (row.document !== undefined) {
+        expect([res.status, String(res.headers['content-type']).split(';')[0]]).toEqual([
+          200,
+          row.document,
+        ]);
       } else {
         expect(res.status).toBe(row.status ?? 200);
         expect(AUTH_REFUSALS).not.toContain(res.body.message);

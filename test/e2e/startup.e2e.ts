@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import request from 'supertest';
-import { EVENT_STORE } from '../../apps/gateway/src/infrastructure/injection-tokens';
+import { STORES } from '../../apps/gateway/src/infrastructure/injection-tokens';
+import type { Stores } from '../../apps/gateway/src/infrastructure/open-stores';
 import { waitUntil } from '../support/e2e-helpers';
 import { startTestApp, tempDataDir } from '../support/test-app';
 
@@ -82,8 +83,11 @@ describe('the embedded event store loses its writer thread', () => {
     const previousExitCode = process.exitCode;
     try {
       expect((await request(t.url).get('/api/status')).status).toBe(200);
-      // Private on purpose: only a test reaches for the thread, to kill it.
-      const store = t.app.get<{ writer: { worker: Worker } }>(EVENT_STORE);
+      // Private on purpose: only a test reaches for the thread, to kill it (in the adapter itself:
+      // EVENT_STORE is the metered port around it).
+      const store = t.app.get<Stores>(STORES).eventStore as unknown as {
+        writer: { worker: Worker };
+      };
       await store.writer.worker.terminate();
       await waitUntil(
         () =>

@@ -2,6 +2,7 @@
  * The console API of a gateway run as a child process (`startGateway`): plain HTTP with undici,
  * the session cookie and the `New-Api-User` header sent along. Throws on `success: false`.
  */
+import { connect } from 'node:net';
 import { request } from 'undici';
 
 /** A console session: the cookie and the user id header value sent with it. */
@@ -41,4 +42,17 @@ export async function gatewayLogin(
     body: { username, password },
   });
   return { cookie: res.cookie, userId: res.data.id as number };
+}
+
+/** True when a new TCP connection to the gateway is refused (its listener is closed). */
+export function refusesConnections(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
 }

@@ -14,6 +14,8 @@ export interface RunningGateway {
   readonly exited: Promise<number | null>;
   /** The gateway process (crash tests kill it with SIGKILL). */
   readonly pid: number;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export async function startGateway(
     dataDir,
     exited,
     pid: child.pid ?? 0,
+    output: () => output,
     stop: () =>
       new Promise<void>((resolve) => {
         // Already gone (a crash test's SIGKILL): 'exit' has fired and will not fire again.

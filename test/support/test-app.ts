@@ -34,6 +34,8 @@ export async function startTestApp(
     env?: Record<string, string>;
     /** argon2 at its production cost (19 MiB a hash): for the tests that time the hashing itself. */
     productionPasswords?: boolean;
+    /** Receives every JSON log line instead of stdout (the secrets-in-logs checks). */
+    logLine?: (line: string) => void;
   } = {},
 ): Promise<TestApp> {
   const dataDir = options.dataDir ?? tempDataDir();
@@ -45,7 +47,8 @@ export async function startTestApp(
     CONSOLE_DIR: join(dataDir, 'no-console'),
     ...options.env,
   });
-  const app = await createApp(config);
+  const logLine = options.logLine;
+  const app = await createApp(config, logLine && { write: (line: string) => logLine(line) });
   // Every sign-in, registration and root's bootstrap hashes with argon2: at 19 MiB each they hold
   // the two cores the suites share for minutes. Hashes carry their own cost, so this only makes
   // the new ones cheap; the code paths stay the same. The dummy hash unknown logins verify against

@@ -32,15 +32,19 @@ import { StripeModule } from './topup/stripe/stripe.module';
 import { TaskLogModule } from './tasks/read/task-log.module';
 import { HealthModule } from './health/health.module';
 import { NoticesModule } from './notices/notices.module';
+import { OpenApiModule } from './openapi/openapi.module';
+import { type Observability, ObservabilityModule } from './observability/observability.module';
+import { MetricsModule } from './metrics/metrics.module';
 
 /** The gateway: infrastructure, then one module per feature (one import line each). */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, stores: Stores): DynamicModule {
+  static forRoot(config: AppConfig, stores: Stores, observability: Observability): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        ObservabilityModule.forRoot(observability),
         StorageModule.forStores(stores),
         CqrsModule.forRoot(),
         AuthModule,
@@ -68,6 +72,8 @@ export class AppModule {
         StripeModule,
         TaskLogModule,
         NoticesModule,
+        OpenApiModule,
+        MetricsModule,
         BootstrapModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],

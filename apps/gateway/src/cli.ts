@@ -6,6 +6,8 @@ import { setOptionOffline } from './options/set-option-offline';
 import { ALL_PROJECTIONS } from './projections/all-projections';
 import { BalanceBook } from './billing/balance-book';
 import { verifyLedger } from './history/verify-ledger';
+import { runImport } from './import/run-import';
+import { ImportRefused } from './import/source-database';
 
 /** `node dist/apps/gateway/src/cli.js projections:rebuild` — run with the gateway stopped. */
 async function rebuild(): Promise<void> {
@@ -96,7 +98,30 @@ async function ledgerVerify(): Promise<void> {
   }
 }
 
+/**
+ * `cli.js import <one-api.db> [--dry-run]`: users and tokens of a one-api / new-api SQLite database
+ * as events (docs/import.md), with the gateway stopped. Exit code 2 when refused (not such a
+ * database, DATA_DIR in use or holding other data).
+ */
+async function importCommand(): Promise<void> {
+  const args = process.argv.slice(3);
+  const dryRun = args.includes('--dry-run');
+  const [source, ...rest] = args.filter((a) => a !== '--dry-run');
+  if (source === undefined || rest.length > 0) {
+    console.error('Usage: cli import <sqlite file> [--dry-run]');
+    process.exit(2);
+  }
+  try {
+    await runImport(loadConfig(), source, dryRun);
+  } catch (error) {
+    if (!(error instanceof ImportRefused)) throw error;
+    console.error(`Import refused: ${error.message}`);
+    process.exit(2);
+  }
+}
+
 const commands: Record<string, () => Promise<void>> = {
+  import: importCommand,
   'projections:rebuild': rebuild,
   'check-engines': checkEngines,
   'option:set': optionSet,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import fastifyCookie from '@fastify/cookie';
-import { Logger, type LogLevel } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IoAdapter } from '@nestjs/platform-socket.io';
@@ -9,26 +9,34 @@ import type { AppConfig } from './config/app-config';
 import { serveConsole } from './console/serve-console';
 import { installHttpEdge, RELAY_BODY_LIMIT } from './http-edge/install-http-edge';
 import { openStores } from './infrastructure/open-stores';
+import type { DestinationStream } from 'pino';
+import { createAppLog, NestLogOverPino } from './observability/app-log';
+import { RequestTracker } from './observability/request-tracker';
 import { relayFront } from './relay/relay-front';
 import { validationPipe } from './shared/validation.pipe';
 
-const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
-  error: ['error'],
-  warn: ['error', 'warn'],
-  log: ['error', 'warn', 'log'],
-  debug: ['error', 'warn', 'log', 'debug'],
-};
-
-/** Builds the whole gateway (used by main and by the e2e tests); call `listen` on the result. */
-export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+/**
+ * Builds the whole gateway (used by main and by the e2e tests); call `listen` on the result.
+ * `logDestination`: where the JSON lines go instead of stdout (tests that read the log).
+ */
+export async function createApp(
+  config: AppConfig,
+  logDestination?: DestinationStream,
+): Promise<NestFastifyApplication> {
+  const log = createAppLog(config, logDestination);
+  const tracker = new RequestTracker();
+  const front = relayFront({ trustProxy: config.trustProxy });
+  // Before any route exists: every relay route's handler is wrapped as it is registered.
+  tracker.instrumentRoutes(front.instance);
   const adapter = new FastifyAdapter({
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: config.trustProxy,
     bodyLimit: RELAY_BODY_LIMIT,
-    serverFactory: relayFront({ trustProxy: config.trustProxy }).serverFactory,
+    serverFactory: front.serverFactory,
   });
   // Body parsing is ours (installHttpEdge): JSON only, bounded before anything transforms it.
   installHttpEdge(adapter.getInstance());
+  tracker.instrumentRequests(adapter.getInstance());
   const started: { app?: NestFastifyApplication } = {};
   const stores = await openStores(config, (error) => {
     // Without its writer the log takes no appends: requests would be answered and never recorded
@@ -38,9 +46,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     void started.app?.close();
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, stores),
+    AppModule.forRoot(config, stores, { tracker, log }),
     adapter,
-    { logger: LOG_LEVELS[config.logLevel], bodyParser: false, abortOnError: false },
+    { logger: new NestLogOverPino(log), bodyParser: false, abortOnError: false },
   ).catch(async (error: unknown) => {
     await stores.close(); // no half-started app keeps the DATA_DIR lock
     throw error;

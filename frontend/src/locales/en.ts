@@ -270,6 +270,7 @@ export const en: Translation = {
   about: {
     empty:
       'The administrator has not set the about content yet; it can be set on the settings page (HTML and Markdown).',
+    apiReference: 'API reference',
   },
   notFound: {
     title: 'Page not found',

@@ -269,6 +269,7 @@ export const zhCN = {
   },
   about: {
     empty: '管理员暂未设置关于内容，可在设置页面设置，支持 HTML 与 Markdown。',
+    apiReference: 'API 参考',
   },
   notFound: {
     title: '页面不存在',

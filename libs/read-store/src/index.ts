@@ -16,6 +16,7 @@ export {
   ProjectionRunner,
   type AppliedListener,
   type ProjectionRunnerOptions,
+  type ProjectionProgress,
 } from './projection/projection-runner';
 export { ProjectionHost, type ProjectionHostOptions } from './projection/projection-host';
 export {

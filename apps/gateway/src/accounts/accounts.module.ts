@@ -5,6 +5,7 @@ import { DeleteSelfHandler } from './commands/delete-self.handler';
 import { IssueAccessTokenHandler } from './commands/issue-access-token.handler';
 import { RecoverRegistrationsHandler } from './commands/recover-registrations.handler';
 import { RegisterUserHandler } from './commands/register-user.handler';
+import { RehashPasswordHandler } from './commands/rehash-password.handler';
 import { SignOutHandler } from './commands/sign-out.handler';
 import { TransferAffQuotaHandler } from './commands/transfer-aff-quota.handler';
 import { UpdateSelfHandler } from './commands/update-self.handler';
@@ -25,6 +26,7 @@ import { UserRegistrar } from './user-registrar';
     UserRegistrar,
     UniqueClaims,
     RegisterUserHandler,
+    RehashPasswordHandler,
     RecoverRegistrationsHandler,
     SignOutHandler,
     UpdateSelfHandler,

@@ -1,4 +1,5 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { requestRecordOf } from '../observability/request-tracker';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { SESSION_ENDED_HEADER, USER_ID_HEADER } from '@tollgate/contracts';
@@ -38,6 +39,8 @@ export class AuthGuard implements CanActivate {
       });
     if (caller.user.role < minRole) throw new ApiError('auth.forbidden');
     request.user = caller.user;
+    const record = requestRecordOf(request.raw);
+    if (record) record.userId = caller.user.id;
     request.session = caller.session;
     return true;
   }

@@ -105,6 +105,7 @@ export class BalanceBook implements HotCache {
   readonly name = 'balance-book';
   readonly eventTypes = [
     'UserRegistered',
+    'UserImported',
     ...BILLING_EVENT_TYPES,
     ...TOKEN_EVENT_TYPES,
     ...USAGE_EVENT_TYPES,
@@ -166,6 +167,7 @@ export class BalanceBook implements HotCache {
     for (const event of events) {
       switch (event.type) {
         case 'UserRegistered':
+        case 'UserImported':
           this.account((event.data as { userId: number }).userId);
           break;
         case 'RequestRelayed':
@@ -368,6 +370,12 @@ export class BalanceBook implements HotCache {
 
   private applyBilling(event: BillingEvent): void {
     const account = this.account(event.data.userId);
+    if (event.type === 'BalanceImported') {
+      // As if quota + used had been credited and used charged (balance = quota, as imported).
+      account.credited += event.data.quota + event.data.usedQuota;
+      account.charged += event.data.usedQuota;
+      return;
+    }
     account.credited += balanceDelta(event); // the credit rule (an invitation reward: 0)
     if (event.type === 'BudgetSet') {
       account.budgetQuota = event.data.period ? event.data.periodQuota : 0;
@@ -400,6 +408,19 @@ export class BalanceBook implements HotCache {
       }
       case 'TokenDeleted':
         this.tokens.delete(event.data.tokenId);
+        return;
+      case 'TokenImported':
+        if (event.data.deleted) return;
+        // The remaining quota it was imported with is its cap; what it used before is history.
+        this.tokens.set(event.data.tokenId, {
+          unlimited: event.data.unlimitedQuota,
+          cap: event.data.remainQuota,
+          chargedSinceCap: 0,
+          used: event.data.usedQuota,
+          reserved: 0,
+          ...budgetOf(event.data),
+          spend: newSpend(),
+        });
         return;
       case 'TokenStatusChanged':
         return;

@@ -126,6 +126,59 @@ describe('channels projection', () => {
     expect(await abilities()).not.toContain('default|m1|2:true');
   });
 
+  it('an imported channel: its whole state, its used quota counted on from the source', async () => {
+    await append(events, 'channel-5', [
+      {
+        type: 'ChannelImported',
+        data: {
+          channelId: 5,
+          config: {
+            ...EMPTY_CHANNEL_CONFIG,
+            type: 43,
+            name: 'deepseek',
+            groups: ['default', 'vip'],
+            models: ['deepseek-chat'],
+            priority: 3,
+          },
+          key: { cipher: 'sealed', hash: 'hash5' },
+          status: 3,
+          statusReason: 'quota',
+          statusTime: 9,
+          createdTime: 100,
+          testTime: 8,
+          responseTimeMs: 300,
+          balance: 1.5,
+          balanceUpdatedTime: 7,
+          usedQuota: 1000,
+          sourceType: 36,
+          source: { project: 'one-api', table: 'channels', rowId: 5, importedAt: 'x' },
+        },
+      },
+    ]);
+    const usage = await append(events, 'usage-p-2026011508', [
+      { type: 'RequestRelayed', data: receipt(5, 25) },
+    ]);
+    expect(await host.waitFor(usage.position, 2000)).toBe(true);
+    expect(await read.collection<ChannelDocument>(CHANNELS).get('5')).toMatchObject({
+      id: 5,
+      type: 43,
+      key: '',
+      key_hash: 'hash5',
+      status: 3,
+      other_info: JSON.stringify({ status_reason: 'quota', status_time: 9 }),
+      response_time: 300,
+      test_time: 8,
+      balance: 1.5,
+      used_quota: 1025,
+      created_time: 100,
+      group: 'default,vip',
+    });
+    expect(await abilities()).toEqual([
+      'default|deepseek-chat|5:false',
+      'vip|deepseek-chat|5:false',
+    ]);
+  });
+
   it('applying the same events twice changes nothing', async () => {
     const last = await append(events, 'channel-1', [
       created(1, ['default'], ['m1']),

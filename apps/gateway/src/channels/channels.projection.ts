@@ -106,7 +106,8 @@ function guarded(channels: Collection<ChannelDocument>, position: number) {
 export const channelsProjection: Projection = {
   name: 'channels',
   // 2: TaskRefunded takes a failed task's charge back out of used_quota.
-  version: 2,
+  // 3: ChannelImported (channels taken over from a one-api / new-api database).
+  version: 3,
   collections: [
     {
       name: CHANNELS,
@@ -151,6 +152,35 @@ export const channelsProjection: Projection = {
           balance_updated_time: 0,
           used_quota: 0,
           other_info: '{}',
+          key_hash: d.key.hash,
+          ...fullConfigFields(d.config),
+          source_position: position,
+        });
+        await writeAbilities(session, id);
+        return;
+      }
+      case 'ChannelImported': {
+        const d = domainEvent.data;
+        const existing = await channels.get(String(id));
+        if (existing && existing.source_position >= position) return;
+        const otherInfo =
+          d.status === 3
+            ? { status_reason: d.statusReason, status_time: d.statusTime }
+            : d.statusTime > 0
+              ? { status_time: d.statusTime }
+              : {};
+        await channels.put({
+          _id: String(id),
+          id,
+          key: '',
+          status: d.status,
+          response_time: d.responseTimeMs,
+          created_time: d.createdTime,
+          test_time: d.testTime,
+          balance: d.balance,
+          balance_updated_time: d.balanceUpdatedTime,
+          used_quota: d.usedQuota,
+          other_info: JSON.stringify(otherInfo),
           key_hash: d.key.hash,
           ...fullConfigFields(d.config),
           source_position: position,

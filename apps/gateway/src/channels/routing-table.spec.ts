@@ -134,8 +134,39 @@ describe('RoutingTable', () => {
       'ChannelUpdated',
       'ChannelStatusChanged',
       'ChannelDeleted',
+      'ChannelImported',
       ROUTING_REBUILD_REQUESTED,
     ]);
+  });
+
+  it('routes an imported enabled channel at once, never an imported disabled one', () => {
+    const table = newTable();
+    const imported = (channelId: number, status: 1 | 2 | 3, type = 1) =>
+      recorded({
+        type: 'ChannelImported',
+        data: {
+          channelId,
+          config: config({ type, baseUrl: type === 43 ? '' : 'https://up.example.com' }),
+          key: box.seal(`sk-imp-${channelId}`),
+          status,
+          statusReason: status === 3 ? 'quota' : '',
+          statusTime: 0,
+          createdTime: 1,
+          testTime: 0,
+          responseTimeMs: 0,
+          balance: 0,
+          balanceUpdatedTime: 0,
+          usedQuota: 10,
+          sourceType: type === 43 ? 36 : type,
+          source: { project: 'one-api', table: 'channels', rowId: channelId, importedAt: 'x' },
+        },
+      });
+    table.apply([imported(1, 1), imported(2, 2), imported(3, 3), imported(4, 1, 43)]);
+    expect(table.candidates('default', 'gpt-4o').map((c) => c.id)).toEqual([1, 4]);
+    expect(table.channel(1)).toMatchObject({ key: 'sk-imp-1', baseUrl: 'https://up.example.com' });
+    expect(table.channel(3)?.status).toBe(3);
+    // DeepSeek (new-api 43) with no base URL: the type's default address.
+    expect(table.channel(4)?.baseUrl).toBe('https://api.deepseek.com');
   });
 
   it('hands out frozen views', () => {

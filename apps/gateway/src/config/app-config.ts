@@ -25,7 +25,12 @@ export interface AppConfig {
   readonly usageBatchMs: number;
   /** Which proxies' X-Forwarded-* headers count (see parseTrustProxy). */
   readonly trustProxy: TrustProxy;
+  /** LOG_LEVEL: `log` (= info, one line per request) by default; `info` is accepted for `log`. */
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug';
+  /** LOG_FORMAT: JSON lines by default; `pretty` for a terminal during development. */
+  readonly logFormat: 'json' | 'pretty';
+  /** METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | undefined;
   /** Upper bound of a channel test, balance or model-list call to a provider. */
   readonly channelTestTimeoutMs: number;
   /** CHANNEL_TEST_FREQUENCY: ms between scheduled runs of "test all channels"; 0 = never. */
@@ -45,6 +50,11 @@ export interface AppConfig {
   readonly tasks: { readonly pollIntervalMs: number; readonly timeoutMs: number };
   /** SHUTDOWN_GRACE_MS: how long a SIGTERM waits for open requests and streams before cutting them. */
   readonly shutdownGraceMs: number;
+  /**
+   * SHUTDOWN_DELAY_MS: after a SIGTERM, /readyz answers 503 for this long while the listener
+   * still serves, so a load balancer stops sending before the port closes (0 = close at once).
+   */
+  readonly shutdownDelayMs: number;
 }
 
 export interface OAuthConfig {
@@ -128,7 +138,7 @@ function packageVersion(): string {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolve(env.DATA_DIR ?? './data');
   mkdirSync(dataDir, { recursive: true });
-  const level = env.LOG_LEVEL ?? 'log';
+  const level = env.LOG_LEVEL === 'info' ? 'log' : (env.LOG_LEVEL ?? 'log');
   return {
     version: packageVersion(),
     port: intFromEnv(env, 'PORT', 3000),
@@ -153,6 +163,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: (['error', 'warn', 'log', 'debug'].includes(level)
       ? level
       : 'log') as AppConfig['logLevel'],
+    logFormat: env.LOG_FORMAT === 'pretty' ? 'pretty' : 'json',
+    metricsToken: env.METRICS_TOKEN || undefined,
     channelTestTimeoutMs: intFromEnv(env, 'CHANNEL_TEST_TIMEOUT_MS', 30_000),
     channelTestFrequencyMs: minutesFromEnv(env, 'CHANNEL_TEST_FREQUENCY'),
     oauth: {
@@ -174,5 +186,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       timeoutMs: intFromEnv(env, 'TASK_TIMEOUT_MINUTES', 60) * 60_000,
     },
     shutdownGraceMs: intFromEnv(env, 'SHUTDOWN_GRACE_MS', 30_000),
+    shutdownDelayMs: intFromEnv(env, 'SHUTDOWN_DELAY_MS', 0),
   };
 }

@@ -130,6 +130,65 @@ describe('history describers (given events → what changed)', () => {
     expect(channel[2]).toMatchObject({ reason: 'quota exceeded' });
   });
 
+  it('imported channels and codes: their first line reads "imported from", keys "changed" only', () => {
+    const source = {
+      project: 'one-api',
+      table: 'channels',
+      rowId: 2,
+      importedAt: '2026-01-15T08:00:00Z',
+    };
+    const [channel] = describeStream([
+      {
+        type: 'ChannelImported',
+        data: {
+          channelId: 2,
+          config: { type: 43, name: 'deepseek', baseUrl: '' },
+          key: { cipher: 'x', hash: 'y' },
+          status: 2,
+          usedQuota: 50,
+          balance: 0,
+          source,
+        },
+      },
+    ]);
+    expect(channel!.reason).toBe('imported from one-api at 2026-01-15T08:00:00Z');
+    expect(channel!.changes).toEqual(
+      expect.arrayContaining([
+        { field: 'type', before: null, after: 43 },
+        { field: 'status', before: null, after: 2 },
+        { field: 'used_quota', before: null, after: 50 },
+        { field: 'key', before: null, after: 'changed', secret: true },
+      ]),
+    );
+    const [code] = describeStream([
+      {
+        type: 'RedemptionImported',
+        data: {
+          redemptionId: 4,
+          name: 'gift',
+          quota: 9,
+          status: 3,
+          redeemedTime: 7,
+          usedUserId: 3,
+          deleted: false,
+          sealedKey: { cipher: 'c', hash: 'h' },
+          keyHash: 'k',
+          source: { ...source, project: 'new-api', table: 'redemptions' },
+        },
+      },
+    ]);
+    expect(code!.reason).toMatch(/^imported from new-api/);
+    expect(code!.changes).toEqual([
+      { field: 'name', before: null, after: 'gift' },
+      { field: 'quota', before: null, after: 9 },
+      { field: 'status', before: null, after: 3 },
+      { field: 'redeemed_time', before: null, after: 7 },
+      { field: 'used_user_id', before: null, after: 3 },
+      { field: 'key', before: null, after: 'changed', secret: true },
+    ]);
+    expect(JSON.stringify(code)).not.toContain('"k"');
+  });
+
   it('options: a value with its previous one; a secret option "changed" only', () => {
     expect(
       describeEvent('OptionChanged', { key: 'QuotaForNewUser', value: '10', previous: '0' }, {})

@@ -60,11 +60,28 @@ const delta = (field: string, amount: number, before: unknown = null, after: unk
 function tokenSettings(d: Data): Data {
   const limits = (d['rateLimits'] ?? {}) as Data;
   return {
-    ...snakeFields(d, ['tokenId', 'userId', 'sealedKey', 'keyHash', 'createdTime', 'rateLimits']),
+    ...snakeFields(d, [
+      'tokenId',
+      'userId',
+      'sealedKey',
+      'keyHash',
+      'createdTime',
+      'rateLimits',
+      'status',
+      'usedQuota',
+      'deleted',
+      'source',
+    ]),
     rate_limit_rpm: limits['rpm'],
     rate_limit_tpm: limits['tpm'],
     rate_limit_concurrency: limits['concurrency'],
   };
+}
+
+/** "imported from one-api at 2026-…": the first line of an imported entity's history. */
+function importedFrom(d: Data): string {
+  const source = (d['source'] ?? {}) as Data;
+  return `imported from ${str(source['project'])} at ${str(source['importedAt'])}`;
 }
 
 /** One pure mapping per event type. Unknown types map to no changes (never a crash). */
@@ -83,6 +100,28 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
     secrets: ['password'],
     reason: d['source'],
   }),
+  UserImported: (d) => {
+    const identities = (d['identities'] ?? {}) as Data;
+    return {
+      set: {
+        username: d['username'],
+        display_name: d['displayName'],
+        role: d['role'],
+        group: d['group'],
+        email: d['email'],
+        status: d['status'],
+        inviter_id: d['inviterId'],
+        aff_code: d['affCode'],
+        ...Object.fromEntries(Object.entries(identities).map(([p, id]) => [`${p}_id`, id])),
+        ...(d['deleted'] === true ? { deleted: true } : {}),
+      },
+      secrets: [
+        ...(str(d['passwordHash']) ? ['password'] : []),
+        ...(str(d['accessTokenHash']) ? ['access_token'] : []),
+      ],
+      reason: importedFrom(d),
+    };
+  },
   UserEmailBound: (d) => ({
     explicit: [{ field: 'email', before: str(d['previous']) || null, after: d['email'] }],
   }),
@@ -119,7 +158,28 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
   AffQuotaTransferred: (d) => ({
     explicit: [delta('aff_quota', -num(d['amount'])), delta('quota', num(d['amount']))],
   }),
+  BalanceImported: (d) => ({
+    explicit: [
+      delta('quota', num(d['quota'])),
+      delta('used_quota', num(d['usedQuota'])),
+      delta('request_count', num(d['requestCount'])),
+      delta('aff_count', num(d['affCount'])),
+      delta('aff_quota', num(d['affQuota'])),
+      delta('aff_history_quota', num(d['affHistoryQuota'])),
+    ].filter((change) => change.delta !== 0),
+    reason: importedFrom(d),
+  }),
   // token-<id>
+  TokenImported: (d) => ({
+    set: {
+      ...tokenSettings(d),
+      status: d['status'],
+      used_quota: d['usedQuota'],
+      ...(d['deleted'] === true ? { deleted: true } : {}),
+    },
+    secrets: ['key'],
+    reason: importedFrom(d),
+  }),
   TokenCreated: (d) => ({ set: { ...tokenSettings(d), status: 1 }, secrets: ['key'] }),
   TokenUpdated: (d) => ({ set: tokenSettings(d) }),
   TokenStatusChanged: (d) => ({ set: { status: d['to'] }, reason: d['reason'] }),
@@ -129,6 +189,16 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
     set: { ...snakeFields(d['config']), status: d['status'] },
     secrets: ['key'],
     reason: typeof d['copiedFrom'] === 'number' ? `copied from ${d['copiedFrom']}` : '',
+  }),
+  ChannelImported: (d) => ({
+    set: {
+      ...snakeFields(d['config']),
+      status: d['status'],
+      used_quota: d['usedQuota'],
+      balance: d['balance'],
+    },
+    secrets: ['key'],
+    reason: importedFrom(d),
   }),
   ChannelUpdated: (d) => ({
     set: snakeFields(d['changes']),
@@ -147,6 +217,18 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
   RedemptionCreated: (d) => ({
     set: { name: d['name'], quota: d['quota'], status: 1 },
     secrets: ['key'],
+  }),
+  RedemptionImported: (d) => ({
+    set: {
+      name: d['name'],
+      quota: d['quota'],
+      status: d['status'],
+      ...(num(d['redeemedTime']) > 0 ? { redeemed_time: d['redeemedTime'] } : {}),
+      ...(num(d['usedUserId']) > 0 ? { used_user_id: d['usedUserId'] } : {}),
+      ...(d['deleted'] === true ? { deleted: true } : {}),
+    },
+    secrets: ['key'],
+    reason: importedFrom(d),
   }),
   RedemptionUpdated: (d) => ({ set: { name: d['name'], quota: d['quota'] } }),
   RedemptionStatusChanged: (d) => ({ set: { status: d['to'] } }),

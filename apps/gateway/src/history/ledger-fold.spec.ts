@@ -35,6 +35,20 @@ describe('LedgerFold (what the events say every balance is)', () => {
     expect(fold.channels.get(2)).toEqual({ used: 120, requests: 2 });
   });
 
+  it("an imported channel's used quota is where its receipts start counting", () => {
+    const fold = new LedgerFold();
+    expect(LEDGER_EVENT_TYPES).toContain('ChannelImported');
+    fold.apply('ChannelImported', { channelId: 4, usedQuota: 1000 });
+    fold.apply('RequestRelayed', {
+      requestId: 'r',
+      userId: 7,
+      tokenId: 0,
+      channelId: 4,
+      quota: 25,
+    });
+    expect(fold.channels.get(4)).toEqual({ used: 1025, requests: 1 });
+  });
+
   it('a task refund takes its receipt back everywhere, and the fold agrees with the balance book', () => {
     const log = [
       recordedEvent('UserRegistered', { userId: 7 }),

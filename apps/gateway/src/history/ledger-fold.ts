@@ -31,10 +31,12 @@ export interface ChannelSums {
 /** The event types the ledger is folded from. */
 export const LEDGER_EVENT_TYPES: readonly string[] = [
   'UserRegistered',
+  'UserImported',
   ...BILLING_EVENT_TYPES,
   ...TOKEN_EVENT_TYPES,
   ...USAGE_EVENT_TYPES,
   ...TASK_REFUND_EVENT_TYPES,
+  'ChannelImported',
 ];
 
 type Data = Record<string, unknown>;
@@ -56,8 +58,40 @@ export class LedgerFold {
     const d = (data ?? {}) as Data;
     switch (type) {
       case 'UserRegistered':
+      case 'UserImported':
         this.user(n(d['userId']));
         return;
+      case 'BalanceImported': {
+        // The opening balance: quota + used credited, used charged in requestCount requests.
+        const user = this.user(n(d['userId']));
+        user.billingEvents += 1;
+        user.credited += n(d['quota']) + n(d['usedQuota']);
+        user.charged += n(d['usedQuota']);
+        user.requests += n(d['requestCount']);
+        user.aff += n(d['affQuota']);
+        return;
+      }
+      case 'TokenImported': {
+        this.tokens.set(n(d['tokenId']), {
+          userId: n(d['userId']),
+          unlimited: d['unlimitedQuota'] === true,
+          cap: n(d['remainQuota']),
+          chargedSinceCap: 0,
+          used: n(d['usedQuota']),
+          requests: 0,
+          tokenEvents: 1,
+          deleted: d['deleted'] === true,
+        });
+        return;
+      }
+      case 'ChannelImported': {
+        // The source's used_quota: receipts this log never saw, counted as the channel's start.
+        const channelId = n(d['channelId']);
+        const channel = this.channels.get(channelId) ?? { used: 0, requests: 0 };
+        channel.used += n(d['usedQuota']);
+        this.channels.set(channelId, channel);
+        return;
+      }
       case 'QuotaGranted':
       case 'QuotaAdjusted':
       case 'AffQuotaTransferred':

@@ -11,12 +11,14 @@ const PROFILE = { parallelism: 1, iterations: 2, hashLength: 32 } as const;
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-const { argon2id, argon2Verify } = require(${JSON.stringify(require.resolve('hash-wasm'))});
+const { argon2id, argon2Verify, bcryptVerify } = require(${JSON.stringify(require.resolve('hash-wasm'))});
 parentPort.on('message', async (job) => {
   try {
     const result = job.op === 'hash'
       ? await argon2id({ ...job.params, password: job.password, salt: Buffer.from(job.salt, 'base64'), outputType: 'encoded' })
-      : await argon2Verify({ password: job.password, hash: job.hash }).catch(() => false);
+      : job.hash.startsWith('$2')
+        ? await bcryptVerify({ password: job.password, hash: job.hash }).catch(() => false)
+        : await argon2Verify({ password: job.password, hash: job.hash }).catch(() => false);
     parentPort.postMessage({ id: job.id, result });
   } catch (error) {
     parentPort.postMessage({ id: job.id, error: String(error && error.message || error) });
@@ -32,6 +34,14 @@ interface Pending {
   readonly job: Job;
   resolve(value: string | boolean): void;
   reject(error: Error): void;
+}
+
+/** bcrypt as one-api / new-api store it (`$2a$`, `$2b$`, `$2y$`): verified, then replaced. */
+const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
+
+/** An imported bcrypt hash: it verifies, and the next successful sign-in re-hashes it. */
+export function isLegacyPasswordHash(hash: string): boolean {
+  return BCRYPT.test(hash);
 }
 
 /** Raised when more password checks wait than the pool will queue: the caller answers "busy". */
@@ -76,7 +86,7 @@ export class PasswordHasher {
   }
 
   verify(password: string, hash: string): Promise<boolean> {
-    if (!hash.startsWith('$argon2')) return Promise.resolve(false);
+    if (!hash.startsWith('$argon2') && !isLegacyPasswordHash(hash)) return Promise.resolve(false);
     return this.run({ id: this.nextId++, op: 'verify', password, hash }) as Promise<boolean>;
   }
 

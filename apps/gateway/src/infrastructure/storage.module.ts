@@ -10,6 +10,7 @@ import {
 import type { EventStore } from '@tollgate/event-store';
 import { ProjectionHost, type ReadStore } from '@tollgate/read-store';
 import type { AppConfig } from '../config/app-config';
+import { MeteredEventStore } from '../metrics/metered-event-store';
 import { ALL_PROJECTIONS } from '../projections/all-projections';
 import { StreamCommands } from './stream-commands';
 import { CacheFeed } from './hot-caches/cache-feed';
@@ -57,16 +58,20 @@ const SERVICES: Provider[] = [
 @Module({})
 export class StorageModule implements OnApplicationShutdown {
   static forStores(stores: Stores): DynamicModule {
+    // The app appends through the metered port (append counts and times for /metrics).
+    const eventStore = new MeteredEventStore(stores.eventStore);
     return {
       module: StorageModule,
       providers: [
-        { provide: EVENT_STORE, useValue: stores.eventStore },
+        { provide: EVENT_STORE, useValue: eventStore },
+        { provide: MeteredEventStore, useValue: eventStore },
         { provide: READ_STORE, useValue: stores.readStore },
         { provide: STORES, useValue: stores },
         ...SERVICES,
       ],
       exports: [
         EVENT_STORE,
+        MeteredEventStore,
         READ_STORE,
         PROJECTION_HOST,
         SecretBox,

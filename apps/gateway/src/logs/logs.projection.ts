@@ -16,6 +16,7 @@ import {
   type RequestRelayed,
   type TaskRefunded,
   type UsageEvent,
+  type UserImported,
   type UserRegistered,
   type UserRenamed,
 } from '@tollgate/domain';
@@ -31,7 +32,8 @@ import {
   type LogUserDocument,
 } from './log.document';
 
-type Source = BillingEvent | UsageEvent | TaskRefunded | LogEvent | UserRegistered | UserRenamed;
+type Source =
+  BillingEvent | UsageEvent | TaskRefunded | LogEvent | UserRegistered | UserImported | UserRenamed;
 /** The events that become a row. */
 type RowSource = BillingEvent | UsageEvent | TaskRefunded;
 
@@ -80,6 +82,7 @@ export const logsProjection: Projection = {
   ],
   eventTypes: [
     'UserRegistered',
+    'UserImported',
     'UserRenamed',
     ...BILLING_EVENT_TYPES,
     ...USAGE_EVENT_TYPES,
@@ -90,7 +93,8 @@ export const logsProjection: Projection = {
     const event = { type: recorded.type, data: recorded.data } as Source;
     const users = session.collection<LogUserDocument>(LOG_USERS);
     switch (event.type) {
-      case 'UserRegistered': {
+      case 'UserRegistered':
+      case 'UserImported': {
         await users.put({ _id: String(event.data.userId), username: event.data.username });
         usernames.set(session, String(event.data.userId), event.data.username);
         // The totals exist before the first receipt: their increments are guarded updates.
@@ -239,6 +243,8 @@ async function toRow(
       };
     case 'BudgetSet':
       return null; // not a balance change: the audit history lists it (docs/budgets.md)
+    case 'BalanceImported':
+      return null; // an opening balance, not a log row (the source's logs are imported as rows)
     case 'QuotaAdjusted':
       return {
         ...base,

@@ -63,6 +63,7 @@ export class NoticeDirectory implements HotCache {
     'UserDeregistered',
     'UserNotificationSettingsChanged',
     'ChannelCreated',
+    'ChannelImported',
     'ChannelUpdated',
     'NoticeRaised',
     'NoticeDeliveryAttempted',
@@ -76,7 +77,8 @@ export class NoticeDirectory implements HotCache {
   apply(events: readonly RecordedEvent[]): void {
     for (const event of events) {
       switch (event.type) {
-        case 'ChannelCreated': {
+        case 'ChannelCreated':
+        case 'ChannelImported': {
           const d = (event as unknown as ChannelCreated).data;
           this.channelNames.set(d.channelId, d.config.name);
           break;

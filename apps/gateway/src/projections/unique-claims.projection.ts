@@ -4,6 +4,7 @@ import {
   identityGuardValue,
   normalizeEmail,
   normalizeUsername,
+  type ExternalProvider,
   type UniqueClaimEvent,
   type UserEvent,
 } from '@tollgate/domain';
@@ -27,12 +28,14 @@ export interface UniqueClaimDocument {
 
 export const uniqueClaimsProjection: Projection = {
   name: 'unique_claims',
-  version: 1,
+  // 2: UserImported settles the claims an import made.
+  version: 2,
   collections: [{ name: UNIQUE_CLAIMS, indexes: [{ fields: { settled: 1 } }] }],
   eventTypes: [
     'UniqueValueClaimed',
     'UniqueValueReleased',
     'UserRegistered',
+    'UserImported',
     'UserRenamed',
     'UserExternalIdentityBound',
     'UserEmailBound',
@@ -60,6 +63,18 @@ export const uniqueClaimsProjection: Projection = {
         await settle(`username-${normalizeUsername(e.data.username)}`, true);
         await settle(`affcode-${e.data.affCode}`, true);
         if (e.data.emailVerified) await settle(`email-${normalizeEmail(e.data.email)}`, true);
+        return;
+      case 'UserImported':
+        await settle(`username-${normalizeUsername(e.data.username)}`, true);
+        if (e.data.affCode) await settle(`affcode-${e.data.affCode}`, true);
+        if (e.data.emailVerified && e.data.email)
+          await settle(`email-${normalizeEmail(e.data.email)}`, true);
+        for (const [provider, externalId] of Object.entries(e.data.identities))
+          if (externalId)
+            await settle(
+              `${IDENTITY_GUARD_KIND[provider as ExternalProvider]}-${identityGuardValue(externalId)}`,
+              true,
+            );
         return;
       case 'UserEmailBound':
         await settle(`email-${normalizeEmail(e.data.email)}`, true);

@@ -28,7 +28,8 @@ export const usersProjection: Projection = {
   //    email_verified, registration_pending.
   // 3: oidc_id, linux_do_id and setting on every row (new-api's user fields).
   // 4: TaskRefunded gives a failed task's charge back (quota, used_quota, request_count).
-  version: 4,
+  // 5: UserImported / BalanceImported (one-api / new-api import); a `rehash` keeps the sessions.
+  version: 5,
   collections: [
     {
       name: USERS,
@@ -120,45 +121,54 @@ async function applyUserEvent(
     case 'UserRegistered': {
       // Registration is always appended before the user's billing events, so it creates the document.
       const d = event.data;
-      const doc: UserDocument = {
-        _id: id,
-        id: d.userId,
-        username: d.username,
-        username_lower: d.username.toLowerCase(),
-        display_name: d.displayName,
-        password_hash: d.passwordHash,
-        role: d.role,
-        status: 1,
-        group: d.group,
-        email: d.email,
-        email_verified: d.emailVerified === true,
-        registration_pending: d.completionFollows === true,
-        github_id: '',
-        wechat_id: '',
-        telegram_id: '',
-        oidc_id: '',
-        linux_do_id: '',
-        setting: '',
-        quota: 0,
-        used_quota: 0,
-        request_count: 0,
-        aff_code: d.affCode,
-        aff_count: 0,
-        aff_quota: 0,
-        aff_history_quota: 0,
-        inviter_id: d.inviterId,
-        remark: '',
-        created_at: Math.floor(at / 1000),
-        access_token_hash: '',
-        sessions_valid_after: 0,
-        revoked_sessions: [],
-        source_position: 0,
-        DeletedAt: null,
-      };
-      await users.put(doc);
+      await users.put(
+        newUserDocument(id, at, {
+          username: d.username,
+          display_name: d.displayName,
+          password_hash: d.passwordHash,
+          role: d.role,
+          group: d.group,
+          email: d.email,
+          email_verified: d.emailVerified === true,
+          registration_pending: d.completionFollows === true,
+          aff_code: d.affCode,
+          inviter_id: d.inviterId,
+        }),
+      );
+      return;
+    }
+    case 'UserImported': {
+      // The balances follow on billing-<id> (BalanceImported).
+      const d = event.data;
+      await users.put(
+        newUserDocument(id, at, {
+          username: d.username,
+          display_name: d.displayName,
+          password_hash: d.passwordHash,
+          role: d.role,
+          status: d.status,
+          group: d.group,
+          email: d.email,
+          email_verified: d.emailVerified,
+          github_id: d.identities.github ?? '',
+          wechat_id: d.identities.wechat ?? '',
+          telegram_id: d.identities.telegram ?? '',
+          oidc_id: d.identities.oidc ?? '',
+          linux_do_id: d.identities.linuxdo ?? '',
+          aff_code: d.affCode,
+          inviter_id: d.inviterId,
+          access_token_hash: d.deleted ? '' : d.accessTokenHash,
+          DeletedAt: d.deleted ? d.source.importedAt : null,
+        }),
+      );
       return;
     }
     case 'UserPasswordChanged':
+      if (event.data.reason === 'rehash') {
+        // The same password under our own hash: the sessions and the access token stay.
+        await users.update(id, { $set: { password_hash: event.data.passwordHash } });
+        return;
+      }
       // Every session ends; a reset by an administrator also voids the system access token.
       await users.update(id, {
         $set: {
@@ -261,6 +271,20 @@ async function applyUserEvent(
     case 'AffQuotaTransferred':
       await users.update(id, { $inc: { aff_quota: -event.data.amount, quota: event.data.amount } });
       return;
+    case 'BalanceImported': {
+      const d = event.data;
+      await users.update(id, {
+        $inc: {
+          quota: d.quota,
+          used_quota: d.usedQuota,
+          request_count: d.requestCount,
+          aff_count: d.affCount,
+          aff_quota: d.affQuota,
+          aff_history_quota: d.affHistoryQuota,
+        },
+      });
+      return;
+    }
     case 'BudgetSet':
       // The budget only (docs/budgets.md); its use is summed from ledger_usage on reads.
       await users.update(id, {
@@ -268,4 +292,51 @@ async function applyUserEvent(
       });
       return;
   }
+}
+
+/** A user's first document: no balances, bindings or sessions yet, unless `fields` says so. */
+function newUserDocument(
+  id: string,
+  at: number,
+  fields: Pick<
+    UserDocument,
+    | 'username'
+    | 'display_name'
+    | 'password_hash'
+    | 'role'
+    | 'group'
+    | 'email'
+    | 'email_verified'
+    | 'aff_code'
+    | 'inviter_id'
+  > &
+    Partial<UserDocument>,
+): UserDocument {
+  return {
+    _id: id,
+    id: Number(id),
+    username_lower: fields.username.toLowerCase(),
+    status: 1,
+    registration_pending: false,
+    github_id: '',
+    wechat_id: '',
+    telegram_id: '',
+    oidc_id: '',
+    linux_do_id: '',
+    setting: '',
+    quota: 0,
+    used_quota: 0,
+    request_count: 0,
+    aff_count: 0,
+    aff_quota: 0,
+    aff_history_quota: 0,
+    remark: '',
+    created_at: Math.floor(at / 1000),
+    access_token_hash: '',
+    sessions_valid_after: 0,
+    revoked_sessions: [],
+    source_position: 0,
+    DeletedAt: null,
+    ...fields,
+  };
 }

@@ -5,7 +5,8 @@ import { REDEMPTIONS, type RedemptionDocument } from './redemption.document';
 /** redemptions: one document per code (deleted codes are removed). */
 export const redemptionListProjection: Projection = {
   name: 'redemptions',
-  version: 1,
+  // 2: RedemptionImported (codes taken over from a one-api / new-api database).
+  version: 2,
   collections: [
     {
       name: REDEMPTIONS,
@@ -33,6 +34,29 @@ export const redemptionListProjection: Projection = {
           created_time: d.createdTime,
           redeemed_time: 0,
           used_user_id: 0,
+        };
+        await codes.update(_id, { $setOnInsert: doc }, { upsert: true });
+        return;
+      }
+      case 'RedemptionImported': {
+        const d = event.data;
+        // A code the source had deleted is kept in the log only (its id stays taken).
+        if (d.deleted) {
+          await codes.delete(id);
+          return;
+        }
+        const { _id, ...doc }: RedemptionDocument = {
+          _id: id,
+          id: d.redemptionId,
+          user_id: d.createdBy,
+          name: d.name,
+          key_cipher: d.sealedKey.cipher,
+          key_hash: d.keyHash,
+          status: d.status,
+          quota: d.quota,
+          created_time: d.createdTime,
+          redeemed_time: d.redeemedTime,
+          used_user_id: d.usedUserId,
         };
         await codes.update(_id, { $setOnInsert: doc }, { upsert: true });
         return;

@@ -7,6 +7,7 @@ import type {
   RelayEndpoint,
   RequestFacts,
 } from '@tollgate/relay';
+import type { RelayTrace } from '../observability/request-record';
 import type { Lang } from '../shared/i18n/messages';
 import type { ClientWire } from './client-wire';
 import type { Caller } from './relay-admission';
@@ -22,7 +23,12 @@ export interface RelayCall {
   readonly contentType: string;
   readonly ip: string;
   readonly lang: Lang;
+  /** The gateway's own unique id: reservation, receipt and the id in error messages. */
   readonly requestId: string;
+  /** The request id of the HTTP request (the client's X-Request-Id when it sent one): on events. */
+  readonly correlationId: string;
+  /** What the request log line and the metrics read when the response closed. */
+  readonly trace: RelayTrace;
   readonly startedAt: number;
   readonly caller: Caller;
   /** /v1/engines/:model/embeddings, Gemini's /v1beta/models/{model}:… */

@@ -44,7 +44,7 @@ export function relayFront(options: Pick<FastifyServerOptions, 'trustProxy'>) {
     fronts.set(server, relay);
     return server;
   };
-  return { serverFactory };
+  return { serverFactory, instance: relay };
 }
 
 /** The relay instance `relayFront` put in front of this server, if any. */

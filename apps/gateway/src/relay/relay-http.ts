@@ -7,7 +7,7 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
   'access-control-allow-headers': '*',
-  'access-control-expose-headers': 'x-tollgate-request-id',
+  'access-control-expose-headers': 'x-tollgate-request-id, x-request-id',
 };
 
 export const REQUEST_ID_HEADER = 'x-tollgate-request-id';

@@ -4,6 +4,8 @@
  * official openai SDK as the client. The routing table here is a small in-memory one with the
  * contract's semantics; the whole-app e2e (test/e2e/relay.e2e.ts) uses the channels module's.
  */
+import { PendingWrites } from '../infrastructure/pending-writes';
+import { RequestTracker } from '../observability/request-tracker';
 import Fastify, { type FastifyInstance } from 'fastify';
 import OpenAI, { toFile } from 'openai';
 import { request } from 'undici';
@@ -207,7 +209,16 @@ describe('relay pipeline', () => {
     commands = new RecordingCommands(routing);
     pools = new UpstreamPools();
     const settings = new RelaySettingsView(() => options);
-    service = new RelayService(settings, pools, book, routing, new UsageAppender(store), commands);
+    const tracker = new RequestTracker();
+    service = new RelayService(
+      settings,
+      pools,
+      book,
+      routing,
+      new UsageAppender(store),
+      commands,
+      tracker,
+    );
     const admission = new RelayAdmission(directory, book, commands);
     const routes = new RelayRoutes(
       service,
@@ -220,6 +231,8 @@ describe('relay pipeline', () => {
       book,
       // The task relays are tested end to end (test/e2e/task-relay.e2e.ts); none registered here.
       { register: () => undefined } as unknown as TaskRoutes,
+      tracker,
+      new PendingWrites(),
     );
     upstream = await MockUpstream.start();
     app = Fastify();

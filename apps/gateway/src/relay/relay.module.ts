@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { BalanceBook } from '../billing/balance-book';
@@ -64,7 +64,7 @@ import { UpstreamPools } from './upstream-pools';
     ...TASK_RELAY_PROVIDERS,
   ],
 })
-export class RelayModule implements OnModuleInit, OnModuleDestroy {
+export class RelayModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly routes: RelayRoutes,
@@ -85,7 +85,8 @@ export class RelayModule implements OnModuleInit, OnModuleDestroy {
     await front?.ready();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** After the listener closed (its drain and the pre-stop delay are over): nothing new comes. */
+  async onApplicationShutdown(): Promise<void> {
     await this.front?.close();
   }
 }

@@ -42,6 +42,10 @@ import { clientKey, listFormatOf } from './client-key';
 import { clientWireOfIngress } from './client-wire';
 import { modelEntry, modelList } from './model-lists';
 import { TaskRoutes } from '../tasks/task-routes';
+import { REQUEST_TRACKER } from '../observability/observability.tokens';
+import { newRelayTrace } from '../observability/request-record';
+import { requestRecordOf, type RequestTracker } from '../observability/request-tracker';
+import { PendingWrites } from '../infrastructure/pending-writes';
 
 export { RELAY_AUDIO_BODY_LIMIT, RELAY_JSON_BODY_LIMIT } from './relay-http';
 
@@ -66,6 +70,9 @@ export class RelayRoutes {
     @Inject(ROUTING_TABLE_PORT) private readonly routing: RoutingTablePort,
     @Inject(BALANCE_BOOK_PORT) private readonly book: BalanceBookPort,
     private readonly tasks: TaskRoutes,
+    @Inject(REQUEST_TRACKER) private readonly tracker: RequestTracker,
+    // A shutdown waits for the calls under way: they settle (and bill) after their client is gone.
+    private readonly pending: PendingWrites,
   ) {}
 
   register(fastify: FastifyInstance): void {
@@ -83,8 +90,8 @@ export class RelayRoutes {
       (_request, body, parsed) => parsed(null, body),
     );
     scope.setErrorHandler(
-      (error: Error & { statusCode?: number; code?: string }, _request, reply) => {
-        const requestId = RelayService.newRequestId();
+      (error: Error & { statusCode?: number; code?: string }, request, reply) => {
+        const requestId = this.tracker.ownIdOf(request.raw);
         const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
         reply.hijack();
         sendError(
@@ -221,7 +228,7 @@ export class RelayRoutes {
       return sendError(
         reply.raw,
         error,
-        RelayService.newRequestId(),
+        this.tracker.ownIdOf(request.raw),
         clientWireOfIngress('gemini'),
       );
     }
@@ -236,7 +243,7 @@ export class RelayRoutes {
 
   /** Anthropic's token counting: the relay's own estimate of the prompt, not billed. */
   private onCountTokens(request: RawBodyRequest, reply: FastifyReply): void {
-    const requestId = RelayService.newRequestId();
+    const requestId = this.tracker.ownIdOf(request.raw);
     if (!this.tokenCaller(request, reply, requestId, 'anthropic')) return;
     const body = Buffer.isBuffer(request.body) ? parseJsonObject(request.body) : undefined;
     const hub = body
@@ -259,7 +266,8 @@ export class RelayRoutes {
   ): void {
     reply.hijack();
     const startedAt = Date.now();
-    const requestId = RelayService.newRequestId();
+    const record = this.tracker.begin(request.raw, reply.raw, how.route);
+    const trace = (record.relay = newRelayTrace(0));
     const lang = langOf(request);
     const admitted = this.admission.admitToken(
       clientKey(how.ingress, request.headers, queryOf(request)),
@@ -268,28 +276,35 @@ export class RelayRoutes {
       startedAt,
     );
     if (!admitted.ok) {
-      return sendError(reply.raw, admitted.error, requestId, clientWireOfIngress(how.ingress));
+      return sendError(reply.raw, admitted.error, record.ownId, clientWireOfIngress(how.ingress));
     }
-    void this.relay.relay(
+    record.userId = admitted.caller.user.id;
+    trace.tokenId = admitted.caller.token?.id ?? 0;
+    const call = this.relay.relay(
       {
         ...how,
         raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
         contentType: request.headers['content-type'] ?? 'application/json',
         ip: request.ip,
         lang,
-        requestId,
+        requestId: record.ownId,
+        correlationId: record.requestId,
+        trace,
         startedAt,
         caller: admitted.caller,
       },
       reply.raw,
     );
+    this.pending.track(call);
   }
 
   /** The console's playground: the signed-in user (session + New-Api-User), no token. */
   private async onPlayground(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     reply.hijack();
     const startedAt = Date.now();
-    const requestId = RelayService.newRequestId();
+    const record = this.tracker.begin(request.raw, reply.raw, '/pg/chat/completions');
+    const trace = (record.relay = newRelayTrace(0));
+    const requestId = record.ownId;
     const lang = langOf(request);
     let userId: number;
     try {
@@ -310,9 +325,10 @@ export class RelayRoutes {
         requestId,
       );
     }
+    record.userId = userId;
     const admitted = this.admission.admitUser(userId, lang);
     if (!admitted.ok) return sendError(reply.raw, admitted.error, requestId);
-    await this.relay.relay(
+    const call = this.relay.relay(
       {
         endpoint: 'chat',
         route: '/pg/chat/completions',
@@ -321,12 +337,16 @@ export class RelayRoutes {
         ip: request.ip,
         lang,
         requestId,
+        correlationId: record.requestId,
+        trace,
         startedAt,
         caller: admitted.caller,
         playground: true,
       },
       reply.raw,
     );
+    this.pending.track(call);
+    await call;
   }
 
   private tokenCaller(
@@ -349,6 +369,8 @@ export class RelayRoutes {
       return undefined;
     }
     const { user, token } = admitted.caller;
+    const record = requestRecordOf(request.raw);
+    if (record) record.userId = user.id;
     if (token) return { user, token, lang };
     sendError(
       reply.raw,
@@ -366,7 +388,7 @@ export class RelayRoutes {
     one?: string,
     format = listFormatOf(request.headers, queryOf(request)),
   ): void {
-    const requestId = RelayService.newRequestId();
+    const requestId = this.tracker.ownIdOf(request.raw);
     const caller = this.tokenCaller(request, reply, requestId, format);
     if (!caller) return;
     const { token, lang } = caller;
@@ -397,7 +419,7 @@ export class RelayRoutes {
     reply: FastifyReply,
     kind: 'subscription' | 'usage',
   ): void {
-    const requestId = RelayService.newRequestId();
+    const requestId = this.tracker.ownIdOf(request.raw);
     const caller = this.tokenCaller(request, reply, requestId);
     if (!caller) return;
     const { user, token } = caller;
@@ -433,7 +455,7 @@ export class RelayRoutes {
   }
 
   private onNotImplemented(request: FastifyRequest, reply: FastifyReply): void {
-    const requestId = RelayService.newRequestId();
+    const requestId = this.tracker.ownIdOf(request.raw);
     if (!this.tokenCaller(request, reply, requestId)) return;
     sendError(reply.raw, notImplemented(), requestId);
   }

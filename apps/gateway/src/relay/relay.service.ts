@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   chargeFor,
@@ -53,6 +53,8 @@ import type { Lang } from '../shared/i18n/messages';
 import { ClientStream, pipeUpstream } from './client-stream';
 import { type ClientWire, clientWireOfIngress, openAiClient } from './client-wire';
 import { ConvertedAttempts } from './converted-attempts';
+import { REQUEST_TRACKER } from '../observability/observability.tokens';
+import type { RequestTracker } from '../observability/request-tracker';
 import type { AttemptResult, LastFailure, Prepared, RelayCall } from './relay-call';
 import { relayError, sendBytes, sendError } from './relay-http';
 import { groupFor, modelRefusal, noChannel, routeRefusal } from './relay-routing';
@@ -113,16 +115,13 @@ export class RelayService {
     @Inject(ROUTING_TABLE_PORT) private readonly routing: RoutingTablePort,
     @Inject(USAGE_APPENDER_PORT) private readonly appender: UsageAppenderPort,
     @Inject(RELAY_COMMANDS_PORT) private readonly commands: RelayCommandsPort,
+    @Inject(REQUEST_TRACKER) private readonly tracker: RequestTracker,
   ) {
     this.converted = new ConvertedAttempts(
       pools,
       (p, channel, upstreamModel, usage, estimated, firstAt, stream) =>
         this.settle(p, channel, upstreamModel, usage, estimated, firstAt, stream),
     );
-  }
-
-  static newRequestId(): string {
-    return randomUUID().replace(/-/g, '');
   }
 
   /** Relays one call and writes the answer (or the error) to `res`. Never throws. */
@@ -221,6 +220,7 @@ export class RelayService {
         'model_missing',
       );
     }
+    call.trace.model = model;
     const token = caller.token;
     const notAllowed = modelRefusal(lang, token, model);
     if (notAllowed) return notAllowed;
@@ -368,7 +368,11 @@ export class RelayService {
       if (!channel) break;
       tried.add(channel.id);
       p.chain.push(channel.id);
+      call.trace.channelId = channel.id;
+      call.trace.retries = attempt;
+      const attemptStart = performance.now();
       const result = await this.attempt(p, channel, res);
+      this.tracker.upstreamDone(channel.id, (performance.now() - attemptStart) / 1000);
       if (result.kind === 'answered') {
         this.budget.succeeded(channel.id, facts.model);
         return 'answered';
@@ -709,12 +713,17 @@ export class RelayService {
       estimated,
       ip: call.ip,
     };
+    const trace = call.trace;
+    trace.promptTokens = data.promptTokens;
+    trace.completionTokens = data.completionTokens;
+    trace.quota = charged;
+    trace.ttftMs = data.firstTokenMs;
     const user = call.caller.user;
     this.appender
       .append(data, {
         ip: call.ip,
         actor: { kind: 'user', id: user.id, role: user.role },
-        correlationId: call.requestId,
+        correlationId: call.correlationId,
       })
       .catch((error: unknown) =>
         this.logger.error(`usage append ${call.requestId} failed: ${String(error)}`),

@@ -23,7 +23,8 @@ export const setupStateProjection: Projection = {
   name: 'setup-state',
   version: 1,
   collections: [{ name: SETUP_STATE }],
-  eventTypes: ['UserRegistered', 'UserPasswordChanged'],
+  // UserImported: a one-api / new-api user replacing the default root closes the wizard too.
+  eventTypes: ['UserRegistered', 'UserPasswordChanged', 'UserImported'],
   async apply(event, session) {
     const docs = session.collection<SetupStateDocument>(SETUP_STATE);
     const e = { type: event.type, data: event.data } as UserRegistered | UserPasswordChanged;

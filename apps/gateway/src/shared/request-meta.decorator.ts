@@ -1,18 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { AuthedRequest } from '../auth/authed-request';
+import { requestIdFrom } from '../observability/request-id';
+import { requestRecordOf } from '../observability/request-tracker';
 import { pickLang } from './i18n/messages';
 import type { RequestMeta } from './request-meta';
 
 export function requestMetaOf(request: AuthedRequest): RequestMeta {
   const user = request.user;
-  const header = request.headers['x-request-id'];
   return {
     actor: user
       ? { kind: 'user', id: user.id, role: user.role }
       : { kind: 'anonymous', id: null, role: null },
     ip: request.ip,
-    correlationId: typeof header === 'string' && header.length <= 100 ? header : randomUUID(),
+    // The id on the request's log line and in its X-Request-Id answer (the client's when sent).
+    correlationId:
+      requestRecordOf(request.raw)?.requestId ?? requestIdFrom(request.headers['x-request-id']),
     lang: pickLang(request.headers['accept-language']),
   };
 }

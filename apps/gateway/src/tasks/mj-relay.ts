@@ -167,7 +167,7 @@ export class MjRelay {
       { ...task, quota: charged ? price.quota : 0 },
       charge,
       reservation,
-      taskMeta(request),
+      request,
     );
     sendBytes(res, status, contentType, clientMjAnswer(text, action), requestId);
   }

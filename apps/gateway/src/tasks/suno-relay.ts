@@ -14,7 +14,7 @@ import { TaskLogReader } from './read/task-log.reader';
 import { priceTask, taskReceipt } from './task-charge';
 import { TaskDirectory } from './task-directory';
 import { sunoDto } from './task-dtos';
-import { taskIdsOf, taskMeta, type TaskRequest } from './task-request';
+import { taskIdsOf, type TaskRequest } from './task-request';
 import { TaskSubmitter } from './task-submitter';
 import { pickTaskChannel } from './task-routing';
 import {
@@ -148,7 +148,7 @@ export class SunoRelay {
       },
       charge,
       reservation,
-      taskMeta(request),
+      request,
     );
     // The upstream's answer as it came (new-api).
     sendBytes(res, last.answer.status, last.answer.contentType, last.answer.text, requestId);

@@ -1,3 +1,4 @@
+import type { RelayTrace } from '../observability/request-record';
 import type { Caller } from '../relay/relay-admission';
 import type { Lang } from '../shared/i18n/messages';
 import type { RequestMeta } from '../shared/request-meta';
@@ -5,7 +6,12 @@ import type { RequestMeta } from '../shared/request-meta';
 /** One admitted task call: who bills it and what they sent. */
 export interface TaskRequest {
   readonly caller: Caller;
+  /** The gateway's own id: the task id, the reservation and the receipt. */
   readonly requestId: string;
+  /** The HTTP request's id (the client's X-Request-Id when sent): on the events. */
+  readonly correlationId: string;
+  /** Read by the request log line and the metrics when the response closed. */
+  readonly trace: RelayTrace;
   readonly lang: Lang;
   readonly ip: string;
   /** The client's path without its query (`/mj-fast/mj/submit/imagine`). */
@@ -20,7 +26,7 @@ export function taskMeta(request: TaskRequest): RequestMeta {
   return {
     actor: { kind: 'user', id: user.id, role: user.role },
     ip: request.ip,
-    correlationId: request.requestId,
+    correlationId: request.correlationId,
     lang: request.lang,
   };
 }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { MJ_SUBMIT_ACTIONS, parseJsonObject } from '@tollgate/relay';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { keyOfAuthorization, RelayAdmission } from '../relay/relay-admission';
@@ -8,7 +8,10 @@ import {
   sendBytes,
   sendError,
 } from '../relay/relay-http';
-import { RelayService } from '../relay/relay.service';
+import { PendingWrites } from '../infrastructure/pending-writes';
+import { REQUEST_TRACKER } from '../observability/observability.tokens';
+import { newRelayTrace } from '../observability/request-record';
+import type { RequestTracker } from '../observability/request-tracker';
 import { type Lang, pickLang } from '../shared/i18n/messages';
 import { MjImageProxy } from './mj-image';
 import { MjRelay } from './mj-relay';
@@ -31,6 +34,8 @@ export class TaskRoutes {
     private readonly mj: MjRelay,
     private readonly suno: SunoRelay,
     private readonly images: MjImageProxy,
+    @Inject(REQUEST_TRACKER) private readonly tracker: RequestTracker,
+    private readonly pending: PendingWrites,
   ) {}
 
   register(scope: FastifyInstance): void {
@@ -72,7 +77,7 @@ export class TaskRoutes {
         return this.images.serve(
           request.params.id ?? '',
           reply.raw,
-          RelayService.newRequestId(),
+          this.tracker.ownIdOf(request.raw),
           langOf(request),
         );
       });
@@ -105,10 +110,14 @@ export class TaskRoutes {
     return async (request: Request, reply: FastifyReply): Promise<void> => {
       reply.hijack();
       const startedAt = Date.now();
-      const requestId = RelayService.newRequestId();
+      const record = this.tracker.begin(request.raw, reply.raw, request.routeOptions.url ?? '');
+      const trace = (record.relay = newRelayTrace(0));
+      const requestId = record.ownId;
       const lang = langOf(request);
       const admitted = this.admission.admitToken(taskKey(request), request.ip, lang, startedAt);
       if (!admitted.ok) return sendError(reply.raw, admitted.error, requestId);
+      record.userId = admitted.caller.user.id;
+      trace.tokenId = admitted.caller.token?.id ?? 0;
       let body: Readonly<Record<string, unknown>> = {};
       if (request.method === 'POST') {
         const parsed = Buffer.isBuffer(request.body) ? parseJsonObject(request.body) : undefined;
@@ -129,13 +138,17 @@ export class TaskRoutes {
       const task: TaskRequest = {
         caller: admitted.caller,
         requestId,
+        correlationId: record.requestId,
+        trace,
         lang,
         ip: request.ip,
         path: request.url.split('?', 1)[0] ?? request.url,
         body,
         startedAt,
       };
-      await handler(task, reply, request.params.id ?? '', request.params.action ?? '');
+      const call = handler(task, reply, request.params.id ?? '', request.params.action ?? '');
+      this.pending.track(call); // a submission records its charge after the upstream answered
+      await call;
     };
   }
 }

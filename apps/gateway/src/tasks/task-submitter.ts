@@ -7,7 +7,7 @@ import { budgetRefusal, isBudgetRefusal } from '../relay/budget-refusal';
 import type { Caller } from '../relay/relay-admission';
 import type { Lang } from '../shared/i18n/messages';
 import { BALANCE_BOOK_PORT, type BalanceBookPort, type Reservation } from '../relay/relay-ports';
-import type { RequestMeta } from '../shared/request-meta';
+import { taskMeta, type TaskRequest } from './task-request';
 import { SubmitTaskCommand } from './task.commands';
 
 export type TaskReservation =
@@ -55,10 +55,16 @@ export class TaskSubmitter {
     task: TaskSubmitted['data'],
     charge: RequestRelayed['data'] | undefined,
     reservation: Reservation | undefined,
-    meta: RequestMeta,
+    request: TaskRequest,
   ): Promise<void> {
+    const trace = request.trace;
+    trace.model = task.model;
+    trace.channelId = task.channelId;
+    trace.quota = charge?.quota ?? 0;
     try {
-      const position = await this.bus.execute(new SubmitTaskCommand(task, charge, meta));
+      const position = await this.bus.execute(
+        new SubmitTaskCommand(task, charge, taskMeta(request)),
+      );
       if (reservation && charge) this.book.settle(reservation, charge.quota);
       else this.release(reservation);
       await this.readYourWrites.waitFor(position);

@@ -77,6 +77,19 @@ export class TokenDirectory implements HotCache {
           relayToken(event.data.tokenId, event.data.userId, 1, event.data),
         );
         return;
+      case 'TokenImported':
+        if (event.data.deleted) return;
+        this.hashById.set(event.data.tokenId, event.data.keyHash);
+        this.byHash.set(
+          event.data.keyHash,
+          relayToken(
+            event.data.tokenId,
+            event.data.userId,
+            event.data.status as RelayToken['status'],
+            event.data,
+          ),
+        );
+        return;
       case 'TokenUpdated':
         this.replace(event.data.tokenId, (t) => relayToken(t.id, t.userId, t.status, event.data));
         return;
@@ -110,6 +123,16 @@ export class TokenDirectory implements HotCache {
           id,
           username: event.data.username,
           status: 1,
+          role: event.data.role,
+          group: event.data.group,
+        });
+        return;
+      case 'UserImported':
+        if (event.data.deleted) return;
+        this.users.set(id, {
+          id,
+          username: event.data.username,
+          status: event.data.status,
           role: event.data.role,
           group: event.data.group,
         });

@@ -33,7 +33,8 @@ function settingsFields(s: TokenSettings) {
 export const tokenListProjection: Projection = {
   name: 'tokens',
   // 2: TaskRefunded gives a failed task's charge back (remain_quota, used_quota).
-  version: 2,
+  // 3: TokenImported (one-api / new-api import).
+  version: 3,
   collections: [
     {
       name: TOKENS,
@@ -69,6 +70,26 @@ export const tokenListProjection: Projection = {
           created_time: d.createdTime,
           accessed_time: 0,
           used_quota: 0,
+          source_position: position,
+          ...settingsFields(d),
+        };
+        await tokens.update(_id, { $setOnInsert: doc }, { upsert: true });
+        return;
+      }
+      case 'TokenImported': {
+        const d = event.data;
+        // Deleted at the source: kept on its stream (its history), not listed.
+        if (d.deleted) return;
+        const { _id, ...doc }: TokenDocument = {
+          _id: String(d.tokenId),
+          id: d.tokenId,
+          user_id: d.userId,
+          key_cipher: d.sealedKey.cipher,
+          key_hash: d.keyHash,
+          status: d.status as TokenDocument['status'],
+          created_time: d.createdTime,
+          accessed_time: 0,
+          used_quota: d.usedQuota,
           source_position: position,
           ...settingsFields(d),
         };

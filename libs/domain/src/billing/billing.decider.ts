@@ -1,6 +1,6 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { BillingEvent, BudgetSettings, GrantReason } from './billing.events';
+import type { BalanceImported, BillingEvent, BudgetSettings, GrantReason } from './billing.events';
 import type { TaskRefunded } from '../task/task.events';
 import type { RequestRelayed } from '../usage/usage.events';
 import { isBudgetPeriod } from './budget-period';
@@ -16,6 +16,8 @@ export interface BillingState {
   readonly affCount: number;
   /** The periodic budget; absent (older snapshots too) = none. */
   readonly budget?: BudgetSettings;
+  /** The opening balance of an import is recorded (absent: not imported). */
+  readonly imported?: boolean;
 }
 
 export type BillingCommand =
@@ -49,6 +51,7 @@ export type BillingCommand =
       readonly amount: number;
       readonly minimum: number;
     }
+  | { readonly type: 'ImportBalance'; readonly balance: BalanceImported['data'] }
   | {
       readonly type: 'SetBudget';
       readonly userId: number;
@@ -102,6 +105,15 @@ export function evolveBilling(state: BillingState, event: BillingEvent): Billing
         ...state,
         budget: { periodQuota: event.data.periodQuota, period: event.data.period },
       };
+    case 'BalanceImported':
+      return {
+        ...state,
+        imported: true,
+        quota: state.quota + event.data.quota + event.data.usedQuota,
+        affCount: state.affCount + event.data.affCount,
+        affQuota: state.affQuota + event.data.affQuota,
+        affHistoryQuota: state.affHistoryQuota + event.data.affHistoryQuota,
+      };
   }
 }
 
@@ -124,6 +136,9 @@ export function balanceDelta(event: BalanceEvent): number {
       return -event.data.quota;
     case 'TaskRefunded':
       return event.data.quota;
+    case 'BalanceImported':
+      // Net: credited quota + used, charged used (see BalanceImported).
+      return event.data.quota;
     case 'InviterRewarded':
     case 'BudgetSet':
       return 0;
@@ -138,6 +153,15 @@ export const billingDecider: Decider<BillingCommand, BillingState, BillingEvent>
   snapshotVersion: 1,
   decide(command, state) {
     switch (command.type) {
+      case 'ImportBalance': {
+        const b = command.balance;
+        const counts = [b.quota, b.usedQuota, b.requestCount, b.affCount, b.affQuota];
+        if (!counts.every(isQuantity) || !isQuantity(b.affHistoryQuota))
+          throw new DomainError('billing.invalid_amount');
+        // The opening balance is written once: a repeated import finds it and adds nothing.
+        if (state.imported) return [];
+        return [{ type: 'BalanceImported', data: b }];
+      }
       case 'GrantQuota': {
         if (!isQuantity(command.amount)) throw new DomainError('billing.invalid_amount');
         if (command.amount === 0) return [];

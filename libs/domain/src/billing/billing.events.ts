@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../shared/decider';
+import type { ImportSource } from '../shared/import-source';
 import type { BudgetPeriod } from './budget-period';
 
 export type GrantReason = 'new_user' | 'invitee_bonus' | 'redemption' | 'topup';
@@ -34,8 +35,33 @@ export type BudgetSet = DomainEvent<
   { userId: number; periodQuota: number; period: BudgetPeriod | ''; previous: BudgetSettings }
 >;
 
+/**
+ * The balances a one-api / new-api user row held when it was imported (the opening of this
+ * ledger): `quota` left to spend, `usedQuota` spent in `requestCount` requests before the import,
+ * and the invitation figures. Counted as if `quota + usedQuota` had been credited and `usedQuota`
+ * charged, so balance = quota and used = usedQuota everywhere (read model, balance book, ledger).
+ */
+export type BalanceImported = DomainEvent<
+  'BalanceImported',
+  {
+    userId: number;
+    quota: number;
+    usedQuota: number;
+    requestCount: number;
+    affCount: number;
+    affQuota: number;
+    affHistoryQuota: number;
+    source: ImportSource;
+  }
+>;
+
 export type BillingEvent =
-  QuotaGranted | QuotaAdjusted | InviterRewarded | AffQuotaTransferred | BudgetSet;
+  | QuotaGranted
+  | QuotaAdjusted
+  | InviterRewarded
+  | AffQuotaTransferred
+  | BudgetSet
+  | BalanceImported;
 
 export const BILLING_EVENT_TYPES: readonly BillingEvent['type'][] = [
   'QuotaGranted',
@@ -43,4 +69,5 @@ export const BILLING_EVENT_TYPES: readonly BillingEvent['type'][] = [
   'InviterRewarded',
   'AffQuotaTransferred',
   'BudgetSet',
+  'BalanceImported',
 ];

@@ -1,4 +1,5 @@
 import type { SealedSecret } from '../options/options.events';
+import type { ChannelImported } from './channel.events';
 import type { ChannelChanges } from './channel.rules';
 import type { ChannelState } from './channel.state';
 
@@ -65,8 +66,18 @@ export interface RecordChannelBalance {
   readonly balance: number;
 }
 
+/**
+ * The importer's: the whole channel as the source had it (key sealed by the caller). A stream that
+ * already holds this channel decides nothing (a repeated or resumed import).
+ */
+export interface ImportChannel {
+  readonly type: 'ImportChannel';
+  readonly channel: ChannelImported['data'];
+}
+
 export type ChannelCommand =
   | CreateChannel
+  | ImportChannel
   | UpdateChannel
   | CopyChannel
   | DeleteChannel

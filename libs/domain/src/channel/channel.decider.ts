@@ -3,7 +3,11 @@ import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type { ChannelCommand } from './channel.commands';
 import type { ChannelConfig, ChannelEvent } from './channel.events';
-import { assertValidChannelKey, normalizeChannelConfig } from './channel.rules';
+import {
+  assertValidChannelKey,
+  normalizeChannelConfig,
+  normalizeImportedChannelConfig,
+} from './channel.rules';
 import {
   EMPTY_CHANNEL_CONFIG,
   evolveChannel,
@@ -54,6 +58,24 @@ export const channelDecider: Decider<ChannelCommand, ChannelState, ChannelEvent>
             },
           },
         ];
+      }
+      case 'ImportChannel': {
+        const c = command.channel;
+        // Already taken over (a repeated or resumed import): nothing to decide.
+        if (state.exists && state.channelId === c.channelId) return [];
+        if (state.exists) throw new DomainError('channel.already_exists');
+        if (!Number.isSafeInteger(c.channelId) || c.channelId <= 0)
+          throw new DomainError('channel.not_found');
+        if (c.status !== 1 && c.status !== 2 && c.status !== 3)
+          throw new DomainError('channel.status_invalid');
+        if (!Number.isSafeInteger(c.usedQuota) || c.usedQuota < 0)
+          throw new DomainError('channel.balance_invalid');
+        if (!Number.isFinite(c.balance)) throw new DomainError('channel.balance_invalid');
+        const config = normalizeImportedChannelConfig(
+          { ...EMPTY_CHANNEL_CONFIG, ...c.config },
+          c.status,
+        );
+        return [{ type: 'ChannelImported', data: { ...c, config } }];
       }
       case 'UpdateChannel': {
         assertLive(state);

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../shared/decider';
+import type { ImportSource } from '../shared/import-source';
 import type { SealedSecret } from '../options/options.events';
 
 /** Everything an admin configures on a channel except the key (normalized, validated). */
@@ -76,6 +77,36 @@ export type ChannelBalanceUpdated = DomainEvent<
   { channelId: number; balance: number; updatedTime: number }
 >;
 export type ChannelDeleted = DomainEvent<'ChannelDeleted', { channelId: number }>;
+/**
+ * A channel taken over from a one-api / new-api database, whole: its configuration (type already in
+ * new-api's numbering), sealed key, status (2 by hand, 3 automatically, kept apart), the test,
+ * balance and usage figures the source had. Appended once per channel stream by the importer.
+ */
+export type ChannelImported = DomainEvent<
+  'ChannelImported',
+  {
+    channelId: number;
+    config: ChannelConfig;
+    key: SealedSecret;
+    /** 1 enabled, 2 disabled by hand, 3 disabled automatically. */
+    status: 1 | 2 | 3;
+    /** Why it was disabled automatically ('' otherwise). */
+    statusReason: string;
+    /** Unix seconds of the last status change, 0 when unknown. */
+    statusTime: number;
+    /** Unix seconds. */
+    createdTime: number;
+    testTime: number;
+    responseTimeMs: number;
+    balance: number;
+    balanceUpdatedTime: number;
+    /** The quota the channel had consumed in the source (the used_quota counter starts here). */
+    usedQuota: number;
+    /** The type number in the source's own numbering (one-api numbers differ from new-api's). */
+    sourceType: number;
+    source: ImportSource;
+  }
+>;
 
 export type ChannelEvent =
   | ChannelCreated
@@ -83,7 +114,8 @@ export type ChannelEvent =
   | ChannelStatusChanged
   | ChannelTested
   | ChannelBalanceUpdated
-  | ChannelDeleted;
+  | ChannelDeleted
+  | ChannelImported;
 
 export const CHANNEL_EVENT_TYPES: readonly ChannelEvent['type'][] = [
   'ChannelCreated',
@@ -92,6 +124,7 @@ export const CHANNEL_EVENT_TYPES: readonly ChannelEvent['type'][] = [
   'ChannelTested',
   'ChannelBalanceUpdated',
   'ChannelDeleted',
+  'ChannelImported',
 ];
 
 export const channelStreamId = (channelId: number) => `channel-${channelId}`;

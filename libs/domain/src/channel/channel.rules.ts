@@ -104,3 +104,23 @@ export function assertValidChannelKey(type: number, key: string): void {
     throw new DomainError('channel.key_invalid', { format: format === 'json' ? 'JSON' : format });
   }
 }
+
+/**
+ * An imported channel's configuration, normalized like an admin's where the rules allow: a type
+ * missing from the console's table (relayed by number, or kept only for the record) is accepted,
+ * and a channel that is not enabled keeps a configuration the rules would refuse (it serves
+ * nothing until an administrator fixes it). An enabled channel must pass the rules.
+ */
+export function normalizeImportedChannelConfig(
+  config: ChannelConfig,
+  status: number,
+): ChannelConfig {
+  const known = channelTypeInfo(config.type) !== undefined;
+  try {
+    const normalized = normalizeChannelConfig(known ? config : { ...config, type: 1 });
+    return { ...normalized, type: config.type };
+  } catch (error) {
+    if (status !== 1 && error instanceof DomainError) return config;
+    throw error;
+  }
+}

@@ -87,5 +87,23 @@ export function evolveChannel(state: ChannelState, event: ChannelEvent): Channel
       };
     case 'ChannelDeleted':
       return { ...state, deleted: true };
+    case 'ChannelImported': {
+      const d = event.data;
+      return {
+        exists: true,
+        deleted: false,
+        channelId: d.channelId,
+        config: d.config,
+        key: d.key,
+        status: d.status,
+        statusReason: d.statusReason,
+        statusTime: d.statusTime,
+        createdTime: d.createdTime,
+        responseTimeMs: d.responseTimeMs,
+        testTime: d.testTime,
+        balance: d.balance,
+        balanceUpdatedTime: d.balanceUpdatedTime,
+      };
+    }
   }
 }

@@ -2,7 +2,7 @@ import { REDEMPTION_NAME_MAX_LENGTH, RedemptionStatus } from '@tollgate/contract
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type { SealedSecret } from '../options/options.events';
-import type { RedemptionEvent } from './redemption.events';
+import type { RedemptionEvent, RedemptionImported } from './redemption.events';
 
 export interface RedemptionState {
   readonly exists: boolean;
@@ -46,6 +46,8 @@ export type RedemptionCommand =
       readonly status: number;
     }
   | { readonly type: 'RedeemCode'; readonly userId: number }
+  /** The importer's: the whole code; a stream already holding it decides nothing. */
+  | { readonly type: 'ImportRedemption'; readonly redemption: RedemptionImported['data'] }
   | { readonly type: 'DeleteRedemption'; readonly redemptionId: number };
 
 export function evolveRedemption(state: RedemptionState, event: RedemptionEvent): RedemptionState {
@@ -68,6 +70,16 @@ export function evolveRedemption(state: RedemptionState, event: RedemptionEvent)
       return { ...state, status: RedemptionStatus.Used };
     case 'RedemptionDeleted':
       return { ...state, deleted: true };
+    case 'RedemptionImported':
+      return {
+        exists: true,
+        deleted: event.data.deleted,
+        redemptionId: event.data.redemptionId,
+        name: event.data.name,
+        quota: event.data.quota,
+        status: event.data.status,
+        keyHash: event.data.keyHash,
+      };
   }
 }
 
@@ -108,6 +120,17 @@ export const redemptionDecider: Decider<RedemptionCommand, RedemptionState, Rede
             },
           },
         ];
+      }
+      case 'ImportRedemption': {
+        const r = command.redemption;
+        if (state.exists && state.redemptionId === r.redemptionId) return [];
+        if (state.exists) throw new DomainError('redemption.already_exists');
+        if (r.status !== 1 && r.status !== 2 && r.status !== 3)
+          throw new DomainError('redemption.status_invalid');
+        if (!Number.isSafeInteger(r.quota) || r.quota < 0)
+          throw new DomainError('redemption.quota_invalid');
+        if (!r.keyHash) throw new DomainError('redemption.key_required');
+        return [{ type: 'RedemptionImported', data: r }];
       }
       case 'UpdateRedemption': {
         assertExists(state);

@@ -1,3 +1,4 @@
 export * from './decider';
 export * from './domain-error';
 export * from './event-metadata';
+export * from './import-source';

@@ -2,7 +2,7 @@ import { TokenStatus } from '@tollgate/contracts';
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type { SealedSecret } from '../options/options.events';
-import type { TokenEvent, TokenSettings } from './token.events';
+import type { TokenEvent, TokenImported, TokenSettings } from './token.events';
 import { toTokenSettings, type TokenInput } from './token.rules';
 
 export interface TokenState {
@@ -52,6 +52,8 @@ export type TokenCommand =
       readonly remaining: number;
     }
   | { readonly type: 'DeleteToken'; readonly tokenId: number; readonly userId: number }
+  /** Takes a one-api / new-api token over as it was; a second time, nothing. */
+  | { readonly type: 'ImportToken'; readonly token: TokenImported['data'] }
   | { readonly type: 'MarkTokenExpired'; readonly tokenId: number }
   | { readonly type: 'MarkTokenExhausted'; readonly tokenId: number };
 
@@ -72,6 +74,21 @@ export function evolveToken(state: TokenState, event: TokenEvent): TokenState {
     case 'TokenUpdated': {
       const { tokenId: _i, userId: _u, ...settings } = event.data;
       return { ...state, settings };
+    }
+    case 'TokenImported': {
+      const {
+        tokenId,
+        userId,
+        sealedKey: _k,
+        keyHash,
+        createdTime: _t,
+        status,
+        usedQuota: _used,
+        deleted,
+        source: _source,
+        ...settings
+      } = event.data;
+      return { exists: true, deleted, tokenId, userId, status, keyHash, settings };
     }
     case 'TokenStatusChanged':
       return { ...state, status: event.data.to };
@@ -109,6 +126,14 @@ export const tokenDecider: Decider<TokenCommand, TokenState, TokenEvent> = {
             },
           },
         ];
+      }
+      case 'ImportToken': {
+        const t = command.token;
+        if (state.exists && state.tokenId === t.tokenId) return [];
+        if (state.exists) throw new DomainError('token.already_exists');
+        if (![1, 2, 3, 4].includes(t.status) || !Number.isSafeInteger(t.usedQuota))
+          throw new DomainError('token.status_invalid');
+        return [{ type: 'TokenImported', data: t }];
       }
       case 'UpdateToken': {
         assertOwned(state, command.userId);

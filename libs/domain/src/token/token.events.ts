@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../shared/decider';
+import type { ImportSource } from '../shared/import-source';
 import type { SealedSecret } from '../options/options.events';
 import type { BudgetPeriod } from '../billing/budget-period';
 
@@ -59,11 +60,35 @@ export type TokenDeleted = DomainEvent<
   { readonly tokenId: number; readonly userId: number; readonly keyHash: string }
 >;
 
-export type TokenEvent = TokenCreated | TokenUpdated | TokenStatusChanged | TokenDeleted;
+/**
+ * A one-api / new-api token taken over with its key (sealed + SHA-256 of the 48 characters the
+ * source stored, without `sk-`, as ours are), its status, the quota it had left (`remainQuota`,
+ * the cap from here on) and what it had used. A token deleted at the source comes in deleted.
+ */
+export type TokenImported = DomainEvent<
+  'TokenImported',
+  TokenSettings & {
+    readonly tokenId: number;
+    readonly userId: number;
+    readonly sealedKey: SealedSecret;
+    readonly keyHash: string;
+    /** Unix seconds. */
+    readonly createdTime: number;
+    /** 1 enabled, 2 disabled, 3 expired, 4 exhausted. */
+    readonly status: number;
+    readonly usedQuota: number;
+    readonly deleted: boolean;
+    readonly source: ImportSource;
+  }
+>;
+
+export type TokenEvent =
+  TokenCreated | TokenUpdated | TokenStatusChanged | TokenDeleted | TokenImported;
 
 export const TOKEN_EVENT_TYPES: readonly TokenEvent['type'][] = [
   'TokenCreated',
   'TokenUpdated',
   'TokenStatusChanged',
   'TokenDeleted',
+  'TokenImported',
 ];

@@ -5,6 +5,7 @@ import type {
   NotifyType,
   PasswordChangeReason,
   RegistrationSource,
+  UserImported,
 } from './user.events';
 import type { ActorRef } from './user.rules';
 
@@ -22,6 +23,12 @@ export interface RegisterUser {
   readonly affCode: string;
   readonly source: RegistrationSource;
   readonly completionFollows?: boolean;
+}
+
+/** Takes a one-api / new-api user over as it was (see UserImported); a second time, nothing. */
+export interface ImportUser {
+  readonly type: 'ImportUser';
+  readonly user: UserImported['data'];
 }
 
 export interface CompleteRegistration {
@@ -129,6 +136,7 @@ export interface ChangeNotificationSettings {
 }
 
 export type UserCommand =
+  | ImportUser
   | ChangeNotificationSettings
   | CompleteSetup
   | BindExternalIdentity

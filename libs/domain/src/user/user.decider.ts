@@ -53,6 +53,17 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         const { type: _type, ...data } = command;
         return [{ type: 'UserRegistered', data }];
       }
+      case 'ImportUser': {
+        // The same source row again (a resumed or repeated import): already taken over.
+        if (state.imported) return [];
+        // Only the untouched default root (bootstrap, password never changed) may be replaced.
+        if (state.exists && !(isRoot(state.role) && state.defaultPassword))
+          throw new DomainError('user.already_exists');
+        const u = command.user;
+        if (!Number.isSafeInteger(u.userId) || u.userId <= 0 || u.username.trim() === '')
+          throw new DomainError('common.invalid_params');
+        return [{ type: 'UserImported', data: u }];
+      }
       case 'ChangePassword':
         assertExisting(state);
         if (command.actor) assertMayManage(command.actor, state);

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../shared/decider';
+import type { ImportSource } from '../shared/import-source';
 import type { SealedSecret } from '../options/options.events';
 
 /** Third-party sign-in providers a user may bind (one id per provider, unique across users). */
@@ -12,8 +13,12 @@ export const EXTERNAL_PROVIDERS: readonly ExternalProvider[] = [
 ];
 
 export type RegistrationSource = 'register' | 'admin' | 'bootstrap' | ExternalProvider;
-/** `setup`: the first-run wizard replaced root's default password (POST /api/setup). */
-export type PasswordChangeReason = 'self' | 'admin' | 'reset' | 'setup';
+/**
+ * `setup`: the first-run wizard replaced root's default password (POST /api/setup). `rehash`: a
+ * password imported as a bcrypt hash was replaced by our own hash of the same password at a
+ * successful sign-in (the system actor; sessions and the access token stay valid).
+ */
+export type PasswordChangeReason = 'self' | 'admin' | 'reset' | 'setup' | 'rehash';
 
 export type UserRegistered = DomainEvent<
   'UserRegistered',
@@ -125,7 +130,40 @@ export type UserNotificationSettingsChanged = DomainEvent<
   }
 >;
 
+/**
+ * A user taken over from one-api / new-api with everything its row held at once: it replaces a
+ * registration (no grants, no invitation rewards follow). The password hash is kept as it was
+ * (bcrypt) until the next successful sign-in re-hashes it (UserPasswordChanged, reason `rehash`).
+ * Balances live on billing-<id> (BalanceImported). A user deleted at the source is imported with
+ * `deleted` true: it keeps its id (logs and tokens refer to it) but never signs in.
+ */
+export type UserImported = DomainEvent<
+  'UserImported',
+  {
+    userId: number;
+    username: string;
+    displayName: string;
+    /** bcrypt (`$2a$`/`$2b$`/`$2y$`) as the source stored it, or '' when it had none. */
+    passwordHash: string;
+    role: number;
+    /** 1 enabled, 2 disabled. */
+    status: number;
+    group: string;
+    email: string;
+    /** Imported addresses count as verified: the source let them sign in and receive mail. */
+    emailVerified: boolean;
+    identities: Partial<Record<ExternalProvider, string>>;
+    /** SHA-256 of the source's access token ('' when none): it keeps working as it did. */
+    accessTokenHash: string;
+    affCode: string;
+    inviterId: number;
+    deleted: boolean;
+    source: ImportSource;
+  }
+>;
+
 export type UserEvent =
+  | UserImported
   | UserNotificationSettingsChanged
   | UserRegistered
   | UserExternalIdentityBound
@@ -143,6 +181,7 @@ export type UserEvent =
 
 export const USER_EVENT_TYPES: readonly UserEvent['type'][] = [
   'UserRegistered',
+  'UserImported',
   'UserEmailBound',
   'UserPasswordChanged',
   'UserProfileUpdated',

@@ -26,6 +26,8 @@ export interface UserState {
    * open while it is. Set by a bootstrap registration, cleared by any password change.
    */
   readonly defaultPassword?: boolean;
+  /** Taken over from one-api / new-api (UserImported); absent otherwise. */
+  readonly imported?: boolean;
   /** The last notification settings saved (absent: never saved, the defaults apply). */
   readonly notifications?: NotificationSettings;
 }
@@ -59,6 +61,25 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         registrationPending: d.completionFollows === true,
         verifiedEmail: d.emailVerified === true ? d.email : '',
         ...(d.source === 'bootstrap' ? { defaultPassword: true } : {}),
+      };
+    }
+    case 'UserImported': {
+      const d = event.data;
+      return {
+        ...state,
+        exists: true,
+        userId: d.userId,
+        username: d.username,
+        displayName: d.displayName,
+        role: d.role,
+        status: d.status,
+        group: d.group,
+        deregistered: d.deleted,
+        registrationPending: false,
+        verifiedEmail: d.emailVerified ? d.email : '',
+        identities: { ...d.identities },
+        imported: true,
+        defaultPassword: false,
       };
     }
     case 'UserEmailBound':

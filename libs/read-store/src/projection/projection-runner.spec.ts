@@ -70,6 +70,22 @@ describe('ProjectionRunner', () => {
     });
   });
 
+  it("reports each projection's position and the time of the last event it processed", async () => {
+    const runner = run(new ProjectionRunner(events, store, [usersProjection(), statsProjection()]));
+    await runner.start();
+    expect(runner.progress()).toEqual([
+      { name: 'test_users', position: null, appliedAt: null },
+      { name: 'test_stats', position: null, appliedAt: null },
+    ]);
+    const { position } = await append(events, 'misc-1', 'SomethingElseHappened', {});
+    await until(runner, position);
+    const [recorded] = await events.readAll({ maxCount: 1 });
+    expect(runner.progress()).toEqual([
+      { name: 'test_users', position, appliedAt: recorded!.recordedAt },
+      { name: 'test_stats', position, appliedAt: recorded!.recordedAt },
+    ]);
+  });
+
   it('advances past events it does not handle', async () => {
     const runner = run(new ProjectionRunner(events, store, [usersProjection()]));
     await runner.start();

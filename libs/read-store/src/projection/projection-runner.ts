@@ -44,7 +44,16 @@ interface Member {
   readonly types: ReadonlySet<string>;
   /** Everything up to here is in its read model (its checkpoint, then what this runner applied). */
   position: Position | null;
+  /** When the event at `position` was recorded; null until this runner processes one. */
+  appliedAt: Date | null;
   sinceCheckpoint: number;
+}
+
+/** Where one projection stands (metrics: its position and lag). */
+export interface ProjectionProgress {
+  readonly name: string;
+  readonly position: Position | null;
+  readonly appliedAt: Date | null;
 }
 
 /**
@@ -90,6 +99,7 @@ export class ProjectionRunner {
       projection,
       types: new Set(projection.eventTypes),
       position: null,
+      appliedAt: null,
       sinceCheckpoint: 0,
     }));
     this.pacedTypes = new Set(projections.flatMap((p) => p.batched?.eventTypes ?? []));
@@ -106,6 +116,15 @@ export class ProjectionRunner {
   /** Last `$all` position every projection has processed (applied or skipped); null before the first event. */
   position(): Position | null {
     return this.current;
+  }
+
+  /** Each projection's last processed position and that event's time (read-only copy). */
+  progress(): ProjectionProgress[] {
+    return this.members.map(({ projection, position, appliedAt }) => ({
+      name: projection.name,
+      position,
+      appliedAt,
+    }));
   }
 
   hasReached(target: Position): boolean {
@@ -250,8 +269,10 @@ export class ProjectionRunner {
     }
     // Projections without relevant events only move in memory: a restart re-reads them, harmlessly.
     for (const member of this.members) {
-      if (member.position === null || comparePositions(last.position, member.position) > 0)
+      if (member.position === null || comparePositions(last.position, member.position) > 0) {
         member.position = last.position;
+        member.appliedAt = last.recordedAt;
+      }
     }
     this.current = last.position;
     this.retryMs = this.options.retryDelayMs ?? 1000;

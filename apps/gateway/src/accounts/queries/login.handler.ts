@@ -1,12 +1,13 @@
 import { Inject } from '@nestjs/common';
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { CommandBus, Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { isRoot, UserStatus, type LoginResultDto } from '@tollgate/contracts';
 import { loginResultOf } from '../login-result';
+import { RehashPasswordCommand } from '../commands/rehash-password.handler';
 import { normalizeEmail, normalizeUsername } from '@tollgate/domain';
 import type { ReadStore } from '@tollgate/read-store';
 import { PasswordAttempts } from '../../auth/password-attempts';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
-import { PasswordHasher } from '../../infrastructure/password-hasher';
+import { isLegacyPasswordHash, PasswordHasher } from '../../infrastructure/password-hasher';
 import { OptionsCache } from '../../options/options.cache';
 import { USERS, type UserDocument } from '../../projections/user.document';
 import { ApiError } from '../../shared/api-error';
@@ -29,6 +30,7 @@ export class LoginHandler implements IQueryHandler<LoginQuery> {
     private readonly hasher: PasswordHasher,
     private readonly options: OptionsCache,
     private readonly attempts: PasswordAttempts,
+    private readonly commands: CommandBus,
   ) {}
 
   async execute({ username, password }: LoginQuery): Promise<LoginResultDto> {
@@ -46,6 +48,12 @@ export class LoginHandler implements IQueryHandler<LoginQuery> {
         : this.hasher.verifyNothing(password),
     );
     if (!user || !matches) throw new ApiError('auth.wrong_credentials');
+    // An imported bcrypt hash that just verified is replaced by our own (an event, not a read).
+    // A failed rehash is retried at the next sign-in; it never fails this one.
+    if (isLegacyPasswordHash(user.password_hash))
+      await this.commands
+        .execute(new RehashPasswordCommand(user.id, password))
+        .catch(() => undefined);
     return loginResultOf(user, isRoot(user.role) && password === DEFAULT_ROOT_PASSWORD);
   }
 

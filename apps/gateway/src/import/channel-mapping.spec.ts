@@ -1,0 +1,222 @@
+import { isSkipped } from './import-mapping';
+import { mapChannelRow, ONE_API_TYPES, type MappedChannel } from './channel-mapping';
+
+const AT = '2026-01-15T08:00:00.000Z';
+const oneApiRow = (over: Record<string, unknown> = {}) => ({
+  id: 3,
+  type: 1,
+  key: 'sk-abc',
+  status: 1,
+  name: 'main',
+  weight: 5,
+  created_time: 1_700_000_000,
+  test_time: 0,
+  response_time: 0,
+  base_url: '',
+  other: '',
+  balance: 0,
+  balance_updated_time: 0,
+  models: 'gpt-4o,gpt-4o-mini',
+  group: 'default,vip',
+  used_quota: 1000,
+  model_mapping: '',
+  priority: 10,
+  config: '',
+  system_prompt: null,
+  ...over,
+});
+const map = (over: Record<string, unknown> = {}, project: 'one-api' | 'new-api' = 'one-api') => {
+  const mapped = mapChannelRow(project, oneApiRow(over), AT);
+  if (isSkipped(mapped)) throw new Error(mapped.skipped.reason);
+  return mapped;
+};
+const item = (m: MappedChannel, field: string) => m.items.find((i) => i.field === field);
+
+describe('mapChannelRow', () => {
+  it('maps a plain OpenAI channel whole, keeping its default base URL empty', () => {
+    const m = map();
+    expect(m.channel).toMatchObject({
+      channelId: 3,
+      key: 'sk-abc',
+      status: 1,
+      usedQuota: 1000,
+      sourceType: 1,
+      source: { project: 'one-api', table: 'channels', rowId: 3, importedAt: AT },
+    });
+    expect(m.channel.config).toMatchObject({
+      type: 1,
+      name: 'main',
+      baseUrl: '',
+      models: ['gpt-4o', 'gpt-4o-mini'],
+      groups: ['default', 'vip'],
+      priority: 10,
+      weight: 5,
+      autoBan: true,
+    });
+    expect(m.items).toEqual([]);
+  });
+
+  it.each<[number, number, string]>([
+    [2, 1, 'https://oa.api2d.net'],
+    [4, 1, 'https://api.closeai-proxy.xyz'],
+    [5, 1, 'https://api.openai-sb.com'],
+    [26, 1, 'https://api.baichuan-ai.com'],
+    [28, 1, 'https://api.mistral.ai'],
+    [29, 1, 'https://api.groq.com/openai'],
+    [32, 1, 'https://api.stepfun.com'],
+    [39, 1, 'https://api.together.xyz'],
+    [40, 45, 'https://ark.cn-beijing.volces.com'],
+    [45, 1, 'https://api.x.ai'],
+    [47, 46, 'https://qianfan.baidubce.com'],
+    [48, 1, 'https://spark-api-open.xf-yun.com'],
+    [49, 1, 'https://dashscope.aliyuncs.com/compatible-mode'],
+    [19, 19, 'https://ai.360.cn'],
+  ])('one-api type %i becomes %i with its base URL written in', (from, to, base) => {
+    const m = map({ type: from });
+    expect(m.channel.config.type).toBe(to);
+    expect(m.channel.config.baseUrl).toBe(base);
+    expect(m.channel.sourceType).toBe(from);
+    expect(item(m, 'base_url')?.reason).toContain(base);
+    expect(m.channel.status).toBe(1);
+  });
+
+  it.each<[number, number]>([
+    [27, 35],
+    [30, 4],
+    [35, 34],
+    [36, 43],
+    [44, 40],
+    [51, 24],
+  ])('one-api type %i is renumbered %i, the type default base applying', (from, to) => {
+    const m = map({ type: from, key: 'k' });
+    expect(m.channel.config.type).toBe(to);
+    expect(m.channel.config.baseUrl).toBe('');
+    expect(item(m, 'type')?.reason).toContain(`new-api type ${to}`);
+  });
+
+  it('keeps the numbers both projects share', () => {
+    for (const type of [1, 3, 8, 14, 16, 17, 20, 23, 24, 25, 31, 33])
+      expect(ONE_API_TYPES[type]?.to).toBe(type);
+  });
+
+  it('keeps a base URL the row has', () => {
+    const m = map({ type: 36, base_url: 'https://proxy.example.com/' });
+    expect(m.channel.config.baseUrl).toBe('https://proxy.example.com');
+  });
+
+  it.each([34, 38, 43, 46, 99])('one-api type %i has no counterpart: imported disabled', (type) => {
+    const m = map({ type });
+    expect(m.channel.config.type).toBe(0);
+    expect(m.channel.status).toBe(2);
+    expect(item(m, 'status')?.reason).toMatch(/imported disabled/);
+  });
+
+  it('a new-api channel keeps its type; a type the console lacks but relays at /v1 becomes OpenAI', () => {
+    const suno = map({ type: 36, models: 'suno_music' }, 'new-api');
+    expect(suno.channel.config.type).toBe(36);
+    expect(suno.channel.status).toBe(1);
+    const mistral = map({ type: 42 }, 'new-api');
+    expect(mistral.channel.config).toMatchObject({ type: 1, baseUrl: 'https://api.mistral.ai' });
+  });
+
+  it('config moves: Azure api_version, Cloudflare account, Ali plugin, AWS keys, Vertex', () => {
+    expect(map({ type: 3, config: '{"api_version":"2024-02-01"}' }).channel.config.other).toBe(
+      '2024-02-01',
+    );
+    expect(map({ type: 3, other: '2024-03-01', config: '{}' }).channel.config.other).toBe(
+      '2024-03-01',
+    );
+    expect(map({ type: 37, config: '{"user_id":"acc123"}' }).channel.config).toMatchObject({
+      type: 39,
+      other: 'acc123',
+    });
+    expect(map({ type: 17, config: '{"plugin":"web_search"}' }).channel.config.other).toBe(
+      'web_search',
+    );
+    const aws = map({ type: 33, key: 'x', config: '{"region":"us-east-1","ak":"AK","sk":"SK"}' });
+    expect(aws.channel.key).toBe('AK|SK|us-east-1');
+    expect(aws.channel.status).toBe(1);
+    const adc = JSON.stringify({ type: 'service_account', project_id: 'p1' });
+    const vertex = map({
+      type: 42,
+      key: '',
+      config: JSON.stringify({
+        region: 'us-central1',
+        vertex_ai_adc: adc,
+        vertex_ai_project_id: 'p1',
+      }),
+    });
+    expect(vertex.channel.config).toMatchObject({ type: 41, other: '{"default":"us-central1"}' });
+    expect(vertex.channel.key).toBe(adc);
+    expect(vertex.channel.status).toBe(1);
+  });
+
+  it('drops an invalid config, model mapping, status code mapping and setting, reported', () => {
+    const m = map(
+      {
+        config: '{bad',
+        model_mapping: '{"gpt-4": 4',
+        status_code_mapping: '[1]',
+        setting: 'x',
+      },
+      'one-api',
+    );
+    expect(m.channel.config.modelMapping).toBe('');
+    expect(m.channel.config.statusCodeMapping).toBe('');
+    expect(m.channel.config.setting).toBe('');
+    for (const field of ['config', 'model_mapping', 'status_code_mapping', 'setting'])
+      expect(item(m, field)?.action).toBe('dropped');
+    expect(m.channel.status).toBe(1);
+  });
+
+  it('keeps manual and automatic disables apart, with new-api reasons', () => {
+    expect(map({ status: 2 }).channel.status).toBe(2);
+    const auto = map(
+      { status: 3, other_info: '{"status_reason":"insufficient quota","status_time":1700000500}' },
+      'new-api',
+    );
+    expect(auto.channel).toMatchObject({
+      status: 3,
+      statusReason: 'insufficient quota',
+      statusTime: 1_700_000_500,
+    });
+    expect(map({ status: 3 }).channel.statusReason).toBe('disabled automatically in one-api');
+  });
+
+  it('new-api fields: tag, auto_ban, test model, organization; param_override reported', () => {
+    const m = map(
+      {
+        type: 1,
+        tag: 'team-a',
+        auto_ban: 0,
+        test_model: 'gpt-4o-mini',
+        open_ai_organization: 'org-1',
+        status_code_mapping: '{"429":"500"}',
+        param_override: '{"temperature":0}',
+      },
+      'new-api',
+    );
+    expect(m.channel.config).toMatchObject({
+      tag: 'team-a',
+      autoBan: false,
+      testModel: 'gpt-4o-mini',
+      openaiOrganization: 'org-1',
+      statusCodeMapping: '{"429":"500"}',
+    });
+    expect(item(m, 'param_override')?.action).toBe('dropped');
+  });
+
+  it('a multi-line key keeps its first line; an empty one or no models disable the channel', () => {
+    const multi = map({ key: 'sk-1\nsk-2\n' });
+    expect(multi.channel.key).toBe('sk-1');
+    expect(item(multi, 'key')?.reason).toMatch(/2 keys/);
+    expect(JSON.stringify(multi.items)).not.toContain('sk-2');
+    expect(map({ key: '' }).channel.status).toBe(2);
+    expect(map({ models: '' }).channel.status).toBe(2);
+    expect(map({ type: 15, key: 'no-pipe' }).channel.status).toBe(2);
+  });
+
+  it('skips a row without a positive id', () => {
+    expect(isSkipped(mapChannelRow('one-api', oneApiRow({ id: 0 }), AT))).toBe(true);
+  });
+});

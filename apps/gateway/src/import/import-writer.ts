@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+import {
+  billingDecider,
+  DomainError,
+  identityGuardValue,
+  IDENTITY_GUARD_KIND,
+  normalizeEmail,
+  normalizeUsername,
+  sequenceDecider,
+  SYSTEM_ACTOR,
+  tokenDecider,
+  uniqueClaimDecider,
+  userDecider,
+  type Decider,
+  type DomainEvent,
+  type ExternalProvider,
+  type ImportSource,
+} from '@tollgate/domain';
+import type { EventStore } from '@tollgate/event-store';
+import { derivedId } from '../infrastructure/derived-id';
+import { SecretBox, sha256Hex } from '../infrastructure/secret-box';
+import { SCHEMA_VERSION } from '../infrastructure/stream-commands';
+import { crashPoint } from '../shared/crash-point';
+import type { BalanceFacts, MappedUser, TokenFacts } from './import-mapping';
+import type { SourceProject } from './source-database';
+
+/** The source row an appended event comes from: its id derives from it (and the stream). */
+export interface ImportOrigin {
+  readonly table: string;
+  readonly rowId: number;
+}
+
+/** 'imported', 'already' (an earlier run), or why the row is skipped. */
+export type ImportOutcome = string;
+
+/**
+ * Appends through the deciders, with import metadata and event ids derived from (source, table,
+ * row id, stream): a resumed run re-decides every step of a row and appends only what is missing,
+ * and an event an earlier run appended is never appended twice (DuplicateEventIdError is "done").
+ */
+export class ImportWriter {
+  private readonly runId = randomUUID();
+
+  constructor(
+    private readonly store: EventStore,
+    /** Seals secrets (token keys, channel keys) as the gateway does. */
+    readonly box: SecretBox,
+    readonly project: SourceProject,
+    readonly fingerprint: string,
+  ) {}
+
+  /**
+   * One users row: the unique claims (username, aff code, verified email, external ids), then
+   * UserImported on user-<id>, then BalanceImported on billing-<id>. Each step is idempotent (a
+   * claim by the same owner, ImportUser and ImportBalance on an imported stream decide nothing), so
+   * a row an earlier run left half done (killed between two appends) is completed here.
+   */
+  async user(mapped: MappedUser): Promise<ImportOutcome> {
+    const { accessToken, ...facts } = mapped.user;
+    const rowId = facts.userId;
+    const origin = { table: 'users', rowId };
+    const existing = await this.load(`user-${rowId}`, userDecider);
+    if (existing.state.imported) {
+      // Taken over by an earlier run, which may have died before the balance was written.
+      await this.balance(rowId, mapped.balance, facts.source, origin);
+      return 'already';
+    }
+    let user = { ...facts };
+    if (!user.deleted) {
+      const name = normalizeUsername(user.username);
+      if (!(await this.claim(`username-${name}`, name, rowId, origin)))
+        return `username ${user.username} is taken in DATA_DIR`;
+      if (
+        user.affCode &&
+        !(await this.claim(`affcode-${user.affCode}`, user.affCode, rowId, origin))
+      ) {
+        mapped.items.push({
+          ...origin,
+          action: 'dropped',
+          field: 'aff_code',
+          reason: "the same aff code is another user's",
+        });
+        user = { ...user, affCode: '' };
+      }
+      const email = normalizeEmail(user.email);
+      if (user.emailVerified && !(await this.claim(`email-${email}`, email, rowId, origin))) {
+        mapped.items.push({
+          ...origin,
+          action: 'changed',
+          field: 'email',
+          reason: 'another user has the same email: kept unverified',
+        });
+        user = { ...user, emailVerified: false };
+      }
+      const identities: Partial<Record<ExternalProvider, string>> = {};
+      for (const [provider, id] of Object.entries(user.identities) as Array<
+        [ExternalProvider, string]
+      >) {
+        const value = identityGuardValue(id);
+        if (await this.claim(`${IDENTITY_GUARD_KIND[provider]}-${value}`, value, rowId, origin))
+          identities[provider] = id;
+        else
+          mapped.items.push({
+            ...origin,
+            action: 'dropped',
+            field: `${provider}_id`,
+            reason: 'bound to another user',
+          });
+      }
+      user = { ...user, identities };
+    }
+    await this.execute(
+      `user-${rowId}`,
+      userDecider,
+      {
+        type: 'ImportUser',
+        user: {
+          ...user,
+          accessTokenHash: accessToken && !user.deleted ? sha256Hex(accessToken) : '',
+        },
+      },
+      origin,
+    );
+    crashPoint('import:after-user');
+    await this.balance(rowId, mapped.balance, user.source, origin);
+    return 'imported';
+  }
+
+  /** The opening balance on billing-<id>, once (ImportBalance decides nothing the second time). */
+  private async balance(
+    userId: number,
+    balance: BalanceFacts,
+    source: ImportSource,
+    origin: ImportOrigin,
+  ): Promise<void> {
+    await this.execute(
+      `billing-${userId}`,
+      billingDecider,
+      { type: 'ImportBalance', balance: { userId, ...balance, source } },
+      origin,
+    );
+  }
+
+  /**
+   * One tokens row: a single TokenImported on token-<id> (nothing else to complete on a resume).
+   * 'already' when an earlier run imported it; a token-<id> holding another token is skipped.
+   */
+  async token(facts: TokenFacts): Promise<ImportOutcome> {
+    const { key, ...rest } = facts;
+    const stream = `token-${facts.tokenId}`;
+    const existing = await this.load(stream, tokenDecider);
+    if (existing.state.exists)
+      return existing.state.tokenId === facts.tokenId ? 'already' : 'token id taken';
+    await this.execute(
+      stream,
+      tokenDecider,
+      {
+        type: 'ImportToken',
+        token: {
+          ...rest,
+          sealedKey: this.box.seal(key),
+          keyHash: sha256Hex(key),
+          rateLimits: { rpm: 0, tpm: 0, concurrency: 0 },
+        },
+      },
+      { table: 'tokens', rowId: facts.tokenId },
+    );
+    return 'imported';
+  }
+
+  /**
+   * Claims a unique value (username, aff code, redemption key, …) for `ownerId`: true when it is
+   * (or already was) this owner's, false when another owner holds it.
+   */
+  async claim(
+    stream: string,
+    value: string,
+    ownerId: number,
+    origin: ImportOrigin,
+  ): Promise<boolean> {
+    try {
+      await this.execute(
+        stream,
+        uniqueClaimDecider,
+        { type: 'ClaimUniqueValue', value, ownerId, takenCode: 'taken' },
+        origin,
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof DomainError) return false;
+      throw error;
+    }
+  }
+
+  /** New ids continue after the imported ones. */
+  async advanceSequence(stream: string, max: number): Promise<void> {
+    if (max <= 0) return;
+    const { state, revision } = await this.load(stream, sequenceDecider);
+    if (state.last >= max) return;
+    await this.store.append(
+      stream,
+      [
+        {
+          id: derivedId(`import:${this.fingerprint}:${stream}:${max}`),
+          type: 'IdAllocated',
+          data: { id: max },
+          metadata: this.metadata({ table: stream, rowId: max }),
+        },
+      ],
+      revision === null ? 'no_stream' : revision,
+    );
+  }
+
+  /** The envelope of an imported event: the system actor, this run, and where it came from. */
+  metadata(origin: ImportOrigin) {
+    return {
+      schemaVersion: SCHEMA_VERSION,
+      actor: SYSTEM_ACTOR,
+      correlationId: this.runId,
+      occurredAt: new Date().toISOString(),
+      import: {
+        project: this.project,
+        table: origin.table,
+        rowId: origin.rowId,
+        fingerprint: this.fingerprint,
+      },
+    };
+  }
+
+  /** A stream's state through its decider, and its last revision (null when there is none). */
+  async load<C, S, E extends DomainEvent>(stream: string, decider: Decider<C, S, E>) {
+    const events = await this.store.readStream(stream);
+    const state = events.reduce(
+      (s, r) => decider.evolve(s, { type: r.type, data: r.data } as E),
+      decider.initialState,
+    );
+    return { state, revision: events.length > 0 ? events[events.length - 1]!.revision : null };
+  }
+
+  /**
+   * Decides `command` on the stream's current state and appends what it decides, with ids derived
+   * from `origin`. True when this call appended; false when there was nothing to do (an earlier
+   * run did it). A refusal of the decider (DomainError) is thrown.
+   */
+  async execute<C, S, E extends DomainEvent>(
+    stream: string,
+    decider: Decider<C, S, E>,
+    command: C,
+    origin: ImportOrigin,
+  ): Promise<boolean> {
+    const { state, revision } = await this.load(stream, decider);
+    const events = decider.decide(command, state, { now: new Date() });
+    if (events.length === 0) return false;
+    const base = `import:${this.fingerprint}:${origin.table}:${origin.rowId}:${stream}`;
+    try {
+      await this.store.append(
+        stream,
+        events.map((e, i) => ({
+          id: derivedId(base, i),
+          type: e.type,
+          data: e.data,
+          metadata: this.metadata(origin),
+        })),
+        revision === null ? 'no_stream' : revision,
+      );
+      return true;
+    } catch (error) {
+      // Appended by an earlier run that was killed before it could count it.
+      if ((error as Error).name !== 'DuplicateEventIdError') throw error;
+      return false;
+    }
+  }
+}

@@ -1,0 +1,20 @@
+import { newRequestId, requestIdFrom } from './request-id';
+
+describe('requestIdFrom', () => {
+  it('keeps an id of at most 64 characters of [A-Za-z0-9._-]', () => {
+    for (const id of ['a', 'trace-abc.123', 'A_b-C.9', 'x'.repeat(64)]) {
+      expect(requestIdFrom(id)).toBe(id);
+    }
+  });
+
+  it('makes one for a missing, repeated, too long or ill-formed header', () => {
+    for (const header of [undefined, '', 'x'.repeat(65), 'has space', 'a/b', 'é', ['a', 'b']]) {
+      const made = requestIdFrom(header);
+      expect(made).toMatch(/^[0-9a-f]{32}$/);
+    }
+  });
+
+  it('makes a different id each time', () => {
+    expect(newRequestId()).not.toBe(newRequestId());
+  });
+});
