@@ -57,6 +57,7 @@ export class NoticeDirectory implements HotCache {
   readonly name = 'notice-directory';
   readonly eventTypes = [
     'UserRegistered',
+    'UserImported',
     'UserEmailBound',
     'UserRoleChanged',
     'UserStatusChanged',
@@ -150,13 +151,14 @@ export class NoticeDirectory implements HotCache {
   }
 
   private applyUser(event: UserEvent): void {
-    if (event.type === 'UserRegistered') {
+    if (event.type === 'UserRegistered' || event.type === 'UserImported') {
       const d = event.data;
+      const imported = event.type === 'UserImported' ? event.data : undefined;
       this.users.set(d.userId, {
         userId: d.userId,
         role: d.role,
-        status: 1,
-        deleted: false,
+        status: imported?.status ?? 1,
+        deleted: imported?.deleted ?? false,
         email: d.email,
         notifyType: 'email',
         webhookUrl: '',
