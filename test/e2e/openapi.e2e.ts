@@ -153,6 +153,14 @@ describe('API reference', () => {
     expect(page.text).toContain('/api/token/{id}');
     expect(page.text).toContain('/v1/chat/completions');
     expect(page.text).toContain('<code>data</code>: StatusDto');
+    // The page's own words follow Accept-Language; it follows the system's dark mode and phones.
+    const en = await request(t.url).get('/api/docs').set('Accept-Language', 'en');
+    const zh = await request(t.url).get('/api/docs').set('Accept-Language', 'zh-CN');
+    expect(en.text).toContain('<th>Parameter</th>');
+    expect(zh.text).toContain('<th>参数</th>');
+    expect(zh.text).toContain('<html lang="zh-CN">');
+    expect(en.text).toContain('prefers-color-scheme:dark');
+    expect(en.text).toContain('name="viewport"');
     expect(page.text).not.toMatch(/<(script|link)\b[^>]*(src|href)=["']?https?:/i);
     expect(page.text).not.toMatch(/<script/i);
   });

@@ -1,3 +1,4 @@
+import type { Lang } from '../shared/i18n/messages';
 import { SCHEMA_REF, type JsonSchema } from './dto-schemas';
 import type { OpenApiDocument, OpenApiOperation } from './openapi-document';
 
@@ -22,7 +23,37 @@ nav a{margin-right:12px}.op{border:1px solid #e3e3e3;border-radius:6px;padding:1
 .get{background:#2f7ed8}.post{background:#2e9e5b}.put{background:#c9871b}.delete{background:#c0392b}
 .patch{background:#7d4cb3}.options{background:#777}.role{font-size:12px;border:1px solid #aaa;border-radius:10px;padding:0 8px}
 table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #e3e3e3;padding:2px 8px;text-align:left;font-size:13px}
-.muted{color:#666}code{font-family:monospace}`;
+.muted{color:#666}code{font-family:monospace}
+@media (prefers-color-scheme:dark){body{background:#1a1b1e;color:#dcdcdc}a{color:#74a7ff}
+.op,td,th{border-color:#373a40}h2{border-color:#373a40}.muted{color:#9a9a9a}.role{border-color:#5c5f66}}
+@media (max-width:600px){body{padding:12px}table{display:block;overflow-x:auto}}`;
+
+/** The page's own words; the operations' texts are the document's (English). */
+const LABELS = {
+  en: {
+    parameter: 'Parameter',
+    in: 'In',
+    type: 'Type',
+    field: 'Field',
+    body: 'Body',
+    answer: 'Answer: envelope,',
+    answerWith: 'Answer: envelope with',
+    reference: 'reference',
+    machine: 'Machine-readable:',
+  },
+  'zh-CN': {
+    parameter: '参数',
+    in: '位置',
+    type: '类型',
+    field: '字段',
+    body: '请求体',
+    answer: '返回：信封，',
+    answerWith: '返回：信封，含',
+    reference: 'API 参考',
+    machine: '机器可读：',
+  },
+} as const;
+type Labels = (typeof LABELS)[Lang];
 
 type Schema = JsonSchema & { properties?: Record<string, JsonSchema>; required?: string[] };
 
@@ -43,7 +74,7 @@ function typeOf(schema: JsonSchema | undefined): string {
   return Array.isArray(type) ? type.join(' | ') : typeof type === 'string' ? type : 'any';
 }
 
-function parametersTable(op: OpenApiOperation): string {
+function parametersTable(op: OpenApiOperation, t: Labels): string {
   if (op.parameters.length === 0) return '';
   const rows = op.parameters
     .map(
@@ -51,10 +82,10 @@ function parametersTable(op: OpenApiOperation): string {
         `<tr><td><code>${escapeHtml(p['name'])}</code></td><td>${escapeHtml(p['in'])}</td><td>${escapeHtml(typeOf(p['schema'] as JsonSchema))}</td><td>${p['required'] ? 'required' : ''}</td></tr>`,
     )
     .join('');
-  return `<table><tr><th>Parameter</th><th>In</th><th>Type</th><th></th></tr>${rows}</table>`;
+  return `<table><tr><th>${t.parameter}</th><th>${t.in}</th><th>${t.type}</th><th></th></tr>${rows}</table>`;
 }
 
-function bodySummary(op: OpenApiOperation, doc: OpenApiDocument): string {
+function bodySummary(op: OpenApiOperation, doc: OpenApiDocument, t: Labels): string {
   const content = op.requestBody?.['content'] as Record<string, { schema: JsonSchema }> | undefined;
   if (!content) return '';
   const [mediaType, { schema }] = Object.entries(content)[0] as [string, { schema: JsonSchema }];
@@ -67,13 +98,13 @@ function bodySummary(op: OpenApiOperation, doc: OpenApiDocument): string {
     )
     .join('');
   const table = fields
-    ? `<table><tr><th>Field</th><th>Type</th><th></th></tr>${fields}</table>`
+    ? `<table><tr><th>${t.field}</th><th>${t.type}</th><th></th></tr>${fields}</table>`
     : '';
-  return `<div class="muted">Body (${escapeHtml(mediaType)})${escapeHtml(name)}</div>${table}`;
+  return `<div class="muted">${t.body} (${escapeHtml(mediaType)})${escapeHtml(name)}</div>${table}`;
 }
 
 /** What the route answers in a line: `data: UserDto` inside the envelope, or its own shape. */
-function answerSummary(op: OpenApiOperation): string {
+function answerSummary(op: OpenApiOperation, t: Labels): string {
   const responses = op['responses'] as Record<
     string,
     { content?: Record<string, { schema?: JsonSchema }> }
@@ -84,9 +115,9 @@ function answerSummary(op: OpenApiOperation): string {
   const extra = parts[1];
   const data = extra?.properties?.['data'];
   if (data)
-    return `<div class="muted">Answer: envelope, <code>data</code>: ${escapeHtml(typeOf(data))}</div>`;
+    return `<div class="muted">${t.answer} <code>data</code>: ${escapeHtml(typeOf(data))}</div>`;
   if (extra)
-    return `<div class="muted">Answer: envelope with ${escapeHtml(Object.keys(extra.properties ?? {}).join(', '))}</div>`;
+    return `<div class="muted">${t.answerWith} ${escapeHtml(Object.keys(extra.properties ?? {}).join(', '))}</div>`;
   return '';
 }
 
@@ -95,19 +126,21 @@ function operationHtml(
   method: string,
   op: OpenApiOperation,
   doc: OpenApiDocument,
+  t: Labels,
 ): string {
-  return `<div class="op"><div class="head"><span class="m ${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span><span class="path">${escapeHtml(path)}</span><span class="role">${escapeHtml(op['x-tollgate-role'])}</span><span class="muted">${escapeHtml(op.summary)}</span></div><div>${escapeHtml(op.description)}</div>${parametersTable(op)}${bodySummary(op, doc)}${answerSummary(op)}</div>`;
+  return `<div class="op"><div class="head"><span class="m ${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span><span class="path">${escapeHtml(path)}</span><span class="role">${escapeHtml(op['x-tollgate-role'])}</span><span class="muted">${escapeHtml(op.summary)}</span></div><div>${escapeHtml(op.description)}</div>${parametersTable(op, t)}${bodySummary(op, doc, t)}${answerSummary(op, t)}</div>`;
 }
 
 const anchor = (tag: string): string => `tag-${tag.replace(/[^A-Za-z0-9]+/g, '-')}`;
 
 /** The human-readable reference: one section per tag, one block per operation. */
-export function renderDocsPage(doc: OpenApiDocument): string {
+export function renderDocsPage(doc: OpenApiDocument, lang: Lang = 'en'): string {
+  const t = LABELS[lang];
   const byTag = new Map<string, string[]>();
   for (const [path, methods] of Object.entries(doc.paths))
     for (const [method, op] of Object.entries(methods)) {
       const tag = op.tags[0] ?? '';
-      byTag.set(tag, [...(byTag.get(tag) ?? []), operationHtml(path, method, op, doc)]);
+      byTag.set(tag, [...(byTag.get(tag) ?? []), operationHtml(path, method, op, doc, t)]);
     }
   const tags = [...byTag.keys()].sort();
   const info = doc['info'] as { title: string; version: string; description: string };
@@ -115,5 +148,5 @@ export function renderDocsPage(doc: OpenApiDocument): string {
   const sections = tags
     .map((t) => `<h2 id="${anchor(t)}">${escapeHtml(t)}</h2>${(byTag.get(t) ?? []).join('')}`)
     .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(info.title)} reference</title><style>${STYLE}</style></head><body><h1>${escapeHtml(info.title)} <span class="muted">${escapeHtml(info.version)}</span></h1><p>${escapeHtml(info.description)} Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a>.</p><nav>${nav}</nav>${sections}</body></html>`;
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(info.title)} ${t.reference}</title><style>${STYLE}</style></head><body><h1>${escapeHtml(info.title)} <span class="muted">${escapeHtml(info.version)}</span></h1><p>${escapeHtml(info.description)} ${t.machine} <a href="/api/openapi.json">/api/openapi.json</a>.</p><nav>${nav}</nav>${sections}</body></html>`;
 }

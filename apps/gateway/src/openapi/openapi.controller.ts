@@ -1,4 +1,5 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, Headers } from '@nestjs/common';
+import { pickLang } from '../shared/i18n/messages';
 import { OpenApiService } from './openapi.service';
 
 /** The API reference, public: the OpenAPI document as is (for tools) and its rendered page. */
@@ -13,7 +14,7 @@ export class OpenApiController {
 
   @Get('docs')
   @Header('content-type', 'text/html; charset=utf-8')
-  docs() {
-    return this.openapi.html;
+  docs(@Headers('accept-language') acceptLanguage?: string) {
+    return this.openapi.html(pickLang(acceptLanguage));
   }
 }

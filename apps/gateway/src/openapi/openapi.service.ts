@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import type { AppConfig } from '../config/app-config';
+import type { Lang } from '../shared/i18n/messages';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
 import { RelayRoutes } from '../relay/relay.routes';
 import { type ControllerClass, controllerRoutes } from './controller-routes';
@@ -16,7 +17,7 @@ const underApi = (path: string) => path === '/api' || path.startsWith('/api/');
  */
 @Injectable()
 export class OpenApiService implements OnApplicationBootstrap {
-  private built?: { document: OpenApiDocument; html: string };
+  private built?: { document: OpenApiDocument; html: Record<Lang, string> };
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -38,18 +39,22 @@ export class OpenApiService implements OnApplicationBootstrap {
       ],
       this.config.version,
     );
-    this.built = { document, html: renderDocsPage(document) };
+    this.built = {
+      document,
+      html: { en: renderDocsPage(document, 'en'), 'zh-CN': renderDocsPage(document, 'zh-CN') },
+    };
   }
 
   get document(): OpenApiDocument {
     return this.ready().document;
   }
 
-  get html(): string {
-    return this.ready().html;
+  /** The rendered page in the reader's language (its own words; the routes' texts are English). */
+  html(lang: Lang): string {
+    return this.ready().html[lang];
   }
 
-  private ready(): { document: OpenApiDocument; html: string } {
+  private ready(): { document: OpenApiDocument; html: Record<Lang, string> } {
     if (!this.built) throw new Error('the API reference is built when the app has started');
     return this.built;
   }
