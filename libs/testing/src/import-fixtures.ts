@@ -211,6 +211,8 @@ export interface OptionRow {
   key: string;
   value: string;
 }
+/** A row of a table whose columns the tests name as the DDL spells them (logs, tasks, top-ups). */
+export type TableRow = { id: number } & Record<string, SqlValue | undefined>;
 
 export interface OneApiRows {
   users?: OneApiUserRow[];
@@ -218,6 +220,7 @@ export interface OneApiRows {
   channels?: ChannelRow[];
   redemptions?: OneApiRedemptionRow[];
   options?: OptionRow[];
+  logs?: TableRow[];
 }
 export interface NewApiRows {
   users?: NewApiUserRow[];
@@ -225,6 +228,10 @@ export interface NewApiRows {
   channels?: ChannelRow[];
   redemptions?: NewApiRedemptionRow[];
   options?: OptionRow[];
+  logs?: TableRow[];
+  midjourneys?: TableRow[];
+  tasks?: TableRow[];
+  top_ups?: TableRow[];
 }
 
 /** A one-api database at `<dir>/<file>` (default one-api.db) holding `rows`; returns its path. */

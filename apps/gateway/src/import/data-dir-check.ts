@@ -5,8 +5,8 @@ import type { EventStore, Position } from '@tollgate/event-store';
 import { ImportRefused, type SourceDatabase } from './source-database';
 
 /** Identifies the source across runs: project and its lowest user row (id, username, aff code). */
-export function fingerprintOf(source: SourceDatabase): string {
-  const row = source.fingerprintRow() ?? {};
+export async function fingerprintOf(source: SourceDatabase): Promise<string> {
+  const row = (await source.fingerprintRow()) ?? {};
   return createHash('sha256')
     .update(JSON.stringify([source.project, row['id'], row['username'], row['aff_code']]))
     .digest('hex')

@@ -33,7 +33,7 @@ export async function importCatalogue(
   const maxChannel = await importTable(
     'channels',
     source.rows('channels'),
-    source.count('channels'),
+    await source.count('channels'),
     (row) => {
       const mapped = mapChannelRow(source.project, row, at);
       return isSkipped(mapped) ? mapped : { facts: mapped.channel, items: mapped.items };
@@ -46,7 +46,7 @@ export async function importCatalogue(
   const maxCode = await importTable(
     'redemptions',
     source.rows('redemptions'),
-    source.count('redemptions'),
+    await source.count('redemptions'),
     (row) => {
       const mapped = mapRedemptionRow(source.project, row, at);
       return isSkipped(mapped) ? mapped : { facts: mapped.redemption, items: mapped.items };
@@ -57,7 +57,7 @@ export async function importCatalogue(
     print,
   );
   // Options: mapped first, then applied in an order the option rules accept (optionApplyOrder).
-  const rows = source.optionRows();
+  const rows = await source.optionRows();
   const mappedOptions = rows.map((row, i) => {
     const mapped = mapOptionRow(source.project, row, i + 1);
     return isSkipped(mapped) ? mapped : { facts: mapped.option, items: mapped.items };
@@ -89,7 +89,7 @@ type MappedRow<F> = Mapped<{ facts: F; items: ReportItem[] }>;
 /** One table: map each row, count and report it, write it when there is a writer; the highest id. */
 async function importTable<R, F>(
   table: string,
-  rows: Iterable<R>,
+  rows: Iterable<R> | AsyncIterable<R>,
   total: number,
   map: (row: R) => MappedRow<F>,
   idOf: (facts: F) => number,
@@ -100,7 +100,7 @@ async function importTable<R, F>(
   const counts = countsOf(report, table);
   const started = Date.now();
   let maxId = 0;
-  for (const row of rows) {
+  for await (const row of rows) {
     counts.read += 1;
     const mapped = map(row);
     if (isSkipped(mapped)) {

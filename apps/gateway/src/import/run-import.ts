@@ -16,7 +16,7 @@ import {
   type Print,
 } from './import-report';
 import { ImportWriter } from './import-writer';
-import { ImportRefused, SourceDatabase } from './source-database';
+import { ImportRefused, SourceDatabase, sourceKind } from './source-database';
 
 export type { ImportReport, TableCounts } from './import-report';
 
@@ -35,17 +35,17 @@ export async function runImport(
   dryRun: boolean,
   print: Print = (line) => console.log(line),
 ): Promise<ImportReport> {
-  const source = SourceDatabase.open(sourcePath);
-  const report = newReport(resolve(sourcePath), source.project, dryRun, TABLES);
+  const source = await SourceDatabase.open(sourcePath);
+  const report = newReport(sourceKind(sourcePath) === 'sqlite' ? resolve(sourcePath) : source.location, source.project, dryRun, TABLES);
   print(
     `Source: ${report.source} (${source.project})${dryRun ? ', dry run: nothing is written' : ''}`,
   );
   try {
     if (dryRun) {
-      mapAll(source, report, print);
+      await mapAll(source, report, print);
       await importCatalogue(source, null, report, print);
     } else {
-      const fingerprint = fingerprintOf(source);
+      const fingerprint = await fingerprintOf(source);
       const stores = await openStores(config).catch((error: Error) => {
         throw new ImportRefused(error.message);
       });
@@ -65,7 +65,7 @@ export async function runImport(
       }
     }
   } finally {
-    source.close();
+    await source.close();
   }
   report.finishedAt = new Date().toISOString();
   printReport(report, print);
@@ -74,11 +74,11 @@ export async function runImport(
 }
 
 /** --dry-run: every row mapped and reported, nothing opened in DATA_DIR. */
-function mapAll(source: SourceDatabase, report: ImportReport, print: Print): void {
+async function mapAll(source: SourceDatabase, report: ImportReport, print: Print): Promise<void> {
   for (const table of ['users', 'tokens'] as const) {
     const counts = countsOf(report, table);
     const started = Date.now();
-    for (const row of source.rows(table)) {
+    for await (const row of source.rows(table)) {
       counts.read += 1;
       const mapped =
         table === 'users'
@@ -104,12 +104,12 @@ async function importUsers(
   print: Print,
 ): Promise<Set<number>> {
   const counts = countsOf(report, 'users');
-  const total = source.count('users');
+  const total = await source.count('users');
   const started = Date.now();
   const imported = new Set<number>();
   const names = new Set<string>();
   let maxUser = 0;
-  for (const row of source.rows('users')) {
+  for await (const row of source.rows('users')) {
     counts.read += 1;
     const mapped = mapUserRow(source.project, row, report.startedAt);
     if (isSkipped(mapped)) {
@@ -148,10 +148,10 @@ async function importTokens(
   print: Print,
 ): Promise<void> {
   const counts = countsOf(report, 'tokens');
-  const total = source.count('tokens');
+  const total = await source.count('tokens');
   const started = Date.now();
   let maxToken = 0;
-  for (const row of source.rows('tokens')) {
+  for await (const row of source.rows('tokens')) {
     counts.read += 1;
     const mapped = mapTokenRow(source.project, row, report.startedAt);
     if (isSkipped(mapped)) {

@@ -3,12 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { key48, newApiDatabase, oneApiDatabase } from '@tollgate/testing/import-fixtures';
-import { ImportRefused, SourceDatabase } from './source-database';
+import { ImportRefused, SourceDatabase, sourceKind } from './source-database';
+
+describe('sourceKind', () => {
+  it("reads a spec the way one-api/new-api read SQL_DSN", () => {
+    expect(sourceKind('/data/one-api.db')).toBe('sqlite');
+    expect(sourceKind('mysql://u:p@127.0.0.1:3306/oneapi')).toBe('mysql');
+    expect(sourceKind('postgres://u:p@localhost/oneapi')).toBe('postgres');
+    expect(sourceKind('postgresql://u@localhost/oneapi')).toBe('postgres');
+  });
+});
 
 describe('SourceDatabase', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-source-'));
 
-  it('detects one-api from the Appendix A.1 schema and reads rows in id order', () => {
+  const all = async (rows: AsyncIterable<Record<string, unknown>>) => {
+    const out: unknown[] = [];
+    for await (const row of rows) out.push(row['id']);
+    return out;
+  };
+
+  it('detects one-api from the Appendix A.1 schema and reads rows in id order', async () => {
     const file = oneApiDatabase(dir, {
       users: [
         { id: 3, username: 'carol', aff_code: 'c' },
@@ -16,82 +31,87 @@ describe('SourceDatabase', () => {
       ],
       tokens: [{ id: 1, user_id: 1, key: key48('A1') }],
     });
-    const source = SourceDatabase.open(file);
+    const source = await SourceDatabase.open(file);
     try {
       expect(source.project).toBe('one-api');
-      expect(source.count('users')).toBe(2);
-      expect([...source.rows('users')].map((r) => r['id'])).toEqual([1, 3]);
-      expect(source.fingerprintRow()).toEqual({ id: 1, username: 'root', aff_code: 'r' });
-      expect(source.columns('users').has('lark_id')).toBe(true);
+      expect(await source.count('users')).toBe(2);
+      expect(await all(source.rows('users'))).toEqual([1, 3]);
+      expect(await all(source.rows('users', 1000, 1))).toEqual([3]);
+      expect(await source.fingerprintRow()).toEqual({ id: 1, username: 'root', aff_code: 'r' });
+      expect((await source.columns('users')).has('lark_id')).toBe(true);
+      expect(source.hasTable('logs')).toBe(true);
+      expect(source.hasTable('midjourneys')).toBe(false);
     } finally {
-      source.close();
+      await source.close();
     }
   });
 
-  it('pages through a table larger than a page', () => {
+  it('pages through a table larger than a page', async () => {
     const file = oneApiDatabase(
       dir,
       { users: Array.from({ length: 25 }, (_, i) => ({ id: i + 1, username: `u${i + 1}` })) },
       'paged.db',
     );
-    const source = SourceDatabase.open(file);
+    const source = await SourceDatabase.open(file);
     try {
-      expect([...source.rows('users', 10)].map((r) => r['id'])).toEqual(
+      expect(await all(source.rows('users', 10))).toEqual(
         Array.from({ length: 25 }, (_, i) => i + 1),
       );
     } finally {
-      source.close();
+      await source.close();
     }
   });
 
-  it('detects new-api from the Appendix A.2 schema', () => {
-    const source = SourceDatabase.open(newApiDatabase(dir));
+  it('detects new-api from the Appendix A.2 schema', async () => {
+    const source = await SourceDatabase.open(newApiDatabase(dir));
     try {
       expect(source.project).toBe('new-api');
-      expect(source.count('tokens')).toBe(0);
+      expect(await source.count('tokens')).toBe(0);
+      expect(source.hasTable('midjourneys')).toBe(true);
     } finally {
-      source.close();
+      await source.close();
     }
   });
 
-  it('refuses another SQLite database, naming what it lacks', () => {
+  it('refuses another SQLite database, naming what it lacks', async () => {
     const file = join(dir, 'notes.db');
     const db = new Database(file);
     db.exec('CREATE TABLE notes (id integer primary key, body text)');
     db.close();
-    expect(() => SourceDatabase.open(file)).toThrow(ImportRefused);
-    expect(() => SourceDatabase.open(file)).toThrow(
+    await expect(SourceDatabase.open(file)).rejects.toThrow(ImportRefused);
+    await expect(SourceDatabase.open(file)).rejects.toThrow(
       /not a one-api\/new-api database \(missing tables: users, tokens, channels, options\)/,
     );
   });
 
-  it('refuses tables of those names without their columns', () => {
+  it('refuses tables of those names without their columns', async () => {
     const file = join(dir, 'lookalike.db');
     const db = new Database(file);
     db.exec(
       'CREATE TABLE users (id integer); CREATE TABLE tokens (id integer); CREATE TABLE channels (id integer); CREATE TABLE options (key text)',
     );
     db.close();
-    expect(() => SourceDatabase.open(file)).toThrow(/lack their columns/);
+    await expect(SourceDatabase.open(file)).rejects.toThrow(/lack their columns/);
   });
 
-  it('refuses a file that is not a database, and one that does not exist', () => {
+  it('refuses a file that is not a database, and one that does not exist', async () => {
     const garbage = join(dir, 'garbage.db');
     writeFileSync(garbage, 'this is not sqlite at all '.repeat(100));
-    expect(() => SourceDatabase.open(garbage)).toThrow(ImportRefused);
-    expect(() => SourceDatabase.open(garbage)).toThrow(/Cannot read .* as SQLite/);
-    expect(() => SourceDatabase.open(join(dir, 'missing.db'))).toThrow(/Cannot open .* as SQLite/);
+    await expect(SourceDatabase.open(garbage)).rejects.toThrow(ImportRefused);
+    await expect(SourceDatabase.open(garbage)).rejects.toThrow(/Cannot read .* as SQLite/);
+    await expect(SourceDatabase.open(join(dir, 'missing.db'))).rejects.toThrow(
+      /Cannot open .* as SQLite/,
+    );
   });
 
-  it('opens the source read-only', () => {
+  it('opens the source read-only', async () => {
     const file = oneApiDatabase(dir, {}, 'readonly.db');
-    const source = SourceDatabase.open(file);
+    const source = await SourceDatabase.open(file);
     try {
-      expect(() =>
-        (source as unknown as { db: Database.Database }).db.exec('DELETE FROM users'),
-      ).toThrow(/readonly/);
+      const engine = (source as unknown as { engine: { db: Database.Database } }).engine;
+      expect(() => engine.db.exec('DELETE FROM users')).toThrow(/readonly/);
     } finally {
-      source.close();
+      await source.close();
     }
   });
 });

@@ -1,99 +1,102 @@
-import Database from 'better-sqlite3';
+import { SqliteSource } from './source-sqlite';
+import { ImportRefused, type Row, type SourceEngine } from './source-engine';
+
+export { ImportRefused } from './source-engine';
+export type { Row } from './source-engine';
 
 export type SourceProject = 'one-api' | 'new-api';
 
-/** A refusal the CLI prints as one clear line and ends with exit code 2. */
-export class ImportRefused extends Error {
-  override readonly name = 'ImportRefused';
+/** The kind of source a spec names, by one-api/new-api's own `SQL_DSN` rules (notes 1.1). */
+export function sourceKind(spec: string): 'sqlite' | 'mysql' | 'postgres' {
+  if (/^postgres(ql)?:\/\//i.test(spec)) return 'postgres';
+  if (/^mysql:\/\//i.test(spec)) return 'mysql';
+  return 'sqlite';
 }
 
-type Row = Record<string, unknown>;
-
 /**
- * A one-api / new-api SQLite database, opened read-only (the source is never written). Detection is
- * by tables and columns: both have users, tokens, channels, options; new-api's users have
- * `deleted_at` and `aff_count` (one-api's have `lark_id`), new-api's tokens `model_limits`.
+ * A one-api / new-api database, read-only, whatever engine holds it. Detection is by tables and
+ * columns: both have users, tokens, channels, options; new-api's users have `deleted_at` and
+ * `aff_count` (one-api's have `lark_id`), new-api's tokens `model_limits`.
  */
 export class SourceDatabase {
   private constructor(
-    private readonly db: Database.Database,
+    private readonly engine: SourceEngine,
     readonly project: SourceProject,
+    private readonly tableNames: ReadonlySet<string>,
   ) {}
 
-  static open(path: string): SourceDatabase {
-    let db: Database.Database;
+  /** `spec`: a SQLite file path, `mysql://…` or `postgres://…`. */
+  static async open(spec: string): Promise<SourceDatabase> {
+    const engine = await openEngine(spec);
     try {
-      db = new Database(path, { readonly: true, fileMustExist: true });
+      const tables = await engine.tables();
+      return new SourceDatabase(engine, await detectProject(engine, tables), tables);
     } catch (error) {
-      throw new ImportRefused(`Cannot open ${path} as SQLite: ${(error as Error).message}`);
-    }
-    try {
-      return new SourceDatabase(db, detectProject(db, path));
-    } catch (error) {
-      db.close();
-      if (error instanceof ImportRefused) throw error;
-      // "file is not a database" and friends surface on the first read.
-      throw new ImportRefused(`Cannot read ${path} as SQLite: ${(error as Error).message}`);
+      await engine.close();
+      throw error;
     }
   }
 
-  columns(table: string): Set<string> {
-    return columnsOf(this.db, table);
+  /** Where the source is (printable: no password). */
+  get location(): string {
+    return this.engine.location;
   }
 
-  count(table: string): number {
-    const row = this.db.prepare(`SELECT COUNT(*) AS n FROM \`${table}\``).get() as { n: number };
-    return row.n;
+  hasTable(table: string): boolean {
+    return this.tableNames.has(table);
   }
 
-  /** Rows in id order, a page at a time (keyset pagination: constant memory on large tables). */
-  *rows(table: string, pageSize = 1000): Generator<Row> {
-    const page = this.db.prepare(
-      `SELECT * FROM \`${table}\` WHERE id > ? ORDER BY id LIMIT ${pageSize}`,
-    );
-    let after = -Infinity;
+  columns(table: string): Promise<Set<string>> {
+    return this.engine.columns(table);
+  }
+
+  count(table: string): Promise<number> {
+    return this.engine.count(table);
+  }
+
+  /** Rows in id order after `afterId`, a page at a time (keyset paging: constant memory). */
+  async *rows(table: string, pageSize = 1000, afterId = 0): AsyncGenerator<Row> {
+    let after = afterId;
     for (;;) {
-      const rows = page.all(after === -Infinity ? Number.MIN_SAFE_INTEGER : after) as Row[];
+      const rows = await this.engine.page(table, after, pageSize);
       for (const row of rows) yield row;
       if (rows.length < pageSize) return;
       after = Number(rows[rows.length - 1]!['id']);
     }
   }
 
-  /** The options table (key, value; it has no id) in key order. */
-  optionRows(): Row[] {
-    return this.db.prepare('SELECT `key`, `value` FROM options ORDER BY `key`').all() as Row[];
+  optionRows(): Promise<Row[]> {
+    return this.engine.optionRows();
   }
 
-  /** Identifies the source across runs: project and its lowest user row (id, username, aff code). */
-  fingerprintRow(): Row | undefined {
-    return this.db.prepare('SELECT id, username, aff_code FROM users ORDER BY id LIMIT 1').get() as
-      Row | undefined;
+  fingerprintRow(): Promise<Row | undefined> {
+    return this.engine.firstUser();
   }
 
-  close(): void {
-    this.db.close();
+  close(): Promise<void> {
+    return this.engine.close();
   }
 }
 
-function columnsOf(db: Database.Database, table: string): Set<string> {
-  const rows = db.prepare(`PRAGMA table_info(\`${table}\`)`).all() as Array<{ name: string }>;
-  return new Set(rows.map((r) => r.name));
+async function openEngine(spec: string): Promise<SourceEngine> {
+  switch (sourceKind(spec)) {
+    case 'sqlite':
+      return SqliteSource.open(spec);
+    case 'mysql':
+    case 'postgres':
+      throw new ImportRefused(`${sourceKind(spec)} sources are not supported yet`);
+  }
 }
 
 /** one-api or new-api from the schema; anything else is refused. */
-export function detectProject(db: Database.Database, path = 'the source'): SourceProject {
-  const tables = new Set(
-    (
-      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{
-        name: string;
-      }>
-    ).map((r) => r.name),
-  );
+export async function detectProject(
+  engine: SourceEngine,
+  tables: ReadonlySet<string>,
+): Promise<SourceProject> {
   const required = ['users', 'tokens', 'channels', 'options'];
   const missing = required.filter((t) => !tables.has(t));
-  const users = tables.has('users') ? columnsOf(db, 'users') : new Set<string>();
-  const tokens = tables.has('tokens') ? columnsOf(db, 'tokens') : new Set<string>();
+  const users = tables.has('users') ? await engine.columns('users') : new Set<string>();
+  const tokens = tables.has('tokens') ? await engine.columns('tokens') : new Set<string>();
   const core = ['id', 'username', 'password', 'role', 'status', 'quota', 'used_quota', 'aff_code'];
   const tokenCore = ['id', 'user_id', 'key', 'status', 'remain_quota', 'unlimited_quota'];
   if (
@@ -102,7 +105,7 @@ export function detectProject(db: Database.Database, path = 'the source'): Sourc
     !tokenCore.every((c) => tokens.has(c))
   )
     throw new ImportRefused(
-      `${path} is not a one-api/new-api database (${
+      `${engine.location} is not a one-api/new-api database (${
         missing.length > 0
           ? `missing tables: ${missing.join(', ')}`
           : 'the users/tokens tables lack their columns'
