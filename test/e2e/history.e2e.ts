@@ -280,6 +280,7 @@ describe('history, balance at an instant, ledger integrity', () => {
     expect(await tokenAt(web, t1)).toEqual({
       timestamp: t1,
       existed: true,
+      history_begins_at: null,
       remain_quota: 800_000,
       used_quota: 0,
       unlimited_quota: false,

@@ -202,6 +202,19 @@ describe('import from one-api / new-api (built CLI)', () => {
         aff_code: 'al1c',
         inviter_id: 1,
       });
+      // Before the import the source's balance is not known: the history begins at the import.
+      const before = await gatewayApi(url, '/api/user/2/quota_at?timestamp=1', {
+        method: 'GET',
+        ...root,
+      });
+      expect(before.data).toMatchObject({ quota: null, used_quota: null, request_count: null });
+      const begins = before.data.history_begins_at as number;
+      expect(Math.abs(begins - Date.now() / 1000)).toBeLessThan(600);
+      const since = await gatewayApi(url, `/api/user/2/quota_at?timestamp=${begins + 1}`, {
+        method: 'GET',
+        ...root,
+      });
+      expect(since.data).toMatchObject({ history_begins_at: begins, quota: 3000000 });
       const tokens = await gatewayApi(url, '/api/token/?p=0&size=10', { method: 'GET', ...alice });
       const byName = Object.fromEntries(
         (tokens.data as Array<{ name: string }>).map((t) => [t.name, t]),

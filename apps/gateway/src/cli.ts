@@ -99,20 +99,25 @@ async function ledgerVerify(): Promise<void> {
 }
 
 /**
- * `cli.js import <one-api.db> [--dry-run]`: users and tokens of a one-api / new-api SQLite database
- * as events (docs/import.md), with the gateway stopped. Exit code 2 when refused (not such a
- * database, DATA_DIR in use or holding other data).
+ * `cli.js import <source> [--logs <source>] [--dry-run]`: a one-api / new-api database (a SQLite
+ * file, `mysql://…` or `postgres://…`) as events (docs/import.md), with the gateway stopped. Exit
+ * code 2 when refused (not such a database, DATA_DIR in use or holding other data).
  */
 async function importCommand(): Promise<void> {
   const args = process.argv.slice(3);
   const dryRun = args.includes('--dry-run');
-  const [source, ...rest] = args.filter((a) => a !== '--dry-run');
-  if (source === undefined || rest.length > 0) {
-    console.error('Usage: cli import <sqlite file> [--dry-run]');
+  const rest = args.filter((a) => a !== '--dry-run');
+  const at = rest.indexOf('--logs');
+  const logs = at >= 0 ? rest.splice(at, 2)[1] : undefined;
+  const [source, ...extra] = rest;
+  if (source === undefined || extra.length > 0 || (at >= 0 && logs === undefined)) {
+    console.error(
+      'Usage: cli import <sqlite file | mysql://… | postgres://…> [--logs <source>] [--dry-run]',
+    );
     process.exit(2);
   }
   try {
-    await runImport(loadConfig(), source, dryRun);
+    await runImport(loadConfig(), source, { dryRun, ...(logs === undefined ? {} : { logs }) });
   } catch (error) {
     if (!(error instanceof ImportRefused)) throw error;
     console.error(`Import refused: ${error.message}`);

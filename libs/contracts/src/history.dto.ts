@@ -54,12 +54,17 @@ export interface ActorHistoryQuery extends HistoryQuery {
 /** `GET /api/user/:id/quota_at?timestamp=` (and `/api/user/self/quota_at`). */
 export interface UserQuotaAtDto {
   timestamp: number;
+  /**
+   * When the user came from a one-api/new-api import: the instant (unix seconds) its recorded
+   * history begins. Before it the figures are not known, and are null (never a made-up 0).
+   */
+  history_begins_at: number | null;
   /** Balance at that instant: credits − consumption. */
-  quota: number;
-  used_quota: number;
-  request_count: number;
+  quota: number | null;
+  used_quota: number | null;
+  request_count: number | null;
   /** Σ balance credits (grants, admin deltas, aff transfers) up to that instant. */
-  credited: number;
+  credited: number | null;
   /** The balance changes (not the per-request consumption) up to that instant, newest first. */
   changes: PageOf<HistoryItemDto>;
 }
@@ -69,9 +74,14 @@ export interface TokenQuotaAtDto {
   timestamp: number;
   /** false: the token did not exist yet at that instant (the numbers are then 0). */
   existed: boolean;
-  remain_quota: number;
-  used_quota: number;
-  unlimited_quota: boolean;
+  /**
+   * When the token came from a one-api/new-api import: the instant its recorded history begins.
+   * Before it `existed` is true and the figures are null: it existed, its balance is not known.
+   */
+  history_begins_at: number | null;
+  remain_quota: number | null;
+  used_quota: number | null;
+  unlimited_quota: boolean | null;
 }
 
 export interface LedgerMismatchDto {

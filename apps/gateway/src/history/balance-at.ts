@@ -60,7 +60,7 @@ export class BalanceAt {
     };
   }
 
-  async token(tokenId: number, at: number): Promise<TokenQuotaAtDto> {
+  async token(tokenId: number, at: number): Promise<Omit<TokenQuotaAtDto, 'history_begins_at'>> {
     const [cap] = await this.readStore
       .collection<LedgerTokenCapDocument>(LEDGER_TOKEN_CAPS)
       .find({ token_id: tokenId, at: { $lte: at } }, { sort: { revision: -1 }, limit: 1 });

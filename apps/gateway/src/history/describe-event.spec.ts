@@ -261,4 +261,60 @@ describe('history describers (given events → what changed)', () => {
       after: 'https://hooks.example.com/…',
     });
   });
+
+  it('imported tasks and top-up orders: their first line reads "imported from new-api"', () => {
+    const source = {
+      project: 'new-api',
+      table: 'tasks',
+      rowId: 3,
+      importedAt: '2026-01-15T08:00:00Z',
+    };
+    const [task, failed] = describeStream([
+      {
+        type: 'TaskImported',
+        data: {
+          platform: 'suno',
+          upstreamTaskId: 'u3',
+          userId: 2,
+          quota: 40,
+          status: 'IN_PROGRESS',
+          progress: '50%',
+          failReason: '',
+          source,
+        },
+      },
+      {
+        type: 'TaskFailed',
+        data: {
+          reason: 'content policy',
+          snapshot: { status: 'FAILURE', progress: '100%', failReason: 'content policy' },
+        },
+      },
+    ]);
+    expect(task!.reason).toBe('imported from new-api at 2026-01-15T08:00:00Z');
+    expect(task!.changes).toEqual(
+      expect.arrayContaining([{ field: 'status', before: null, after: 'IN_PROGRESS' }]),
+    );
+    expect(failed!.reason).toBe('content policy');
+    expect(failed!.changes).toEqual(
+      expect.arrayContaining([{ field: 'status', before: 'IN_PROGRESS', after: 'FAILURE' }]),
+    );
+    const [order] = describeStream([
+      {
+        type: 'TopUpOrderImported',
+        data: {
+          userId: 2,
+          amount: 10,
+          money: 7.3,
+          quota: 5_000_000,
+          status: 'pending',
+          source: { ...source, table: 'top_ups' },
+        },
+      },
+    ]);
+    expect(order!.reason).toMatch(/^imported from new-api at /);
+    expect(order!.changes).toEqual(
+      expect.arrayContaining([{ field: 'quota', before: null, after: 5_000_000 }]),
+    );
+  });
 });

@@ -84,6 +84,18 @@ function importedFrom(d: Data): string {
   return `imported from ${str(source['project'])} at ${str(source['importedAt'])}`;
 }
 
+/** What a poll or a notify changed on a task: its status and progress. */
+function snapshotEffect(d: Data): EventEffect {
+  const snapshot = (d['snapshot'] ?? {}) as Data;
+  return {
+    set: {
+      status: snapshot['status'],
+      progress: snapshot['progress'],
+      ...(str(snapshot['failReason']) ? { fail_reason: snapshot['failReason'] } : {}),
+    },
+  };
+}
+
 /** One pure mapping per event type. Unknown types map to no changes (never a crash). */
 const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
   // user-<id>
@@ -247,6 +259,16 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
       status: 'pending',
     },
   }),
+  TopUpOrderImported: (d) => ({
+    set: {
+      user_id: d['userId'],
+      amount: d['amount'],
+      money: d['money'],
+      quota: d['quota'],
+      status: d['status'],
+    },
+    reason: importedFrom(d),
+  }),
   TopUpOrderPaid: (d) => ({
     set: {
       status: 'success',
@@ -257,6 +279,25 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
   }),
   TopUpOrderExpired: () => ({ set: { status: 'expired' } }),
   TopUpOrderFailed: (d) => ({ set: { status: 'failed' }, reason: str(d['reason']) }),
+  // task-<key> (imported new-api tasks; the relay's own tasks are described by the task logs)
+  TaskImported: (d) => ({
+    set: {
+      platform: d['platform'],
+      upstream_task_id: d['upstreamTaskId'],
+      user_id: d['userId'],
+      channel_id: d['channelId'],
+      action: d['action'],
+      quota: d['quota'],
+      status: d['status'],
+      progress: d['progress'],
+      ...(str(d['failReason']) ? { fail_reason: d['failReason'] } : {}),
+    },
+    reason: importedFrom(d),
+  }),
+  TaskProgressed: (d) => snapshotEffect(d),
+  TaskSucceeded: (d) => snapshotEffect(d),
+  TaskFailed: (d) => ({ ...snapshotEffect(d), reason: str(d['reason']) }),
+  TaskRefunded: (d) => ({ explicit: [delta('refund_quota', num(d['quota']))] }),
   // options, logs
   OptionChanged: (d) => ({
     explicit: [{ field: str(d['key']), before: d['previous'] ?? null, after: d['value'] }],

@@ -65,6 +65,18 @@ export class HistoryReader {
   }
 
   /** The first audit row of an entity (a token's owner is on it). */
+  /**
+   * When an imported user's or token's recorded history begins (the time of its UserImported /
+   * TokenImported), or null when it was created here.
+   */
+  importedAt(entity: 'user' | 'token', id: number): Promise<number | null> {
+    const type = entity === 'user' ? 'UserImported' : 'TokenImported';
+    return this.readStore
+      .collection<AuditIndexDocument>(AUDIT_INDEX)
+      .find({ entity, entity_id: id, type }, { sort: { pos: 1 }, limit: 1 })
+      .then((rows) => rows[0]?.time ?? null);
+  }
+
   firstRow(entity: AuditIndexDocument['entity'], id: number): Promise<AuditIndexDocument | null> {
     return this.readStore
       .collection<AuditIndexDocument>(AUDIT_INDEX)

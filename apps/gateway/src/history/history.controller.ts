@@ -1,6 +1,12 @@
 import { Controller, Get, Param, Query as QueryParams } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { isAdmin, isRoot, Role, type UserQuotaAtDto } from '@tollgate/contracts';
+import {
+  isAdmin,
+  isRoot,
+  Role,
+  type TokenQuotaAtDto,
+  type UserQuotaAtDto,
+} from '@tollgate/contracts';
 import type { Filter } from '@tollgate/read-store';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
 import type { UserDocument } from '../projections/user.document';
@@ -98,7 +104,18 @@ export class HistoryController {
   ) {
     const id = positiveId(rawId);
     await this.tokenViewer(id, viewer);
-    return ok(await this.balances.token(id, params.timestamp));
+    const at = params.timestamp;
+    const begins = await this.history.importedAt('token', id);
+    if (begins !== null && at < begins)
+      return ok({
+        timestamp: at,
+        existed: true,
+        history_begins_at: begins,
+        remain_quota: null,
+        used_quota: null,
+        unlimited_quota: null,
+      } satisfies TokenQuotaAtDto);
+    return ok({ ...(await this.balances.token(id, at)), history_begins_at: begins });
   }
 
   @Get('channel/:id/history')
@@ -147,7 +164,8 @@ export class HistoryController {
     viewer: HistoryViewer,
   ): Promise<UserQuotaAtDto> {
     const at = params.timestamp;
-    const [balance, changes] = await Promise.all([
+    const [begins, balance, changes] = await Promise.all([
+      this.history.importedAt('user', id),
       this.balances.user(id, at),
       this.history.page(
         withTimeRange({ entity: 'user', entity_id: id, quota_delta: { $ne: 0 } }, params, at),
@@ -155,7 +173,18 @@ export class HistoryController {
         viewer,
       ),
     ]);
-    return { timestamp: at, ...balance, changes };
+    // Before an import the source's figures are not known: say where the history begins.
+    if (begins !== null && at < begins)
+      return {
+        timestamp: at,
+        history_begins_at: begins,
+        quota: null,
+        used_quota: null,
+        request_count: null,
+        credited: null,
+        changes,
+      };
+    return { timestamp: at, history_begins_at: begins, ...balance, changes };
   }
 
   /** Who may read a user: the rule of GET /api/user/:id (its errors included). */

@@ -1,9 +1,11 @@
-import type { Projection } from '@tollgate/read-store';
+import type { Projection, ReadStoreSession } from '@tollgate/read-store';
 import {
   TASK_REFUND_EVENT_TYPES,
+  type BalanceImported,
   type RequestRelayed,
   type TaskRefunded,
   type TokenCreated,
+  type TokenImported,
   type TokenUpdated,
 } from '@tollgate/domain';
 import { eventTimeMs } from './event-facts';
@@ -19,23 +21,73 @@ const HOUR = 3600;
 export const usageBucketId = (subject: 'u' | 't', id: number, grain: 'h' | 's', t: number) =>
   `${subject}:${id}:${grain}:${t}`;
 
+/** Adds consumption to a subject's hour and second buckets (the unbatched path). */
+async function addUsage(
+  session: ReadStoreSession,
+  subject: 'u' | 't',
+  id: number,
+  second: number,
+  quota: number,
+  count: number,
+): Promise<void> {
+  const usage = session.collection<LedgerUsageDocument>(LEDGER_USAGE);
+  for (const [grain, t] of [
+    ['h', Math.floor(second / HOUR) * HOUR],
+    ['s', second],
+  ] as const) {
+    const _id = usageBucketId(subject, id, grain, t);
+    const doc = await usage.get(_id);
+    await usage.put({
+      _id,
+      subject,
+      subject_id: id,
+      grain,
+      t,
+      quota: (doc?.quota ?? 0) + quota,
+      count: (doc?.count ?? 0) + count,
+    });
+  }
+}
+
 /**
  * ledger_usage + ledger_token_caps: what the balance-at routes sum (docs/history.md). A task refund
  * is negative consumption (quota and count) at its own time, as the users and tokens read models
- * and the balance book count it.
+ * and the balance book count it. An import's used quota (and request count) is consumption at the
+ * import's instant, against the `quota + used` its BalanceImported credits: from then on the
+ * balance at an instant is the source's; before it the routes answer that history begins there.
  */
 export const ledgerUsageProjection: Projection = {
   name: 'ledger-usage',
   // 2: TaskRefunded (negative consumption).
-  version: 2,
+  // 3: BalanceImported / TokenImported (the source's used quota, at the import).
+  version: 3,
   collections: [
     { name: LEDGER_USAGE, indexes: [{ fields: { subject: 1, subject_id: 1, grain: 1, t: 1 } }] },
     { name: LEDGER_TOKEN_CAPS, indexes: [{ fields: { token_id: 1, revision: -1 } }] },
   ],
-  eventTypes: ['TokenCreated', 'TokenUpdated', 'RequestRelayed', ...TASK_REFUND_EVENT_TYPES],
+  eventTypes: [
+    'TokenCreated',
+    'TokenUpdated',
+    'TokenImported',
+    'BalanceImported',
+    'RequestRelayed',
+    ...TASK_REFUND_EVENT_TYPES,
+  ],
   async apply(recorded, session) {
     // Receipts before this event are already written (the batch's buffer is flushed first).
-    const event = { type: recorded.type, data: recorded.data } as TokenCreated | TokenUpdated;
+    const event = { type: recorded.type, data: recorded.data } as
+      | TokenCreated
+      | TokenUpdated
+      | TokenImported
+      | BalanceImported;
+    const second = Math.floor(eventTimeMs(recorded) / 1000);
+    if (event.type === 'BalanceImported') {
+      const { userId, usedQuota, requestCount } = event.data;
+      await addUsage(session, 'u', userId, second, usedQuota, requestCount);
+      return;
+    }
+    if (event.type === 'TokenImported')
+      await addUsage(session, 't', event.data.tokenId, second, event.data.usedQuota, 0);
     const { tokenId, remainQuota, unlimitedQuota } = event.data;
     const [used] = await session
       .collection<LedgerUsageDocument>(LEDGER_USAGE)

@@ -87,7 +87,7 @@ export async function importCatalogue(
 type MappedRow<F> = Mapped<{ facts: F; items: ReportItem[] }>;
 
 /** One table: map each row, count and report it, write it when there is a writer; the highest id. */
-async function importTable<R, F>(
+export async function importTable<R, F>(
   table: string,
   rows: Iterable<R> | AsyncIterable<R>,
   total: number,

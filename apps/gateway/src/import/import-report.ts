@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { formatProgressBar } from '@tollgate/read-store';
 import type { ReportItem } from './import-mapping';
 import type { SourceProject } from './source-database';
 
@@ -13,6 +14,8 @@ export interface TableCounts {
 
 export interface ImportReport {
   source: string;
+  /** The separate logs database, when there is one. */
+  logsSource?: string;
   project: SourceProject;
   dryRun: boolean;
   startedAt: string;
@@ -20,6 +23,8 @@ export interface ImportReport {
   tables: Record<string, TableCounts>;
   items: ReportItem[];
   reportFile?: string;
+  /** The import process's peak resident memory. */
+  peakRssMiB?: number;
 }
 
 export type Print = (line: string) => void;
@@ -49,7 +54,7 @@ export function countsOf(report: ImportReport, table: string): TableCounts {
   return (report.tables[table] ??= { read: 0, imported: 0, already: 0, skipped: 0 });
 }
 
-/** `users: 1000/25000 rows, 812 rows/s` */
+/** `users [###.........]  10% 1000/10000 rows, 812 rows/s` */
 export function printProgress(
   print: Print,
   table: string,
@@ -58,7 +63,7 @@ export function printProgress(
   started: number,
 ): void {
   const seconds = Math.max(0.001, (Date.now() - started) / 1000);
-  print(`${table}: ${done}/${total} rows, ${Math.round(done / seconds)} rows/s`);
+  print(`${table} ${formatProgressBar(done, total)} rows, ${Math.round(done / seconds)} rows/s`);
 }
 
 /** Every changed / dropped / skipped item, then one line of counts per table. */

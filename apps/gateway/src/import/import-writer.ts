@@ -16,7 +16,7 @@ import {
   type ExternalProvider,
   type ImportSource,
 } from '@tollgate/domain';
-import type { EventStore } from '@tollgate/event-store';
+import type { EventStore, RecordedEvent } from '@tollgate/event-store';
 import { derivedId } from '../infrastructure/derived-id';
 import { SecretBox, sha256Hex } from '../infrastructure/secret-box';
 import { SCHEMA_VERSION } from '../infrastructure/stream-commands';
@@ -209,6 +209,35 @@ export class ImportWriter {
       ],
       revision === null ? 'no_stream' : revision,
     );
+  }
+
+  /** A stream's last event and revision (null when there is none), without reading the rest. */
+  async last(stream: string): Promise<RecordedEvent | null> {
+    const [event] = await this.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    return event ?? null;
+  }
+
+  /**
+   * Appends events a decider decided on a stream whose revision the caller tracks (a long stream
+   * written a batch at a time: the logs), each id derived from its own source row. Returns the new
+   * revision.
+   */
+  async appendDecided(
+    stream: string,
+    decided: ReadonlyArray<{ readonly event: DomainEvent; readonly origin: ImportOrigin }>,
+    revision: number | null,
+  ): Promise<number> {
+    const result = await this.store.append(
+      stream,
+      decided.map(({ event, origin }) => ({
+        id: derivedId(`import:${this.fingerprint}:${origin.table}:${origin.rowId}:${stream}`),
+        type: event.type,
+        data: event.data,
+        metadata: this.metadata(origin),
+      })),
+      revision === null ? 'no_stream' : revision,
+    );
+    return result.nextExpectedRevision;
   }
 
   /** The envelope of an imported event: the system actor, this run, and where it came from. */

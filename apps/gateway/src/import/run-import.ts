@@ -15,12 +15,24 @@ import {
   type ImportReport,
   type Print,
 } from './import-report';
+import { importLogs } from './import-logs';
+import { importTasksAndTopUps, TASK_TABLES } from './import-tasks';
 import { ImportWriter } from './import-writer';
 import { ImportRefused, SourceDatabase, sourceKind } from './source-database';
 
 export type { ImportReport, TableCounts } from './import-report';
 
-const TABLES = ['users', 'tokens', ...CATALOGUE_TABLES] as const;
+export interface ImportOptions {
+  readonly dryRun: boolean;
+  /** A separate logs database (one-api/new-api's LOG_SQL_DSN). */
+  readonly logs?: string;
+}
+
+/** A SQLite path made absolute; a server URL as the engine prints it (password masked). */
+const printable = (spec: string, source: SourceDatabase): string =>
+  sourceKind(spec) === 'sqlite' ? resolve(spec) : source.location;
+
+const TABLES = ['users', 'tokens', ...CATALOGUE_TABLES, ...TASK_TABLES, 'logs'] as const;
 
 /**
  * `import <sqlite file> [--dry-run]`: users, tokens, channels, redemption codes and options of a
@@ -32,18 +44,29 @@ const TABLES = ['users', 'tokens', ...CATALOGUE_TABLES] as const;
 export async function runImport(
   config: AppConfig,
   sourcePath: string,
-  dryRun: boolean,
+  options: ImportOptions,
   print: Print = (line) => console.log(line),
 ): Promise<ImportReport> {
+  const { dryRun } = options;
   const source = await SourceDatabase.open(sourcePath);
-  const report = newReport(sourceKind(sourcePath) === 'sqlite' ? resolve(sourcePath) : source.location, source.project, dryRun, TABLES);
+  const logs = options.logs
+    ? await SourceDatabase.openLogs(options.logs, source.project).catch(async (error: Error) => {
+        await source.close();
+        throw error;
+      })
+    : source;
+  const report = newReport(printable(sourcePath, source), source.project, dryRun, TABLES);
+  if (logs !== source) report.logsSource = printable(options.logs!, logs);
   print(
     `Source: ${report.source} (${source.project})${dryRun ? ', dry run: nothing is written' : ''}`,
   );
+  if (report.logsSource) print(`Logs: ${report.logsSource}`);
   try {
     if (dryRun) {
       await mapAll(source, report, print);
       await importCatalogue(source, null, report, print);
+      await importTasksAndTopUps(source, null, report, print);
+      await importLogs(logs, source.project, null, report, print);
     } else {
       const fingerprint = await fingerprintOf(source);
       const stores = await openStores(config).catch((error: Error) => {
@@ -60,14 +83,18 @@ export async function runImport(
         const users = await importUsers(source, writer, report, print);
         await importTokens(source, writer, users, report, print);
         await importCatalogue(source, writer, report, print);
+        await importTasksAndTopUps(source, writer, report, print);
+        await importLogs(logs, source.project, writer, report, print);
       } finally {
         await stores.close();
       }
     }
   } finally {
     await source.close();
+    if (logs !== source) await logs.close();
   }
   report.finishedAt = new Date().toISOString();
+  report.peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
   printReport(report, print);
   if (!dryRun) print(`Report: ${writeReportFile(report, config.dataDir)}`);
   return report;

@@ -6,7 +6,7 @@ import { key48, newApiDatabase, oneApiDatabase } from '@tollgate/testing/import-
 import { ImportRefused, SourceDatabase, sourceKind } from './source-database';
 
 describe('sourceKind', () => {
-  it("reads a spec the way one-api/new-api read SQL_DSN", () => {
+  it('reads a spec the way one-api/new-api read SQL_DSN', () => {
     expect(sourceKind('/data/one-api.db')).toBe('sqlite');
     expect(sourceKind('mysql://u:p@127.0.0.1:3306/oneapi')).toBe('mysql');
     expect(sourceKind('postgres://u:p@localhost/oneapi')).toBe('postgres');

@@ -1,3 +1,5 @@
+import { MysqlSource } from './source-mysql';
+import { PostgresSource } from './source-postgres';
 import { SqliteSource } from './source-sqlite';
 import { ImportRefused, type Row, type SourceEngine } from './source-engine';
 
@@ -37,6 +39,25 @@ export class SourceDatabase {
     }
   }
 
+  /**
+   * A separate logs database (one-api/new-api's `LOG_SQL_DSN`): only its `logs` table is read, as
+   * the main source's project's.
+   */
+  static async openLogs(spec: string, project: SourceProject): Promise<SourceDatabase> {
+    const engine = await openEngine(spec);
+    try {
+      const tables = await engine.tables();
+      if (!tables.has('logs'))
+        throw new ImportRefused(
+          `${engine.location} has no logs table (--logs names the log database)`,
+        );
+      return new SourceDatabase(engine, project, tables);
+    } catch (error) {
+      await engine.close();
+      throw error;
+    }
+  }
+
   /** Where the source is (printable: no password). */
   get location(): string {
     return this.engine.location;
@@ -54,8 +75,15 @@ export class SourceDatabase {
     return this.engine.count(table);
   }
 
-  /** Rows in id order after `afterId`, a page at a time (keyset paging: constant memory). */
-  async *rows(table: string, pageSize = 1000, afterId = 0): AsyncGenerator<Row> {
+  /**
+   * Rows in id order after `afterId`, a page at a time (keyset paging: constant memory). By
+   * default from the lowest id, so a row with an id that is not positive is read, and reported.
+   */
+  async *rows(
+    table: string,
+    pageSize = 1000,
+    afterId = Number.MIN_SAFE_INTEGER,
+  ): AsyncGenerator<Row> {
     let after = afterId;
     for (;;) {
       const rows = await this.engine.page(table, after, pageSize);
@@ -83,8 +111,9 @@ async function openEngine(spec: string): Promise<SourceEngine> {
     case 'sqlite':
       return SqliteSource.open(spec);
     case 'mysql':
+      return MysqlSource.open(spec);
     case 'postgres':
-      throw new ImportRefused(`${sourceKind(spec)} sources are not supported yet`);
+      return PostgresSource.open(spec);
   }
 }
 

@@ -8,11 +8,13 @@ import {
 import {
   BILLING_EVENT_TYPES,
   LOG_EVENT_TYPES,
+  LOG_IMPORT_EVENT_TYPES,
   TASK_REFUND_EVENT_TYPES,
   USAGE_EVENT_TYPES,
   taskRefundLogText,
   type BillingEvent,
   type LogEvent,
+  type LogImported,
   type RequestRelayed,
   type TaskRefunded,
   type UsageEvent,
@@ -35,7 +37,7 @@ import {
 type Source =
   BillingEvent | UsageEvent | TaskRefunded | LogEvent | UserRegistered | UserImported | UserRenamed;
 /** The events that become a row. */
-type RowSource = BillingEvent | UsageEvent | TaskRefunded;
+type RowSource = BillingEvent | UsageEvent | TaskRefunded | LogImported;
 
 /** Usernames, read once per batch (a batch of receipts is mostly a few users' requests). */
 const usernames = new BatchMemo<string>();
@@ -64,7 +66,8 @@ export const logsProjection: Projection = {
   name: 'logs',
   // 2: log_totals. 3: the cache and reasoning counts in `other`.
   // 4: task charges' content (action, task id); TaskRefunded rows, subtracted from log_totals.
-  version: 4,
+  // 5: LogImported (a one-api / new-api log row, with its own time and username).
+  version: 5,
   collections: [
     {
       name: LOGS,
@@ -88,6 +91,7 @@ export const logsProjection: Projection = {
     ...USAGE_EVENT_TYPES,
     ...TASK_REFUND_EVENT_TYPES,
     ...LOG_EVENT_TYPES,
+    ...LOG_IMPORT_EVENT_TYPES,
   ],
   async apply(recorded, session) {
     const event = { type: recorded.type, data: recorded.data } as Source;
@@ -147,9 +151,10 @@ export const logsProjection: Projection = {
   // Receipts: the row as any other, and its quota into the totals, merged per batch. A task
   // refund's row (type 4) takes its quota back out of the totals: the consumption was given back.
   batched: {
-    eventTypes: [...USAGE_EVENT_TYPES, ...TASK_REFUND_EVENT_TYPES],
+    eventTypes: [...USAGE_EVENT_TYPES, ...TASK_REFUND_EVENT_TYPES, ...LOG_IMPORT_EVENT_TYPES],
     async apply(recorded, writes, session) {
-      const event = { type: recorded.type, data: recorded.data } as UsageEvent | TaskRefunded;
+      const event = { type: recorded.type, data: recorded.data } as
+        UsageEvent | TaskRefunded | LogImported;
       const row = await putRow(event, recorded, session);
       const position = Number(recorded.position.commit);
       if (row?.type === 2) addToTotals(writes, row.user_id, row.quota, position);
@@ -175,6 +180,31 @@ function addToTotals(writes: BatchWrites, userId: number, quota: number, positio
   }
 }
 
+/** An imported row as the source wrote it: its time, its username, its figures. */
+function importedRow(id: number, d: LogImported['data']): LogDocument {
+  return {
+    _id: String(id),
+    id,
+    created_at: d.createdAt,
+    type: d.type as LogDocument['type'],
+    user_id: d.userId,
+    username: d.username,
+    token_name: d.tokenName,
+    model_name: d.modelName,
+    quota: d.quota,
+    prompt_tokens: d.promptTokens,
+    completion_tokens: d.completionTokens,
+    use_time: d.useTime,
+    is_stream: d.isStream,
+    channel: d.channelId,
+    retry: '',
+    ip: '',
+    content: d.content,
+    other: d.other,
+    admin_id: 0,
+  };
+}
+
 /** new-api's content of a task's charge row (`%.2f`); Suno's names no task id. */
 function taskChargeLogText(
   d: Pick<RequestRelayed['data'], 'modelPrice' | 'groupRatio'>,
@@ -190,6 +220,7 @@ async function toRow(
   session: ReadStoreSession,
 ): Promise<LogDocument | null> {
   const id = Number(recorded.position.commit);
+  if (event.type === 'LogImported') return importedRow(id, event.data);
   const userId = event.data.userId;
   const actor = recorded.metadata['actor'] as { id?: number | null } | undefined;
   const base: LogDocument = {

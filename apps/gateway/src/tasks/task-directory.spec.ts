@@ -73,4 +73,49 @@ describe('TaskDirectory', () => {
     expect(directory.withUpstreamId('midjourney', 'u1').map((e) => e.taskId)).toEqual(['r1', 'r9']);
     expect(directory.ofOwner('midjourney', 'u1', 7)?.taskId).toBe('r9');
   });
+
+  it('folds imported tasks: open ones are polled, timed from the import; finished ones are not', () => {
+    const directory = new TaskDirectory();
+    const importedAt = '2026-01-15T08:00:00.000Z';
+    const imported = (taskId: string, upstreamTaskId: string, status: string, progress: string) =>
+      recordedEvent('TaskImported', {
+        taskId,
+        platform: 'midjourney',
+        upstreamTaskId,
+        userId: 4,
+        tokenId: 0,
+        channelId: 9,
+        action: 'IMAGINE',
+        model: 'mj_imagine',
+        code: 1,
+        quota: 50,
+        status,
+        progress,
+        failReason: '',
+        submitTime: 1_700_000_000_000,
+        startTime: 0,
+        finishTime: 0,
+        prompt: 'p',
+        promptEn: '',
+        description: '',
+        state: '',
+        imageUrl: '',
+        source: { project: 'new-api', table: 'midjourneys', rowId: 1, importedAt },
+      });
+    directory.apply([
+      imported('newapi-mj-1', 'm1', 'IN_PROGRESS', '45%'),
+      imported('newapi-mj-2', 'm2', 'SUCCESS', '100%'),
+      imported('newapi-mj-3', 'm3', 'FAILURE', '100%'),
+    ]);
+    const open = directory.openByChannel().get(9) ?? [];
+    expect(open.map((t) => [t.taskId, t.submitTime])).toEqual([
+      ['newapi-mj-1', Date.parse(importedAt)],
+    ]);
+    expect(directory.ofOwner('midjourney', 'm2', 4)).toMatchObject({
+      taskId: 'newapi-mj-2',
+      status: 'SUCCESS',
+      submitTime: 1_700_000_000_000,
+    });
+    expect(directory.ofOwner('midjourney', 'm1', 5)).toBeUndefined();
+  });
 });

@@ -42,7 +42,7 @@ export class TaskDirectory implements HotCache {
     for (const recorded of events) {
       const event = { type: recorded.type, data: recorded.data } as TaskEvent;
       const taskId = event.data.taskId;
-      if (event.type === 'TaskSubmitted') {
+      if (event.type === 'TaskSubmitted' || event.type === 'TaskImported') {
         const state = evolveTask(initialTaskState, event);
         const entry: TaskEntry = {
           taskId,
@@ -62,7 +62,7 @@ export class TaskDirectory implements HotCache {
           else this.byUpstream.set(key, [taskId]);
         }
         if (state.phase === 'open')
-          this.open.set(taskId, { ...state, submitTime: entry.submitTime });
+          this.open.set(taskId, { ...state, submitTime: openSince(event) });
         continue;
       }
       const current = this.open.get(taskId);
@@ -108,6 +108,18 @@ export class TaskDirectory implements HotCache {
   isOpen(taskId: string): boolean {
     return this.open.has(taskId);
   }
+}
+
+/**
+ * When an open task's timeout starts counting: its submission; for an imported task, the import
+ * (it was not polled while the source was stopped, so it is given the whole limit again).
+ */
+function openSince(event: TaskEvent): number {
+  if (event.type === 'TaskImported') {
+    const importedAt = Date.parse(event.data.source.importedAt);
+    return Math.max(event.data.submitTime, Number.isFinite(importedAt) ? importedAt : 0);
+  }
+  return event.type === 'TaskSubmitted' ? event.data.submitTime : 0;
 }
 
 const upstreamKey = (platform: TaskPlatform, id: string): string => `${platform}:${id}`;

@@ -8,7 +8,8 @@ const REFERENCE_PREFIX = 'topup-';
 /** topup_orders: one document per order; `credited` follows the QuotaGranted naming the order. */
 export const topUpOrderListProjection: Projection = {
   name: 'topup-orders',
-  version: 1,
+  // 2: TopUpOrderImported (new-api's top_ups rows taken over by the import).
+  version: 2,
   collections: [
     {
       name: TOPUP_ORDERS,
@@ -52,6 +53,29 @@ export const topUpOrderListProjection: Projection = {
           completed_by: 0,
         };
         // Insert once: a replayed creation must not reopen a paid order.
+        await orders.update(_id, { $setOnInsert: doc }, { upsert: true });
+        return;
+      }
+      case 'TopUpOrderImported': {
+        const d = event.data;
+        const paid = d.status === TopUpStatus.Success;
+        const { _id, ...doc }: TopUpOrderDocument = {
+          _id: id,
+          trade_no: d.tradeNo,
+          user_id: d.userId,
+          amount: d.amount,
+          money: d.money,
+          quota: d.quota,
+          payment_method: d.paymentMethod,
+          provider: d.provider,
+          status: d.status,
+          create_time: d.createdTime,
+          complete_time: 0,
+          provider_reference: '',
+          // A paid order's credit is inside the imported balance; a pending one's follows its Paid.
+          credited: paid,
+          completed_by: 0,
+        };
         await orders.update(_id, { $setOnInsert: doc }, { upsert: true });
         return;
       }

@@ -1,9 +1,12 @@
 import { BatchMemo, type Projection, type ReadStoreSession } from '@tollgate/read-store';
 import {
+  LOG_IMPORT_EVENT_TYPES,
   TASK_REFUND_EVENT_TYPES,
+  type LogImported,
   type OptionChanged,
   type RequestRelayed,
   type TaskRefunded,
+  type UserImported,
   type UserRegistered,
   type UserRenamed,
 } from '@tollgate/domain';
@@ -15,7 +18,7 @@ import {
   type QuotaDataStateDocument,
 } from './quota-data.document';
 
-type Source = UserRegistered | UserRenamed | OptionChanged;
+type Source = UserRegistered | UserImported | UserRenamed | OptionChanged;
 
 const HOUR = 3600;
 
@@ -46,7 +49,8 @@ function stateOf(session: ReadStoreSession, id: string): Promise<QuotaDataStateD
 export const quotaDataProjection: Projection = {
   name: 'quota-data',
   // 3: TaskRefunded subtracts its quota.
-  version: 3,
+  // 4: imported users' names; imported consumption rows (LogImported type 2) in their own hour.
+  version: 4,
   collections: [
     {
       name: QUOTA_DATA,
@@ -60,15 +64,18 @@ export const quotaDataProjection: Projection = {
   ],
   eventTypes: [
     'UserRegistered',
+    'UserImported',
     'UserRenamed',
     'OptionChanged',
     'RequestRelayed',
     ...TASK_REFUND_EVENT_TYPES,
+    ...LOG_IMPORT_EVENT_TYPES,
   ],
   async apply(recorded, session) {
     const event = { type: recorded.type, data: recorded.data } as Source;
     switch (event.type) {
       case 'UserRegistered':
+      case 'UserImported':
         await putState(session, { _id: String(event.data.userId), username: event.data.username });
         return;
       case 'UserRenamed':
@@ -83,17 +90,27 @@ export const quotaDataProjection: Projection = {
   },
   // The usage receipts (and task refunds): a batch's receipts are one write per user × model × hour.
   batched: {
-    eventTypes: ['RequestRelayed', ...TASK_REFUND_EVENT_TYPES],
+    eventTypes: ['RequestRelayed', ...TASK_REFUND_EVENT_TYPES, ...LOG_IMPORT_EVENT_TYPES],
     async apply(recorded, writes, session) {
+      const event = recorded as unknown as RequestRelayed | TaskRefunded | LogImported;
+      // An imported row counts only when it is a consumption row, in the hour it was written.
+      if (event.type === 'LogImported' && event.data.type !== 2) return;
       // Default on (the option's default): only an explicit false stops the export.
       if ((await stateOf(session, EXPORT_SWITCH))?.enabled === false) return;
-      const event = recorded as unknown as RequestRelayed | TaskRefunded;
-      const d = event.data;
       const occurred = recorded.metadata['occurredAt'];
       const at =
-        typeof occurred === 'string' ? Date.parse(occurred) : recorded.recordedAt.getTime();
+        event.type === 'LogImported'
+          ? event.data.createdAt * 1000
+          : typeof occurred === 'string'
+            ? Date.parse(occurred)
+            : recorded.recordedAt.getTime();
       const hour = Math.floor(at / 1000 / HOUR) * HOUR;
-      const username = (await stateOf(session, String(d.userId)))?.username ?? '';
+      const userId = event.data.userId;
+      const model = event.type === 'LogImported' ? event.data.modelName : event.data.model;
+      const username =
+        event.type === 'LogImported'
+          ? event.data.username
+          : ((await stateOf(session, String(userId)))?.username ?? '');
       const $inc =
         event.type === 'TaskRefunded'
           ? { count: 0, quota: -event.data.quota, token_used: 0 }
@@ -104,17 +121,17 @@ export const quotaDataProjection: Projection = {
             };
       writes.update(
         QUOTA_DATA,
-        `${d.userId}:${hour}:${d.model}`,
+        `${userId}:${hour}:${model}`,
         {
-          $setOnInsert: { user_id: d.userId, username, model_name: d.model, created_at: hour },
+          $setOnInsert: { user_id: userId, username, model_name: model, created_at: hour },
           $inc,
         },
         { upsert: true },
       );
       writes.update(
         QUOTA_DATA_TOTAL,
-        `${hour}:${d.model}`,
-        { $setOnInsert: { model_name: d.model, created_at: hour }, $inc },
+        `${hour}:${model}`,
+        { $setOnInsert: { model_name: model, created_at: hour }, $inc },
         { upsert: true },
       );
     },

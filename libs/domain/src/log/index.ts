@@ -1,1 +1,2 @@
 export * from './log.events';
+export * from './log-import';

@@ -3,6 +3,7 @@ import type { Decider } from '../shared/decider';
 import type {
   TaskEvent,
   TaskFailureCause,
+  TaskImported,
   TaskPlatform,
   TaskSnapshot,
   TaskSubmitted,
@@ -46,6 +47,8 @@ export type TaskCommand =
       /** The charge (its quota is the task's); absent when the submission is not charged. */
       readonly charge?: RequestRelayed['data'];
     }
+  /** A task taken over from a new-api database (decides nothing on a stream holding a task). */
+  | { readonly type: 'ImportTask'; readonly task: TaskImported['data'] }
   /** What the upstream says now (a poll or a notify). */
   | { readonly type: 'RecordTaskSnapshot'; readonly snapshot: TaskSnapshot }
   /** The gateway gives up on the task (timeout, channel gone). */
@@ -88,6 +91,36 @@ function snapshotOf(task: TaskSubmitted['data']): TaskSnapshot {
   };
 }
 
+/**
+ * An imported task is open when the source's poller would still ask about it: neither SUCCESS nor
+ * FAILURE, and its progress not "100%" (new-api's pollers skip rows at 100%).
+ */
+export function importedPhase(task: TaskImported['data']): TaskPhase {
+  if (task.status === 'SUCCESS') return 'succeeded';
+  if (task.status === 'FAILURE' || task.progress === DONE) return 'failed';
+  return 'open';
+}
+
+/** The imported row as the upstream would say it: times back in the platform's unit. */
+export function importedSnapshot(task: TaskImported['data']): TaskSnapshot {
+  const unit =
+    task.platform === 'suno' ? (ms: number) => Math.floor(ms / 1000) : (ms: number) => ms;
+  return {
+    status: task.status,
+    progress: task.progress,
+    failReason: task.failReason,
+    startTime: unit(task.startTime),
+    finishTime: unit(task.finishTime),
+    imageUrl: task.imageUrl,
+    promptEn: task.promptEn,
+    description: task.description,
+    state: task.state,
+    ...(task.buttons === undefined ? {} : { buttons: task.buttons }),
+    ...(task.properties === undefined ? {} : { properties: task.properties }),
+    ...(task.data === undefined ? {} : { data: task.data }),
+  };
+}
+
 export function evolveTask(state: TaskState, event: Emitted): TaskState {
   switch (event.type) {
     case 'TaskSubmitted': {
@@ -104,6 +137,22 @@ export function evolveTask(state: TaskState, event: Emitted): TaskState {
         quota: d.quota,
         phase: submittedPhase(d),
         snapshot: snapshotOf(d),
+      };
+    }
+    case 'TaskImported': {
+      const d = event.data;
+      return {
+        exists: true,
+        taskId: d.taskId,
+        platform: d.platform,
+        upstreamTaskId: d.upstreamTaskId,
+        userId: d.userId,
+        tokenId: d.tokenId,
+        channelId: d.channelId,
+        model: d.model,
+        quota: d.quota,
+        phase: importedPhase(d),
+        snapshot: importedSnapshot(d),
       };
     }
     case 'TaskProgressed':
@@ -190,6 +239,9 @@ export const taskDecider: Decider<TaskCommand, TaskState, Emitted> = {
           events.push({ type: 'RequestRelayed', data: command.charge });
         return events;
       }
+      case 'ImportTask':
+        // A rerun of the import (or a stream some task holds already) records nothing.
+        return state.exists ? [] : [{ type: 'TaskImported', data: command.task }];
       case 'RecordTaskSnapshot': {
         if (!state.exists || state.phase !== 'open') return [];
         const snapshot = command.snapshot;

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../shared/decider';
+import type { ImportSource } from '../shared/import-source';
 
 /** The two asynchronous task relays (new-api's `midjourneys` and `tasks` tables). */
 export type TaskPlatform = 'midjourney' | 'suno';
@@ -66,6 +67,54 @@ export type TaskSubmitted = DomainEvent<
 >;
 
 /**
+ * A task taken over from a new-api database (`midjourneys` or `tasks` row), as the source had it:
+ * charged there already (its charge is inside the imported balances, so nothing is charged here),
+ * finished or still open. An open one is polled again at its channel; if it then fails, its quota is
+ * refunded like a live task's. Times are Unix milliseconds, whatever the source's unit.
+ */
+export type TaskImported = DomainEvent<
+  'TaskImported',
+  {
+    /** The stream key: `task-<taskId>` (`newapi-mj-<row id>`, `newapi-task-<row id>`). */
+    readonly taskId: string;
+    readonly platform: TaskPlatform;
+    /** mj_id / task_id: the id the client and the upstream know. */
+    readonly upstreamTaskId: string;
+    readonly userId: number;
+    /** Always 0: new-api does not record the token of a task. */
+    readonly tokenId: number;
+    readonly channelId: number;
+    readonly action: string;
+    /** The billed model name, from the action (`mj_imagine`, `suno_music`, …). */
+    readonly model: string;
+    /** Midjourney's submit code (0 for Suno). */
+    readonly code: number;
+    /** What the source charged (`quota`); refunded if the task fails after the import. */
+    readonly quota: number;
+    readonly status: string;
+    readonly progress: string;
+    readonly failReason: string;
+    /** Unix milliseconds (Midjourney's source unit; Suno's seconds × 1000); 0 = unknown. */
+    readonly submitTime: number;
+    readonly startTime: number;
+    readonly finishTime: number;
+    readonly prompt: string;
+    readonly promptEn: string;
+    readonly description: string;
+    readonly state: string;
+    readonly imageUrl: string;
+    /** Parsed JSON columns; absent when the source had none (or it did not parse). */
+    readonly buttons?: unknown;
+    readonly properties?: unknown;
+    readonly data?: unknown;
+    /** Suno rows: the source's created_at / updated_at (Unix seconds). */
+    readonly createdAt?: number;
+    readonly updatedAt?: number;
+    readonly source: ImportSource;
+  }
+>;
+
+/**
  * What every event after the submission names: the task, its owner (the realtime pushes' audience)
  * and its platform (the task-log collection its row is in).
  */
@@ -120,10 +169,12 @@ export type TaskRefunded = DomainEvent<
   }
 >;
 
-export type TaskEvent = TaskSubmitted | TaskProgressed | TaskSucceeded | TaskFailed | TaskRefunded;
+export type TaskEvent =
+  TaskSubmitted | TaskImported | TaskProgressed | TaskSucceeded | TaskFailed | TaskRefunded;
 
 export const TASK_EVENT_TYPES: readonly TaskEvent['type'][] = [
   'TaskSubmitted',
+  'TaskImported',
   'TaskProgressed',
   'TaskSucceeded',
   'TaskFailed',

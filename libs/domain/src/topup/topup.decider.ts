@@ -2,7 +2,7 @@ import { TopUpStatus, type TopUpProvider, type TopUpStatusValue } from '@tollgat
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import { priceTopUp, toCents, type TopUpPricingInput } from './topup-pricing';
-import type { TopUpOrderEvent } from './topup.events';
+import type { TopUpOrderEvent, TopUpOrderImported } from './topup.events';
 
 export interface TopUpOrderState {
   readonly exists: boolean;
@@ -43,6 +43,8 @@ export type TopUpOrderCommand =
       /** When given, must be the order's provider. */
       readonly provider?: TopUpProvider;
     }
+  /** An order taken over from new-api (decides nothing on a stream holding an order). */
+  | { readonly type: 'ImportTopUpOrder'; readonly order: TopUpOrderImported['data'] }
   | { readonly type: 'CompleteTopUpOrder' }
   | { readonly type: 'ExpireTopUpOrder' }
   | { readonly type: 'FailTopUpOrder'; readonly reason: string };
@@ -63,6 +65,19 @@ export function evolveTopUpOrder(state: TopUpOrderState, event: TopUpOrderEvent)
         money: d.money,
         quota: d.quota,
         status: TopUpStatus.Pending,
+      };
+    }
+    case 'TopUpOrderImported': {
+      const d = event.data;
+      return {
+        exists: true,
+        tradeNo: d.tradeNo,
+        userId: d.userId,
+        provider: d.provider,
+        amount: d.amount,
+        money: d.money,
+        quota: d.quota,
+        status: d.status,
       };
     }
     case 'TopUpOrderPaid':
@@ -110,6 +125,15 @@ export const topUpOrderDecider: Decider<TopUpOrderCommand, TopUpOrderState, TopU
             },
           },
         ];
+      }
+      case 'ImportTopUpOrder': {
+        // A rerun of the import (or a stream an order holds already) records nothing.
+        if (state.exists) return [];
+        const o = command.order;
+        if (!TRADE_NO_PATTERN.test(o.tradeNo)) throw new DomainError('topup.trade_no_invalid');
+        if (!Number.isSafeInteger(o.quota) || o.quota < 0)
+          throw new DomainError('topup.amount_invalid');
+        return [{ type: 'TopUpOrderImported', data: o }];
       }
       case 'ConfirmTopUpPayment': {
         assertExists(state);

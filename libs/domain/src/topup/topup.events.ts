@@ -1,5 +1,6 @@
-import type { TopUpProvider } from '@tollgate/contracts';
+import type { TopUpProvider, TopUpStatusValue } from '@tollgate/contracts';
 import type { DomainEvent } from '../shared/decider';
+import type { ImportSource } from '../shared/import-source';
 
 /** An order was opened: what the user asked, what they pay and what will be credited. */
 export type TopUpOrderCreated = DomainEvent<
@@ -63,11 +64,37 @@ export type TopUpOrderFailed = DomainEvent<
   }
 >;
 
+/**
+ * An order taken over from a new-api database (`top_ups` row). A pending one can still be paid once
+ * through the usual confirmation (its credit follows as for a live order); a successful one credits
+ * nothing (its credit is inside the imported user quota) and is never paid again.
+ */
+export type TopUpOrderImported = DomainEvent<
+  'TopUpOrderImported',
+  {
+    readonly tradeNo: string;
+    readonly userId: number;
+    /** new-api's top_ups rows are Epay orders. */
+    readonly provider: TopUpProvider;
+    /** Not recorded by new-api: ''. */
+    readonly paymentMethod: string;
+    readonly amount: number;
+    readonly money: number;
+    /** What paying it credits: amount × QuotaPerUnit (the source's). */
+    readonly quota: number;
+    /** Unix seconds. */
+    readonly createdTime: number;
+    readonly status: TopUpStatusValue;
+    readonly source: ImportSource;
+  }
+>;
+
 export type TopUpOrderEvent =
-  TopUpOrderCreated | TopUpOrderPaid | TopUpOrderExpired | TopUpOrderFailed;
+  TopUpOrderCreated | TopUpOrderImported | TopUpOrderPaid | TopUpOrderExpired | TopUpOrderFailed;
 
 export const TOPUP_ORDER_EVENT_TYPES: readonly TopUpOrderEvent['type'][] = [
   'TopUpOrderCreated',
+  'TopUpOrderImported',
   'TopUpOrderPaid',
   'TopUpOrderExpired',
   'TopUpOrderFailed',

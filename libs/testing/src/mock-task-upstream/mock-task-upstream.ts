@@ -259,6 +259,19 @@ export class MockTaskUpstream {
     return this;
   }
 
+  /**
+   * Stores a task under `id` that was never submitted here (one another gateway submitted, e.g. an
+   * imported new-api task): polls answer it and `advance` moves it on like a submitted one.
+   */
+  seed(
+    platform: TaskPlatform,
+    id: string,
+    action = platform === 'suno' ? 'MUSIC' : 'IMAGINE',
+  ): this {
+    this.add({ id, platform, action, prompt: '', originTaskId: undefined, state: null, key: '' });
+    return this;
+  }
+
   /** `advance` for every stored task. */
   advanceAll(state: TaskAdvanceState, failReason?: string): this {
     for (const task of this.store.values()) this.apply(task, state, failReason);

@@ -121,6 +121,90 @@ describe('task-log projection', () => {
     expect(await suno('t1')).toBeNull();
   });
 
+  it('an imported task is a row as the source had it; a later poll updates it', async () => {
+    const source = {
+      project: 'new-api' as const,
+      table: 'midjourneys',
+      rowId: 3,
+      importedAt: '2026-01-15T08:00:00Z',
+    };
+    const imported = (taskId: string, platform: 'midjourney' | 'suno'): TaskEvent => ({
+      type: 'TaskImported',
+      data: {
+        taskId,
+        platform,
+        upstreamTaskId: `up-${taskId}`,
+        userId: 7,
+        tokenId: 0,
+        channelId: 2,
+        action: platform === 'suno' ? 'MUSIC' : 'IMAGINE',
+        model: platform === 'suno' ? 'suno_music' : 'mj_imagine',
+        code: platform === 'suno' ? 0 : 1,
+        quota: 50_000,
+        status: 'IN_PROGRESS',
+        progress: '45%',
+        failReason: '',
+        submitTime: 1_712_345_678_000,
+        startTime: 1_712_345_679_000,
+        finishTime: 0,
+        prompt: 'a cat',
+        promptEn: 'a cat, en',
+        description: '提交成功',
+        state: 's',
+        imageUrl: 'https://cdn.example/x.png',
+        buttons: [{ customId: 'MJ::JOB::upsample::1::u' }],
+        properties: { finalPrompt: 'a cat' },
+        ...(platform === 'suno'
+          ? { data: [{ id: 'clip-1' }], createdAt: 1_712_345_600, updatedAt: 1_712_345_700 }
+          : {}),
+        source: platform === 'suno' ? { ...source, table: 'tasks' } : source,
+      },
+    });
+    const result = await append('newapi-mj-3', [imported('newapi-mj-3', 'midjourney')]);
+    expect(await mj('newapi-mj-3')).toMatchObject({
+      id: Number(result.position.commit),
+      mj_id: 'up-newapi-mj-3',
+      user_id: 7,
+      channel_id: 2,
+      prompt_en: 'a cat, en',
+      state: 's',
+      submit_time: 1_712_345_678_000,
+      start_time: 1_712_345_679_000,
+      image_url: 'https://cdn.example/x.png',
+      status: 'IN_PROGRESS',
+      progress: '45%',
+      quota: 50_000,
+      buttons: '[{"customId":"MJ::JOB::upsample::1::u"}]',
+      properties: '{"finalPrompt":"a cat"}',
+    });
+    await append('newapi-task-4', [imported('newapi-task-4', 'suno')]);
+    expect(await suno('newapi-task-4')).toMatchObject({
+      task_id: 'up-newapi-task-4',
+      created_at: 1_712_345_600,
+      updated_at: 1_712_345_700,
+      submit_time: 1_712_345_678,
+      start_time: 1_712_345_679,
+      data: [{ id: 'clip-1' }],
+      quota: 50_000,
+    });
+    await append('newapi-task-4', [
+      {
+        type: 'TaskFailed',
+        data: {
+          ...ref('newapi-task-4', 'suno'),
+          reason: 'content policy',
+          cause: 'upstream',
+          snapshot: snapshot({ status: 'FAILURE', progress: '100%', failReason: 'content policy' }),
+        },
+      },
+    ]);
+    expect(await suno('newapi-task-4')).toMatchObject({
+      status: 'FAILURE',
+      fail_reason: 'content policy',
+      data: [{ id: 'clip-1' }],
+    });
+  });
+
   it('progress and success copy the snapshot: image, prompt_en, buttons and properties as JSON text', async () => {
     await append('t2', [submitted('t2')]);
     await append('t2', [{ type: 'TaskProgressed', data: { ...ref('t2'), snapshot: snapshot() } }]);

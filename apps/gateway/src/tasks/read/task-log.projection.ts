@@ -2,6 +2,7 @@ import type { Projection, ReadStoreSession, Update } from '@tollgate/read-store'
 import {
   TASK_EVENT_TYPES,
   type TaskEvent,
+  type TaskImported,
   type TaskPlatform,
   type TaskSnapshot,
   type TaskSubmitted,
@@ -88,6 +89,63 @@ function sunoDocument(
   };
 }
 
+/** An imported `midjourneys` row, as the source had it (times in milliseconds already). */
+function importedMidjourneyDocument(d: TaskImported['data'], id: number): MidjourneyDocument {
+  return {
+    _id: d.taskId,
+    task_key: d.taskId,
+    source_position: id,
+    id,
+    code: d.code,
+    user_id: d.userId,
+    action: d.action,
+    mj_id: d.upstreamTaskId,
+    prompt: d.prompt,
+    prompt_en: d.promptEn,
+    description: d.description,
+    state: d.state,
+    submit_time: d.submitTime,
+    start_time: d.startTime,
+    finish_time: d.finishTime,
+    image_url: d.imageUrl,
+    status: d.status,
+    progress: d.progress,
+    fail_reason: d.failReason,
+    channel_id: d.channelId,
+    quota: d.quota,
+    refund_quota: 0,
+    buttons: jsonText(d.buttons),
+    properties: jsonText(d.properties),
+  };
+}
+
+/** An imported `tasks` row (Suno): the event's milliseconds back to the log's seconds. */
+function importedSunoDocument(d: TaskImported['data'], id: number, at: number): SunoTaskDocument {
+  const seconds = (ms: number) => Math.floor(ms / 1000);
+  return {
+    _id: d.taskId,
+    task_key: d.taskId,
+    source_position: id,
+    id,
+    created_at: d.createdAt || at,
+    updated_at: d.updatedAt || d.createdAt || at,
+    task_id: d.upstreamTaskId,
+    platform: 'suno',
+    user_id: d.userId,
+    channel_id: d.channelId,
+    quota: d.quota,
+    refund_quota: 0,
+    action: d.action,
+    status: d.status,
+    fail_reason: d.failReason,
+    submit_time: seconds(d.submitTime),
+    start_time: seconds(d.startTime),
+    finish_time: seconds(d.finishTime),
+    progress: d.progress,
+    data: d.data ?? null,
+  };
+}
+
 /** What a snapshot changes on a drawing-log row (absent fields keep their value). */
 function midjourneyChanges(s: TaskSnapshot): Record<string, unknown> {
   const set: Record<string, unknown> = {
@@ -146,7 +204,8 @@ async function updateTask(
  */
 export const taskLogProjection: Projection = {
   name: 'task-log',
-  version: 2,
+  // 3: TaskImported (new-api's midjourneys / tasks rows taken over by the import).
+  version: 3,
   collections: [
     { name: MIDJOURNEYS, indexes: [...INDEXES, { fields: { mj_id: 1 } }] },
     { name: SUNO_TASKS, indexes: [...INDEXES, { fields: { task_id: 1 } }] },
@@ -167,6 +226,22 @@ export const taskLogProjection: Projection = {
             .update(_id, { $setOnInsert: doc }, { upsert: true });
         } else {
           const { _id, ...doc } = sunoDocument(d, position, position, at);
+          await session
+            .collection<SunoTaskDocument>(SUNO_TASKS)
+            .update(_id, { $setOnInsert: doc }, { upsert: true });
+        }
+        return;
+      }
+      case 'TaskImported': {
+        // Inserted once, like a submission: a replay must not undo the task's later events.
+        const d = event.data;
+        if (d.platform === 'midjourney') {
+          const { _id, ...doc } = importedMidjourneyDocument(d, position);
+          await session
+            .collection<MidjourneyDocument>(MIDJOURNEYS)
+            .update(_id, { $setOnInsert: doc }, { upsert: true });
+        } else {
+          const { _id, ...doc } = importedSunoDocument(d, position, at);
           await session
             .collection<SunoTaskDocument>(SUNO_TASKS)
             .update(_id, { $setOnInsert: doc }, { upsert: true });

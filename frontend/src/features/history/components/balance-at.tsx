@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Stat } from '@/components/stat';
 import { useQuotaFormatter } from '@/features/status';
 import { notifyError } from '@/lib/notify';
-import { nowSeconds } from '@/utils/date-time';
+import { formatDateTime, nowSeconds } from '@/utils/date-time';
 import { historyQueries, type QuotaSubject } from '../api/history.api';
 import { DateTimeInput, fromInputValue, toInputValue } from './date-time-input';
 import { HistoryEntry } from './history-entry';
@@ -19,6 +19,16 @@ function Failure({ error }: { error: Error }) {
   );
 }
 
+/** Before an import the source's figures are not known: where the recorded history begins. */
+function BeforeImport({ begins }: { begins: number | null }) {
+  const { t } = useTranslation();
+  return (
+    <Text c="dimmed" data-testid="balance-at-result">
+      {t('history.balanceAt.beforeImport', { time: formatDateTime(begins ?? 0) })}
+    </Text>
+  );
+}
+
 /** A user's quota, used quota and the balance changes that led there, at an instant. */
 function UserBalance({ id, instant }: { id: number | 'self'; instant: number }) {
   const { t } = useTranslation();
@@ -27,6 +37,8 @@ function UserBalance({ id, instant }: { id: number | 'self'; instant: number }) 
   if (query.error) return <Failure error={query.error} />;
   const data = query.data;
   if (!data) return null;
+  if (data.quota === null || data.used_quota === null)
+    return <BeforeImport begins={data.history_begins_at} />;
   const changes = data.changes.items;
   return (
     <Stack data-testid="balance-at-result">
@@ -46,7 +58,7 @@ function UserBalance({ id, instant }: { id: number | 'self'; instant: number }) 
         <Stat
           size="lg"
           label={t('history.balanceAt.requestCount')}
-          value={String(data.request_count)}
+          value={String(data.request_count ?? 0)}
           testId="balance-at-requests"
         />
       </SimpleGrid>
@@ -84,6 +96,8 @@ function TokenBalance({ id, instant }: { id: number; instant: number }) {
         {t('history.balanceAt.notYet')}
       </Text>
     );
+  if (data.remain_quota === null || data.used_quota === null)
+    return <BeforeImport begins={data.history_begins_at} />;
   return (
     <SimpleGrid cols={2} data-testid="balance-at-result">
       <Stat

@@ -130,6 +130,7 @@ describe('history drawer', { timeout: 20_000 }, () => {
       'GET /api/user/2/quota_at': () =>
         ok({
           timestamp: 0,
+          history_begins_at: null,
           quota: 1_000_000,
           used_quota: 250_000,
           request_count: 7,
@@ -152,6 +153,28 @@ describe('history drawer', { timeout: 20_000 }, () => {
     expect(within(drawer).getAllByTestId('history-item')[0]).toHaveTextContent('req-quota');
     const call = callsTo(calls, '/api/user/2/quota_at').at(-1);
     expect(call?.query.get('timestamp')).toBe(String(parseDateTime('2024-03-01 12:30:15')));
+  });
+
+  it('says the history begins at the import for an instant before an imported user existed here', async () => {
+    setupUsers({
+      'GET /api/user/2/quota_at': () =>
+        ok({
+          timestamp: 0,
+          history_begins_at: parseDateTime('2026-11-01 08:00:00'),
+          quota: null,
+          used_quota: null,
+          request_count: null,
+          credited: null,
+          changes: { items: [], total: 0, page: 1, page_size: 10 },
+        }),
+    });
+    const drawer = await openHistory('alice');
+    await userEvent.click(within(drawer).getByRole('tab', { name: '余额回溯' }));
+    await userEvent.click(within(drawer).getByRole('button', { name: '查看' }));
+    expect(await within(drawer).findByTestId('balance-at-result')).toHaveTextContent(
+      '该时刻早于导入：记录从 2026-11-01 08:00:00 导入时开始，此前的额度未知',
+    );
+    expect(within(drawer).queryByTestId('balance-at-quota')).not.toBeInTheDocument();
   });
 
   it("lists what an admin did in a time range (who-did-what) from the admin's drawer", async () => {
@@ -194,6 +217,7 @@ describe('history drawer', { timeout: 20_000 }, () => {
         ok({
           timestamp: Number(call.query.get('timestamp')),
           existed: true,
+          history_begins_at: null,
           remain_quota: 250_000,
           used_quota: 0,
           unlimited_quota: false,

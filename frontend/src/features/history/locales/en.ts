@@ -99,6 +99,8 @@ export const historyEn: typeof historyZhCN = {
       remainQuota: 'Token quota left then',
       unlimited: 'Unlimited',
       requestCount: 'Requests then',
+      beforeImport:
+        'That is before the import: the history begins when it was imported, at {{time}}; the balance before it is not known',
       notYet: 'The token did not exist yet at that time',
       more: '{{count}} earlier changes are under "Changes"',
       ledTo: 'Quota changes that led there',

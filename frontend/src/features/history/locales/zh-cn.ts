@@ -98,6 +98,7 @@ export const historyZhCN = {
       remainQuota: '当时令牌剩余额度',
       unlimited: '无限额度',
       requestCount: '当时请求次数',
+      beforeImport: '该时刻早于导入：记录从 {{time}} 导入时开始，此前的额度未知',
       notYet: '该时刻令牌尚未创建',
       more: '更早的 {{count}} 条变更见“变更记录”',
       ledTo: '此前的额度变更',
