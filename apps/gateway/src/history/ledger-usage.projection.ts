@@ -76,10 +76,7 @@ export const ledgerUsageProjection: Projection = {
   async apply(recorded, session) {
     // Receipts before this event are already written (the batch's buffer is flushed first).
     const event = { type: recorded.type, data: recorded.data } as
-      | TokenCreated
-      | TokenUpdated
-      | TokenImported
-      | BalanceImported;
+      TokenCreated | TokenUpdated | TokenImported | BalanceImported;
     const second = Math.floor(eventTimeMs(recorded) / 1000);
     if (event.type === 'BalanceImported') {
       const { userId, usedQuota, requestCount } = event.data;
