@@ -23,6 +23,21 @@ describe('channel type table', () => {
     for (const info of CHANNEL_TYPE_TABLE) expect(info.defaultBaseUrl.endsWith('/')).toBe(false);
   });
 
+  it("new-api's 45 VolcEngine and 46 BaiduV2 are listed with their provider's address and an API key", () => {
+    expect(channelTypeInfo(45)).toMatchObject({
+      defaultBaseUrl: 'https://ark.cn-beijing.volces.com',
+      keyFormat: 'api_key',
+      jsonKey: false,
+    });
+    expect(channelTypeInfo(46)).toMatchObject({
+      defaultBaseUrl: 'https://qianfan.baidubce.com',
+      keyFormat: 'api_key',
+      jsonKey: false,
+    });
+    expect(CHANNEL_TYPES[45]).toMatch(/VolcEngine/);
+    expect(CHANNEL_TYPES[46]).toMatch(/Qianfan V2/);
+  });
+
   it('Azure and Spark carry the spec defaults for other', () => {
     expect(channelTypeInfo(3)?.other?.default).toBe('2023-06-01-preview');
     expect(channelTypeInfo(18)?.other?.default).toBe('v2.1');

@@ -52,7 +52,8 @@ const t = (
 
 /**
  * The spec's types (000 §3) plus the new-api types whose providers have a balance API, so the
- * "update balance" action has something to do beyond OpenAI.
+ * "update balance" action has something to do beyond OpenAI, and new-api's 45 / 46 (an imported
+ * channel of those types opens, edits and saves like any other).
  */
 export const CHANNEL_TYPE_TABLE: readonly ChannelTypeInfo[] = [
   t(1, 'OpenAI', 'https://api.openai.com', { balanceApi: true, modelListApi: true }),
@@ -98,6 +99,9 @@ export const CHANNEL_TYPE_TABLE: readonly ChannelTypeInfo[] = [
   t(40, 'SiliconCloud', 'https://api.siliconflow.cn', { balanceApi: true, modelListApi: true }),
   t(41, 'Vertex AI', '', { keyFormat: 'json', jsonKey: true, other: { kind: 'region_json' } }),
   t(43, 'DeepSeek', 'https://api.deepseek.com', { balanceApi: true, modelListApi: true }),
+  // new-api's 字节火山方舟、豆包通用 and 百度文心千帆V2: the relay calls <base>/api/v3/... and <base>/v2/...
+  t(45, 'VolcEngine Ark (Doubao)', 'https://ark.cn-beijing.volces.com'),
+  t(46, 'Baidu Qianfan V2', 'https://qianfan.baidubce.com'),
 ];
 
 const BY_TYPE = new Map(CHANNEL_TYPE_TABLE.map((info) => [info.value, info]));

@@ -1,5 +1,7 @@
 import { isSkipped } from './import-mapping';
 import { mapChannelRow, ONE_API_TYPES, type MappedChannel } from './channel-mapping';
+import { importExtraChannels } from './import-catalogue';
+import { newReport } from './import-report';
 
 const AT = '2026-01-15T08:00:00.000Z';
 const oneApiRow = (over: Record<string, unknown> = {}) => ({
@@ -65,9 +67,7 @@ describe('mapChannelRow', () => {
     [29, 1, 'https://api.groq.com/openai'],
     [32, 1, 'https://api.stepfun.com'],
     [39, 1, 'https://api.together.xyz'],
-    [40, 45, 'https://ark.cn-beijing.volces.com'],
     [45, 1, 'https://api.x.ai'],
-    [47, 46, 'https://qianfan.baidubce.com'],
     [48, 1, 'https://spark-api-open.xf-yun.com'],
     [49, 1, 'https://dashscope.aliyuncs.com/compatible-mode'],
     [19, 19, 'https://ai.360.cn'],
@@ -85,7 +85,9 @@ describe('mapChannelRow', () => {
     [30, 4],
     [35, 34],
     [36, 43],
+    [40, 45],
     [44, 40],
+    [47, 46],
     [51, 24],
   ])('one-api type %i is renumbered %i, the type default base applying', (from, to) => {
     const m = map({ type: from, key: 'k' });
@@ -97,6 +99,30 @@ describe('mapChannelRow', () => {
   it('keeps the numbers both projects share', () => {
     for (const type of [1, 3, 8, 14, 16, 17, 20, 23, 24, 25, 31, 33])
       expect(ONE_API_TYPES[type]?.to).toBe(type);
+  });
+
+  it('Novita (one-api 41) becomes Custom (8) at the URL one-api called for chat', () => {
+    const fallback = map({ type: 41 });
+    expect(fallback.channel.config).toMatchObject({
+      type: 8,
+      baseUrl: 'https://api.novita.ai/v3/openai/chat/completions',
+    });
+    expect(fallback.channel.status).toBe(1);
+    expect(item(fallback, 'type')?.reason).toContain('new-api type 8 (Custom');
+    expect(item(fallback, 'base_url')?.reason).toContain(
+      'calls https://api.novita.ai/v3/openai/chat/completions',
+    );
+    const own = map({ type: 41, base_url: 'https://proxy.example.com/novita/' });
+    expect(own.channel.config.baseUrl).toBe('https://proxy.example.com/novita/chat/completions');
+  });
+
+  it('new-api 45 VolcEngine and 46 BaiduV2 keep their number and the type default base', () => {
+    for (const type of [45, 46]) {
+      const m = map({ type, key: 'ark-key' }, 'new-api');
+      expect(m.channel.config).toMatchObject({ type, baseUrl: '' });
+      expect(m.channel.status).toBe(1);
+      expect(m.items).toEqual([]);
+    }
   });
 
   it('keeps a base URL the row has', () => {
@@ -206,11 +232,46 @@ describe('mapChannelRow', () => {
     expect(item(m, 'param_override')?.action).toBe('dropped');
   });
 
-  it('a multi-line key keeps its first line; an empty one or no models disable the channel', () => {
-    const multi = map({ key: 'sk-1\nsk-2\n' });
-    expect(multi.channel.key).toBe('sk-1');
-    expect(item(multi, 'key')?.reason).toMatch(/2 keys/);
-    expect(JSON.stringify(multi.items)).not.toContain('sk-2');
+  it('a multi-line key: the row takes the first, each other distinct line one more channel', () => {
+    const multi = map({ key: 'sk-1\r\n sk-2 \n\nsk-1\nsk-3\nsk-2\n', status: 3 });
+    expect(multi.channel).toMatchObject({ channelId: 3, key: 'sk-1', usedQuota: 1000 });
+    expect(multi.channel.config.name).toBe('main');
+    expect(multi.extraChannels.map((c) => [c.key, c.config.name])).toEqual([
+      ['sk-2', 'main #2'],
+      ['sk-3', 'main #3'],
+    ]);
+    for (const extra of multi.extraChannels) {
+      // Every setting as the row's; the used quota stays with the row's own channel.
+      expect({ ...extra.config, name: 'main' }).toEqual(multi.channel.config);
+      expect(extra).toMatchObject({
+        status: 3,
+        statusReason: multi.channel.statusReason,
+        sourceType: 1,
+        usedQuota: 0,
+        source: multi.channel.source,
+      });
+      expect(extra).not.toHaveProperty('channelId');
+    }
+    // Repeated lines are imported once, reported; no key in the report.
+    expect(item(multi, 'key')).toMatchObject({ action: 'dropped' });
+    expect(item(multi, 'key')?.reason).toMatch(/^2 repeated lines/);
+    expect(JSON.stringify(multi.items)).not.toMatch(/sk-\d/);
+    expect(map({ key: 'sk-1' }).extraChannels).toEqual([]);
+    // A JSON key (Vertex) is one key, never split.
+    const adc = JSON.stringify({ type: 'service_account', project_id: 'p1' }, null, 2);
+    expect(map({ type: 41, key: adc, other: 'us-central1' }, 'new-api').extraChannels).toEqual([]);
+  });
+
+  it('each key of a multi-line key is checked on its own', () => {
+    const m = map({ type: 15, key: 'api|secret\nno-pipe' });
+    expect(m.channel.status).toBe(1);
+    expect(m.extraChannels[0]?.status).toBe(2);
+    expect(item(m, 'status')?.reason).toBe(
+      'main #2: imported disabled: the key is not in the APIKey|SecretKey format',
+    );
+  });
+
+  it('an empty key, no models or a key in the wrong format disable the channel', () => {
     expect(map({ key: '' }).channel.status).toBe(2);
     expect(map({ models: '' }).channel.status).toBe(2);
     expect(map({ type: 15, key: 'no-pipe' }).channel.status).toBe(2);
@@ -218,5 +279,29 @@ describe('mapChannelRow', () => {
 
   it('skips a row without a positive id', () => {
     expect(isSkipped(mapChannelRow('one-api', oneApiRow({ id: 0 }), AT))).toBe(true);
+  });
+});
+
+describe('importExtraChannels (dry run: ids and report, nothing written)', () => {
+  it('gives the further keys ids after the highest source id, in source order', async () => {
+    const row = (id: number, key: string) => {
+      const m = mapChannelRow('one-api', oneApiRow({ id, key }), AT);
+      if (isSkipped(m)) throw new Error(m.skipped.reason);
+      return { rowId: id, extra: m.extraChannels };
+    };
+    const report = newReport('src', 'one-api', true, ['channels']);
+    const last = await importExtraChannels(
+      [row(4, 'sk-a\nsk-b\nsk-c'), row(9, 'sk-d\nsk-e')],
+      12,
+      null,
+      report,
+    );
+    expect(last).toBe(15);
+    expect(report.items.map((i) => [i.rowId, i.field, i.reason])).toEqual([
+      [4, 'key', '3 keys on separate lines: imported as channels 4, 13, 14'],
+      [9, 'key', '2 keys on separate lines: imported as channels 9, 15'],
+    ]);
+    expect(report.tables['channels']).toMatchObject({ imported: 3, skipped: 0 });
+    expect(await importExtraChannels([], 12, null, report)).toBe(12);
   });
 });

@@ -35,6 +35,12 @@ export interface ChannelFacts {
 }
 export interface MappedChannel {
   readonly channel: ChannelFacts;
+  /**
+   * The row's further distinct keys, in source order: one channel each, named `<name> #2`, `#3`, …,
+   * configured as the row. Their ids are given where they are written (after the highest source
+   * channel id), so the mapping stays a function of the row.
+   */
+  readonly extraChannels: readonly Omit<ChannelFacts, 'channelId'>[];
   readonly items: ReportItem[];
 }
 
@@ -48,8 +54,11 @@ interface OneApiType {
   readonly to: number | null;
   /** one-api's default base URL (used when the row has none and the meaning would be lost). */
   readonly base?: string;
-  /** Why the relayed path may differ from what one-api called (reported). */
-  readonly note?: string;
+  /**
+   * one-api built `<base><endpoint>` itself for this type (chat only): it comes in as Custom (8),
+   * whose base URL is the endpoint the relay calls as given.
+   */
+  readonly endpoint?: string;
 }
 export const ONE_API_TYPES: Readonly<Record<number, OneApiType>> = {
   0: { name: 'Unknown', to: 0 },
@@ -93,12 +102,8 @@ export const ONE_API_TYPES: Readonly<Record<number, OneApiType>> = {
   38: { name: 'DeepL', to: null },
   39: { name: 'TogetherAI', to: 1, base: 'https://api.together.xyz' },
   40: { name: 'Doubao', to: 45, base: 'https://ark.cn-beijing.volces.com' },
-  41: {
-    name: 'Novita',
-    to: 1,
-    base: 'https://api.novita.ai/v3/openai',
-    note: 'one-api called <base>/chat/completions, Tollgate calls <base>/v1/chat/completions: check the base URL',
-  },
+  // one-api calls <base>/chat/completions (and nothing else); OpenAI (1) would call <base>/v1/….
+  41: { name: 'Novita', to: 8, base: 'https://api.novita.ai/v3/openai', endpoint: '/chat/completions' },
   42: { name: 'VertexAI', to: 41 },
   43: { name: 'Proxy', to: null },
   44: { name: 'SiliconFlow', to: 40, base: 'https://api.siliconflow.cn' },
@@ -122,11 +127,6 @@ const OPENAI_LIKE: Readonly<Record<number, { name: string; base: string }>> = {
   9: { name: 'AILS', base: 'https://api.caipacity.com' },
   42: { name: 'Mistral', base: 'https://api.mistral.ai' },
   48: { name: 'xAI', base: 'https://api.x.ai' },
-};
-/** Default base URLs of new-api types the relay speaks but the console does not list. */
-const RELAYED_DEFAULT_BASE: Readonly<Record<number, string>> = {
-  45: 'https://ark.cn-beijing.volces.com',
-  46: 'https://qianfan.baidubce.com',
 };
 
 function parseObject(raw: string): Record<string, unknown> | null {
@@ -169,7 +169,7 @@ export function mapChannelRow(
   const sourceType = int(row['type']);
   let type = sourceType;
   let fillBase = '';
-  let baseNote = '';
+  let endpoint = '';
   if (project === 'one-api') {
     const known = ONE_API_TYPES[sourceType];
     if (!known) {
@@ -185,10 +185,10 @@ export function mapChannelRow(
           'type',
           `one-api type ${sourceType} (${known.name}) is new-api type ${type}${
             type === 1 ? ' (OpenAI-compatible)' : ''
-          }`,
+          }${known.endpoint ? ' (Custom: the base URL is the endpoint called)' : ''}`,
         );
       fillBase = known.base ?? '';
-      baseNote = known.note ?? '';
+      endpoint = known.endpoint ?? '';
     }
   }
   // new-api types the relay speaks at /v1 but the console does not list: OpenAI at their base URL.
@@ -216,16 +216,18 @@ export function mapChannelRow(
     baseUrl = '';
   }
   const routedDefault = channelTypeInfo(type)?.defaultBaseUrl ?? '';
-  let fillFrom = `${project}'s default for its type`;
-  if (fillBase === '' && routedDefault === '' && RELAYED_DEFAULT_BASE[type]) {
-    fillBase = RELAYED_DEFAULT_BASE[type] ?? '';
-    fillFrom = "the provider's address";
-  }
-  if (baseUrl === '' && fillBase !== '' && fillBase !== routedDefault) {
+  if (endpoint !== '') {
+    // The URL one-api called, whole: <base URL or one-api's default><endpoint>.
+    const called = `${baseUrl || fillBase}${endpoint}`;
+    changed(
+      'base_url',
+      `one-api called ${baseUrl === '' ? '<its default>' : '<base URL>'}${endpoint} (chat only): the Custom channel calls ${called}`,
+    );
+    baseUrl = called;
+  } else if (baseUrl === '' && fillBase !== '' && fillBase !== routedDefault) {
     baseUrl = fillBase;
-    changed('base_url', `empty: ${fillFrom} written in (${fillBase})`);
+    changed('base_url', `empty: ${project}'s default for its type written in (${fillBase})`);
   }
-  if (baseNote) changed('base_url', baseNote);
 
   // config (one-api only): its fields move to new-api's places.
   let config: Record<string, unknown> = {};
@@ -245,18 +247,24 @@ export function mapChannelRow(
     }
   };
 
-  // Key: one per channel (new-api and Tollgate alike); a JSON key (Vertex) stays whole.
-  let key = text(row['key']);
+  // Key: one per channel (new-api and Tollgate alike); a JSON key (Vertex) stays whole. Several
+  // lines are several channels: the row's own takes the first key, each other distinct line one
+  // more channel (extraChannels; the writer reports their ids).
+  let keys = [text(row['key'])];
   if (!channelTypeInfo(type)?.jsonKey) {
-    const lines = key
+    const lines = (keys[0] ?? '')
       .split(/\r?\n/)
       .map((l) => l.trim())
       .filter(Boolean);
-    if (lines.length > 1) {
-      dropped('key', `${lines.length} keys on separate lines: only the first is imported`);
-    }
-    key = lines[0] ?? '';
+    keys = [...new Set(lines)];
+    const repeated = lines.length - keys.length;
+    if (repeated > 0)
+      dropped(
+        'key',
+        `${repeated} repeated ${repeated === 1 ? 'line' : 'lines'}: each distinct key is imported once`,
+      );
   }
+  let key = keys[0] ?? '';
 
   if (project === 'one-api') {
     switch (type) {
@@ -279,6 +287,7 @@ export function mapChannelRow(
         const [ak, sk, region] = [cfg('ak'), cfg('sk'), cfg('region')];
         if (ak && sk && region) {
           key = `${ak}|${sk}|${region}`;
+          keys = [key];
           changed('key', 'config.ak, config.sk and config.region joined as the key ak|sk|region');
         }
         break;
@@ -288,6 +297,7 @@ export function mapChannelRow(
         const adc = cfg('vertex_ai_adc');
         if (adc !== '') {
           key = adc;
+          keys = [key];
           changed('key', 'config.vertex_ai_adc (service-account JSON) is the key');
         }
         const region = cfg('region');
@@ -311,9 +321,14 @@ export function mapChannelRow(
     other = JSON.stringify({ default: other });
     changed('other', 'a bare region: written as {"default": region}');
   }
-  if (key === '') disable.push('the key is empty');
-  else if (isSupportedChannelType(type) && !isValidChannelKey(type, key))
-    disable.push(`the key is not in the ${channelTypeInfo(type)?.keyFormat ?? 'api_key'} format`);
+  // Checked per key (each is a channel), in this place among the reasons.
+  const keyReasonAt = disable.length;
+  const keyProblem = (k: string): string | null => {
+    if (k === '') return 'the key is empty';
+    if (isSupportedChannelType(type) && !isValidChannelKey(type, k))
+      return `the key is not in the ${channelTypeInfo(type)?.keyFormat ?? 'api_key'} format`;
+    return null;
+  };
 
   const systemPrompt = text(row['system_prompt']);
   if (systemPrompt !== '') dropped('system_prompt', 'channel system prompts are not supported');
@@ -388,43 +403,68 @@ export function mapChannelRow(
   let statusReason = status === 3 ? text(info['status_reason']) : '';
   if (status === 3 && statusReason === '') statusReason = `disabled automatically in ${project}`;
   const statusTime = Math.max(0, int(info['status_time']));
+  // The console's rules on the configuration, checked once when nothing else disables it.
+  let configProblem: string | null = null;
   if (status === 1 && disable.length === 0) {
     try {
       normalizeImportedChannelConfig(channelConfig, 1);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      disable.push(translate(error.code, error.params, 'en'));
+      configProblem = translate(error.code, error.params, 'en');
     }
   }
-  if (disable.length > 0 && status === 1) {
-    status = 2;
-    changed('status', `imported disabled: ${disable.join('; ')}`);
-  } else if (disable.length > 0) {
-    items.push({
-      ...at,
-      action: 'changed',
-      field: 'status',
-      reason: `stays disabled: ${disable.join('; ')}`,
-    });
-  }
-
-  return {
-    channel: {
-      channelId: rowId,
-      key,
-      config: channelConfig,
-      status: status as 1 | 2 | 3,
-      statusReason,
-      statusTime,
-      createdTime: Math.max(0, int(row['created_time'])),
-      testTime: Math.max(0, int(row['test_time'])),
-      responseTimeMs: Math.max(0, int(row['response_time'])),
-      balance: float(row['balance']),
-      balanceUpdatedTime: Math.max(0, int(row['balance_updated_time'])),
-      usedQuota,
-      sourceType,
-      source: { project, table: 'channels', rowId, importedAt },
-    },
-    items,
+  /** Why the channel of key `k` cannot be enabled (empty: it can). */
+  const reasonsFor = (k: string): string[] => {
+    const problem = keyProblem(k);
+    const reasons = [...disable.slice(0, keyReasonAt)];
+    if (problem !== null) reasons.push(problem);
+    reasons.push(...disable.slice(keyReasonAt));
+    if (reasons.length === 0 && configProblem !== null) reasons.push(configProblem);
+    return reasons;
   };
+  const statusOf = (reasons: readonly string[]): 1 | 2 | 3 =>
+    reasons.length > 0 && status === 1 ? 2 : (status as 1 | 2 | 3);
+  const verdict = (reasons: readonly string[]): string =>
+    `${status === 1 ? 'imported disabled' : 'stays disabled'}: ${reasons.join('; ')}`;
+
+  const reasons = reasonsFor(key);
+  if (reasons.length > 0) changed('status', verdict(reasons));
+
+  const common: Omit<ChannelFacts, 'channelId'> = {
+    key,
+    config: channelConfig,
+    status: statusOf(reasons),
+    statusReason,
+    statusTime,
+    createdTime: Math.max(0, int(row['created_time'])),
+    testTime: Math.max(0, int(row['test_time'])),
+    responseTimeMs: Math.max(0, int(row['response_time'])),
+    balance: float(row['balance']),
+    balanceUpdatedTime: Math.max(0, int(row['balance_updated_time'])),
+    usedQuota,
+    sourceType,
+    source: { project, table: 'channels', rowId, importedAt },
+  };
+  const facts: ChannelFacts = { channelId: rowId, ...common };
+  // The other keys: the same configuration and status under `<name> #n`. The row's used quota,
+  // balance and test figures stay with the row's own channel (counted once; not measured per key).
+  const extraChannels = keys.slice(1).map((extraKey, i): Omit<ChannelFacts, 'channelId'> => {
+    const extraName = `${name} #${i + 2}`;
+    const extraReasons = reasonsFor(extraKey);
+    if (extraReasons.length > 0 && extraReasons.join('; ') !== reasons.join('; '))
+      changed('status', `${extraName}: ${verdict(extraReasons)}`);
+    return {
+      ...common,
+      key: extraKey,
+      config: { ...channelConfig, name: extraName },
+      status: statusOf(extraReasons),
+      testTime: 0,
+      responseTimeMs: 0,
+      balance: 0,
+      balanceUpdatedTime: 0,
+      usedQuota: 0,
+    };
+  });
+
+  return { channel: facts, extraChannels, items };
 }

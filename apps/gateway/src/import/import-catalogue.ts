@@ -30,19 +30,26 @@ export async function importCatalogue(
   print: Print,
 ): Promise<void> {
   const at = report.startedAt;
-  const maxChannel = await importTable(
+  // Rows with several keys: their further channels are written once every row is in (their ids
+  // follow the highest source id).
+  const splitRows: SplitChannelRow[] = [];
+  const maxSourceChannel = await importTable(
     'channels',
     source.rows('channels'),
     await source.count('channels'),
     (row) => {
       const mapped = mapChannelRow(source.project, row, at);
-      return isSkipped(mapped) ? mapped : { facts: mapped.channel, items: mapped.items };
+      if (isSkipped(mapped)) return mapped;
+      if (mapped.extraChannels.length > 0)
+        splitRows.push({ rowId: mapped.channel.channelId, extra: mapped.extraChannels });
+      return { facts: mapped.channel, items: mapped.items };
     },
     (facts) => facts.channelId,
     writer && ((facts) => importChannel(writer, facts)),
     report,
     print,
   );
+  const maxChannel = await importExtraChannels(splitRows, maxSourceChannel, writer, report);
   const maxCode = await importTable(
     'redemptions',
     source.rows('redemptions'),
@@ -86,6 +93,54 @@ export async function importCatalogue(
 
 type MappedRow<F> = Mapped<{ facts: F; items: ReportItem[] }>;
 
+/** A source row whose key had several lines, and the channels of its further keys. */
+interface SplitChannelRow {
+  readonly rowId: number;
+  readonly extra: readonly Omit<ChannelFacts, 'channelId'>[];
+}
+
+/**
+ * The further channels of rows with several keys: ids `maxSourceId + 1`, `+ 2`, … in source order
+ * (rows by id, keys by line), so a repeated or resumed run derives the same ids and event ids and
+ * appends only what is missing. Counted with the channels; the row's report line names every id.
+ * Returns the last id given (the channel sequence continues after it).
+ */
+export async function importExtraChannels(
+  rows: readonly SplitChannelRow[],
+  maxSourceId: number,
+  writer: ImportWriter | null,
+  report: ImportReport,
+): Promise<number> {
+  const counts = countsOf(report, 'channels');
+  let next = maxSourceId;
+  for (const row of rows) {
+    const ids = [row.rowId];
+    for (const facts of row.extra) {
+      next += 1;
+      ids.push(next);
+      const outcome = writer ? await importChannel(writer, { ...facts, channelId: next }) : 'imported';
+      if (outcome === 'imported' || outcome === 'already') counts[outcome] += 1;
+      else {
+        counts.skipped += 1;
+        report.items.push({
+          table: 'channels',
+          rowId: row.rowId,
+          action: 'skipped',
+          reason: `channel ${next}: ${outcome}`,
+        });
+      }
+    }
+    report.items.push({
+      table: 'channels',
+      rowId: row.rowId,
+      action: 'changed',
+      field: 'key',
+      reason: `${ids.length} keys on separate lines: imported as channels ${ids.join(', ')}`,
+    });
+  }
+  return next;
+}
+
 /** One table: map each row, count and report it, write it when there is a writer; the highest id. */
 export async function importTable<R, F>(
   table: string,
@@ -128,7 +183,10 @@ const reasonOf = (error: unknown): string => {
   throw error;
 };
 
-/** ChannelImported on channel-<id>: 'imported', 'already' (an earlier run), or why not. */
+/**
+ * ChannelImported on channel-<id>: 'imported', 'already' (an earlier run), or why not. The event id
+ * derives from the source row and the stream (a row's further channels have streams of their own).
+ */
 export async function importChannel(
   writer: ImportWriter,
   facts: ChannelFacts,
@@ -143,7 +201,7 @@ export async function importChannel(
       stream,
       channelDecider,
       { type: 'ImportChannel', channel: { ...rest, key: writer.box.seal(key) } },
-      { table: 'channels', rowId: facts.channelId },
+      { table: 'channels', rowId: facts.source.rowId },
     );
     return appended ? 'imported' : 'already';
   } catch (error) {

@@ -113,18 +113,144 @@ describe('mapUserRow', () => {
     expect(user.identities).toEqual({ github: '4242', telegram: 'tg1', linuxdo: 'ld9' });
   });
 
-  it('reports a setting that is not valid JSON, and one that is (not imported yet)', () => {
-    const bad = ok(mapUserRow('new-api', userRow({ setting: '{not json' }), AT));
-    expect(bad.items).toContainEqual({
-      table: 'users',
-      rowId: 2,
-      action: 'dropped',
-      field: 'setting',
-      reason: 'not valid JSON',
+  it('reports a setting that is not valid JSON or not an object, and imports none', () => {
+    for (const [setting, reason] of [
+      ['{not json', 'not valid JSON'],
+      ['[1,2]', 'not a JSON object'],
+      ['null', 'not a JSON object'],
+    ]) {
+      const mapped = ok(mapUserRow('new-api', userRow({ setting }), AT));
+      expect(mapped.notifications).toBeNull();
+      expect(mapped.items).toEqual([
+        { table: 'users', rowId: 2, action: 'dropped', field: 'setting', reason },
+      ]);
+    }
+  });
+
+  it("maps new-api's notification setting to the settings the console saves", () => {
+    const setting = JSON.stringify({
+      notify_type: 'webhook',
+      quota_warning_threshold: 250000,
+      webhook_url: ' https://hooks.example.com/t/abc ',
+      webhook_secret: 'whsec-Map-7f3a',
+      notification_email: 'ops@example.com',
     });
-    const good = ok(mapUserRow('new-api', userRow({ setting: '{"notify_type":"email"}' }), AT));
-    expect(good.items).toContainEqual(
-      expect.objectContaining({ field: 'setting', reason: expect.stringMatching(/not imported/) }),
+    const mapped = ok(mapUserRow('new-api', userRow({ setting }), AT));
+    expect(mapped.notifications).toEqual({
+      notifyType: 'webhook',
+      quotaWarningThreshold: 250000,
+      webhookUrl: 'https://hooks.example.com/t/abc',
+      webhookSecret: 'whsec-Map-7f3a',
+      notificationEmail: 'ops@example.com',
+    });
+    expect(mapped.items).toEqual([]);
+  });
+
+  it("reads a threshold as new-api did: 0 or none is the option's, a fraction is truncated", () => {
+    const of = (setting: object) =>
+      ok(mapUserRow('new-api', userRow({ setting: JSON.stringify(setting) }), AT));
+    expect(of({ notify_type: 'email', quota_warning_threshold: 0 }).notifications).toMatchObject({
+      notifyType: 'email',
+      quotaWarningThreshold: null,
+    });
+    expect(of({ quota_warning_threshold: 1234.9 }).notifications).toMatchObject({
+      notifyType: 'email',
+      quotaWarningThreshold: 1234,
+    });
+    // An empty notify type is email in new-api.
+    expect(of({ notify_type: '', notification_email: 'a@b.co' }).notifications).toEqual({
+      notifyType: 'email',
+      quotaWarningThreshold: null,
+      webhookUrl: '',
+      webhookSecret: '',
+      notificationEmail: 'a@b.co',
+    });
+    // Nothing Tollgate keeps: no settings, nothing reported.
+    expect(of({}).notifications).toBeNull();
+    expect(of({}).items).toEqual([]);
+  });
+
+  it('drops each invalid field (reported, never its secret) and the unknown keys once per row', () => {
+    const setting = JSON.stringify({
+      notify_type: 'webhook',
+      quota_warning_threshold: -5,
+      webhook_url: 'ftp://hooks.example.com/x',
+      webhook_secret: 'whsec-Dropped-Around-91c2',
+      notification_email: 'not-an-address',
+      accept_unset_model_ratio_model: true,
+      record_ip_log: true,
+    });
+    const mapped = ok(mapUserRow('new-api', userRow({ setting }), AT));
+    // The secret stays (it is valid on its own); the webhook without a URL falls back to email.
+    expect(mapped.notifications).toEqual({
+      notifyType: 'email',
+      quotaWarningThreshold: null,
+      webhookUrl: '',
+      webhookSecret: 'whsec-Dropped-Around-91c2',
+      notificationEmail: '',
+    });
+    const at = { table: 'users', rowId: 2 };
+    expect(mapped.items).toEqual([
+      {
+        ...at,
+        action: 'dropped',
+        field: 'setting',
+        reason: 'keys Tollgate has no setting for: accept_unset_model_ratio_model, record_ip_log',
+      },
+      {
+        ...at,
+        action: 'dropped',
+        field: 'setting.webhook_url',
+        reason: 'not an http(s) URL of at most 500 characters',
+      },
+      {
+        ...at,
+        action: 'dropped',
+        field: 'setting.notification_email',
+        reason: 'not an email address',
+      },
+      {
+        ...at,
+        action: 'dropped',
+        field: 'setting.quota_warning_threshold',
+        reason: 'not a non-negative number',
+      },
+      {
+        ...at,
+        action: 'changed',
+        field: 'setting.notify_type',
+        reason: 'webhook without a valid webhook URL: email used',
+      },
+    ]);
+    expect(JSON.stringify(mapped.items)).not.toContain('whsec-Dropped');
+  });
+
+  it('drops thresholds that are not numbers, URLs too long, and notify types Tollgate lacks', () => {
+    const setting = JSON.stringify({
+      notify_type: 'bark',
+      quota_warning_threshold: '500',
+      webhook_url: `https://hooks.example.com/${'a'.repeat(480)}`,
+      webhook_secret: 7,
+    });
+    const mapped = ok(mapUserRow('new-api', userRow({ setting }), AT));
+    expect(mapped.notifications).toBeNull();
+    expect(mapped.items.map((i) => [i.field, i.reason])).toEqual([
+      ['setting.webhook_url', 'not an http(s) URL of at most 500 characters'],
+      ['setting.webhook_secret', 'not a string'],
+      ['setting.quota_warning_threshold', 'not a non-negative number'],
+      ['setting.notify_type', 'bark is not email or webhook: email used'],
+    ]);
+  });
+
+  it('imports no settings for a deleted user (reported)', () => {
+    const setting = JSON.stringify({ notify_type: 'email', notification_email: 'x@y.co' });
+    const mapped = ok(
+      mapUserRow('new-api', userRow({ setting, deleted_at: '2025-01-01 00:00:00+00:00' }), AT),
+    );
+    expect(mapped.user.deleted).toBe(true);
+    expect(mapped.notifications).toBeNull();
+    expect(mapped.items).toContainEqual(
+      expect.objectContaining({ field: 'setting', reason: expect.stringMatching(/deleted/) }),
     );
   });
 

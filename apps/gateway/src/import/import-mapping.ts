@@ -1,7 +1,9 @@
 import {
   isEmailAddress,
   isIpOrCidr,
+  WEBHOOK_URL_MAX_LENGTH,
   type ExternalProvider,
+  type NotifyType,
   type ImportSource,
   type UserImported,
 } from '@tollgate/domain';
@@ -28,9 +30,25 @@ export interface BalanceFacts {
   readonly affQuota: number;
   readonly affHistoryQuota: number;
 }
+/**
+ * A user's notification settings as the console's save takes them (new-api `setting`). The
+ * webhook secret is in clear here only: the writer seals it; it is never reported.
+ */
+export interface NotificationFacts {
+  readonly notifyType: NotifyType;
+  /** Quota units; null = the QuotaRemindThreshold option. */
+  readonly quotaWarningThreshold: number | null;
+  readonly webhookUrl: string;
+  /** '' = none. */
+  readonly webhookSecret: string;
+  /** '' = the user's bound email. */
+  readonly notificationEmail: string;
+}
 export interface MappedUser {
   readonly user: UserFacts;
   readonly balance: BalanceFacts;
+  /** null: nothing to set (no setting, a deleted user, every field dropped). */
+  readonly notifications: NotificationFacts | null;
   readonly items: ReportItem[];
 }
 
@@ -149,21 +167,7 @@ export function mapUserRow(
       field: 'lark_id',
       reason: 'Lark sign-in is not supported',
     });
-  const setting = text(row['setting']);
-  if (setting !== '') {
-    let parses = true;
-    try {
-      JSON.parse(setting);
-    } catch {
-      parses = false;
-    }
-    items.push({
-      ...at,
-      action: 'dropped',
-      field: 'setting',
-      reason: parses ? 'notification settings are not imported yet' : 'not valid JSON',
-    });
-  }
+  const notifications = mapUserSetting(text(row['setting']), deleted, at, items);
   const balance: BalanceFacts = {
     quota: quantity(row['quota'], 'quota', at, items),
     usedQuota: quantity(row['used_quota'], 'used_quota', at, items),
@@ -191,8 +195,135 @@ export function mapUserRow(
       source: { project, table: 'users', rowId, importedAt },
     },
     balance,
+    notifications,
     items,
   };
+}
+
+/** new-api's `setting` keys Tollgate keeps (dto.UserSetting, v0.6.x); every other key is dropped. */
+const NOTIFICATION_KEYS = [
+  'notify_type',
+  'quota_warning_threshold',
+  'webhook_url',
+  'webhook_secret',
+  'notification_email',
+] as const;
+
+/**
+ * new-api's per-user `setting` JSON text as the notification settings the console saves, each
+ * field validated as the console validates it (an invalid one is dropped, reported). new-api read
+ * a threshold of 0 (or none) as its QuotaRemindThreshold, an empty notify type as email, and
+ * truncated a fractional threshold: the same here. null when there is nothing to keep (no setting,
+ * none of its keys, a deleted user).
+ */
+export function mapUserSetting(
+  setting: string,
+  deleted: boolean,
+  at: Omit<ReportItem, 'action' | 'reason'>,
+  items: ReportItem[],
+): NotificationFacts | null {
+  if (setting.trim() === '') return null;
+  const drop = (field: string, reason: string) =>
+    items.push({ ...at, action: 'dropped', field, reason });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(setting);
+  } catch {
+    drop('setting', 'not valid JSON');
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    drop('setting', 'not a JSON object');
+    return null;
+  }
+  const object = parsed as Record<string, unknown>;
+  const keys = Object.keys(object);
+  const known = new Set<string>(NOTIFICATION_KEYS);
+  const unknown = keys.filter((k) => !known.has(k));
+  if (unknown.length > 0) {
+    const listed = unknown.slice(0, 10).map((k) => k.slice(0, 60));
+    drop(
+      'setting',
+      `keys Tollgate has no setting for: ${listed.join(', ')}${unknown.length > 10 ? ', …' : ''}`,
+    );
+  }
+  if (!keys.some((k) => known.has(k))) return null;
+  if (deleted) {
+    drop('setting', 'the user is deleted: notification settings not imported');
+    return null;
+  }
+  let kept = false;
+  const stringOf = (key: string): string | null => {
+    const value = object[key];
+    if (value === undefined || value === null) return '';
+    if (typeof value === 'string') return value.trim();
+    drop(`setting.${key}`, 'not a string');
+    return null;
+  };
+
+  let webhookUrl = stringOf('webhook_url') ?? '';
+  if (webhookUrl !== '' && !isHttpUrl(webhookUrl)) {
+    drop(
+      'setting.webhook_url',
+      `not an http(s) URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters`,
+    );
+    webhookUrl = '';
+  }
+  if (webhookUrl !== '') kept = true;
+
+  const webhookSecret = stringOf('webhook_secret') ?? '';
+  if (webhookSecret !== '') kept = true;
+
+  let notificationEmail = stringOf('notification_email') ?? '';
+  if (notificationEmail !== '' && !isEmailAddress(notificationEmail)) {
+    drop('setting.notification_email', 'not an email address');
+    notificationEmail = '';
+  }
+  if (notificationEmail !== '') kept = true;
+
+  let quotaWarningThreshold: number | null = null;
+  const threshold = object['quota_warning_threshold'];
+  if (threshold !== undefined && threshold !== null) {
+    if (
+      typeof threshold === 'number' &&
+      Number.isFinite(threshold) &&
+      threshold >= 0 &&
+      threshold <= Number.MAX_SAFE_INTEGER
+    ) {
+      const whole = Math.trunc(threshold);
+      quotaWarningThreshold = whole === 0 ? null : whole;
+      kept = true;
+    } else drop('setting.quota_warning_threshold', 'not a non-negative number');
+  }
+
+  let notifyType: NotifyType = 'email';
+  const type = stringOf('notify_type');
+  if (type === 'webhook' || type === 'email') {
+    notifyType = type;
+    kept = true;
+  } else if (type !== null && type !== '')
+    drop('setting.notify_type', `${type.slice(0, 20)} is not email or webhook: email used`);
+  if (notifyType === 'webhook' && webhookUrl === '') {
+    items.push({
+      ...at,
+      action: 'changed',
+      field: 'setting.notify_type',
+      reason: 'webhook without a valid webhook URL: email used',
+    });
+    notifyType = 'email';
+  }
+  if (!kept) return null;
+  return { notifyType, quotaWarningThreshold, webhookUrl, webhookSecret, notificationEmail };
+}
+
+function isHttpUrl(value: string): boolean {
+  if (value.length > WEBHOOK_URL_MAX_LENGTH || !/^https?:\/\//i.test(value)) return false;
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 function splitList(value: string, separator: RegExp): string[] {

@@ -63,6 +63,7 @@ export class ImportWriter {
     if (existing.state.imported) {
       // Taken over by an earlier run, which may have died before the balance was written.
       await this.balance(rowId, mapped.balance, facts.source, origin);
+      if (!facts.deleted) await this.notifications(mapped, origin);
       return 'already';
     }
     let user = { ...facts };
@@ -123,7 +124,44 @@ export class ImportWriter {
     );
     crashPoint('import:after-user');
     await this.balance(rowId, mapped.balance, user.source, origin);
+    if (!user.deleted) await this.notifications(mapped, origin);
     return 'imported';
+  }
+
+  /**
+   * new-api's `setting`: the notification settings through the console's command (the decider
+   * validates them as it validates a save; the same settings again decide nothing), the webhook
+   * secret sealed as the console seals it. Its own derived id (step `setting`), so it is appended
+   * at most once per source row: a later run neither repeats it nor overwrites what the user
+   * changed since. A refusal of the decider drops the settings, reported.
+   */
+  private async notifications(mapped: MappedUser, origin: ImportOrigin): Promise<void> {
+    const settings = mapped.notifications;
+    if (!settings) return;
+    const { webhookSecret, ...rest } = settings;
+    try {
+      await this.execute(
+        `user-${origin.rowId}`,
+        userDecider,
+        {
+          type: 'ChangeNotificationSettings',
+          ...rest,
+          sealedWebhookSecret: webhookSecret ? this.box.seal(webhookSecret) : null,
+          keepWebhookSecret: false,
+          acceptAdminAlerts: false,
+        },
+        origin,
+        'setting',
+      );
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      mapped.items.push({
+        ...origin,
+        action: 'dropped',
+        field: 'setting',
+        reason: `notification settings refused: ${error.code}`,
+      });
+    }
   }
 
   /** The opening balance on billing-<id>, once (ImportBalance decides nothing the second time). */
@@ -227,13 +265,15 @@ export class ImportWriter {
     decided: ReadonlyArray<{ readonly event: DomainEvent; readonly origin: ImportOrigin }>,
     revision: number | null,
   ): Promise<number> {
+    // One time and envelope for the batch (thousands of rows: no clock read per row).
+    const base = this.metadata({ table: '', rowId: 0 });
     const result = await this.store.append(
       stream,
       decided.map(({ event, origin }) => ({
         id: derivedId(`import:${this.fingerprint}:${origin.table}:${origin.rowId}:${stream}`),
         type: event.type,
         data: event.data,
-        metadata: this.metadata(origin),
+        metadata: { ...base, import: { ...base.import, table: origin.table, rowId: origin.rowId } },
       })),
       revision === null ? 'no_stream' : revision,
     );
@@ -268,19 +308,21 @@ export class ImportWriter {
 
   /**
    * Decides `command` on the stream's current state and appends what it decides, with ids derived
-   * from `origin`. True when this call appended; false when there was nothing to do (an earlier
-   * run did it). A refusal of the decider (DomainError) is thrown.
+   * from `origin` (and `step`, when one row appends twice to the same stream). True when this
+   * call appended; false when there was nothing to do (an earlier run did it). A refusal of the
+   * decider (DomainError) is thrown.
    */
   async execute<C, S, E extends DomainEvent>(
     stream: string,
     decider: Decider<C, S, E>,
     command: C,
     origin: ImportOrigin,
+    step = '',
   ): Promise<boolean> {
     const { state, revision } = await this.load(stream, decider);
     const events = decider.decide(command, state, { now: new Date() });
     if (events.length === 0) return false;
-    const base = `import:${this.fingerprint}:${origin.table}:${origin.rowId}:${stream}`;
+    const base = `import:${this.fingerprint}:${origin.table}:${origin.rowId}:${stream}${step ? `:${step}` : ''}`;
     try {
       await this.store.append(
         stream,
