@@ -44,6 +44,11 @@ export interface SqliteEventStoreOptions {
    * should stop serving (what it does would never be recorded) and be restarted.
    */
   readonly onWriterLost?: (error: Error) => void;
+  /**
+   * How often (ms) to look for appends another process made to the same file (default 20; 0 =
+   * never, ':memory:' never): their events reach this process's live subscriptions in order.
+   */
+  readonly watchForeignAppendsMs?: number;
 }
 
 /** Counters for tests and diagnostics. */
@@ -68,6 +73,8 @@ interface PendingAppend extends WriteAppend {
 }
 
 const MAX_REVISION = 9223372036854775807n;
+const DEFAULT_FOREIGN_WATCH_MS = 20;
+const FOREIGN_PAGE = 1000;
 const MAX_POSITION = 9223372036854775807n;
 
 /**
@@ -99,6 +106,9 @@ export class SqliteEventStore implements EventStore {
   private readonly selectBackwards: Database.Statement<[string, number | bigint, number], EventRow>;
   private readonly selectHead: Database.Statement<[], { head: bigint | null }>;
   private readonly readAllStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
+  /** The highest position live subscriptions have been handed (own commits and foreign ones). */
+  private deliveredHead: bigint;
+  private readonly foreignWatch: NodeJS.Timeout | undefined;
 
   static open(filename: string, options: SqliteEventStoreOptions = {}): SqliteEventStore {
     const synchronous = options.synchronous ?? 'full';
@@ -109,13 +119,19 @@ export class SqliteEventStore implements EventStore {
       db.close();
       throw error;
     }
-    return new SqliteEventStore(db, synchronous, options.onWriterLost);
+    return new SqliteEventStore(
+      db,
+      synchronous,
+      options.onWriterLost,
+      options.watchForeignAppendsMs ?? DEFAULT_FOREIGN_WATCH_MS,
+    );
   }
 
   private constructor(
     private readonly db: Database.Database,
     synchronous: SqliteSynchronous,
     private readonly onWriterLost?: (error: Error) => void,
+    watchForeignAppendsMs = 0,
   ) {
     this.selectRevision = db
       .prepare<[string], { revision: bigint }>('SELECT revision FROM streams WHERE stream_id = ?')
@@ -137,6 +153,12 @@ export class SqliteEventStore implements EventStore {
     this.writer = db.memory
       ? new InThreadWriter(db)
       : new WorkerWriter(db.name, synchronous, (error) => this.writerDied(error));
+    this.deliveredHead = this.selectHead.get()?.head ?? 0n;
+    // Several processes on one file (WAL): another's commits are seen by watching the head.
+    this.foreignWatch =
+      db.memory || watchForeignAppendsMs <= 0
+        ? undefined
+        : setInterval(() => this.deliverForeign(), watchForeignAppendsMs).unref();
   }
 
   get stats(): SqliteEventStoreStats {
@@ -239,6 +261,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private async shutDown(): Promise<void> {
+    clearInterval(this.foreignWatch);
     this.flush();
     while (this.inFlight || this.pending.length > 0) {
       await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
@@ -327,7 +350,17 @@ export class SqliteEventStore implements EventStore {
         const outcome = outcomes[index];
         if (outcome?.ok) events.push(...toRecordedEvents(item, outcome, recordedAt));
       });
-      for (const subscription of [...this.subscriptions]) subscription.onCommitted(events);
+      const first = events[0]?.position.commit;
+      // Another process's commits just before ours go first: subscribers see $all in order.
+      if (first !== undefined && first > this.deliveredHead + 1n)
+        this.deliver(this.readAfter(this.deliveredHead, undefined, NO_LIMIT, first - 1n));
+      this.deliver(events);
+    } else {
+      for (const outcome of outcomes)
+        if (outcome?.ok) {
+          const last = outcome.positions[outcome.positions.length - 1];
+          if (last !== undefined && last > this.deliveredHead) this.deliveredHead = last;
+        }
     }
     batch.forEach((item, index) => {
       const outcome = outcomes[index];
@@ -348,6 +381,35 @@ export class SqliteEventStore implements EventStore {
         position: { commit: last, prepare: last },
       });
     });
+  }
+
+  /** Hands events (in position order) to the live subscriptions. */
+  private deliver(events: readonly RecordedEvent[]): void {
+    const last = events[events.length - 1]?.position.commit;
+    if (last === undefined) return;
+    for (const subscription of [...this.subscriptions]) subscription.onCommitted(events);
+    if (last > this.deliveredHead) this.deliveredHead = last;
+  }
+
+  /**
+   * The watch's tick: commits another process made since the last delivery, a page at a time.
+   * Skipped while this process has a commit in flight (its report fills any gap before it).
+   */
+  private deliverForeign(): void {
+    if (this.closed || this.inFlight) return;
+    const head = this.selectHead.get()?.head ?? 0n;
+    if (this.subscriptions.size === 0) {
+      this.deliveredHead = head;
+      return;
+    }
+    while (head > this.deliveredHead) {
+      const page = this.readAfter(this.deliveredHead, undefined, FOREIGN_PAGE, head);
+      if (page.length === 0) {
+        this.deliveredHead = head;
+        return;
+      }
+      this.deliver(page);
+    }
   }
 
   private writerDied(error: Error): void {

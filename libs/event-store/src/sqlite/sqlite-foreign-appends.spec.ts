@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { event } from '../contract/event-store.contract';
+import { SubscriptionRecorder } from '../contract/subscription-recorder';
+import { SqliteEventStore } from './sqlite-event-store';
+
+/**
+ * Several processes on one DATA_DIR: two stores on one file, each with its own connection and writer
+ * thread (what two processes have), see each other's appends through their live subscriptions, in
+ * `$all` order, without gaps or repeats.
+ */
+describe('SqliteEventStore: appends made by another process', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-foreign-'));
+  let file: string;
+  let a: SqliteEventStore;
+  let b: SqliteEventStore;
+
+  beforeEach(() => {
+    file = join(dir, `events-${Date.now()}-${Math.random()}.sqlite`);
+    a = SqliteEventStore.open(file, { synchronous: 'normal', watchForeignAppendsMs: 10 });
+    b = SqliteEventStore.open(file, { synchronous: 'normal', watchForeignAppendsMs: 10 });
+  });
+  afterEach(async () => {
+    await a.close();
+    await b.close();
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("delivers the other store's commits to a live subscription within a few watch periods", async () => {
+    const seen = new SubscriptionRecorder();
+    const subscription = a.subscribeToAll({ fromPosition: 'end' }, seen.handlers);
+    try {
+      await seen.waitFor(() => seen.caughtUpCalls === 1, 'caught up');
+      const started = Date.now();
+      await b.append('option-1', [event('OptionChanged'), event('OptionChanged')], 'no_stream');
+      await seen.waitFor(() => seen.events.length === 2, 'the two foreign events', 2000);
+      expect(Date.now() - started).toBeLessThan(500);
+      expect(seen.events.map((e) => [e.streamId, e.revision])).toEqual([
+        ['option-1', 0],
+        ['option-1', 1],
+      ]);
+    } finally {
+      await subscription.stop();
+    }
+  });
+
+  it('keeps $all order when own and foreign commits interleave, with nothing twice', async () => {
+    const seenA = new SubscriptionRecorder();
+    const seenB = new SubscriptionRecorder((e) => e.type !== 'Ignored');
+    const subA = a.subscribeToAll({ fromPosition: 'start' }, seenA.handlers);
+    const subB = b.subscribeToAll(
+      { fromPosition: 'start', filter: { streamPrefixes: ['s-'] } },
+      seenB.handlers,
+    );
+    try {
+      const appends: Array<Promise<unknown>> = [];
+      for (let i = 0; i < 60; i++) {
+        const store = i % 3 === 0 ? b : a;
+        appends.push(store.append(`s-${i}`, [event('Appended', { i })], 'no_stream'));
+        if (i % 10 === 0) appends.push(a.append(`other-${i}`, [event('Appended')], 'no_stream'));
+      }
+      await Promise.all(appends);
+      const total = 60 + 6;
+      await seenA.waitFor(() => seenA.events.length === total, 'every event in A', 3000);
+      await seenB.waitFor(() => seenB.events.length === 60, "B's filtered events", 3000);
+      for (const seen of [seenA, seenB]) {
+        const positions = seen.events.map((e) => e.position.commit);
+        expect(positions).toEqual([...positions].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
+        expect(new Set(positions).size).toBe(positions.length);
+      }
+      const all = await a.readAll();
+      expect(seenA.ids).toEqual(all.map((e) => e.id));
+      expect(seenB.ids).toEqual(all.filter((e) => e.streamId.startsWith('s-')).map((e) => e.id));
+    } finally {
+      await subA.stop();
+      await subB.stop();
+    }
+  });
+
+  it('refuses an append on a revision the other store has moved on (one log, one truth)', async () => {
+    await a.append('billing-1', [event('QuotaGranted')], 'no_stream');
+    await b.append('billing-1', [event('QuotaGranted')], 0);
+    await expect(a.append('billing-1', [event('QuotaGranted')], 0)).rejects.toMatchObject({
+      name: 'WrongExpectedRevisionError',
+      actual: 1,
+    });
+  });
+});
