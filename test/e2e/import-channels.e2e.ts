@@ -3,7 +3,9 @@
  * build:server`): type renumbering, one-api's default base URL written in, config moves, an
  * unsupported type imported disabled, manual and automatic disables kept apart, a bad model mapping
  * dropped; an imported OpenAI channel relays and is charged, an unused code redeems once, a used one
- * does not, options read back (the secret never), and a second run imports nothing new.
+ * does not, options read back (the secret never), and a second run imports nothing new. A row with
+ * three keys becomes three channels (ids after the source's highest, each with its own key), a
+ * Novita channel calls one-api's URL, and VolcEngine / BaiduV2 channels open and save in the console.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
@@ -25,6 +27,9 @@ const CHANNEL_KEY = 'sk-upstream-imported-1';
 const UNUSED_CODE = '0123456789abcdef0123456789abcdef';
 const USED_CODE = 'fedcba9876543210fedcba9876543210';
 const OIDC_SECRET = 'oidc-secret-value-42';
+/** One source row with three keys (one line repeated): channels 10, 14 and 15. */
+const MULTI_KEYS = ['sk-multi-first', 'sk-multi-second', 'sk-multi-third'];
+const NOVITA_KEY = 'sk-novita-imported';
 
 function runCli(dataDir: string, args: string[]) {
   const res = spawnSync(process.execPath, [CLI, 'import', ...args], {
@@ -99,6 +104,26 @@ async function fixture(dir: string, upstreamUrl: string): Promise<string> {
       channel(7, { name: 'off-by-system', status: 3 }),
       channel(8, { name: 'bad-mapping', model_mapping: '{"gpt-4": ' }),
       channel(9, { type: 2, name: 'api2d' }),
+      channel(10, {
+        key: [MULTI_KEYS[0], MULTI_KEYS[1], MULTI_KEYS[0], MULTI_KEYS[2]].join('\n'),
+        name: 'multi',
+        base_url: upstreamUrl,
+        models: 'multi-model',
+        group: 'default,vip',
+        priority: 4,
+        weight: 2,
+        used_quota: 50,
+      }),
+      // Novita under a path prefix, as https://api.novita.ai/v3/openai is.
+      channel(11, {
+        type: 41,
+        key: NOVITA_KEY,
+        name: 'novita',
+        base_url: `${upstreamUrl}/v3/openai`,
+        models: 'gpt-3.5-turbo', // priced by default, served by no other channel
+      }),
+      channel(12, { type: 40, name: 'doubao', key: 'ark-key', models: 'doubao-pro' }),
+      channel(13, { type: 47, name: 'qianfan', key: 'bce-v3-key', models: 'ernie-4.0' }),
     ],
     redemptions: [
       { id: 1, user_id: 1, key: UNUSED_CODE, status: 1, name: 'gift', quota: 100000 },
@@ -151,14 +176,24 @@ describe('import of channels, redemption codes and options (built CLI)', () => {
     try {
       const dry = runCli(dataDir, [file, '--dry-run']);
       expect(dry.code).toBe(0);
-      expect(dry.out).toMatch(/channels: read 9, imported 9, already imported 0, skipped 0/);
+      expect(dry.out).toMatch(/channels: read 13, imported 15, already imported 0, skipped 0/);
+      expect(dry.out).toMatch(
+        /channels #10 changed key: 3 keys on separate lines: imported as channels 10, 14, 15/,
+      );
       expect(dry.out).toMatch(/redemptions: read 2, imported 2/);
       expect(dry.out).toMatch(/options: read 4, imported 3, already imported 0, skipped 1/);
       expect(readdirSync(dataDir).filter((f) => f !== '.session-secret')).toEqual([]);
 
       const first = runCli(dataDir, [file]);
       expect(first.code).toBe(0);
-      expect(first.out).toMatch(/channels: read 9, imported 9, already imported 0, skipped 0/);
+      expect(first.out).toMatch(/channels: read 13, imported 15, already imported 0, skipped 0/);
+      expect(first.out).toMatch(
+        /channels #10 changed key: 3 keys on separate lines: imported as channels 10, 14, 15/,
+      );
+      expect(first.out).toMatch(/channels #10 dropped key: 1 repeated line/);
+      expect(first.out).toMatch(
+        /channels #11 changed type: one-api type 41 \(Novita\) is new-api type 8/,
+      );
       expect(first.out).toMatch(/redemptions: read 2, imported 2, already imported 0, skipped 0/);
       expect(first.out).toMatch(/options: read 4, imported 3, already imported 0, skipped 1/);
       // The report: renumbered type, base URL written in, unsupported type, dropped mapping,
@@ -172,20 +207,36 @@ describe('import of channels, redemption codes and options (built CLI)', () => {
       expect(first.out).toMatch(/channels #4 changed other: config\.api_version moved to other/);
       expect(first.out).toMatch(/options #4 skipped Theme: no counterpart in Tollgate/);
       expect(first.out).toMatch(/options #1 changed OidcClientId: renamed oidc\.client_id/);
-      for (const secret of [CHANNEL_KEY, UNUSED_CODE, USED_CODE, OIDC_SECRET])
+      for (const secret of [
+        CHANNEL_KEY,
+        UNUSED_CODE,
+        USED_CODE,
+        OIDC_SECRET,
+        NOVITA_KEY,
+        ...MULTI_KEYS,
+      ])
         expect(first.out).not.toContain(secret);
 
       const second = runCli(dataDir, [file]);
       expect(second.code).toBe(0);
-      expect(second.out).toMatch(/channels: read 9, imported 0, already imported 9, skipped 0/);
+      expect(second.out).toMatch(/channels: read 13, imported 0, already imported 15, skipped 0/);
       expect(second.out).toMatch(/redemptions: read 2, imported 0, already imported 2, skipped 0/);
       expect(second.out).toMatch(/options: read 4, imported 0, already imported 3, skipped 1/);
-      expect(readStoredEvents(dataDir, { type: 'ChannelImported' })).toHaveLength(9);
+      const importedChannels = readStoredEvents(dataDir, { type: 'ChannelImported' });
+      expect(importedChannels).toHaveLength(15);
+      // The further channels of row 10 come from that row (their event metadata says so).
+      expect(
+        importedChannels
+          .filter((e) => (e.metadata as { import?: { rowId?: number } }).import?.rowId === 10)
+          .map((e) => (e.data as { channelId: number }).channelId)
+          .sort((a, b) => a - b),
+      ).toEqual([10, 14, 15]);
       expect(readStoredEvents(dataDir, { type: 'RedemptionImported' })).toHaveLength(2);
       const secrets = readStoredEvents(dataDir, { type: 'SecretOptionChanged' });
       expect(secrets).toHaveLength(1);
       expect(JSON.stringify(secrets)).not.toContain(OIDC_SECRET);
-      expect(JSON.stringify(readStoredEvents(dataDir))).not.toContain(CHANNEL_KEY);
+      const stored = JSON.stringify(readStoredEvents(dataDir));
+      for (const key of [CHANNEL_KEY, NOVITA_KEY, ...MULTI_KEYS]) expect(stored).not.toContain(key);
 
       const gateway = await startGateway({ dataDir });
       try {
@@ -197,7 +248,7 @@ describe('import of channels, redemption codes and options (built CLI)', () => {
           ...root,
         });
         const byId = new Map((list.data as Channel[]).map((c) => [c.id, c]));
-        expect(byId.size).toBe(9);
+        expect(byId.size).toBe(15);
         expect(byId.get(1)).toMatchObject({
           type: 1,
           base_url: upstream.url,
@@ -225,6 +276,84 @@ describe('import of channels, redemption codes and options (built CLI)', () => {
         });
         expect(byId.get(8)).toMatchObject({ status: 1, model_mapping: '' });
         expect(byId.get(9)).toMatchObject({ type: 1, base_url: 'https://oa.api2d.net' });
+
+        // Row 10's three keys: channels 10, 14, 15, configured as the row; the used quota stays
+        // with the row's own channel.
+        const multiConfig = {
+          type: 1,
+          base_url: upstream.url,
+          status: 1,
+          models: 'multi-model',
+          group: 'default,vip',
+          priority: 4,
+          weight: 2,
+        };
+        expect(byId.get(10)).toMatchObject({ ...multiConfig, name: 'multi', used_quota: 50 });
+        expect(byId.get(14)).toMatchObject({ ...multiConfig, name: 'multi #2', used_quota: 0 });
+        expect(byId.get(15)).toMatchObject({ ...multiConfig, name: 'multi #3', used_quota: 0 });
+        // Each has its own key: found by its exact key, and tested with it at the mock upstream.
+        for (const [i, id] of [10, 14, 15].entries()) {
+          const found = await gatewayApi(
+            url,
+            `/api/channel/search?keyword=${encodeURIComponent(MULTI_KEYS[i]!)}`,
+            { method: 'GET', ...root },
+          );
+          expect((found.data as Channel[]).map((c) => c.id)).toEqual([id]);
+          upstream.reset();
+          await gatewayApi(url, `/api/channel/test/${id}`, { method: 'GET', ...root });
+          expect(upstream.requestsTo('/chat/completions').map((r) => r.key)).toEqual([
+            MULTI_KEYS[i],
+          ]);
+        }
+        upstream.reset();
+
+        // Novita: Custom at the URL one-api called, <base>/chat/completions.
+        expect(byId.get(11)).toMatchObject({
+          type: 8,
+          base_url: `${upstream.url}/v3/openai/chat/completions`,
+          status: 1,
+        });
+
+        // VolcEngine (45) and BaiduV2 (46) open and save through the console like other types.
+        expect(byId.get(12)).toMatchObject({ type: 45, base_url: '', status: 1 });
+        expect(byId.get(13)).toMatchObject({ type: 46, base_url: '', status: 1 });
+        for (const id of [12, 13]) {
+          const opened = (await gatewayApi(url, `/api/channel/${id}`, { method: 'GET', ...root }))
+            .data as Channel & Record<string, unknown>;
+          // What the edit form sends (formToRequest + id): its fields, the key left empty (kept).
+          const form = Object.fromEntries(
+            [
+              'type',
+              'base_url',
+              'other',
+              'openai_organization',
+              'max_input_tokens',
+              'models',
+              'group',
+              'model_mapping',
+              'status_code_mapping',
+              'setting',
+              'test_model',
+              'tag',
+              'weight',
+              'auto_ban',
+            ].map((field) => [field, opened[field] ?? '']),
+          );
+          const saved = await gatewayApi(url, '/api/channel/', {
+            method: 'PUT',
+            body: { ...form, id, key: '', name: `${opened.name}-edited`, priority: 7 },
+            ...root,
+          });
+          expect(saved.data).toMatchObject({ id, type: opened.type, priority: 7 });
+          const reread = (await gatewayApi(url, `/api/channel/${id}`, { method: 'GET', ...root }))
+            .data as Channel;
+          expect(reread).toMatchObject({
+            type: opened.type,
+            name: `${opened.name}-edited`,
+            priority: 7,
+            status: 1,
+          });
+        }
 
         const history = await gatewayApi(url, '/api/channel/3/history?p=0&page_size=10', {
           method: 'GET',
@@ -270,6 +399,21 @@ describe('import of channels, redemption codes and options (built CLI)', () => {
         const after = (await gatewayApi(url, '/api/user/self', { method: 'GET', ...alice }))
           .data as { quota: number; used_quota: number };
         expect(after.used_quota).toBe(before.used_quota + (used - 777));
+
+        // The imported Novita channel relays to exactly <base>/chat/completions.
+        const novita = await request(`${url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            model: 'gpt-3.5-turbo',
+            messages: [{ role: 'user', content: 'hi' }],
+          }),
+        });
+        const novitaText = await novita.body.text();
+        expect(`${novita.statusCode} ${novitaText}`).toMatch(/^200 /);
+        expect(
+          upstream.requests.filter((r) => r.key === NOVITA_KEY).map((r) => [r.method, r.path]),
+        ).toEqual([['POST', '/v3/openai/chat/completions']]);
 
         // An unused imported code redeems once; the used one stays used.
         const topup = await gatewayApi(url, '/api/user/topup', {
@@ -326,7 +470,8 @@ describe('import of channels, redemption codes and options (built CLI)', () => {
           ...root,
         });
         const created = (after2.data as Channel[]).find((c) => c.name === 'new-one');
-        expect(created?.id).toBeGreaterThan(9);
+        // After the source's 13 rows and the two further channels of row 10.
+        expect(created?.id).toBe(16);
       } finally {
         await gateway.stop();
       }

@@ -103,7 +103,12 @@ export const ONE_API_TYPES: Readonly<Record<number, OneApiType>> = {
   39: { name: 'TogetherAI', to: 1, base: 'https://api.together.xyz' },
   40: { name: 'Doubao', to: 45, base: 'https://ark.cn-beijing.volces.com' },
   // one-api calls <base>/chat/completions (and nothing else); OpenAI (1) would call <base>/v1/….
-  41: { name: 'Novita', to: 8, base: 'https://api.novita.ai/v3/openai', endpoint: '/chat/completions' },
+  41: {
+    name: 'Novita',
+    to: 8,
+    base: 'https://api.novita.ai/v3/openai',
+    endpoint: '/chat/completions',
+  },
   42: { name: 'VertexAI', to: 41 },
   43: { name: 'Proxy', to: null },
   44: { name: 'SiliconFlow', to: 40, base: 'https://api.siliconflow.cn' },

@@ -118,7 +118,9 @@ export async function importExtraChannels(
     for (const facts of row.extra) {
       next += 1;
       ids.push(next);
-      const outcome = writer ? await importChannel(writer, { ...facts, channelId: next }) : 'imported';
+      const outcome = writer
+        ? await importChannel(writer, { ...facts, channelId: next })
+        : 'imported';
       if (outcome === 'imported' || outcome === 'already') counts[outcome] += 1;
       else {
         counts.skipped += 1;

@@ -265,6 +265,50 @@ describe('edit channel panel', () => {
     expect(calls.some((call) => call.path === '/api/channel/fetch_models/5')).toBe(true);
   });
 
+  it("opens and saves new-api's VolcEngine (45) and BaiduV2 (46) channels as known types", async () => {
+    const volc = {
+      ...stored,
+      id: 5,
+      name: 'doubao',
+      type: 45,
+      base_url: '',
+      other: '',
+      models: 'doubao-pro-32k',
+      group: 'default',
+    };
+    const { calls } = setup('/channel/edit/5', { 'GET /api/channel/5': () => ok(volc) });
+    const dialog = await panel();
+    await within(dialog).findByDisplayValue('doubao');
+    const type = within(dialog).getByRole('combobox', { name: '类型' });
+    expect(type).toHaveValue('45 · VolcEngine Ark (Doubao)');
+    expect(within(dialog).getByRole('textbox', { name: '代理地址' })).toHaveAttribute(
+      'placeholder',
+      '可选，默认为 https://ark.cn-beijing.volces.com，末尾的 / 会被去掉',
+    );
+    expect(within(dialog).queryByText(/未知类型/)).toBeNull();
+    // BaiduV2 is offered in the same list, with its own default address.
+    await userEvent.click(type);
+    await userEvent.click(await screen.findByRole('option', { name: '46 · Baidu Qianfan V2' }));
+    expect(within(dialog).getByRole('textbox', { name: '代理地址' })).toHaveAttribute(
+      'placeholder',
+      '可选，默认为 https://qianfan.baidubce.com，末尾的 / 会被去掉',
+    );
+    await userEvent.click(type);
+    await userEvent.click(
+      await screen.findByRole('option', { name: '45 · VolcEngine Ark (Doubao)' }),
+    );
+
+    await submit();
+    expect(await screen.findByText('渠道更新成功！')).toBeInTheDocument();
+    expect(bodyOf(calls, 'PUT')).toMatchObject({
+      id: 5,
+      type: 45,
+      name: 'doubao',
+      base_url: '',
+      models: 'doubao-pro-32k',
+    });
+  });
+
   it('says the channel is gone when it cannot be loaded', async () => {
     const { router } = setup('/channel/edit/9', { 'GET /api/channel/9': () => fail('记录不存在') });
     expect(await screen.findByText('渠道未找到，请刷新页面后重试。')).toBeInTheDocument();
