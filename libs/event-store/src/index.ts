@@ -5,8 +5,9 @@ export {
   type SqliteEventStoreOptions,
   type SqliteEventStoreStats,
 } from './sqlite/sqlite-event-store';
-export { DuplicateEventIdError } from './sqlite/sqlite-errors';
+export { DuplicateEventIdError } from './shared/duplicate-event-id-error';
 export { EsdbEventStore } from './esdb/esdb-event-store';
 export { connectEsdb, redactUrl, type ConnectEsdbOptions } from './esdb/connect-esdb';
+export type { EsdbEventStoreOptions } from './esdb/esdb-event-store';
 export { matchesFilter } from './shared/event-filter';
 export { DEFAULT_MAX_BATCH_SIZE } from './shared/subscription-pump';

@@ -12,8 +12,8 @@ import { SubscriptionRecorder, sleep } from './subscription-recorder';
 
 export interface EventStoreContractOptions {
   /**
-   * The store rejects an event id it already holds (SQLite). EventStoreDB instead treats a repeated id
-   * as an idempotent retry and reports success, so this case only runs where it is true.
+   * The store rejects an event id it holds in any stream (SQLite). EventStoreDB only finds them in
+   * the same stream (the 'duplicate event ids' cases below run everywhere).
    */
   readonly rejectsDuplicateEventIds?: boolean;
   /** makeStore() returns an empty store (SQLite); a shared real server is never empty. */
@@ -211,6 +211,55 @@ export function eventStoreContract(
         timeout,
       );
     }
+  });
+
+  describe('duplicate event ids (a retried append)', () => {
+    const isDuplicate = (error: unknown): boolean =>
+      (error as Error | undefined)?.name === 'DuplicateEventIdError';
+    const settle = (append: Promise<unknown>): Promise<unknown> =>
+      append.then(
+        () => new Error('append succeeded'),
+        (e: unknown) => e,
+      );
+
+    it(
+      'rejects the same ids sent again with the same expected revision, writing nothing',
+      async () => {
+        const first = [event('A'), event('B')];
+        await store.append(stream('a'), first, 'no_stream');
+        expect(isDuplicate(await settle(store.append(stream('a'), first, 'no_stream')))).toBe(true);
+        const next = [event('C')];
+        await store.append(stream('a'), next, 1);
+        expect(isDuplicate(await settle(store.append(stream('a'), next, 1)))).toBe(true);
+        expect((await store.readStream(stream('a'))).map((e) => e.type)).toEqual(['A', 'B', 'C']);
+      },
+      timeout,
+    );
+
+    it(
+      'rejects the same ids sent again at the later revision (a retry after a reload)',
+      async () => {
+        const first = [event('A')];
+        const { nextExpectedRevision } = await store.append(stream('a'), first, 'no_stream');
+        const error = await settle(store.append(stream('a'), first, nextExpectedRevision));
+        expect(isDuplicate(error)).toBe(true);
+        expect(await store.streamRevision(stream('a'))).toBe(0);
+      },
+      timeout,
+    );
+
+    it(
+      "rejects the same ids sent again with 'any', and a batch holding one of them",
+      async () => {
+        const receipt = event('Receipt');
+        await store.append(stream('u'), [receipt], 'any');
+        expect(isDuplicate(await settle(store.append(stream('u'), [receipt], 'any')))).toBe(true);
+        const mixed = store.append(stream('u'), [event('Fresh'), { ...receipt }], 'any');
+        expect(isDuplicate(await settle(mixed))).toBe(true);
+        expect((await store.readStream(stream('u'))).map((e) => e.type)).toEqual(['Receipt']);
+      },
+      timeout,
+    );
   });
 
   describe('readStream', () => {

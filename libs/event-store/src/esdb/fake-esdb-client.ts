@@ -20,6 +20,21 @@ import {
 export interface FakeEsdbOptions {
   /** Servers ≥ 23.10 send CaughtUp; older ones only checkpoints. */
   readonly sendsCaughtUp: boolean;
+  /**
+   * Like `throwOnAppendFailure=false` in the connection string: a wrong expected revision comes back
+   * as `{ success: false, nextExpectedRevision: current or -1n, position: undefined }`.
+   */
+  readonly throwOnAppendFailure?: boolean;
+}
+
+export type FakeOperation = 'appendToStream' | 'readStream' | 'readAll' | 'subscribeToAll';
+
+/** What the fake has sent, so tests can tell a server-side filter from a client-side scan. */
+export interface FakeEsdbStats {
+  readAllCalls: number;
+  /** Records sent by readAll calls (what crossed the "wire"). */
+  readAllRecords: number;
+  subscriptionsOpened: number;
 }
 
 interface StoredRecord {
@@ -50,6 +65,8 @@ export class FakeEsdbClient {
   private readonly log: StoredRecord[] = [];
   private readonly subscriptions = new Set<FakeSubscription>();
   private nextPosition = 1000n;
+  private readonly faults: Array<{ operation: FakeOperation; error: Error }> = [];
+  readonly stats: FakeEsdbStats = { readAllCalls: 0, readAllRecords: 0, subscriptionsOpened: 0 };
 
   constructor(private readonly options: FakeEsdbOptions) {
     this.writeSystem('$settings', '$metadata');
@@ -60,18 +77,53 @@ export class FakeEsdbClient {
     return this as unknown as EventStoreDBClient;
   }
 
+  /** The next `times` calls of `operation` fail with `error` (reads: while iterating, as the client does). */
+  failNext(operation: FakeOperation, error: Error, times = 1): void {
+    for (let i = 0; i < times; i += 1) this.faults.push({ operation, error });
+  }
+
+  /** Drops every open subscription with `error`, as a lost connection does mid-stream. */
+  breakSubscriptions(error: Error): void {
+    for (const subscription of [...this.subscriptions]) {
+      this.subscriptions.delete(subscription);
+      subscription.breakWith(error);
+    }
+  }
+
+  get openSubscriptions(): number {
+    return this.subscriptions.size;
+  }
+
+  /** Writes a record the way another process (or the server itself) would, e.g. `$`-prefixed ones. */
+  writeForeign(streamId: string, type: string): void {
+    this.writeSystem(streamId, type);
+  }
+
+  private takeFault(operation: FakeOperation): Error | undefined {
+    const index = this.faults.findIndex((f) => f.operation === operation);
+    if (index < 0) return undefined;
+    return this.faults.splice(index, 1)[0]!.error;
+  }
+
   async appendToStream(
     streamName: string,
     events: readonly JsonEventInput[],
     { expectedRevision = 'any' }: { expectedRevision?: AppendExpectedRevision } = {},
-  ): Promise<{ success: true; nextExpectedRevision: bigint; position: Position }> {
+  ): Promise<{ success: boolean; nextExpectedRevision: bigint; position: Position | undefined }> {
     await new Promise((resolve) => setImmediate(resolve)); // a network round trip, so appends interleave
+    const fault = this.takeFault('appendToStream');
+    if (fault) throw fault;
     const current = this.currentRevision(streamName);
+    const idempotent = this.idempotentResult(streamName, events, expectedRevision, current);
+    if (idempotent) return idempotent;
     const ok =
       expectedRevision === 'any' ||
       (expectedRevision === 'no_stream' && current === undefined) ||
       (expectedRevision === 'stream_exists' && current !== undefined) ||
       (typeof expectedRevision === 'bigint' && current === expectedRevision);
+    if (!ok && this.options.throwOnAppendFailure === false) {
+      return { success: false, nextExpectedRevision: current ?? -1n, position: undefined };
+    }
     if (!ok) {
       throw new WrongExpectedVersionError(undefined, {
         streamName,
@@ -97,6 +149,37 @@ export class FakeEsdbClient {
     return { success: true, nextExpectedRevision: revision, position: last!.position };
   }
 
+  /**
+   * The server's idempotency check, as documented: the same event ids sent again with the expected
+   * revision of the write that stored them (or `any`, while they are in its recent-id cache, here
+   * always) succeed without writing, answering that write's revision and position; ids that only
+   * partly match fail the expectation. Sent with a later revision, they are written again.
+   */
+  private idempotentResult(
+    streamName: string,
+    events: readonly JsonEventInput[],
+    expected: AppendExpectedRevision,
+    current: bigint | undefined,
+  ): { success: true; nextExpectedRevision: bigint; position: Position } | undefined {
+    const stream = this.log.filter((r) => r.streamId === streamName);
+    const first = events[0];
+    if (!first || current === undefined) return undefined;
+    let start: number;
+    if (expected === 'any' || expected === 'stream_exists') {
+      start = stream.findIndex((r) => r.id === first.id);
+      if (start < 0) return undefined;
+    } else {
+      start = expected === 'no_stream' ? 0 : Number(expected) + 1;
+      if (BigInt(start) > current) return undefined;
+    }
+    const stored = stream.slice(start, start + events.length);
+    if (stored.length !== events.length || stored.some((r, i) => r.id !== events[i]!.id)) {
+      return undefined;
+    }
+    const last = stored[stored.length - 1]!;
+    return { success: true, nextExpectedRevision: last.revision, position: last.position };
+  }
+
   readStream(
     streamName: string,
     options: {
@@ -117,8 +200,10 @@ export class FakeEsdbClient {
           .reverse()
       : records.filter((r) => from === 'start' || (from !== 'end' && r.revision >= from));
     const slice = selected.slice(0, max).map(resolve);
+    const fault = this.takeFault('readStream');
     return Readable.from(
       (async function* () {
+        if (fault) throw fault;
         if (records.length === 0) throw new StreamNotFoundError(undefined, streamName);
         yield* slice;
       })(),
@@ -130,20 +215,34 @@ export class FakeEsdbClient {
       direction?: string;
       fromPosition?: 'start' | 'end' | Position;
       maxCount?: number | bigint;
+      /** Not in client 6.2.1's readAll (the adapter sends it through the Read call, see esdb-reads.ts). */
+      filter?: Filter;
     } = {},
   ): Readable {
     const backwards = options.direction === 'backwards';
     const from = options.fromPosition ?? (backwards ? 'end' : 'start');
     const max = Number(options.maxCount ?? Number.MAX_SAFE_INTEGER);
-    // Inclusive of `from` forwards; strictly before it backwards.
-    const selected = backwards
-      ? this.log
-          .filter((r) => from === 'end' || (from !== 'start' && r.position.commit < from.commit))
-          .reverse()
-      : this.log.filter(
-          (r) => from === 'start' || (from !== 'end' && r.position.commit >= from.commit),
-        );
-    return Readable.from(selected.slice(0, max).map(resolve));
+    const filter = options.filter;
+    // Inclusive of `from` forwards; strictly before it backwards. maxCount counts matching records.
+    const selected = (
+      backwards
+        ? this.log
+            .filter((r) => from === 'end' || (from !== 'start' && r.position.commit < from.commit))
+            .reverse()
+        : this.log.filter(
+            (r) => from === 'start' || (from !== 'end' && r.position.commit >= from.commit),
+          )
+    ).filter((r) => !filter || passes(filter, r));
+    const page = selected.slice(0, max).map(resolve);
+    this.stats.readAllCalls += 1;
+    this.stats.readAllRecords += page.length;
+    const fault = this.takeFault('readAll');
+    return Readable.from(
+      (async function* () {
+        if (fault) throw fault;
+        yield* page;
+      })(),
+    );
   }
 
   subscribeToAll(
@@ -151,7 +250,10 @@ export class FakeEsdbClient {
   ): FakeSubscription {
     const subscription = new FakeSubscription(options.filter, (s) => this.subscriptions.delete(s));
     const from = options.fromPosition ?? 'start';
+    this.stats.subscriptionsOpened += 1;
+    const fault = this.takeFault('subscribeToAll');
     setImmediate(() => {
+      if (fault) return subscription.breakWith(fault);
       subscription.deliver({ kind: 'confirmation' });
       if (from !== 'end') {
         let last: Position | undefined;
@@ -247,6 +349,14 @@ class FakeSubscription extends Transform {
       case 'event':
         return next(null, resolve(message.record));
     }
+  }
+
+  /** The connection broke: the client emits the error and the stream delivers nothing more. */
+  breakWith(error: Error): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.detach(this);
+    this.emit('error', error);
   }
 
   async unsubscribe(): Promise<void> {

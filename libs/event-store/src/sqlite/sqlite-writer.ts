@@ -60,6 +60,7 @@ export interface BatchWriter {
  */
 const WRITER_SOURCE = `(function makeWriter(db) {
   const selectRevision = db.prepare('SELECT revision FROM streams WHERE stream_id = ?');
+  const selectEventId = db.prepare('SELECT 1 FROM events WHERE event_id = ?');
   const insertEvent = db
     .prepare('INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
     .safeIntegers(true);
@@ -77,7 +78,14 @@ const WRITER_SOURCE = `(function makeWriter(db) {
   const appendOne = db.transaction((item, recordedAt) => {
     const row = selectRevision.get(item.streamId);
     const current = row ? row.revision : null;
-    if (!holds(item.expected, current)) throw new WrongRevision(current);
+    if (!holds(item.expected, current)) {
+      // A retry of an append that was written (same ids, same expected revision) is a duplicate,
+      // as on EventStoreDB (the shared rule, docs/deployment.md), not a conflict.
+      if (item.events.some((e) => selectEventId.get(e.id))) {
+        throw Object.assign(new Error('UNIQUE constraint failed: events.event_id'), { code: 'SQLITE_CONSTRAINT_UNIQUE' });
+      }
+      throw new WrongRevision(current);
+    }
     let revision = current === null ? -1 : current;
     const positions = [];
     for (const e of item.events) {
