@@ -14,7 +14,7 @@ import { ImportRefused, type SourceDatabase, type SourceProject } from './source
 const BATCH = 1000;
 /** Rows per append (one transaction, one fsync), and how many appends may be in flight. */
 const APPEND_BATCH = 2000;
-const MAX_IN_FLIGHT = 2;
+const MAX_IN_FLIGHT = 3;
 const PROGRESS_EVERY = 50_000;
 
 /**
@@ -69,6 +69,7 @@ export async function importLogs(
       appended.catch(() => undefined);
       inFlight.push(appended);
       if (inFlight.length >= MAX_IN_FLIGHT) await inFlight.shift();
+      else await nextTurn();
     }
     for (const event of events) state = logImportDecider.evolve(state, event);
     counts.imported += events.length;
@@ -95,6 +96,9 @@ export async function importLogs(
       source: { project, table: 'logs', rowId: mapped.rowId, importedAt: report.startedAt },
     });
     if (batch.length >= APPEND_BATCH) await flush();
+    // The pages are read synchronously and the loop runs on microtasks: let the event loop turn
+    // once a page, so the store sends a queued append and hears its writer's reply meanwhile.
+    if (readNow % BATCH === 0) await nextTurn();
     // On a resumed run the bar counts this run's rows against the whole table.
     if (readNow % PROGRESS_EVERY === 0) printProgress(print, 'logs', readNow, total, started);
   }
@@ -113,6 +117,8 @@ export async function importLogs(
       reason: logChangeReason(change, rows, project),
     });
 }
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * The logs table must be the main source's project's: new-api's has `use_time`, one-api's
