@@ -13,26 +13,38 @@ export type AnyDoc = Doc & Record<string, unknown>;
 /*
  * Documents are plain JSON: store dates as ISO strings or epoch ms, never Date objects. Fields whose
  * value is `undefined` are dropped (in filters too: `{ group: undefined }` means "no constraint").
- * Array fields compare as whole values; matching one element of an array is not part of this surface.
+ * Values compare and sort in MongoDB's (BSON) order: null/missing < numbers < strings < objects <
+ * arrays < booleans. Not part of this surface (see docs/decisions.md, "Read-store adapter parity"):
+ * dotted paths through arrays (`items.name` with `items` an array), numeric path segments, sorting on
+ * a field that holds arrays, and the order among objects of different shapes.
  */
 
 /**
  * Mongo-shaped filter. Field paths may be dotted ("other.admin_info"). Supported operators:
  * equality, $eq $in $nin $ne $gt $gte $lt $lte $regex (string or RegExp, $options 'i') $exists, and
- * $or / $and (nested too). Comparisons stay within a type, as in MongoDB ($gt: 5 never matches a string).
+ * $or / $and (nested too). Comparisons stay within a type, as in MongoDB ($gt: 5 never matches a string);
+ * their operands are numbers or strings. As in MongoDB, a condition on a field holding an array also
+ * matches when one element satisfies it (`{ tags: 'x' }` matches `tags: ['x', 'y']`), `null` matches
+ * null and missing, and `$ne`/`$nin` are the exact negations (they match missing fields). Refused as
+ * MongoDB refuses them: a RegExp with flags together with `$options`, a RegExp under `$ne`/`$eq`.
  */
 export type Filter = Record<string, unknown>;
 
 export type SortSpec = Record<string, 1 | -1>;
 
 export interface FindOptions {
+  /** `_id` ascending is always added as the last key, so pages never repeat or skip equal keys. */
   readonly sort?: SortSpec;
   readonly skip?: number;
   /** 0 or absent: no limit (MongoDB's meaning). */
   readonly limit?: number;
 }
 
-/** $set/$inc/$unset/$max/$setOnInsert; field paths may be dotted. */
+/**
+ * $set/$inc/$unset/$max/$setOnInsert; field paths may be dotted. Refused before any write, as in
+ * MongoDB: two paths that conflict (the same path under two operators, or `a` with `a.b`), `_id`,
+ * a non-numeric $inc (operand or stored value).
+ */
 export interface Update {
   readonly $set?: Record<string, unknown>;
   readonly $inc?: Record<string, number>;
@@ -43,7 +55,10 @@ export interface Update {
 
 export interface IndexSpec {
   readonly fields: SortSpec;
-  /** Documents lacking the field never collide; keep absent optional values missing rather than null. */
+  /**
+   * As in MongoDB (a non-sparse unique index): null and a missing field are one value, so two
+   * documents lacking the field collide. Declare unique indexes only on fields every document has.
+   */
   readonly unique?: boolean;
 }
 
@@ -100,7 +115,10 @@ export interface ReadStoreSession {
 }
 
 export interface ReadStore extends ReadStoreSession {
-  /** Creates collections and their declared indexes (idempotent). Call before use. */
+  /**
+   * Creates collections and their declared indexes (idempotent). Call before use. Indexes are
+   * reconciled: one the spec no longer lists is dropped, one whose definition changed is rebuilt.
+   */
   declare(specs: readonly CollectionSpec[]): Promise<void>;
   /**
    * Runs `body` atomically: all or none of its writes land. SQLite: one transaction; writes from
@@ -110,7 +128,7 @@ export interface ReadStore extends ReadStoreSession {
   transaction<R>(body: (session: ReadStoreSession) => Promise<R>): Promise<R>;
   /** Whether `transaction` is truly atomic on this adapter. */
   readonly atomicTransactions: boolean;
-  /** Drops these collections' documents (keeps declared indexes). */
+  /** Drops these collections' documents (keeps declared indexes) without deleting row by row. */
   drop(names: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }

@@ -253,6 +253,142 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>): void {
     });
   });
 
+  describe('MongoDB semantics', () => {
+    const docs: AnyDoc[] = [
+      { _id: '1', tags: ['x', 'y'], n: [1, 5], v: 1 },
+      { _id: '2', tags: 'x', n: 3, v: 'a' },
+      { _id: '3', tags: [], n: [], v: null },
+      { _id: '4', tags: [['x'], 'z'], v: { k: 1 } },
+      { _id: '5', n: [null, 2], v: true },
+      { _id: '6', tags: ['Xylophone'], v: false },
+      { _id: '7', v: [2] },
+    ];
+    let c: Collection;
+    beforeAll(async () => {
+      c = await collection(docs, [{ fields: { tags: 1 } }, { fields: { v: 1 } }]);
+    });
+
+    const cases: Array<[string, Filter, string[]]> = [
+      ['equality matches an array element', { tags: 'x' }, ['1', '2']],
+      ['equality with an array matches the whole array or an element', { tags: ['x'] }, ['4']],
+      ['equality with an empty array', { tags: [] }, ['3']],
+      ['$in over array elements', { tags: { $in: ['y', 'z'] } }, ['1', '4']],
+      ['$in with a RegExp', { tags: { $in: [/^xy/i] } }, ['6']],
+      ['$regex over array elements', { tags: { $regex: '^X' } }, ['6']],
+      [
+        '$ne excludes arrays holding the value, keeps missing',
+        { tags: { $ne: 'x' } },
+        ['3', '4', '5', '6', '7'],
+      ],
+      ['$nin the same', { tags: { $nin: ['x', 'z'] } }, ['3', '5', '6', '7']],
+      ['ranges over array elements', { n: { $gt: 4 } }, ['1']],
+      ['each range bound may use another element', { n: { $gt: 2, $lt: 3 } }, ['1']],
+      ['null matches missing, null and arrays holding null', { n: null }, ['4', '5', '6', '7']],
+      ['$ne null', { n: { $ne: null } }, ['1', '2', '3']],
+      ['$in with null', { v: { $in: [null, 'a'] } }, ['2', '3']],
+      ['true is not 1', { v: true }, ['5']],
+      ['an array field equals a scalar element', { v: 2 }, ['7']],
+      ['$exists on a null value', { v: { $exists: true } }, ['1', '2', '3', '4', '5', '6', '7']],
+    ];
+    it.each(cases)('%s', async (_label, filter, expected) => {
+      expect(sortedIds(await c.find(filter))).toEqual(expected);
+      expect(await c.count(filter)).toBe(expected.length);
+    });
+
+    it('sorts across types in BSON order: null/missing < numbers < strings < objects < booleans', async () => {
+      const mixed = await collection([
+        { _id: 'bool-t', k: true },
+        { _id: 'obj', k: { a: 1 } },
+        { _id: 'str', k: 'b' },
+        { _id: 'missing' },
+        { _id: 'num-big', k: 10 },
+        { _id: 'null', k: null },
+        { _id: 'bool-f', k: false },
+        { _id: 'num', k: 2.5 },
+        { _id: 'str-a', k: 'a' },
+      ]);
+      const ascending = [
+        'missing',
+        'null',
+        'num',
+        'num-big',
+        'str-a',
+        'str',
+        'obj',
+        'bool-f',
+        'bool-t',
+      ];
+      expect(ids(await mixed.find({}, { sort: { k: 1 } }))).toEqual(ascending);
+      // Descending reverses the types; null and missing tie and keep _id ascending.
+      expect(ids(await mixed.find({}, { sort: { k: -1 } }))).toEqual([
+        'bool-t',
+        'bool-f',
+        'obj',
+        'str',
+        'str-a',
+        'num-big',
+        'num',
+        'missing',
+        'null',
+      ]);
+      expect(ids(await mixed.find({ k: { $gt: 3 } }))).toEqual(['num-big']);
+      expect(sortedIds(await mixed.find({ k: { $lt: 'b' } }))).toEqual(['str-a']);
+    });
+
+    it('pages through ties without repeating or skipping (the _id tie-breaker)', async () => {
+      const many = Array.from({ length: 23 }, (_, i) => ({
+        _id: `r${String(22 - i).padStart(2, '0')}`,
+        group: i % 2 ? 'a' : 'b',
+      }));
+      const ties = await collection(many, [{ fields: { group: 1 } }]);
+      for (const dir of [1, -1] as const) {
+        const seen: string[] = [];
+        for (let skip = 0; skip < 23; skip += 5)
+          seen.push(...ids(await ties.find({}, { sort: { group: dir }, skip, limit: 5 })));
+        const expected = [...many]
+          .sort((x, y) =>
+            x['group'] !== y['group']
+              ? (x['group'] < y['group'] ? -1 : 1) * dir
+              : x._id < y._id
+                ? -1
+                : 1,
+          )
+          .map((d) => d._id);
+        expect(seen).toEqual(expected);
+      }
+    });
+
+    it('refuses a flagged RegExp together with $options, as MongoDB does', async () => {
+      await expect(c.find({ tags: { $regex: /x/i, $options: 'i' } })).rejects.toThrow();
+      // A RegExp without flags takes $options.
+      expect(sortedIds(await c.find({ tags: { $regex: /^x/, $options: 'i' } }))).toEqual([
+        '1',
+        '2',
+        '6',
+      ]);
+      await expect(c.find({ tags: { $ne: /x/ } })).rejects.toThrow();
+    });
+
+    it('refuses conflicting update paths, whether or not a document matches', async () => {
+      const u = await collection([{ _id: '1', a: { b: 1 }, n: 1 }]);
+      const conflicts = [
+        { $set: { n: 1 }, $inc: { n: 1 } },
+        { $set: { a: 1 }, $unset: { 'a.b': '' } },
+        { $set: { 'a.b': 2 }, $max: { a: 3 } },
+        { $setOnInsert: { n: 5 }, $inc: { n: 1 } },
+      ];
+      for (const update of conflicts) {
+        await expect(u.update('1', update)).rejects.toThrow();
+        await expect(u.update('2', update, { upsert: true })).rejects.toThrow();
+        await expect(u.updateMany({}, update)).rejects.toThrow();
+      }
+      expect(await u.find()).toEqual([{ _id: '1', a: { b: 1 }, n: 1 }]);
+      // Sibling paths are fine.
+      await u.update('1', { $set: { 'a.c': 2 }, $inc: { 'a.b': 1 } });
+      expect(await u.get('1')).toEqual({ _id: '1', a: { b: 2, c: 2 }, n: 1 });
+    });
+  });
+
   describe('updates', () => {
     it('$set creates nested paths and leaves other fields', async () => {
       const c = await collection([{ _id: '1', a: 1, profile: { city: 'Paris' } }]);
@@ -431,11 +567,22 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>): void {
       expect(await c.count()).toBe(2);
     });
 
-    it('documents lacking a unique field do not collide', async () => {
+    it('a unique index sees null and missing as one value, as MongoDB does', async () => {
       const c = await collection([], [{ fields: { email: 1 }, unique: true }]);
       await c.put({ _id: '1', name: 'a' });
-      await c.put({ _id: '2', name: 'b' });
-      expect(await c.count()).toBe(2);
+      await expect(c.put({ _id: '2', name: 'b' })).rejects.toBeInstanceOf(DuplicateKeyError);
+      await expect(c.put({ _id: '3', email: null })).rejects.toBeInstanceOf(DuplicateKeyError);
+      await c.put({ _id: '4', email: 'x@example.com' });
+      await c.update('1', { $set: { email: null } }); // still the null key: same document
+      await c.put({ _id: '5', email: 'y@example.com' });
+      expect(sortedIds(await c.find())).toEqual(['1', '4', '5']);
+      const compound = await collection([], [{ fields: { tenant: 1, slug: 1 }, unique: true }]);
+      await compound.put({ _id: '1', tenant: 't' });
+      await expect(compound.put({ _id: '2', tenant: 't', slug: null })).rejects.toBeInstanceOf(
+        DuplicateKeyError,
+      );
+      await compound.put({ _id: '3', tenant: 'u' });
+      expect(await compound.count()).toBe(2);
     });
 
     it('a compound unique index constrains the combination', async () => {
@@ -657,6 +804,53 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>): void {
       expect(await c.count()).toBe(0);
       await c.put({ _id: '3', email: 'x' });
       await expect(c.put({ _id: '4', email: 'x' })).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect(await c.count()).toBe(1);
+      expect(await c.find({ email: 'x' })).toEqual([{ _id: '3', email: 'x' }]);
+    });
+
+    it('drops a large collection and counts it without a filter', async () => {
+      const name = `${prefix}_${++counter}`;
+      await store.declare([{ name, indexes: [{ fields: { g: 1 } }] }]);
+      const c = store.collection(name);
+      await store.transaction(async (session) => {
+        const s = session.collection(name);
+        for (let i = 0; i < 2000; i++) await s.put({ _id: `d${i}`, g: i % 3 });
+      });
+      expect(await c.count()).toBe(2000);
+      expect(await c.count({ g: 1 })).toBe(667);
+      await store.drop([name]);
+      expect(await c.count()).toBe(0);
+      await c.put({ _id: 'again', g: 1 });
+      expect(await c.count()).toBe(1);
+      expect(ids(await c.find({ g: 1 }, { sort: { g: 1 } }))).toEqual(['again']);
+    });
+  });
+
+  describe('index reconciliation at declare', () => {
+    it('drops an index the spec no longer declares', async () => {
+      const name = `${prefix}_${++counter}`;
+      await store.declare([{ name, indexes: [{ fields: { email: 1 }, unique: true }] }]);
+      const c = store.collection(name);
+      await c.put({ _id: '1', email: 'x' });
+      await expect(c.put({ _id: '2', email: 'x' })).rejects.toBeInstanceOf(DuplicateKeyError);
+      await store.declare([{ name, indexes: [{ fields: { email: 1 } }] }]);
+      await c.put({ _id: '2', email: 'x' }); // the stale unique index is gone
+      expect(await c.count({ email: 'x' })).toBe(2);
+    });
+
+    it('builds a changed definition, and refuses a unique one the data violates', async () => {
+      const name = `${prefix}_${++counter}`;
+      await store.declare([{ name, indexes: [{ fields: { a: 1 } }] }]);
+      const c = store.collection(name);
+      await c.put({ _id: '1', a: 1, b: 1 });
+      await c.put({ _id: '2', a: 1, b: 2 });
+      await expect(
+        store.declare([{ name, indexes: [{ fields: { a: 1 }, unique: true }] }]),
+      ).rejects.toBeInstanceOf(DuplicateKeyError);
+      await store.declare([{ name, indexes: [{ fields: { a: 1, b: 1 }, unique: true }] }]);
+      await expect(c.put({ _id: '3', a: 1, b: 2 })).rejects.toBeInstanceOf(DuplicateKeyError);
+      await c.put({ _id: '3', a: 1, b: 3 });
+      expect(sortedIds(await c.find({ a: 1 }))).toEqual(['1', '2', '3']);
     });
   });
 }

@@ -37,7 +37,9 @@ export class MongoCollection<T extends Doc = AnyDoc> implements Collection<T> {
     const docs = await this.driver
       .find(filter as DriverFilter<Document>, {
         session: this.session,
-        ...(options.sort ? { sort: options.sort as Sort } : {}),
+        ...(options.sort && Object.keys(options.sort).length > 0
+          ? { sort: withIdTieBreaker(options.sort) }
+          : {}),
         ...(options.skip ? { skip: options.skip } : {}),
         ...(options.limit ? { limit: options.limit } : {}),
       })
@@ -54,6 +56,10 @@ export class MongoCollection<T extends Doc = AnyDoc> implements Collection<T> {
 
   async count(filter: Filter = {}): Promise<number> {
     this.check();
+    // Without a filter the collection's metadata answers (no scan); countDocuments is an aggregation
+    // over every document, and the only count allowed inside a transaction.
+    if (!this.session && Object.values(filter).every((v) => v === undefined))
+      return this.driver.estimatedDocumentCount();
     return this.driver.countDocuments(filter, { session: this.session });
   }
 
@@ -135,6 +141,11 @@ export class MongoCollection<T extends Doc = AnyDoc> implements Collection<T> {
       throw error;
     }
   }
+}
+
+/** `_id` ascending as the last sort key, so pages never repeat or skip documents with equal keys. */
+function withIdTieBreaker(sort: Record<string, 1 | -1>): Sort {
+  return '_id' in sort ? sort : { ...sort, _id: 1 };
 }
 
 function byId(id: string): DriverFilter<Document> {

@@ -12,18 +12,14 @@ export function applyUpdate(
   update: Update,
   inserting: boolean,
 ): void {
-  for (const [op, fields] of Object.entries(update)) {
-    if (!OPERATORS.has(op)) throw new Error(`Unsupported update operator: ${op}`);
-    if (fields !== undefined && !isPlainObject(fields)) throw new Error(`${op} needs an object`);
-  }
+  checkUpdate(update);
   if (inserting) each(update.$setOnInsert, (path, value) => setPath(doc, path, cloneJson(value)));
   each(update.$set, (path, value) => setPath(doc, path, cloneJson(value)));
   each(update.$inc, (path, value) => {
     const current = getPath(doc, path);
-    if (typeof value !== 'number') throw new Error(`$inc ${path} needs a number`);
     if (current !== undefined && typeof current !== 'number')
       throw new Error(`Cannot $inc non-numeric ${path}`);
-    setPath(doc, path, (current ?? 0) + value);
+    setPath(doc, path, (current ?? 0) + (value as number));
   });
   each(update.$max, (path, value) => {
     const current = getPath(doc, path);
@@ -33,13 +29,43 @@ export function applyUpdate(
   each(update.$unset, (path) => unsetPath(doc, path));
 }
 
+/**
+ * Refuses what MongoDB refuses before touching any document: unknown operators, `_id`, a non-numeric
+ * $inc, and two paths of one update that conflict (the same path twice across operators, or a path
+ * and one inside it, such as `a` and `a.b`: "Updating the path 'a.b' would create a conflict at 'a'").
+ * $setOnInsert takes part even when the update does not insert, as in MongoDB.
+ */
+export function checkUpdate(update: Update): void {
+  const paths: string[] = [];
+  for (const [op, fields] of Object.entries(update)) {
+    if (!OPERATORS.has(op)) throw new Error(`Unsupported update operator: ${op}`);
+    if (fields === undefined) continue;
+    if (!isPlainObject(fields)) throw new Error(`${op} needs an object`);
+    for (const [path, value] of Object.entries(fields)) {
+      if (value === undefined) continue;
+      if (path === '_id' || path.startsWith('_id.')) throw new Error('_id cannot be updated');
+      segmentsOf(path);
+      if (op === '$inc' && (typeof value !== 'number' || !Number.isFinite(value)))
+        throw new Error(`$inc ${path} needs a number`);
+      paths.push(path);
+    }
+  }
+  // A handful of paths per update: comparing every pair is cheapest.
+  for (let i = 0; i < paths.length; i++) {
+    for (let j = 0; j < paths.length; j++) {
+      const [a, b] = [paths[i]!, paths[j]!];
+      if (i !== j && (a === b || b.startsWith(`${a}.`)))
+        throw new Error(`Updating the path '${b}' would create a conflict at '${a}'`);
+    }
+  }
+}
+
 function each(
   fields: Record<string, unknown> | undefined,
   fn: (path: string, value: unknown) => void,
 ): void {
   if (!fields) return;
   for (const [path, value] of Object.entries(fields)) {
-    if (path === '_id' || path.startsWith('_id.')) throw new Error('_id cannot be updated');
     if (value === undefined) continue; // dropped, like the MongoDB driver with ignoreUndefined
     fn(path, value);
   }
@@ -124,7 +150,7 @@ function cloneJson(value: unknown): unknown {
 
 /** BSON comparison order for the JSON types: null < numbers < strings < objects < arrays < booleans. */
 function rank(value: unknown): number {
-  if (value === null) return 1;
+  if (value === null || value === undefined) return 1;
   if (typeof value === 'number') return 2;
   if (typeof value === 'string') return 3;
   if (Array.isArray(value)) return 5;
@@ -133,14 +159,40 @@ function rank(value: unknown): number {
   return 9;
 }
 
-function compareValues(a: unknown, b: unknown): number {
+/**
+ * MongoDB's comparison of two JSON values: by type rank, then within the type. Strings compare by
+ * their UTF-8 bytes (as MongoDB's simple collation does), arrays element by element, objects pair by
+ * pair (the value's type, then the key, then the value); a prefix is less than the longer value.
+ */
+export function compareValues(a: unknown, b: unknown): number {
   const ra = rank(a);
   const rb = rank(b);
   if (ra !== rb) return ra - rb;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') return compareUtf8(a, b);
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
-  const ja = JSON.stringify(a);
-  const jb = JSON.stringify(b);
-  return ja < jb ? -1 : ja > jb ? 1 : 0;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const c = compareValues(a[i], b[i]);
+      if (c !== 0) return c;
+    }
+    return a.length - b.length;
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const ea = Object.entries(a);
+    const eb = Object.entries(b);
+    for (let i = 0; i < Math.min(ea.length, eb.length); i++) {
+      const [ka, va] = ea[i]!;
+      const [kb, vb] = eb[i]!;
+      const c = rank(va) - rank(vb) || compareUtf8(ka, kb) || compareValues(va, vb);
+      if (c !== 0) return c;
+    }
+    return ea.length - eb.length;
+  }
+  return 0;
+}
+
+function compareUtf8(a: string, b: string): number {
+  if (a === b) return 0;
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

@@ -1,6 +1,6 @@
 import type { Filter, SortSpec } from '../read-store.port';
 import { isOperatorObject, isPlainObject } from '../shared/plain-object';
-import { fieldExpr, typeExpr } from './sql-names';
+import { NULL_KEY, eachExpr, elementKeyExpr, fieldExpr, keyExpr, typeExpr } from './sql-names';
 
 export type SqlValue = string | number | null;
 
@@ -15,26 +15,58 @@ export interface SqlFragment {
   readonly params: SqlValue[];
 }
 
+export interface FilterContext {
+  readonly search?: SearchIndex | undefined;
+  /** Leading paths of the collection's indexes: their array test is written so the index answers it. */
+  readonly indexed?: ReadonlySet<string> | undefined;
+  /**
+   * Paths that hold no array in any document (a probe said so): their conditions leave out the
+   * array-element branch, so an index on them can also give the sort order.
+   */
+  readonly scalar?: ReadonlySet<string> | undefined;
+}
+
+export interface FilterSql extends SqlFragment {
+  /** The paths whose array branch was left out because `scalar` listed them. */
+  readonly assumedScalar: readonly string[];
+}
+
+interface State {
+  readonly params: SqlValue[];
+  readonly context: FilterContext;
+  readonly assumed: Set<string>;
+}
+
 /**
- * Translates a Mongo-shaped filter into a WHERE expression over json_extract. Values are always bound
- * (`?`), and placeholders are emitted in the same order as they are bound. Negations are wrapped in
- * COALESCE so a missing field (SQL NULL) behaves as in MongoDB: `$ne`/`$nin` match it.
+ * Translates a Mongo-shaped filter into a WHERE expression over the documents' BSON-ordered keys (see
+ * keyExpr). Values are always bound (`?`), and placeholders are emitted in the same order as they are
+ * bound. As in MongoDB, a condition on a field holding an array also matches when one element
+ * satisfies it (equality, $in, ranges, $regex; `$ne`/`$nin` are their negations), and null/missing
+ * are one value. Paths do not traverse arrays (`a.b` with `a` an array): see docs.
  */
-export function filterToSql(filter: Filter | undefined, search?: SearchIndex): SqlFragment {
-  const params: SqlValue[] = [];
-  const sql = compileFilter(filter ?? {}, params, search);
-  return { sql, params };
+export function filterToSql(
+  filter: Filter | undefined,
+  context: FilterContext | SearchIndex = {},
+): FilterSql {
+  const ctx: FilterContext = 'table' in context ? { search: context } : context;
+  const state: State = { params: [], context: ctx, assumed: new Set() };
+  const sql = compileFilter(filter ?? {}, state, ctx.search);
+  return { sql, params: state.params, assumedScalar: [...state.assumed] };
 }
 
+/** ORDER BY in BSON order, with `_id` ascending as the last key so pages never repeat or skip ties. */
 export function sortToSql(sort: SortSpec | undefined): string {
-  const keys = Object.entries(sort ?? {}).map(([path, dir]) => {
+  const entries = Object.entries(sort ?? {});
+  if (entries.length === 0) return '';
+  const keys = entries.map(([path, dir]) => {
     if (dir !== 1 && dir !== -1) throw new Error(`Sort direction for ${path} must be 1 or -1`);
-    return `${fieldExpr(path)} ${dir === 1 ? 'ASC' : 'DESC'}`;
+    return `${keyExpr(path)} ${dir === 1 ? 'ASC' : 'DESC'}`;
   });
-  return keys.length === 0 ? '' : ` ORDER BY ${keys.join(', ')}`;
+  if (!entries.some(([path]) => path === '_id')) keys.push('id ASC');
+  return ` ORDER BY ${keys.join(', ')}`;
 }
 
-function compileFilter(filter: unknown, params: SqlValue[], search?: SearchIndex): string {
+function compileFilter(filter: unknown, state: State, search?: SearchIndex): string {
   if (!isPlainObject(filter)) throw new Error(`A filter must be an object: ${String(filter)}`);
   const parts: string[] = [];
   for (const [key, value] of Object.entries(filter)) {
@@ -43,15 +75,15 @@ function compileFilter(filter: unknown, params: SqlValue[], search?: SearchIndex
       if (!Array.isArray(value) || value.length === 0)
         throw new Error(`${key} needs a non-empty array`);
       if (key === '$or' && search) {
-        parts.push(compileSearchOr(value as unknown[], params, search));
+        parts.push(compileSearchOr(value as unknown[], state, search));
         continue;
       }
-      const subs = value.map((sub: unknown) => `(${compileFilter(sub, params, search)})`);
+      const subs = value.map((sub: unknown) => `(${compileFilter(sub, state, search)})`);
       parts.push(`(${subs.join(key === '$or' ? ' OR ' : ' AND ')})`);
     } else if (key.startsWith('$')) {
       throw new Error(`Unsupported filter operator: ${key}`);
     } else {
-      parts.push(compileField(key, value, params, search));
+      parts.push(compileField(key, value, state, search));
     }
   }
   return parts.length === 0 ? '1' : parts.map((p) => `(${p})`).join(' AND ');
@@ -60,44 +92,49 @@ function compileFilter(filter: unknown, params: SqlValue[], search?: SearchIndex
 function compileField(
   path: string,
   value: unknown,
-  params: SqlValue[],
+  state: State,
   search: SearchIndex | undefined,
 ): string {
-  if (value instanceof RegExp) return regex(path, value, undefined, params, search);
-  if (!isOperatorObject(value)) return equals(path, value, params, search);
+  keyExpr(path); // validates the path even when every operand is undefined
+  if (value instanceof RegExp) return regex(path, value, undefined, state, search);
+  if (!isOperatorObject(value)) return equals(path, value, state);
+  if (value['$options'] !== undefined && value['$regex'] === undefined)
+    throw new Error(`$options on ${path} without $regex`);
   const parts: string[] = [];
   for (const [op, operand] of Object.entries(value)) {
     if (operand === undefined) continue;
     switch (op) {
       case '$eq':
-        parts.push(equals(path, operand, params, search));
+        if (operand instanceof RegExp) throw new Error(`$eq on ${path} cannot take a RegExp`);
+        parts.push(equals(path, operand, state));
         break;
       case '$ne':
-        parts.push(`NOT COALESCE(${equals(path, operand, params)}, 0)`);
+        // MongoDB: "Can't have regex as arg to $ne".
+        if (operand instanceof RegExp) throw new Error(`$ne on ${path} cannot take a RegExp`);
+        parts.push(`NOT ${equals(path, operand, state)}`);
         break;
       case '$in':
-        parts.push(anyOf(path, operand, params));
+        parts.push(anyOf(path, operand, state));
         break;
       case '$nin':
-        parts.push(`NOT COALESCE(${anyOf(path, operand, params)}, 0)`);
+        parts.push(`NOT ${anyOf(path, operand, state)}`);
         break;
       case '$gt':
       case '$gte':
       case '$lt':
       case '$lte':
-        parts.push(compare(path, op, operand, params));
+        parts.push(compare(path, op, operand, state));
         break;
       case '$exists':
-        parts.push(`${typeExpr(path)} IS ${operand ? 'NOT NULL' : 'NULL'}`);
+        parts.push(exists(path, operand));
         break;
       case '$regex':
         if (typeof operand !== 'string' && !(operand instanceof RegExp)) {
           throw new Error(`$regex on ${path} needs a string or RegExp`);
         }
-        parts.push(regex(path, operand, value['$options'], params, search));
+        parts.push(regex(path, operand, value['$options'], state, search));
         break;
       case '$options':
-        if (value['$regex'] === undefined) throw new Error(`$options on ${path} without $regex`);
         break;
       default:
         throw new Error(`Unsupported filter operator: ${op}`);
@@ -106,84 +143,143 @@ function compileField(
   return parts.length === 0 ? '1' : parts.map((p) => `(${p})`).join(' AND ');
 }
 
-function equals(path: string, value: unknown, params: SqlValue[], search?: SearchIndex): string {
-  const f = fieldExpr(path);
-  const t = typeExpr(path);
-  if (value === null) return `${f} IS NULL`;
+/**
+ * `scalarCond` on the field's key, or, when the field holds an array, `elementCond` on one of its
+ * elements' keys. The builders push their bound values as they render, in text order.
+ */
+function orElement(
+  path: string,
+  state: State,
+  scalarCond: (key: string) => string,
+  elementCond: (key: string) => string,
+): string {
+  const key = keyExpr(path);
+  const scalar = scalarCond(key);
+  if (path === '_id') return `(${scalar})`;
+  if (state.context.scalar?.has(path)) {
+    state.assumed.add(path);
+    return `(${scalar})`;
+  }
+  // On an indexed path the array test is a range of the indexed key (an index seek, usually empty);
+  // elsewhere json_type is the cheaper test on a row already read.
+  const isArray = state.context.indexed?.has(path)
+    ? `${key} >= x'02' AND ${key} < x'03'`
+    : `${typeExpr(path)} = 'array'`;
+  const element = elementCond(elementKeyExpr('e'));
+  return `(${scalar} OR (${isArray} AND EXISTS (SELECT 1 FROM ${eachExpr(path)} AS e WHERE ${element})))`;
+}
+
+function equals(path: string, value: unknown, state: State): string {
+  return orElement(
+    path,
+    state,
+    (key) => `${key} = ${keyOfValue(path, value, state.params)}`,
+    (key) => `${key} = ${keyOfValue(path, value, state.params)}`,
+  );
+}
+
+/** The SQL for a filter value's key (bound where it is data), matching keyExpr's mapping. */
+function keyOfValue(path: string, value: unknown, params: SqlValue[]): string {
+  if (value === null) return NULL_KEY;
   if (typeof value === 'string' || typeof value === 'number') {
     params.push(scalar(path, value));
-    return `(${f} = ? AND ${sameType(path, value)})`;
+    return '?';
   }
-  // json_extract turns true/false into 1/0: the type check keeps booleans apart from numbers.
-  if (typeof value === 'boolean')
-    return `(${f} = ${value ? 1 : 0} AND ${t} = '${value ? 'true' : 'false'}')`;
-  if (value instanceof RegExp) return regex(path, value, undefined, params, search);
+  if (typeof value === 'boolean') return value ? "x'04'" : "x'03'";
   if (Array.isArray(value) || isPlainObject(value)) {
     // Whole-value match, key order included (as in MongoDB); json() minifies like json_extract does.
     params.push(JSON.stringify(value));
-    return `(${t} IN ('array', 'object') AND ${f} = json(?))`;
+    return `CAST(char(${Array.isArray(value) ? 2 : 1}) || json(?) AS BLOB)`;
   }
   throw new Error(`Unsupported filter value for ${path}: ${Object.prototype.toString.call(value)}`);
 }
 
-function anyOf(path: string, values: unknown, params: SqlValue[]): string {
+function anyOf(path: string, values: unknown, state: State): string {
   if (!Array.isArray(values)) throw new Error(`$in/$nin on ${path} needs an array`);
+  const plain = values.filter((v) => !(v instanceof RegExp));
+  const patterns = values.filter((v): v is RegExp => v instanceof RegExp);
   const alternatives: string[] = [];
-  // One IN list per type keeps the expression index usable.
-  for (const kind of ['string', 'number'] as const) {
-    const scalars = values.filter((v): v is string | number => typeof v === kind);
-    if (scalars.length === 0) continue;
-    for (const v of scalars) params.push(scalar(path, v));
-    const list = scalars.map(() => '?').join(', ');
-    alternatives.push(`(${fieldExpr(path)} IN (${list}) AND ${sameType(path, scalars[0]!)})`);
+  if (plain.length > 0) {
+    const list = () => plain.map((v) => keyOfValue(path, v, state.params)).join(', ');
+    // One IN list keeps the expression index usable.
+    alternatives.push(
+      orElement(
+        path,
+        state,
+        (key) => `${key} IN (${list()})`,
+        (key) => `${key} IN (${list()})`,
+      ),
+    );
   }
-  for (const v of values) {
-    if (typeof v !== 'string' && typeof v !== 'number') alternatives.push(equals(path, v, params));
-  }
-  if (alternatives.length === 0) return '0';
-  return alternatives.length === 1 ? alternatives[0]! : `(${alternatives.join(' OR ')})`;
+  for (const pattern of patterns) alternatives.push(regex(path, pattern, undefined, state));
+  if (alternatives.length === 0) return '(0)';
+  return `(${alternatives.join(' OR ')})`;
 }
 
 const COMPARATORS = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 
-function compare(
-  path: string,
-  op: keyof typeof COMPARATORS,
-  value: unknown,
-  params: SqlValue[],
-): string {
-  // Like MongoDB, compare only within a type: a number never matches strings and vice versa.
+function compare(path: string, op: keyof typeof COMPARATORS, value: unknown, state: State): string {
+  // Like MongoDB, compare only within a type: a number never matches strings and vice versa. The
+  // second bound keeps the range inside the operand's band of the key.
   if (typeof value !== 'number' && typeof value !== 'string')
     throw new Error(`${op} on ${path} needs a number or string`);
-  params.push(scalar(path, value));
-  return `(${fieldExpr(path)} ${COMPARATORS[op]} ? AND ${sameType(path, value)})`;
+  const upward = op === '$gt' || op === '$gte';
+  const bound =
+    typeof value === 'number' ? (upward ? `< ''` : `> ${NULL_KEY}`) : upward ? `< x''` : `>= ''`;
+  const cond = (key: string) => {
+    state.params.push(scalar(path, value));
+    return `${key} ${COMPARATORS[op]} ? AND ${key} ${bound}`;
+  };
+  return orElement(path, state, cond, cond);
+}
+
+function exists(path: string, operand: unknown): string {
+  if (path === '_id') return operand ? '1' : '0';
+  return `${typeExpr(path)} IS ${operand ? 'NOT NULL' : 'NULL'}`;
 }
 
 function regex(
   path: string,
   pattern: string | RegExp,
   options: unknown,
-  params: SqlValue[],
+  state: State,
   search?: SearchIndex,
 ): string {
+  const params = state.params;
   const source = pattern instanceof RegExp ? pattern.source : pattern;
-  const rawFlags =
-    (pattern instanceof RegExp ? pattern.flags : '') + (typeof options === 'string' ? options : '');
+  if (options !== undefined && typeof options !== 'string')
+    throw new Error(`$options on ${path} must be a string`);
+  const ownFlags = pattern instanceof RegExp ? pattern.flags : '';
+  // MongoDB refuses flags in both places ("options set in both $regex and $options").
+  if (ownFlags !== '' && options)
+    throw new Error(`Options set in both $regex and $options on ${path}`);
+  const rawFlags = ownFlags + (options ?? '');
+  for (const c of rawFlags)
+    if (!'imsgyu'.includes(c)) throw new Error(`Unsupported regex option ${c} on ${path}`);
   // g/y would make RegExp.test stateful; keep only flags JavaScript and MongoDB share.
   const flags = [...new Set(rawFlags)].filter((c) => 'ims'.includes(c)).join('');
   new RegExp(source, flags); // throws early on an invalid pattern
   const narrowed = searchPrefilter(path, source, flags, params, search);
   const literal = literalOf(source);
-  if (literal !== null && isAscii(literal)) {
-    // A plain ASCII literal needs no JavaScript call per row: SQLite's instr() (lower() folds ASCII
-    // only, and a non-unicode /i never maps a non-ASCII character onto an ASCII one) is equivalent.
-    const insensitive = flags.includes('i');
-    params.push(insensitive ? literal.toLowerCase() : literal);
-    const field = insensitive ? `lower(${fieldExpr(path)})` : fieldExpr(path);
-    return `(${narrowed}${typeExpr(path)} = 'text' AND instr(${field}, ?) > 0)`;
-  }
-  params.push(source, flags);
-  return `(${narrowed}${typeExpr(path)} = 'text' AND regexp(?, ?, ${fieldExpr(path)}))`;
+  const test = (value: string) => {
+    if (literal !== null && isAscii(literal)) {
+      // A plain ASCII literal needs no JavaScript call per row: SQLite's instr() (lower() folds ASCII
+      // only, and a non-unicode /i never maps a non-ASCII character onto an ASCII one) is equivalent.
+      const insensitive = flags.includes('i');
+      params.push(insensitive ? literal.toLowerCase() : literal);
+      return `instr(${insensitive ? `lower(${value})` : value}, ?) > 0`;
+    }
+    params.push(source, flags);
+    return `regexp(?, ?, ${value})`;
+  };
+  if (path === '_id') return `(${narrowed}${test('id')})`;
+  // Strings match; an array matches when one of its string elements does.
+  const scalarTest = test(fieldExpr(path));
+  const elementTest = test('e.value');
+  return (
+    `(${narrowed}CASE ${typeExpr(path)} WHEN 'text' THEN ${scalarTest} WHEN 'array' THEN ` +
+    `EXISTS (SELECT 1 FROM ${eachExpr(path)} AS e WHERE e.type = 'text' AND ${elementTest}) ELSE 0 END)`
+  );
 }
 
 /**
@@ -191,7 +287,8 @@ function regex(
  * over those columns narrows the rows once, instead of one index lookup per field, then the exact
  * per-field checks decide. Other branches (an id, say) stay as they are.
  */
-function compileSearchOr(branches: unknown[], params: SqlValue[], search: SearchIndex): string {
+function compileSearchOr(branches: unknown[], state: State, search: SearchIndex): string {
+  const params = state.params;
   const byLiteral = new Map<string, Array<{ index: number; path: string }>>();
   branches.forEach((branch, index) => {
     const hit = searchableBranch(branch, search);
@@ -207,14 +304,14 @@ function compileSearchOr(branches: unknown[], params: SqlValue[], search: Search
     const columns = [...new Set(group.map((g) => search.columns.get(g.path)!))];
     params.push(`{${columns.join(' ')}} : "${literal.replace(/"/g, '""')}"`);
     // Compiled without the index: the MATCH above is the prefilter for all of them.
-    const checks = group.map((g) => `(${compileFilter(branches[g.index], params)})`);
+    const checks = group.map((g) => `(${compileFilter(branches[g.index], state)})`);
     parts.push(
       `(rowid IN (SELECT rowid FROM ${search.table} WHERE ${search.table} MATCH ?) AND (${checks.join(' OR ')}))`,
     );
     group.forEach((g) => combined.add(g.index));
   }
   branches.forEach((branch, index) => {
-    if (!combined.has(index)) parts.push(`(${compileFilter(branch, params, search)})`);
+    if (!combined.has(index)) parts.push(`(${compileFilter(branch, state, search)})`);
   });
   return `(${parts.join(' OR ')})`;
 }
@@ -299,17 +396,6 @@ export function literalOf(source: string): string | null {
 
 function foldsLikeSqlite(c: string): boolean {
   return c.charCodeAt(0) < 0x80 || c.toLowerCase() === c.toUpperCase();
-}
-
-/**
- * json_extract returns true/false as 1/0 and objects as JSON text, so a bare comparison would let 1 match
- * true or a string match an object: checking the JSON type keeps MongoDB's per-type semantics. The value
- * comparison stays first so SQLite still uses the expression index.
- */
-function sameType(path: string, value: string | number): string {
-  return typeof value === 'number'
-    ? `${typeExpr(path)} IN ('integer', 'real')`
-    : `${typeExpr(path)} = 'text'`;
 }
 
 function scalar(path: string, value: string | number): string | number {

@@ -10,6 +10,15 @@ export interface ReadQuery {
   readonly sql: string;
   readonly params: readonly SqlValue[];
   readonly mode: 'get' | 'all';
+  /**
+   * When `probe` (a SELECT of one row `{a}`) answers a truthy `a`, run this query instead; both run
+   * in one read transaction.
+   */
+  readonly unlessArrays?: {
+    readonly probe: string;
+    readonly sql: string;
+    readonly params: readonly SqlValue[];
+  };
 }
 
 /*
@@ -37,15 +46,30 @@ db.function('regexp', { varargs: true, deterministic: true }, (...args) => {
   return re.test(value) ? 1 : 0;
 });
 const statements = new Map();
+const prepared = (sql) => {
+  let statement = statements.get(sql);
+  if (!statement) {
+    if (statements.size >= 500) statements.clear();
+    statement = db.prepare(sql);
+    statements.set(sql, statement);
+  }
+  return statement;
+};
+const run = (m) => {
+  let sql = m.sql;
+  let params = m.params;
+  if (m.unlessArrays && prepared(m.unlessArrays.probe).get().a) {
+    sql = m.unlessArrays.sql;
+    params = m.unlessArrays.params;
+  }
+  const statement = prepared(sql);
+  return m.mode === 'get' ? statement.get(...params) : statement.all(...params);
+};
+const probed = db.transaction(run);
 parentPort.on('message', (m) => {
   try {
-    let statement = statements.get(m.sql);
-    if (!statement) {
-      if (statements.size >= 500) statements.clear();
-      statement = db.prepare(m.sql);
-      statements.set(m.sql, statement);
-    }
-    const result = m.mode === 'get' ? statement.get(...m.params) : statement.all(...m.params);
+    // The probe and the query it chooses read one snapshot.
+    const result = m.unlessArrays ? probed(m) : run(m);
     parentPort.postMessage({ id: m.id, result });
   } catch (error) {
     parentPort.postMessage({
@@ -104,7 +128,13 @@ export class ReadPool {
         clearTimeout(slot.idleTimer);
       }
       slot.pending.set(id, { resolve, reject });
-      slot.worker.postMessage({ id, sql: query.sql, params: query.params, mode: query.mode });
+      slot.worker.postMessage({
+        id,
+        sql: query.sql,
+        params: query.params,
+        mode: query.mode,
+        unlessArrays: query.unlessArrays,
+      });
     });
   }
 

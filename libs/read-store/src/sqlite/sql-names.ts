@@ -45,9 +45,55 @@ export function typeExpr(path: string, row = ''): string {
   return path === '_id' ? `'text'` : `json_type(${row}doc, '${jsonPath(path)}')`;
 }
 
-/** The field's value when it is a string, else NULL: what the substring-search index holds. */
+/**
+ * The field's value when it is a string (for an array: its string elements, one per line), else NULL:
+ * what the substring-search index holds. Every string a `$regex` can match on the field is in it.
+ */
 export function textExpr(path: string, row = ''): string {
-  return `CASE WHEN ${typeExpr(path, row)} = 'text' THEN ${fieldExpr(path, row)} END`;
+  const t = typeExpr(path, row);
+  if (path === '_id') return fieldExpr(path, row);
+  return (
+    `CASE ${t} WHEN 'text' THEN ${fieldExpr(path, row)} WHEN 'array' THEN ` +
+    `(SELECT group_concat(value, char(10)) FROM json_each(${row}doc, '${jsonPath(path)}') WHERE type = 'text') END`
+  );
+}
+
+/*
+ * BSON order in one SQLite value. SQLite orders NULL < numbers < text < blobs, and compares blobs
+ * bytewise; MongoDB orders null/missing < numbers < strings < objects < arrays < booleans (the JSON
+ * types a document can hold). The key maps null and missing to -Infinity (JSON has no infinities, so
+ * it sorts before every stored number and never collides with one), keeps numbers and strings, and
+ * turns objects, arrays, false and true into blobs with a 1, 2, 3, 4 prefix byte. One expression thus
+ * serves equality (`key = ?` is a same-type match), ranges (bounded to the operand's type), sorting and
+ * the expression indexes, and a unique index sees null and missing as one value, as MongoDB does.
+ */
+export const NULL_KEY = '-9e999';
+/** The field's BSON-ordered key (see above); `_id` is the primary-key column, always a string. */
+export function keyExpr(path: string, row = ''): string {
+  if (path === '_id') return `${row}id`;
+  return keyOf(
+    `json_type(${row}doc, '${jsonPath(path)}')`,
+    `json_extract(${row}doc, '${jsonPath(path)}')`,
+  );
+}
+
+/** The same key for an element of `json_each(...)` (its `type` and `value` columns). */
+export function elementKeyExpr(alias: string): string {
+  return keyOf(`${alias}.type`, `${alias}.value`);
+}
+
+function keyOf(type: string, value: string): string {
+  return (
+    `CASE ${type} WHEN 'true' THEN x'04' WHEN 'false' THEN x'03' ` +
+    `WHEN 'object' THEN CAST(char(1) || ${value} AS BLOB) ` +
+    `WHEN 'array' THEN CAST(char(2) || ${value} AS BLOB) ` +
+    `ELSE IFNULL(${value}, ${NULL_KEY}) END`
+  );
+}
+
+/** `json_each` over the field's value (one row per element when it is an array). */
+export function eachExpr(path: string, row = ''): string {
+  return `json_each(${row}doc, '${jsonPath(path)}')`;
 }
 
 /*

@@ -8,10 +8,10 @@ import type {
   Update,
 } from '../read-store.port';
 import { DuplicateKeyError } from '../read-store.port';
-import { applyUpdate } from '../shared/apply-update';
-import { filterToSql, sortToSql, type SearchIndex } from './filter-to-sql';
+import { applyUpdate, checkUpdate } from '../shared/apply-update';
+import { filterToSql, sortToSql, type FilterSql, type SearchIndex } from './filter-to-sql';
 import type { ReadQuery } from './read-pool';
-import { COUNTS_TABLE, fieldExpr, tableName, typeExpr } from './sql-names';
+import { COUNTS_TABLE, fieldExpr, keyExpr, tableName, typeExpr } from './sql-names';
 import type { StatementCache } from './statement-cache';
 
 /**
@@ -24,6 +24,8 @@ export interface SqliteAccess {
   write<R>(collection: string, fn: (db: StatementCache) => R): Promise<R>;
   /** The collection's trigram index, when its spec declared search fields. */
   search(collection: string): SearchIndex | undefined;
+  /** The leading paths of the collection's declared indexes. */
+  indexed(collection: string): ReadonlySet<string> | undefined;
 }
 
 interface Row {
@@ -51,21 +53,49 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   }
 
   async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
-    const where = this.where(filter);
     const page = pageToSql(options);
     const sort = sortToSql(options.sort);
     // A deep page walks the skipped rows in the subquery, where SQLite can stay on the index and
     // never reads their documents; only the page's own rows are loaded.
-    const sql =
-      page.skip > 0 && sort
-        ? `SELECT id, doc FROM ${this.table} WHERE rowid IN (SELECT rowid FROM ${this.table} WHERE ${where.sql}${sort}${page.sql})${sort}`
-        : `SELECT id, doc FROM ${this.table} WHERE ${where.sql}${sort}${page.sql}`;
-    const rows = (await this.access.read(this.name, {
-      sql,
+    const select = (where: FilterSql) => ({
+      sql:
+        page.skip > 0 && sort
+          ? `SELECT id, doc FROM ${this.table} WHERE rowid IN (SELECT rowid FROM ${this.table} WHERE ${where.sql}${sort}${page.sql})${sort}`
+          : `SELECT id, doc FROM ${this.table} WHERE ${where.sql}${sort}${page.sql}`,
       params: [...where.params, ...page.params],
-      mode: 'all',
-    })) as Row[];
+    });
+    const full = this.where(filter);
+    let query: ReadQuery = { ...select(full), mode: 'all' };
+    const indexed = this.access.indexed(this.name);
+    if (sort && indexed && indexed.size > 0) {
+      // The array-element branch of a condition on an indexed path is an OR, and an OR makes SQLite
+      // gather the matches and sort them instead of walking the index in order (a deep page of one
+      // user's logs, say). Indexed fields rarely hold arrays: the plain query runs unless an index
+      // seek finds an array on one of those paths, in which case the full one does.
+      const plain = filterToSql(filter, {
+        search: this.access.search(this.name),
+        indexed,
+        scalar: indexed,
+      });
+      if (plain.assumedScalar.length > 0) {
+        query = {
+          ...select(plain),
+          mode: 'all',
+          unlessArrays: { probe: this.arrayProbe(plain.assumedScalar), ...select(full) },
+        };
+      }
+    }
+    const rows = (await this.access.read(this.name, query)) as Row[];
     return rows.map((row) => toDoc<T>(row));
+  }
+
+  /** One row `{a: 1}` when some document holds an array at one of these (indexed) paths. */
+  private arrayProbe(paths: readonly string[]): string {
+    const seeks = paths.map(
+      (path) =>
+        `EXISTS (SELECT 1 FROM ${this.table} WHERE ${keyExpr(path)} >= x'02' AND ${keyExpr(path)} < x'03')`,
+    );
+    return `SELECT (${seeks.join(' OR ')}) AS a`;
   }
 
   async findOne(filter: Filter): Promise<T | null> {
@@ -99,6 +129,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   }
 
   async update(id: string, update: Update, options: { upsert?: boolean } = {}): Promise<boolean> {
+    checkUpdate(update); // refused like MongoDB does, whether or not a document matches
     return this.access.write(this.name, (db) => {
       const row = db.get(`SELECT id, doc FROM ${this.table} WHERE id = ?`).get(id) as
         Row | undefined;
@@ -111,6 +142,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   }
 
   async updateMany(filter: Filter, update: Update): Promise<number> {
+    checkUpdate(update);
     const where = this.where(filter);
     return this.access.write(this.name, (db) => {
       const rows = db
@@ -151,11 +183,12 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
       (f, i) =>
         `, SUM(CASE WHEN ${typeExpr(f)} IN ('integer', 'real') THEN ${fieldExpr(f)} END) AS s${i}`,
     );
+    // Grouped on the BSON key, so true and 1 are different groups and groups come in BSON order.
     const key =
       groupBy === null
         ? 'NULL AS k, NULL AS t'
-        : `${fieldExpr(groupBy)} AS k, ${typeExpr(groupBy)} AS t`;
-    const group = groupBy === null ? '' : ' GROUP BY 1 ORDER BY 1';
+        : `${fieldExpr(groupBy)} AS k, ${typeExpr(groupBy)} AS t, ${keyExpr(groupBy)} AS g`;
+    const group = groupBy === null ? '' : ' GROUP BY g ORDER BY g';
     const sql = `SELECT ${key}, COUNT(*) AS c${sums.join('')} FROM ${this.table} WHERE ${where.sql}${group}`;
     const rows = (await this.access.read(this.name, {
       sql,
@@ -171,8 +204,11 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
       }));
   }
 
-  private where(filter: Filter | undefined) {
-    return filterToSql(filter, this.access.search(this.name));
+  private where(filter: Filter | undefined): FilterSql {
+    return filterToSql(filter, {
+      search: this.access.search(this.name),
+      indexed: this.access.indexed(this.name),
+    });
   }
 
   private upsertRow(db: StatementCache, id: string, body: Record<string, unknown>): void {

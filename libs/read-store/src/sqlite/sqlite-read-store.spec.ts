@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { readStoreContract } from '../contract/read-store.contract';
+import { filterToSql } from './filter-to-sql';
 import { registerRegexp } from './regexp-function';
 import { SqliteReadStore } from './sqlite-read-store';
 
@@ -30,10 +31,8 @@ describe('SqliteReadStore', () => {
       file = join(dir, `specific-${Math.random().toString(36).slice(2)}.sqlite`);
       store = new SqliteReadStore(file);
       await store.declare([
-        {
-          name: 'users',
-          indexes: [{ fields: { group: 1 } }, { fields: { email: 1 }, unique: true }],
-        },
+        { name: 'users', indexes: [{ fields: { group: 1 } }] },
+        { name: 'accounts', indexes: [{ fields: { email: 1 }, unique: true }] },
       ]);
     });
     afterEach(async () => {
@@ -114,21 +113,23 @@ describe('SqliteReadStore', () => {
     });
 
     it('keeps a failed write inside a transaction from leaving partial effects', async () => {
-      await store.collection('users').put({ _id: 'taken', email: 'x' });
+      await store.collection('accounts').put({ _id: 'taken', email: 'x' });
       await store.transaction(async (session) => {
-        await session.collection('users').put({ _id: 'ok', email: 'y' });
+        await session.collection('accounts').put({ _id: 'ok', email: 'y' });
         await expect(
-          session.collection('users').update('taken2', { $set: { email: 'x' } }, { upsert: true }),
+          session
+            .collection('accounts')
+            .update('taken2', { $set: { email: 'x' } }, { upsert: true }),
         ).rejects.toThrow();
       });
-      expect(await store.collection('users').count()).toBe(2);
+      expect(await store.collection('accounts').count()).toBe(2);
     });
 
     it('persists across reopening the file', async () => {
       await store.collection('users').put({ _id: 'u1', email: 'a@example.com', group: 'vip' });
       await store.close();
       store = new SqliteReadStore(file);
-      await store.declare([{ name: 'users', indexes: [{ fields: { email: 1 }, unique: true }] }]);
+      await store.declare([{ name: 'users', indexes: [{ fields: { email: 1 } }] }]);
       expect(await store.collection('users').find({ group: 'vip' })).toEqual([
         { _id: 'u1', email: 'a@example.com', group: 'vip' },
       ]);
@@ -140,10 +141,22 @@ describe('SqliteReadStore', () => {
       const db = new Database(file);
       try {
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+        const where = filterToSql({ group: 'vip' }, { scalar: new Set(['group']) });
         const plan = db
-          .prepare(`EXPLAIN QUERY PLAN SELECT id FROM users WHERE json_extract(doc, '$.group') = ?`)
-          .all('vip') as Array<{ detail: string }>;
-        expect(plan.map((p) => p.detail).join()).toMatch(/USING INDEX ix_users__group_a/);
+          .prepare(`EXPLAIN QUERY PLAN SELECT id FROM users WHERE ${where.sql} ORDER BY id`)
+          .all(...where.params) as Array<{ detail: string }>;
+        expect(plan.map((p) => p.detail).join()).toMatch(
+          /USING (COVERING )?INDEX ix_users__group_a/,
+        );
+        // The index ends with the _id tie-breaker: equal keys come out in _id order, unsorted.
+        expect(plan.map((p) => p.detail).join()).not.toMatch(/TEMP B-TREE/);
+        // With the array-element branch, both halves are still index seeks.
+        const full = filterToSql({ group: 'vip' }, { indexed: new Set(['group']) });
+        const orPlan = db
+          .prepare(`EXPLAIN QUERY PLAN SELECT id FROM users WHERE ${full.sql}`)
+          .all(...full.params) as Array<{ detail: string }>;
+        expect(orPlan.map((p) => p.detail).join()).toMatch(/MULTI-INDEX OR/);
+        expect(orPlan.map((p) => p.detail).join()).not.toMatch(/SCAN users/);
       } finally {
         db.close();
       }
@@ -203,7 +216,6 @@ describe('SqliteReadStore', () => {
           (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>)
             .map((p) => p.detail)
             .join(' | ');
-        const { filterToSql } = await import('./filter-to-sql');
         const where = filterToSql(
           {
             $or: [
@@ -229,6 +241,39 @@ describe('SqliteReadStore', () => {
         db.close();
       }
       store = new SqliteReadStore(file);
+    });
+
+    it('rebuilds an index whose definition changed (an older adapter version built it)', async () => {
+      await store.collection('users').put({ _id: 'u1', group: 'vip' });
+      await store.close();
+      const db = new Database(file);
+      const sqlOf = () =>
+        (
+          db.prepare(`SELECT sql FROM sqlite_master WHERE name = 'ix_users__group_a'`).get() as {
+            sql: string;
+          }
+        ).sql;
+      const current = sqlOf();
+      db.exec(`DROP INDEX ix_users__group_a`);
+      db.exec(`CREATE INDEX "ix_users__group_a" ON "users" (json_extract(doc, '$.group') ASC)`);
+      db.exec(`CREATE INDEX "ix_users__stale_a" ON "users" (json_extract(doc, '$.stale') ASC)`);
+      db.close();
+      store = new SqliteReadStore(file);
+      await store.declare([{ name: 'users', indexes: [{ fields: { group: 1 } }] }]);
+      const reopened = new Database(file);
+      try {
+        const names = reopened
+          .prepare(
+            `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'users' AND sql IS NOT NULL`,
+          )
+          .all() as Array<{ name: string; sql: string }>;
+        expect(names).toEqual([{ name: 'ix_users__group_a', sql: current }]);
+      } finally {
+        reopened.close();
+      }
+      expect(await store.collection('users').find({ group: 'vip' })).toEqual([
+        { _id: 'u1', group: 'vip' },
+      ]);
     });
 
     it('rejects identifiers that could escape their quoting', async () => {

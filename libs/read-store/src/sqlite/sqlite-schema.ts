@@ -1,11 +1,12 @@
 import type { Database } from 'better-sqlite3';
-import type { CollectionSpec } from '../read-store.port';
+import type { CollectionSpec, IndexSpec } from '../read-store.port';
+import { DuplicateKeyError } from '../read-store.port';
 import { indexName } from '../shared/index-name';
 import type { SearchIndex } from './filter-to-sql';
 import {
   COUNTS_TABLE,
   SEARCH_CONFIG_TABLE,
-  fieldExpr,
+  keyExpr,
   searchTableName,
   splitPath,
   tableName,
@@ -19,19 +20,81 @@ import {
 export function declareCollection(db: Database, spec: CollectionSpec): SearchIndex | undefined {
   const table = tableName(spec.name);
   db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
-  for (const index of spec.indexes ?? []) {
-    const columns = Object.entries(index.fields).map(([path, dir]) => {
-      if (dir !== 1 && dir !== -1) throw new Error(`Index direction for ${path} must be 1 or -1`);
-      return `${fieldExpr(path)} ${dir === 1 ? 'ASC' : 'DESC'}`;
-    });
-    const unique = index.unique ? 'UNIQUE ' : '';
-    const name = indexName(spec.name, index);
-    db.exec(`CREATE ${unique}INDEX IF NOT EXISTS "${name}" ON ${table} (${columns.join(', ')})`);
-  }
+  reconcileIndexes(db, spec);
   declareCounter(db, spec.name);
   return spec.search && spec.search.length > 0
     ? declareSearch(db, spec.name, spec.search)
     : undefined;
+}
+
+/** Drops a collection's table with its indexes, triggers, counter and search index. */
+export function dropCollection(db: Database, collection: string): void {
+  const table = tableName(collection);
+  db.exec(`DROP TABLE IF EXISTS ${table}; DROP TABLE IF EXISTS ${searchTableName(collection)};`);
+  for (const meta of [COUNTS_TABLE, SEARCH_CONFIG_TABLE]) {
+    const exists = db
+      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`)
+      .get(meta.slice(1, -1));
+    if (exists) db.prepare(`DELETE FROM ${meta} WHERE collection = ?`).run(collection);
+  }
+}
+
+/**
+ * The CREATE INDEX statement for a declared index: the fields' BSON keys (keyExpr, the same
+ * expressions filters and sorts use), then `id` for a non-unique index, so a sort that ends with the
+ * `_id` tie-breaker is still answered in index order.
+ */
+export function indexStatement(
+  collection: string,
+  index: IndexSpec,
+): { name: string; sql: string } {
+  const columns = Object.entries(index.fields).map(([path, dir]) => {
+    if (dir !== 1 && dir !== -1) throw new Error(`Index direction for ${path} must be 1 or -1`);
+    return `${keyExpr(path)} ${dir === 1 ? 'ASC' : 'DESC'}`;
+  });
+  if (!index.unique && !('_id' in index.fields)) columns.push('id ASC');
+  const name = indexName(collection, index);
+  const unique = index.unique ? 'UNIQUE ' : '';
+  return {
+    name,
+    sql: `CREATE ${unique}INDEX "${name}" ON ${tableName(collection)} (${columns.join(', ')})`,
+  };
+}
+
+/**
+ * Makes the table's indexes exactly the declared ones: an index the spec no longer lists is dropped,
+ * one whose definition changed (SQLite keeps each index's CREATE statement) is rebuilt, a new one is
+ * built. Runs inside declare()'s transaction, so a failed build (duplicates under a new unique index)
+ * leaves the old indexes in place.
+ */
+function reconcileIndexes(db: Database, spec: CollectionSpec): void {
+  const wanted = new Map(
+    (spec.indexes ?? []).map((index) => {
+      const statement = indexStatement(spec.name, index);
+      return [statement.name, statement.sql] as const;
+    }),
+  );
+  const existing = db
+    .prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`,
+    )
+    .all(spec.name) as Array<{ name: string; sql: string }>;
+  const current = new Set<string>();
+  for (const index of existing) {
+    if (wanted.get(index.name) === index.sql) current.add(index.name);
+    else db.exec(`DROP INDEX "${index.name.replace(/"/g, '""')}"`);
+  }
+  for (const [name, sql] of wanted) {
+    if (current.has(name)) continue;
+    try {
+      db.exec(sql);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new DuplicateKeyError(spec.name, { cause: error });
+      }
+      throw error;
+    }
+  }
 }
 
 /**
@@ -73,7 +136,8 @@ function declareSearch(db: Database, collection: string, fields: readonly string
   db.exec(
     `CREATE TABLE IF NOT EXISTS ${SEARCH_CONFIG_TABLE} (collection TEXT PRIMARY KEY, fields TEXT NOT NULL)`,
   );
-  const config = JSON.stringify(fields);
+  // The version changes when what the index holds changes (v2: arrays' string elements too).
+  const config = JSON.stringify({ v: 2, fields });
   const stored = db
     .prepare(`SELECT fields FROM ${SEARCH_CONFIG_TABLE} WHERE collection = ?`)
     .get(collection) as { fields: string } | undefined;
