@@ -1,6 +1,7 @@
 import { SourceDatabase } from './source-database';
 import { ImportRefused } from './source-engine';
-import { maskedUrl, MysqlSource, withoutPassword } from './source-mysql';
+import { MysqlSource } from './source-mysql';
+import { maskedUrl, withoutPassword } from './source-sql-server';
 
 const PASSWORD = 's3cret-Pa55';
 

@@ -1,46 +1,35 @@
 import { createConnection, type Connection, type FieldPacket } from 'mysql2/promise';
-import { ImportRefused, type Row, type SourceEngine } from './source-engine';
+import { ImportRefused, type Row } from './source-engine';
+import {
+  maskedUrl,
+  parseSourceUrl,
+  SqlServerSource,
+  withoutPassword,
+  type SqlDialect,
+} from './source-sql-server';
 
-/**
- * A source URL as it may be printed: the password replaced by `***` (the URL may not parse: then
- * everything between the user name and the last `@` of the authority is masked).
- */
-export function maskedUrl(spec: string): string {
-  try {
-    const url = new URL(spec);
-    if (url.password !== '') url.password = '***';
-    return url.toString();
-  } catch {
-    return spec.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^/]*@/i, '$1:***@');
-  }
-}
-
-/** A driver's message with the password (if it ever echoed it) masked. */
-export function withoutPassword(message: string, password: string): string {
-  return password.length >= 3 ? message.split(password).join('***') : message;
-}
-
-/** `new URL(spec)` or a refusal that never prints the password. */
-export function parseSourceUrl(spec: string, engine: string): URL {
-  try {
-    return new URL(spec);
-  } catch {
-    throw new ImportRefused(`${maskedUrl(spec)} is not a valid ${engine} URL`);
-  }
-}
-
-const quote = (name: string): string => `\`${name.replace(/`/g, '``')}\``;
+const MYSQL: SqlDialect = {
+  quote: (name) => `\`${name.replace(/`/g, '``')}\``,
+  param: () => '?',
+  schema: 'DATABASE()',
+  // MySQL's default collation ignores case: byte order, as SQLite's.
+  optionRowsSql: 'SELECT `key`, `value` FROM options ORDER BY CAST(`key` AS BINARY)',
+};
 
 /**
  * A one-api / new-api MySQL (MariaDB) database, `mysql://user:password@host:port/database`, on one
  * connection in a read-only session. BIGINT columns come as numbers (numeric text beyond 2^53),
  * tinyint(1) as 0/1, JSON as its text, datetime as Date.
  */
-export class MysqlSource implements SourceEngine {
+export class MysqlSource extends SqlServerSource {
+  protected readonly dialect = MYSQL;
+
   private constructor(
     private readonly connection: Connection,
     readonly location: string,
-  ) {}
+  ) {
+    super();
+  }
 
   static async open(spec: string): Promise<MysqlSource> {
     const location = maskedUrl(spec);
@@ -76,48 +65,11 @@ export class MysqlSource implements SourceEngine {
     }
   }
 
-  async tables(): Promise<Set<string>> {
-    const rows = await this.select(
-      'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()',
-    );
-    return new Set(rows.map((r) => String(r['name'])));
-  }
-
-  async columns(table: string): Promise<Set<string>> {
-    const rows = await this.select(
-      'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ?',
-      [table],
-    );
-    return new Set(rows.map((r) => String(r['name'])));
-  }
-
-  async count(table: string): Promise<number> {
-    const rows = await this.select(`SELECT COUNT(*) AS n FROM ${quote(table)}`);
-    return Number(rows[0]?.['n'] ?? 0);
-  }
-
-  page(table: string, afterId: number, limit: number): Promise<Row[]> {
-    return this.select(`SELECT * FROM ${quote(table)} WHERE id > ? ORDER BY id LIMIT ?`, [
-      afterId,
-      limit,
-    ]);
-  }
-
-  /** In byte order of the key, as SQLite orders it (MySQL's default collation ignores case). */
-  optionRows(): Promise<Row[]> {
-    return this.select('SELECT `key`, `value` FROM options ORDER BY CAST(`key` AS BINARY)');
-  }
-
-  async firstUser(): Promise<Row | undefined> {
-    const rows = await this.select('SELECT id, username, aff_code FROM users ORDER BY id LIMIT 1');
-    return rows[0];
-  }
-
   async close(): Promise<void> {
     await this.connection.end().catch(() => undefined);
   }
 
-  private async select(sql: string, values: unknown[] = []): Promise<Row[]> {
+  protected async select(sql: string, values: unknown[] = []): Promise<Row[]> {
     const [rows] = (await this.connection.query(sql, values)) as [Row[], FieldPacket[]];
     return rows;
   }

@@ -1,6 +1,12 @@
 import { Client, types } from 'pg';
-import { ImportRefused, type Row, type SourceEngine } from './source-engine';
-import { maskedUrl, parseSourceUrl, withoutPassword } from './source-mysql';
+import { ImportRefused, type Row } from './source-engine';
+import {
+  maskedUrl,
+  parseSourceUrl,
+  SqlServerSource,
+  withoutPassword,
+  type SqlDialect,
+} from './source-sql-server';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -31,7 +37,13 @@ const typeParsers = {
   }) as typeof types.getTypeParser,
 };
 
-const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+const POSTGRES: SqlDialect = {
+  quote: (name) => `"${name.replace(/"/g, '""')}"`,
+  param: (n) => `$${n}`,
+  schema: 'current_schema()',
+  // Byte order whatever the database's collation, as SQLite's.
+  optionRowsSql: 'SELECT "key", "value" FROM options ORDER BY "key" COLLATE "C"',
+};
 
 /**
  * A one-api / new-api PostgreSQL database, `postgres://` or `postgresql://user:password@host:port/
@@ -39,11 +51,15 @@ const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
  * session, tables of the connection's current schema. char(n) values come blank-padded (the
  * mapping trims them).
  */
-export class PostgresSource implements SourceEngine {
+export class PostgresSource extends SqlServerSource {
+  protected readonly dialect = POSTGRES;
+
   private constructor(
     private readonly client: Client,
     readonly location: string,
-  ) {}
+  ) {
+    super();
+  }
 
   static async open(spec: string): Promise<PostgresSource> {
     const location = maskedUrl(spec);
@@ -68,48 +84,11 @@ export class PostgresSource implements SourceEngine {
     }
   }
 
-  async tables(): Promise<Set<string>> {
-    const rows = await this.select(
-      'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()',
-    );
-    return new Set(rows.map((r) => String(r['name'])));
-  }
-
-  async columns(table: string): Promise<Set<string>> {
-    const rows = await this.select(
-      'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1',
-      [table],
-    );
-    return new Set(rows.map((r) => String(r['name'])));
-  }
-
-  async count(table: string): Promise<number> {
-    const rows = await this.select(`SELECT COUNT(*) AS n FROM ${quote(table)}`);
-    return Number(rows[0]?.['n'] ?? 0);
-  }
-
-  page(table: string, afterId: number, limit: number): Promise<Row[]> {
-    return this.select(`SELECT * FROM ${quote(table)} WHERE id > $1 ORDER BY id LIMIT $2`, [
-      afterId,
-      limit,
-    ]);
-  }
-
-  /** In byte order of the key, as SQLite orders it (whatever the database's collation). */
-  optionRows(): Promise<Row[]> {
-    return this.select('SELECT "key", "value" FROM options ORDER BY "key" COLLATE "C"');
-  }
-
-  async firstUser(): Promise<Row | undefined> {
-    const rows = await this.select('SELECT id, username, aff_code FROM users ORDER BY id LIMIT 1');
-    return rows[0];
-  }
-
   async close(): Promise<void> {
     await this.client.end().catch(() => undefined);
   }
 
-  private async select(sql: string, values: unknown[] = []): Promise<Row[]> {
+  protected async select(sql: string, values: unknown[] = []): Promise<Row[]> {
     return (await this.client.query(sql, values)).rows as Row[];
   }
 }
