@@ -7,7 +7,6 @@
  * three keys becomes three channels (ids after the source's highest, each with its own key), a
  * Novita channel calls one-api's URL, and VolcEngine / BaiduV2 channels open and save in the console.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,11 +16,9 @@ import { readStoredEvents } from '../support/e2e-helpers';
 import { gatewayApi, gatewayLogin } from '../support/gateway-http';
 import { bcryptOf, key48, newApiDatabase, oneApiDatabase } from '../support/import-fixtures';
 import { startGateway } from '../support/start-gateway';
+import { CLI, runCli, runImportCli } from '../support/gateway-cli';
 
 jest.setTimeout(180_000);
-
-const ROOT_DIR = join(__dirname, '../..');
-const CLI = join(ROOT_DIR, 'dist/apps/gateway/src/cli.js');
 
 const CHANNEL_KEY = 'sk-upstream-imported-1';
 const UNUSED_CODE = '0123456789abcdef0123456789abcdef';
@@ -30,15 +27,6 @@ const OIDC_SECRET = 'oidc-secret-value-42';
 /** One source row with three keys (one line repeated): channels 10, 14 and 15. */
 const MULTI_KEYS = ['sk-multi-first', 'sk-multi-second', 'sk-multi-third'];
 const NOVITA_KEY = 'sk-novita-imported';
-
-function runCli(dataDir: string, args: string[]) {
-  const res = spawnSync(process.execPath, [CLI, 'import', ...args], {
-    cwd: ROOT_DIR,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  });
-  return { code: res.status, out: `${res.stdout}${res.stderr}` };
-}
 
 const channel = (id: number, over: Record<string, string | number | null>) => ({
   id,
@@ -174,7 +162,7 @@ describe('import of channels, redemption codes and options (built CLI)', () => {
     const file = await fixture(mkdtempSync(join(work, 'src-')), upstream.url);
     const dataDir = mkdtempSync(join(work, 'data-'));
     try {
-      const dry = runCli(dataDir, [file, '--dry-run']);
+      const dry = runImportCli(dataDir, [file, '--dry-run']);
       expect(dry.code).toBe(0);
       expect(dry.out).toMatch(/channels: read 13, imported 15, already imported 0, skipped 0/);
       expect(dry.out).toMatch(
@@ -184,7 +172,7 @@ describe('import of channels, redemption codes and options (built CLI)', () => {
       expect(dry.out).toMatch(/options: read 4, imported 3, already imported 0, skipped 1/);
       expect(readdirSync(dataDir).filter((f) => f !== '.session-secret')).toEqual([]);
 
-      const first = runCli(dataDir, [file]);
+      const first = runImportCli(dataDir, [file]);
       expect(first.code).toBe(0);
       expect(first.out).toMatch(/channels: read 13, imported 15, already imported 0, skipped 0/);
       expect(first.out).toMatch(
@@ -217,7 +205,7 @@ describe('import of channels, redemption codes and options (built CLI)', () => {
       ])
         expect(first.out).not.toContain(secret);
 
-      const second = runCli(dataDir, [file]);
+      const second = runImportCli(dataDir, [file]);
       expect(second.code).toBe(0);
       expect(second.out).toMatch(/channels: read 13, imported 0, already imported 15, skipped 0/);
       expect(second.out).toMatch(/redemptions: read 2, imported 0, already imported 2, skipped 0/);
@@ -476,13 +464,9 @@ describe('import of channels, redemption codes and options (built CLI)', () => {
         await gateway.stop();
       }
       // The channel's used quota (the source's plus this run's receipt) agrees with the ledger.
-      const verify = spawnSync(process.execPath, [CLI, 'ledger:verify'], {
-        cwd: ROOT_DIR,
-        env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
-        encoding: 'utf8',
-      });
-      expect(`${verify.stdout}${verify.stderr}`).toContain('Ledger OK');
-      expect(verify.status).toBe(0);
+      const verify = runCli(dataDir, ['ledger:verify'], { LOG_LEVEL: 'error' });
+      expect(verify.out).toContain('Ledger OK');
+      expect(verify.code).toBe(0);
     } finally {
       await upstream.close();
     }
@@ -523,7 +507,7 @@ describe('import of channels, redemption codes and options (built CLI)', () => {
       ],
     });
     const dataDir = mkdtempSync(join(work, 'data-'));
-    const run = runCli(dataDir, [file]);
+    const run = runImportCli(dataDir, [file]);
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/channels: read 3, imported 3/);
     expect(run.out).toMatch(/redemptions: read 2, imported 2/);

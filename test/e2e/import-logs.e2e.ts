@@ -5,7 +5,6 @@
  * a run killed between two batches resumes with exact counts; a projection rebuild answers the
  * same. Fixtures: the Appendix DDL (test/support/import-fixtures.ts), 10,000+ generated rows.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,22 +19,11 @@ import {
   type TableRow,
 } from '../support/import-fixtures';
 import { startGateway } from '../support/start-gateway';
+import { runCli, runImportCli } from '../support/gateway-cli';
 
 jest.setTimeout(300_000);
 
-const ROOT_DIR = join(__dirname, '../..');
-const CLI = join(ROOT_DIR, 'dist/apps/gateway/src/cli.js');
-
-function runCli(dataDir: string, args: string[], env: Record<string, string> = {}) {
-  const res = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: ROOT_DIR,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
-    encoding: 'utf8',
-  });
-  return { code: res.status, signal: res.signal, out: `${res.stdout}${res.stderr}` };
-}
-const runImport = (dataDir: string, args: string[], env: Record<string, string> = {}) =>
-  runCli(dataDir, ['import', ...args], env);
+const runImport = runImportCli;
 
 const DAY = 86_400;
 const T0 = 1_735_689_600; // 2025-01-01T00:00:00Z

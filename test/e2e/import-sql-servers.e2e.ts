@@ -10,7 +10,6 @@
  * source's balances. A wrong password is refused in one line that never shows it; a database of
  * something else is refused as from SQLite.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,23 +29,13 @@ import {
   type OneApiUserRow,
 } from '../support/import-fixtures';
 import { startGateway } from '../support/start-gateway';
+import { CLI, runImportCli } from '../support/gateway-cli';
 
 jest.setTimeout(300_000);
 
-const ROOT_DIR = join(__dirname, '../..');
-const CLI = join(ROOT_DIR, 'dist/apps/gateway/src/cli.js');
 const CHANNEL_KEY = 'sk-upstream-from-sql-1';
 /** Shorter than char(32): PostgreSQL hands it back blank-padded. */
 const ACCESS_TOKEN = 'AbCdEf0123456789AbCdEf012345';
-
-function runCli(dataDir: string, args: string[]) {
-  const res = spawnSync(process.execPath, [CLI, 'import', ...args], {
-    cwd: ROOT_DIR,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  });
-  return { code: res.status, out: `${res.stdout}${res.stderr}` };
-}
 
 /** `table: read N, imported N, already imported N, skipped N` lines as a map. */
 function countsOf(out: string): Record<string, string> {
@@ -400,7 +389,7 @@ describe('import from MySQL (MariaDB) and PostgreSQL servers (built CLI)', () =>
       expect(copiedToMysql.project).toBe(project);
       expect(copiedToMysql.rows['users']).toBe(fixture.users.length);
 
-      const fromSqlite = runCli(mkdtempSync(join(work, 'data-')), [fixture.file]);
+      const fromSqlite = runImportCli(mkdtempSync(join(work, 'data-')), [fixture.file]);
       expect(fromSqlite.code).toBe(0);
       const sqliteCounts = countsOf(fromSqlite.out);
       expect(sqliteCounts['users']).toBe(
@@ -419,7 +408,7 @@ describe('import from MySQL (MariaDB) and PostgreSQL servers (built CLI)', () =>
       ] as const) {
         const dataDir = mkdtempSync(join(work, `data-${kind}-`));
         const url = server.url(db);
-        const run = runCli(dataDir, [url]);
+        const run = runImportCli(dataDir, [url]);
         expect({ kind, code: run.code }).toEqual({ kind, code: 0 });
         expect(run.out).toContain(`(${project})`);
         expect(run.out).not.toContain(passwordOf(url));
@@ -433,7 +422,7 @@ describe('import from MySQL (MariaDB) and PostgreSQL servers (built CLI)', () =>
         expect(report).toContain('tollgate:***@127.0.0.1');
         expect(report).not.toContain(passwordOf(url));
 
-        const again = runCli(dataDir, [url]);
+        const again = runImportCli(dataDir, [url]);
         expect(again.code).toBe(0);
         expect(countsOf(again.out)['users']).toBe(
           `read ${fixture.users.length}, imported 0, already imported ${fixture.users.length}, skipped 0`,
@@ -453,7 +442,7 @@ describe('import from MySQL (MariaDB) and PostgreSQL servers (built CLI)', () =>
     ] as const) {
       const good = server.url('wrongpw');
       const wrong = `wrong-${passwordOf(good).slice(0, 8)}-pw`;
-      const run = runCli(mkdtempSync(join(work, 'data-')), [withPassword(good, wrong)]);
+      const run = runImportCli(mkdtempSync(join(work, 'data-')), [withPassword(good, wrong)]);
       expect({ kind, code: run.code }).toEqual({ kind, code: 2 });
       const lines = run.out.trim().split('\n');
       expect(lines).toHaveLength(1);
@@ -480,7 +469,7 @@ describe('import from MySQL (MariaDB) and PostgreSQL servers (built CLI)', () =>
     await p.end();
 
     for (const url of [mysql!.url('notes'), postgres!.url('notes')]) {
-      const run = runCli(mkdtempSync(join(work, 'data-')), [url]);
+      const run = runImportCli(mkdtempSync(join(work, 'data-')), [url]);
       expect(run.code).toBe(2);
       expect(run.out).toMatch(
         /Import refused: (mysql|postgres):\/\/tollgate:\*\*\*@127\.0\.0\.1:\d+\/notes is not a one-api\/new-api database \(missing tables: users, tokens, channels, options\)/,

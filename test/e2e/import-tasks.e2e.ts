@@ -5,7 +5,6 @@
  * paid once through the Epay notify, a paid one never; skipped rows are reported; a second run
  * imports nothing; an imported task's history begins with the import line; the ledger agrees.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,11 +16,9 @@ import { readStoredEvents } from '../support/e2e-helpers';
 import { gatewayApi, gatewayLogin } from '../support/gateway-http';
 import { bcryptOf, newApiDatabase, oneApiDatabase } from '../support/import-fixtures';
 import { startGateway } from '../support/start-gateway';
+import { CLI, runCli, runImportCli } from '../support/gateway-cli';
 
 jest.setTimeout(180_000);
-
-const ROOT_DIR = join(__dirname, '../..');
-const CLI = join(ROOT_DIR, 'dist/apps/gateway/src/cli.js');
 
 const EPAY_ID = '1001';
 const EPAY_KEY = 'epay-key-imported-e2e';
@@ -33,15 +30,6 @@ const MJ_QUOTA = 50_000;
 const SUNO_QUOTA = 40_000;
 const BUTTONS = [{ customId: 'MJ::JOB::upsample::1::abc', label: 'U1', type: 2, style: 2 }];
 const CLIPS = [{ id: 'clip-a', audio_url: 'https://cdn.example/a.mp3', title: 'Song A' }];
-
-function runCli(dataDir: string, args: string[], env: Record<string, string> = {}) {
-  const res = spawnSync(process.execPath, [CLI, 'import', ...args], {
-    cwd: ROOT_DIR,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
-    encoding: 'utf8',
-  });
-  return { code: res.status, out: `${res.stdout}${res.stderr}` };
-}
 
 /** Epay's MD5 rule, written independently of the gateway's. */
 function epayNotify(tradeNo: string, money: string): Record<string, string> {
@@ -285,7 +273,7 @@ describe('import of new-api tasks and top-up orders (built CLI)', () => {
     const file = await fixture(mkdtempSync(join(work, 'src-')), mjUp.url, sunoUp.url);
     const dataDir = mkdtempSync(join(work, 'data-'));
     try {
-      const dry = runCli(dataDir, [file, '--dry-run']);
+      const dry = runImportCli(dataDir, [file, '--dry-run']);
       expect(dry).toMatchObject({ code: 0 });
       expect(dry.out).toMatch(/midjourneys: read 5, imported 3, already imported 0, skipped 2/);
       expect(dry.out).toMatch(/tasks: read 4, imported 4, already imported 0, skipped 0/);
@@ -293,12 +281,12 @@ describe('import of new-api tasks and top-up orders (built CLI)', () => {
       expect(readStoredEventsSafe(dataDir)).toHaveLength(0);
 
       // Killed (SIGKILL) right after the first task's append, then run again: exact counts.
-      const killed = runCli(dataDir, [file], { TOLLGATE_CRASH_AT: 'import:after-task' });
+      const killed = runImportCli(dataDir, [file], { TOLLGATE_CRASH_AT: 'import:after-task' });
       expect(killed.code).not.toBe(0);
       expect(readStoredEvents(dataDir, { type: 'TaskImported' })).toHaveLength(1);
       expect(readStoredEvents(dataDir, { type: 'TopUpOrderImported' })).toHaveLength(0);
 
-      const first = runCli(dataDir, [file]);
+      const first = runImportCli(dataDir, [file]);
       expect(first).toMatchObject({ code: 0 });
       expect(first.out).toMatch(/channels: read 2, imported 0, already imported 2, skipped 0/);
       expect(first.out).toMatch(/options: read 5, imported 0, already imported 5, skipped 0/);
@@ -496,7 +484,7 @@ describe('import of new-api tasks and top-up orders (built CLI)', () => {
       expect(order).toHaveLength(2);
 
       // A second run imports nothing twice (the polled and paid streams included).
-      const second = runCli(dataDir, [file]);
+      const second = runImportCli(dataDir, [file]);
       expect(second).toMatchObject({ code: 0 });
       expect(second.out).toMatch(/midjourneys: read 5, imported 0, already imported 3, skipped 2/);
       expect(second.out).toMatch(/tasks: read 4, imported 0, already imported 4, skipped 0/);
@@ -504,21 +492,13 @@ describe('import of new-api tasks and top-up orders (built CLI)', () => {
       expect(readStoredEvents(dataDir, { type: 'TaskImported' })).toHaveLength(7);
       expect(readStoredEvents(dataDir, { type: 'TopUpOrderImported' })).toHaveLength(2);
 
-      const verify = spawnSync(process.execPath, [CLI, 'ledger:verify'], {
-        cwd: ROOT_DIR,
-        env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
-        encoding: 'utf8',
-      });
-      expect(`${verify.stdout}${verify.stderr}`).toContain('Ledger OK');
-      expect(verify.status).toBe(0);
+      const verify = runCli(dataDir, ['ledger:verify'], { LOG_LEVEL: 'error' });
+      expect(verify.out).toContain('Ledger OK');
+      expect(verify.code).toBe(0);
 
       // A full projection rebuild gives the same answers.
-      const rebuilt = spawnSync(process.execPath, [CLI, 'projections:rebuild'], {
-        cwd: ROOT_DIR,
-        env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
-        encoding: 'utf8',
-      });
-      expect(rebuilt.status).toBe(0);
+      const rebuilt = runCli(dataDir, ['projections:rebuild'], { LOG_LEVEL: 'error' });
+      expect(rebuilt.code).toBe(0);
       const again = await startGateway({ dataDir, env: { TASK_POLL_INTERVAL_MS: '0' } });
       try {
         expect(answers).toBeDefined();
@@ -535,7 +515,7 @@ describe('import of new-api tasks and top-up orders (built CLI)', () => {
     const file = oneApiDatabase(mkdtempSync(join(work, 'src-')), {
       users: [{ id: 1, username: 'root', password: 'x', role: 100 }],
     });
-    const dry = runCli(mkdtempSync(join(work, 'data-')), [file, '--dry-run']);
+    const dry = runImportCli(mkdtempSync(join(work, 'data-')), [file, '--dry-run']);
     expect(dry).toMatchObject({ code: 0 });
     expect(dry.out).toMatch(/midjourneys: read 0, imported 0, already imported 0, skipped 0/);
     expect(dry.out).not.toMatch(/(midjourneys|tasks|top_ups) #/);

@@ -5,7 +5,6 @@
  * are dropped and reported, a second run appends nothing, and a low-balance warning reaches the
  * imported user over the imported webhook, signed with the imported secret.
  */
-import { spawnSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -15,21 +14,11 @@ import { allSqliteText, readStoredEvents, waitUntil } from '../support/e2e-helpe
 import { gatewayApi, gatewayLogin } from '../support/gateway-http';
 import { bcryptOf, newApiDatabase } from '../support/import-fixtures';
 import { startGateway } from '../support/start-gateway';
+import { CLI, runImportCli } from '../support/gateway-cli';
 
 jest.setTimeout(180_000);
 
-const ROOT_DIR = join(__dirname, '../..');
-const CLI = join(ROOT_DIR, 'dist/apps/gateway/src/cli.js');
 const SECRET = 'whsec-Imported-Secret-4d9be1';
-
-function runCli(dataDir: string, args: string[]) {
-  const res = spawnSync(process.execPath, [CLI, 'import', ...args], {
-    cwd: ROOT_DIR,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  });
-  return { code: res.status, out: `${res.stdout}${res.stderr}` };
-}
 
 interface Delivery {
   readonly path: string;
@@ -142,7 +131,7 @@ describe('import: new-api notification settings (built CLI)', () => {
     });
     const dataDir = mkdtempSync(join(work, 'data-'));
 
-    const first = runCli(dataDir, [file]);
+    const first = runImportCli(dataDir, [file]);
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/users: read 4, imported 4, already imported 0, skipped 0/);
     expect(first.out).toContain(
@@ -178,7 +167,7 @@ describe('import: new-api notification settings (built CLI)', () => {
     });
     expect(allSqliteText(join(dataDir, 'events.sqlite'))).not.toContain(SECRET);
 
-    const again = runCli(dataDir, [file]);
+    const again = runImportCli(dataDir, [file]);
     expect(again.code).toBe(0);
     expect(again.out).toMatch(/users: read 4, imported 0, already imported 4, skipped 0/);
     expect(settings()).toHaveLength(2);

@@ -5,7 +5,6 @@
  * and are re-hashed, old `sk-` keys relay; a run killed mid-row resumes; a DATA_DIR a gateway
  * started once on (the default root) takes the import, one where someone registered does not.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,20 +15,9 @@ import { readStoredEvents } from '../support/e2e-helpers';
 import { gatewayApi, gatewayLogin } from '../support/gateway-http';
 import { bcryptOf, key48, newApiDatabase, oneApiDatabase } from '../support/import-fixtures';
 import { startGateway } from '../support/start-gateway';
+import { CLI, runImportCli } from '../support/gateway-cli';
 
 jest.setTimeout(180_000);
-
-const ROOT_DIR = join(__dirname, '../..');
-const CLI = join(ROOT_DIR, 'dist/apps/gateway/src/cli.js');
-
-function runCli(dataDir: string, args: string[], env: Record<string, string> = {}) {
-  const res = spawnSync(process.execPath, [CLI, 'import', ...args], {
-    cwd: ROOT_DIR,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
-    encoding: 'utf8',
-  });
-  return { code: res.status, signal: res.signal, out: `${res.stdout}${res.stderr}` };
-}
 
 /** root (rootpass1, 500000000 quota), alice (3000000), a deleted user, Alice again; 4 tokens. */
 async function oneApiFixture(dir: string): Promise<string> {
@@ -147,25 +135,25 @@ describe('import from one-api / new-api (built CLI)', () => {
     db.exec('CREATE TABLE notes (id integer primary key, body text)');
     db.close();
     const dataDir = mkdtempSync(join(work, 'data-'));
-    const { code, out } = runCli(dataDir, [file]);
+    const { code, out } = runImportCli(dataDir, [file]);
     expect(code).toBe(2);
     expect(out).toMatch(/not a one-api\/new-api database/);
     const garbage = join(work, 'garbage.db');
     writeFileSync(garbage, 'this is not sqlite at all '.repeat(100));
-    expect(runCli(dataDir, [garbage]).code).toBe(2);
+    expect(runImportCli(dataDir, [garbage]).code).toBe(2);
   });
 
   it('imports a one-api database: sign-in, rehash, sk- keys relay and are charged', async () => {
     const file = await oneApiFixture(mkdtempSync(join(work, 'src-')));
     const dataDir = mkdtempSync(join(work, 'data-'));
 
-    const dry = runCli(dataDir, [file, '--dry-run']);
+    const dry = runImportCli(dataDir, [file, '--dry-run']);
     expect(dry.code).toBe(0);
     expect(dry.out).toMatch(/users: read 4, imported 4/);
     // No event store, read store or report (loadConfig may create the server secret).
     expect(readdirSync(dataDir).filter((f) => f !== '.session-secret')).toEqual([]);
 
-    const first = runCli(dataDir, [file]);
+    const first = runImportCli(dataDir, [file]);
     expect(first.out).toMatch(/one-api/);
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/users: read 4, imported 4, already imported 0, skipped 0/);
@@ -175,7 +163,7 @@ describe('import from one-api / new-api (built CLI)', () => {
     expect(first.out).not.toContain(key48('A1b2C3'));
     expect(readdirSync(dataDir).some((f) => f.startsWith('import-report-'))).toBe(true);
 
-    const second = runCli(dataDir, [file]);
+    const second = runImportCli(dataDir, [file]);
     expect(second.code).toBe(0);
     expect(second.out).toMatch(/users: read 4, imported 0, already imported 4, skipped 0/);
     expect(second.out).toMatch(/tokens: read 4, imported 0, already imported 4, skipped 0/);
@@ -315,13 +303,13 @@ describe('import from one-api / new-api (built CLI)', () => {
       ],
     });
     const dataDir = mkdtempSync(join(work, 'data-'));
-    const result = runCli(dataDir, [file]);
+    const result = runImportCli(dataDir, [file]);
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/\(new-api\)/);
     expect(result.out).toMatch(/users: read 2, imported 2/);
     expect(result.out).toMatch(/setting: not valid JSON/);
     const oneApi = await oneApiFixture(mkdtempSync(join(work, 'src-')));
-    const refused = runCli(dataDir, [oneApi]);
+    const refused = runImportCli(dataDir, [oneApi]);
     expect(refused.code).toBe(2);
     expect(refused.out).toMatch(/another source/);
   });
@@ -330,12 +318,12 @@ describe('import from one-api / new-api (built CLI)', () => {
     const file = await oneApiFixture(mkdtempSync(join(work, 'src-')));
     const dataDir = mkdtempSync(join(work, 'data-'));
 
-    const killed = runCli(dataDir, [file], { TOLLGATE_CRASH_AT: 'import:after-user' });
+    const killed = runImportCli(dataDir, [file], { TOLLGATE_CRASH_AT: 'import:after-user' });
     expect(killed.signal).toBe('SIGKILL');
     expect(readStoredEvents(dataDir, { type: 'UserImported' })).toHaveLength(1);
     expect(readStoredEvents(dataDir, { type: 'BalanceImported' })).toHaveLength(0);
 
-    const resumed = runCli(dataDir, [file]);
+    const resumed = runImportCli(dataDir, [file]);
     expect(resumed.code).toBe(0);
     // The killed run's user counts as already imported; its balance is completed now.
     expect(resumed.out).toMatch(/users: read 4, imported 3, already imported 1, skipped 0/);
@@ -349,7 +337,7 @@ describe('import from one-api / new-api (built CLI)', () => {
     ]);
     expect(readStoredEvents(dataDir, { type: 'UserImported' })).toHaveLength(4);
 
-    const again = runCli(dataDir, [file]);
+    const again = runImportCli(dataDir, [file]);
     expect(again.out).toMatch(/users: read 4, imported 0, already imported 4, skipped 0/);
     expect(readStoredEvents(dataDir, { type: 'BalanceImported' })).toHaveLength(4);
 
@@ -376,7 +364,7 @@ describe('import from one-api / new-api (built CLI)', () => {
     await first.stop();
     expect(readStoredEvents(dataDir, { streamId: 'user-1' })[0]?.type).toBe('UserRegistered');
 
-    const result = runCli(dataDir, [file]);
+    const result = runImportCli(dataDir, [file]);
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/users: read 4, imported 4, already imported 0, skipped 0/);
     expect(result.out).toMatch(/tokens: read 4, imported 4, already imported 0, skipped 0/);
@@ -412,7 +400,7 @@ describe('import from one-api / new-api (built CLI)', () => {
     } finally {
       await gateway.stop();
     }
-    const refused = runCli(dataDir, [file]);
+    const refused = runImportCli(dataDir, [file]);
     expect(refused.code).toBe(2);
     expect(refused.out).toMatch(/Import refused: .*DATA_DIR/);
     expect(readStoredEvents(dataDir).some((e) => e.metadata['import'] !== undefined)).toBe(false);
@@ -432,7 +420,7 @@ describe('import from one-api / new-api (built CLI)', () => {
     } finally {
       await gateway.stop();
     }
-    const refused = runCli(dataDir, [file]);
+    const refused = runImportCli(dataDir, [file]);
     expect(refused.code).toBe(2);
     expect(refused.out).toMatch(/Import refused: DATA_DIR's root account is in use/);
     expect(readStoredEvents(dataDir).some((e) => e.metadata['import'] !== undefined)).toBe(false);
