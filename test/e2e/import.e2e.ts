@@ -305,7 +305,7 @@ describe('import from one-api / new-api (built CLI)', () => {
     const dataDir = mkdtempSync(join(work, 'data-'));
     const result = runImportCli(dataDir, [file]);
     expect(result.code).toBe(0);
-    expect(result.out).toMatch(/\(new-api\)/);
+    expect(result.out).toMatch(/\(new-api, schema with channels\.tag, /);
     expect(result.out).toMatch(/users: read 2, imported 2/);
     expect(result.out).toMatch(/setting: not valid JSON/);
     const oneApi = await oneApiFixture(mkdtempSync(join(work, 'src-')));

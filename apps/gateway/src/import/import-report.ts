@@ -17,6 +17,8 @@ export interface ImportReport {
   /** The separate logs database, when there is one. */
   logsSource?: string;
   project: SourceProject;
+  /** The source's version as its schema records it (new-api's setups row, else telling columns). */
+  sourceVersion?: string;
   dryRun: boolean;
   startedAt: string;
   finishedAt: string;

@@ -56,9 +56,10 @@ export async function runImport(
       })
     : source;
   const report = newReport(printable(sourcePath, source), source.project, dryRun, TABLES);
+  report.sourceVersion = source.version;
   if (logs !== source) report.logsSource = printable(options.logs!, logs);
   print(
-    `Source: ${report.source} (${source.project})${dryRun ? ', dry run: nothing is written' : ''}`,
+    `Source: ${report.source} (${source.project}, ${source.version})${dryRun ? ', dry run: nothing is written' : ''}`,
   );
   if (report.logsSource) print(`Logs: ${report.logsSource}`);
   try {

@@ -41,6 +41,7 @@ describe('SourceDatabase', () => {
       expect((await source.columns('users')).has('lark_id')).toBe(true);
       expect(source.hasTable('logs')).toBe(true);
       expect(source.hasTable('midjourneys')).toBe(false);
+      expect(source.version).toBe('schema with channels.config, tokens.subnet');
     } finally {
       await source.close();
     }
@@ -68,6 +69,23 @@ describe('SourceDatabase', () => {
       expect(source.project).toBe('new-api');
       expect(await source.count('tokens')).toBe(0);
       expect(source.hasTable('midjourneys')).toBe(true);
+      // No setups row: the telling columns of its schema.
+      expect(source.version).toMatch(/^schema with channels\.tag, .*tokens\.model_limits/);
+    } finally {
+      await source.close();
+    }
+  });
+
+  it("reads new-api's version from its setups row", async () => {
+    const file = newApiDatabase(dir, {}, 'with-setup.db');
+    const db = new Database(file);
+    db.prepare(
+      "INSERT INTO setups (id, version, initialized_at) VALUES (1, 'v0.6.8.2', 1745000000)",
+    ).run();
+    db.close();
+    const source = await SourceDatabase.open(file);
+    try {
+      expect(source.version).toBe('v0.6.8.2');
     } finally {
       await source.close();
     }

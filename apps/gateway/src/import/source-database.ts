@@ -25,6 +25,8 @@ export class SourceDatabase {
     private readonly engine: SourceEngine,
     readonly project: SourceProject,
     private readonly tableNames: ReadonlySet<string>,
+    /** What the schema says of the version (new-api's `setups` row, else its telling columns). */
+    readonly version = '',
   ) {}
 
   /** `spec`: a SQLite file path, `mysql://…` or `postgres://…`. */
@@ -32,7 +34,8 @@ export class SourceDatabase {
     const engine = await openEngine(spec);
     try {
       const tables = await engine.tables();
-      return new SourceDatabase(engine, await detectProject(engine, tables), tables);
+      const project = await detectProject(engine, tables);
+      return new SourceDatabase(engine, project, tables, await detectVersion(engine, tables));
     } catch (error) {
       await engine.close();
       throw error;
@@ -115,6 +118,37 @@ async function openEngine(spec: string): Promise<SourceEngine> {
     case 'postgres':
       return PostgresSource.open(spec);
   }
+}
+
+/** Columns that came with later releases of either project: the schema tells how recent it is. */
+const TELLING_COLUMNS: ReadonlyArray<readonly [table: string, column: string]> = [
+  ['channels', 'config'],
+  ['channels', 'tag'],
+  ['channels', 'param_override'],
+  ['tokens', 'subnet'],
+  ['tokens', 'model_limits'],
+  ['users', 'setting'],
+  ['users', 'linux_do_id'],
+];
+
+/**
+ * The source's version as far as the database records it: new-api writes its version into
+ * `setups` at set-up; one-api records none, so the telling columns present are named instead.
+ */
+export async function detectVersion(
+  engine: SourceEngine,
+  tables: ReadonlySet<string>,
+): Promise<string> {
+  if (tables.has('setups')) {
+    const rows = await engine.page('setups', Number.MIN_SAFE_INTEGER, 100);
+    const version = rows.length > 0 ? rows[rows.length - 1]!['version'] : undefined;
+    if (typeof version === 'string' && version.trim() !== '') return version.trim();
+  }
+  const present: string[] = [];
+  for (const [table, column] of TELLING_COLUMNS)
+    if (tables.has(table) && (await engine.columns(table)).has(column))
+      present.push(`${table}.${column}`);
+  return present.length > 0 ? `schema with ${present.join(', ')}` : 'schema without later columns';
 }
 
 /** one-api or new-api from the schema; anything else is refused. */
