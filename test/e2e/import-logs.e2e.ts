@@ -136,29 +136,25 @@ function generatedRows(from: number, count: number): TableRow[] {
   });
 }
 
+/** root (rootpass1) and alice (alicepass) as both projects store them; `alice` adds her figures. */
+async function rootAndAlice(alice: { quota: number; used_quota?: number; request_count?: number }) {
+  const user = async (id: number, username: string, password: string, role: number) => ({
+    id,
+    username,
+    password: await bcryptOf(password),
+    role,
+    status: 1,
+  });
+  return [
+    { ...(await user(1, 'root', 'rootpass1', 100)), quota: 1000, aff_code: 'r00t' },
+    { ...(await user(2, 'alice', 'alicepass', 1)), ...alice, aff_code: 'al1c' },
+  ];
+}
+
 async function newApiSource(dir: string, logs: TableRow[]): Promise<string> {
   return newApiDatabase(dir, {
     users: [
-      {
-        id: 1,
-        username: 'root',
-        password: await bcryptOf('rootpass1'),
-        role: 100,
-        status: 1,
-        quota: 1000,
-        aff_code: 'r00t',
-      },
-      {
-        id: 2,
-        username: 'alice',
-        password: await bcryptOf('alicepass'),
-        role: 1,
-        status: 1,
-        quota: 3_000_000,
-        used_quota: 9_999,
-        request_count: 42,
-        aff_code: 'al1c',
-      },
+      ...(await rootAndAlice({ quota: 3_000_000, used_quota: 9_999, request_count: 42 })),
       {
         id: 3,
         username: 'bob',
@@ -352,26 +348,7 @@ describe('import: logs', () => {
   it('reads a separate one-api logs database (--logs) and resumes a run killed between two batches', async () => {
     const dir = mkdtempSync(join(work, 'src-'));
     const main = oneApiDatabase(dir, {
-      users: [
-        {
-          id: 1,
-          username: 'root',
-          password: await bcryptOf('rootpass1'),
-          role: 100,
-          status: 1,
-          quota: 1000,
-          aff_code: 'r00t',
-        },
-        {
-          id: 2,
-          username: 'alice',
-          password: await bcryptOf('alicepass'),
-          role: 1,
-          status: 1,
-          quota: 77,
-          aff_code: 'al1c',
-        },
-      ],
+      users: await rootAndAlice({ quota: 77 }),
     });
     const rows = Array.from({ length: 9_000 }, (_, i) => ({
       id: i + 1,

@@ -34,8 +34,10 @@ export const topUpOrderListProjection: Projection = {
     const event = { type: recorded.type, data: recorded.data } as TopUpOrderEvent;
     const id = event.data.tradeNo;
     switch (event.type) {
-      case 'TopUpOrderCreated': {
+      case 'TopUpOrderCreated':
+      case 'TopUpOrderImported': {
         const d = event.data;
+        const imported = event.type === 'TopUpOrderImported';
         const { _id, ...doc }: TopUpOrderDocument = {
           _id: id,
           trade_no: d.tradeNo,
@@ -45,37 +47,16 @@ export const topUpOrderListProjection: Projection = {
           quota: d.quota,
           payment_method: d.paymentMethod,
           provider: d.provider,
-          status: TopUpStatus.Pending,
+          status: imported ? event.data.status : TopUpStatus.Pending,
           create_time: d.createdTime,
           complete_time: 0,
           provider_reference: '',
-          credited: false,
+          // An imported paid order's credit is inside the imported balance; any other order's
+          // follows its Paid.
+          credited: imported && event.data.status === TopUpStatus.Success,
           completed_by: 0,
         };
         // Insert once: a replayed creation must not reopen a paid order.
-        await orders.update(_id, { $setOnInsert: doc }, { upsert: true });
-        return;
-      }
-      case 'TopUpOrderImported': {
-        const d = event.data;
-        const paid = d.status === TopUpStatus.Success;
-        const { _id, ...doc }: TopUpOrderDocument = {
-          _id: id,
-          trade_no: d.tradeNo,
-          user_id: d.userId,
-          amount: d.amount,
-          money: d.money,
-          quota: d.quota,
-          payment_method: d.paymentMethod,
-          provider: d.provider,
-          status: d.status,
-          create_time: d.createdTime,
-          complete_time: 0,
-          provider_reference: '',
-          // A paid order's credit is inside the imported balance; a pending one's follows its Paid.
-          credited: paid,
-          completed_by: 0,
-        };
         await orders.update(_id, { $setOnInsert: doc }, { upsert: true });
         return;
       }

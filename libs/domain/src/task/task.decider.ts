@@ -2,6 +2,7 @@ import type { RequestRelayed } from '../usage/usage.events';
 import type { Decider } from '../shared/decider';
 import type {
   TaskEvent,
+  TaskFacts,
   TaskFailureCause,
   TaskImported,
   TaskPlatform,
@@ -121,40 +122,29 @@ export function importedSnapshot(task: TaskImported['data']): TaskSnapshot {
   };
 }
 
+/** The state a task's first event starts. */
+function begun(d: TaskFacts, phase: TaskPhase, snapshot: TaskSnapshot): TaskState {
+  return {
+    exists: true,
+    taskId: d.taskId,
+    platform: d.platform,
+    upstreamTaskId: d.upstreamTaskId,
+    userId: d.userId,
+    tokenId: d.tokenId,
+    channelId: d.channelId,
+    model: d.model,
+    quota: d.quota,
+    phase,
+    snapshot,
+  };
+}
+
 export function evolveTask(state: TaskState, event: Emitted): TaskState {
   switch (event.type) {
-    case 'TaskSubmitted': {
-      const d = event.data;
-      return {
-        exists: true,
-        taskId: d.taskId,
-        platform: d.platform,
-        upstreamTaskId: d.upstreamTaskId,
-        userId: d.userId,
-        tokenId: d.tokenId,
-        channelId: d.channelId,
-        model: d.model,
-        quota: d.quota,
-        phase: submittedPhase(d),
-        snapshot: snapshotOf(d),
-      };
-    }
-    case 'TaskImported': {
-      const d = event.data;
-      return {
-        exists: true,
-        taskId: d.taskId,
-        platform: d.platform,
-        upstreamTaskId: d.upstreamTaskId,
-        userId: d.userId,
-        tokenId: d.tokenId,
-        channelId: d.channelId,
-        model: d.model,
-        quota: d.quota,
-        phase: importedPhase(d),
-        snapshot: importedSnapshot(d),
-      };
-    }
+    case 'TaskSubmitted':
+      return begun(event.data, submittedPhase(event.data), snapshotOf(event.data));
+    case 'TaskImported':
+      return begun(event.data, importedPhase(event.data), importedSnapshot(event.data));
     case 'TaskProgressed':
       return { ...state, snapshot: event.data.snapshot };
     case 'TaskSucceeded':

@@ -27,6 +27,36 @@ export interface TaskSnapshot {
   readonly data?: unknown;
 }
 
+/** What a task's first event says of it, submitted here or taken over from new-api. */
+export interface TaskFacts {
+  /** The stream key: `task-<taskId>` (the relay's request id; `newapi-mj-<row id>` when imported). */
+  readonly taskId: string;
+  readonly platform: TaskPlatform;
+  /** The upstream's id, the one the client sees (mj_id / task_id); '' when refused. */
+  readonly upstreamTaskId: string;
+  readonly userId: number;
+  /** 0 when submitted without a token (always 0 imported: new-api does not record it). */
+  readonly tokenId: number;
+  readonly channelId: number;
+  /** IMAGINE, UPSCALE, …, MUSIC, LYRICS. */
+  readonly action: string;
+  /** The billed model name (`mj_imagine`, `swap_face`, `suno_music`, …). */
+  readonly model: string;
+  /** Midjourney's submit code as recorded (21 with a finished task is recorded as 1; 0 for Suno). */
+  readonly code: number;
+  readonly prompt: string;
+  readonly description: string;
+  /** Unix milliseconds (imported Suno rows: the source's seconds × 1000); 0 = unknown. */
+  readonly submitTime: number;
+  readonly status: string;
+  readonly progress: string;
+  readonly failReason: string;
+  /** Quota charged (here by the receipt appended with the event, or by the source); 0 when none. */
+  readonly quota: number;
+  readonly imageUrl: string;
+  readonly properties?: unknown;
+}
+
 /**
  * A task was accepted by the upstream (or refused by it: Midjourney records every submission). The
  * charge, when there is one, is the RequestRelayed receipt appended with this event in the same
@@ -34,35 +64,9 @@ export interface TaskSnapshot {
  */
 export type TaskSubmitted = DomainEvent<
   'TaskSubmitted',
-  {
-    /** The stream key: `task-<taskId>` (the relay's request id). */
-    readonly taskId: string;
-    readonly platform: TaskPlatform;
-    /** The upstream's id, the one the client sees (mj_id / task_id); '' when refused. */
-    readonly upstreamTaskId: string;
-    readonly userId: number;
-    /** 0 when submitted without a token. */
-    readonly tokenId: number;
-    readonly channelId: number;
-    /** IMAGINE, UPSCALE, …, MUSIC, LYRICS. */
-    readonly action: string;
-    /** The billed model name (`mj_imagine`, `swap_face`, `suno_music`, …). */
-    readonly model: string;
-    /** Midjourney's submit code as recorded (21 with a finished task is recorded as 1). */
-    readonly code: number;
-    readonly prompt: string;
-    readonly description: string;
-    /** Unix milliseconds. */
-    readonly submitTime: number;
-    readonly status: string;
-    readonly progress: string;
-    readonly failReason: string;
-    /** Quota charged by the receipt appended with this event; 0 when not charged. */
-    readonly quota: number;
+  TaskFacts & {
     /** The upstream id of the task a follow-up acts on; '' for a new task. */
     readonly originTaskId: string;
-    readonly imageUrl: string;
-    readonly properties?: unknown;
   }
 >;
 
@@ -74,38 +78,13 @@ export type TaskSubmitted = DomainEvent<
  */
 export type TaskImported = DomainEvent<
   'TaskImported',
-  {
-    /** The stream key: `task-<taskId>` (`newapi-mj-<row id>`, `newapi-task-<row id>`). */
-    readonly taskId: string;
-    readonly platform: TaskPlatform;
-    /** mj_id / task_id: the id the client and the upstream know. */
-    readonly upstreamTaskId: string;
-    readonly userId: number;
-    /** Always 0: new-api does not record the token of a task. */
-    readonly tokenId: number;
-    readonly channelId: number;
-    readonly action: string;
-    /** The billed model name, from the action (`mj_imagine`, `suno_music`, …). */
-    readonly model: string;
-    /** Midjourney's submit code (0 for Suno). */
-    readonly code: number;
-    /** What the source charged (`quota`); refunded if the task fails after the import. */
-    readonly quota: number;
-    readonly status: string;
-    readonly progress: string;
-    readonly failReason: string;
-    /** Unix milliseconds (Midjourney's source unit; Suno's seconds × 1000); 0 = unknown. */
-    readonly submitTime: number;
+  TaskFacts & {
     readonly startTime: number;
     readonly finishTime: number;
-    readonly prompt: string;
     readonly promptEn: string;
-    readonly description: string;
     readonly state: string;
-    readonly imageUrl: string;
     /** Parsed JSON columns; absent when the source had none (or it did not parse). */
     readonly buttons?: unknown;
-    readonly properties?: unknown;
     readonly data?: unknown;
     /** Suno rows: the source's created_at / updated_at (Unix seconds). */
     readonly createdAt?: number;

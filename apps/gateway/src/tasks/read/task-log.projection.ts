@@ -2,10 +2,10 @@ import type { Projection, ReadStoreSession, Update } from '@tollgate/read-store'
 import {
   TASK_EVENT_TYPES,
   type TaskEvent,
+  type TaskFacts,
   type TaskImported,
   type TaskPlatform,
   type TaskSnapshot,
-  type TaskSubmitted,
 } from '@tollgate/domain';
 import { eventTimeMs } from '../../history/event-facts';
 import {
@@ -25,11 +25,7 @@ const INDEXES = [
   { fields: { submit_time: 1 } },
 ] as const;
 
-function midjourneyDocument(
-  d: TaskSubmitted['data'],
-  id: number,
-  position: number,
-): MidjourneyDocument {
+function midjourneyDocument(d: TaskFacts, id: number, position: number): MidjourneyDocument {
   return {
     _id: d.taskId,
     task_key: d.taskId,
@@ -58,12 +54,7 @@ function midjourneyDocument(
   };
 }
 
-function sunoDocument(
-  d: TaskSubmitted['data'],
-  id: number,
-  position: number,
-  at: number,
-): SunoTaskDocument {
+function sunoDocument(d: TaskFacts, id: number, position: number, at: number): SunoTaskDocument {
   return {
     _id: d.taskId,
     task_key: d.taskId,
@@ -92,30 +83,12 @@ function sunoDocument(
 /** An imported `midjourneys` row, as the source had it (times in milliseconds already). */
 function importedMidjourneyDocument(d: TaskImported['data'], id: number): MidjourneyDocument {
   return {
-    _id: d.taskId,
-    task_key: d.taskId,
-    source_position: id,
-    id,
-    code: d.code,
-    user_id: d.userId,
-    action: d.action,
-    mj_id: d.upstreamTaskId,
-    prompt: d.prompt,
+    ...midjourneyDocument(d, id, id),
     prompt_en: d.promptEn,
-    description: d.description,
     state: d.state,
-    submit_time: d.submitTime,
     start_time: d.startTime,
     finish_time: d.finishTime,
-    image_url: d.imageUrl,
-    status: d.status,
-    progress: d.progress,
-    fail_reason: d.failReason,
-    channel_id: d.channelId,
-    quota: d.quota,
-    refund_quota: 0,
     buttons: jsonText(d.buttons),
-    properties: jsonText(d.properties),
   };
 }
 
@@ -123,25 +96,11 @@ function importedMidjourneyDocument(d: TaskImported['data'], id: number): Midjou
 function importedSunoDocument(d: TaskImported['data'], id: number, at: number): SunoTaskDocument {
   const seconds = (ms: number) => Math.floor(ms / 1000);
   return {
-    _id: d.taskId,
-    task_key: d.taskId,
-    source_position: id,
-    id,
+    ...sunoDocument(d, id, id, at),
     created_at: d.createdAt || at,
     updated_at: d.updatedAt || d.createdAt || at,
-    task_id: d.upstreamTaskId,
-    platform: 'suno',
-    user_id: d.userId,
-    channel_id: d.channelId,
-    quota: d.quota,
-    refund_quota: 0,
-    action: d.action,
-    status: d.status,
-    fail_reason: d.failReason,
-    submit_time: seconds(d.submitTime),
     start_time: seconds(d.startTime),
     finish_time: seconds(d.finishTime),
-    progress: d.progress,
     data: d.data ?? null,
   };
 }
