@@ -64,29 +64,40 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
           : `SELECT id, doc FROM ${this.table} WHERE ${where.sql}${sort}${page.sql}`,
       params: [...where.params, ...page.params],
     });
+    const query = this.scalarFirst(filter, select, 'all');
+    const rows = (await this.access.read(this.name, query)) as Row[];
+    return rows.map((row) => toDoc<T>(row));
+  }
+
+  /**
+   * The query over `filter` as `build` frames it. The array-element branch of a condition on an
+   * indexed path is an OR, and an OR keeps SQLite off the index: it gathers and sorts the matches
+   * instead of walking the index in order (a deep page of one user's logs), or scans a sum's rows
+   * (the log stat over a time range). Indexed fields rarely hold arrays: the plain query runs unless
+   * an index seek finds an array on one of those paths, in which case the full one does (one read
+   * snapshot for both, in the worker).
+   */
+  private scalarFirst(
+    filter: Filter | undefined,
+    build: (where: FilterSql) => { sql: string; params: FilterSql['params'] },
+    mode: ReadQuery['mode'],
+  ): ReadQuery {
     const full = this.where(filter);
-    let query: ReadQuery = { ...select(full), mode: 'all' };
     const indexed = this.access.indexed(this.name);
-    if (sort && indexed && indexed.size > 0) {
-      // The array-element branch of a condition on an indexed path is an OR, and an OR makes SQLite
-      // gather the matches and sort them instead of walking the index in order (a deep page of one
-      // user's logs, say). Indexed fields rarely hold arrays: the plain query runs unless an index
-      // seek finds an array on one of those paths, in which case the full one does.
+    if (indexed && indexed.size > 0) {
       const plain = filterToSql(filter, {
         search: this.access.search(this.name),
         indexed,
         scalar: indexed,
       });
-      if (plain.assumedScalar.length > 0) {
-        query = {
-          ...select(plain),
-          mode: 'all',
-          unlessArrays: { probe: this.arrayProbe(plain.assumedScalar), ...select(full) },
+      if (plain.assumedScalar.length > 0)
+        return {
+          ...build(plain),
+          mode,
+          unlessArrays: { probe: this.arrayProbe(plain.assumedScalar), ...build(full) },
         };
-      }
     }
-    const rows = (await this.access.read(this.name, query)) as Row[];
-    return rows.map((row) => toDoc<T>(row));
+    return { ...build(full), mode };
   }
 
   /** One row `{a: 1}` when some document holds an array at one of these (indexed) paths. */
@@ -104,20 +115,22 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   }
 
   async count(filter?: Filter): Promise<number> {
-    const where = this.where(filter);
     // Without a filter, the trigger-kept counter answers without walking the table.
     const query: ReadQuery =
-      where.sql === '1'
+      this.where(filter).sql === '1'
         ? {
             sql: `SELECT n FROM ${COUNTS_TABLE} WHERE collection = ?`,
             params: [this.name],
             mode: 'get',
           }
-        : {
-            sql: `SELECT COUNT(*) AS n FROM ${this.table} WHERE ${where.sql}`,
-            params: where.params,
-            mode: 'get',
-          };
+        : this.scalarFirst(
+            filter,
+            (where) => ({
+              sql: `SELECT COUNT(*) AS n FROM ${this.table} WHERE ${where.sql}`,
+              params: where.params,
+            }),
+            'get',
+          );
     const row = (await this.access.read(this.name, query)) as { n: number } | undefined;
     return row?.n ?? 0;
   }
@@ -177,7 +190,6 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     groupBy: string | null,
     fields: readonly string[],
   ): Promise<SumResult[]> {
-    const where = this.where(filter);
     // Only numbers are summed (MongoDB's $sum ignores strings and booleans too).
     const sums = fields.map(
       (f, i) =>
@@ -189,12 +201,15 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
         ? 'NULL AS k, NULL AS t'
         : `${fieldExpr(groupBy)} AS k, ${typeExpr(groupBy)} AS t, ${keyExpr(groupBy)} AS g`;
     const group = groupBy === null ? '' : ' GROUP BY g ORDER BY g';
-    const sql = `SELECT ${key}, COUNT(*) AS c${sums.join('')} FROM ${this.table} WHERE ${where.sql}${group}`;
-    const rows = (await this.access.read(this.name, {
-      sql,
-      params: where.params,
-      mode: 'all',
-    })) as Array<Record<string, unknown>>;
+    const query = this.scalarFirst(
+      filter,
+      (where) => ({
+        sql: `SELECT ${key}, COUNT(*) AS c${sums.join('')} FROM ${this.table} WHERE ${where.sql}${group}`,
+        params: where.params,
+      }),
+      'all',
+    );
+    const rows = (await this.access.read(this.name, query)) as Array<Record<string, unknown>>;
     return rows
       .filter((row) => row['c'] !== 0) // an ungrouped aggregate over nothing still yields a row
       .map((row) => ({
