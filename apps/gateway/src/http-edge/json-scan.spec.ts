@@ -47,7 +47,9 @@ describe('scanJson', () => {
     expect(scanJson(deep, { maxDepth: 16, maxValues: 512, maxStringLength: 16384 })).toBe(
       'too_deep',
     );
-    expect(performance.now() - started).toBeLessThan(200);
+    // Typically a few ms; the bound only has to tell linear from quadratic (minutes here), so a
+    // loaded CI machine cannot trip it.
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 
