@@ -8,7 +8,7 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { serveConsole } from './console/serve-console';
 import { installHttpEdge, RELAY_BODY_LIMIT } from './http-edge/install-http-edge';
-import { openStores } from './infrastructure/open-stores';
+import { gatewayLockMode, openStores } from './infrastructure/open-stores';
 import type { DestinationStream } from 'pino';
 import { createAppLog, NestLogOverPino } from './observability/app-log';
 import { RequestTracker } from './observability/request-tracker';
@@ -38,13 +38,17 @@ export async function createApp(
   installHttpEdge(adapter.getInstance());
   tracker.instrumentRequests(adapter.getInstance());
   const started: { app?: NestFastifyApplication } = {};
-  const stores = await openStores(config, (error) => {
-    // Without its writer the log takes no appends: requests would be answered and never recorded
-    // (nor billed). Stop serving and exit non-zero so a supervisor restarts the process.
-    new Logger('EventStore').error(`${error.message}: stopping the gateway`);
-    process.exitCode = 1;
-    void started.app?.close();
-  });
+  const stores = await openStores(
+    config,
+    (error) => {
+      // Without its writer the log takes no appends: requests would be answered and never recorded
+      // (nor billed). Stop serving and exit non-zero so a supervisor restarts the process.
+      new Logger('EventStore').error(`${error.message}: stopping the gateway`);
+      process.exitCode = 1;
+      void started.app?.close();
+    },
+    gatewayLockMode(config),
+  );
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, stores, { tracker, log }),
     adapter,

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '@tollgate/event-store';
 import {
   balanceDelta,
   BILLING_EVENT_TYPES,
+  LEASE_EVENT_TYPES,
   periodEndMs,
   periodStartMs,
   TASK_REFUND_EVENT_TYPES,
@@ -10,6 +11,8 @@ import {
   USAGE_EVENT_TYPES,
   type BillingEvent,
   type BudgetPeriod,
+  type LeaseEvent,
+  type LeaseView,
   type RequestRelayed,
   type TaskRefunded,
   type TokenEvent,
@@ -23,6 +26,8 @@ export interface Reservation {
   readonly userId: number;
   readonly tokenId: number; // 0 = no token (playground)
   readonly amount: number; // quota units reserved
+  /** Scale-out: the lease of this process the reservation draws on (its receipt names it). */
+  readonly leaseId?: string;
 }
 /** A periodic budget would be passed (docs/budgets.md): its limit and when the period ends. */
 export interface BudgetRefusal {
@@ -79,6 +84,39 @@ interface Account extends Budgeted {
   reserved: number;
 }
 
+/** A lease this process holds on a user's balance (at most one per user). */
+interface OwnLease {
+  readonly leaseId: string;
+  amount: number;
+  /** Charged under it by this process's settles. */
+  spent: number;
+  expiresAt: number;
+  /** Last reserve against it: an idle lease is given back. */
+  lastUsedAt: number;
+}
+
+/** An open lease of any process, as the events show it; `seen` = the receipts charged under it. */
+interface KnownLease {
+  readonly holder: string;
+  amount: number;
+  expiresAt: number;
+  seen: number;
+}
+
+/** What the lease keeper needs of a lease it holds. */
+export interface HeldLease {
+  readonly userId: number;
+  readonly leaseId: string;
+  readonly amount: number;
+  readonly spent: number;
+  readonly expiresAt: number;
+  readonly lastUsedAt: number;
+  /** Reservations of this process on the user still open: the lease is in use. */
+  readonly busy: boolean;
+  /** What a reservation may still take from it (amount − spent − open reservations). */
+  readonly left: number;
+}
+
 interface TokenAccount extends Budgeted {
   unlimited: boolean;
   /** The remain_quota last set by the owner (create/update). */
@@ -110,6 +148,7 @@ export class BalanceBook implements HotCache {
     ...TOKEN_EVENT_TYPES,
     ...USAGE_EVENT_TYPES,
     ...TASK_REFUND_EVENT_TYPES,
+    ...LEASE_EVENT_TYPES,
   ];
 
   private readonly users = new Map<number, Account>();
@@ -123,6 +162,18 @@ export class BalanceBook implements HotCache {
    * periods with one comparison instead of walking the windows through the log's whole history.
    */
   private readonly windows: Window[] = PERIODS.map(() => ({ start: -Infinity, end: -Infinity }));
+  /**
+   * Scale-out (useLeases): this process's holder id; a user's quota is then spent only from the
+   * lease this process holds on it. Undefined in single-process mode: the whole balance is here.
+   */
+  private holder: string | undefined;
+  /** Before its expiry a lease stops being spent this long, so a renewal lands in time. */
+  private leaseMarginMs = 0;
+  private readonly own = new Map<number, OwnLease>();
+  /** Per user, per lease id: every open lease (this process's too). */
+  private readonly leases = new Map<number, Map<string, KnownLease>>();
+  /** Per user: lease events applied (a refused lease is worth trying again once this moves). */
+  private readonly leaseEvents = new Map<number, number>();
   private now: () => number = Date.now;
   private timeZone = defaultTimeZone();
 
@@ -163,6 +214,12 @@ export class BalanceBook implements HotCache {
     });
   }
 
+  /** Scale-out: spend users' quota only from the leases `holder` (this process) takes. */
+  useLeases(holder: string, marginMs: number): void {
+    this.holder = holder;
+    this.leaseMarginMs = marginMs;
+  }
+
   apply(events: readonly RecordedEvent[]): void {
     for (const event of events) {
       switch (event.type) {
@@ -175,6 +232,12 @@ export class BalanceBook implements HotCache {
           break;
         case 'TaskRefunded':
           this.applyRefund((event as unknown as TaskRefunded).data, eventTimeMs(event));
+          break;
+        case 'BalanceLeased':
+        case 'BalanceLeaseRenewed':
+        case 'BalanceLeaseReturned':
+        case 'BalanceLeaseExpired':
+          this.applyLease({ type: event.type, data: event.data } as LeaseEvent);
           break;
         default:
           if ((BILLING_EVENT_TYPES as readonly string[]).includes(event.type))
@@ -190,7 +253,8 @@ export class BalanceBook implements HotCache {
     const amount = Math.ceil(wanted);
     if (this.open.has(requestId)) throw new Error(`Request ${requestId} already reserved`);
     const account = this.users.get(userId);
-    if (!account || available(account) < amount) return { ok: false, reason: 'user_quota' };
+    if (!account || this.spendable(userId, account) < amount)
+      return { ok: false, reason: 'user_quota' };
     const token = tokenId === 0 ? undefined : this.tokens.get(tokenId);
     if (tokenId !== 0) {
       if (!token) return { ok: false, reason: 'token_quota' };
@@ -208,7 +272,11 @@ export class BalanceBook implements HotCache {
     }
     account.reserved += amount;
     if (token) token.reserved += amount;
-    const reservation: Reservation = { requestId, userId, tokenId, amount };
+    const lease = this.holder === undefined ? undefined : this.own.get(userId);
+    if (lease) lease.lastUsedAt = this.now();
+    const reservation: Reservation = lease
+      ? { requestId, userId, tokenId, amount, leaseId: lease.leaseId }
+      : { requestId, userId, tokenId, amount };
     this.open.set(requestId, reservation);
     return { ok: true, reservation };
   }
@@ -219,7 +287,10 @@ export class BalanceBook implements HotCache {
     const want = Math.max(0, Math.floor(actual));
     // Never below 0: at most what was reserved plus what is still free (the reservation is
     // already given back here, so "free" includes it).
-    let limit = Math.max(reservation.amount, available(this.account(reservation.userId)));
+    let limit = Math.max(
+      reservation.amount,
+      this.spendable(reservation.userId, this.account(reservation.userId)),
+    );
     const token = reservation.tokenId === 0 ? undefined : this.tokens.get(reservation.tokenId);
     if (token && !token.unlimited)
       limit = Math.min(limit, Math.max(reservation.amount, tokenLeft(token)));
@@ -233,6 +304,11 @@ export class BalanceBook implements HotCache {
     const charged = Math.min(want, limit);
     this.charge(reservation.userId, reservation.tokenId, charged, at);
     this.settledLocally.set(reservation.requestId, charged);
+    if (reservation.leaseId !== undefined) {
+      const lease = this.own.get(reservation.userId);
+      if (lease?.leaseId === reservation.leaseId) lease.spent += charged;
+      this.chargeLease(reservation.userId, reservation.leaseId, charged);
+    }
     return charged;
   }
 
@@ -268,6 +344,100 @@ export class BalanceBook implements HotCache {
   /** Σ quota charged to the token so far. */
   tokenUsed(tokenId: number): number | undefined {
     return this.tokens.get(tokenId)?.used;
+  }
+
+  /**
+   * What `userId` may reserve here: the whole balance in single-process mode; with leases, what is
+   * left of this process's lease (none when it is about to expire: it must be renewed first).
+   */
+  private spendable(userId: number, account: Account): number {
+    if (this.holder === undefined) return available(account);
+    const lease = this.own.get(userId);
+    if (!lease || lease.expiresAt - this.leaseMarginMs <= this.now()) return 0;
+    return lease.amount - lease.spent - account.reserved;
+  }
+
+  /** The lease this process holds on `userId`'s balance, if any. */
+  heldLease(userId: number): HeldLease | undefined {
+    const lease = this.own.get(userId);
+    if (!lease) return undefined;
+    const reserved = this.users.get(userId)?.reserved ?? 0;
+    return { userId, ...lease, busy: reserved > 0, left: lease.amount - lease.spent - reserved };
+  }
+
+  /** Every lease this process holds (the keeper renews or returns them). */
+  heldLeases(): HeldLease[] {
+    return [...this.own.keys()].map((userId) => this.heldLease(userId)!);
+  }
+
+  /** Other processes' leases past `expiresAt + graceMs`: their holders went silent. */
+  silentLeases(graceMs: number): { userId: number; leaseId: string }[] {
+    const now = this.now();
+    const found: { userId: number; leaseId: string }[] = [];
+    for (const [userId, leases] of this.leases)
+      for (const [leaseId, lease] of leases)
+        if (lease.holder !== this.holder && lease.expiresAt + graceMs <= now)
+          found.push({ userId, leaseId });
+    return found;
+  }
+
+  /**
+   * What this process has seen of `userId`'s charges, for a lease decision on the stream at
+   * `atVersion` (LeaseView): its settled balance and the charges seen under each open lease.
+   */
+  leaseView(userId: number, atVersion: number): LeaseView {
+    const seen: Record<string, number> = {};
+    for (const [leaseId, lease] of this.leases.get(userId) ?? []) seen[leaseId] = lease.seen;
+    return { settled: this.settledBalance(userId) ?? 0, seen, atVersion };
+  }
+
+  private chargeLease(userId: number, leaseId: string, amount: number): void {
+    const lease = this.leases.get(userId)?.get(leaseId);
+    if (lease) lease.seen += amount;
+  }
+
+  /**
+   * A figure that moves whenever what a user could lease may have grown: a credit or a charge
+   * (the settled balance) or a lease opened, renewed or closed anywhere.
+   */
+  leaseChanges(userId: number): string {
+    return `${this.settledBalance(userId) ?? 0}:${this.leaseEvents.get(userId) ?? 0}`;
+  }
+
+  private applyLease(event: LeaseEvent): void {
+    const { userId, leaseId } = event.data;
+    this.leaseEvents.set(userId, (this.leaseEvents.get(userId) ?? 0) + 1);
+    const leases = this.leases.get(userId) ?? new Map<string, KnownLease>();
+    this.leases.set(userId, leases);
+    const mine = event.data.holder === this.holder;
+    switch (event.type) {
+      case 'BalanceLeased': {
+        const { holder, amount, expiresAt } = event.data;
+        leases.set(leaseId, { holder, amount, expiresAt, seen: 0 });
+        if (mine)
+          this.own.set(userId, { leaseId, amount, spent: 0, expiresAt, lastUsedAt: this.now() });
+        return;
+      }
+      case 'BalanceLeaseRenewed': {
+        const known = leases.get(leaseId);
+        if (known) {
+          known.amount += event.data.added;
+          known.expiresAt = event.data.expiresAt;
+        }
+        const own = this.own.get(userId);
+        if (mine && own?.leaseId === leaseId) {
+          own.amount += event.data.added;
+          own.expiresAt = event.data.expiresAt;
+        }
+        return;
+      }
+      case 'BalanceLeaseReturned':
+      case 'BalanceLeaseExpired':
+        leases.delete(leaseId);
+        if (leases.size === 0) this.leases.delete(userId);
+        if (this.own.get(userId)?.leaseId === leaseId) this.own.delete(userId);
+        return;
+    }
   }
 
   private unreserve(reservation: Reservation): void {
@@ -346,8 +516,11 @@ export class BalanceBook implements HotCache {
     if (settled !== undefined) {
       // Already charged by settle(): only a difference (normally none) is applied.
       this.settledLocally.delete(receipt.requestId);
-      if (receipt.quota !== settled)
+      if (receipt.quota !== settled) {
         this.charge(receipt.userId, receipt.tokenId, receipt.quota - settled, at);
+        if (receipt.leaseId)
+          this.chargeLease(receipt.userId, receipt.leaseId, receipt.quota - settled);
+      }
       return;
     }
     const open = this.open.get(receipt.requestId);
@@ -355,8 +528,12 @@ export class BalanceBook implements HotCache {
       // The receipt overtook the settle: it is the settle.
       this.open.delete(receipt.requestId);
       this.unreserve(open);
+      const lease = this.own.get(open.userId);
+      if (open.leaseId !== undefined && lease?.leaseId === open.leaseId)
+        lease.spent += receipt.quota;
     }
     this.charge(receipt.userId, receipt.tokenId, receipt.quota, at);
+    if (receipt.leaseId) this.chargeLease(receipt.userId, receipt.leaseId, receipt.quota);
   }
 
   /**

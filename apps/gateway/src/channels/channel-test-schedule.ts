@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { SchedulerGate } from '../infrastructure/scheduler-gate';
 import { ChannelTasks, systemMeta } from './channel-tasks';
 
 /**
@@ -28,14 +29,18 @@ export class ChannelTestSchedule implements OnApplicationBootstrap, OnApplicatio
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly tasks: ChannelTasks,
+    private readonly gate: SchedulerGate,
   ) {
     this.periodMs = config.channelTestFrequencyMs;
   }
 
   onApplicationBootstrap(): void {
     if (this.periodMs <= 0) return;
-    this.logger.log(`testing every channel every ${this.periodMs / 60_000} min`);
-    this.scheduleNext();
+    // In scale-out only the elected process runs the schedule (from when it wins the election).
+    this.gate.whenElected(() => {
+      this.logger.log(`testing every channel every ${this.periodMs / 60_000} min`);
+      this.scheduleNext();
+    });
   }
 
   onApplicationShutdown(): void {

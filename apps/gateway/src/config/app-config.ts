@@ -55,6 +55,17 @@ export interface AppConfig {
    * still serves, so a load balancer stops sending before the port closes (0 = close at once).
    */
   readonly shutdownDelayMs: number;
+  /** SCALE_OUT=on: several gateway processes share one DATA_DIR (docs/scale-out.md). */
+  readonly scaleOut: boolean;
+  /**
+   * PROJECTIONS: whether this process writes the read models. `auto` (default): yes alone; in
+   * scale-out, the elected process on an embedded read store, every process on MongoDB.
+   */
+  readonly projections: 'auto' | 'on' | 'off';
+  /** LEASE_TTL_MS: how long a scale-out balance lease lives unless renewed (docs/scale-out.md). */
+  readonly leaseTtlMs: number;
+  /** LEASE_SLICE_QUOTA: the quota a lease asks for beyond a request's need (default $1). */
+  readonly leaseSliceQuota: number;
 }
 
 export interface OAuthConfig {
@@ -94,6 +105,20 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   return value;
 }
 
+/** One of a fixed set of words; unset means the fallback. */
+function choiceFromEnv<T extends string>(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  choices: readonly T[],
+  fallback: T,
+): T {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!(choices as readonly string[]).includes(raw))
+    throw new Error(`${name} must be one of ${choices.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
 /** The longest delay setTimeout honours (2^31 - 1 ms, about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -122,7 +147,13 @@ function resolveSessionSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
   const file = join(dataDir, '.session-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const secret = randomBytes(32).toString('hex');
-  writeFileSync(file, secret, { mode: 0o600 });
+  try {
+    // Exclusive create: scale-out processes starting together on one DATA_DIR agree on the first.
+    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EEXIST') throw error;
+    return readFileSync(file, 'utf8').trim();
+  }
   return secret;
 }
 
@@ -187,5 +218,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     shutdownGraceMs: intFromEnv(env, 'SHUTDOWN_GRACE_MS', 30_000),
     shutdownDelayMs: intFromEnv(env, 'SHUTDOWN_DELAY_MS', 0),
+    scaleOut: choiceFromEnv(env, 'SCALE_OUT', ['on', 'off'], 'off') === 'on',
+    projections: choiceFromEnv(env, 'PROJECTIONS', ['auto', 'on', 'off'], 'auto'),
+    leaseTtlMs: Math.max(600, intFromEnv(env, 'LEASE_TTL_MS', 60_000)),
+    leaseSliceQuota: intFromEnv(env, 'LEASE_SLICE_QUOTA', 500_000),
   };
 }

@@ -1,34 +1,36 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { lockExclusively, lockShared } from './sqlite-file-lock';
 
 /**
- * One gateway process per DATA_DIR: two processes on one embedded store would each keep their own
- * in-memory stream states, caches and sequences and disagree. The lock is an exclusive SQLite lock
- * on DATA_DIR/gateway.lock held for the life of the process; the operating system drops it when
- * the process ends, even by kill -9, so a crash never leaves a stale lock behind.
+ * Exclusive: one plain gateway, or a CLI (import, rebuild, option:set, ledger:verify). Shared:
+ * any number of gateways with SCALE_OUT=on at once (docs/scale-out.md).
+ */
+export type DataDirLockMode = 'exclusive' | 'shared';
+
+/**
+ * Who may use DATA_DIR's embedded stores: a process alone (exclusive) keeps its own in-memory stream
+ * states, caches and sequences, which another process beside it would contradict; scale-out
+ * gateways (shared) are built to share it, but never with a process that counts on being alone.
+ * The lock is on DATA_DIR/gateway.lock, held for the life of the process (see sqlite-file-lock).
  */
 export class DataDirLock {
   private constructor(private readonly db: Database.Database) {}
 
-  static acquire(dataDir: string): DataDirLock {
-    const db = new Database(join(dataDir, 'gateway.lock'), { timeout: 0 });
-    try {
-      db.pragma('locking_mode = EXCLUSIVE');
-      // The first write under EXCLUSIVE locking mode takes the lock and keeps it until close.
-      db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER); DELETE FROM holder;');
-      db.prepare('INSERT INTO holder (pid) VALUES (?)').run(process.pid);
-      return new DataDirLock(db);
-    } catch (error) {
-      db.close();
-      if ((error as { code?: string }).code === 'SQLITE_BUSY')
-        throw new Error(
-          `DATA_DIR ${dataDir} is in use by another Tollgate process: stop it first, or run several processes against EventStoreDB and MongoDB (EVENT_STORE_URL, READ_STORE_URL)`,
-        );
-      throw error;
-    }
+  static acquire(dataDir: string, mode: DataDirLockMode = 'exclusive'): DataDirLock {
+    const file = join(dataDir, 'gateway.lock');
+    const db = mode === 'shared' ? lockShared(file) : lockExclusively(file);
+    if (!db) throw new Error(inUseMessage(dataDir, mode));
+    return new DataDirLock(db);
   }
 
   release(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+function inUseMessage(dataDir: string, mode: DataDirLockMode): string {
+  return mode === 'shared'
+    ? `DATA_DIR ${dataDir} is in use by another Tollgate process that needs it alone (a gateway without SCALE_OUT=on, or a CLI such as import or projections:rebuild): stop it first`
+    : `DATA_DIR ${dataDir} is in use by another Tollgate process (a gateway, or gateways with SCALE_OUT=on): stop it first, or run several gateways with SCALE_OUT=on (docs/scale-out.md) or against EventStoreDB and MongoDB (EVENT_STORE_URL, READ_STORE_URL)`;
 }

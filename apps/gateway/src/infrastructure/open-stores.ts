@@ -1,7 +1,7 @@
 import { createEventStore, type EventStore } from '@tollgate/event-store';
 import { createReadStore, type ReadStore } from '@tollgate/read-store';
 import type { AppConfig } from '../config/app-config';
-import { DataDirLock } from './data-dir-lock';
+import { DataDirLock, type DataDirLockMode } from './data-dir-lock';
 
 export interface Stores {
   readonly eventStore: EventStore;
@@ -13,6 +13,13 @@ export interface Stores {
 }
 
 /**
+ * How a gateway holds DATA_DIR: shared among SCALE_OUT=on gateways, else alone. The CLIs (import,
+ * rebuild, option:set, ledger:verify) keep the default, exclusive, whatever SCALE_OUT says.
+ */
+export const gatewayLockMode = (config: Pick<AppConfig, 'scaleOut'>): DataDirLockMode =>
+  config.scaleOut ? 'shared' : 'exclusive';
+
+/**
  * Opens both ports' adapters, chosen from the configuration, before Nest starts: an engine that
  * does not answer fails here fast with one clear line ("EventStoreDB unreachable at …").
  */
@@ -20,9 +27,10 @@ export async function openStores(
   config: AppConfig,
   /** The embedded event store lost its writer thread: it refuses every append from now on. */
   onWriterLost?: (error: Error) => void,
+  lockMode: DataDirLockMode = 'exclusive',
 ): Promise<Stores> {
   const embedded = !config.eventStoreUrl || !config.readStoreUrl;
-  const lock = embedded ? DataDirLock.acquire(config.dataDir) : null;
+  const lock = embedded ? DataDirLock.acquire(config.dataDir, lockMode) : null;
   let eventStore: EventStore | undefined;
   try {
     eventStore = await createEventStore({

@@ -2,36 +2,42 @@ import {
   type DynamicModule,
   Global,
   Inject,
-  Logger,
   Module,
   type OnApplicationShutdown,
   type Provider,
 } from '@nestjs/common';
-import type { EventStore } from '@tollgate/event-store';
-import { ProjectionHost, type ReadStore } from '@tollgate/read-store';
+import type { ProjectionHost } from '@tollgate/read-store';
 import type { AppConfig } from '../config/app-config';
 import { MeteredEventStore } from '../metrics/metered-event-store';
-import { ALL_PROJECTIONS } from '../projections/all-projections';
+import { createProjections, startElection } from './create-projections';
 import { StreamCommands } from './stream-commands';
 import { CacheFeed } from './hot-caches/cache-feed';
 import { PendingWrites } from './pending-writes';
 import { APP_CONFIG, EVENT_STORE, PROJECTION_HOST, READ_STORE, STORES } from './injection-tokens';
 import { PasswordHasher } from './password-hasher';
+import { LockElection } from './lock-election';
 import { ReadYourWrites } from './read-your-writes';
+import { SchedulerGate } from './scheduler-gate';
 import { SecretBox } from './secret-box';
 import type { Stores } from './open-stores';
 
 const SERVICES: Provider[] = [
+  // Scale-out only (null alone): whether this process writes the read models.
+  {
+    provide: LockElection,
+    inject: [APP_CONFIG],
+    useFactory: (config: AppConfig) => startElection(config, 'projector'),
+  },
   {
     provide: PROJECTION_HOST,
-    inject: [EVENT_STORE, READ_STORE, APP_CONFIG],
-    useFactory: (eventStore: EventStore, readStore: ReadStore, config: AppConfig) => {
-      const logger = new Logger('Projections');
-      return new ProjectionHost(eventStore, readStore, ALL_PROJECTIONS, {
-        onError: (name, error) => logger.error(`${name}: ${error.stack ?? error.message}`),
-        livePacingMs: config.projectionPacingMs,
-      });
-    },
+    inject: [EVENT_STORE, READ_STORE, APP_CONFIG, CacheFeed, LockElection],
+    useFactory: createProjections,
+  },
+  {
+    provide: SchedulerGate,
+    inject: [APP_CONFIG],
+    // Its own lock: a separate projector process (apps/projector) holds projector.lock.
+    useFactory: (config: AppConfig) => new SchedulerGate(startElection(config, 'scheduler')),
   },
   {
     provide: SecretBox,
@@ -80,6 +86,7 @@ export class StorageModule implements OnApplicationShutdown {
         ReadYourWrites,
         CacheFeed,
         PendingWrites,
+        SchedulerGate,
       ],
     };
   }
@@ -89,6 +96,8 @@ export class StorageModule implements OnApplicationShutdown {
     @Inject(STORES) private readonly stores: Stores,
     private readonly hasher: PasswordHasher,
     private readonly pending: PendingWrites,
+    @Inject(LockElection) private readonly election: LockElection | null,
+    private readonly scheduler: SchedulerGate,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -96,6 +105,9 @@ export class StorageModule implements OnApplicationShutdown {
     await this.pending.drain();
     await this.hasher.close();
     await this.host.stop();
+    // Another scale-out process may take over the projections and the scheduled jobs now.
+    this.election?.release();
+    this.scheduler.release();
     await this.stores.close();
   }
 }

@@ -8,6 +8,7 @@
  */
 import type { Actor, RequestRelayed } from '@tollgate/domain';
 import type { BalanceBook } from '../billing/balance-book';
+import type { BalanceLeases } from '../billing/balance-leases';
 import type { RoutingTable } from '../channels/routing-table';
 import type { TokenDirectory } from '../tokens/token-directory';
 
@@ -21,6 +22,9 @@ export type BalanceBookPort = Pick<
   'reserve' | 'settle' | 'release' | 'userBalance' | 'tokenRemaining'
 > &
   Partial<Pick<BalanceBook, 'tokenUsed'>>;
+
+/** Scale-out: the one awaited step of a reservation, taken when this process's lease falls short. */
+export type BalanceLeasesPort = Pick<BalanceLeases, 'active' | 'ensure'>;
 
 export type TokenDirectoryPort = Pick<TokenDirectory, 'byKey' | 'user'>;
 
@@ -42,6 +46,7 @@ export interface RelayCommandsPort {
 }
 
 export const BALANCE_BOOK_PORT = Symbol('BALANCE_BOOK_PORT');
+export const BALANCE_LEASES_PORT = Symbol('BALANCE_LEASES_PORT');
 export const TOKEN_DIRECTORY_PORT = Symbol('TOKEN_DIRECTORY_PORT');
 export const USAGE_APPENDER_PORT = Symbol('USAGE_APPENDER_PORT');
 export const ROUTING_TABLE_PORT = Symbol('ROUTING_TABLE_PORT');

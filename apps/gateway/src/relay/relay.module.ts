@@ -3,6 +3,7 @@ import { Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/c
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { BalanceBook } from '../billing/balance-book';
+import { BalanceLeases } from '../billing/balance-leases';
 import { Authenticator } from '../auth/authenticator';
 import { ChannelsModule } from '../channels/channels.module';
 import { RoutingTable } from '../channels/routing-table';
@@ -19,6 +20,7 @@ import { RelayCommands } from './relay-commands';
 import { relayFrontOf } from './relay-front';
 import {
   BALANCE_BOOK_PORT,
+  BALANCE_LEASES_PORT,
   RELAY_COMMANDS_PORT,
   ROUTING_TABLE_PORT,
   TOKEN_DIRECTORY_PORT,
@@ -56,6 +58,7 @@ import { UpstreamPools } from './upstream-pools';
     RelayRoutes,
     RelayCommands,
     { provide: BALANCE_BOOK_PORT, useExisting: BalanceBook },
+    { provide: BALANCE_LEASES_PORT, useExisting: BalanceLeases },
     { provide: TOKEN_DIRECTORY_PORT, useExisting: TokenDirectory },
     { provide: USAGE_APPENDER_PORT, useExisting: UsageAppender },
     { provide: ROUTING_TABLE_PORT, useExisting: RoutingTable },

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
   chargeFor,
   quotePrice,
@@ -60,7 +60,9 @@ import { relayError, sendBytes, sendError } from './relay-http';
 import { groupFor, modelRefusal, noChannel, routeRefusal } from './relay-routing';
 import {
   BALANCE_BOOK_PORT,
+  BALANCE_LEASES_PORT,
   type BalanceBookPort,
+  type BalanceLeasesPort,
   RELAY_COMMANDS_PORT,
   type RelayCommandsPort,
   type RoutedChannel,
@@ -116,6 +118,7 @@ export class RelayService {
     @Inject(USAGE_APPENDER_PORT) private readonly appender: UsageAppenderPort,
     @Inject(RELAY_COMMANDS_PORT) private readonly commands: RelayCommandsPort,
     @Inject(REQUEST_TRACKER) private readonly tracker: RequestTracker,
+    @Optional() @Inject(BALANCE_LEASES_PORT) private readonly leases?: BalanceLeasesPort,
   ) {
     this.converted = new ConvertedAttempts(
       pools,
@@ -150,7 +153,16 @@ export class RelayService {
         const error = this.limitError(call.lang, limits, settings);
         return sendError(res, error, call.requestId, wire);
       }
-      const reserved = this.reserve(prepared);
+      let reserved = this.reserve(prepared);
+      if (
+        this.leases?.active &&
+        reserved instanceof RelayError &&
+        reserved.code === 'insufficient_user_quota'
+      ) {
+        // Scale-out: this process's lease fell short; take a slice, then try once more.
+        if (await this.leases.ensure(call.caller.user.id, this.reservationAmount(prepared)))
+          reserved = this.reserve(prepared);
+      }
       if (reserved instanceof RelayError) return sendError(res, reserved, call.requestId, wire);
       await this.attempts(reserved, res);
     } catch (error) {
@@ -302,13 +314,19 @@ export class RelayService {
     );
   }
 
-  private reserve(p: Omit<Prepared, 'reservation'>): Prepared | RelayError {
-    const { call, quote, facts, settings } = p;
+  /** What a call reserves before relaying. */
+  private reservationAmount(p: Omit<Prepared, 'reservation'>): number {
+    const { quote, facts, settings } = p;
     // Absurd max_tokens / n stay a (refusable) number instead of breaking the book's integer check.
-    const amount = Math.min(
+    return Math.min(
       reservationFor(quote, p.promptEstimate, facts.maxTokens, settings.price, facts.n),
       Number.MAX_SAFE_INTEGER,
     );
+  }
+
+  private reserve(p: Omit<Prepared, 'reservation'>): Prepared | RelayError {
+    const { call } = p;
+    const amount = this.reservationAmount(p);
     // The book skips the token's own quota when it is unlimited; it still counts its usage.
     const tokenId = call.caller.token?.id ?? 0;
     const result = this.book.reserve(call.requestId, call.caller.user.id, tokenId, amount);
@@ -702,6 +720,7 @@ export class RelayService {
       ...(usage.reasoningTokens ? { reasoningTokens: usage.reasoningTokens } : {}),
       quota: charged,
       reserved: reservation.amount,
+      ...(reservation.leaseId ? { leaseId: reservation.leaseId } : {}),
       modelRatio: receipt.modelRatio,
       completionRatio: receipt.completionRatio,
       groupRatio: receipt.groupRatio,

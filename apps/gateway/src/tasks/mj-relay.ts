@@ -98,7 +98,7 @@ export class MjRelay {
         return sendError(res, unroutable(request.lang, caller, group, model), requestId);
     }
     const price = priceTask(settings, model, group, isFreeAction(action));
-    const reserved = this.submitter.reserve(requestId, caller, price.quota, request.lang);
+    const reserved = await this.submitter.reserve(requestId, caller, price.quota, request.lang);
     if (!reserved.ok && reserved.reason === 'budget')
       return sendError(res, reserved.error, requestId);
     if (!reserved.ok) return fail(400, MJ_CODE.requestError, 'quota_not_enough');

@@ -83,7 +83,7 @@ export class SunoRelay {
         return sendError(res, unroutable(request.lang, caller, group, model), requestId);
     }
     const price = priceTask(settings, model, group, false);
-    const reserved = this.submitter.reserve(requestId, caller, price.quota, request.lang);
+    const reserved = await this.submitter.reserve(requestId, caller, price.quota, request.lang);
     if (!reserved.ok && reserved.reason === 'budget')
       return sendError(res, reserved.error, requestId);
     if (!reserved.ok) return fail(403, 'quota_not_enough');

@@ -17,6 +17,7 @@ import {
 import { mjSnapshot, mjTaskId, sunoSnapshot, sunoTaskId } from '@tollgate/relay';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { SchedulerGate } from '../infrastructure/scheduler-gate';
 import {
   ROUTING_TABLE_PORT,
   type RoutedChannel,
@@ -73,10 +74,12 @@ export class TaskPoller implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly directory: TaskDirectory,
     private readonly upstream: TaskUpstream,
     private readonly bus: CommandBus,
+    private readonly gate: SchedulerGate,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.schedule();
+    // In scale-out only the elected process polls (and times tasks out); POST /api/task/poll works anywhere.
+    this.gate.whenElected(() => this.schedule());
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { RequestRelayed, TaskSubmitted } from '@tollgate/domain';
 import { ReadYourWrites } from '../infrastructure/read-your-writes';
@@ -6,7 +6,13 @@ import type { RelayError } from '@tollgate/relay';
 import { budgetRefusal, isBudgetRefusal } from '../relay/budget-refusal';
 import type { Caller } from '../relay/relay-admission';
 import type { Lang } from '../shared/i18n/messages';
-import { BALANCE_BOOK_PORT, type BalanceBookPort, type Reservation } from '../relay/relay-ports';
+import {
+  BALANCE_BOOK_PORT,
+  BALANCE_LEASES_PORT,
+  type BalanceBookPort,
+  type BalanceLeasesPort,
+  type Reservation,
+} from '../relay/relay-ports';
 import { taskMeta, type TaskRequest } from './task-request';
 import { SubmitTaskCommand } from './task.commands';
 
@@ -31,11 +37,22 @@ export class TaskSubmitter {
     @Inject(BALANCE_BOOK_PORT) private readonly book: BalanceBookPort,
     private readonly bus: CommandBus,
     private readonly readYourWrites: ReadYourWrites,
+    @Optional() @Inject(BALANCE_LEASES_PORT) private readonly leases?: BalanceLeasesPort,
   ) {}
 
-  reserve(requestId: string, caller: Caller, quota: number, lang: Lang): TaskReservation {
+  async reserve(
+    requestId: string,
+    caller: Caller,
+    quota: number,
+    lang: Lang,
+  ): Promise<TaskReservation> {
     if (quota <= 0) return { ok: true, reservation: undefined };
-    const result = this.book.reserve(requestId, caller.user.id, caller.token?.id ?? 0, quota);
+    const tokenId = caller.token?.id ?? 0;
+    let result = this.book.reserve(requestId, caller.user.id, tokenId, quota);
+    // Scale-out: this process's lease fell short; take a slice, then try once more.
+    if (!result.ok && result.reason === 'user_quota' && this.leases?.active)
+      if (await this.leases.ensure(caller.user.id, quota))
+        result = this.book.reserve(requestId, caller.user.id, tokenId, quota);
     if (result.ok) return { ok: true, reservation: result.reservation };
     if (isBudgetRefusal(result))
       return { ok: false, reason: 'budget', error: budgetRefusal(lang, result) };
@@ -61,9 +78,12 @@ export class TaskSubmitter {
     trace.model = task.model;
     trace.channelId = task.channelId;
     trace.quota = charge?.quota ?? 0;
+    // Scale-out: the receipt names the lease it was spent from (the other processes count it).
+    const receipt =
+      charge && reservation?.leaseId ? { ...charge, leaseId: reservation.leaseId } : charge;
     try {
       const position = await this.bus.execute(
-        new SubmitTaskCommand(task, charge, taskMeta(request)),
+        new SubmitTaskCommand(task, receipt, taskMeta(request)),
       );
       if (reservation && charge) this.book.settle(reservation, charge.quota);
       else this.release(reservation);

@@ -4,8 +4,16 @@ import type { BalanceImported, BillingEvent, BudgetSettings, GrantReason } from 
 import type { TaskRefunded } from '../task/task.events';
 import type { RequestRelayed } from '../usage/usage.events';
 import { isBudgetPeriod } from './budget-period';
+import {
+  decideLease,
+  evolveLease,
+  LEASE_EVENT_TYPES,
+  type LeaseCommand,
+  type LeaseEvent,
+  type LeaseState,
+} from './balance-lease';
 
-export interface BillingState {
+export interface BillingState extends LeaseState {
   /**
    * Net credits: grants, transfers and admin deltas. NOT the balance: per-request charges live on
    * the usage streams and the balance book subtracts them (balance = quota − charges).
@@ -21,6 +29,7 @@ export interface BillingState {
 }
 
 export type BillingCommand =
+  | LeaseCommand
   | {
       readonly type: 'GrantQuota';
       readonly userId: number;
@@ -80,7 +89,19 @@ export const initialBillingState: BillingState = {
   affCount: 0,
 };
 
-export function evolveBilling(state: BillingState, event: BillingEvent): BillingState {
+/** Every event of a `billing-<id>` stream. */
+export type BillingStreamEvent = BillingEvent | LeaseEvent;
+
+const LEASE_TYPES: ReadonlySet<string> = new Set(LEASE_EVENT_TYPES);
+
+export function evolveBilling(state: BillingState, event: BillingStreamEvent): BillingState {
+  const counted = { ...state, version: (state.version ?? 0) + 1 };
+  return LEASE_TYPES.has(event.type)
+    ? evolveLease(counted, event as LeaseEvent)
+    : evolveCredit(counted, event as BillingEvent);
+}
+
+function evolveCredit(state: BillingState, event: BillingEvent): BillingState {
   switch (event.type) {
     case 'QuotaGranted':
       return { ...state, quota: state.quota + event.data.amount };
@@ -147,12 +168,17 @@ export function balanceDelta(event: BalanceEvent): number {
 
 const isQuantity = (n: number): boolean => Number.isSafeInteger(n) && n >= 0;
 
-export const billingDecider: Decider<BillingCommand, BillingState, BillingEvent> = {
+export const billingDecider: Decider<BillingCommand, BillingState, BillingStreamEvent> = {
   initialState: initialBillingState,
   evolve: evolveBilling,
-  snapshotVersion: 1,
-  decide(command, state) {
+  // 2: the state counts its events (version) and holds the open leases.
+  snapshotVersion: 2,
+  decide(command, state, context) {
     switch (command.type) {
+      case 'LeaseBalance':
+      case 'ReturnLease':
+      case 'ExpireLease':
+        return decideLease(command, state, context);
       case 'ImportBalance': {
         const b = command.balance;
         const counts = [b.quota, b.usedQuota, b.requestCount, b.affCount, b.affQuota];

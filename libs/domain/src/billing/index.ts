@@ -1,3 +1,4 @@
 export * from './billing.decider';
 export * from './billing.events';
 export * from './budget-period';
+export * from './balance-lease';

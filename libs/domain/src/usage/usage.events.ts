@@ -37,6 +37,8 @@ export type RequestRelayed = DomainEvent<
     readonly quota: number;
     /** What was reserved before relaying; the book settles `quota - reserved`. */
     readonly reserved: number;
+    /** Scale-out: the balance lease the charge was spent from (docs/scale-out.md). */
+    readonly leaseId?: string;
     readonly modelRatio: number;
     readonly completionRatio: number;
     readonly groupRatio: number;

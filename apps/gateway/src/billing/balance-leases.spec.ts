@@ -1,0 +1,206 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteEventStore } from '@tollgate/event-store';
+import { CacheFeed } from '../infrastructure/hot-caches/cache-feed';
+import { PendingWrites } from '../infrastructure/pending-writes';
+import { StreamCommands } from '../infrastructure/stream-commands';
+import { UsageAppender } from '../usage/usage-appender';
+import { usageReceipt } from '@tollgate/testing/usage-receipt';
+import { SYSTEM_ACTOR } from '@tollgate/domain';
+import { BalanceBook } from './balance-book';
+import { BalanceLeases } from './balance-leases';
+
+const USER = 1;
+
+/** One gateway process's billing side: its own store handle on the shared file, book and keeper. */
+class Node {
+  readonly store: SqliteEventStore;
+  readonly book = new BalanceBook();
+  readonly feed: CacheFeed;
+  readonly appender: UsageAppender;
+  readonly pending = new PendingWrites();
+  readonly leases: BalanceLeases;
+
+  constructor(file: string, slice: number, ttlMs: number) {
+    this.store = SqliteEventStore.open(file, { synchronous: 'normal', watchForeignAppendsMs: 5 });
+    this.feed = new CacheFeed(this.store);
+    this.feed.register(this.book);
+    this.appender = new UsageAppender(this.store, undefined, this.pending);
+    this.leases = new BalanceLeases(
+      { scaleOut: true, leaseTtlMs: ttlMs, leaseSliceQuota: slice },
+      this.book,
+      new StreamCommands(this.store),
+      this.feed,
+      this.store,
+      this.appender,
+      this.pending,
+    );
+  }
+
+  async start(): Promise<this> {
+    await this.feed.start();
+    this.leases.onApplicationBootstrap();
+    return this;
+  }
+
+  /** A relayed call as the relay makes it: reserve (leasing when short), settle, receipt. */
+  async spend(requestId: string, quota: number): Promise<boolean> {
+    let reserved = this.book.reserve(requestId, USER, 0, quota);
+    if (!reserved.ok && (await this.leases.ensure(USER, quota)))
+      reserved = this.book.reserve(requestId, USER, 0, quota);
+    if (!reserved.ok) return false;
+    const charged = this.book.settle(reserved.reservation, quota);
+    await this.appender.append(
+      {
+        ...usageReceipt({ requestId, userId: USER, tokenId: 0, quota: charged }),
+        ...(reserved.reservation.leaseId ? { leaseId: reserved.reservation.leaseId } : {}),
+      },
+      { actor: SYSTEM_ACTOR, correlationId: requestId },
+    );
+    return true;
+  }
+
+  /** Dies as kill -9 would: no return, no more renewals. */
+  async crash(): Promise<void> {
+    this.leases.onModuleDestroy();
+    await this.feed.onApplicationShutdown();
+    await this.store.close();
+  }
+
+  async stop(): Promise<void> {
+    await this.pending.drain();
+    await this.crash();
+  }
+}
+
+const types = async (store: SqliteEventStore) =>
+  (await store.readStream(`billing-${USER}`)).map((event) => event.type);
+
+async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('BalanceLeases: processes sharing one balance through leases', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-leases-'));
+  const nodes: Node[] = [];
+  let file: string;
+
+  beforeEach(async () => {
+    file = join(dir, `events-${Date.now()}-${Math.random()}.sqlite`);
+    const setup = SqliteEventStore.open(file);
+    await setup.append(
+      `billing-${USER}`,
+      [
+        {
+          id: 'grant-1',
+          type: 'QuotaGranted',
+          data: { userId: USER, amount: 10_000, reason: 'topup' },
+        },
+      ],
+      'no_stream',
+    );
+    await setup.close();
+  });
+  afterEach(async () => {
+    await Promise.all(nodes.splice(0).map((node) => node.stop().catch(() => undefined)));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // 3 s leases: idle after 0.5 s, renewed 1 s in, silent 4.5 s after the last renewal.
+  const node = async (slice = 3_000, ttlMs = 3_000) => {
+    const started = await new Node(file, slice, ttlMs).start();
+    nodes.push(started);
+    return started;
+  };
+
+  it('two processes together never lease more than the balance', async () => {
+    const [a, b] = [await node(), await node()];
+    expect(await a.spend('a1', 1_000)).toBe(true);
+    expect(a.book.heldLease(USER)).toMatchObject({ amount: 3_000, spent: 1_000 });
+    // 10 000 − A's 3 000 leased: 7 000 free, not 8 000.
+    expect(await b.leases.ensure(USER, 8_000)).toBe(false);
+    expect(await b.spend('b1', 7_000)).toBe(true);
+    expect(await b.spend('b2', 1)).toBe(false);
+    const leased = (await a.store.readStream(`billing-${USER}`))
+      .filter((event) => event.type === 'BalanceLeased')
+      .reduce((sum, event) => sum + (event.data as { amount: number }).amount, 0);
+    expect(leased).toBe(10_000);
+  });
+
+  it('concurrent requests in one process share one lease decision', async () => {
+    const a = await node(5_000);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => a.spend(`r${i}`, 100)));
+    expect(results.every(Boolean)).toBe(true);
+    expect((await types(a.store)).filter((type) => type === 'BalanceLeased')).toHaveLength(1);
+  });
+
+  it('an idle lease is given back once its receipts are durable, and the quota is free again', async () => {
+    const [a, b] = [await node(10_000), await node()];
+    expect(await a.spend('a1', 2_500)).toBe(true);
+    const held = a.book.reserve('held', USER, 0, 1); // busy: not given back meanwhile
+    expect(await b.spend('b1', 1)).toBe(false); // A holds all of it
+    if (held.ok) a.book.release(held.reservation);
+    await until(async () => (await types(a.store)).includes('BalanceLeaseReturned'), 'the return');
+    const returned = (await a.store.readStream(`billing-${USER}`)).find(
+      (event) => event.type === 'BalanceLeaseReturned',
+    );
+    expect(returned?.data).toMatchObject({ amount: 10_000, spent: 2_500 });
+    await until(
+      () =>
+        b.book.settledBalance(USER) === 7_500 &&
+        Object.keys(b.book.leaseView(USER, 0).seen).length === 0,
+      "B has seen A's receipt and return",
+    );
+    expect(await b.spend('b2', 7_500)).toBe(true);
+    expect(await b.spend('b3', 1)).toBe(false);
+  });
+
+  it('a busy lease is renewed before it lapses', async () => {
+    const a = await node(10_000);
+    expect(await a.spend('a1', 10)).toBe(true);
+    const first = a.book.heldLease(USER)!.expiresAt;
+    // Keep it busy: a reservation stays open.
+    const open = a.book.reserve('held', USER, 0, 10);
+    expect(open.ok).toBe(true);
+    await until(() => (a.book.heldLease(USER)?.expiresAt ?? 0) > first, 'the renewal');
+    expect(await types(a.store)).toContain('BalanceLeaseRenewed');
+    if (open.ok) a.book.release(open.reservation);
+  });
+
+  it("a dead process's lease expires by another's event; what it spent stays charged", async () => {
+    const [a, b] = [await node(6_000), await node()];
+    expect(await a.spend('a1', 1_000)).toBe(true);
+    await a.appender.drained(); // its receipt is durable, then it dies holding 5 000 unspent
+    await a.crash();
+    nodes.splice(nodes.indexOf(a), 1);
+    expect(await b.spend('b1', 4_000)).toBe(true); // 10 000 − 6 000 leased
+    expect(await b.spend('b2', 4_000)).toBe(false);
+    await until(async () => (await types(b.store)).includes('BalanceLeaseExpired'), 'the expiry');
+    await until(
+      () => b.book.heldLease(USER) === undefined || b.book.heldLease(USER)!.left >= 0,
+      'b',
+    );
+    // A's 5 000 unspent is free again; its 1 000 stays charged: 10 000 − 1 000 − 4 000 = 5 000.
+    expect(await b.spend('b3', 5_000)).toBe(true);
+    expect(await b.spend('b4', 1)).toBe(false);
+    expect(b.book.settledBalance(USER)).toBe(0);
+  });
+
+  it('a shutdown returns the leases after draining the receipts', async () => {
+    const a = await node(10_000);
+    expect(await a.spend('a1', 300)).toBe(true);
+    await a.pending.drain();
+    const events = await a.store.readStream(`billing-${USER}`);
+    expect(events.map((event) => event.type)).toEqual([
+      'QuotaGranted',
+      'BalanceLeased',
+      'BalanceLeaseReturned',
+    ]);
+    expect(events[2]!.data).toMatchObject({ spent: 300 });
+  });
+});

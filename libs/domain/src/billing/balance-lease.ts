@@ -1,0 +1,193 @@
+import type { DecideContext, DomainEvent } from '../shared/decider';
+import { DomainError } from '../shared/domain-error';
+
+/**
+ * Balance leases (scale-out, docs/scale-out.md): several gateway processes spend one user's balance
+ * without talking to each other. A process takes a slice of the balance as an event on the user's
+ * `billing-<id>` stream (appended with the stream's expected revision, so two processes can never
+ * lease the same quota), spends it from memory, renews it while busy and returns it when idle. The
+ * slices outstanding never exceed what the balance has free; a process that dies holding one loses
+ * at most that slice, until any other process records its expiry.
+ *
+ * The charges themselves are usage receipts on other streams, so the process that decides a lease
+ * tells the decider what it has seen of them (`seen`): the settled balance and, per open lease, how
+ * much of it the receipts show spent. A lease it has seen nothing of counts whole, so a stale view
+ * can only lease less, never more.
+ */
+export interface OpenLease {
+  readonly holder: string;
+  readonly amount: number;
+  /** ms since the epoch; the holder stops spending before this, others may expire it after. */
+  readonly expiresAt: number;
+}
+
+export type BalanceLeased = DomainEvent<
+  'BalanceLeased',
+  { userId: number; leaseId: string; holder: string; amount: number; expiresAt: number }
+>;
+/** The holder extended its lease, and took `added` more quota (0: only the time). */
+export type BalanceLeaseRenewed = DomainEvent<
+  'BalanceLeaseRenewed',
+  { userId: number; leaseId: string; holder: string; added: number; expiresAt: number }
+>;
+/** The holder gave its lease back; `spent` is what it charged under it (its receipts are durable). */
+export type BalanceLeaseReturned = DomainEvent<
+  'BalanceLeaseReturned',
+  { userId: number; leaseId: string; holder: string; amount: number; spent: number }
+>;
+/** The holder went silent past the expiry: another process closed the lease for it. */
+export type BalanceLeaseExpired = DomainEvent<
+  'BalanceLeaseExpired',
+  { userId: number; leaseId: string; holder: string; amount: number }
+>;
+
+export type LeaseEvent =
+  BalanceLeased | BalanceLeaseRenewed | BalanceLeaseReturned | BalanceLeaseExpired;
+
+export const LEASE_EVENT_TYPES: readonly LeaseEvent['type'][] = [
+  'BalanceLeased',
+  'BalanceLeaseRenewed',
+  'BalanceLeaseReturned',
+  'BalanceLeaseExpired',
+];
+
+/** What the deciding process has seen of the charges (see the module comment). */
+export interface LeaseView {
+  /** Credits − charges in the receipts it has applied, its own settles included. */
+  readonly settled: number;
+  /** Per open lease id: the charges under it it has applied. */
+  readonly seen: Readonly<Record<string, number>>;
+  /** The stream's `version` the view was taken at: another version means the view is stale. */
+  readonly atVersion: number;
+}
+
+export type LeaseCommand =
+  | {
+      /** Open a lease, or renew `leaseId` when it is this holder's and still open. */
+      readonly type: 'LeaseBalance';
+      readonly userId: number;
+      readonly leaseId: string;
+      readonly holder: string;
+      /** Less than this free: no lease (nor any top-up of a renewal). */
+      readonly minimum: number;
+      /** The slice asked for; less is granted when less is free. */
+      readonly want: number;
+      readonly ttlMs: number;
+      readonly view: LeaseView;
+    }
+  | {
+      readonly type: 'ReturnLease';
+      readonly userId: number;
+      readonly leaseId: string;
+      readonly holder: string;
+      readonly spent: number;
+    }
+  | {
+      readonly type: 'ExpireLease';
+      readonly userId: number;
+      readonly leaseId: string;
+      /** How long after its expiry a lease may be closed by another process. */
+      readonly graceMs: number;
+    };
+
+export interface LeaseState {
+  /** Events folded from the stream (any type): a view taken at another version is stale. */
+  readonly version?: number;
+  readonly leases?: Readonly<Record<string, OpenLease>>;
+}
+
+/** Quota the stream's open leases may still spend, by the view's account of their charges. */
+export function leasedUnspent(state: LeaseState, seen: LeaseView['seen']): number {
+  let held = 0;
+  for (const [id, lease] of Object.entries(state.leases ?? {}))
+    held += Math.max(0, lease.amount - (seen[id] ?? 0));
+  return held;
+}
+
+export function evolveLease<S extends LeaseState>(state: S, event: LeaseEvent): S {
+  const leases = { ...state.leases };
+  switch (event.type) {
+    case 'BalanceLeased': {
+      const { leaseId, holder, amount, expiresAt } = event.data;
+      leases[leaseId] = { holder, amount, expiresAt };
+      break;
+    }
+    case 'BalanceLeaseRenewed': {
+      const lease = leases[event.data.leaseId];
+      if (lease)
+        leases[event.data.leaseId] = {
+          ...lease,
+          amount: lease.amount + event.data.added,
+          expiresAt: event.data.expiresAt,
+        };
+      break;
+    }
+    case 'BalanceLeaseReturned':
+    case 'BalanceLeaseExpired':
+      delete leases[event.data.leaseId];
+      break;
+  }
+  return { ...state, leases };
+}
+
+export function decideLease(
+  command: LeaseCommand,
+  state: LeaseState,
+  { now }: DecideContext,
+): LeaseEvent[] {
+  const lease = state.leases?.[command.leaseId];
+  switch (command.type) {
+    case 'LeaseBalance': {
+      const { userId, leaseId, holder, minimum, want, ttlMs, view } = command;
+      if (![minimum, want, ttlMs].every(isQuantity) || ttlMs === 0 || minimum > want)
+        throw new DomainError('billing.invalid_amount');
+      // Another lease, a credit or a return landed after the view was taken: take it again.
+      if (view.atVersion !== (state.version ?? 0)) throw new DomainError('billing.lease_stale');
+      const free = Math.max(0, view.settled - leasedUnspent(state, view.seen));
+      const granted = Math.min(want, Math.floor(free));
+      const expiresAt = now.getTime() + ttlMs;
+      if (lease && lease.holder === holder) {
+        if (granted < minimum) return [];
+        return [
+          {
+            type: 'BalanceLeaseRenewed',
+            data: { userId, leaseId, holder, added: granted, expiresAt },
+          },
+        ];
+      }
+      if (lease || granted < minimum || granted === 0) return [];
+      return [
+        { type: 'BalanceLeased', data: { userId, leaseId, holder, amount: granted, expiresAt } },
+      ];
+    }
+    case 'ReturnLease':
+      if (!lease || lease.holder !== command.holder) return [];
+      return [
+        {
+          type: 'BalanceLeaseReturned',
+          data: {
+            userId: command.userId,
+            leaseId: command.leaseId,
+            holder: command.holder,
+            amount: lease.amount,
+            spent: command.spent,
+          },
+        },
+      ];
+    case 'ExpireLease':
+      if (!lease || lease.expiresAt + command.graceMs > now.getTime()) return [];
+      return [
+        {
+          type: 'BalanceLeaseExpired',
+          data: {
+            userId: command.userId,
+            leaseId: command.leaseId,
+            holder: lease.holder,
+            amount: lease.amount,
+          },
+        },
+      ];
+  }
+}
+
+const isQuantity = (n: number): boolean => Number.isSafeInteger(n) && n >= 0;
