@@ -28,8 +28,17 @@ async function option(url: string, root: GatewaySession, key: string, value: str
   await gatewayApi(url, '/api/option/', { method: 'PUT', body: { key, value }, ...root });
 }
 
-/** Registers `name` with `quota` (QuotaForNewUser set just before) and an unlimited token. */
-async function userWithKey(url: string, root: GatewaySession, name: string, quota: number) {
+/**
+ * Registers `name` with `quota` (QuotaForNewUser set just before) and a token: unlimited, or
+ * limited to `tokenQuota`.
+ */
+async function userWithKey(
+  url: string,
+  root: GatewaySession,
+  name: string,
+  quota: number,
+  tokenQuota?: number,
+) {
   await option(url, root, 'QuotaForNewUser', String(quota));
   const password = `${name}-password`;
   await gatewayApi(url, '/api/user/register', {
@@ -39,7 +48,10 @@ async function userWithKey(url: string, root: GatewaySession, name: string, quot
   const session = await gatewayLogin(url, name, password);
   await gatewayApi(url, '/api/token/', {
     method: 'POST',
-    body: { name: 'k', unlimited_quota: true },
+    body:
+      tokenQuota === undefined
+        ? { name: 'k', unlimited_quota: true }
+        : { name: 'k', unlimited_quota: false, remain_quota: tokenQuota },
     ...session,
   });
   const tokens = await gatewayApi(url, '/api/token/?p=0&size=10', { method: 'GET', ...session });
@@ -198,6 +210,32 @@ describe('scale-out: three gateway processes on one DATA_DIR', () => {
       const closed = events.filter((event) => event.type === 'BalanceLeaseReturned').length;
       return opened === closed;
     }, 'every idle lease returned');
+  });
+
+  it("a limited token's quota holds across the processes too", async () => {
+    const { session, key } = await userWithKey(
+      gateways[1]!.url,
+      root,
+      'capped',
+      100 * PER_CALL,
+      10 * PER_CALL,
+    );
+    await knownEverywhere(gateways, key);
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => call(gateways[i % 3]!.url, key)),
+    );
+    const served = statuses.filter((status) => status === 200).length;
+    console.log(`60 calls on a token for 10: ${served} served`);
+    expect(served).toBeLessThanOrEqual(10);
+    expect(served).toBeGreaterThan(0);
+    await waitUntil(
+      () => storedReceipts(dataDir, session.userId).length === served,
+      'every served call has its receipt',
+    );
+    const tokenEvents = readStoredEvents(dataDir, { type: 'BalanceLeased' }).filter(
+      (event) => (event.data as { userId: number }).userId === session.userId,
+    );
+    expect(tokenEvents.some((event) => 'tokenId' in event.data)).toBe(true);
   });
 
   it('kill -9 of one process under load: the others go on, its lease expires, balance = Σ events', async () => {

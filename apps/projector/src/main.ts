@@ -3,9 +3,9 @@
  * needs its own CPU. It serves nothing; it follows the log and writes the read models and the
  * projector head that the gateways (SCALE_OUT=on, PROJECTIONS=off or auto) wait on.
  *
- * On the embedded stores it joins DATA_DIR like a scale-out gateway and waits for
- * DATA_DIR/projector.lock, so it never projects beside another projector; gateways left on
- * PROJECTIONS=auto stand by and take over if it dies. On MongoDB there is no lock: run one.
+ * It joins DATA_DIR like a scale-out gateway and waits for DATA_DIR/projector.lock, so it never
+ * projects beside another projector on that DATA_DIR; gateways left on PROJECTIONS=auto stand by
+ * and take over if it dies. Processes on other machines do not see that lock: run one projector.
  */
 import { Logger } from '@nestjs/common';
 import { loadConfig } from '@tollgate/gateway/config/app-config';
@@ -25,10 +25,9 @@ function elected(election: LockElection | null): Promise<void> {
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const external = Boolean(config.eventStoreUrl && config.readStoreUrl);
-  if (!config.scaleOut && !external)
+  if (!config.scaleOut)
     throw new Error(
-      'The projector runs beside scale-out gateways on a shared DATA_DIR: set SCALE_OUT=on (docs/scale-out.md)',
+      'The projector runs beside scale-out gateways: set SCALE_OUT=on (docs/scale-out.md)',
     );
   const stores = await openStores(
     config,
@@ -38,7 +37,7 @@ async function main(): Promise<void> {
     },
     'shared',
   );
-  const election = external ? null : startElection(config, 'projector');
+  const election = startElection(config, 'projector');
   const projecting: { host?: RecordingProjectionHost } = {}; // set once elected
   let stopping = false;
   const stop = async (signal: string) => {

@@ -30,16 +30,16 @@ describe('BalanceBook with balance leases (scale-out)', () => {
     const first = book.reserve('r1', 1, 0, 60);
     expect(first).toMatchObject({ ok: true, reservation: { leaseId: 'L1', amount: 60 } });
     expect(book.reserve('r2', 1, 0, 50)).toEqual({ ok: false, reason: 'user_quota' });
-    expect(book.heldLease(1)).toMatchObject({ leaseId: 'L1', left: 40, busy: true });
+    expect(book.heldLease('user', 1)).toMatchObject({ leaseId: 'L1', left: 40, busy: true });
   });
 
   it("ignores other processes' leases for spending, counts them for the next lease", () => {
     const book = leasingBook();
     book.apply([leased('L9', 'other', 300)]);
     expect(book.reserve('r1', 1, 0, 1)).toEqual({ ok: false, reason: 'user_quota' });
-    expect(book.leaseView(1, 2)).toEqual({ settled: 1000, seen: { L9: 0 }, atVersion: 2 });
+    expect(book.leaseView('user', 1, 2)).toEqual({ settled: 1000, seen: { L9: 0 }, atVersion: 2 });
     book.apply([receipt('their-1', 120, 'L9')]);
-    expect(book.leaseView(1, 3)).toEqual({ settled: 880, seen: { L9: 120 }, atVersion: 3 });
+    expect(book.leaseView('user', 1, 3)).toEqual({ settled: 880, seen: { L9: 120 }, atVersion: 3 });
   });
 
   it('a settle never charges past the lease, and counts in the lease and the view once', () => {
@@ -48,11 +48,11 @@ describe('BalanceBook with balance leases (scale-out)', () => {
     const r = book.reserve('r1', 1, 0, 30);
     if (!r.ok) throw new Error('refused');
     expect(book.settle(r.reservation, 500)).toBe(100); // the reservation + what the lease has left
-    expect(book.heldLease(1)).toMatchObject({ spent: 100, left: 0, busy: false });
-    expect(book.leaseView(1, 2).seen).toEqual({ L1: 100 });
+    expect(book.heldLease('user', 1)).toMatchObject({ spent: 100, left: 0, busy: false });
+    expect(book.leaseView('user', 1, 2).seen).toEqual({ L1: 100 });
     // Its own receipt, arriving through the subscription, is not counted again.
     book.apply([receipt('r1', 100, 'L1')]);
-    expect(book.leaseView(1, 3)).toEqual({ settled: 900, seen: { L1: 100 }, atVersion: 3 });
+    expect(book.leaseView('user', 1, 3)).toEqual({ settled: 900, seen: { L1: 100 }, atVersion: 3 });
   });
 
   it('stops spending a lease about to lapse (the margin), so a renewal comes first', () => {
@@ -84,15 +84,15 @@ describe('BalanceBook with balance leases (scale-out)', () => {
       }),
       recorded('BalanceLeaseExpired', { userId: 1, leaseId: 'L9', holder: 'other', amount: 100 }),
     ]);
-    expect(book.heldLease(1)).toBeUndefined();
-    expect(book.leaseView(1, 5).seen).toEqual({});
+    expect(book.heldLease('user', 1)).toBeUndefined();
+    expect(book.leaseView('user', 1, 5).seen).toEqual({});
     expect(book.reserve('r1', 1, 0, 1)).toEqual({ ok: false, reason: 'user_quota' });
   });
 
   it("lists other processes' leases past expiry and grace as silent, never its own", () => {
     const book = leasingBook();
     book.apply([leased('L1', 'me', 100, NOW - 60_000), leased('L9', 'other', 100, NOW - 10_000)]);
-    expect(book.silentLeases(5_000)).toEqual([{ userId: 1, leaseId: 'L9' }]);
+    expect(book.silentLeases(5_000)).toEqual([{ kind: 'user', id: 1, leaseId: 'L9' }]);
     expect(book.silentLeases(20_000)).toEqual([]);
   });
 

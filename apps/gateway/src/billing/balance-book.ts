@@ -19,15 +19,20 @@ import {
 } from '@tollgate/domain';
 import { eventTimeMs } from '../history/event-facts';
 import type { HotCache } from '../infrastructure/hot-caches/hot-cache';
+import { LeaseLedger, type HeldLease } from './lease-ledger';
 import { defaultTimeZone } from './time-zone';
+
+export type { HeldLease } from './lease-ledger';
 
 export interface Reservation {
   readonly requestId: string;
   readonly userId: number;
   readonly tokenId: number; // 0 = no token (playground)
   readonly amount: number; // quota units reserved
-  /** Scale-out: the lease of this process the reservation draws on (its receipt names it). */
+  /** Scale-out: the lease of this process on the user's balance the reservation draws on. */
   readonly leaseId?: string;
+  /** Scale-out: the same on a limited token's quota. */
+  readonly tokenLeaseId?: string;
 }
 /** A periodic budget would be passed (docs/budgets.md): its limit and when the period ends. */
 export interface BudgetRefusal {
@@ -84,39 +89,6 @@ interface Account extends Budgeted {
   reserved: number;
 }
 
-/** A lease this process holds on a user's balance (at most one per user). */
-interface OwnLease {
-  readonly leaseId: string;
-  amount: number;
-  /** Charged under it by this process's settles. */
-  spent: number;
-  expiresAt: number;
-  /** Last reserve against it: an idle lease is given back. */
-  lastUsedAt: number;
-}
-
-/** An open lease of any process, as the events show it; `seen` = the receipts charged under it. */
-interface KnownLease {
-  readonly holder: string;
-  amount: number;
-  expiresAt: number;
-  seen: number;
-}
-
-/** What the lease keeper needs of a lease it holds. */
-export interface HeldLease {
-  readonly userId: number;
-  readonly leaseId: string;
-  readonly amount: number;
-  readonly spent: number;
-  readonly expiresAt: number;
-  readonly lastUsedAt: number;
-  /** Reservations of this process on the user still open: the lease is in use. */
-  readonly busy: boolean;
-  /** What a reservation may still take from it (amount − spent − open reservations). */
-  readonly left: number;
-}
-
 interface TokenAccount extends Budgeted {
   unlimited: boolean;
   /** The remain_quota last set by the owner (create/update). */
@@ -163,17 +135,12 @@ export class BalanceBook implements HotCache {
    */
   private readonly windows: Window[] = PERIODS.map(() => ({ start: -Infinity, end: -Infinity }));
   /**
-   * Scale-out (useLeases): this process's holder id; a user's quota is then spent only from the
-   * lease this process holds on it. Undefined in single-process mode: the whole balance is here.
+   * Scale-out (useLeases): a user's balance and a limited token's quota are then spent only from
+   * the lease this process holds on them. Undefined in single-process mode: all of it is here.
    */
-  private holder: string | undefined;
+  private leases: { readonly user: LeaseLedger; readonly token: LeaseLedger } | undefined;
   /** Before its expiry a lease stops being spent this long, so a renewal lands in time. */
   private leaseMarginMs = 0;
-  private readonly own = new Map<number, OwnLease>();
-  /** Per user, per lease id: every open lease (this process's too). */
-  private readonly leases = new Map<number, Map<string, KnownLease>>();
-  /** Per user: lease events applied (a refused lease is worth trying again once this moves). */
-  private readonly leaseEvents = new Map<number, number>();
   private now: () => number = Date.now;
   private timeZone = defaultTimeZone();
 
@@ -216,7 +183,11 @@ export class BalanceBook implements HotCache {
 
   /** Scale-out: spend users' quota only from the leases `holder` (this process) takes. */
   useLeases(holder: string, marginMs: number): void {
-    this.holder = holder;
+    const now = () => this.now();
+    this.leases = {
+      user: new LeaseLedger('user', holder, now),
+      token: new LeaseLedger('token', holder, now),
+    };
     this.leaseMarginMs = marginMs;
   }
 
@@ -236,9 +207,12 @@ export class BalanceBook implements HotCache {
         case 'BalanceLeased':
         case 'BalanceLeaseRenewed':
         case 'BalanceLeaseReturned':
-        case 'BalanceLeaseExpired':
-          this.applyLease({ type: event.type, data: event.data } as LeaseEvent);
+        case 'BalanceLeaseExpired': {
+          const lease = { type: event.type, data: event.data } as LeaseEvent;
+          if (lease.data.tokenId === undefined) this.leases?.user.apply(lease.data.userId, lease);
+          else this.leases?.token.apply(lease.data.tokenId, lease);
           break;
+        }
         default:
           if ((BILLING_EVENT_TYPES as readonly string[]).includes(event.type))
             this.applyBilling({ type: event.type, data: event.data } as BillingEvent);
@@ -258,7 +232,7 @@ export class BalanceBook implements HotCache {
     const token = tokenId === 0 ? undefined : this.tokens.get(tokenId);
     if (tokenId !== 0) {
       if (!token) return { ok: false, reason: 'token_quota' };
-      if (!token.unlimited && tokenLeft(token) < amount)
+      if (!token.unlimited && this.tokenSpendable(tokenId, token) < amount)
         return { ok: false, reason: 'token_quota' };
     }
     // Budgets: spent in the current period + open reservations + this one within the limit.
@@ -272,11 +246,16 @@ export class BalanceBook implements HotCache {
     }
     account.reserved += amount;
     if (token) token.reserved += amount;
-    const lease = this.holder === undefined ? undefined : this.own.get(userId);
-    if (lease) lease.lastUsedAt = this.now();
-    const reservation: Reservation = lease
-      ? { requestId, userId, tokenId, amount, leaseId: lease.leaseId }
-      : { requestId, userId, tokenId, amount };
+    const leaseId = this.leases?.user.touch(userId);
+    const tokenLeaseId = token && !token.unlimited ? this.leases?.token.touch(tokenId) : undefined;
+    const reservation: Reservation = {
+      requestId,
+      userId,
+      tokenId,
+      amount,
+      ...(leaseId ? { leaseId } : {}),
+      ...(tokenLeaseId ? { tokenLeaseId } : {}),
+    };
     this.open.set(requestId, reservation);
     return { ok: true, reservation };
   }
@@ -293,7 +272,10 @@ export class BalanceBook implements HotCache {
     );
     const token = reservation.tokenId === 0 ? undefined : this.tokens.get(reservation.tokenId);
     if (token && !token.unlimited)
-      limit = Math.min(limit, Math.max(reservation.amount, tokenLeft(token)));
+      limit = Math.min(
+        limit,
+        Math.max(reservation.amount, this.tokenSpendable(reservation.tokenId, token)),
+      );
     // Nor past a budget: at most what was reserved plus what the period still has.
     const at = this.now();
     if (token && token.budgetQuota > 0)
@@ -304,11 +286,7 @@ export class BalanceBook implements HotCache {
     const charged = Math.min(want, limit);
     this.charge(reservation.userId, reservation.tokenId, charged, at);
     this.settledLocally.set(reservation.requestId, charged);
-    if (reservation.leaseId !== undefined) {
-      const lease = this.own.get(reservation.userId);
-      if (lease?.leaseId === reservation.leaseId) lease.spent += charged;
-      this.chargeLease(reservation.userId, reservation.leaseId, charged);
-    }
+    this.chargeLeases(reservation, charged, true);
     return charged;
   }
 
@@ -351,93 +329,67 @@ export class BalanceBook implements HotCache {
    * left of this process's lease (none when it is about to expire: it must be renewed first).
    */
   private spendable(userId: number, account: Account): number {
-    if (this.holder === undefined) return available(account);
-    const lease = this.own.get(userId);
-    if (!lease || lease.expiresAt - this.leaseMarginMs <= this.now()) return 0;
-    return lease.amount - lease.spent - account.reserved;
+    if (!this.leases) return available(account);
+    const lease = this.leases.user.usable(userId, this.leaseMarginMs);
+    return lease ? lease.amount - lease.spent - account.reserved : 0;
   }
 
-  /** The lease this process holds on `userId`'s balance, if any. */
-  heldLease(userId: number): HeldLease | undefined {
-    const lease = this.own.get(userId);
-    if (!lease) return undefined;
-    const reserved = this.users.get(userId)?.reserved ?? 0;
-    return { userId, ...lease, busy: reserved > 0, left: lease.amount - lease.spent - reserved };
+  /** The same for a limited token's quota. */
+  private tokenSpendable(tokenId: number, token: TokenAccount): number {
+    if (!this.leases) return tokenLeft(token);
+    const lease = this.leases.token.usable(tokenId, this.leaseMarginMs);
+    return lease ? lease.amount - lease.spent - token.reserved : 0;
+  }
+
+  /** A charge under the reservation's leases (spent: by this process's own settle). */
+  private chargeLeases(
+    of: Pick<Reservation, 'userId' | 'tokenId' | 'leaseId' | 'tokenLeaseId'>,
+    amount: number,
+    spent: boolean,
+  ): void {
+    if (of.leaseId) this.leases?.user.charge(of.userId, of.leaseId, amount, spent);
+    if (of.tokenLeaseId) this.leases?.token.charge(of.tokenId, of.tokenLeaseId, amount, spent);
+  }
+
+  /** The lease this process holds on a user's balance or a token's quota, if any. */
+  heldLease(kind: 'user' | 'token', id: number): HeldLease | undefined {
+    const reserved = (kind === 'user' ? this.users : this.tokens).get(id)?.reserved ?? 0;
+    return this.leases?.[kind].held(id, reserved);
   }
 
   /** Every lease this process holds (the keeper renews or returns them). */
   heldLeases(): HeldLease[] {
-    return [...this.own.keys()].map((userId) => this.heldLease(userId)!);
+    const leases = this.leases;
+    if (!leases) return [];
+    return (['user', 'token'] as const).flatMap((kind) =>
+      leases[kind].heldIds().map((id) => this.heldLease(kind, id)!),
+    );
   }
 
   /** Other processes' leases past `expiresAt + graceMs`: their holders went silent. */
-  silentLeases(graceMs: number): { userId: number; leaseId: string }[] {
-    const now = this.now();
-    const found: { userId: number; leaseId: string }[] = [];
-    for (const [userId, leases] of this.leases)
-      for (const [leaseId, lease] of leases)
-        if (lease.holder !== this.holder && lease.expiresAt + graceMs <= now)
-          found.push({ userId, leaseId });
-    return found;
+  silentLeases(graceMs: number): { kind: 'user' | 'token'; id: number; leaseId: string }[] {
+    if (!this.leases) return [];
+    return [...this.leases.user.silent(graceMs), ...this.leases.token.silent(graceMs)];
   }
 
   /**
-   * What this process has seen of `userId`'s charges, for a lease decision on the stream at
-   * `atVersion` (LeaseView): its settled balance and the charges seen under each open lease.
+   * What this process has seen of the charges on a user's balance or a token's quota, for a lease
+   * decision on its stream at `atVersion` (LeaseView): what is settled (a user's credits −
+   * charges; a token's cap − charges since it was set) and the charges seen under each open lease.
    */
-  leaseView(userId: number, atVersion: number): LeaseView {
-    const seen: Record<string, number> = {};
-    for (const [leaseId, lease] of this.leases.get(userId) ?? []) seen[leaseId] = lease.seen;
-    return { settled: this.settledBalance(userId) ?? 0, seen, atVersion };
-  }
-
-  private chargeLease(userId: number, leaseId: string, amount: number): void {
-    const lease = this.leases.get(userId)?.get(leaseId);
-    if (lease) lease.seen += amount;
+  leaseView(kind: 'user' | 'token', id: number, atVersion: number): LeaseView {
+    const settled =
+      kind === 'user' ? (this.settledBalance(id) ?? 0) : (this.tokenSettledRemaining(id) ?? 0);
+    return { settled, seen: this.leases?.[kind].seen(id) ?? {}, atVersion };
   }
 
   /**
-   * A figure that moves whenever what a user could lease may have grown: a credit or a charge
-   * (the settled balance) or a lease opened, renewed or closed anywhere.
+   * A figure that moves whenever what could be leased may have grown: a credit or a charge (the
+   * settled figure) or a lease opened, renewed or closed anywhere.
    */
-  leaseChanges(userId: number): string {
-    return `${this.settledBalance(userId) ?? 0}:${this.leaseEvents.get(userId) ?? 0}`;
-  }
-
-  private applyLease(event: LeaseEvent): void {
-    const { userId, leaseId } = event.data;
-    this.leaseEvents.set(userId, (this.leaseEvents.get(userId) ?? 0) + 1);
-    const leases = this.leases.get(userId) ?? new Map<string, KnownLease>();
-    this.leases.set(userId, leases);
-    const mine = event.data.holder === this.holder;
-    switch (event.type) {
-      case 'BalanceLeased': {
-        const { holder, amount, expiresAt } = event.data;
-        leases.set(leaseId, { holder, amount, expiresAt, seen: 0 });
-        if (mine)
-          this.own.set(userId, { leaseId, amount, spent: 0, expiresAt, lastUsedAt: this.now() });
-        return;
-      }
-      case 'BalanceLeaseRenewed': {
-        const known = leases.get(leaseId);
-        if (known) {
-          known.amount += event.data.added;
-          known.expiresAt = event.data.expiresAt;
-        }
-        const own = this.own.get(userId);
-        if (mine && own?.leaseId === leaseId) {
-          own.amount += event.data.added;
-          own.expiresAt = event.data.expiresAt;
-        }
-        return;
-      }
-      case 'BalanceLeaseReturned':
-      case 'BalanceLeaseExpired':
-        leases.delete(leaseId);
-        if (leases.size === 0) this.leases.delete(userId);
-        if (this.own.get(userId)?.leaseId === leaseId) this.own.delete(userId);
-        return;
-    }
+  leaseChanges(kind: 'user' | 'token', id: number): string {
+    const view = this.leaseView(kind, id, 0);
+    return `${view.settled}:${this.leases?.[kind].eventsApplied(id) ?? 0}`;
   }
 
   private unreserve(reservation: Reservation): void {
@@ -518,8 +470,7 @@ export class BalanceBook implements HotCache {
       this.settledLocally.delete(receipt.requestId);
       if (receipt.quota !== settled) {
         this.charge(receipt.userId, receipt.tokenId, receipt.quota - settled, at);
-        if (receipt.leaseId)
-          this.chargeLease(receipt.userId, receipt.leaseId, receipt.quota - settled);
+        this.chargeLeases(receipt, receipt.quota - settled, true);
       }
       return;
     }
@@ -528,12 +479,10 @@ export class BalanceBook implements HotCache {
       // The receipt overtook the settle: it is the settle.
       this.open.delete(receipt.requestId);
       this.unreserve(open);
-      const lease = this.own.get(open.userId);
-      if (open.leaseId !== undefined && lease?.leaseId === open.leaseId)
-        lease.spent += receipt.quota;
     }
     this.charge(receipt.userId, receipt.tokenId, receipt.quota, at);
-    if (receipt.leaseId) this.chargeLease(receipt.userId, receipt.leaseId, receipt.quota);
+    // Spent by this process when it overtook this process's own settle.
+    this.chargeLeases(receipt, receipt.quota, open !== undefined);
   }
 
   /**
@@ -579,12 +528,15 @@ export class BalanceBook implements HotCache {
         token.unlimited = event.data.unlimitedQuota;
         token.cap = event.data.remainQuota;
         token.chargedSinceCap = 0;
+        // A new cap ends the leases on the old one (as the token stream's state does).
+        this.leases?.token.drop(event.data.tokenId);
         // The spend of the current period stays: a budget set or changed mid-period counts it.
         Object.assign(token, budgetOf(event.data));
         return;
       }
       case 'TokenDeleted':
         this.tokens.delete(event.data.tokenId);
+        this.leases?.token.drop(event.data.tokenId);
         return;
       case 'TokenImported':
         if (event.data.deleted) return;

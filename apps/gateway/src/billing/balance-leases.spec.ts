@@ -7,11 +7,31 @@ import { PendingWrites } from '../infrastructure/pending-writes';
 import { StreamCommands } from '../infrastructure/stream-commands';
 import { UsageAppender } from '../usage/usage-appender';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
-import { SYSTEM_ACTOR } from '@tollgate/domain';
+import { SYSTEM_ACTOR, type TokenCreated } from '@tollgate/domain';
+import { leasesOf } from '../relay/relay-ports';
 import { BalanceBook } from './balance-book';
 import { BalanceLeases } from './balance-leases';
 
 const USER = 1;
+const TOKEN = 7;
+
+/** A limited token of USER with a cap of `remainQuota`. */
+const tokenCreated = (remainQuota: number): TokenCreated['data'] => ({
+  tokenId: TOKEN,
+  userId: USER,
+  name: 't',
+  remainQuota,
+  unlimitedQuota: false,
+  expiredTime: -1,
+  modelLimitsEnabled: false,
+  modelLimits: [],
+  allowIps: [],
+  group: '',
+  rateLimits: { rpm: 0, tpm: 0, concurrency: 0 },
+  keyHash: 'h',
+  sealedKey: { cipher: 'c', hash: 'h' },
+  createdTime: 0,
+});
 
 /** One gateway process's billing side: its own store handle on the shared file, book and keeper. */
 class Node {
@@ -44,17 +64,18 @@ class Node {
     return this;
   }
 
-  /** A relayed call as the relay makes it: reserve (leasing when short), settle, receipt. */
+  /** A relayed call as the relay makes it: reserve (leasing what is short), settle, receipt. */
+  /** The token the calls go through (0: none, as the playground). */
+  tokenId = 0;
+
   async spend(requestId: string, quota: number): Promise<boolean> {
-    let reserved = this.book.reserve(requestId, USER, 0, quota);
-    if (!reserved.ok && (await this.leases.ensure(USER, quota)))
-      reserved = this.book.reserve(requestId, USER, 0, quota);
+    const reserved = await this.leases.reserve(requestId, USER, this.tokenId, quota);
     if (!reserved.ok) return false;
     const charged = this.book.settle(reserved.reservation, quota);
     await this.appender.append(
       {
-        ...usageReceipt({ requestId, userId: USER, tokenId: 0, quota: charged }),
-        ...(reserved.reservation.leaseId ? { leaseId: reserved.reservation.leaseId } : {}),
+        ...usageReceipt({ requestId, userId: USER, tokenId: this.tokenId, quota: charged }),
+        ...leasesOf(reserved.reservation),
       },
       { actor: SYSTEM_ACTOR, correlationId: requestId },
     );
@@ -104,6 +125,11 @@ describe('BalanceLeases: processes sharing one balance through leases', () => {
       ],
       'no_stream',
     );
+    await setup.append(
+      `token-${TOKEN}`,
+      [{ id: 'token-1', type: 'TokenCreated', data: tokenCreated(3_000) }],
+      'no_stream',
+    );
     await setup.close();
   });
   afterEach(async () => {
@@ -121,9 +147,9 @@ describe('BalanceLeases: processes sharing one balance through leases', () => {
   it('two processes together never lease more than the balance', async () => {
     const [a, b] = [await node(), await node()];
     expect(await a.spend('a1', 1_000)).toBe(true);
-    expect(a.book.heldLease(USER)).toMatchObject({ amount: 3_000, spent: 1_000 });
+    expect(a.book.heldLease('user', USER)).toMatchObject({ amount: 3_000, spent: 1_000 });
     // 10 000 − A's 3 000 leased: 7 000 free, not 8 000.
-    expect(await b.leases.ensure(USER, 8_000)).toBe(false);
+    expect(await b.leases.ensure('user', USER, 8_000)).toBe(false);
     expect(await b.spend('b1', 7_000)).toBe(true);
     expect(await b.spend('b2', 1)).toBe(false);
     const leased = (await a.store.readStream(`billing-${USER}`))
@@ -153,7 +179,7 @@ describe('BalanceLeases: processes sharing one balance through leases', () => {
     await until(
       () =>
         b.book.settledBalance(USER) === 7_500 &&
-        Object.keys(b.book.leaseView(USER, 0).seen).length === 0,
+        Object.keys(b.book.leaseView('user', USER, 0).seen).length === 0,
       "B has seen A's receipt and return",
     );
     expect(await b.spend('b2', 7_500)).toBe(true);
@@ -163,11 +189,11 @@ describe('BalanceLeases: processes sharing one balance through leases', () => {
   it('a busy lease is renewed before it lapses', async () => {
     const a = await node(10_000);
     expect(await a.spend('a1', 10)).toBe(true);
-    const first = a.book.heldLease(USER)!.expiresAt;
+    const first = a.book.heldLease('user', USER)!.expiresAt;
     // Keep it busy: a reservation stays open.
     const open = a.book.reserve('held', USER, 0, 10);
     expect(open.ok).toBe(true);
-    await until(() => (a.book.heldLease(USER)?.expiresAt ?? 0) > first, 'the renewal');
+    await until(() => (a.book.heldLease('user', USER)?.expiresAt ?? 0) > first, 'the renewal');
     expect(await types(a.store)).toContain('BalanceLeaseRenewed');
     if (open.ok) a.book.release(open.reservation);
   });
@@ -182,13 +208,69 @@ describe('BalanceLeases: processes sharing one balance through leases', () => {
     expect(await b.spend('b2', 4_000)).toBe(false);
     await until(async () => (await types(b.store)).includes('BalanceLeaseExpired'), 'the expiry');
     await until(
-      () => b.book.heldLease(USER) === undefined || b.book.heldLease(USER)!.left >= 0,
+      () =>
+        b.book.heldLease('user', USER) === undefined || b.book.heldLease('user', USER)!.left >= 0,
       'b',
     );
     // A's 5 000 unspent is free again; its 1 000 stays charged: 10 000 − 1 000 − 4 000 = 5 000.
     expect(await b.spend('b3', 5_000)).toBe(true);
     expect(await b.spend('b4', 1)).toBe(false);
     expect(b.book.settledBalance(USER)).toBe(0);
+  });
+
+  it("a limited token's quota is leased too: together the processes never pass its cap", async () => {
+    const [a, b] = [await node(1_000), await node(1_000)];
+    a.tokenId = b.tokenId = TOKEN;
+    const spent = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).spend(`t${i}`, 100)),
+    );
+    // The token's cap (3 000) binds before the user's balance (10 000): at most 30 calls of 100
+    // (exactly 30 in the runs here; a call may give up after a few lease turns under contention).
+    const served = spent.filter(Boolean).length;
+    expect(served).toBeLessThanOrEqual(30);
+    expect(served).toBeGreaterThan(10); // more than one process's first slice
+    const tokenStream = await a.store.readStream(`token-${TOKEN}`);
+    expect(tokenStream.some((event) => event.type === 'BalanceLeased')).toBe(true);
+    expect(tokenStream.find((event) => event.type === 'BalanceLeased')?.data).toMatchObject({
+      userId: USER,
+      tokenId: TOKEN,
+      holder: expect.any(String),
+    });
+    await a.appender.drained();
+    await b.appender.drained();
+    await until(
+      () => a.book.tokenSettledRemaining(TOKEN) === 3_000 - served * 100,
+      "A has seen B's receipts",
+    );
+  });
+
+  it('a new cap set by the owner ends the leases on the old one', async () => {
+    const a = await node(1_000);
+    a.tokenId = TOKEN;
+    expect(await a.spend('t1', 100)).toBe(true);
+    expect(a.book.heldLease('token', TOKEN)).toBeDefined();
+    const {
+      tokenId: _t,
+      userId: _u,
+      sealedKey: _s,
+      keyHash: _k,
+      createdTime: _c,
+      ...settings
+    } = tokenCreated(500);
+    await a.store.append(
+      `token-${TOKEN}`,
+      [
+        {
+          id: 'token-2',
+          type: 'TokenUpdated',
+          data: { tokenId: TOKEN, userId: USER, ...settings },
+        },
+      ],
+      'any',
+    );
+    await until(() => a.book.heldLease('token', TOKEN) === undefined, 'the lease dropped');
+    expect(await a.spend('t2', 500)).toBe(true); // a lease from the new cap
+    expect(await a.spend('t3', 1)).toBe(false);
   });
 
   it('a shutdown returns the leases after draining the receipts', async () => {

@@ -6,7 +6,15 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { billingDecider, DomainError, SYSTEM_ACTOR, type BillingCommand } from '@tollgate/domain';
+import {
+  billingDecider,
+  DomainError,
+  SYSTEM_ACTOR,
+  tokenDecider,
+  type LeaseAccount,
+  type LeaseCommand,
+  type LeaseView,
+} from '@tollgate/domain';
 import type { EventStore } from '@tollgate/event-store';
 import type { AppConfig } from '../config/app-config';
 import { CacheFeed } from '../infrastructure/hot-caches/cache-feed';
@@ -15,7 +23,7 @@ import { PendingWrites } from '../infrastructure/pending-writes';
 import { StreamCommands } from '../infrastructure/stream-commands';
 import type { RequestMeta } from '../shared/request-meta';
 import { UsageAppender } from '../usage/usage-appender';
-import { BalanceBook, type HeldLease } from './balance-book';
+import { BalanceBook, type HeldLease, type ReserveResult } from './balance-book';
 
 /** The lease timings (docs/scale-out.md); tests shorten them through LEASE_TTL_MS. */
 export interface LeaseTimings {
@@ -43,6 +51,8 @@ export function leaseTimings(ttlMs: number): LeaseTimings {
 
 const STALE_ATTEMPTS = 8;
 const REFUSAL_MEMORY_MS = 1_000;
+/** Lease decisions one reservation may wait on (the user's and the token's, and a second turn). */
+const RESERVE_ATTEMPTS = 4;
 
 /**
  * Scale-out only (SCALE_OUT=on): takes, renews, returns and expires the balance leases of this
@@ -58,13 +68,14 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly timings: LeaseTimings;
   /** The slice a lease asks for beyond what the request needs. */
   private readonly slice: number;
-  private readonly inFlight = new Map<number, Promise<boolean>>();
+  /** Per account (`user-<id>` / `token-<id>`): the lease decision under way. */
+  private readonly inFlight = new Map<string, Promise<boolean>>();
   /**
    * Users whose balance had not `amount` free at the last try: a broke user's flood of requests
    * must not become a flood of stream reads. Tried again for less, once the balance or the leases
    * moved (book.leaseChanges), or after REFUSAL_MEMORY_MS.
    */
-  private readonly refused = new Map<number, { amount: number; changes: string; at: number }>();
+  private readonly refused = new Map<string, { amount: number; changes: string; at: number }>();
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
   private stopping = false;
@@ -103,32 +114,59 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Makes this process's lease on `userId` cover `amount` more (taking or topping up a slice).
-   * False when the balance has not that much free. Calls for one user share one attempt.
+   * Makes this process's lease on a user's balance (or a limited token's quota) cover `amount`
+   * more, taking or topping up a slice. False when not that much is free. Calls for one account
+   * share one attempt.
    */
-  ensure(userId: number, amount: number): Promise<boolean> {
+  ensure(kind: LeaseKind, id: number, amount: number): Promise<boolean> {
     if (!this.active || this.stopping) return Promise.resolve(false);
-    const refusal = this.refused.get(userId);
+    const key = `${kind}-${id}`;
+    const refusal = this.refused.get(key);
     if (refusal) {
       const same =
         amount >= refusal.amount &&
-        this.book.leaseChanges(userId) === refusal.changes &&
+        this.book.leaseChanges(kind, id) === refusal.changes &&
         Date.now() - refusal.at < REFUSAL_MEMORY_MS;
       if (same) return Promise.resolve(false);
-      this.refused.delete(userId);
+      this.refused.delete(key);
     }
-    const running = this.inFlight.get(userId);
+    const running = this.inFlight.get(key);
     if (running)
-      return running.then(() => this.covers(userId, amount) || this.ensure(userId, amount));
-    const attempt = this.lease(userId, Math.ceil(amount)).finally(() =>
-      this.inFlight.delete(userId),
+      return running.then(() => this.covers(kind, id, amount) || this.ensure(kind, id, amount));
+    const attempt = this.lease(kind, id, Math.ceil(amount)).finally(() =>
+      this.inFlight.delete(key),
     );
-    this.inFlight.set(userId, attempt);
+    this.inFlight.set(key, attempt);
     return attempt;
   }
 
-  private covers(userId: number, amount: number): boolean {
-    const held = this.book.heldLease(userId);
+  /**
+   * The book's reserve, taking the lease a refusal lacked (the user's, the token's) and trying
+   * again, a few times at most: concurrent calls of one account share each lease decision, and
+   * a slice may be used up by the others before this call's turn. Only when this process's lease
+   * falls short; single-process: the book's reserve as it is.
+   */
+  async reserve(
+    requestId: string,
+    userId: number,
+    tokenId: number,
+    amount: number,
+  ): Promise<ReserveResult> {
+    let result = this.book.reserve(requestId, userId, tokenId, amount);
+    for (let attempt = 0; this.active && !result.ok && attempt < RESERVE_ATTEMPTS; attempt++) {
+      if (result.reason !== 'user_quota' && result.reason !== 'token_quota') break;
+      const leased =
+        result.reason === 'user_quota'
+          ? await this.ensure('user', userId, amount)
+          : await this.ensure('token', tokenId, amount);
+      if (!leased) break;
+      result = this.book.reserve(requestId, userId, tokenId, amount);
+    }
+    return result;
+  }
+
+  private covers(kind: LeaseKind, id: number, amount: number): boolean {
+    const held = this.book.heldLease(kind, id);
     return !!held && held.left >= amount && !this.lapsing(held);
   }
 
@@ -136,15 +174,15 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
     return lease.expiresAt - this.timings.marginMs <= Date.now();
   }
 
-  private async lease(userId: number, amount: number): Promise<boolean> {
+  private async lease(kind: LeaseKind, id: number, amount: number): Promise<boolean> {
     try {
-      const held = this.book.heldLease(userId);
+      const held = this.book.heldLease(kind, id);
       // What the held lease lacks for this request; a lease about to lapse is renewed as well.
       const minimum = Math.max(0, amount - (held?.left ?? 0));
       if (held && minimum === 0 && !this.lapsing(held)) return true;
-      const leased = await this.decide(userId, (view) => ({
+      const leased = await this.decide(kind, id, (view) => ({
         type: 'LeaseBalance',
-        userId,
+        account: accountOf(kind, id),
         leaseId: held?.leaseId ?? randomUUID(),
         holder: this.holder,
         minimum: held ? minimum : Math.max(1, amount),
@@ -153,36 +191,44 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
         view,
       }));
       if (!leased)
-        this.refused.set(userId, {
+        this.refused.set(`${kind}-${id}`, {
           amount,
-          changes: this.book.leaseChanges(userId),
+          changes: this.book.leaseChanges(kind, id),
           at: Date.now(),
         });
       return leased;
     } catch (error) {
-      this.logger.error(`lease for user ${userId}: ${(error as Error).message}`);
+      this.logger.error(`lease on ${kind} ${id}: ${(error as Error).message}`);
       return false;
     }
   }
 
   /**
-   * One lease decision, taken with the book caught up with the stream: a view older than the
-   * stream (another process leased or returned meanwhile) is taken again. True when it appended.
+   * One lease command on the account's stream. A decision (`view` given) is taken with the book
+   * caught up with the stream: a view older than the stream (another process leased or returned
+   * meanwhile) is taken again. True when it appended.
    */
   private async decide(
-    userId: number,
-    command: (view: ReturnType<BalanceBook['leaseView']>) => BillingCommand,
+    kind: LeaseKind,
+    id: number,
+    command: (view: LeaseView) => LeaseCommand,
   ): Promise<boolean> {
-    const stream = `billing-${userId}`;
+    const stream = kind === 'user' ? `billing-${id}` : `token-${id}`;
     for (let attempt = 1; ; attempt += 1) {
-      const { state } = await this.streams.load(stream, billingDecider);
+      const { state } =
+        kind === 'user'
+          ? await this.streams.load(stream, billingDecider)
+          : await this.streams.load(stream, tokenDecider);
       const [last] = await this.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
       if (last) await this.caches.waitFor(last.position);
       try {
-        const view = this.book.leaseView(userId, state.version ?? 0);
-        const decided = await this.streams.execute(stream, billingDecider, command(view), META);
+        const view = this.book.leaseView(kind, id, state.version ?? 0);
+        const decided =
+          kind === 'user'
+            ? await this.streams.execute(stream, billingDecider, command(view), META)
+            : await this.streams.execute(stream, tokenDecider, command(view), META);
         if (!decided.position) return false;
-        // The book holds the new lease once it has applied the event.
+        // The book holds the new lease (or has dropped it) once it has applied the event.
         await this.caches.waitFor(decided.position);
         return true;
       } catch (error) {
@@ -203,13 +249,13 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
           await this.giveBack(lease);
         else if (lease.expiresAt - now <= this.timings.renewBeforeMs) await this.renew(lease);
       }
-      for (const { userId, leaseId } of this.book.silentLeases(this.timings.graceMs))
-        await this.streams.execute(
-          `billing-${userId}`,
-          billingDecider,
-          { type: 'ExpireLease', userId, leaseId, graceMs: this.timings.graceMs },
-          META,
-        );
+      for (const { kind, id, leaseId } of this.book.silentLeases(this.timings.graceMs))
+        await this.decide(kind, id, () => ({
+          type: 'ExpireLease',
+          account: accountOf(kind, id),
+          leaseId,
+          graceMs: this.timings.graceMs,
+        }));
     } catch (error) {
       this.logger.error(`lease keeper: ${(error as Error).message}`);
     } finally {
@@ -218,9 +264,9 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async renew(lease: HeldLease): Promise<void> {
-    await this.decide(lease.userId, (view) => ({
+    await this.decide(lease.kind, lease.id, (view) => ({
       type: 'LeaseBalance',
-      userId: lease.userId,
+      account: accountOf(lease.kind, lease.id),
       leaseId: lease.leaseId,
       holder: this.holder,
       minimum: 0,
@@ -233,21 +279,15 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
   /** Returned once the receipts charged under it are durable, so `spent` is what they say. */
   private async giveBack(lease: HeldLease): Promise<void> {
     await this.appender.drained();
-    const now = this.book.heldLease(lease.userId);
+    const now = this.book.heldLease(lease.kind, lease.id);
     if (!now || now.leaseId !== lease.leaseId || now.busy) return;
-    const decided = await this.streams.execute(
-      `billing-${lease.userId}`,
-      billingDecider,
-      {
-        type: 'ReturnLease',
-        userId: lease.userId,
-        leaseId: lease.leaseId,
-        holder: this.holder,
-        spent: now.spent,
-      },
-      META,
-    );
-    if (decided.position) await this.caches.waitFor(decided.position);
+    await this.decide(lease.kind, lease.id, () => ({
+      type: 'ReturnLease',
+      account: accountOf(lease.kind, lease.id),
+      leaseId: lease.leaseId,
+      holder: this.holder,
+      spent: now.spent,
+    }));
   }
 
   /** A shutdown gives every lease back (after the usage appender drained: see the constructor). */
@@ -259,10 +299,18 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
       try {
         await this.giveBack({ ...lease, busy: false });
       } catch (error) {
-        this.logger.warn(`lease of user ${lease.userId} not returned: ${(error as Error).message}`);
+        this.logger.warn(
+          `lease on ${lease.kind} ${lease.id} not returned: ${(error as Error).message}`,
+        );
       }
     }
   }
 }
+
+type LeaseKind = HeldLease['kind'];
+
+/** The account in a command; on a token stream the decider puts the token's own (owner, id). */
+const accountOf = (kind: LeaseKind, id: number): LeaseAccount =>
+  kind === 'user' ? { userId: id } : { userId: 0, tokenId: id };
 
 const META: RequestMeta = { actor: SYSTEM_ACTOR, correlationId: 'balance-lease', lang: 'en' };

@@ -19,10 +19,10 @@ describe('SCALE_OUT and PROJECTIONS', () => {
     expect(projectionMode(config)).toBe('project');
   });
 
-  it('elects the projector in scale-out on the embedded read store, not on MongoDB', () => {
+  it('elects the projector in scale-out, on the embedded read store and on MongoDB alike', () => {
     expect(projectionMode(load({ SCALE_OUT: 'on' }))).toBe('elect');
     expect(projectionMode(load({ SCALE_OUT: 'on', READ_STORE_URL: 'mongodb://db:27017/t' }))).toBe(
-      'project',
+      'elect',
     );
   });
 

@@ -4,16 +4,17 @@ import type { AppConfig } from './app-config';
  * What this process does with the read models: `project` (write them), `follow` (read them and
  * wait on the projecting process's head) or `elect` (follow until it wins DATA_DIR/projector.lock,
  * then project). Alone, a gateway always projects; in scale-out, PROJECTIONS=auto elects one
- * projector when the read store is the embedded SQLite file, while on MongoDB every process
- * projects (its checkpoints make concurrent runners safe).
+ * projector among the processes sharing DATA_DIR, whatever the read store: two runners writing
+ * the same read models are never assumed safe (docs/scale-out.md). Processes on several machines
+ * do not share a DATA_DIR: there, set PROJECTIONS=off on all but one, or run apps/projector.
  */
 export type ProjectionMode = 'project' | 'follow' | 'elect';
 
 export function projectionMode(
-  config: Pick<AppConfig, 'scaleOut' | 'projections' | 'readStoreUrl'>,
+  config: Pick<AppConfig, 'scaleOut' | 'projections'>,
 ): ProjectionMode {
   if (config.projections === 'on') return 'project';
   if (config.projections === 'off') return 'follow';
-  if (!config.scaleOut || config.readStoreUrl) return 'project';
+  if (!config.scaleOut) return 'project';
   return 'elect';
 }

@@ -9,6 +9,7 @@ import {
 import type { ProjectionHost } from '@tollgate/read-store';
 import type { AppConfig } from '../config/app-config';
 import { MeteredEventStore } from '../metrics/metered-event-store';
+import { projectionMode } from '../config/projection-mode';
 import { createProjections, startElection } from './create-projections';
 import { StreamCommands } from './stream-commands';
 import { CacheFeed } from './hot-caches/cache-feed';
@@ -22,11 +23,13 @@ import { SecretBox } from './secret-box';
 import type { Stores } from './open-stores';
 
 const SERVICES: Provider[] = [
-  // Scale-out only (null alone): whether this process writes the read models.
+  // Scale-out with PROJECTIONS=auto only (else null): whether this process writes the read models.
+  // Never taken by a process that will not project, or it would hold apps/projector off.
   {
     provide: LockElection,
     inject: [APP_CONFIG],
-    useFactory: (config: AppConfig) => startElection(config, 'projector'),
+    useFactory: (config: AppConfig) =>
+      projectionMode(config) === 'elect' ? startElection(config, 'projector') : null,
   },
   {
     provide: PROJECTION_HOST,

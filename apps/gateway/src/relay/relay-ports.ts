@@ -12,6 +12,8 @@ import type { BalanceLeases } from '../billing/balance-leases';
 import type { RoutingTable } from '../channels/routing-table';
 import type { TokenDirectory } from '../tokens/token-directory';
 
+import type { Reservation } from '../billing/balance-book';
+
 export type { Reservation, ReserveResult } from '../billing/balance-book';
 export type { RoutedChannel } from '../channels/routing-table';
 export type { RelayToken, RelayUser } from '../tokens/token-directory';
@@ -24,7 +26,15 @@ export type BalanceBookPort = Pick<
   Partial<Pick<BalanceBook, 'tokenUsed'>>;
 
 /** Scale-out: the one awaited step of a reservation, taken when this process's lease falls short. */
-export type BalanceLeasesPort = Pick<BalanceLeases, 'active' | 'ensure'>;
+export type BalanceLeasesPort = Pick<BalanceLeases, 'active' | 'reserve'>;
+
+/** The leases a reservation drew on, as its receipt names them (none in single-process mode). */
+export const leasesOf = (
+  reservation: Reservation,
+): Pick<RequestRelayed['data'], 'leaseId' | 'tokenLeaseId'> => ({
+  ...(reservation.leaseId ? { leaseId: reservation.leaseId } : {}),
+  ...(reservation.tokenLeaseId ? { tokenLeaseId: reservation.tokenLeaseId } : {}),
+});
 
 export type TokenDirectoryPort = Pick<TokenDirectory, 'byKey' | 'user'>;
 

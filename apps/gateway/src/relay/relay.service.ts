@@ -63,8 +63,10 @@ import {
   BALANCE_LEASES_PORT,
   type BalanceBookPort,
   type BalanceLeasesPort,
+  leasesOf,
   RELAY_COMMANDS_PORT,
   type RelayCommandsPort,
+  type ReserveResult,
   type RoutedChannel,
   ROUTING_TABLE_PORT,
   type RoutingTablePort,
@@ -153,16 +155,9 @@ export class RelayService {
         const error = this.limitError(call.lang, limits, settings);
         return sendError(res, error, call.requestId, wire);
       }
-      let reserved = this.reserve(prepared);
-      if (
-        this.leases?.active &&
-        reserved instanceof RelayError &&
-        reserved.code === 'insufficient_user_quota'
-      ) {
-        // Scale-out: this process's lease fell short; take a slice, then try once more.
-        if (await this.leases.ensure(call.caller.user.id, this.reservationAmount(prepared)))
-          reserved = this.reserve(prepared);
-      }
+      const reserved = this.leases?.active
+        ? this.reserved(prepared, await this.leases.reserve(...this.reservationOf(prepared)))
+        : this.reserved(prepared, this.book.reserve(...this.reservationOf(prepared)));
       if (reserved instanceof RelayError) return sendError(res, reserved, call.requestId, wire);
       await this.attempts(reserved, res);
     } catch (error) {
@@ -324,12 +319,24 @@ export class RelayService {
     );
   }
 
-  private reserve(p: Omit<Prepared, 'reservation'>): Prepared | RelayError {
+  /** The book's reserve arguments for a call. */
+  private reservationOf(
+    p: Omit<Prepared, 'reservation'>,
+  ): [requestId: string, userId: number, tokenId: number, amount: number] {
     const { call } = p;
-    const amount = this.reservationAmount(p);
     // The book skips the token's own quota when it is unlimited; it still counts its usage.
+    return [
+      call.requestId,
+      call.caller.user.id,
+      call.caller.token?.id ?? 0,
+      this.reservationAmount(p),
+    ];
+  }
+
+  /** The call with its reservation, or the refusal as the client sees it. */
+  private reserved(p: Omit<Prepared, 'reservation'>, result: ReserveResult): Prepared | RelayError {
+    const { call } = p;
     const tokenId = call.caller.token?.id ?? 0;
-    const result = this.book.reserve(call.requestId, call.caller.user.id, tokenId, amount);
     if (result.ok) return { ...p, reservation: result.reservation };
     if (isBudgetRefusal(result)) return budgetRefusal(call.lang, result);
     const remain =
@@ -720,7 +727,7 @@ export class RelayService {
       ...(usage.reasoningTokens ? { reasoningTokens: usage.reasoningTokens } : {}),
       quota: charged,
       reserved: reservation.amount,
-      ...(reservation.leaseId ? { leaseId: reservation.leaseId } : {}),
+      ...leasesOf(reservation),
       modelRatio: receipt.modelRatio,
       completionRatio: receipt.completionRatio,
       groupRatio: receipt.groupRatio,

@@ -11,6 +11,7 @@ import {
   BALANCE_LEASES_PORT,
   type BalanceBookPort,
   type BalanceLeasesPort,
+  leasesOf,
   type Reservation,
 } from '../relay/relay-ports';
 import { taskMeta, type TaskRequest } from './task-request';
@@ -47,12 +48,11 @@ export class TaskSubmitter {
     lang: Lang,
   ): Promise<TaskReservation> {
     if (quota <= 0) return { ok: true, reservation: undefined };
-    const tokenId = caller.token?.id ?? 0;
-    let result = this.book.reserve(requestId, caller.user.id, tokenId, quota);
-    // Scale-out: this process's lease fell short; take a slice, then try once more.
-    if (!result.ok && result.reason === 'user_quota' && this.leases?.active)
-      if (await this.leases.ensure(caller.user.id, quota))
-        result = this.book.reserve(requestId, caller.user.id, tokenId, quota);
+    const args = [requestId, caller.user.id, caller.token?.id ?? 0, quota] as const;
+    // Scale-out: the reserve takes the lease this process lacks first.
+    const result = this.leases?.active
+      ? await this.leases.reserve(...args)
+      : this.book.reserve(...args);
     if (result.ok) return { ok: true, reservation: result.reservation };
     if (isBudgetRefusal(result))
       return { ok: false, reason: 'budget', error: budgetRefusal(lang, result) };
@@ -78,9 +78,8 @@ export class TaskSubmitter {
     trace.model = task.model;
     trace.channelId = task.channelId;
     trace.quota = charge?.quota ?? 0;
-    // Scale-out: the receipt names the lease it was spent from (the other processes count it).
-    const receipt =
-      charge && reservation?.leaseId ? { ...charge, leaseId: reservation.leaseId } : charge;
+    // Scale-out: the receipt names the leases it was spent from (the other processes count it).
+    const receipt = charge && reservation ? { ...charge, ...leasesOf(reservation) } : charge;
     try {
       const position = await this.bus.execute(
         new SubmitTaskCommand(task, receipt, taskMeta(request)),

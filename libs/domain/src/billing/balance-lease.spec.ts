@@ -26,7 +26,7 @@ const lease = (
   fields: Partial<Extract<LeaseCommand, { type: 'LeaseBalance' }>> & { view: LeaseView },
 ): LeaseCommand => ({
   type: 'LeaseBalance',
-  userId: USER,
+  account: { userId: USER },
   leaseId: 'L-new',
   holder: 'p2',
   minimum: 10,
@@ -144,7 +144,12 @@ describe('balance leases on billing-<id>', () => {
 
   it('a return closes the lease with what was spent under it; only its holder returns it', () => {
     const history = [granted(1000), leased('L-1', 'p1', 100)];
-    const returning = { type: 'ReturnLease', userId: USER, leaseId: 'L-1', spent: 40 } as const;
+    const returning = {
+      type: 'ReturnLease',
+      account: { userId: USER },
+      leaseId: 'L-1',
+      spent: 40,
+    } as const;
     spec(billingDecider)
       .given(history)
       .when({ ...returning, holder: 'p1' })
@@ -169,7 +174,7 @@ describe('balance leases on billing-<id>', () => {
 
   it('a silent holder’s lease expires only after its expiry and the grace', () => {
     const history = [granted(1000), leased('L-1', 'p1', 100, NOW - 5_000)];
-    const expire = { type: 'ExpireLease', userId: USER, leaseId: 'L-1' } as const;
+    const expire = { type: 'ExpireLease', account: { userId: USER }, leaseId: 'L-1' } as const;
     spec(billingDecider)
       .given(history)
       .when({ ...expire, graceMs: 10_000 })

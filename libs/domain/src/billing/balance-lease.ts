@@ -3,17 +3,24 @@ import { DomainError } from '../shared/domain-error';
 
 /**
  * Balance leases (scale-out, docs/scale-out.md): several gateway processes spend one user's balance
- * without talking to each other. A process takes a slice of the balance as an event on the user's
- * `billing-<id>` stream (appended with the stream's expected revision, so two processes can never
- * lease the same quota), spends it from memory, renews it while busy and returns it when idle. The
- * slices outstanding never exceed what the balance has free; a process that dies holding one loses
- * at most that slice, until any other process records its expiry.
+ * (or one limited token's quota) without talking to each other. A process takes a slice of it as an
+ * event on the account's stream — `billing-<userId>`, or `token-<tokenId>` with `tokenId` in the
+ * data — appended with the stream's expected revision, so two processes can never lease the same
+ * quota; it spends the slice from memory, renews it while busy and returns it when idle. The slices
+ * outstanding never exceed what is free; a process that dies holding one loses at most that slice,
+ * until any other process records its expiry.
  *
  * The charges themselves are usage receipts on other streams, so the process that decides a lease
  * tells the decider what it has seen of them (`seen`): the settled balance and, per open lease, how
  * much of it the receipts show spent. A lease it has seen nothing of counts whole, so a stale view
  * can only lease less, never more.
  */
+/** Whose quota: a user's balance, or (with `tokenId`) a limited token of that user. */
+export interface LeaseAccount {
+  readonly userId: number;
+  readonly tokenId?: number;
+}
+
 export interface OpenLease {
   readonly holder: string;
   readonly amount: number;
@@ -23,22 +30,22 @@ export interface OpenLease {
 
 export type BalanceLeased = DomainEvent<
   'BalanceLeased',
-  { userId: number; leaseId: string; holder: string; amount: number; expiresAt: number }
+  LeaseAccount & { leaseId: string; holder: string; amount: number; expiresAt: number }
 >;
 /** The holder extended its lease, and took `added` more quota (0: only the time). */
 export type BalanceLeaseRenewed = DomainEvent<
   'BalanceLeaseRenewed',
-  { userId: number; leaseId: string; holder: string; added: number; expiresAt: number }
+  LeaseAccount & { leaseId: string; holder: string; added: number; expiresAt: number }
 >;
 /** The holder gave its lease back; `spent` is what it charged under it (its receipts are durable). */
 export type BalanceLeaseReturned = DomainEvent<
   'BalanceLeaseReturned',
-  { userId: number; leaseId: string; holder: string; amount: number; spent: number }
+  LeaseAccount & { leaseId: string; holder: string; amount: number; spent: number }
 >;
 /** The holder went silent past the expiry: another process closed the lease for it. */
 export type BalanceLeaseExpired = DomainEvent<
   'BalanceLeaseExpired',
-  { userId: number; leaseId: string; holder: string; amount: number }
+  LeaseAccount & { leaseId: string; holder: string; amount: number }
 >;
 
 export type LeaseEvent =
@@ -65,7 +72,7 @@ export type LeaseCommand =
   | {
       /** Open a lease, or renew `leaseId` when it is this holder's and still open. */
       readonly type: 'LeaseBalance';
-      readonly userId: number;
+      readonly account: LeaseAccount;
       readonly leaseId: string;
       readonly holder: string;
       /** Less than this free: no lease (nor any top-up of a renewal). */
@@ -77,14 +84,14 @@ export type LeaseCommand =
     }
   | {
       readonly type: 'ReturnLease';
-      readonly userId: number;
+      readonly account: LeaseAccount;
       readonly leaseId: string;
       readonly holder: string;
       readonly spent: number;
     }
   | {
       readonly type: 'ExpireLease';
-      readonly userId: number;
+      readonly account: LeaseAccount;
       readonly leaseId: string;
       /** How long after its expiry a lease may be closed by another process. */
       readonly graceMs: number;
@@ -102,6 +109,28 @@ export function leasedUnspent(state: LeaseState, seen: LeaseView['seen']): numbe
   for (const [id, lease] of Object.entries(state.leases ?? {}))
     held += Math.max(0, lease.amount - (seen[id] ?? 0));
   return held;
+}
+
+const LEASE_TYPES: ReadonlySet<string> = new Set(LEASE_EVENT_TYPES);
+const LEASE_COMMANDS: ReadonlySet<string> = new Set(['LeaseBalance', 'ReturnLease', 'ExpireLease']);
+
+export const isLeaseEvent = (event: { readonly type: string }): event is LeaseEvent =>
+  LEASE_TYPES.has(event.type);
+export const isLeaseCommand = (command: { readonly type: string }): command is LeaseCommand =>
+  LEASE_COMMANDS.has(command.type);
+
+/**
+ * The evolve of a stream that carries leases (billing-<id>, token-<id>): every event counts in
+ * `version` (what a lease view is checked against), lease events move the leases, the others go
+ * to the stream's own evolve.
+ */
+export function evolveWithLeases<S extends LeaseState, E extends DomainEvent>(
+  state: S,
+  event: E | LeaseEvent,
+  evolve: (state: S, event: E) => S,
+): S {
+  const counted = { ...state, version: (state.version ?? 0) + 1 };
+  return isLeaseEvent(event) ? evolveLease(counted, event) : evolve(counted, event);
 }
 
 export function evolveLease<S extends LeaseState>(state: S, event: LeaseEvent): S {
@@ -138,7 +167,7 @@ export function decideLease(
   const lease = state.leases?.[command.leaseId];
   switch (command.type) {
     case 'LeaseBalance': {
-      const { userId, leaseId, holder, minimum, want, ttlMs, view } = command;
+      const { account, leaseId, holder, minimum, want, ttlMs, view } = command;
       if (![minimum, want, ttlMs].every(isQuantity) || ttlMs === 0 || minimum > want)
         throw new DomainError('billing.invalid_amount');
       // Another lease, a credit or a return landed after the view was taken: take it again.
@@ -151,13 +180,16 @@ export function decideLease(
         return [
           {
             type: 'BalanceLeaseRenewed',
-            data: { userId, leaseId, holder, added: granted, expiresAt },
+            data: { ...account, leaseId, holder, added: granted, expiresAt },
           },
         ];
       }
       if (lease || granted < minimum || granted === 0) return [];
       return [
-        { type: 'BalanceLeased', data: { userId, leaseId, holder, amount: granted, expiresAt } },
+        {
+          type: 'BalanceLeased',
+          data: { ...account, leaseId, holder, amount: granted, expiresAt },
+        },
       ];
     }
     case 'ReturnLease':
@@ -166,7 +198,7 @@ export function decideLease(
         {
           type: 'BalanceLeaseReturned',
           data: {
-            userId: command.userId,
+            ...command.account,
             leaseId: command.leaseId,
             holder: command.holder,
             amount: lease.amount,
@@ -180,7 +212,7 @@ export function decideLease(
         {
           type: 'BalanceLeaseExpired',
           data: {
-            userId: command.userId,
+            ...command.account,
             leaseId: command.leaseId,
             holder: lease.holder,
             amount: lease.amount,

@@ -6,8 +6,8 @@ import type { RequestRelayed } from '../usage/usage.events';
 import { isBudgetPeriod } from './budget-period';
 import {
   decideLease,
-  evolveLease,
-  LEASE_EVENT_TYPES,
+  evolveWithLeases,
+  isLeaseCommand,
   type LeaseCommand,
   type LeaseEvent,
   type LeaseState,
@@ -92,13 +92,8 @@ export const initialBillingState: BillingState = {
 /** Every event of a `billing-<id>` stream. */
 export type BillingStreamEvent = BillingEvent | LeaseEvent;
 
-const LEASE_TYPES: ReadonlySet<string> = new Set(LEASE_EVENT_TYPES);
-
 export function evolveBilling(state: BillingState, event: BillingStreamEvent): BillingState {
-  const counted = { ...state, version: (state.version ?? 0) + 1 };
-  return LEASE_TYPES.has(event.type)
-    ? evolveLease(counted, event as LeaseEvent)
-    : evolveCredit(counted, event as BillingEvent);
+  return evolveWithLeases(state, event, evolveCredit);
 }
 
 function evolveCredit(state: BillingState, event: BillingEvent): BillingState {
@@ -174,11 +169,8 @@ export const billingDecider: Decider<BillingCommand, BillingState, BillingStream
   // 2: the state counts its events (version) and holds the open leases.
   snapshotVersion: 2,
   decide(command, state, context) {
+    if (isLeaseCommand(command)) return decideLease(command, state, context);
     switch (command.type) {
-      case 'LeaseBalance':
-      case 'ReturnLease':
-      case 'ExpireLease':
-        return decideLease(command, state, context);
       case 'ImportBalance': {
         const b = command.balance;
         const counts = [b.quota, b.usedQuota, b.requestCount, b.affCount, b.affQuota];

@@ -281,3 +281,56 @@ describe('isIpOrCidr', () => {
     (ip) => expect(isIpOrCidr(ip)).toBe(false),
   );
 });
+
+describe('tokenDecider: leases on a limited token (scale-out)', () => {
+  const lease = (version: number, settled: number): TokenCommand => ({
+    type: 'LeaseBalance',
+    account: { userId: 0 }, // the decider puts the token's own owner and id
+    leaseId: 'L1',
+    holder: 'p1',
+    minimum: 10,
+    want: 1000,
+    ttlMs: 60_000,
+    view: { settled, seen: {}, atVersion: version },
+  });
+  const leased = {
+    type: 'BalanceLeased',
+    data: {
+      userId: 2,
+      tokenId: 5,
+      leaseId: 'L1',
+      holder: 'p1',
+      amount: 1000,
+      expiresAt: FIXED_NOW.getTime() + 60_000,
+    },
+  } as const;
+
+  it("leases a slice of the token's quota, in the token's own name", () => {
+    spec(tokenDecider).given([created()]).when(lease(1, 500_000)).then([leased]);
+  });
+
+  it('leases nothing of an unlimited, deleted or unknown token', () => {
+    spec(tokenDecider)
+      .given([created({ unlimitedQuota: true })])
+      .when(lease(1, 500_000))
+      .then([]);
+    spec(tokenDecider)
+      .given([created(), { type: 'TokenDeleted', data: { tokenId: 5, userId: 2, keyHash: 'sha' } }])
+      .when(lease(2, 500_000))
+      .then([]);
+    spec(tokenDecider).given([]).when(lease(0, 500_000)).then([]);
+  });
+
+  it('a new cap set by the owner ends the open leases (they were slices of the old one)', () => {
+    const updated: TokenEvent = {
+      type: 'TokenUpdated',
+      data: { tokenId: 5, userId: 2, ...settings({ remainQuota: 1000 }) },
+    };
+    const state = [created(), leased, updated].reduce(
+      tokenDecider.evolve,
+      tokenDecider.initialState,
+    );
+    expect(state.leases).toEqual({});
+    expect(state.version).toBe(3);
+  });
+});

@@ -1,11 +1,19 @@
 import { TokenStatus } from '@tollgate/contracts';
+import {
+  decideLease,
+  evolveWithLeases,
+  isLeaseCommand,
+  type LeaseCommand,
+  type LeaseEvent,
+  type LeaseState,
+} from '../billing/balance-lease';
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type { SealedSecret } from '../options/options.events';
 import type { TokenEvent, TokenImported, TokenSettings } from './token.events';
 import { toTokenSettings, type TokenInput } from './token.rules';
 
-export interface TokenState {
+export interface TokenState extends LeaseState {
   readonly exists: boolean;
   readonly deleted: boolean;
   readonly tokenId: number;
@@ -26,6 +34,8 @@ export const initialTokenState: TokenState = {
 };
 
 export type TokenCommand =
+  /** Scale-out: leases on a limited token's quota (the account is the token's, whatever is sent). */
+  | LeaseCommand
   | {
       readonly type: 'CreateToken';
       readonly tokenId: number;
@@ -57,11 +67,19 @@ export type TokenCommand =
   | { readonly type: 'MarkTokenExpired'; readonly tokenId: number }
   | { readonly type: 'MarkTokenExhausted'; readonly tokenId: number };
 
-export function evolveToken(state: TokenState, event: TokenEvent): TokenState {
+/** Every event of a `token-<id>` stream. */
+export type TokenStreamEvent = TokenEvent | LeaseEvent;
+
+export function evolveToken(state: TokenState, event: TokenStreamEvent): TokenState {
+  return evolveWithLeases(state, event, evolveSettings);
+}
+
+function evolveSettings(state: TokenState, event: TokenEvent): TokenState {
   switch (event.type) {
     case 'TokenCreated': {
       const { tokenId, userId, sealedKey: _k, keyHash, createdTime: _t, ...settings } = event.data;
       return {
+        ...state,
         exists: true,
         deleted: false,
         tokenId,
@@ -72,8 +90,9 @@ export function evolveToken(state: TokenState, event: TokenEvent): TokenState {
       };
     }
     case 'TokenUpdated': {
+      // A new cap: every lease on the old one ends with it (the holders lease from the new cap).
       const { tokenId: _i, userId: _u, ...settings } = event.data;
-      return { ...state, settings };
+      return { ...state, settings, leases: {} };
     }
     case 'TokenImported': {
       const {
@@ -88,12 +107,12 @@ export function evolveToken(state: TokenState, event: TokenEvent): TokenState {
         source: _source,
         ...settings
       } = event.data;
-      return { exists: true, deleted, tokenId, userId, status, keyHash, settings };
+      return { ...state, exists: true, deleted, tokenId, userId, status, keyHash, settings };
     }
     case 'TokenStatusChanged':
       return { ...state, status: event.data.to };
     case 'TokenDeleted':
-      return { ...state, deleted: true };
+      return { ...state, deleted: true, leases: {} };
   }
 }
 
@@ -104,11 +123,21 @@ function assertOwned(state: TokenState, userId: number | null): TokenSettings {
   return state.settings;
 }
 
-export const tokenDecider: Decider<TokenCommand, TokenState, TokenEvent> = {
+export const tokenDecider: Decider<TokenCommand, TokenState, TokenStreamEvent> = {
   initialState: initialTokenState,
   evolve: evolveToken,
-  snapshotVersion: 1,
-  decide(command, state, { now }) {
+  // 2: the state counts its events (version) and holds the open leases.
+  snapshotVersion: 2,
+  decide(command, state, context) {
+    if (isLeaseCommand(command)) {
+      // Only a limited token that exists has a quota to lease (a return or an expiry still ends
+      // what is open).
+      const unleasable = !state.exists || state.deleted || state.settings?.unlimitedQuota;
+      if (command.type === 'LeaseBalance' && unleasable) return [];
+      const account = { userId: state.userId, tokenId: state.tokenId };
+      return decideLease({ ...command, account }, state, context);
+    }
+    const { now } = context;
     switch (command.type) {
       case 'CreateToken': {
         if (state.exists) throw new DomainError('token.already_exists');

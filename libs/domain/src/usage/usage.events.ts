@@ -37,8 +37,10 @@ export type RequestRelayed = DomainEvent<
     readonly quota: number;
     /** What was reserved before relaying; the book settles `quota - reserved`. */
     readonly reserved: number;
-    /** Scale-out: the balance lease the charge was spent from (docs/scale-out.md). */
+    /** Scale-out: the lease on the user's balance the charge was spent from (docs/scale-out.md). */
     readonly leaseId?: string;
+    /** Scale-out: the lease on the (limited) token's quota it was spent from. */
+    readonly tokenLeaseId?: string;
     readonly modelRatio: number;
     readonly completionRatio: number;
     readonly groupRatio: number;
