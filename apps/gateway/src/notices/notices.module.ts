@@ -9,6 +9,7 @@ import {
 import type { EventStore } from '@tollgate/event-store';
 import { CacheFeed } from '../infrastructure/hot-caches/cache-feed';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
+import { SchedulerGate } from '../infrastructure/scheduler-gate';
 import { MailCoreModule } from '../mail/mail-core.module';
 import { ChannelAlerts } from './channel-alerts';
 import { LowBalanceWatcher, type Crossing } from './low-balance-watcher';
@@ -23,6 +24,8 @@ const LIVE_POLL_MS = 50;
  * Notices (docs/notices.md): low-balance warnings, channel alerts, their delivery by webhook or
  * mail. Three hot caches follow the log; nothing is raised until they have replayed it (the
  * replay is history), then the crossings left pending and the undelivered notices are taken up.
+ * In scale-out only the process elected to run the scheduled jobs raises and delivers them (one
+ * webhook or mail per notice, not one per process); another takes over when it dies.
  */
 @Module({
   imports: [MailCoreModule],
@@ -48,6 +51,7 @@ export class NoticesModule implements OnModuleInit, OnApplicationBootstrap, OnAp
     private readonly watcher: LowBalanceWatcher,
     private readonly alerts: ChannelAlerts,
     private readonly delivery: NoticeDelivery,
+    private readonly gate: SchedulerGate,
   ) {}
 
   onModuleInit(): void {
@@ -61,7 +65,7 @@ export class NoticesModule implements OnModuleInit, OnApplicationBootstrap, OnAp
   }
 
   onApplicationBootstrap(): void {
-    void this.goLive();
+    this.gate.whenElected(() => void this.goLive());
   }
 
   onApplicationShutdown(): void {
