@@ -2,26 +2,20 @@ import type { RecordedEvent } from '@tollgate/event-store';
 import type { RequestRelayed, TaskRefunded, TokenCreated } from '@tollgate/domain';
 import { recordedEvent as recorded } from '@tollgate/testing/recorded-event';
 import { BalanceBook, type Reservation } from './balance-book';
+import { tokenCreated as tokenData } from '@tollgate/testing/token-created';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
 const granted = (userId: number, amount: number) =>
   recorded('QuotaGranted', { userId, amount, reason: 'topup' });
 const tokenCreated = (tokenId: number, userId: number, remainQuota: number, unlimited = false) =>
-  recorded('TokenCreated', {
-    tokenId,
-    userId,
-    name: 't',
-    remainQuota,
-    unlimitedQuota: unlimited,
-    expiredTime: -1,
-    modelLimitsEnabled: false,
-    modelLimits: [],
-    allowIps: [],
-    group: '',
-    rateLimits: { rpm: 0, tpm: 0, concurrency: 0 },
-    keyHash: 'h',
-    sealedKey: { cipher: 'c', hash: 'h' },
-    createdTime: 0,
-  } satisfies TokenCreated['data']);
+  recorded(
+    'TokenCreated',
+    tokenData({
+      tokenId,
+      userId,
+      remainQuota,
+      unlimitedQuota: unlimited,
+    }) satisfies TokenCreated['data'],
+  );
 const receipt = (requestId: string, userId: number, tokenId: number, quota: number) =>
   recorded(
     'RequestRelayed',

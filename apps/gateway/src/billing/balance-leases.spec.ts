@@ -7,7 +7,8 @@ import { PendingWrites } from '../infrastructure/pending-writes';
 import { StreamCommands } from '../infrastructure/stream-commands';
 import { UsageAppender } from '../usage/usage-appender';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
-import { SYSTEM_ACTOR, type TokenCreated } from '@tollgate/domain';
+import { SYSTEM_ACTOR } from '@tollgate/domain';
+import { tokenCreated as tokenData } from '@tollgate/testing/token-created';
 import { leasesOf } from '../relay/relay-ports';
 import { BalanceBook } from './balance-book';
 import { BalanceLeases } from './balance-leases';
@@ -16,22 +17,8 @@ const USER = 1;
 const TOKEN = 7;
 
 /** A limited token of USER with a cap of `remainQuota`. */
-const tokenCreated = (remainQuota: number): TokenCreated['data'] => ({
-  tokenId: TOKEN,
-  userId: USER,
-  name: 't',
-  remainQuota,
-  unlimitedQuota: false,
-  expiredTime: -1,
-  modelLimitsEnabled: false,
-  modelLimits: [],
-  allowIps: [],
-  group: '',
-  rateLimits: { rpm: 0, tpm: 0, concurrency: 0 },
-  keyHash: 'h',
-  sealedKey: { cipher: 'c', hash: 'h' },
-  createdTime: 0,
-});
+const tokenCreated = (remainQuota: number) =>
+  tokenData({ tokenId: TOKEN, userId: USER, remainQuota });
 
 /** One gateway process's billing side: its own store handle on the shared file, book and keeper. */
 class Node {
