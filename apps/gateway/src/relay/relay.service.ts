@@ -155,6 +155,7 @@ export class RelayService {
         const error = this.limitError(call.lang, limits, settings);
         return sendError(res, error, call.requestId, wire);
       }
+      // Scale-out: a lease this process lacks is taken first (awaited, once per slice).
       const reserved = this.leases?.active
         ? this.reserved(prepared, await this.leases.reserve(...this.reservationOf(prepared)))
         : this.reserved(prepared, this.book.reserve(...this.reservationOf(prepared)));
@@ -309,28 +310,18 @@ export class RelayService {
     );
   }
 
-  /** What a call reserves before relaying. */
-  private reservationAmount(p: Omit<Prepared, 'reservation'>): number {
-    const { quote, facts, settings } = p;
-    // Absurd max_tokens / n stay a (refusable) number instead of breaking the book's integer check.
-    return Math.min(
-      reservationFor(quote, p.promptEstimate, facts.maxTokens, settings.price, facts.n),
-      Number.MAX_SAFE_INTEGER,
-    );
-  }
-
-  /** The book's reserve arguments for a call. */
+  /** The book's reserve arguments for a call: what it reserves before relaying. */
   private reservationOf(
     p: Omit<Prepared, 'reservation'>,
   ): [requestId: string, userId: number, tokenId: number, amount: number] {
-    const { call } = p;
+    const { call, quote, facts, settings } = p;
+    // Absurd max_tokens / n stay a (refusable) number instead of breaking the book's integer check.
+    const amount = Math.min(
+      reservationFor(quote, p.promptEstimate, facts.maxTokens, settings.price, facts.n),
+      Number.MAX_SAFE_INTEGER,
+    );
     // The book skips the token's own quota when it is unlimited; it still counts its usage.
-    return [
-      call.requestId,
-      call.caller.user.id,
-      call.caller.token?.id ?? 0,
-      this.reservationAmount(p),
-    ];
+    return [call.requestId, call.caller.user.id, call.caller.token?.id ?? 0, amount];
   }
 
   /** The call with its reservation, or the refusal as the client sees it. */
