@@ -8,20 +8,13 @@ import type {
   TaskPlatform,
   TaskSnapshot,
   TaskSubmitted,
+  TaskCharge,
 } from './task.events';
 
 type TaskPhase = 'open' | 'succeeded' | 'failed';
 
-export interface TaskState {
+export interface TaskState extends TaskCharge {
   readonly exists: boolean;
-  readonly taskId: string;
-  readonly platform: TaskPlatform;
-  readonly upstreamTaskId: string;
-  readonly userId: number;
-  readonly tokenId: number;
-  readonly channelId: number;
-  readonly model: string;
-  readonly quota: number;
   readonly phase: TaskPhase;
   /** The last snapshot recorded (the submission's fields until the first poll). */
   readonly snapshot: TaskSnapshot;

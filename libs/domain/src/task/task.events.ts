@@ -57,6 +57,12 @@ export interface TaskFacts {
   readonly properties?: unknown;
 }
 
+/** Which task charged whom, through which channel, and how much: what a refund gives back. */
+export type TaskCharge = Pick<
+  TaskFacts,
+  'taskId' | 'platform' | 'upstreamTaskId' | 'userId' | 'tokenId' | 'channelId' | 'model' | 'quota'
+>;
+
 /**
  * A task was accepted by the upstream (or refused by it: Midjourney records every submission). The
  * charge, when there is one, is the RequestRelayed receipt appended with this event in the same
@@ -134,15 +140,7 @@ export type TaskFailureCause = 'upstream' | 'timeout' | 'channel_missing';
  */
 export type TaskRefunded = DomainEvent<
   'TaskRefunded',
-  {
-    readonly taskId: string;
-    readonly platform: TaskPlatform;
-    readonly upstreamTaskId: string;
-    readonly userId: number;
-    readonly tokenId: number;
-    readonly channelId: number;
-    readonly model: string;
-    readonly quota: number;
+  TaskCharge & {
     /** Unix seconds. */
     readonly refundedTime: number;
   }
