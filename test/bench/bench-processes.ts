@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from '../support/free-port';
 
 export interface Running {
   readonly name: string;
@@ -122,6 +124,39 @@ export function sampleRss(running: Running, everyMs = 100) {
   };
 }
 
-export { freePort } from '../support/free-port';
+export { freePort };
+
+const ROOT = join(__dirname, '../../..');
+
+/**
+ * The built gateway (dist) on a free port with `dataDir`, pinned to `cpu`, quiet, no critical rate
+ * limit; `env` and the node arguments added (a profile run passes `--cpu-prof` and its signal).
+ */
+export async function startBenchGateway(options: {
+  dataDir: string;
+  cpu: string;
+  env?: Record<string, string>;
+  nodeArgs?: string[];
+  stopSignal?: NodeJS.Signals;
+}): Promise<Running> {
+  const port = await freePort();
+  return startProcess({
+    name: 'gateway',
+    script: join(ROOT, 'dist/apps/gateway/src/main.js'),
+    cpu: options.cpu,
+    port,
+    env: {
+      HOST: '127.0.0.1',
+      DATA_DIR: options.dataDir,
+      LOG_LEVEL: 'warn',
+      CRITICAL_RATE_LIMIT: '0',
+      CONSOLE_DIR: join(ROOT, 'frontend/dist'),
+      ...options.env,
+    },
+    ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
+    ...(options.stopSignal ? { stopSignal: options.stopSignal } : {}),
+    readyUrl: (p) => `http://127.0.0.1:${p}/api/status`,
+  });
+}
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

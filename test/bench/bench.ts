@@ -25,7 +25,7 @@ import {
   type LoadResult,
   type Target,
 } from './bench-load';
-import { freePort, sampleRss, sleep, startProcess, type Running } from './bench-processes';
+import { sampleRss, sleep, startBenchGateway, startProcess, type Running } from './bench-processes';
 import { writeReport, type Row } from './bench-report';
 import { ApiSession, setUpAccount, type BenchAccount } from './bench-setup';
 import { CHAT_BODY, SLOW_BODY } from './bench-shared';
@@ -239,31 +239,22 @@ const gw2 = (gateway: Running, account: BenchAccount): Target => ({
   headers: { authorization: `Bearer ${account.key}` },
 });
 
-async function startGateway(dataDir: string): Promise<Running> {
-  const port = await freePort();
+function startGateway(dataDir: string): Promise<Running> {
   const profileDir = flag('profile') ? join(tmpdir(), 'tollgate-profiles') : '';
-  return startProcess({
-    name: 'gateway',
-    script: join(DIST, 'apps/gateway/src/main.js'),
+  return startBenchGateway({
+    dataDir,
     cpu: CPU_SERVER,
-    port,
-    env: {
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      CRITICAL_RATE_LIMIT: '0',
-      CONSOLE_DIR: join(ROOT, 'frontend/dist'),
-    },
-    nodeArgs: profileDir
-      ? [
-          '--cpu-prof',
-          `--cpu-prof-dir=${profileDir}`,
-          '-r',
-          join(DIST, 'test/bench/profile-exit.preload.js'),
-        ]
-      : [],
-    ...(profileDir ? { stopSignal: 'SIGUSR2' as const } : {}),
-    readyUrl: (p) => `http://127.0.0.1:${p}/api/status`,
+    ...(profileDir
+      ? {
+          nodeArgs: [
+            '--cpu-prof',
+            `--cpu-prof-dir=${profileDir}`,
+            '-r',
+            join(DIST, 'test/bench/profile-exit.preload.js'),
+          ],
+          stopSignal: 'SIGUSR2' as const,
+        }
+      : {}),
   });
 }
 

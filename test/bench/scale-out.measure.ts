@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { load, type LoadResult } from './bench-load';
-import { freePort, startProcess, type Running } from './bench-processes';
+import { startBenchGateway, startProcess } from './bench-processes';
 import { setUpAccount } from './bench-setup';
 import { CHAT_BODY } from './bench-shared';
 
@@ -25,25 +25,6 @@ const ROOT = join(__dirname, '../../..');
 const DIST = join(ROOT, 'dist');
 const CPU_SERVER = '0';
 const CPU_LOAD = '1';
-
-async function gateway(dataDir: string, env: Record<string, string>): Promise<Running> {
-  const port = await freePort();
-  return startProcess({
-    name: 'gateway',
-    script: join(DIST, 'apps/gateway/src/main.js'),
-    cpu: CPU_SERVER,
-    port,
-    env: {
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      CRITICAL_RATE_LIMIT: '0',
-      CONSOLE_DIR: join(ROOT, 'frontend/dist'),
-      ...env,
-    },
-    readyUrl: (p) => `http://127.0.0.1:${p}/api/status`,
-  });
-}
 
 /** Lease events the run appended (taken, topped up, renewed, returned). */
 function leaseEvents(dataDir: string): number {
@@ -64,7 +45,7 @@ async function run(
   env: Record<string, string>,
 ): Promise<LoadResult & { leaseEvents: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-scale-'));
-  const running = await gateway(dataDir, env);
+  const running = await startBenchGateway({ dataDir, cpu: CPU_SERVER, env });
   try {
     const account = await setUpAccount(running.url, upstreamUrl);
     const target = { url: running.url, headers: { authorization: `Bearer ${account.key}` } };
