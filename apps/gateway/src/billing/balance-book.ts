@@ -246,16 +246,9 @@ export class BalanceBook implements HotCache {
     }
     account.reserved += amount;
     if (token) token.reserved += amount;
-    const leaseId = this.leases?.user.touch(userId);
-    const tokenLeaseId = token && !token.unlimited ? this.leases?.token.touch(tokenId) : undefined;
-    const reservation: Reservation = {
-      requestId,
-      userId,
-      tokenId,
-      amount,
-      ...(leaseId ? { leaseId } : {}),
-      ...(tokenLeaseId ? { tokenLeaseId } : {}),
-    };
+    const reservation: Reservation = this.leases
+      ? this.leasedReservation(requestId, userId, tokenId, amount, token)
+      : { requestId, userId, tokenId, amount };
     this.open.set(requestId, reservation);
     return { ok: true, reservation };
   }
@@ -339,6 +332,26 @@ export class BalanceBook implements HotCache {
     if (!this.leases) return tokenLeft(token);
     const lease = this.leases.token.usable(tokenId, this.leaseMarginMs);
     return lease ? lease.amount - lease.spent - token.reserved : 0;
+  }
+
+  /** Scale-out: the reservation names the leases it draws on (and marks them used now). */
+  private leasedReservation(
+    requestId: string,
+    userId: number,
+    tokenId: number,
+    amount: number,
+    token: TokenAccount | undefined,
+  ): Reservation {
+    const leaseId = this.leases?.user.touch(userId);
+    const tokenLeaseId = token && !token.unlimited ? this.leases?.token.touch(tokenId) : undefined;
+    return {
+      requestId,
+      userId,
+      tokenId,
+      amount,
+      ...(leaseId ? { leaseId } : {}),
+      ...(tokenLeaseId ? { tokenLeaseId } : {}),
+    };
   }
 
   /** A charge under the reservation's leases (spent: by this process's own settle). */
