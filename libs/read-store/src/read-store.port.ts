@@ -79,8 +79,9 @@ export interface CollectionSpec {
   /**
    * Fields searched by substring: a `$regex` whose pattern is a plain literal (metacharacters escaped,
    * `$options: 'i'` allowed) of three or more characters on one of them is answered through an index
-   * instead of a scan. Results are the same with or without it. SQLite: an FTS5 trigram index;
-   * MongoDB: no index (an unanchored regex scans there; Atlas Search would be the production answer).
+   * instead of a scan; a shorter one tests the index's copy of the searched texts instead of each
+   * document. Results are the same with or without it. SQLite: an FTS5 trigram index; MongoDB: no
+   * index (an unanchored regex scans there; Atlas Search would be the production answer).
    */
   readonly search?: readonly string[];
 }

@@ -698,6 +698,97 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>): void {
       expect(ids(await c.find({ tag: lit('seco') }))).toEqual(['2']);
       expect(ids(await c.find({ title: lit('also') }))).toEqual(['2']);
     });
+
+    describe('literals of 1 or 2 characters (below the trigrams)', () => {
+      const short: AnyDoc[] = [
+        { _id: 'a', name: 'Zoe Quinn', email: 'zq@example.com', tags: ['Xy', 'admin'] },
+        { _id: 'b', name: 'ozzy', email: 'OZ@mail.org', tags: ['ops'] },
+        { _id: 'c', name: 'Élodie', email: 'elodie@x.fr', tags: 'xylo' },
+        { _id: 'd', name: 'émile', email: 'e@x.io', tags: ['ÉTÉ', 42] },
+        { _id: 'e', name: 42, email: null, tags: [] },
+        { _id: 'f', name: 'qz 张', tags: ['z'] },
+        { _id: 'g', name: 'Oz the great', email: 'oz@lower.io' },
+      ];
+      let plainShort: Collection;
+      let searchedShort: Collection;
+      beforeAll(async () => {
+        plainShort = await collection(short);
+        const name = `${prefix}_${++counter}`;
+        await store.declare([{ name, search: ['name', 'email', 'tags'] }]);
+        searchedShort = store.collection(name);
+        for (const doc of short) await searchedShort.put(doc);
+      });
+
+      const shortCases: Array<[string, Filter, string[]]> = [
+        ['one character, case-insensitive', { name: lit('z') }, ['a', 'b', 'f', 'g']],
+        ['one character, case-sensitive', { name: lit('Z', false) }, ['a']],
+        ['two characters, case-insensitive', { email: lit('oz') }, ['b', 'g']],
+        ['two characters, case-sensitive', { email: lit('OZ', false) }, ['b']],
+        ['escaped metacharacter', { email: lit('.') }, ['a', 'b', 'c', 'd', 'g']],
+        ['an array element', { tags: lit('ad') }, ['a']],
+        ['an array element or a string', { tags: lit('y') }, ['a', 'c']],
+        ['never across two array elements', { tags: lit('y\na') }, []],
+        ['numbers are never matched', { tags: lit('4') }, []],
+        ['non-ASCII /i (no prefilter)', { name: lit('É') }, ['c', 'd']],
+        ['non-ASCII, case-sensitive', { name: lit('É', false) }, ['c']],
+        ['non-ASCII element, case-sensitive', { tags: lit('ÉT', false) }, ['d']],
+        ['a character without case', { name: lit('张') }, ['f']],
+        [
+          'empty literal matches every string',
+          { name: { $regex: '' } },
+          ['a', 'b', 'c', 'd', 'f', 'g'],
+        ],
+        [
+          '$or across the search fields',
+          { $or: [{ name: lit('xy') }, { email: lit('xy') }, { tags: lit('xy') }] },
+          ['a', 'c'],
+        ],
+        [
+          '$or with each branch its own case rule',
+          { $or: [{ email: lit('OZ', false) }, { name: lit('OZ') }] },
+          ['b', 'g'],
+        ],
+        [
+          '$or, case-sensitive in both',
+          { $or: [{ email: lit('OZ', false) }, { name: lit('OZ', false) }] },
+          ['b'],
+        ],
+        [
+          '$or with a non-ASCII /i literal and an id',
+          { $or: [{ name: lit('é') }, { tags: lit('é') }, { _id: 'e' }] },
+          ['c', 'd', 'e'],
+        ],
+        ['inside $nin', { name: { $nin: [/z/i] } }, ['c', 'd', 'e']],
+      ];
+      it.each(shortCases)(
+        '%s: same answer as without the index',
+        async (_label, filter, expected) => {
+          expect(sortedIds(await plainShort.find(filter))).toEqual(expected);
+          expect(sortedIds(await searchedShort.find(filter))).toEqual(expected);
+          expect(await searchedShort.count(filter)).toBe(expected.length);
+        },
+      );
+
+      it('follows updates and deletes', async () => {
+        const [name, c] = await named();
+        await store.declare([{ name, search: ['name', 'tags'] }]);
+        await c.put({ _id: 'x', name: 'Ab' });
+        await c.put({ _id: 'y', name: 'xx', tags: ['cab'] });
+        const either = (term: string) => ({ $or: [{ name: lit(term) }, { tags: lit(term) }] });
+        expect(sortedIds(await c.find(either('ab')))).toEqual(['x', 'y']);
+        await c.update('x', { $set: { name: 'cd' } });
+        expect(ids(await c.find({ name: lit('ab') }))).toEqual([]);
+        expect(ids(await c.find(either('ab')))).toEqual(['y']);
+        expect(ids(await c.find({ name: lit('C') }))).toEqual(['x']);
+        await c.update('y', { $set: { tags: ['zz', 'Q'] } });
+        expect(ids(await c.find({ tags: lit('b') }))).toEqual([]);
+        expect(ids(await c.find({ tags: lit('q', false) }))).toEqual([]);
+        expect(ids(await c.find({ tags: lit('Q', false) }))).toEqual(['y']);
+        await c.delete('x');
+        expect(await c.find({ name: lit('c') })).toEqual([]);
+        expect(await c.count(either('d'))).toBe(0);
+      });
+    });
   });
 
   describe('counts', () => {

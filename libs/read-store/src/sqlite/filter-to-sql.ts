@@ -4,9 +4,15 @@ import { NULL_KEY, eachExpr, elementKeyExpr, fieldExpr, keyExpr, typeExpr } from
 
 export type SqlValue = string | number | null;
 
-/** A collection's trigram index: its FTS5 table and the column holding each searched field. */
+/**
+ * A collection's trigram index: its FTS5 table, that table's content shadow table (the searched
+ * texts, read for literals too short for trigrams), the collection's own table (whose rowid the
+ * content rows share) and the column holding each searched field.
+ */
 export interface SearchIndex {
   readonly table: string;
+  readonly contentTable: string;
+  readonly rows: string;
   readonly columns: ReadonlyMap<string, string>;
 }
 
@@ -259,7 +265,7 @@ function regex(
   // g/y would make RegExp.test stateful; keep only flags JavaScript and MongoDB share.
   const flags = [...new Set(rawFlags)].filter((c) => 'ims'.includes(c)).join('');
   new RegExp(source, flags); // throws early on an invalid pattern
-  const narrowed = searchPrefilter(path, source, flags, params, search);
+  const guard = searchPrefilter(path, source, flags, params, search);
   const literal = literalOf(source);
   const test = (value: string) => {
     if (literal !== null && isAscii(literal)) {
@@ -272,14 +278,14 @@ function regex(
     params.push(source, flags);
     return `regexp(?, ?, ${value})`;
   };
-  if (path === '_id') return `(${narrowed}${test('id')})`;
+  if (path === '_id') return `(${guard(test('id'))})`;
   // Strings match; an array matches when one of its string elements does.
   const scalarTest = test(fieldExpr(path));
   const elementTest = test('e.value');
-  return (
-    `(${narrowed}CASE ${typeExpr(path)} WHEN 'text' THEN ${scalarTest} WHEN 'array' THEN ` +
-    `EXISTS (SELECT 1 FROM ${eachExpr(path)} AS e WHERE e.type = 'text' AND ${elementTest}) ELSE 0 END)`
-  );
+  return `(${guard(
+    `CASE ${typeExpr(path)} WHEN 'text' THEN ${scalarTest} WHEN 'array' THEN ` +
+      `EXISTS (SELECT 1 FROM ${eachExpr(path)} AS e WHERE e.type = 'text' AND ${elementTest}) ELSE 0 END`,
+  )})`;
 }
 
 /**
@@ -288,26 +294,27 @@ function regex(
  * per-field checks decide. Other branches (an id, say) stay as they are.
  */
 function compileSearchOr(branches: unknown[], state: State, search: SearchIndex): string {
-  const params = state.params;
-  const byLiteral = new Map<string, Array<{ index: number; path: string }>>();
+  const byLiteral = new Map<string, Array<{ index: number; path: string; insensitive: boolean }>>();
   branches.forEach((branch, index) => {
     const hit = searchableBranch(branch, search);
     if (!hit) return;
     const group = byLiteral.get(hit.literal) ?? [];
-    group.push({ index, path: hit.path });
+    group.push({ index, ...hit });
     byLiteral.set(hit.literal, group);
   });
   const combined = new Set<number>();
   const parts: string[] = [];
   for (const [literal, group] of byLiteral) {
     if (group.length < 2) continue;
-    const columns = [...new Set(group.map((g) => search.columns.get(g.path)!))];
-    params.push(`{${columns.join(' ')}} : "${literal.replace(/"/g, '""')}"`);
-    // Compiled without the index: the MATCH above is the prefilter for all of them.
-    const checks = group.map((g) => `(${compileFilter(branches[g.index], state)})`);
-    parts.push(
-      `(rowid IN (SELECT rowid FROM ${search.table} WHERE ${search.table} MATCH ?) AND (${checks.join(' OR ')}))`,
+    const guard = narrowing(
+      search,
+      literal,
+      group.map((g) => ({ column: search.columns.get(g.path)!, insensitive: g.insensitive })),
+      state.params,
     );
+    // Compiled without the index: the narrowing above is the prefilter for all of them.
+    const checks = group.map((g) => `(${compileFilter(branches[g.index], state)})`);
+    parts.push(`(${guard(`(${checks.join(' OR ')})`)})`);
     group.forEach((g) => combined.add(g.index));
   }
   branches.forEach((branch, index) => {
@@ -320,7 +327,7 @@ function compileSearchOr(branches: unknown[], state: State, search: SearchIndex)
 function searchableBranch(
   branch: unknown,
   search: SearchIndex,
-): { path: string; literal: string } | null {
+): { path: string; literal: string; insensitive: boolean } | null {
   if (!isPlainObject(branch)) return null;
   const keys = Object.keys(branch);
   if (keys.length !== 1) return null;
@@ -342,20 +349,16 @@ function searchableBranch(
   } else {
     return null;
   }
-  const literal = literalOf(source);
-  if (literal === null || [...literal].length < 3) return null;
-  if (flags.includes('i') && ![...literal].every(foldsLikeSqlite)) return null;
-  return { path, literal };
+  const literal = indexableLiteral(source, flags);
+  return literal === null ? null : { path, literal, insensitive: flags.includes('i') };
 }
 
 const isAscii = (text: string): boolean => [...text].every((c) => c.charCodeAt(0) < 0x80);
 
 /**
- * A pattern that is only a literal (metacharacters escaped, as search boxes build it) of at least three
- * characters, on a field with a trigram index, first narrows the rows through the index: every row
- * the regexp matches contains the literal, so the index gives a superset and the regexp still decides
- * (case, exactness). Case-insensitive patterns take the index only when SQLite's case folding and
- * JavaScript's agree (ASCII, or characters without case).
+ * A pattern that is only a literal (metacharacters escaped, as search boxes build it), on a field with
+ * a trigram index, first narrows the rows through the index: every row the regexp matches contains
+ * the literal, so the index gives a superset and the regexp still decides (case, exactness).
  */
 function searchPrefilter(
   path: string,
@@ -363,14 +366,65 @@ function searchPrefilter(
   flags: string,
   params: SqlValue[],
   search: SearchIndex | undefined,
-): string {
+): Guard {
   const column = search?.columns.get(path);
-  if (!search || !column) return '';
+  if (!search || !column) return unguarded;
+  const literal = indexableLiteral(source, flags);
+  if (literal === null) return unguarded;
+  return narrowing(search, literal, [{ column, insensitive: flags.includes('i') }], params);
+}
+
+/** Puts a narrowing in front of the exact test it guards (its parameters are pushed first). */
+type Guard = (test: string) => string;
+const unguarded: Guard = (test) => test;
+
+/**
+ * The literal a pattern can be narrowed by, or null. Case-insensitive patterns qualify only when
+ * SQLite's case folding (the trigram tokenizer's, lower()'s) and JavaScript's agree: ASCII, or
+ * characters without case.
+ */
+function indexableLiteral(source: string, flags: string): string | null {
   const literal = literalOf(source);
-  if (literal === null || [...literal].length < 3) return '';
-  if (flags.includes('i') && ![...literal].every(foldsLikeSqlite)) return '';
-  params.push(`${column} : "${literal.replace(/"/g, '""')}"`);
-  return `rowid IN (SELECT rowid FROM ${search.table} WHERE ${search.table} MATCH ?) AND `;
+  if (literal === null || literal === '') return null;
+  if (flags.includes('i') && ![...literal].every(foldsLikeSqlite)) return null;
+  return literal;
+}
+
+/**
+ * A superset of the rows whose columns contain the literal. Three characters or more take the trigram
+ * index (one MATCH over all the columns). Shorter ones have no trigram: each row's searched texts are
+ * looked up in the index's content table by rowid, far cheaper to test than the JSON document. A
+ * per-row test, not `rowid IN (scan)`: a page sorted by an index stops at its last row, and another
+ * selective condition is not made to wait for a scan of every row (measured in docs/performance.md).
+ */
+function narrowing(
+  search: SearchIndex,
+  literal: string,
+  checks: ReadonlyArray<{ column: string; insensitive: boolean }>,
+  params: SqlValue[],
+): Guard {
+  if ([...literal].length >= 3) {
+    const columns = [...new Set(checks.map((c) => c.column))];
+    const scope = columns.length === 1 ? columns[0]! : `{${columns.join(' ')}}`;
+    params.push(`${scope} : "${literal.replace(/"/g, '""')}"`);
+    // Top level of the AND: the planner drives the rows from the index's rowids.
+    return (test) =>
+      `rowid IN (SELECT rowid FROM ${search.table} WHERE ${search.table} MATCH ?) AND ${test}`;
+  }
+  // Each branch keeps its own case rule: one lower() test for all would miss a case-sensitive 'É'
+  // (JavaScript lower-cases the literal, SQLite's lower() leaves the text).
+  const tests = new Map<string, SqlValue>();
+  for (const { column, insensitive } of checks) {
+    tests.set(
+      insensitive ? `instr(lower(s.${column}), ?) > 0` : `instr(s.${column}, ?) > 0`,
+      insensitive ? literal.toLowerCase() : literal,
+    );
+  }
+  params.push(...tests.values());
+  const exists = `EXISTS (SELECT 1 FROM ${search.contentTable} AS s WHERE s.id = ${search.rows}.rowid AND (${[...tests.keys()].join(' OR ')}))`;
+  // In a CASE, so it is tested first: at the top of an AND, SQLite may turn the EXISTS into a join
+  // whose outer loop runs the exact test on every row's document (no faster than no narrowing).
+  return (test) => `CASE WHEN ${exists} THEN ${test} ELSE 0 END`;
 }
 
 const META = new Set([...'\\^$.|?*+()[]{}']);

@@ -225,6 +225,8 @@ describe('SqliteReadStore', () => {
           },
           {
             table: '"$fts_people"',
+            contentTable: '"$fts_people_content"',
+            rows: '"people"',
             columns: new Map([
               ['username', 'c0'],
               ['email', 'c1'],
@@ -237,6 +239,118 @@ describe('SqliteReadStore', () => {
         expect(db.prepare(`SELECT n FROM "$counts" WHERE collection = 'people'`).get()).toEqual({
           n: 1,
         });
+      } finally {
+        db.close();
+      }
+      store = new SqliteReadStore(file);
+    });
+
+    it('narrows 1- and 2-character literals by scanning the index content, with the same answers', async () => {
+      await store.declare([{ name: 'people', search: ['username', 'email', 'tags'] }]);
+      const names = ['ab', 'AB', 'xAbx', 'Élan', 'élan', '张三', 'a"b', 'zz', 'q.b', ''];
+      await store.transaction(async (session) => {
+        for (let i = 0; i < 60; i++) {
+          await session.collection('people').put({
+            _id: `p${i}`,
+            username: i % 7 === 6 ? i : names[i % names.length],
+            email: i % 5 === 4 ? null : `${names[(i * 3) % names.length]}@x.io`,
+            tags: i % 3 === 0 ? [names[(i + 1) % names.length], 7] : names[(i + 2) % names.length],
+          });
+        }
+      });
+      await store.close();
+      const db = new Database(file);
+      registerRegexp(db);
+      const search = {
+        table: '"$fts_people"',
+        contentTable: '"$fts_people_content"',
+        rows: '"people"',
+        columns: new Map([
+          ['username', 'c0'],
+          ['email', 'c1'],
+          ['tags', 'c2'],
+        ]),
+      };
+      const content = /"\$fts_people_content"/g;
+      try {
+        const or = filterToSql(
+          {
+            $or: [
+              { username: { $regex: 'Ab', $options: 'i' } },
+              { email: /Ab/i },
+              { tags: { $regex: 'Ab' } },
+              { _id: 'p1' },
+            ],
+          },
+          search,
+        );
+        // One subquery for the three branches, each with its own case rule.
+        expect(or.sql.match(content)).toHaveLength(1);
+        expect(or.sql).toContain(
+          'EXISTS (SELECT 1 FROM "$fts_people_content" AS s WHERE s.id = "people".rowid AND (instr(lower(s.c0), ?) > 0 OR instr(lower(s.c1), ?) > 0 OR instr(s.c2, ?) > 0))',
+        );
+        expect(or.params.slice(0, 3)).toEqual(['ab', 'ab', 'Ab']);
+        const detail = (
+          db
+            .prepare(`EXPLAIN QUERY PLAN SELECT id FROM people WHERE ${or.sql}`)
+            .all(...or.params) as Array<{
+            detail: string;
+          }>
+        )
+          .map((p) => p.detail)
+          .join(' | ');
+        // Each row's texts are looked up by rowid; the FTS table itself is not read.
+        expect(detail).toMatch(/SEARCH s USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+        expect(detail).not.toMatch(/\$fts_people VIRTUAL TABLE/);
+
+        const single = filterToSql({ username: /é/ }, search);
+        expect(single.sql).toContain(
+          'EXISTS (SELECT 1 FROM "$fts_people_content" AS s WHERE s.id = "people".rowid AND (instr(s.c0, ?) > 0))',
+        );
+        expect(single.params[0]).toBe('é');
+        // Not searched, SQLite's lower() would not fold it, empty, or not a literal: no prefilter.
+        for (const filter of [
+          { nickname: /ab/i },
+          { username: /é/i },
+          { username: { $regex: '' } },
+          { username: /^a/ },
+        ]) {
+          expect(filterToSql(filter, search).sql).not.toMatch(content);
+        }
+
+        const patterns = ['a', 'A', 'ab', 'Ab', 'é', 'É', '张', '"', 'q\\.', '@', 'zz', 'l'];
+        const filters = patterns.flatMap((p) => [
+          { username: { $regex: p, $options: 'i' } },
+          { email: { $regex: p } },
+          { tags: { $regex: p, $options: 'i' } },
+          { $or: [{ username: { $regex: p, $options: 'i' } }, { tags: { $regex: p } }] },
+          {
+            $or: [
+              { username: { $regex: p } },
+              { email: { $regex: p, $options: 'i' } },
+              { _id: 'p0' },
+            ],
+          },
+        ]);
+        const ids = (where: { sql: string; params: unknown[] }) =>
+          (
+            db
+              .prepare(`SELECT id FROM people WHERE ${where.sql} ORDER BY id`)
+              .all(...where.params) as Array<{
+              id: string;
+            }>
+          ).map((r) => r.id);
+        let narrowed = 0;
+        for (const filter of filters) {
+          const withIndex = filterToSql(filter, search);
+          if (content.test(withIndex.sql)) narrowed++;
+          content.lastIndex = 0;
+          expect({ filter, ids: ids(withIndex) }).toEqual({
+            filter,
+            ids: ids(filterToSql(filter)),
+          });
+        }
+        expect(narrowed).toBeGreaterThan(40);
       } finally {
         db.close();
       }

@@ -7,6 +7,7 @@ import {
   COUNTS_TABLE,
   SEARCH_CONFIG_TABLE,
   keyExpr,
+  searchContentTableName,
   searchTableName,
   splitPath,
   tableName,
@@ -169,7 +170,7 @@ function declareSearch(db: Database, collection: string, fields: readonly string
       `INSERT OR REPLACE INTO ${SEARCH_CONFIG_TABLE} (collection, fields) VALUES (?, ?)`,
     ).run(collection, config);
   }
-  return { table: fts, columns };
+  return { table: fts, contentTable: searchContentTableName(collection), rows: table, columns };
 }
 
 function triggerExists(db: Database, quotedName: string): boolean {
