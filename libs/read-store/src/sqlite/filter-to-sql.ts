@@ -23,6 +23,8 @@ export interface SqlFragment {
 
 export interface FilterContext {
   readonly search?: SearchIndex | undefined;
+  /** The key column of each indexed path (sql-names.ts, keyColumn): compared instead of keyExpr. */
+  readonly keys?: ReadonlyMap<string, string> | undefined;
   /** Leading paths of the collection's indexes: their array test is written so the index answers it. */
   readonly indexed?: ReadonlySet<string> | undefined;
   /**
@@ -61,12 +63,15 @@ export function filterToSql(
 }
 
 /** ORDER BY in BSON order, with `_id` ascending as the last key so pages never repeat or skip ties. */
-export function sortToSql(sort: SortSpec | undefined): string {
+export function sortToSql(
+  sort: SortSpec | undefined,
+  columns?: ReadonlyMap<string, string>,
+): string {
   const entries = Object.entries(sort ?? {});
   if (entries.length === 0) return '';
   const keys = entries.map(([path, dir]) => {
     if (dir !== 1 && dir !== -1) throw new Error(`Sort direction for ${path} must be 1 or -1`);
-    return `${keyExpr(path)} ${dir === 1 ? 'ASC' : 'DESC'}`;
+    return `${columns?.get(path) ?? keyExpr(path)} ${dir === 1 ? 'ASC' : 'DESC'}`;
   });
   if (!entries.some(([path]) => path === '_id')) keys.push('id ASC');
   return ` ORDER BY ${keys.join(', ')}`;
@@ -159,7 +164,7 @@ function orElement(
   scalarCond: (key: string) => string,
   elementCond: (key: string) => string,
 ): string {
-  const key = keyExpr(path);
+  const key = state.context.keys?.get(path) ?? keyExpr(path);
   const scalar = scalarCond(key);
   if (path === '_id') return `(${scalar})`;
   if (state.context.scalar?.has(path)) {

@@ -71,10 +71,28 @@ export const NULL_KEY = '-9e999';
 /** The field's BSON-ordered key (see above); `_id` is the primary-key column, always a string. */
 export function keyExpr(path: string, row = ''): string {
   if (path === '_id') return `${row}id`;
+  return keyExprOf(`${row}doc`, path);
+}
+
+/** The same key, computed from any JSON text (a bound document, say). */
+export function keyExprOf(json: string, path: string): string {
   return keyOf(
-    `json_type(${row}doc, '${jsonPath(path)}')`,
-    `json_extract(${row}doc, '${jsonPath(path)}')`,
+    `json_type(${json}, '${jsonPath(path)}')`,
+    `json_extract(${json}, '${jsonPath(path)}')`,
   );
+}
+
+/*
+ * An indexed path's key is also stored in a column of its own, written with the document: an index
+ * on a plain column is only touched by an UPDATE that sets that column, so the frequent counter
+ * updates (quota, request counts) rewrite the document alone instead of every expression index of
+ * the row (docs/performance.md). The column holds exactly keyExpr's value (no type affinity), so
+ * anything keyExpr answers, the column answers.
+ */
+export const KEY_COLUMN_PREFIX = 'key:';
+export function keyColumn(path: string): string {
+  splitPath(path); // validates: no quotes or control characters
+  return `"${KEY_COLUMN_PREFIX}${path}"`;
 }
 
 /** The same key for an element of `json_each(...)` (its `type` and `value` columns). */

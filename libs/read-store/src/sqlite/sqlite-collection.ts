@@ -11,7 +11,15 @@ import { DuplicateKeyError } from '../read-store.port';
 import { applyUpdate, checkUpdate } from '../shared/apply-update';
 import { filterToSql, sortToSql, type FilterSql, type SearchIndex } from './filter-to-sql';
 import type { ReadQuery } from './read-pool';
-import { COUNTS_TABLE, fieldExpr, keyExpr, tableName, typeExpr } from './sql-names';
+import {
+  COUNTS_TABLE,
+  fieldExpr,
+  keyExpr,
+  keyExprOf,
+  splitPath,
+  tableName,
+  typeExpr,
+} from './sql-names';
 import type { StatementCache } from './statement-cache';
 
 /**
@@ -26,6 +34,8 @@ export interface SqliteAccess {
   search(collection: string): SearchIndex | undefined;
   /** The leading paths of the collection's declared indexes. */
   indexed(collection: string): ReadonlySet<string> | undefined;
+  /** The key column of each indexed path (written with every document, compared by filters). */
+  keys(collection: string): ReadonlyMap<string, string> | undefined;
 }
 
 interface Row {
@@ -54,7 +64,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
 
   async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
     const page = pageToSql(options);
-    const sort = sortToSql(options.sort);
+    const sort = sortToSql(options.sort, this.access.keys(this.name));
     // A deep page walks the skipped rows in the subquery, where SQLite can stay on the index and
     // never reads their documents; only the page's own rows are loaded.
     const select = (where: FilterSql) => ({
@@ -87,6 +97,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     if (indexed && indexed.size > 0) {
       const plain = filterToSql(filter, {
         search: this.access.search(this.name),
+        keys: this.access.keys(this.name),
         indexed,
         scalar: indexed,
       });
@@ -102,10 +113,11 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
 
   /** One row `{a: 1}` when some document holds an array at one of these (indexed) paths. */
   private arrayProbe(paths: readonly string[]): string {
-    const seeks = paths.map(
-      (path) =>
-        `EXISTS (SELECT 1 FROM ${this.table} WHERE ${keyExpr(path)} >= x'02' AND ${keyExpr(path)} < x'03')`,
-    );
+    const keys = this.access.keys(this.name);
+    const seeks = paths.map((path) => {
+      const key = keys?.get(path) ?? keyExpr(path);
+      return `EXISTS (SELECT 1 FROM ${this.table} WHERE ${key} >= x'02' AND ${key} < x'03')`;
+    });
     return `SELECT (${seeks.join(' OR ')}) AS a`;
   }
 
@@ -148,8 +160,9 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
         Row | undefined;
       if (!row && !options.upsert) return false;
       const body = row ? (JSON.parse(row.doc) as Record<string, unknown>) : {};
+      const before = row ? this.keyValues(body) : undefined;
       applyUpdate(body, update, !row);
-      this.upsertRow(db, id, body);
+      this.upsertRow(db, id, body, before);
       return true;
     });
   }
@@ -163,8 +176,9 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
         .all(...where.params) as Row[];
       for (const row of rows) {
         const body = JSON.parse(row.doc) as Record<string, unknown>;
+        const before = this.keyValues(body);
         applyUpdate(body, update, false);
-        this.upsertRow(db, row.id, body);
+        this.upsertRow(db, row.id, body, before);
       }
       return rows.length;
     });
@@ -199,7 +213,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     const key =
       groupBy === null
         ? 'NULL AS k, NULL AS t'
-        : `${fieldExpr(groupBy)} AS k, ${typeExpr(groupBy)} AS t, ${keyExpr(groupBy)} AS g`;
+        : `${fieldExpr(groupBy)} AS k, ${typeExpr(groupBy)} AS t, ${this.access.keys(this.name)?.get(groupBy) ?? keyExpr(groupBy)} AS g`;
     const group = groupBy === null ? '' : ' GROUP BY g ORDER BY g';
     const query = this.scalarFirst(
       filter,
@@ -222,17 +236,42 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   private where(filter: Filter | undefined): FilterSql {
     return filterToSql(filter, {
       search: this.access.search(this.name),
+      keys: this.access.keys(this.name),
       indexed: this.access.indexed(this.name),
     });
   }
 
-  private upsertRow(db: StatementCache, id: string, body: Record<string, unknown>): void {
+  /** The indexed paths' values as JSON text, to tell whether an update changed any of them. */
+  private keyValues(body: Record<string, unknown>): string[] | undefined {
+    const keys = this.access.keys(this.name);
+    if (!keys || keys.size === 0) return undefined;
+    return [...keys.keys()].map((path) => String(JSON.stringify(valueAt(body, path))));
+  }
+
+  /**
+   * Writes the document and its key columns. `before` (the indexed values of the row as it was read)
+   * lets an update that changed none of them write the document alone, which touches no index.
+   */
+  private upsertRow(
+    db: StatementCache,
+    id: string,
+    body: Record<string, unknown>,
+    before?: readonly string[],
+  ): void {
     if (typeof id !== 'string' || id === '')
       throw new Error(`Document _id must be a non-empty string`);
+    const doc = JSON.stringify(body);
+    const keys = this.access.keys(this.name);
     try {
-      db.get(
-        `INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`,
-      ).run(id, JSON.stringify(body));
+      if (!keys || keys.size === 0) {
+        db.get(
+          `INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`,
+        ).run(id, doc);
+      } else if (before && sameValues(before, this.keyValues(body)!)) {
+        db.get(`UPDATE ${this.table} SET doc = ? WHERE id = ?`).run(doc, id);
+      } else {
+        db.get(upsertWithKeys(this.table, keys)).run({ id, doc });
+      }
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
         throw new DuplicateKeyError(this.name, { cause: error });
@@ -241,6 +280,42 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     }
   }
 }
+
+/** Built once per declared key set (a collection's map lives until it is declared again). */
+const upserts = new WeakMap<ReadonlyMap<string, string>, string>();
+
+/** The upsert that writes the document and computes its key columns from it, as keyExpr would. */
+function upsertWithKeys(table: string, keys: ReadonlyMap<string, string>): string {
+  let sql = upserts.get(keys);
+  if (!sql) {
+    const columns = [...keys.values()];
+    const values = [...keys.keys()].map((path) => keyExprOf('@doc', path));
+    sql =
+      `INSERT INTO ${table} (id, doc, ${columns.join(', ')}) VALUES (@id, @doc, ${values.join(', ')}) ` +
+      `ON CONFLICT(id) DO UPDATE SET doc = excluded.doc, ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+    upserts.set(keys, sql);
+  }
+  return sql;
+}
+
+const segmentsOf = new Map<string, readonly string[]>();
+
+/** The value at a dotted path as json_extract finds it: through objects only, never into arrays. */
+function valueAt(doc: Record<string, unknown>, path: string): unknown {
+  let segments = segmentsOf.get(path);
+  if (!segments) segmentsOf.set(path, (segments = splitPath(path)));
+  let value: unknown = doc;
+  for (const segment of segments) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    value = Object.prototype.hasOwnProperty.call(value, segment)
+      ? (value as Record<string, unknown>)[segment]
+      : undefined;
+  }
+  return value;
+}
+
+const sameValues = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((value, i) => value === b[i]);
 
 function toDoc<T extends Doc>(row: Row): T {
   return { _id: row.id, ...(JSON.parse(row.doc) as Record<string, unknown>) } as T;

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { readStoreContract } from '../contract/read-store.contract';
 import { filterToSql } from './filter-to-sql';
+import { keyColumn, keyExpr } from './sql-names';
+import type { StatementCache } from './statement-cache';
 import { registerRegexp } from './regexp-function';
 import { SqliteReadStore } from './sqlite-read-store';
 
@@ -125,6 +127,108 @@ describe('SqliteReadStore', () => {
       expect(await store.collection('accounts').count()).toBe(2);
     });
 
+    describe('key columns', () => {
+      const keysOf = (db: Database.Database, table: string) =>
+        db.prepare(`SELECT id, "key:group" AS g FROM ${table} ORDER BY id`).all();
+      /** The SQL the write connection runs (its statement cache hands each one out). */
+      const preparedBy = async (fn: () => Promise<unknown>): Promise<string[]> => {
+        const writes = (store as unknown as { writes: StatementCache }).writes;
+        const spy = jest.spyOn(writes, 'get');
+        try {
+          await fn();
+          return spy.mock.calls.map(([sql]) => sql);
+        } finally {
+          spy.mockRestore();
+        }
+      };
+
+      it('hold each indexed value as the document changes, and index only those', async () => {
+        const users = store.collection('users');
+        await users.put({ _id: 'a', group: 'vip', n: 1 });
+        await users.put({ _id: 'b', group: ['x', 1], n: 1 });
+        await users.put({ _id: 'c', n: 1 });
+        await users.update('a', { $inc: { n: 1 } });
+        await users.update('c', { $set: { group: true } });
+        await users.updateMany({ _id: 'b' }, { $set: { group: 'std' } });
+        await store.close();
+        const db = new Database(file);
+        try {
+          // keyExpr's values: text as is, a missing field as the null key, true as x'04'.
+          expect(keysOf(db, 'users')).toEqual([
+            { id: 'a', g: 'vip' },
+            { id: 'b', g: 'std' },
+            { id: 'c', g: Buffer.from([4]) },
+          ]);
+          expect(
+            db
+              .prepare(
+                `SELECT count(*) AS n FROM users WHERE "key:group" IS NOT (${keyExpr('group')})`,
+              )
+              .get(),
+          ).toEqual({ n: 0 });
+        } finally {
+          db.close();
+        }
+        store = new SqliteReadStore(file);
+        await store.declare([{ name: 'users', indexes: [{ fields: { group: 1 } }] }]);
+        expect(await store.collection('users').find({ group: 'std' })).toEqual([
+          { _id: 'b', group: 'std', n: 1 },
+        ]);
+      });
+
+      it('let an update that changes no indexed value write the document alone', async () => {
+        const users = store.collection('users');
+        await users.put({ _id: 'a', group: 'vip', n: 1 });
+        const counters = await preparedBy(() => users.update('a', { $inc: { n: 1 } }));
+        const regroup = await preparedBy(() => users.update('a', { $set: { group: 'std' } }));
+        expect(counters.filter((sql) => sql.startsWith('UPDATE'))).toEqual([
+          'UPDATE "users" SET doc = ? WHERE id = ?',
+        ]);
+        expect(regroup.some((sql) => sql.includes('"key:group" = excluded."key:group"'))).toBe(
+          true,
+        );
+        expect(await users.find({ group: 'std' })).toEqual([{ _id: 'a', group: 'std', n: 2 }]);
+        expect(await users.find({ group: 'vip' })).toEqual([]);
+      });
+
+      it('are added and filled for a table of the earlier layout, and dropped with their index', async () => {
+        await store.close();
+        const old = join(dir, `old-${Math.random().toString(36).slice(2)}.sqlite`);
+        const db = new Database(old);
+        db.exec(`CREATE TABLE users (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+        db.exec(`CREATE INDEX "ix_users__group_a" ON users (${keyExpr('group')} ASC, id ASC)`);
+        db.prepare(`INSERT INTO users VALUES (?, ?)`).run('u1', '{"group":"vip","n":1}');
+        db.prepare(`INSERT INTO users VALUES (?, ?)`).run('u2', '{"group":3}');
+        db.close();
+        store = new SqliteReadStore(old);
+        await store.declare([{ name: 'users', indexes: [{ fields: { group: 1 } }] }]);
+        expect(await store.collection('users').find({ group: 'vip' })).toEqual([
+          { _id: 'u1', group: 'vip', n: 1 },
+        ]);
+        expect(await store.collection('users').find({ group: { $gt: 2 } })).toEqual([
+          { _id: 'u2', group: 3 },
+        ]);
+        // The index no longer listed: its column goes too, so a column never outlives its upkeep.
+        await store.declare([{ name: 'users' }]);
+        await store.close();
+        const after = new Database(old);
+        try {
+          const columns = after.prepare(`SELECT name FROM pragma_table_info('users')`).all();
+          expect(columns).toEqual([{ name: 'id' }, { name: 'doc' }]);
+          expect(
+            after
+              .prepare(
+                `SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'users' AND sql IS NOT NULL`,
+              )
+              .all(),
+          ).toEqual([]);
+        } finally {
+          after.close();
+        }
+        store = new SqliteReadStore(file);
+      });
+    });
+
     it('persists across reopening the file', async () => {
       await store.collection('users').put({ _id: 'u1', email: 'a@example.com', group: 'vip' });
       await store.close();
@@ -135,13 +239,14 @@ describe('SqliteReadStore', () => {
       ]);
     });
 
-    it('uses WAL and the declared expression indexes', async () => {
+    it('uses WAL and the declared indexes on the key columns', async () => {
       await store.collection('users').put({ _id: 'u1', group: 'vip' });
       await store.close();
       const db = new Database(file);
       try {
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-        const where = filterToSql({ group: 'vip' }, { scalar: new Set(['group']) });
+        const keys = new Map([['group', keyColumn('group')]]);
+        const where = filterToSql({ group: 'vip' }, { keys, scalar: new Set(['group']) });
         const plan = db
           .prepare(`EXPLAIN QUERY PLAN SELECT id FROM users WHERE ${where.sql} ORDER BY id`)
           .all(...where.params) as Array<{ detail: string }>;
@@ -151,7 +256,7 @@ describe('SqliteReadStore', () => {
         // The index ends with the _id tie-breaker: equal keys come out in _id order, unsorted.
         expect(plan.map((p) => p.detail).join()).not.toMatch(/TEMP B-TREE/);
         // With the array-element branch, both halves are still index seeks.
-        const full = filterToSql({ group: 'vip' }, { indexed: new Set(['group']) });
+        const full = filterToSql({ group: 'vip' }, { keys, indexed: new Set(['group']) });
         const orPlan = db
           .prepare(`EXPLAIN QUERY PLAN SELECT id FROM users WHERE ${full.sql}`)
           .all(...full.params) as Array<{ detail: string }>;

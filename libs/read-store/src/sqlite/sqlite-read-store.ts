@@ -12,9 +12,9 @@ import type { SearchIndex } from './filter-to-sql';
 import { ReadPool, type ReadQuery } from './read-pool';
 import { registerRegexp } from './regexp-function';
 import { AsyncMutex } from './async-mutex';
-import { tableName } from './sql-names';
+import { keyColumn, tableName } from './sql-names';
 import { SqliteCollection, type SqliteAccess } from './sqlite-collection';
-import { declareCollection, dropCollection } from './sqlite-schema';
+import { declareCollection, dropCollection, keyPaths } from './sqlite-schema';
 import { StatementCache } from './statement-cache';
 
 export interface SqliteReadStoreOptions {
@@ -32,8 +32,8 @@ export interface SqliteReadStoreOptions {
 
 /**
  * ReadStore on one SQLite file (or ':memory:'). One table per collection, `(id TEXT PRIMARY KEY, doc
- * TEXT)` with the document as JSON; filters run as SQL over json_extract, indexes are expression
- * indexes. better-sqlite3 is synchronous but `transaction` bodies are async, so an async mutex makes
+ * TEXT)` with the document as JSON, plus one key column per indexed path (sql-names.ts, keyColumn);
+ * filters run as SQL over json_extract and those columns, which the indexes are on. better-sqlite3 is synchronous but `transaction` bodies are async, so an async mutex makes
  * transactions and out-of-transaction writes take turns on the single write connection.
  *
  * Reads outside a transaction (what query handlers do) never run on the caller's thread: a small pool
@@ -54,6 +54,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly declared = new Set<string>();
   private readonly searchIndexes = new Map<string, SearchIndex>();
   private readonly indexedPaths = new Map<string, ReadonlySet<string>>();
+  private readonly keyColumns = new Map<string, ReadonlyMap<string, string>>();
   private readonly specs = new Map<string, CollectionSpec>();
   private readonly storeAccess: SqliteAccess;
   /**
@@ -89,6 +90,7 @@ export class SqliteReadStore implements ReadStore {
       },
       search: (name) => this.searchIndexes.get(name),
       indexed: (name) => this.indexedPaths.get(name),
+      keys: (name) => this.keyColumns.get(name),
     };
   }
 
@@ -107,6 +109,10 @@ export class SqliteReadStore implements ReadStore {
       this.specs.set(spec.name, spec);
       const leading = (spec.indexes ?? []).map((index) => Object.keys(index.fields)[0]!);
       this.indexedPaths.set(spec.name, new Set(leading.filter((path) => path !== '_id')));
+      this.keyColumns.set(
+        spec.name,
+        new Map(keyPaths(spec).map((path) => [path, keyColumn(path)])),
+      );
     }
     for (const [name, search] of searches) {
       this.declared.add(name);
@@ -132,6 +138,7 @@ export class SqliteReadStore implements ReadStore {
         },
         search: (name) => this.searchIndexes.get(name),
         indexed: (name) => this.indexedPaths.get(name),
+        keys: (name) => this.keyColumns.get(name),
       };
       const session: ReadStoreSession = {
         collection: <T extends Doc = AnyDoc>(name: string) =>

@@ -5,7 +5,9 @@ import { indexName } from '../shared/index-name';
 import type { SearchIndex } from './filter-to-sql';
 import {
   COUNTS_TABLE,
+  KEY_COLUMN_PREFIX,
   SEARCH_CONFIG_TABLE,
+  keyColumn,
   keyExpr,
   searchContentTableName,
   searchTableName,
@@ -15,13 +17,16 @@ import {
 } from './sql-names';
 
 /**
- * Creates one collection's table, its expression indexes, its document counter and, when the spec
- * lists `search` fields, its trigram index. Runs inside declare()'s transaction; idempotent.
+ * Creates one collection's table, the key columns of its indexed paths, its indexes, its document
+ * counter and, when the spec lists `search` fields, its trigram index. Runs inside declare()'s
+ * transaction; idempotent, and brings a table of an earlier layout (or spec) up to this one.
  */
 export function declareCollection(db: Database, spec: CollectionSpec): SearchIndex | undefined {
   const table = tableName(spec.name);
   db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
-  reconcileIndexes(db, spec);
+  const kept = dropUnwantedIndexes(db, spec);
+  reconcileKeyColumns(db, spec);
+  createMissingIndexes(db, spec, kept);
   declareCounter(db, spec.name);
   return spec.search && spec.search.length > 0
     ? declareSearch(db, spec.name, spec.search)
@@ -40,10 +45,16 @@ export function dropCollection(db: Database, collection: string): void {
   }
 }
 
+/** The paths of a spec's indexes that get a key column (every indexed path but `_id`), in order. */
+export function keyPaths(spec: CollectionSpec): string[] {
+  const paths = (spec.indexes ?? []).flatMap((index) => Object.keys(index.fields));
+  return [...new Set(paths)].filter((path) => path !== '_id');
+}
+
 /**
- * The CREATE INDEX statement for a declared index: the fields' BSON keys (keyExpr, the same
- * expressions filters and sorts use), then `id` for a non-unique index, so a sort that ends with the
- * `_id` tie-breaker is still answered in index order.
+ * The CREATE INDEX statement for a declared index: the fields' key columns (keyExpr's values, which
+ * filters and sorts compare), then `id` for a non-unique index, so a sort that ends with the `_id`
+ * tie-breaker is still answered in index order.
  */
 export function indexStatement(
   collection: string,
@@ -51,7 +62,7 @@ export function indexStatement(
 ): { name: string; sql: string } {
   const columns = Object.entries(index.fields).map(([path, dir]) => {
     if (dir !== 1 && dir !== -1) throw new Error(`Index direction for ${path} must be 1 or -1`);
-    return `${keyExpr(path)} ${dir === 1 ? 'ASC' : 'DESC'}`;
+    return `${path === '_id' ? 'id' : keyColumn(path)} ${dir === 1 ? 'ASC' : 'DESC'}`;
   });
   if (!index.unique && !('_id' in index.fields)) columns.push('id ASC');
   const name = indexName(collection, index);
@@ -63,30 +74,30 @@ export function indexStatement(
 }
 
 /**
- * Makes the table's indexes exactly the declared ones: an index the spec no longer lists is dropped,
- * one whose definition changed (SQLite keeps each index's CREATE statement) is rebuilt, a new one is
- * built. Runs inside declare()'s transaction, so a failed build (duplicates under a new unique index)
- * leaves the old indexes in place.
+ * Makes the table's indexes exactly the declared ones, in two steps around the key columns: an index
+ * the spec no longer lists, or whose definition changed (SQLite keeps each index's CREATE statement),
+ * is dropped first (a column cannot be dropped under an index); then the missing ones are built. Runs
+ * inside declare()'s transaction, so a failed build (duplicates under a new unique index) leaves the
+ * old indexes in place.
  */
-function reconcileIndexes(db: Database, spec: CollectionSpec): void {
-  const wanted = new Map(
-    (spec.indexes ?? []).map((index) => {
-      const statement = indexStatement(spec.name, index);
-      return [statement.name, statement.sql] as const;
-    }),
-  );
+function dropUnwantedIndexes(db: Database, spec: CollectionSpec): Set<string> {
+  const wanted = wantedIndexes(spec);
   const existing = db
     .prepare(
       `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`,
     )
     .all(spec.name) as Array<{ name: string; sql: string }>;
-  const current = new Set<string>();
+  const kept = new Set<string>();
   for (const index of existing) {
-    if (wanted.get(index.name) === index.sql) current.add(index.name);
+    if (wanted.get(index.name) === index.sql) kept.add(index.name);
     else db.exec(`DROP INDEX "${index.name.replace(/"/g, '""')}"`);
   }
-  for (const [name, sql] of wanted) {
-    if (current.has(name)) continue;
+  return kept;
+}
+
+function createMissingIndexes(db: Database, spec: CollectionSpec, kept: Set<string>): void {
+  for (const [name, sql] of wantedIndexes(spec)) {
+    if (kept.has(name)) continue;
     try {
       db.exec(sql);
     } catch (error) {
@@ -95,6 +106,40 @@ function reconcileIndexes(db: Database, spec: CollectionSpec): void {
       }
       throw error;
     }
+  }
+}
+
+function wantedIndexes(spec: CollectionSpec): Map<string, string> {
+  return new Map(
+    (spec.indexes ?? []).map((index) => {
+      const statement = indexStatement(spec.name, index);
+      return [statement.name, statement.sql] as const;
+    }),
+  );
+}
+
+/**
+ * One key column per indexed path, filled from the documents when it is added (a table of an earlier
+ * layout, or a path newly indexed); a column whose path is no longer indexed is dropped, so a column
+ * that exists is always in step with the documents.
+ */
+function reconcileKeyColumns(db: Database, spec: CollectionSpec): void {
+  const table = tableName(spec.name);
+  const present = new Set(
+    (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(spec.name) as Array<{ name: string }>)
+      .map((column) => column.name)
+      .filter((name) => name.startsWith(KEY_COLUMN_PREFIX))
+      .map((name) => name.slice(KEY_COLUMN_PREFIX.length)),
+  );
+  const wanted = keyPaths(spec);
+  for (const path of present) {
+    if (!wanted.includes(path)) db.exec(`ALTER TABLE ${table} DROP COLUMN ${keyColumn(path)}`);
+  }
+  for (const path of wanted) {
+    if (present.has(path)) continue;
+    // No declared type: no affinity, so numbers, text and blobs are kept exactly as keyExpr gives them.
+    db.exec(`ALTER TABLE ${table} ADD COLUMN ${keyColumn(path)}`);
+    db.exec(`UPDATE ${table} SET ${keyColumn(path)} = ${keyExpr(path)}`);
   }
 }
 
