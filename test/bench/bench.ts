@@ -26,7 +26,7 @@ import {
 } from './bench-load';
 import { sampleRss, sleep, startBenchGateway, startProcess, type Running } from './bench-processes';
 import { writeReport, type Row } from './bench-report';
-import { ApiSession, setUpAccount, type BenchAccount } from './bench-setup';
+import { setUpAccount, type BenchAccount } from './bench-setup';
 import { CHAT_BODY, SLOW_BODY } from './bench-shared';
 
 const ROOT = join(__dirname, '../../..');
@@ -283,7 +283,11 @@ async function durabilityAndLag(gw: Target, account: BenchAccount, dataDir: stri
   });
   await sleep(300);
   // The observer runs in its own process (durability-probe.process.ts), not on this busy loop.
-  const probed = probeDurability(gw.url, account, dataDir, PLAN.fixedRateSeconds - 0.8);
+  const probed = runProbe<{ durable: number[]; lag: number[]; missing: number }>(
+    'durability-probe.process.js',
+    [gw.url, account.probeKey, String(account.probeTokenId), dataDir],
+    PLAN.fixedRateSeconds - 0.8,
+  );
   const result: LoadResult = await running;
   const { durable, lag, missing } = await probed;
   durable.sort((a, b) => a - b);
@@ -545,7 +549,6 @@ async function seedLogs(dataDir: string, count: number): Promise<void> {
 }
 
 async function consoleReads(gw: Target, account: BenchAccount, gateway: Running): Promise<void> {
-  const admin = await new ApiSession(gateway.url).login('root', '123456');
   void account;
   const rate = 1000;
   const alone = await load(gw, {
@@ -554,70 +557,19 @@ async function consoleReads(gw: Target, account: BenchAccount, gateway: Running)
     seconds: PLAN.consoleSeconds,
     rate,
   });
-  const timings: Record<string, number[]> = {
-    'user search': [],
-    'user search (2 letters)': [],
-    'user page': [],
-    'user deep page': [],
-    'log page': [],
-    'log deep page': [],
-    'log page of one user': [],
-    'log stat (all rows)': [],
-    'log stat (one user)': [],
-  };
-  let stop = false;
-  const words = [
-    'amber',
-    'birch',
-    'cedar',
-    'delta',
-    'ember',
-    'fjord',
-    'grove',
-    'harbor',
-    'indigo',
-    'juniper',
-  ];
-  const consoleLoop = (async () => {
-    let i = 0;
-    while (!stop) {
-      const time = async (kind: string, path: string) => {
-        const t0 = performance.now();
-        await admin.call('GET', path);
-        timings[kind]!.push(performance.now() - t0);
-      };
-      const id = 1_000_000 + Math.floor(Math.random() * PLAN.users);
-      const pages = Math.floor(PLAN.users / 10);
-      // A username fragment: first word + 3 characters of the base-36 id (a few matches each).
-      const term = `${words[(id - 1_000_000) % 10]}${id.toString(36).slice(0, 3)}`;
-      await time('user search', `/api/user/search?keyword=${term}&p=1&page_size=10`);
-      await time('user page', `/api/user/?p=${1 + (i % 20)}&page_size=10`);
-      await time(
-        'user deep page',
-        `/api/user/?p=${1 + Math.floor(Math.random() * pages)}&page_size=10`,
-      );
-      await time('log page', `/api/log/?p=${1 + (i % 20)}&page_size=10`);
-      await time(
-        'log deep page',
-        `/api/log/?p=${1 + Math.floor(Math.random() * pages)}&page_size=10`,
-      );
-      await time('log page of one user', `/api/log/?p=1&page_size=10&username=u${id}`);
-      await time('log stat (one user)', `/api/log/stat?username=u${id}`);
-      if (i % 5 === 0) {
-        await time('user search (2 letters)', `/api/user/search?keyword=zq&p=1&page_size=10`);
-        await time('log stat (all rows)', `/api/log/stat`);
-      }
-      i++;
-    }
-  })();
+  // The console reader runs in its own process (console-probe.process.ts), not on this busy loop.
+  const reading = runProbe<Record<string, number[]>>(
+    'console-probe.process.js',
+    [gateway.url, String(PLAN.users)],
+    PLAN.consoleSeconds,
+  );
   const busy = await load(gw, {
     body: SLOW_BODY,
     connections: 64,
     seconds: PLAN.consoleSeconds,
     rate,
   });
-  stop = true;
-  await consoleLoop;
+  const timings = await reading;
   for (const [kind, list] of Object.entries(timings)) {
     list.sort((a, b) => a - b);
     const p99 = pct(list, 0.99);
@@ -644,38 +596,26 @@ async function consoleReads(gw: Target, account: BenchAccount, gateway: Running)
   );
 }
 
-/** Runs durability-probe.process.ts on the load generator's CPU and returns what it measured. */
-function probeDurability(
-  url: string,
-  account: BenchAccount,
-  dataDir: string,
-  seconds: number,
-): Promise<{ durable: number[]; lag: number[]; missing: number }> {
+/**
+ * Runs one of the probe processes (test/bench/*-probe.process.ts) on the load generator's CPU, for
+ * `seconds`, and returns the JSON line it prints.
+ */
+function runProbe<T>(script: string, args: readonly string[], seconds: number): Promise<T> {
   const child = spawn(
     'taskset',
-    [
-      '-c',
-      CPU_LOAD,
-      process.execPath,
-      join(DIST, 'test/bench/durability-probe.process.js'),
-      url,
-      account.probeKey,
-      String(account.probeTokenId),
-      dataDir,
-      String(seconds),
-    ],
+    ['-c', CPU_LOAD, process.execPath, join(DIST, 'test/bench', script), ...args, String(seconds)],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const killer = setTimeout(() => child.kill('SIGKILL'), (seconds + 30) * 1000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), (seconds + 60) * 1000);
   return new Promise((resolve, reject) => {
     child.on('exit', (code) => {
       clearTimeout(killer);
-      if (code !== 0) return reject(new Error(`durability probe exited ${code}: ${err}`));
-      resolve(JSON.parse(out) as { durable: number[]; lag: number[]; missing: number });
+      if (code !== 0) return reject(new Error(`${script} exited ${code}: ${err}`));
+      resolve(JSON.parse(out) as T);
     });
   });
 }

@@ -75,7 +75,8 @@ export const logsProjection: Projection = {
         { fields: { id: -1 } },
         { fields: { user_id: 1, id: -1 } },
         { fields: { created_at: 1 } },
-        { fields: { type: 1, created_at: 1 } },
+        // The stat's sums (rpm/tpm over the last minute, quota over a range) read only this index.
+        { fields: { type: 1, created_at: 1, quota: 1, prompt_tokens: 1, completion_tokens: 1 } },
         // The admin's username filter on a large log (S8) walks this index instead of every row.
         { fields: { username: 1, id: -1 } },
       ],

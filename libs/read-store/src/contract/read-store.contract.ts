@@ -542,6 +542,28 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>): void {
       ]);
     });
 
+    it('sums an indexed field as an unindexed one: numbers only', async () => {
+      const docs = [
+        { _id: '1', g: 'a', n: 10, m: 1.5 },
+        { _id: '2', g: 'a', n: -3, m: 'x' },
+        { _id: '3', g: 'a', n: null, m: true },
+        { _id: '4', g: 'b', m: [1, 2] },
+        { _id: '5', g: 'b', n: { v: 1 }, m: 2.25 },
+        { _id: '6', g: 'b', n: false, m: 0 },
+      ];
+      const plain = await collection(docs);
+      const indexed = await collection(docs, [{ fields: { g: 1, n: 1, m: 1 } }]);
+      const expected = [
+        { _id: 'a', count: 3, sums: { n: 7, m: 1.5 } },
+        { _id: 'b', count: 3, sums: { n: 0, m: 2.25 } },
+      ];
+      expect(await plain.sum({}, 'g', ['n', 'm'])).toEqual(expected);
+      expect(await indexed.sum({}, 'g', ['n', 'm'])).toEqual(expected);
+      expect(await indexed.sum({ g: 'a', n: { $gte: -5 } }, null, ['n', 'm'])).toEqual([
+        { _id: null, count: 2, sums: { n: 7, m: 1.5 } },
+      ]);
+    });
+
     it('returns no group when nothing matches', async () => {
       expect(await c.sum({ user: 'nobody' }, null, ['tokens'])).toEqual([]);
       expect(await c.sum({ user: 'nobody' }, 'model', ['tokens'])).toEqual([]);

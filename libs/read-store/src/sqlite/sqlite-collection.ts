@@ -13,6 +13,7 @@ import { filterToSql, sortToSql, type FilterSql, type SearchIndex } from './filt
 import type { ReadQuery } from './read-pool';
 import {
   COUNTS_TABLE,
+  NULL_KEY,
   fieldExpr,
   keyExpr,
   keyExprOf,
@@ -204,11 +205,17 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     groupBy: string | null,
     fields: readonly string[],
   ): Promise<SumResult[]> {
-    // Only numbers are summed (MongoDB's $sum ignores strings and booleans too).
-    const sums = fields.map(
-      (f, i) =>
-        `, SUM(CASE WHEN ${typeExpr(f)} IN ('integer', 'real') THEN ${fieldExpr(f)} END) AS s${i}`,
-    );
+    // Only numbers are summed (MongoDB's $sum ignores strings and booleans too). An indexed field is
+    // summed from its key column, which holds the number itself (null and missing are NULL_KEY, below
+    // every JSON number): an index holding the filter's and the sum's columns answers without
+    // reading a document.
+    const keys = this.access.keys(this.name);
+    const sums = fields.map((f, i) => {
+      const column = keys?.get(f);
+      return column
+        ? `, SUM(CASE WHEN typeof(${column}) IN ('integer', 'real') AND ${column} > ${NULL_KEY} THEN ${column} END) AS s${i}`
+        : `, SUM(CASE WHEN ${typeExpr(f)} IN ('integer', 'real') THEN ${fieldExpr(f)} END) AS s${i}`;
+    });
     // Grouped on the BSON key, so true and 1 are different groups and groups come in BSON order.
     const key =
       groupBy === null
