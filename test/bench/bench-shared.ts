@@ -17,3 +17,17 @@ export const STREAM_BODY = JSON.stringify({
   max_tokens: 64,
   stream: true,
 });
+
+/** The words the seeded usernames are made of (S8), which the console reader's searches use too. */
+export const USERNAME_WORDS = [
+  'amber',
+  'birch',
+  'cedar',
+  'delta',
+  'ember',
+  'fjord',
+  'grove',
+  'harbor',
+  'indigo',
+  'juniper',
+] as const;

@@ -27,7 +27,7 @@ import {
 import { sampleRss, sleep, startBenchGateway, startProcess, type Running } from './bench-processes';
 import { writeReport, type Row } from './bench-report';
 import { setUpAccount, type BenchAccount } from './bench-setup';
-import { CHAT_BODY, SLOW_BODY } from './bench-shared';
+import { CHAT_BODY, SLOW_BODY, USERNAME_WORDS } from './bench-shared';
 
 const ROOT = join(__dirname, '../../..');
 const DIST = join(ROOT, 'dist');
@@ -424,18 +424,7 @@ async function seedUsers(dataDir: string, count: number): Promise<void> {
   const store = new SqliteReadStore(join(dataDir, 'read.sqlite'), { readers: 1 });
   try {
     await store.declare(usersProjection.collections);
-    const words = [
-      'amber',
-      'birch',
-      'cedar',
-      'delta',
-      'ember',
-      'fjord',
-      'grove',
-      'harbor',
-      'indigo',
-      'juniper',
-    ];
+    const words = USERNAME_WORDS;
     const batch = 20_000;
     for (let from = 0; from < count; from += batch) {
       await store.transaction(async (session) => {

@@ -7,19 +7,7 @@
  * argv: gateway url, number of seeded users, seconds. Prints one line of JSON `{kind: ms[]}`.
  */
 import { ApiSession } from './bench-setup';
-
-const WORDS = [
-  'amber',
-  'birch',
-  'cedar',
-  'delta',
-  'ember',
-  'fjord',
-  'grove',
-  'harbor',
-  'indigo',
-  'juniper',
-];
+import { USERNAME_WORDS } from './bench-shared';
 
 /** In the order the report lists them. */
 const KINDS = [
@@ -49,7 +37,7 @@ async function main(): Promise<void> {
   for (let i = 0; Date.now() < end; i++) {
     const id = 1_000_000 + Math.floor(Math.random() * users);
     // A username fragment: first word + 3 characters of the base-36 id (a few matches each).
-    const term = `${WORDS[(id - 1_000_000) % 10]}${id.toString(36).slice(0, 3)}`;
+    const term = `${USERNAME_WORDS[(id - 1_000_000) % 10]}${id.toString(36).slice(0, 3)}`;
     await time('user search', `/api/user/search?keyword=${term}&p=1&page_size=10`);
     await time('user page', `/api/user/?p=${1 + (i % 20)}&page_size=10`);
     await time(

@@ -3,11 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { readStoreContract } from '../contract/read-store.contract';
-import { filterToSql } from './filter-to-sql';
+import { filterToSql, type SearchIndex } from './filter-to-sql';
 import { keyColumn, keyExpr } from './sql-names';
 import type { StatementCache } from './statement-cache';
 import { registerRegexp } from './regexp-function';
 import { SqliteReadStore } from './sqlite-read-store';
+
+/** The trigram index declareSearch makes for a `people` collection searching these fields. */
+const peopleIndex = (...fields: string[]): SearchIndex => ({
+  table: '"$fts_people"',
+  contentTable: '"$fts_people_content"',
+  rows: '"people"',
+  columns: new Map(fields.map((field, i) => [field, `c${i}`])),
+});
 
 describe('SqliteReadStore', () => {
   let dir: string;
@@ -328,15 +336,7 @@ describe('SqliteReadStore', () => {
               { email: { $regex: 'arch', $options: 'i' } },
             ],
           },
-          {
-            table: '"$fts_people"',
-            contentTable: '"$fts_people_content"',
-            rows: '"people"',
-            columns: new Map([
-              ['username', 'c0'],
-              ['email', 'c1'],
-            ]),
-          },
+          peopleIndex('username', 'email'),
         );
         const detail = plan(`SELECT id FROM people WHERE ${where.sql}`, ...where.params);
         expect(detail).toMatch(/VIRTUAL TABLE INDEX/);
@@ -366,16 +366,7 @@ describe('SqliteReadStore', () => {
       await store.close();
       const db = new Database(file);
       registerRegexp(db);
-      const search = {
-        table: '"$fts_people"',
-        contentTable: '"$fts_people_content"',
-        rows: '"people"',
-        columns: new Map([
-          ['username', 'c0'],
-          ['email', 'c1'],
-          ['tags', 'c2'],
-        ]),
-      };
+      const search = peopleIndex('username', 'email', 'tags');
       const content = /"\$fts_people_content"/g;
       try {
         const or = filterToSql(
