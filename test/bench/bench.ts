@@ -216,7 +216,7 @@ async function main(): Promise<void> {
     await seedLogs(dataDir, PLAN.users);
     gateway = await startGateway(dataDir);
     await waitForRelay(gw2(gateway, account));
-    await consoleReads(gw2(gateway, account), account, gateway);
+    await consoleReads(gw2(gateway, account), gateway);
   } finally {
     await stopAll();
     const loadAfter = (await import('node:os')).loadavg();
@@ -537,8 +537,7 @@ async function seedLogs(dataDir: string, count: number): Promise<void> {
   );
 }
 
-async function consoleReads(gw: Target, account: BenchAccount, gateway: Running): Promise<void> {
-  void account;
+async function consoleReads(gw: Target, gateway: Running): Promise<void> {
   const rate = 1000;
   const alone = await load(gw, {
     body: SLOW_BODY,

@@ -1,6 +1,14 @@
 import type { Filter, SortSpec } from '../read-store.port';
 import { isOperatorObject, isPlainObject } from '../shared/plain-object';
-import { NULL_KEY, eachExpr, elementKeyExpr, fieldExpr, keyExpr, typeExpr } from './sql-names';
+import {
+  NULL_KEY,
+  eachExpr,
+  elementKeyExpr,
+  fieldExpr,
+  keyExpr,
+  keySql,
+  typeExpr,
+} from './sql-names';
 
 export type SqlValue = string | number | null;
 
@@ -71,7 +79,7 @@ export function sortToSql(
   if (entries.length === 0) return '';
   const keys = entries.map(([path, dir]) => {
     if (dir !== 1 && dir !== -1) throw new Error(`Sort direction for ${path} must be 1 or -1`);
-    return `${columns?.get(path) ?? keyExpr(path)} ${dir === 1 ? 'ASC' : 'DESC'}`;
+    return `${keySql(path, columns)} ${dir === 1 ? 'ASC' : 'DESC'}`;
   });
   if (!entries.some(([path]) => path === '_id')) keys.push('id ASC');
   return ` ORDER BY ${keys.join(', ')}`;
@@ -164,7 +172,7 @@ function orElement(
   scalarCond: (key: string) => string,
   elementCond: (key: string) => string,
 ): string {
-  const key = state.context.keys?.get(path) ?? keyExpr(path);
+  const key = keySql(path, state.context.keys);
   const scalar = scalarCond(key);
   if (path === '_id') return `(${scalar})`;
   if (state.context.scalar?.has(path)) {

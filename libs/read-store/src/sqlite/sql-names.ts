@@ -95,6 +95,11 @@ export function keyColumn(path: string): string {
   return `"${KEY_COLUMN_PREFIX}${path}"`;
 }
 
+/** The SQL for a path's key: its key column when the collection has one, else keyExpr (same value). */
+export function keySql(path: string, columns: ReadonlyMap<string, string> | undefined): string {
+  return columns?.get(path) ?? keyExpr(path);
+}
+
 /** The same key for an element of `json_each(...)` (its `type` and `value` columns). */
 export function elementKeyExpr(alias: string): string {
   return keyOf(`${alias}.type`, `${alias}.value`);

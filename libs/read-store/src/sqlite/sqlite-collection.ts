@@ -15,8 +15,8 @@ import {
   COUNTS_TABLE,
   NULL_KEY,
   fieldExpr,
-  keyExpr,
   keyExprOf,
+  keySql,
   splitPath,
   tableName,
   typeExpr,
@@ -116,7 +116,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   private arrayProbe(paths: readonly string[]): string {
     const keys = this.access.keys(this.name);
     const seeks = paths.map((path) => {
-      const key = keys?.get(path) ?? keyExpr(path);
+      const key = keySql(path, keys);
       return `EXISTS (SELECT 1 FROM ${this.table} WHERE ${key} >= x'02' AND ${key} < x'03')`;
     });
     return `SELECT (${seeks.join(' OR ')}) AS a`;
@@ -220,7 +220,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     const key =
       groupBy === null
         ? 'NULL AS k, NULL AS t'
-        : `${fieldExpr(groupBy)} AS k, ${typeExpr(groupBy)} AS t, ${this.access.keys(this.name)?.get(groupBy) ?? keyExpr(groupBy)} AS g`;
+        : `${fieldExpr(groupBy)} AS k, ${typeExpr(groupBy)} AS t, ${keySql(groupBy, keys)} AS g`;
     const group = groupBy === null ? '' : ' GROUP BY g ORDER BY g';
     const query = this.scalarFirst(
       filter,

@@ -33,8 +33,9 @@ export interface SqliteReadStoreOptions {
 /**
  * ReadStore on one SQLite file (or ':memory:'). One table per collection, `(id TEXT PRIMARY KEY, doc
  * TEXT)` with the document as JSON, plus one key column per indexed path (sql-names.ts, keyColumn);
- * filters run as SQL over json_extract and those columns, which the indexes are on. better-sqlite3 is synchronous but `transaction` bodies are async, so an async mutex makes
- * transactions and out-of-transaction writes take turns on the single write connection.
+ * filters run as SQL over json_extract and those columns, which the indexes are on. better-sqlite3
+ * is synchronous but `transaction` bodies are async, so an async mutex makes transactions and
+ * out-of-transaction writes take turns on the single write connection.
  *
  * Reads outside a transaction (what query handlers do) never run on the caller's thread: a small pool
  * of worker threads, each with its own read-only connection, serves them, so a search over a million
