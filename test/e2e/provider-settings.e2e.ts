@@ -223,12 +223,13 @@ describe('relay: provider settings (claude.*, gemini.*, global.pass_through_requ
     );
   });
 
-  it('global.pass_through_request_enabled: the client’s body goes as it came, on every path', async () => {
+  it('global.pass_through_request_enabled: the client’s body goes as it came, on every path, but for the output ceiling', async () => {
     const openai = `{"model":"${MAPPED}","messages":[{"role":"user","content":"hello"}],"stream":true}`;
     await withOptions({ 'global.pass_through_request_enabled': 'true' }, async () => {
-      // OpenAI wire: no mapped model in the body, no stream_options added.
+      // OpenAI wire: no mapped model in the body, no stream_options added; the one change is the
+      // model's maximum output (ModelMaxOutputTokens' default for gpt-4o*) as the ceiling.
       expect((await chat(JSON.parse(openai) as Record<string, unknown>)).status).toBe(200);
-      expect(sentBody('/chat/completions')).toEqual(JSON.parse(openai));
+      expect(sentBody('/chat/completions')).toEqual({ ...JSON.parse(openai), max_tokens: 16384 });
       upstream.reset();
       // Converted (OpenAI client → Anthropic channel): no conversion, as new-api skips it.
       const asked = { model: HAIKU, messages: hello, max_tokens: 20 };

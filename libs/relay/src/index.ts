@@ -10,3 +10,6 @@ export * from './sensitive';
 export * from './admission/ip-allow-list';
 export * from './providers';
 export * from './tasks';
+export * from './openai/output-ceiling-field';
+export * from './openai/output-meter';
+export * from './openai/cut-endings';

@@ -75,13 +75,89 @@ describe('BalanceBook', () => {
     expect(book.tokenUsed(7)).toBe(40);
   });
 
-  it('settle never drives a balance below 0: at most reserved + what is left', () => {
+  it('settle charges the whole cost past the reservation: a debt that refuses until a credit covers it', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 100), tokenCreated(7, 1, 80)]);
+    const r = book.reserve('req-1', 1, 7, 60);
+    if (!r.ok) throw new Error('refused');
+    expect(book.settle(r.reservation, 500)).toBe(500);
+    expect(book.userBalance(1)).toBe(-400);
+    expect(book.settledBalance(1)).toBe(-400);
+    expect(book.tokenRemaining(7)).toBe(-420);
+    // Nothing open could free anything: refused at once, not waitable.
+    expect(book.reserve('req-2', 1, 0, 1)).toEqual({ ok: false, reason: 'user_quota' });
+    book.apply([receipt('req-1', 1, 7, 500)]);
+    expect(book.userBalance(1)).toBe(-400);
+    book.apply([granted(1, 401)]);
+    const covered = book.reserve('req-3', 1, 0, 1);
+    if (!covered.ok) throw new Error('refused after the credit');
+    book.release(covered.reservation);
+    // The token's own debt stays until its owner sets a new quota.
+    expect(book.reserve('req-4', 1, 7, 1)).toEqual({ ok: false, reason: 'token_quota' });
+  });
+
+  it('reserves as much as is free down to the floor, naming the limit that lowered it', () => {
+    const book = new BalanceBook();
+    book.apply([granted(1, 100), tokenCreated(7, 1, 70), granted(2, 1000)]);
+    expect(book.reserve('a', 1, 7, 500, 50)).toEqual({
+      ok: true,
+      reservation: { requestId: 'a', userId: 1, tokenId: 7, amount: 70 },
+      limitedBy: 'token_quota',
+    });
+    // 30 left on the user, 0 on the token: the token refuses the floor.
+    expect(book.reserve('b', 1, 7, 500, 10)).toEqual({
+      ok: false,
+      reason: 'token_quota',
+      waitable: true,
+    });
+    expect(book.reserve('c', 1, 0, 500, 10)).toMatchObject({
+      ok: true,
+      reservation: { amount: 30 },
+      limitedBy: 'user_quota',
+    });
+    // Wanted fits: all of it, no limit named.
+    expect(book.reserve('d', 2, 0, 500, 10)).toEqual({
+      ok: true,
+      reservation: { requestId: 'd', userId: 2, tokenId: 0, amount: 500 },
+    });
+  });
+
+  it('a refusal is waitable only while open reservations could make room for the floor', () => {
     const book = new BalanceBook();
     book.apply([granted(1, 100)]);
-    const r = book.reserve('req-1', 1, 0, 60);
-    if (!r.ok) throw new Error('refused');
-    expect(book.settle(r.reservation, 500)).toBe(100);
-    expect(book.userBalance(1)).toBe(0);
+    const a = book.reserve('a', 1, 0, 90);
+    if (!a.ok) throw new Error('refused');
+    expect(book.reserve('b', 1, 0, 50, 20)).toEqual({
+      ok: false,
+      reason: 'user_quota',
+      waitable: true,
+    });
+    // More than the whole balance: no settle can free that much.
+    expect(book.reserve('c', 1, 0, 200)).toEqual({ ok: false, reason: 'user_quota' });
+    book.settle(a.reservation, 90);
+    expect(book.reserve('d', 1, 0, 50, 20)).toEqual({ ok: false, reason: 'user_quota' });
+  });
+
+  it('tells the listener after a settle, a release, a credit or a token change (on a microtask)', async () => {
+    const book = new BalanceBook();
+    const told: number[] = [];
+    book.onFreed((userId) => told.push(userId));
+    book.apply([granted(1, 100), granted(2, 100), tokenCreated(7, 2, 50)]);
+    const a = book.reserve('a', 1, 0, 10);
+    const b = book.reserve('b', 2, 7, 10);
+    if (!a.ok || !b.ok) throw new Error('refused');
+    told.length = 0;
+    await Promise.resolve();
+    told.length = 0;
+    book.settle(a.reservation, 5);
+    book.release(b.reservation);
+    expect(told).toEqual([]); // never inside the call
+    await Promise.resolve();
+    expect(told.sort()).toEqual([1, 2]);
+    told.length = 0;
+    book.apply([recorded('TokenUpdated', { ...(tokenCreated(7, 2, 80).data as object) })]);
+    await Promise.resolve();
+    expect(told).toEqual([2]);
   });
 
   it('reserves whole units and refuses nonsense amounts', () => {
@@ -157,7 +233,7 @@ describe('BalanceBook', () => {
     expect(book.userBalance(99)).toBeUndefined();
   });
 
-  it('random interleavings of reserve, settle, release and receipts never overdraw, and replay agrees', () => {
+  it('random interleavings of reserve, settle, release and receipts: only overruns go below 0, and replay agrees', () => {
     // A small deterministic PRNG so a failure is reproducible.
     let seed = 12345;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -167,7 +243,8 @@ describe('BalanceBook', () => {
       live.apply(log);
       const open: Reservation[] = [];
       const pendingReceipts: RecordedEvent[] = [];
-      let lowest = Infinity;
+      // What settles charged past their reservations, per user and on token 7: the only way below 0.
+      const overrun = { user1: 0, user2: 0, token7: 0 };
       for (let step = 0; step < 400; step += 1) {
         const dice = random();
         if (dice < 0.4) {
@@ -182,6 +259,10 @@ describe('BalanceBook', () => {
         } else if (dice < 0.7 && open.length > 0) {
           const [reservation] = open.splice(Math.floor(random() * open.length), 1);
           const charged = live.settle(reservation!, Math.floor(random() * 400));
+          const past = Math.max(0, charged - reservation!.amount);
+          if (reservation!.userId === 1) overrun.user1 += past;
+          else overrun.user2 += past;
+          if (reservation!.tokenId === 7) overrun.token7 += past;
           pendingReceipts.push(
             receipt(reservation!.requestId, reservation!.userId, reservation!.tokenId, charged),
           );
@@ -193,14 +274,11 @@ describe('BalanceBook', () => {
           log.push(event);
           live.apply([event]);
         }
-        lowest = Math.min(
-          lowest,
-          live.userBalance(1)!,
-          live.userBalance(2)!,
-          live.tokenRemaining(7)!,
-        );
+        // Reservations never take what is not free: only the overruns reach below 0.
+        expect(live.userBalance(1)!).toBeGreaterThanOrEqual(-overrun.user1);
+        expect(live.userBalance(2)!).toBeGreaterThanOrEqual(-overrun.user2);
+        expect(live.tokenRemaining(7)!).toBeGreaterThanOrEqual(-overrun.token7);
       }
-      expect(lowest).toBeGreaterThanOrEqual(0);
       for (const r of open.splice(0)) live.release(r);
       for (const event of pendingReceipts.splice(0)) {
         log.push(event);
@@ -304,26 +382,35 @@ describe('BalanceBook: periodic budgets', () => {
       ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(10);
+    // Refused while the ten are open: waitable (they may settle for less).
     expect(results.find((r) => !r.ok)).toEqual({
       ok: false,
       reason: 'token_budget',
       limit: 100,
       period: 'day',
       resetAt: MIDNIGHT,
+      waitable: true,
     });
     // The user's balance is untouched by the refusals.
     expect(book.userBalance(1)).toBe(1_000_000 - 100);
   });
 
-  it('settle charges within the budget; released reservations give it back', () => {
+  it('settle charges past the budget in full; released reservations give it back', () => {
     const { book } = bookAt(NOON);
     book.apply([granted(1, 1_000_000), budgetToken(7, 1, 100, 'day')]);
     const a = book.reserve('a', 1, 7, 60);
     if (!a.ok) throw new Error('refused');
     expect(book.reserve('b', 1, 7, 60)).toMatchObject({ ok: false, reason: 'token_budget' });
-    // Actual more than reserved: at most the reservation plus what the period has left.
-    expect(book.settle(a.reservation, 500)).toBe(100);
-    expect(book.reserve('c', 1, 7, 1)).toMatchObject({ ok: false, reason: 'token_budget' });
+    // Actual more than reserved: charged in full, the budget overspent by 400.
+    expect(book.settle(a.reservation, 500)).toBe(500);
+    expect(book.periodUse('token', 7, 'day').used).toBe(500);
+    expect(book.reserve('c', 1, 7, 1)).toEqual({
+      ok: false,
+      reason: 'token_budget',
+      limit: 100,
+      period: 'day',
+      resetAt: MIDNIGHT,
+    });
     const { book: other } = bookAt(NOON);
     other.apply([granted(1, 1_000_000), budgetToken(7, 1, 100, 'day')]);
     const d = other.reserve('d', 1, 7, 100);
@@ -421,6 +508,7 @@ describe('BalanceBook: periodic budgets', () => {
       limit: 50,
       period: 'day',
       resetAt: MIDNIGHT,
+      waitable: true,
     });
     expect(book.reserve('d', 1, 0, 10).ok).toBe(true);
     set(MIDNIGHT + 1);

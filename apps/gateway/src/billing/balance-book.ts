@@ -44,10 +44,21 @@ export interface BudgetRefusal {
   /** When the period ends and the budget is whole again (ms since the epoch). */
   readonly resetAt: number;
 }
+/** The balance or the token's quota would be passed. */
+export interface QuotaRefusal {
+  readonly ok: false;
+  readonly reason: 'user_quota' | 'token_quota';
+}
+/** Which limit a reservation ran into. */
+export type LimitReason = QuotaRefusal['reason'] | BudgetRefusal['reason'];
+/**
+ * Reserved (`limitedBy`: the limit that left less than wanted), or refused. `waitable`: the payer
+ * is short only because of reservations still open in this process (once they settle the floor
+ * may fit): the relay may wait for them (RELAY_RESERVE_WAIT_MS) before refusing.
+ */
 export type ReserveResult =
-  | { readonly ok: true; readonly reservation: Reservation }
-  | { readonly ok: false; readonly reason: 'user_quota' | 'token_quota' }
-  | BudgetRefusal;
+  | { readonly ok: true; readonly reservation: Reservation; readonly limitedBy?: LimitReason }
+  | ((QuotaRefusal | BudgetRefusal) & { readonly waitable?: true });
 
 const PERIODS: readonly BudgetPeriod[] = ['day', 'week', 'month'];
 const PERIOD_INDEX: Readonly<Record<BudgetPeriod, number>> = { day: 0, week: 1, month: 2 };
@@ -104,9 +115,11 @@ interface TokenAccount extends Budgeted {
  * The in-memory ledger the relay checks on its hot path: per user credits − charges − open
  * reservations, per token its cap − charges − reservations. Fed by the process's cache
  * subscription (billing credits, token caps, usage receipts) and changed synchronously by
- * reserve/settle/release, so two requests of one user in one process can never both spend the
- * same quota (JavaScript runs one at a time). A settle is charged at once; the RequestRelayed
- * receipt of that request, arriving later through the subscription, is recognised by its
+ * reserve/settle/release, so two requests of one user in one process can never both reserve the
+ * same quota (JavaScript runs one at a time). A settle charges the whole actual cost, even past
+ * the reservation: a balance then goes below 0, a debt every further reservation is refused on
+ * until a credit covers it (docs/ledger.md "Debts"); nothing is forgiven here. The RequestRelayed
+ * receipt of a settled request, arriving later through the subscription, is recognised by its
  * requestId and not counted again. After a restart the receipts are replayed and the balances
  * come out the same; open reservations are lost (under-billing at worst, never an overdraft).
  */
@@ -143,6 +156,9 @@ export class BalanceBook implements HotCache {
   private leaseMarginMs = 0;
   private now: () => number = Date.now;
   private timeZone = defaultTimeZone();
+  /** Told (on a later microtask, the book consistent again) when a user's spendable may have grown. */
+  private freedListener: ((userId: number) => void) | undefined;
+  private readonly freedUsers = new Set<number>();
 
   constructor() {
     this.resetWindows();
@@ -221,28 +237,46 @@ export class BalanceBook implements HotCache {
     }
   }
 
-  reserve(requestId: string, userId: number, tokenId: number, wanted: number): ReserveResult {
+  /**
+   * Reserves `wanted` quota, or as much of it as the payer can spend when that is at least `floor`
+   * (the relay lowers the answer's output ceiling to fit: docs/relay.md). What the payer can spend
+   * is the least of the user's balance, a limited token's quota and both periodic budgets, after the
+   * reservations already open. A refusal names the first limit below the floor.
+   */
+  reserve(
+    requestId: string,
+    userId: number,
+    tokenId: number,
+    wanted: number,
+    floor = wanted,
+  ): ReserveResult {
     if (!Number.isFinite(wanted) || wanted < 0) throw new Error(`Bad reservation ${wanted}`);
-    // Quota units are integers; an estimate with a fraction reserves the next whole unit.
-    const amount = Math.ceil(wanted);
+    if (!Number.isFinite(floor) || floor < 0) throw new Error(`Bad reservation floor ${floor}`);
     if (this.open.has(requestId)) throw new Error(`Request ${requestId} already reserved`);
     const account = this.users.get(userId);
-    if (!account || this.spendable(userId, account) < amount)
-      return { ok: false, reason: 'user_quota' };
+    if (!account) return { ok: false, reason: 'user_quota' };
     const token = tokenId === 0 ? undefined : this.tokens.get(tokenId);
-    if (tokenId !== 0) {
-      if (!token) return { ok: false, reason: 'token_quota' };
-      if (!token.unlimited && this.tokenSpendable(tokenId, token) < amount)
-        return { ok: false, reason: 'token_quota' };
-    }
+    if (tokenId !== 0 && !token) return { ok: false, reason: 'token_quota' };
+    // Quota units are integers; an estimate with a fraction reserves the next whole unit.
+    let amount = Math.ceil(wanted);
+    const least = Math.min(amount, Math.ceil(floor));
+    let limitedBy: LimitReason | undefined;
+    // Each limit in turn: below the floor refuses, below the amount lowers it.
+    const limits: [LimitReason, Budgeted, () => number][] = [
+      ['user_quota', account, () => this.spendable(userId, account)],
+    ];
+    if (token && !token.unlimited)
+      limits.push(['token_quota', token, () => this.tokenSpendable(tokenId, token)]);
     // Budgets: spent in the current period + open reservations + this one within the limit.
-    if (token && token.budgetQuota > 0) {
-      const refused = this.overBudget(token, amount, 'token_budget');
-      if (refused) return refused;
-    }
-    if (account.budgetQuota > 0) {
-      const refused = this.overBudget(account, amount, 'user_budget');
-      if (refused) return refused;
+    const at = this.now();
+    if (token && token.budgetQuota > 0)
+      limits.push(['token_budget', token, () => this.budgetLeft(token, at)]);
+    if (account.budgetQuota > 0)
+      limits.push(['user_budget', account, () => this.budgetLeft(account, at)]);
+    for (const [reason, subject, left] of limits) {
+      const free = left();
+      if (free < least) return this.refusal(reason, subject, free, least);
+      if (free < amount) [amount, limitedBy] = [free, reason];
     }
     account.reserved += amount;
     if (token) token.reserved += amount;
@@ -250,34 +284,20 @@ export class BalanceBook implements HotCache {
       ? this.leasedReservation(requestId, userId, tokenId, amount, token)
       : { requestId, userId, tokenId, amount };
     this.open.set(requestId, reservation);
-    return { ok: true, reservation };
+    return limitedBy ? { ok: true, reservation, limitedBy } : { ok: true, reservation };
   }
 
+  /**
+   * Charges the request's whole cost and ends its reservation. A cost past the reservation (an
+   * upstream that ignored the ceiling) is charged too: the balance, the token's quota or a budget
+   * may go below 0 by it, a debt (docs/ledger.md). Returns the quota charged (0 when the
+   * reservation was already ended).
+   */
   settle(reservation: Reservation, actual: number): number {
     if (!this.open.delete(reservation.requestId)) return 0;
     this.unreserve(reservation);
-    const want = Math.max(0, Math.floor(actual));
-    // Never below 0: at most what was reserved plus what is still free (the reservation is
-    // already given back here, so "free" includes it).
-    let limit = Math.max(
-      reservation.amount,
-      this.spendable(reservation.userId, this.account(reservation.userId)),
-    );
-    const token = reservation.tokenId === 0 ? undefined : this.tokens.get(reservation.tokenId);
-    if (token && !token.unlimited)
-      limit = Math.min(
-        limit,
-        Math.max(reservation.amount, this.tokenSpendable(reservation.tokenId, token)),
-      );
-    // Nor past a budget: at most what was reserved plus what the period still has.
-    const at = this.now();
-    if (token && token.budgetQuota > 0)
-      limit = Math.min(limit, Math.max(reservation.amount, this.budgetLeft(token, at)));
-    const account = this.account(reservation.userId);
-    if (account.budgetQuota > 0)
-      limit = Math.min(limit, Math.max(reservation.amount, this.budgetLeft(account, at)));
-    const charged = Math.min(want, limit);
-    this.charge(reservation.userId, reservation.tokenId, charged, at);
+    const charged = Math.max(0, Math.floor(actual));
+    this.charge(reservation.userId, reservation.tokenId, charged, this.now());
     this.settledLocally.set(reservation.requestId, charged);
     this.chargeLeases(reservation, charged, true);
     return charged;
@@ -285,6 +305,45 @@ export class BalanceBook implements HotCache {
 
   release(reservation: Reservation): void {
     if (this.open.delete(reservation.requestId)) this.unreserve(reservation);
+  }
+
+  /**
+   * `listener(userId)` runs (on a microtask, never inside a reserve or settle) after a user's
+   * spendable may have grown: a reservation of theirs ended, or a credit or a token change came.
+   * The relay's waiting requests try again then.
+   */
+  onFreed(listener: (userId: number) => void): void {
+    this.freedListener = listener;
+  }
+
+  /**
+   * The refusal when `subject` has only `free` of the `least` a request needs: waitable when its
+   * open reservations could make that fit once they settle.
+   */
+  private refusal(
+    reason: LimitReason,
+    subject: Budgeted,
+    free: number,
+    least: number,
+  ): Extract<ReserveResult, { ok: false }> {
+    const refusal: QuotaRefusal | BudgetRefusal =
+      reason === 'user_quota' || reason === 'token_quota'
+        ? { ok: false, reason }
+        : this.budgetRefusal(subject, reason);
+    return subject.reserved > 0 && free + subject.reserved >= least
+      ? { ...refusal, waitable: true }
+      : refusal;
+  }
+
+  private freed(userId: number): void {
+    if (!this.freedListener) return;
+    if (this.freedUsers.size === 0)
+      queueMicrotask(() => {
+        const users = [...this.freedUsers];
+        this.freedUsers.clear();
+        for (const id of users) this.freedListener?.(id);
+      });
+    this.freedUsers.add(userId);
   }
 
   /** Quota the user can still spend (credits − charges − open reservations). */
@@ -409,20 +468,12 @@ export class BalanceBook implements HotCache {
     this.account(reservation.userId).reserved -= reservation.amount;
     const token = this.tokens.get(reservation.tokenId);
     if (token) token.reserved -= reservation.amount;
+    this.freed(reservation.userId);
   }
 
-  /**
-   * What the user or token spent in the current period of its budget (a later period: 0), its
-   * reservations and the refusal when `amount` more would pass the budget.
-   */
-  private overBudget(
-    subject: Budgeted,
-    amount: number,
-    reason: BudgetRefusal['reason'],
-  ): BudgetRefusal | undefined {
-    const at = this.now();
-    if (this.budgetLeft(subject, at) >= amount) return undefined;
-    const window = this.current(PERIOD_INDEX[subject.budgetPeriod], at);
+  /** The refusal of a request the budget of a user or token has no room for. */
+  private budgetRefusal(subject: Budgeted, reason: BudgetRefusal['reason']): BudgetRefusal {
+    const window = this.current(PERIOD_INDEX[subject.budgetPeriod], this.now());
     return {
       ok: false,
       reason,
@@ -520,6 +571,7 @@ export class BalanceBook implements HotCache {
       account.budgetQuota = event.data.period ? event.data.periodQuota : 0;
       account.budgetPeriod = event.data.period || 'day';
     }
+    this.freed(event.data.userId);
   }
 
   private applyToken(event: TokenEvent): void {
@@ -545,6 +597,7 @@ export class BalanceBook implements HotCache {
         this.leases?.token.drop(event.data.tokenId);
         // The spend of the current period stays: a budget set or changed mid-period counts it.
         Object.assign(token, budgetOf(event.data));
+        this.freed(event.data.userId);
         return;
       }
       case 'TokenDeleted':

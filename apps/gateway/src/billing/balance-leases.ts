@@ -118,7 +118,7 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
    * more, taking or topping up a slice. False when not that much is free. Calls for one account
    * share one attempt.
    */
-  ensure(kind: LeaseKind, id: number, amount: number): Promise<boolean> {
+  ensure(kind: LeaseKind, id: number, amount: number, floor = amount): Promise<boolean> {
     if (!this.active || this.stopping) return Promise.resolve(false);
     const key = `${kind}-${id}`;
     const refusal = this.refused.get(key);
@@ -132,8 +132,10 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const running = this.inFlight.get(key);
     if (running)
-      return running.then(() => this.covers(kind, id, amount) || this.ensure(kind, id, amount));
-    const attempt = this.lease(kind, id, Math.ceil(amount)).finally(() =>
+      return running.then(
+        () => this.covers(kind, id, amount) || this.ensure(kind, id, amount, floor),
+      );
+    const attempt = this.lease(kind, id, Math.ceil(amount), Math.ceil(floor)).finally(() =>
       this.inFlight.delete(key),
     );
     this.inFlight.set(key, attempt);
@@ -150,17 +152,25 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
     requestId: string,
     userId: number,
     tokenId: number,
-    amount: number,
+    wanted: number,
+    floor = wanted,
   ): Promise<ReserveResult> {
-    let result = this.book.reserve(requestId, userId, tokenId, amount);
-    for (let attempt = 0; this.active && !result.ok && attempt < RESERVE_ATTEMPTS; attempt++) {
-      if (result.reason !== 'user_quota' && result.reason !== 'token_quota') break;
+    let result = this.book.reserve(requestId, userId, tokenId, wanted, floor);
+    for (let attempt = 0; this.active && attempt < RESERVE_ATTEMPTS; attempt++) {
+      // Short of a lease (refused, or reserved less than wanted because of one): take or top it
+      // up, then reserve again. A budget is not a lease: nothing to take.
+      const short = result.ok ? result.limitedBy : result.reason;
+      if (short !== 'user_quota' && short !== 'token_quota') break;
       const leased =
-        result.reason === 'user_quota'
-          ? await this.ensure('user', userId, amount)
-          : await this.ensure('token', tokenId, amount);
+        short === 'user_quota'
+          ? await this.ensure('user', userId, wanted, floor)
+          : await this.ensure('token', tokenId, wanted, floor);
       if (!leased) break;
-      result = this.book.reserve(requestId, userId, tokenId, amount);
+      const before = result;
+      if (before.ok) this.book.release(before.reservation);
+      result = this.book.reserve(requestId, userId, tokenId, wanted, floor);
+      // A partial reservation that did not grow: the balance itself is short, stop asking.
+      if (before.ok && result.ok && result.reservation.amount <= before.reservation.amount) break;
     }
     return result;
   }
@@ -174,29 +184,45 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
     return lease.expiresAt - this.timings.marginMs <= Date.now();
   }
 
-  private async lease(kind: LeaseKind, id: number, amount: number): Promise<boolean> {
+  /**
+   * Takes or tops up the lease so that `amount` more fits, or at least `floor` (a request whose
+   * ceiling can be lowered takes what is free).
+   */
+  private async lease(
+    kind: LeaseKind,
+    id: number,
+    amount: number,
+    floor: number,
+  ): Promise<boolean> {
     try {
       const held = this.book.heldLease(kind, id);
       // What the held lease lacks for this request; a lease about to lapse is renewed as well.
-      const minimum = Math.max(0, amount - (held?.left ?? 0));
-      if (held && minimum === 0 && !this.lapsing(held)) return true;
+      const lacking = Math.max(0, amount - (held?.left ?? 0));
+      if (held && lacking === 0 && !this.lapsing(held)) return true;
+      const minimum = Math.max(0, Math.min(lacking, floor - (held?.left ?? 0)));
       const leased = await this.decide(kind, id, (view) => ({
         type: 'LeaseBalance',
         account: accountOf(kind, id),
         leaseId: held?.leaseId ?? randomUUID(),
         holder: this.holder,
-        minimum: held ? minimum : Math.max(1, amount),
+        minimum: held ? minimum : Math.max(1, floor),
         want: Math.max(minimum, amount, this.slice),
         ttlMs: this.timings.ttlMs,
         view,
       }));
-      if (!leased)
+      // A renewal that added nothing made no room, unless the lease only needed its time back.
+      const now = this.book.heldLease(kind, id);
+      const usable =
+        leased &&
+        now !== undefined &&
+        (now.amount > (held?.amount ?? 0) || this.covers(kind, id, floor));
+      if (!usable)
         this.refused.set(`${kind}-${id}`, {
           amount,
           changes: this.book.leaseChanges(kind, id),
           at: Date.now(),
         });
-      return leased;
+      return usable;
     } catch (error) {
       this.logger.error(`lease on ${kind} ${id}: ${(error as Error).message}`);
       return false;

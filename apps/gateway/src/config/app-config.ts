@@ -23,6 +23,16 @@ export interface AppConfig {
   readonly projectionPacingMs: number;
   /** USAGE_BATCH_MS: usage receipts are committed at most once per this many ms. */
   readonly usageBatchMs: number;
+  /**
+   * BILLING_DURABILITY: `batched` (default) answers at once and commits the receipts of a few ms
+   * together; `strict` writes an answer's last bytes only after its receipt is committed.
+   */
+  readonly billingDurability: 'batched' | 'strict';
+  /**
+   * RELAY_RESERVE_WAIT_MS: how long a request whose payer is short only because of reservations
+   * still open waits for them to settle before it is refused.
+   */
+  readonly relayReserveWaitMs: number;
   /** Which proxies' X-Forwarded-* headers count (see parseTrustProxy). */
   readonly trustProxy: TrustProxy;
   /** LOG_LEVEL: `log` (= info, one line per request) by default; `info` is accepted for `log`. */
@@ -190,6 +200,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     waitForProjectionsMs: intFromEnv(env, 'PROJECTION_WAIT_MS', 5000),
     projectionPacingMs: intFromEnv(env, 'PROJECTION_PACING_MS', 25),
     usageBatchMs: intFromEnv(env, 'USAGE_BATCH_MS', 3),
+    billingDurability: choiceFromEnv(env, 'BILLING_DURABILITY', ['batched', 'strict'], 'batched'),
+    relayReserveWaitMs: intFromEnv(env, 'RELAY_RESERVE_WAIT_MS', 5_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: (['error', 'warn', 'log', 'debug'].includes(level)
       ? level

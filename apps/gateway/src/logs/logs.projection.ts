@@ -317,6 +317,14 @@ async function toRow(
               }
             : {}),
           ...(d.reasoningTokens ? { reasoning_tokens: d.reasoningTokens } : {}),
+          // The output ceiling's story: lowered to what the payer could afford, ignored by the
+          // upstream, the stream cut at its reservation, the cost past the reservation (a debt).
+          ...(d.loweredCeiling !== undefined
+            ? { lowered_ceiling: d.loweredCeiling, lowered_by: d.loweredBy }
+            : {}),
+          ...(d.ceilingIgnored ? { ceiling_ignored: true } : {}),
+          ...(d.streamCut ? { stream_cut: true } : {}),
+          ...(d.overrun ? { overrun: d.overrun } : {}),
           admin_info: { use_channel: d.channelChain },
         }),
       };

@@ -43,10 +43,12 @@ export class RequestMetrics implements RequestObserver, UpstreamObserver {
   private readonly retries: CellCounter<'model'>;
   private readonly tokens: CellCounter<'model' | 'kind'>;
   private readonly quota: CellCounter<'model'>;
+  private readonly ceilingIgnored: CellCounter<'channel_id'>;
 
   private readonly routes = new Map<string, Map<string, RouteSeries>>();
   private readonly models = new Map<string, ModelSeries>();
   private readonly upstreams = new Map<number, HistogramCell>();
+  private readonly ignoring = new Map<number, CounterCell>();
 
   constructor(
     registry: Registry,
@@ -109,6 +111,12 @@ export class RequestMetrics implements RequestObserver, UpstreamObserver {
       ['model'],
       registry,
     );
+    this.ceilingIgnored = new CellCounter(
+      'tollgate_relay_ceiling_ignored_total',
+      'Answers whose upstream wrote more output than the ceiling it was sent, by channel.',
+      ['channel_id'],
+      registry,
+    );
   }
 
   requestDone(record: RequestRecord): void {
@@ -159,6 +167,16 @@ export class RequestMetrics implements RequestObserver, UpstreamObserver {
     series.completionTokens.value += relay.completionTokens;
     series.quota.value += relay.quota;
     if (relay.ttftMs !== null) series.ttft.observe(relay.ttftMs / 1000);
+    if (relay.ceilingIgnored) this.ignoredBy(relay.channelId).value += 1;
+  }
+
+  private ignoredBy(channelId: number): CounterCell {
+    let cell = this.ignoring.get(channelId);
+    if (cell === undefined) {
+      cell = this.ceilingIgnored.cell({ channel_id: String(channelId) });
+      this.ignoring.set(channelId, cell);
+    }
+    return cell;
   }
 
   private routeSeries(method: string, route: string): RouteSeries {

@@ -42,6 +42,8 @@ export interface RelayTrace {
   completionTokens: number;
   /** Quota units charged (0 when nothing was billed). */
   quota: number;
+  /** The upstream wrote more output than the ceiling it was sent (counted per channel). */
+  ceilingIgnored: boolean;
 }
 
 export function newRelayTrace(tokenId: number): RelayTrace {
@@ -54,6 +56,7 @@ export function newRelayTrace(tokenId: number): RelayTrace {
     promptTokens: 0,
     completionTokens: 0,
     quota: 0,
+    ceilingIgnored: false,
   };
 }
 

@@ -81,7 +81,9 @@ export class RelayAdmission {
       this.record(this.commands.markTokenExpired(token.id), 'mark token expired');
       return fail(401, 'relay.token_expired');
     }
-    if (!token.unlimitedQuota && (this.book.tokenRemaining(token.id) ?? 0) <= 0) {
+    // Used up by its charges; quota merely held by other requests' reservations is not (they
+    // may settle for less: the reservation step waits for them).
+    if (!token.unlimitedQuota && (this.book.tokenSettledRemaining(token.id) ?? 0) <= 0) {
       this.record(this.commands.markTokenExhausted(token.id), 'mark token exhausted');
       return fail(401, 'relay.token_exhausted');
     }

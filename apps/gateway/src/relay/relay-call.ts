@@ -1,5 +1,5 @@
 /** The shapes one relay request takes on its way through the pipeline. */
-import type { PriceQuote } from '@tollgate/domain';
+import { affordableCeiling, type PriceQuote } from '@tollgate/domain';
 import type {
   AttemptFailure,
   IngressKind,
@@ -11,7 +11,7 @@ import type { RelayTrace } from '../observability/request-record';
 import type { Lang } from '../shared/i18n/messages';
 import type { ClientWire } from './client-wire';
 import type { Caller } from './relay-admission';
-import type { Reservation, RoutedChannel } from './relay-ports';
+import type { LimitReason, Reservation, RoutedChannel } from './relay-ports';
 import type { RelaySettings } from './relay-settings';
 
 /** One relay request as the routes hand it over. */
@@ -67,6 +67,34 @@ export interface Prepared {
   readonly group: string;
   readonly quote: PriceQuote;
   readonly promptEstimate: number;
+  /** Chat and completions `n` (and best_of): every choice is written up to the ceiling. */
+  readonly choices: number;
+  /**
+   * The output ceiling the client asked for, else the model's maximum (ModelMaxOutputTokens);
+   * undefined for the endpoints that have no such field (embeddings, audio, images…).
+   */
+  readonly askedCeiling: number | undefined;
   readonly reservation: Reservation;
+  /** The ceiling sent upstream (tokens per choice): the asked one, or what the payer can afford. */
+  readonly ceiling: number | undefined;
+  /** The limit that lowered the ceiling below the asked one (the receipt says so). */
+  readonly loweredBy: LimitReason | undefined;
   readonly chain: number[];
+}
+
+/** A call ready to reserve: everything but what the reservation decides. */
+export type Unreserved = Omit<Prepared, 'reservation' | 'ceiling' | 'loweredBy'>;
+
+/**
+ * Output tokens (all choices together) the reservation covers beside the prompt: a stream is cut
+ * past them (docs/relay.md). Unbounded when the price does not grow with the output.
+ */
+export function outputAllowance(p: Prepared): number {
+  return affordableCeiling(
+    p.quote,
+    p.promptEstimate,
+    Number.MAX_SAFE_INTEGER,
+    p.reservation.amount,
+    p.settings.price.quotaPerUnit,
+  );
 }

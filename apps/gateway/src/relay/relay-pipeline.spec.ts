@@ -13,6 +13,7 @@ import type { RecordedEvent } from '@tollgate/event-store';
 import { SqliteEventStore } from '@tollgate/event-store';
 import type { RequestRelayed } from '@tollgate/domain';
 import { DEFAULT_MOCK_MODELS, MockUpstream } from '@tollgate/testing/mock-upstream';
+import { estimatePromptTokens } from '@tollgate/relay';
 import { BalanceBook } from '../billing/balance-book';
 import { CacheFeed } from '../infrastructure/hot-caches/cache-feed';
 import { sha256Hex } from '../infrastructure/secret-box';
@@ -386,7 +387,11 @@ describe('relay pipeline', () => {
     await expect(client.models.retrieve('nope')).rejects.toMatchObject({ status: 404 });
   });
 
-  /** 200 (or `count`) concurrent calls; each costs (100 + 0) × 1.25 = 125 and reserves as much. */
+  /**
+   * 200 (or `count`) concurrent calls without max_tokens; each costs (100 + 0) × 1.25 = 125. The
+   * first reserves its ceiling lowered to the whole balance; the others wait for it and take what
+   * each settle gives back, so every one that fits is served.
+   */
   async function burst(sdk: OpenAI, count: number) {
     const results = await Promise.allSettled(
       Array.from({ length: count }, () =>
@@ -411,56 +416,88 @@ describe('relay pipeline', () => {
 
   it('no overdraft: 200 concurrent requests on a balance that covers 20', async () => {
     upstream.setDefaults({ usage: { prompt_tokens: 100, completion_tokens: 0 }, latencyMs: 20 });
-    setOption('PreConsumedQuota', '100'); // no max_tokens: reserve 100 × 1.25 = 125 = the cost
-    try {
-      const { userId, sdk } = await newUser(20 * 125, 10_000_000);
-      const { served, refused, codes } = await burst(sdk, 200);
-      expect(served).toBe(20);
-      expect(refused).toBe(180);
-      expect(codes.every((code) => code === 'insufficient_user_quota')).toBe(true);
-      const mine = await receiptsOf(userId, served);
-      expect(mine).toHaveLength(20);
-      expect(mine.reduce((s, r) => s + r.quota, 0)).toBe(20 * 125);
-      expect(book.userBalance(userId)).toBe(0);
-    } finally {
-      setOption('PreConsumedQuota', '500');
-    }
+    const { userId, sdk } = await newUser(20 * 125, 10_000_000);
+    const { served, refused, codes } = await burst(sdk, 200);
+    expect(served).toBe(20);
+    expect(refused).toBe(180);
+    expect(codes.every((code) => code === 'insufficient_user_quota')).toBe(true);
+    const mine = await receiptsOf(userId, served);
+    expect(mine).toHaveLength(20);
+    expect(mine.reduce((s, r) => s + r.quota, 0)).toBe(20 * 125);
+    expect(mine.every((r) => r.loweredBy === 'user_quota')).toBe(true);
+    expect(book.userBalance(userId)).toBe(0);
   });
 
-  it('no overdraft when the reservation underestimates: settles stop at the balance', async () => {
-    upstream.setDefaults({ usage: { prompt_tokens: 100, completion_tokens: 0 }, latencyMs: 20 });
-    setOption('PreConsumedQuota', '80'); // reserve 100, cost 125
+  it('an upstream that ignores the ceiling is charged in full: the debt is recorded and refuses the next call', async () => {
+    // max_tokens 10 reserves (prompt + 10 × 4) × 1.25; the upstream writes 400: (100 + 1600) × 1.25.
+    const messages = [{ role: 'user' as const, content: 'x' }];
+    const reserve = Math.round((estimatePromptTokens('chat', { messages }) + 40) * 1.25);
+    const cost = 2125;
+    // Slow enough that all forty reserve before the first answer settles.
+    upstream.setDefaults({ usage: { prompt_tokens: 100, completion_tokens: 400 }, latencyMs: 300 });
     try {
-      const { userId, sdk } = await newUser(20 * 125, 10_000_000);
-      const { served, refused } = await burst(sdk, 200);
-      expect(served).toBe(25);
-      expect(served + refused).toBe(200);
+      const { userId, sdk } = await newUser(20 * reserve, 10_000_000);
+      const results = await Promise.allSettled(
+        Array.from({ length: 40 }, () =>
+          sdk.chat.completions.create({
+            model: 'gpt-4o',
+            max_tokens: 10,
+            messages,
+          }),
+        ),
+      );
+      const served = results.filter((r) => r.status === 'fulfilled').length;
+      // Twenty reservations fit side by side; each answer then costs ten times its reservation.
+      expect(served).toBe(20);
       const mine = await receiptsOf(userId, served);
-      const charged = mine.reduce((s, r) => s + r.quota, 0);
-      expect(charged).toBe(20 * 125);
-      expect(book.userBalance(userId)).toBe(0);
+      for (const r of mine) {
+        expect(r).toMatchObject({
+          quota: cost,
+          reserved: reserve,
+          overrun: cost - reserve,
+          ceilingIgnored: true,
+        });
+      }
+      expect(book.userBalance(userId)).toBe(20 * reserve - 20 * cost);
+      // Every upstream request carried the client's ceiling.
+      const sent = upstream.requestsTo('/chat/completions').slice(-20);
+      expect(sent.every((r) => (r.body as { max_tokens?: number }).max_tokens === 10)).toBe(true);
+      await expect(
+        sdk.chat.completions.create({
+          model: 'gpt-4o',
+          max_tokens: 10,
+          messages,
+        }),
+      ).rejects.toMatchObject({ status: 403, error: { code: 'insufficient_user_quota' } });
+      await append(`billing-${userId}`, 'QuotaGranted', {
+        userId,
+        amount: 20 * cost - 20 * reserve + reserve,
+        reason: 'topup',
+      });
+      await expect(
+        sdk.chat.completions.create({
+          model: 'gpt-4o',
+          max_tokens: 10,
+          messages,
+        }),
+      ).resolves.toMatchObject({ object: 'chat.completion' });
     } finally {
-      setOption('PreConsumedQuota', '500');
+      upstream.setDefaults({ latencyMs: 20 });
     }
   });
 
   it('the same for a token cap smaller than the user balance', async () => {
     upstream.setDefaults({ usage: { prompt_tokens: 100, completion_tokens: 0 } });
-    setOption('PreConsumedQuota', '100');
-    try {
-      const { userId, tokenId, sdk } = await newUser(10_000_000, 20 * 125);
-      const { served, refused, exhausted } = await burst(sdk, 200);
-      expect(served).toBe(20);
-      // refused at reservation (403), or at admission once the token is seen used up (401)
-      expect(refused + exhausted).toBe(180);
-      const mine = await receiptsOf(userId, served);
-      expect(mine.reduce((s, r) => s + r.quota, 0)).toBe(20 * 125);
-      expect(book.tokenRemaining(tokenId)).toBe(0);
-      expect(book.userBalance(userId)).toBe(10_000_000 - 20 * 125);
-      expect(commands.calls).toContain(`exhausted:${tokenId}`);
-    } finally {
-      setOption('PreConsumedQuota', '500');
-    }
+    const { userId, tokenId, sdk } = await newUser(10_000_000, 20 * 125);
+    const { served, refused, exhausted } = await burst(sdk, 200);
+    expect(served).toBe(20);
+    // refused at reservation (403), or at admission once the token is seen used up (401)
+    expect(refused + exhausted).toBe(180);
+    const mine = await receiptsOf(userId, served);
+    expect(mine.reduce((s, r) => s + r.quota, 0)).toBe(20 * 125);
+    expect(book.tokenRemaining(tokenId)).toBe(0);
+    expect(book.userBalance(userId)).toBe(10_000_000 - 20 * 125);
+    expect(commands.calls).toContain(`exhausted:${tokenId}`);
   });
 
   it('a client aborting a slow stream after 3 chunks is billed for the full upstream usage', async () => {

@@ -14,14 +14,20 @@ import type { TokenDirectory } from '../tokens/token-directory';
 
 import type { Reservation } from '../billing/balance-book';
 
-export type { Reservation, ReserveResult } from '../billing/balance-book';
+export type { LimitReason, Reservation, ReserveResult } from '../billing/balance-book';
 export type { RoutedChannel } from '../channels/routing-table';
 export type { RelayToken, RelayUser } from '../tokens/token-directory';
 
 /** `tokenUsed` (Σ charged to the token, dashboard billing usage) is optional: not every book keeps it. */
 export type BalanceBookPort = Pick<
   BalanceBook,
-  'reserve' | 'settle' | 'release' | 'userBalance' | 'tokenRemaining'
+  | 'reserve'
+  | 'settle'
+  | 'release'
+  | 'userBalance'
+  | 'tokenRemaining'
+  | 'tokenSettledRemaining'
+  | 'onFreed'
 > &
   Partial<Pick<BalanceBook, 'tokenUsed'>>;
 

@@ -16,6 +16,8 @@ import { numberMap, stringMap } from '../options/option-maps';
 /** The options the relay reads, parsed: a request never parses option JSON. */
 export interface RelaySettings {
   readonly price: PriceOptions;
+  /** ModelMaxOutputTokens: the ceiling of a request that sets none (see modelMaxOutput). */
+  readonly maxOutput: Readonly<Record<string, number>>;
   readonly retryTimes: number;
   readonly retryRanges: StatusRanges;
   readonly autoDisable: boolean;
@@ -61,6 +63,7 @@ export interface RelayPermissions {
 const KEYS = [
   'ModelRatio',
   'CompletionRatio',
+  'ModelMaxOutputTokens',
   'ModelPrice',
   'GroupRatio',
   'CacheRatio',
@@ -142,6 +145,7 @@ export class RelaySettingsView {
         preConsumedQuota: int('PreConsumedQuota'),
         quotaPerUnit: o.number('QuotaPerUnit') > 0 ? o.number('QuotaPerUnit') : 500000,
       },
+      maxOutput: numberMap(o.get('ModelMaxOutputTokens')),
       retryTimes: int('RetryTimes'),
       retryRanges: parseStatusRanges(
         o.get('AutomaticRetryStatusCodes') || DEFAULT_RETRY_STATUS_RANGES,

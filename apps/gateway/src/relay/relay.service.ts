@@ -2,10 +2,13 @@ import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
+  ceilingReservation,
   chargeFor,
+  modelMaxOutput,
+  OUTPUT_FLOOR_TOKENS,
   quotePrice,
+  affordableCeiling,
   type RequestRelayed,
-  reservationFor,
   type TokenUsage,
 } from '@tollgate/domain';
 import {
@@ -15,13 +18,16 @@ import {
   CooldownBook,
   countsAgainstBudget,
   countText,
+  cutEnding,
   disableReason,
+  eventData,
   estimatePromptTokens,
   FailureBudget,
   type JsonObject,
   type LimitVerdict,
   mapStatusCode,
   multipartBoundary,
+  OutputMeter,
   outgoingJson,
   parseJsonObject,
   readMultipartField,
@@ -29,6 +35,7 @@ import {
   ingressCodec,
   OPENAI_WIRE_ADAPTOR,
   RelayError,
+  rawWithCeiling,
   replaceMultipartField,
   reportsStreamUsage,
   requestFacts,
@@ -38,6 +45,7 @@ import {
   SensitiveSseFilter,
   shouldRetry,
   SseUsageReader,
+  StreamTokenCounter,
   TokenLimiter,
   upstreamErrorInfo,
   upstreamModelName,
@@ -55,7 +63,16 @@ import { type ClientWire, clientWireOfIngress, openAiClient } from './client-wir
 import { ConvertedAttempts } from './converted-attempts';
 import { REQUEST_TRACKER } from '../observability/observability.tokens';
 import type { RequestTracker } from '../observability/request-tracker';
-import type { AttemptResult, LastFailure, Prepared, RelayCall } from './relay-call';
+import { FinalEventHold } from './final-event-hold';
+import { MeteredSse } from './metered-sse';
+import {
+  type AttemptResult,
+  type LastFailure,
+  outputAllowance,
+  type Prepared,
+  type RelayCall,
+  type Unreserved,
+} from './relay-call';
 import { relayError, sendBytes, sendError } from './relay-http';
 import { groupFor, modelRefusal, noChannel, routeRefusal } from './relay-routing';
 import {
@@ -74,6 +91,9 @@ import {
   type UsageAppenderPort,
 } from './relay-ports';
 import { type RelaySettings, RelaySettingsView } from './relay-settings';
+import { ReservationWaits } from '../billing/reservation-waits';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../infrastructure/injection-tokens';
 import {
   headerText,
   MAX_ERROR_BODY_BYTES,
@@ -84,6 +104,8 @@ import {
 } from './upstream-io';
 import { UpstreamPools } from './upstream-pools';
 
+/** RELAY_RESERVE_WAIT_MS's default (see README). */
+const DEFAULT_RESERVE_WAIT_MS = 5_000;
 /** Cool-down after a failure without Retry-After (one-hub's default). */
 const DEFAULT_COOLDOWN_MS = 5_000;
 /** A channel being auto-disabled is skipped until the routing table has dropped it. */
@@ -111,6 +133,9 @@ export class RelayService {
   /** Injectable for tests that need a deterministic pick. */
   rng: () => number = Math.random;
   private readonly converted: ConvertedAttempts;
+  private readonly waits: ReservationWaits;
+  /** BILLING_DURABILITY=strict: an answer's last bytes wait for its receipt's commit. */
+  private readonly strict: boolean;
 
   constructor(
     private readonly settingsView: RelaySettingsView,
@@ -121,11 +146,17 @@ export class RelayService {
     @Inject(RELAY_COMMANDS_PORT) private readonly commands: RelayCommandsPort,
     @Inject(REQUEST_TRACKER) private readonly tracker: RequestTracker,
     @Optional() @Inject(BALANCE_LEASES_PORT) private readonly leases?: BalanceLeasesPort,
+    @Optional()
+    @Inject(APP_CONFIG)
+    config?: Pick<AppConfig, 'relayReserveWaitMs' | 'billingDurability'>,
   ) {
+    this.strict = config?.billingDurability === 'strict';
+    this.waits = new ReservationWaits(book, config?.relayReserveWaitMs ?? DEFAULT_RESERVE_WAIT_MS);
     this.converted = new ConvertedAttempts(
       pools,
-      (p, channel, upstreamModel, usage, estimated, firstAt, stream) =>
-        this.settle(p, channel, upstreamModel, usage, estimated, firstAt, stream),
+      (p, usage) => this.covered(p, usage),
+      { strict: this.strict, committed: (p, receipt, res) => this.committed(p, receipt, res) },
+      (...args) => this.settle(...args),
     );
   }
 
@@ -155,10 +186,14 @@ export class RelayService {
         const error = this.limitError(call.lang, limits, settings);
         return sendError(res, error, call.requestId, wire);
       }
+      const args = this.reservationOf(prepared);
       // Scale-out: a lease this process lacks is taken first (awaited, once per slice).
-      const reserved = this.leases?.active
-        ? this.reserved(prepared, await this.leases.reserve(...this.reservationOf(prepared)))
-        : this.reserved(prepared, this.book.reserve(...this.reservationOf(prepared)));
+      let result = this.leases?.active
+        ? await this.leases.reserve(...args)
+        : this.book.reserve(...args);
+      // Short only of the payer's open reservations: wait for them (bounded) before refusing.
+      if (!result.ok && result.waitable) result = await this.waits.wait(args, result);
+      const reserved = this.reserved(prepared, result);
       if (reserved instanceof RelayError) return sendError(res, reserved, call.requestId, wire);
       await this.attempts(reserved, res);
     } catch (error) {
@@ -180,7 +215,7 @@ export class RelayService {
     call: RelayCall,
     settings: RelaySettings,
     wire: ClientWire,
-  ): Omit<Prepared, 'reservation'> | RelayError {
+  ): Unreserved | RelayError {
     const { lang, caller } = call;
     let body: JsonObject | undefined;
     let hub: JsonObject | undefined;
@@ -204,7 +239,7 @@ export class RelayService {
       boundary = multipartBoundary(call.contentType);
       if (!boundary) return this.badBody(lang);
       const model = readMultipartField(call.raw, boundary, 'model')?.trim() || 'whisper-1';
-      facts = { model, stream: false, maxTokens: undefined, n: 1 };
+      facts = { model, stream: false, maxTokens: undefined, n: 1, choices: 1 };
     } else {
       body = parseJsonObject(call.raw);
       if (!body) return this.badBody(lang);
@@ -253,9 +288,9 @@ export class RelayService {
     if (unroutable) return unroutable;
     const refused = refusedByOptions(call, settings, hub, boundary !== undefined);
     if (refused) return refused;
-    const promptEstimate = hub
-      ? estimatePromptTokens(call.ingress ? 'chat' : call.endpoint, hub)
-      : 0;
+    const endpoint = call.ingress ? 'chat' : call.endpoint;
+    const promptEstimate = hub ? estimatePromptTokens(endpoint, hub) : 0;
+    const bounded = endpoint === 'chat' || endpoint === 'completions' || endpoint === 'responses';
     return {
       call,
       settings,
@@ -267,6 +302,10 @@ export class RelayService {
       group,
       quote: quoted.quote,
       promptEstimate,
+      choices: facts.choices,
+      askedCeiling: bounded
+        ? (facts.maxTokens ?? modelMaxOutput(settings.maxOutput, model))
+        : undefined,
       chain: [],
     };
   }
@@ -310,30 +349,55 @@ export class RelayService {
     );
   }
 
-  /** The book's reserve arguments for a call: what it reserves before relaying. */
-  private reservationOf(
-    p: Omit<Prepared, 'reservation'>,
-  ): [requestId: string, userId: number, tokenId: number, amount: number] {
-    const { call, quote, facts, settings } = p;
-    // Absurd max_tokens / n stay a (refusable) number instead of breaking the book's integer check.
-    const amount = Math.min(
-      reservationFor(quote, p.promptEstimate, facts.maxTokens, settings.price, facts.n),
-      Number.MAX_SAFE_INTEGER,
-    );
+  /**
+   * The book's reserve arguments for a call: the price of its asked ceiling plus the prompt, or
+   * less down to the price of OUTPUT_FLOOR_TOKENS (the ceiling is then lowered to fit). Per-call
+   * prices and endpoints without a ceiling field reserve one exact amount (those without a field:
+   * PreConsumedQuota output tokens).
+   */
+  private reservationOf(p: Unreserved): Parameters<BalanceBookPort['reserve']> {
+    const { call, quote, settings, promptEstimate: prompt, askedCeiling: asked } = p;
+    const quotaPerUnit = settings.price.quotaPerUnit;
+    const calls = quote.mode === 'price' ? p.facts.n : p.choices;
+    const price = (ceiling: number) =>
+      // Absurd max_tokens / n stay a (refusable) number instead of breaking the book's integer check.
+      Math.min(
+        ceilingReservation(quote, prompt, ceiling, quotaPerUnit, calls),
+        Number.MAX_SAFE_INTEGER,
+      );
+    const wanted = price(asked ?? settings.price.preConsumedQuota);
+    const floor = asked === undefined ? wanted : price(Math.min(asked, OUTPUT_FLOOR_TOKENS));
     // The book skips the token's own quota when it is unlimited; it still counts its usage.
-    return [call.requestId, call.caller.user.id, call.caller.token?.id ?? 0, amount];
+    return [call.requestId, call.caller.user.id, call.caller.token?.id ?? 0, wanted, floor];
   }
 
-  /** The call with its reservation, or the refusal as the client sees it. */
-  private reserved(p: Omit<Prepared, 'reservation'>, result: ReserveResult): Prepared | RelayError {
+  /** The call with its reservation and ceiling, or the refusal as the client sees it. */
+  private reserved(p: Unreserved, result: ReserveResult): Prepared | RelayError {
     const { call } = p;
-    const tokenId = call.caller.token?.id ?? 0;
-    if (result.ok) return { ...p, reservation: result.reservation };
+    if (result.ok) {
+      const reservation = result.reservation;
+      const asked = p.askedCeiling;
+      const ceiling =
+        asked === undefined
+          ? undefined
+          : affordableCeiling(
+              p.quote,
+              p.promptEstimate,
+              asked,
+              reservation.amount,
+              p.settings.price.quotaPerUnit,
+              p.choices,
+            );
+      const lowered = ceiling !== undefined && asked !== undefined && ceiling < asked;
+      return { ...p, reservation, ceiling, loweredBy: lowered ? result.limitedBy : undefined };
+    }
     if (isBudgetRefusal(result)) return budgetRefusal(call.lang, result);
+    // A limited token's holder learns what that token has left, never its owner's balance.
+    const token = call.caller.token;
     const remain =
-      result.reason === 'user_quota'
-        ? (this.book.userBalance(call.caller.user.id) ?? 0)
-        : (this.book.tokenRemaining(tokenId) ?? 0);
+      token && !token.unlimitedQuota
+        ? (this.book.tokenRemaining(token.id) ?? 0)
+        : (this.book.userBalance(call.caller.user.id) ?? 0);
     return relayError(
       call.lang,
       403,
@@ -516,23 +580,20 @@ export class RelayService {
     const includeUsage =
       facts.stream && call.endpoint !== 'responses' && reportsStreamUsage(channel.type);
     let outBody: Buffer;
-    if (p.settings.providers.passThrough && !call.playground) {
-      // global.pass_through_request_enabled: the client's bytes exactly (no mapped model in the
-      // body, no include_usage: a stream without usage is counted locally), as new-api sends.
-      outBody = call.raw;
-    } else if (p.boundary !== undefined) {
+    if (p.boundary !== undefined) {
       outBody =
         upstreamModel !== facts.model
           ? replaceMultipartField(call.raw, p.boundary, 'model', upstreamModel)
           : call.raw;
-    } else if (call.playground && p.body && 'group' in p.body) {
-      const { group: _group, ...rest } = p.body;
-      outBody = outgoingJson(Buffer.from(JSON.stringify(rest)), rest, {
-        model: upstreamModel,
-        includeUsage,
-      });
     } else {
-      outBody = outgoingJson(call.raw, p.body ?? {}, { model: upstreamModel, includeUsage });
+      const json = ceiled(p, upstreamModel);
+      // global.pass_through_request_enabled: the client's bytes as they came but for the output
+      // ceiling (no mapped model in the body, no include_usage: a stream without usage is
+      // counted locally), as new-api sends them.
+      outBody =
+        p.settings.providers.passThrough && !call.playground
+          ? json.raw
+          : outgoingJson(json.raw, json.body, { model: upstreamModel, includeUsage });
     }
     let answer: Dispatcher.ResponseData;
     try {
@@ -573,7 +634,10 @@ export class RelayService {
     return { kind: 'answered' };
   }
 
-  /** Non-stream answers: read whole (bounded), send the bytes as they came, settle. */
+  /**
+   * Non-stream answers: read whole (bounded), settle, send the bytes as they came (strict
+   * durability: once the receipt is committed).
+   */
   private async wholeAnswer(
     p: Prepared,
     channel: RoutedChannel,
@@ -594,12 +658,34 @@ export class RelayService {
       p.settings.sensitive.output && contentType.includes('json')
         ? sensitiveAnswer(p, parseJsonObject(raw))
         : undefined;
+    const { usage, estimated } = this.usageOfWhole(p, raw, contentType);
+    const receipt = this.settle(p, channel, upstreamModel, usage, estimated, firstByteAt, false);
+    if (this.strict && !(await this.committed(p, receipt, res))) return undefined;
     if (refused) sendError(res, refused, p.call.requestId, p.client);
     else
       sendBytes(res, answer.statusCode, contentType || 'application/json', raw, p.call.requestId);
-    const { usage, estimated } = this.usageOfWhole(p, raw, contentType);
-    this.settle(p, channel, upstreamModel, usage, estimated, firstByteAt, false);
     return undefined;
+  }
+
+  /**
+   * Strict durability: waits for the receipt's commit; when it failed, the answer is not given
+   * (an error instead, or a stream broken off) and false is returned.
+   */
+  async committed(p: Prepared, receipt: Promise<unknown>, res: ServerResponse): Promise<boolean> {
+    try {
+      await receipt;
+      return true;
+    } catch {
+      if (res.headersSent) res.destroy();
+      else
+        sendError(
+          res,
+          relayError(p.call.lang, 500, 'common.internal_error', {}, 'tollgate_error', 'internal'),
+          p.call.requestId,
+          p.client,
+        );
+      return false;
+    }
   }
 
   private usageOfWhole(
@@ -631,8 +717,9 @@ export class RelayService {
   }
 
   /**
-   * SSE answers: bytes go to the client untouched as they arrive; the reader watches them for
-   * usage. If the client leaves, the upstream is still read (bounded) so the work is billed.
+   * SSE answers: bytes go to the client as they arrive; the reader watches them for usage, the
+   * meter for an upstream writing past its reservation (cut, ended cleanly, billed for what was
+   * delivered). If the client leaves, the upstream is still read (bounded) so the work is billed.
    */
   private async streamAnswer(
     p: Prepared,
@@ -649,35 +736,89 @@ export class RelayService {
     const guard = output
       ? new SensitiveSseFilter(output, p.settings.sensitive.streamQueue)
       : undefined;
+    const meter = new OutputMeter(outputAllowance(p));
+    // The text delivered before counting began: with the metered part, what a cut is billed for.
+    let before = '';
+    let counter: StreamTokenCounter | undefined;
+    const metered = new MeteredSse(
+      meter,
+      (bytes, exact) => {
+        if (!exact || !counter) return NO_OUTPUT;
+        const text = completionTextOfJson(parseJsonObject(eventData(bytes)));
+        return { text, tokens: counter.add(text) };
+      },
+      () => {
+        before = reader.completionText();
+        counter = new StreamTokenCounter(before);
+        return countText(before);
+      },
+    );
+    const hold = this.strict ? new FinalEventHold() : undefined;
     const read = await pipeUpstream(
       answer,
       client,
       (chunk) => {
+        const allowed = metered.push(chunk);
         reader.push(chunk);
-        return guard ? guard.push(chunk) : chunk;
+        const out = guard ? Buffer.from(guard.push(allowed)) : allowed;
+        return hold ? hold.push(out) : out;
       },
-      guard && (() => guard.hit !== undefined),
+      () => metered.cut || guard?.hit !== undefined,
     );
-    if (guard && !client.gone) {
-      const tail = read.stopped ? streamStopped(p.call.endpoint) : guard.end();
-      if (tail !== '') client.write(tail);
+    const sensitiveStop = read.stopped && !metered.cut;
+    let owed = '';
+    if (!read.stopped) {
+      const rest = metered.rest();
+      owed += guard ? guard.push(rest) : rest.toString('utf8');
     }
-    client.finish('', read.broken);
     const outcome = reader.end();
+    // Output held past the reservation goes out only when the upstream's usage shows it was paid
+    // for (its own count of the ceiling); else the stream ends cut where the reservation did.
+    if (metered.holding && !read.stopped) {
+      if (outcome.usage && this.covered(p, outcome.usage)) {
+        const held = metered.releaseHeld();
+        owed += guard ? guard.push(held) : held.toString('utf8');
+      } else metered.cut = true;
+    }
+    // What the stream still owes, in order: an event the upstream left unfinished, the words the
+    // guard held back, what strict durability holds until the commit, then the ending.
+    if (guard && !sensitiveStop) owed += guard.end();
+    if (hold) owed = hold.push(Buffer.from(owed)).toString('utf8') + hold.rest().toString('utf8');
+    if (metered.cut) owed += cutEnding(cutWireOf(p.call.endpoint), cutContext(p), meter.tokens);
+    else if (sensitiveStop) owed += streamStopped(p.call.endpoint);
     let usage: UpstreamUsage;
     let estimated = false;
-    if (outcome.usage) usage = outcome.usage;
+    if (outcome.usage && !metered.cut) usage = outcome.usage;
     else {
       usage = {
         promptTokens: p.promptEstimate,
-        completionTokens: reader.countCompletionLocally(),
+        completionTokens: metered.cut
+          ? countText(before + metered.deliveredText)
+          : reader.countCompletionLocally(),
         cachedTokens: 0,
       };
       estimated = true;
     }
-    this.settle(p, channel, upstreamModel, usage, estimated, outcome.firstChunkAt ?? null, true);
+    const firstAt = outcome.firstChunkAt ?? null;
+    const receipt = this.settle(p, channel, upstreamModel, usage, estimated, firstAt, true, {
+      cut: metered.cut,
+    });
+    if (this.strict && !(await this.committed(p, receipt, res))) return;
+    client.finish(owed, read.broken);
   }
 
+  /** Whether `usage` costs no more than the reservation holds (held output may then go out). */
+  covered(p: Prepared, usage: UpstreamUsage): boolean {
+    const { quote, settings } = p;
+    return (
+      chargeFor(quote, usage, settings.price.quotaPerUnit, p.facts.n).quota <= p.reservation.amount
+    );
+  }
+
+  /**
+   * Charges the answer (the whole cost, even past the reservation: a debt when unpaid) and appends
+   * its receipt; the promise settles when the receipt is committed.
+   */
   settle(
     p: Prepared,
     channel: RoutedChannel,
@@ -686,7 +827,8 @@ export class RelayService {
     estimated: boolean,
     firstAt: number | null,
     stream: boolean,
-  ): void {
+    how: { readonly cut?: boolean } = {},
+  ): Promise<unknown> {
     const { call, quote, settings, reservation } = p;
     const receipt = chargeFor(quote, usage, settings.price.quotaPerUnit, p.facts.n);
     const charged = this.book.settle(reservation, receipt.quota);
@@ -695,6 +837,10 @@ export class RelayService {
       this.tokenLimiter.consumed(token.id, receipt.promptTokens + receipt.completionTokens);
     if (!call.playground) this.userLimiter.succeeded(call.caller.user.id);
     const now = Date.now();
+    const overrun = charged - reservation.amount;
+    // The upstream wrote more than the ceiling it was sent: counted against its channel.
+    const ceilingIgnored =
+      p.ceiling !== undefined && receipt.completionTokens > p.ceiling * p.choices;
     const data: RequestRelayed['data'] = {
       requestId: call.requestId,
       userId: call.caller.user.id,
@@ -719,6 +865,12 @@ export class RelayService {
       quota: charged,
       reserved: reservation.amount,
       ...leasesOf(reservation),
+      ...(p.loweredBy && p.ceiling !== undefined
+        ? { loweredCeiling: p.ceiling, loweredBy: p.loweredBy }
+        : {}),
+      ...(overrun > 0 ? { overrun } : {}),
+      ...(ceilingIgnored ? { ceilingIgnored: true } : {}),
+      ...(how.cut ? { streamCut: true } : {}),
       modelRatio: receipt.modelRatio,
       completionRatio: receipt.completionRatio,
       groupRatio: receipt.groupRatio,
@@ -735,22 +887,55 @@ export class RelayService {
     trace.completionTokens = data.completionTokens;
     trace.quota = charged;
     trace.ttftMs = data.firstTokenMs;
+    trace.ceilingIgnored = ceilingIgnored;
     const user = call.caller.user;
-    this.appender
-      .append(data, {
-        ip: call.ip,
-        actor: { kind: 'user', id: user.id, role: user.role },
-        correlationId: call.correlationId,
-      })
-      .catch((error: unknown) =>
-        this.logger.error(`usage append ${call.requestId} failed: ${String(error)}`),
-      );
-    if (token && !token.unlimitedQuota && (this.book.tokenRemaining(token.id) ?? 1) <= 0) {
+    const appended = this.appender.append(data, {
+      ip: call.ip,
+      actor: { kind: 'user', id: user.id, role: user.role },
+      correlationId: call.correlationId,
+    });
+    appended.catch((error: unknown) =>
+      this.logger.error(`usage append ${call.requestId} failed: ${String(error)}`),
+    );
+    // Used up by its charges (not merely held by other requests' open reservations).
+    if (token && !token.unlimitedQuota && (this.book.tokenSettledRemaining(token.id) ?? 1) <= 0) {
       this.commands
         .markTokenExhausted(token.id)
         .catch((error: unknown) => this.logger.warn(`mark token exhausted: ${String(error)}`));
     }
+    return appended;
   }
+}
+
+/** The request's JSON with its output ceiling (the playground's own `group` member left out). */
+function ceiled(p: Prepared, upstreamModel: string): { raw: Buffer; body: JsonObject } {
+  let raw = p.call.raw;
+  let body = p.body ?? {};
+  if (p.call.playground && 'group' in body) {
+    const { group: _group, ...rest } = body;
+    body = rest;
+    raw = Buffer.from(JSON.stringify(rest));
+  }
+  if (p.ceiling === undefined) return { raw, body };
+  return rawWithCeiling(raw, body, ceilingWireOf(p.call.endpoint), p.ceiling, upstreamModel);
+}
+
+const NO_OUTPUT = { text: '', tokens: 0 };
+
+/** The OpenAI endpoints that have a ceiling (chat, completions, responses) as their wire. */
+function ceilingWireOf(endpoint: string): 'chat' | 'completions' | 'responses' {
+  return endpoint === 'completions' || endpoint === 'responses' ? endpoint : 'chat';
+}
+
+const cutWireOf = ceilingWireOf;
+
+/** The names a cut stream's closing events carry. */
+export function cutContext(p: Prepared): { id: string; model: string; created: number } {
+  return {
+    id: `chatcmpl-${p.call.requestId}`,
+    model: p.facts.model,
+    created: Math.floor(p.call.startedAt / 1000),
+  };
 }
 
 /** A channel whose type (or this endpoint on it) the relay cannot speak: that channel's failure. */

@@ -3,6 +3,7 @@
  * Values travel as strings (the wire contract); `kind` says how they must parse.
  */
 import { DEFAULT_DISABLE_KEYWORDS } from '../channel/channel-failure';
+import { DEFAULT_MODEL_MAX_OUTPUT_TOKENS } from '../pricing/output-ceiling';
 
 export type OptionKind =
   | 'bool'
@@ -276,6 +277,12 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   ModelPrice: numbers(DEFAULT_MODEL_PRICE),
   ModelRatio: numbers(DEFAULT_MODEL_RATIO),
   CompletionRatio: numbers(DEFAULT_COMPLETION_RATIO),
+  // The output ceiling of a request that sets none (docs/relay.md "The output ceiling"): model →
+  // tokens; `prefix*` entries for families, `*` for every other model.
+  ModelMaxOutputTokens: {
+    kind: 'json-object-int',
+    defaultValue: JSON.stringify(DEFAULT_MODEL_MAX_OUTPUT_TOKENS, null, 2),
+  },
   GroupRatio: numbers({ default: 1, vip: 1, svip: 1 }),
   // Relay (issue 9): cache ratios, self-use mode, retry/disable rules, per-user request limits, the
   // channel failure budget (Tollgate's own, off by default)

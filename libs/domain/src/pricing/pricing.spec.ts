@@ -1,10 +1,4 @@
-import {
-  chargeFor,
-  type PriceOptions,
-  quotePrice,
-  reservationFor,
-  SELF_USE_MODEL_RATIO,
-} from './pricing';
+import { chargeFor, type PriceOptions, quotePrice, SELF_USE_MODEL_RATIO } from './pricing';
 
 const options: PriceOptions = {
   modelRatio: {
@@ -31,7 +25,7 @@ const quote = (model: string, group = 'default', opts: PriceOptions = options) =
   return result.quote;
 };
 
-describe('chargeFor (spec 001 §9)', () => {
+describe('chargeFor', () => {
   const cases: Array<{
     name: string;
     model: string;
@@ -253,79 +247,5 @@ describe('quotePrice', () => {
 
   it('does not take inherited object keys for prices', () => {
     expect(quotePrice(options, 'constructor', 'default').ok).toBe(false);
-  });
-});
-
-describe('reservationFor', () => {
-  const opts = { preConsumedQuota: 500, quotaPerUnit: 500000 };
-  it.each([
-    // (prompt + max_tokens × completionRatio) × modelRatio × groupRatio: an upper bound of the charge
-    {
-      name: 'with max_tokens',
-      model: 'gpt-4o',
-      group: 'default',
-      prompt: 100,
-      max: 50,
-      quota: 375,
-    },
-    {
-      name: 'with max_tokens, group 2',
-      model: 'gpt-4o',
-      group: 'svip',
-      prompt: 100,
-      max: 50,
-      quota: 750,
-    },
-    // PreConsumedQuota tokens at the ratios when max_tokens is absent
-    {
-      name: 'without max_tokens',
-      model: 'gpt-4o',
-      group: 'default',
-      prompt: 100,
-      max: undefined,
-      quota: 625,
-    },
-    {
-      name: 'max_tokens 0 = absent',
-      model: 'gpt-4o',
-      group: 'default',
-      prompt: 100,
-      max: 0,
-      quota: 625,
-    },
-    { name: 'at least 1', model: 'gpt-4o-mini', group: 'default', prompt: 1, max: 1, quota: 1 },
-    {
-      name: 'free model reserves nothing',
-      model: 'free',
-      group: 'default',
-      prompt: 100,
-      max: 10,
-      quota: 0,
-    },
-    {
-      name: 'price mode reserves the price',
-      model: 'dall-e-3',
-      group: 'vip',
-      prompt: 9,
-      max: 9,
-      quota: 10000,
-    },
-  ])('$name', ({ model, group, prompt, max, quota }) => {
-    expect(reservationFor(quote(model, group), prompt, max, opts)).toBe(quota);
-  });
-
-  it('price mode reserves every call', () => {
-    expect(reservationFor(quote('dall-e-3'), 0, undefined, opts, 2)).toBe(40000);
-  });
-
-  it('covers the actual charge when the upstream honours max_tokens', () => {
-    const q = quote('gpt-4o-mini');
-    const reserved = reservationFor(q, 300, 200, opts);
-    const charged = chargeFor(
-      q,
-      { promptTokens: 300, completionTokens: 200, cachedTokens: 0 },
-      500000,
-    );
-    expect(charged.quota).toBeLessThanOrEqual(reserved);
   });
 });

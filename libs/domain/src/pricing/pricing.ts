@@ -1,8 +1,9 @@
 /**
- * The one place a relayed request's charge is computed (spec 001 §9, DESIGN §3). The relay quotes a
- * price once per request (from the options it holds in memory), reserves `reservationFor(quote, …)`
- * before relaying and settles `chargeFor(quote, usage)`; the receipt of that charge is what the usage
- * event and the log row carry, so the displayed breakdown and the charged integer cannot drift apart.
+ * The one place a relayed request's charge is computed (docs/pricing.md). The relay quotes a price
+ * once per request (from the options it holds in memory), reserves the price of its output ceiling
+ * (output-ceiling.ts) before relaying and settles `chargeFor(quote, usage)`; the receipt of that
+ * charge is what the usage event and the log row carry, so the displayed breakdown and the charged
+ * integer cannot drift apart.
  */
 
 /** The price options as the relay holds them (parsed once per option change, not per request). */
@@ -20,7 +21,10 @@ export interface PriceOptions {
   readonly cacheCreationRatio: Readonly<Record<string, number>>;
   /** `SelfUseModeEnabled`: unknown models are billed at SELF_USE_MODEL_RATIO instead of refused. */
   readonly selfUseMode: boolean;
-  /** `PreConsumedQuota`: the reservation when the client sets no max_tokens. */
+  /**
+   * `PreConsumedQuota`: the output tokens reserved for an answer no ceiling can bound (audio
+   * transcriptions, embeddings, images priced by tokens): see output-ceiling.ts.
+   */
   readonly preConsumedQuota: number;
   /** `QuotaPerUnit`: quota units per USD (500000). */
   readonly quotaPerUnit: number;
@@ -29,7 +33,7 @@ export interface PriceOptions {
 /** Anthropic's published price of a five-minute cache write: 1.25 × the input price. */
 export const DEFAULT_CACHE_CREATION_RATIO = 1.25;
 
-/** What the anchors bill an unknown model at in self-use mode. */
+/** What one-api and new-api bill an unknown model at in self-use mode. */
 export const SELF_USE_MODEL_RATIO = 37.5;
 
 export type PriceQuote =
@@ -92,7 +96,7 @@ const own = (map: Readonly<Record<string, number>>, key: string): number | undef
     ? map[key]
     : undefined;
 
-/** Group ratio of a group; a group missing from GroupRatio bills at 1 (the anchors' default). */
+/** Group ratio of a group; a group missing from GroupRatio bills at 1 (new-api's default). */
 export function groupRatioOf(options: PriceOptions, group: string): number {
   return own(options.groupRatio, group) ?? 1;
 }
@@ -194,28 +198,3 @@ export function chargeFor(
   if (ratio !== 0 && quota <= 0) quota = 1;
   return { ...base, quota };
 }
-
-/**
- * What to reserve before relaying. Ratio mode: (prompt estimate + max_tokens) × modelRatio ×
- * groupRatio when the client bounds the answer, else PreConsumedQuota tokens at the same ratios
- * (the anchors' rule); at least 1 when the ratios are not zero. Price mode: the price itself.
- */
-export function reservationFor(
-  quote: PriceQuote,
-  promptEstimate: number,
-  maxTokens: number | undefined,
-  options: Pick<PriceOptions, 'preConsumedQuota' | 'quotaPerUnit'>,
-  calls = 1,
-): number {
-  if (quote.mode === 'price')
-    return chargeFor(quote, ZERO_USAGE, options.quotaPerUnit, calls).quota;
-  const ratio = quote.modelRatio * quote.groupRatio;
-  if (ratio === 0) return 0;
-  const tokens =
-    maxTokens !== undefined && maxTokens > 0
-      ? whole(promptEstimate) + whole(maxTokens) * Math.max(quote.completionRatio, 1)
-      : whole(options.preConsumedQuota);
-  return Math.max(1, Math.round(tokens * ratio));
-}
-
-const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };

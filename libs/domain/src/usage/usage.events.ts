@@ -41,6 +41,21 @@ export type RequestRelayed = DomainEvent<
     readonly leaseId?: string;
     /** Scale-out: the lease on the (limited) token's quota it was spent from. */
     readonly tokenLeaseId?: string;
+    /**
+     * The output ceiling sent upstream when it was lowered below the asked one (the client's
+     * max_tokens, else the model's maximum) to what `loweredBy` could still pay for.
+     */
+    readonly loweredCeiling?: number;
+    readonly loweredBy?: 'user_quota' | 'token_quota' | 'token_budget' | 'user_budget';
+    /**
+     * Quota charged past the reservation (the answer cost more than its ceiling's price): the
+     * payer's balance, token quota or budget went that much further down, below 0 if need be.
+     */
+    readonly overrun?: number;
+    /** The upstream wrote more output than the ceiling it was sent. */
+    readonly ceilingIgnored?: boolean;
+    /** The stream was cut when its output passed what the reservation covers. */
+    readonly streamCut?: boolean;
     readonly modelRatio: number;
     readonly completionRatio: number;
     readonly groupRatio: number;

@@ -69,9 +69,15 @@ describe('requestFacts', () => {
         max_tokens: 20,
         max_completion_tokens: 30,
       }),
-    ).toEqual({ model: 'gpt-4o', stream: true, maxTokens: 30, n: 1 });
+    ).toEqual({ model: 'gpt-4o', stream: true, maxTokens: 30, n: 1, choices: 1 });
   });
-  it('uses the anchors default models and ignores stream where it cannot apply', () => {
+  it('counts the choices an answer holds: chat n, completions n and best_of', () => {
+    expect(requestFacts('chat', { model: 'm', n: 3 }).choices).toBe(3);
+    expect(requestFacts('completions', { model: 'm', n: 2, best_of: 5 }).choices).toBe(5);
+    expect(requestFacts('responses', { model: 'm', n: 4 }).choices).toBe(1);
+    expect(requestFacts('chat', { model: 'm', n: 0 }).choices).toBe(1);
+  });
+  it("uses one-api's default models and ignores stream where it cannot apply", () => {
     expect(requestFacts('moderations', { input: 'x', stream: true })).toMatchObject({
       model: 'text-moderation-stable',
       stream: false,

@@ -40,6 +40,8 @@ export interface RequestFacts {
   readonly maxTokens: number | undefined;
   /** Images: n × the size/quality multiplier is billed as n calls. */
   readonly n: number;
+  /** Chat and completions: the choices an answer holds (`n`, `best_of`), each up to the ceiling. */
+  readonly choices: number;
 }
 
 export function requestFacts(endpoint: RelayEndpoint, body: JsonObject): RequestFacts {
@@ -56,6 +58,13 @@ export function requestFacts(endpoint: RelayEndpoint, body: JsonObject): Request
       (endpoint === 'chat' || endpoint === 'completions' || endpoint === 'responses'),
     maxTokens: max,
     n: endpoint === 'imagesGenerations' ? (positiveInt(body.n) ?? 1) : 1,
+    choices:
+      endpoint === 'chat' || endpoint === 'completions'
+        ? Math.max(
+            positiveInt(body.n) ?? 1,
+            endpoint === 'completions' ? (positiveInt(body.best_of) ?? 1) : 1,
+          )
+        : 1,
   };
 }
 

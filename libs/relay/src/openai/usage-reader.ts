@@ -214,6 +214,11 @@ export class SseUsageReader {
 
   /** Completion tokens counted from the kept chunks (when the upstream sent no usage). */
   countCompletionLocally(): number {
+    return countText(this.completionText());
+  }
+
+  /** The completion text of the kept chunks so far. */
+  completionText(): string {
     let text = '';
     for (const payload of this.kept) {
       try {
@@ -222,7 +227,7 @@ export class SseUsageReader {
         // not JSON: nothing to count
       }
     }
-    return countText(text);
+    return text;
   }
 }
 

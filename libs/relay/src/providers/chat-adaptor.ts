@@ -101,4 +101,10 @@ export interface ChatAdaptor {
   stream(ctx: ConvertContext): StreamConverter;
   /** A non-2xx answer's body (text, maybe not JSON) as the OpenAI error fields. */
   error(status: number, text: string): UpstreamErrorInfo;
+  /**
+   * The output ceiling the provider's settings give a request that names none (Claude's
+   * `claude.default_max_tokens`, as new-api applies it): the relay sends the lesser of it and the
+   * ceiling it reserved for.
+   */
+  defaultCeiling?(upstreamModel: string, ctx?: RequestContext): number | undefined;
 }

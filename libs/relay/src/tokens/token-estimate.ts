@@ -81,3 +81,30 @@ export function estimatePromptTokens(endpoint: string, body: JsonObject): number
   if (endpoint === 'rerank') return countText(joined(body.query) + joined(body.documents));
   return 0;
 }
+
+/** Characters of the text before a piece that its count sees: enough for any merge across them. */
+const CONTEXT_CHARS = 32;
+
+/**
+ * Counts a streamed text piece by piece, each piece in the context of what came before it: a
+ * piece alone can count more than it adds (`tok ` is two tokens alone, one after `tok`), so a
+ * stream cut by its count would lose answers that fit. The sum stays within a token or so of
+ * counting the whole text at once, at the cost of two short counts per piece.
+ */
+export class StreamTokenCounter {
+  private context = '';
+
+  /** Starts after `text` (what was delivered before counting began). */
+  constructor(text = '') {
+    this.context = text.slice(-CONTEXT_CHARS);
+  }
+
+  /** The tokens `piece` adds after what came before. */
+  add(piece: string): number {
+    if (piece === '') return 0;
+    const joined = this.context + piece;
+    const added = Math.max(0, countText(joined) - countText(this.context));
+    this.context = joined.slice(-CONTEXT_CHARS);
+    return added;
+  }
+}

@@ -41,4 +41,12 @@ export interface MockBehavior {
   models?: string[];
   /** Balance every balance endpoint reports (provider currency, default 100). */
   balance?: number;
+  /**
+   * Output tokens the answer holds (one per chunk, `tok ` each) and reports as completion_tokens:
+   * a number writes that many whatever the request's output ceiling says (an upstream that ignores
+   * it); `'ceiling'` writes exactly the ceiling the request carried (max_completion_tokens,
+   * max_tokens, max_output_tokens, Gemini's maxOutputTokens, Ollama's num_predict), an honest
+   * upstream that writes until it may not.
+   */
+  writes?: number | 'ceiling';
 }

@@ -202,7 +202,7 @@ export class MockUpstream {
         at: Date.now(),
       });
     }
-    const behavior = this.behaviorFor(key, model, req.headers['x-mock-behavior']);
+    const behavior = withWrites(this.behaviorFor(key, model, req.headers['x-mock-behavior']), body);
     if (behavior.latencyMs) await sleep(behavior.latencyMs);
     if (sendFailure(res, behavior, key, wire)) return;
     this.counter += 1;
@@ -308,6 +308,32 @@ export class MockUpstream {
       error: { message: `Unknown mock route ${method} ${path}`, type: 'invalid_request_error' },
     });
   }
+}
+
+/** `writes` turned into the chunks and the completion tokens the wires answer with. */
+function withWrites(behavior: MockBehavior, body: unknown): MockBehavior {
+  if (behavior.writes === undefined) return behavior;
+  const tokens = behavior.writes === 'ceiling' ? ceilingOf(body) : behavior.writes;
+  if (tokens === undefined) return behavior;
+  return { ...behavior, chunks: tokens, usage: { ...behavior.usage, completion_tokens: tokens } };
+}
+
+/** The output ceiling a request carries, in any of the wires' fields. */
+export function ceilingOf(body: unknown): number | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const b = body as Record<string, unknown>;
+  const nested = (outer: unknown, key: string): unknown =>
+    outer !== null && typeof outer === 'object'
+      ? (outer as Record<string, unknown>)[key]
+      : undefined;
+  const value = [
+    b['max_completion_tokens'],
+    b['max_tokens'],
+    b['max_output_tokens'],
+    nested(b['generationConfig'], 'maxOutputTokens'),
+    nested(b['options'], 'num_predict'),
+  ].find((v) => typeof v === 'number');
+  return typeof value === 'number' ? value : undefined;
 }
 
 function keyOf(req: IncomingMessage, query: Readonly<Record<string, string>>): string {

@@ -136,6 +136,7 @@ export const optionsEn: typeof optionsZhCN = {
       Chats: 'Chat links',
       ModelRatio: 'Model ratios',
       CompletionRatio: 'Completion ratios',
+      ModelMaxOutputTokens: 'Model max output tokens',
       ModelPrice: 'Fixed model prices',
       GroupRatio: 'Group ratios',
       UserUsableGroups: 'Groups users may choose',
@@ -223,6 +224,10 @@ export const optionsEn: typeof optionsZhCN = {
       Chats: '{key} in a link becomes the token, {address} the server address',
       ModelRatio: 'A JSON object: model name to ratio',
       CompletionRatio: 'A JSON object: model name to completion ratio',
+      ModelMaxOutputTokens:
+        'A JSON object: model name (a name ending in * is a prefix, * alone is every other model) to the output ceiling sent upstream when a request sets no max_tokens; lowered to what the payer can afford',
+      PreConsumedQuota:
+        'Requests whose output cannot be bounded (audio transcriptions, embeddings) reserve the prompt plus this many output tokens',
       ModelPrice: 'A JSON object: model name to dollars per call; wins over the model ratio',
       GroupRatio: 'A JSON object: group name to ratio',
       UserUsableGroups: 'A JSON object: group name to description',

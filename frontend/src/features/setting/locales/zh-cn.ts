@@ -132,6 +132,7 @@ export const optionsZhCN = {
       Chats: '聊天配置',
       ModelRatio: '模型倍率',
       CompletionRatio: '模型补全倍率',
+      ModelMaxOutputTokens: '模型最大输出 Tokens',
       ModelPrice: '模型固定价格',
       GroupRatio: '分组倍率',
       UserUsableGroups: '用户可选分组',
@@ -214,6 +215,9 @@ export const optionsZhCN = {
       Chats: '链接中的 {key} 会替换为令牌，{address} 会替换为服务器地址',
       ModelRatio: '为一个 JSON 文本，键为模型名称，值为倍率',
       CompletionRatio: '为一个 JSON 文本，键为模型名称，值为补全倍率',
+      ModelMaxOutputTokens:
+        '为一个 JSON 文本，键为模型名称（以 * 结尾为前缀，* 为其余模型），值为请求未设置 max_tokens 时发给上游的输出上限；余额不足时按可支付的额度调低',
+      PreConsumedQuota: '无法设置输出上限的请求（如音频转写、向量）按提示词加上这么多输出 Tokens 预扣',
       ModelPrice: '为一个 JSON 文本，键为模型名称，值为一次调用的美元价格，优先于模型倍率',
       GroupRatio: '为一个 JSON 文本，键为分组名称，值为倍率',
       UserUsableGroups: '为一个 JSON 文本，键为分组名称，值为分组描述',

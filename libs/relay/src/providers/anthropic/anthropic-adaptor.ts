@@ -98,5 +98,7 @@ export const ANTHROPIC_ADAPTOR: ChatAdaptor = {
   },
   response: (_endpoint, provider, ctx) => openAiResponseOfAnthropic(provider, ctx),
   stream: (ctx) => new AnthropicStreamConverter(ctx),
+  defaultCeiling: (upstreamModel, ctx) =>
+    ctx?.settings?.claude ? claudeDefaultMaxTokens(ctx.settings.claude, upstreamModel) : undefined,
   error: (_status, text) => anthropicErrorOfBody(text),
 };

@@ -8,7 +8,11 @@
 import type { RelayEndpoint, WireChannel } from '../../openai/openai-wire';
 import type { JsonObject } from '../../openai/request-body';
 import { ANTHROPIC_ADAPTOR } from '../anthropic/anthropic-adaptor';
-import { addClaudeModelHeaders, claudeMessagesBody } from '../anthropic/anthropic-settings';
+import {
+  addClaudeModelHeaders,
+  claudeDefaultMaxTokens,
+  claudeMessagesBody,
+} from '../anthropic/anthropic-settings';
 import type { ChatAdaptor, ProviderRequest, RequestContext } from '../chat-adaptor';
 import { GEMINI_ADAPTOR, withSafetySettings } from '../gemini/gemini-adaptor';
 import { geminiChatBody } from '../gemini/gemini-request';
@@ -141,6 +145,10 @@ export function vertexAdaptor(tokens: VertexTokens): ChatAdaptor {
       (isAnthropicAnswer(provider) ? claude : gemini).response(endpoint, provider, ctx),
     stream: (ctx) => new VertexStreamConverter(ctx),
     error: (status, text) => (isAnthropicError(text) ? claude : gemini).error(status, text),
+    defaultCeiling: (upstreamModel, ctx) =>
+      vertexPublisherOf(upstreamModel) === 'anthropic' && ctx?.settings?.claude
+        ? claudeDefaultMaxTokens(ctx.settings.claude, upstreamModel)
+        : undefined,
   };
 }
 

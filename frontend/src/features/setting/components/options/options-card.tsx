@@ -70,6 +70,8 @@ const HINTED = new Set<string>([
   'Chats',
   'ModelRatio',
   'CompletionRatio',
+  'ModelMaxOutputTokens',
+  'PreConsumedQuota',
   'ModelPrice',
   'GroupRatio',
   'UserUsableGroups',

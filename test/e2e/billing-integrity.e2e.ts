@@ -1,0 +1,325 @@
+/**
+ * A balance is a hard limit and every answer is paid for (docs/relay.md "The output ceiling",
+ * docs/ledger.md "Debts"), through the whole app, the official SDKs and the mock upstream:
+ *
+ * - a balance, a token cap and a budget, each for exactly N answers at token prices: 10 × N
+ *   concurrent calls without max_tokens to an upstream that writes until the ceiling serve exactly
+ *   N — OpenAI JSON and SSE, the Anthropic ingress, a converting provider (Gemini) — and the charges
+ *   are each answer's own price, every upstream request carrying the ceiling its reservation allows;
+ * - an upstream that ignores the ceiling: streams are cut at the reservation and end cleanly, JSON
+ *   answers are charged in full as a debt that refuses the next call until a top-up covers it.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
+import { estimatePromptTokens, ingressCodec, type JsonObject } from '@tollgate/relay';
+import { ceilingOf, MockUpstream } from '@tollgate/testing/mock-upstream';
+import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
+import { waitUntil } from '../support/e2e-helpers';
+import {
+  addRelayChannel,
+  createRelayToken,
+  relaySdk,
+  storedReceipts,
+  type Receipt,
+} from '../support/relay-helpers';
+import {
+  type ConsoleClient,
+  loginRoot,
+  registerAndLogin,
+  startTestApp,
+  type TestApp,
+} from '../support/test-app';
+
+jest.setTimeout(240_000);
+
+const N = 3;
+const CALLS = 10 * N;
+/** Token prices: 0.5 per prompt token, 1 per output token (completion ratio 2). */
+const MODEL = 'bill-m';
+const GEMINI = 'bill-g';
+/** ModelMaxOutputTokens of both: the ceiling of a call that sets none. */
+const CEILING = 20;
+const messages = [{ role: 'user' as const, content: 'how much is this answer?' }];
+
+type Path =
+  'openai-json' | 'openai-sse' | 'anthropic-json' | 'anthropic-sse' | 'gemini-json' | 'gemini-sse';
+type Limit = 'balance' | 'token' | 'budget';
+
+/** The prompt tokens the relay estimates for a path's body: the mock reports the same. */
+function promptOf(path: Path): number {
+  if (!path.startsWith('anthropic'))
+    return estimatePromptTokens('chat', { model: MODEL, messages });
+  const hub = ingressCodec('anthropic').toOpenAi({ model: MODEL, messages }, {}) as JsonObject;
+  return estimatePromptTokens('chat', hub);
+}
+
+/** An answer's own price: (prompt + ceiling × 2) × 0.5. */
+const priceOf = (prompt: number, completion = CEILING) =>
+  Math.round((prompt + completion * 2) * 0.5);
+
+describe('billing integrity', () => {
+  let t: TestApp;
+  let upstream: MockUpstream;
+  let root: ConsoleClient;
+  let users = 0;
+
+  beforeAll(async () => {
+    upstream = await MockUpstream.start();
+    t = await startTestApp();
+    root = await loginRoot(t.url);
+    const option = async (key: string, value: string) =>
+      expect((await root.put('/api/option/', { key, value })).body).toMatchObject({
+        success: true,
+      });
+    await option('ModelRatio', JSON.stringify({ [MODEL]: 0.5, [GEMINI]: 0.5 }));
+    await option('CompletionRatio', JSON.stringify({ [MODEL]: 2, [GEMINI]: 2 }));
+    await option('ModelMaxOutputTokens', JSON.stringify({ '*': 4096, 'bill-*': CEILING }));
+    const routing = t.app.get(RoutingTable);
+    await addRelayChannel(root, routing, {
+      type: 1,
+      name: 'openai-wire',
+      key: 'sk-upstream-bill',
+      base_url: upstream.url,
+      models: MODEL,
+      group: 'default',
+    });
+    await addRelayChannel(root, routing, {
+      type: 24,
+      name: 'gemini',
+      key: 'AIza-upstream-bill',
+      base_url: upstream.url,
+      models: GEMINI,
+      group: 'default',
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await upstream?.close();
+  });
+
+  /** A new user whose `limit` allows `quota`; the others are ample. */
+  async function payer(limit: Limit, quota: number) {
+    users += 1;
+    const web = await registerAndLogin(t.url, `payer${users}`);
+    const ample = 1_000_000_000;
+    expect(
+      (await root.put('/api/user/', { id: web.userId, quota: limit === 'balance' ? quota : ample }))
+        .body,
+    ).toMatchObject({ success: true });
+    const { tokenId, key } = await createRelayToken(web, {
+      name: 'k',
+      unlimited_quota: limit !== 'token',
+      remain_quota: limit === 'token' ? quota : 0,
+      ...(limit === 'budget' ? { period: 'day', period_quota: quota } : {}),
+    });
+    return { web, userId: web.userId, tokenId, key };
+  }
+
+  /** One call on a path; resolves true when the whole answer arrived, false when refused. */
+  async function call(path: Path, key: string): Promise<boolean> {
+    const sdk = relaySdk(t.url, key);
+    const anthropic = new Anthropic({ apiKey: `sk-${key}`, baseURL: t.url, maxRetries: 0 });
+    const model = path.startsWith('gemini') ? GEMINI : MODEL;
+    try {
+      if (path === 'openai-json' || path === 'gemini-json') {
+        const answer = await sdk.chat.completions.create({ model, messages });
+        return typeof answer.choices[0]?.message.content === 'string';
+      }
+      if (path === 'openai-sse' || path === 'gemini-sse') {
+        return finished(await sdk.chat.completions.create({ model, messages, stream: true }));
+      }
+      // No max_tokens: the SDK's types want one, the Messages ingress does not.
+      const body = { model, messages } as unknown as Anthropic.MessageCreateParamsNonStreaming;
+      if (path === 'anthropic-json') {
+        const answer = await anthropic.messages.create(body);
+        return answer.stop_reason !== null;
+      }
+      const stream = await anthropic.messages.create({ ...body, stream: true });
+      let stopped = false;
+      for await (const event of stream) if (event.type === 'message_stop') stopped = true;
+      return stopped;
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      // Refusals only: 403 (quota), 429 (budget), 401 (a token seen used up).
+      expect([401, 403, 429]).toContain(status);
+      return false;
+    }
+  }
+
+  async function finished(stream: AsyncIterable<OpenAI.ChatCompletionChunk>): Promise<boolean> {
+    let reason: string | null | undefined;
+    for await (const chunk of stream) reason = chunk.choices[0]?.finish_reason ?? reason;
+    return reason !== undefined && reason !== null;
+  }
+
+  async function receiptsOf(userId: number, count: number): Promise<Receipt[]> {
+    await waitUntil(() => storedReceipts(t.dataDir, userId).length >= count, 'receipts', 10_000);
+    return storedReceipts(t.dataDir, userId);
+  }
+
+  const paths: Path[] = [
+    'openai-json',
+    'openai-sse',
+    'anthropic-json',
+    'anthropic-sse',
+    'gemini-json',
+    'gemini-sse',
+  ];
+  const limits: Limit[] = ['balance', 'token', 'budget'];
+
+  describe.each(paths)('%s, an upstream that writes until the ceiling', (path) => {
+    it.each(limits)(
+      'a %s for exactly N answers serves exactly N, each at its own price',
+      async (limit) => {
+        const prompt = promptOf(path);
+        const price = priceOf(prompt);
+        upstream.reset();
+        upstream.setDefaults({ writes: 'ceiling', usage: { prompt_tokens: prompt } });
+        const { userId, key } = await payer(limit, N * price);
+        const results = await Promise.all(Array.from({ length: CALLS }, () => call(path, key)));
+        expect(results.filter(Boolean)).toHaveLength(N);
+        const mine = await receiptsOf(userId, N);
+        expect(mine).toHaveLength(N);
+        // Nothing forgiven, nothing over: each answer its own price, no overrun, no lowered ceiling.
+        for (const receipt of mine) {
+          expect(receipt).toMatchObject({
+            quota: price,
+            promptTokens: prompt,
+            completionTokens: CEILING,
+          });
+          expect(receipt.overrun).toBeUndefined();
+          expect(receipt.streamCut).toBeUndefined();
+        }
+        expect(mine.reduce((sum, r) => sum + r.quota, 0)).toBe(N * price);
+        // Only the served calls reached the upstream, each with the ceiling its reservation priced.
+        const sent = upstream.requests.filter((r) => r.method === 'POST');
+        expect(sent).toHaveLength(N);
+        for (const request of sent) expect(ceilingOf(request.body)).toBe(CEILING);
+      },
+    );
+  });
+
+  it('a ceiling lowered to what is left: relayed with it, the receipt says so', async () => {
+    const prompt = promptOf('openai-json');
+    // Enough for the prompt and 18 output tokens, not 20.
+    const quota = priceOf(prompt, 18);
+    upstream.reset();
+    upstream.setDefaults({ writes: 'ceiling', usage: { prompt_tokens: prompt } });
+    const { userId, key } = await payer('balance', quota);
+    const answer = await relaySdk(t.url, key).chat.completions.create({ model: MODEL, messages });
+    expect(answer.usage?.completion_tokens).toBe(18);
+    expect(ceilingOf(upstream.requests[0]!.body)).toBe(18);
+    const [receipt] = await receiptsOf(userId, 1);
+    expect(receipt).toMatchObject({ quota, loweredCeiling: 18, loweredBy: 'user_quota' });
+    const row = (await root.get(`/api/log/?p=1&page_size=10&type=2&username=payer${users}`)).body
+      .data.items[0] as { other: string };
+    expect(JSON.parse(row.other)).toMatchObject({ lowered_ceiling: 18, lowered_by: 'user_quota' });
+  });
+
+  describe('an upstream that ignores the ceiling', () => {
+    const WRITES = 200;
+
+    it('streams are cut at the reservation, end cleanly and are billed for what was delivered', async () => {
+      const prompt = promptOf('openai-sse');
+      const price = priceOf(prompt);
+      upstream.reset();
+      upstream.setDefaults({ writes: WRITES, usage: { prompt_tokens: prompt } });
+      const { userId, key } = await payer('balance', N * price);
+      const sdk = relaySdk(t.url, key);
+      const answers = await Promise.all(
+        Array.from({ length: N }, async () => {
+          const stream = await sdk.chat.completions.create({
+            model: MODEL,
+            messages,
+            stream: true,
+          });
+          let text = '';
+          let reason: string | null = null;
+          for await (const chunk of stream) {
+            text += chunk.choices[0]?.delta.content ?? '';
+            reason = chunk.choices[0]?.finish_reason ?? reason;
+          }
+          return { text, reason };
+        }),
+      );
+      for (const answer of answers) {
+        expect(answer.reason).toBe('length');
+        // The upstream wrote 200 pieces; far fewer reached the client.
+        expect(answer.text.length).toBeLessThan(WRITES);
+        expect(answer.text.length).toBeGreaterThan(0);
+      }
+      const mine = await receiptsOf(userId, N);
+      for (const receipt of mine) {
+        expect(receipt).toMatchObject({ streamCut: true, estimated: true });
+        expect(receipt.quota).toBeLessThanOrEqual(receipt.reserved);
+        expect(receipt.overrun).toBeUndefined();
+      }
+      // The whole balance was reserved: no margin could be paid, nothing went below 0.
+      const self = (await root.get(`/api/user/${userId}`)).body.data as { quota: number };
+      expect(self.quota).toBeGreaterThanOrEqual(0);
+    });
+
+    it('JSON answers are charged in full: the debt is recorded, refuses the next call, a top-up restores', async () => {
+      const prompt = promptOf('openai-json');
+      const price = priceOf(prompt);
+      const cost = priceOf(prompt, WRITES);
+      upstream.reset();
+      upstream.setDefaults({ writes: WRITES, usage: { prompt_tokens: prompt }, latencyMs: 200 });
+      const { userId, key, web } = await payer('balance', N * price);
+      const sdk = relaySdk(t.url, key);
+      const results = await Promise.all(Array.from({ length: N }, () => call('openai-json', key)));
+      expect(results.every(Boolean)).toBe(true);
+      const mine = await receiptsOf(userId, N);
+      for (const receipt of mine) {
+        expect(receipt).toMatchObject({
+          quota: cost,
+          reserved: price,
+          overrun: cost - price,
+          ceilingIgnored: true,
+        });
+      }
+      const debt = N * price - N * cost;
+      await waitUntil(
+        async () => (await web.get('/api/user/self')).body.data.quota === debt,
+        'the debt on the user',
+      );
+      // The log row names the overrun; the channel is counted in the metrics.
+      const row = (await web.get('/api/log/self?p=1&page_size=1&type=2')).body.data.items[0] as {
+        other: string;
+      };
+      expect(JSON.parse(row.other)).toMatchObject({ overrun: cost - price, ceiling_ignored: true });
+      const metrics = await fetch(`${t.url}/metrics`).then((r) => r.text());
+      expect(metrics).toMatch(/tollgate_relay_ceiling_ignored_total\{channel_id="\d+"\} [1-9]/);
+      // Refused until covered: the refusal names what is left, the debt.
+      await expect(sdk.chat.completions.create({ model: MODEL, messages })).rejects.toMatchObject({
+        status: 403,
+        error: { code: 'insufficient_user_quota' },
+      });
+      upstream.setDefaults({ writes: 'ceiling', latencyMs: 0 });
+      expect((await root.put('/api/user/', { id: userId, quota: price })).body).toMatchObject({
+        success: true,
+      });
+      await waitUntil(
+        async () => (await web.get('/api/user/self')).body.data.quota === price,
+        'the top-up',
+      );
+      await expect(sdk.chat.completions.create({ model: MODEL, messages })).resolves.toMatchObject({
+        object: 'chat.completion',
+      });
+    });
+  });
+
+  it("a limited token's refusal names that token's remaining quota, never its owner's balance", async () => {
+    const prompt = promptOf('openai-json');
+    upstream.reset();
+    upstream.setDefaults({ writes: 'ceiling', usage: { prompt_tokens: prompt } });
+    const { key } = await payer('token', 3);
+    const refused = await relaySdk(t.url, key)
+      .chat.completions.create({ model: MODEL, messages })
+      .catch((error: unknown) => error as { status: number; message: string });
+    expect(refused).toMatchObject({ status: 403 });
+    expect((refused as { message: string }).message).toMatch(/剩余额度：3\b|remaining.*\b3\b/);
+    expect((refused as { message: string }).message).not.toContain('1000000000');
+  });
+});
