@@ -217,7 +217,8 @@ export const optionsZhCN = {
       CompletionRatio: '为一个 JSON 文本，键为模型名称，值为补全倍率',
       ModelMaxOutputTokens:
         '为一个 JSON 文本，键为模型名称（以 * 结尾为前缀，* 为其余模型），值为请求未设置 max_tokens 时发给上游的输出上限；余额不足时按可支付的额度调低',
-      PreConsumedQuota: '无法设置输出上限的请求（如音频转写、向量）按提示词加上这么多输出 Tokens 预扣',
+      PreConsumedQuota:
+        '无法设置输出上限的请求（如音频转写、向量）按提示词加上这么多输出 Tokens 预扣',
       ModelPrice: '为一个 JSON 文本，键为模型名称，值为一次调用的美元价格，优先于模型倍率',
       GroupRatio: '为一个 JSON 文本，键为分组名称，值为倍率',
       UserUsableGroups: '为一个 JSON 文本，键为分组名称，值为分组描述',
