@@ -271,7 +271,7 @@ describe('OpenID Connect with a real provider (new-api oidc.* options)', () => {
     ).toMatchObject({ success: true, data: { oidc_id: 'frank' } });
   });
 
-  it('our flow refuses an id_token with another nonce, and a code issued for another challenge', async () => {
+  it('our flow refuses an id_token with another nonce, a code of another challenge, a stolen code', async () => {
     const before = readStoredEvents(t.dataDir).length;
     const agent = request.agent(t.url);
     const wrongNonce = await signInOurs(agent, 'grace', (url) =>
@@ -291,6 +291,20 @@ describe('OpenID Connect with a real provider (new-api oidc.* options)', () => {
       message: 'OIDC 获取 Token 失败，请检查设置！',
     });
     noSession(wrongChallenge);
+    // A code of our flow stolen on its way back, redeemed with the thief's state-only flow: the
+    // provider wants the verifier of its challenge, which that flow does not send.
+    const started = await request.agent(t.url).get('/api/oauth/oidc/authorize');
+    const stolen = await new ProviderBrowser().authorize(started.body.data, 'grace', redirectUri);
+    const thief = request.agent(t.url);
+    const state = (await thief.get('/api/oauth/state')).body.data as string;
+    const redeemed = await zh(
+      thief.get('/api/oauth/oidc').query({ code: stolen.searchParams.get('code'), state }),
+    );
+    expect(redeemed.body).toEqual({
+      success: false,
+      message: 'OIDC 获取 Token 失败，请检查设置！',
+    });
+    noSession(redeemed);
     expect(readStoredEvents(t.dataDir).length).toBe(before);
     expect(readStoredEvents(t.dataDir, { streamId: 'oidcsub-grace' })).toEqual([]);
     expect(logged.join('\n')).toContain('id_token refused: nonce');
@@ -392,29 +406,26 @@ describe('OpenID Connect with a real provider (new-api oidc.* options)', () => {
       expect(res.body).toMatchObject({ success: true, data: { username: 'honest-henry' } });
     });
 
+    const nowS = () => Math.floor(Date.now() / 1000);
     it.each([
-      ['signed with another key', { foreignKey: true }],
-      [
-        'expired',
-        // Issued five minutes ago (fresh enough), expired two minutes ago (beyond the tolerance).
-        {
-          claims: {
-            iat: Math.floor(Date.now() / 1000) - 300,
-            exp: Math.floor(Date.now() / 1000) - 120,
-          },
-        },
-      ],
-      ['for another client', { claims: { aud: 'another-client' } }],
-      ['from another issuer', { claims: { iss: 'https://issuer.evil.example' } }],
-      ['missing', { noIdToken: true }],
-    ])('refuses an id_token %s: no session, no event', async (_what, forgery) => {
+      ['signed with another key', { foreignKey: true }, 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED'],
+      // Issued five minutes ago (fresh enough), expired two minutes ago (beyond the tolerance).
+      ['expired', { claims: { iat: nowS() - 300, exp: nowS() - 120 } }, 'ERR_JWT_EXPIRED exp'],
+      ['for another client', { claims: { aud: 'another-client' } }, 'VALIDATION_FAILED aud'],
+      ['from another issuer', { claims: { iss: 'https://evil.example' } }, 'VALIDATION_FAILED iss'],
+      ['missing', { noIdToken: true }, 'token answer without an id_token'],
+    ])('refuses an id_token %s: no session, no event', async (_what, forgery, reason) => {
       const before = readStoredEvents(t.dataDir).length;
+      const logFrom = logged.length;
       forging.forgeNext(forgery);
       const res = await callbackWith('forged-fiona');
       expect(res.body).toEqual({ success: false, message: 'OIDC 获取 Token 失败，请检查设置！' });
       noSession(res);
       expect(readStoredEvents(t.dataDir).length).toBe(before);
       expect(readStoredEvents(t.dataDir, { streamId: 'oidcsub-forged-fiona' })).toEqual([]);
+      // Refused for that reason, and the log names it without the token.
+      expect(logged.slice(logFrom).join('\n')).toContain(reason);
+      expect(logged.slice(logFrom).join('\n')).not.toMatch(/eyJ[\w-]+\.eyJ/);
     });
 
     it("refuses user info about another subject than the id_token's, and a failing user info", async () => {
