@@ -7,11 +7,17 @@ const moduleNameMapper = {
 };
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],
+  // jose 6 ships ES modules only: Node 20 requires them natively, jest's module system does not.
+  '^.+/node_modules/jose/.+\\.js$': [
+    'ts-jest',
+    { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022' }, diagnostics: false },
+  ],
 };
 const base = {
   testEnvironment: 'node',
   moduleNameMapper,
   transform,
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   rootDir: __dirname,
 };
 module.exports = {

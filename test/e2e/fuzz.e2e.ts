@@ -235,6 +235,7 @@ const ROWS: readonly Row[] = [
     path: () => '/api/oauth/oidc?code=abc&state=xyz',
     query: { code: 'text', state: 'text' },
   },
+  { route: 'GET /api/oauth/oidc/authorize', as: 'anonymous', query: { aff: 'text' } },
   {
     route: 'GET /api/oauth/linuxdo',
     as: 'anonymous',

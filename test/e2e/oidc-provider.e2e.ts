@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Logger } from '@nestjs/common';
 import request from 'supertest';
+import { SESSION_COOKIE } from '../../apps/gateway/src/auth/session-codec';
 import { allSqliteText, readStoredEvents } from '../support/e2e-helpers';
+import { ForgingOidcProvider } from '../support/forging-oidc-provider';
 import {
   ConsoleClient,
   loginRoot,
@@ -13,10 +15,12 @@ import {
 } from '../support/test-app';
 
 /**
- * OpenID Connect as new-api does it (issue 22), against a REAL OpenID provider process
- * (test/support/oidc-provider.mjs, the `oidc-provider` package): the test plays new-api's console —
- * state from GET /api/oauth/state, the authorize URL built from /api/status, the provider's login
- * and consent pages submitted over HTTP, the code and state handed to GET /api/oauth/oidc.
+ * OpenID Connect against a REAL OpenID provider process (test/support/oidc-provider.mjs, the
+ * `oidc-provider` package), in both flows: new-api's console (state from GET /api/oauth/state, the
+ * authorize URL built from /api/status) and Tollgate's (the URL from GET /api/oauth/oidc/authorize,
+ * with nonce and PKCE). The provider's login and consent pages are submitted over HTTP, the code
+ * and state handed to GET /api/oauth/oidc; the id_token the provider signs is verified. Tokens no
+ * real provider would sign come from a forging provider (test/support/forging-oidc-provider.ts).
  */
 
 const CLIENT_ID = 'tollgate-console';
@@ -123,6 +127,37 @@ describe('OpenID Connect with a real provider (new-api oidc.* options)', () => {
   };
   const zh = (test: request.Test) => test.set('Accept-Language', 'zh-CN');
 
+  /** The provider's redirect back, handed to the callback as the console's page does. */
+  const callback = (agent: request.Agent, back: URL) =>
+    zh(
+      agent
+        .get('/api/oauth/oidc')
+        .query({ code: back.searchParams.get('code'), state: back.searchParams.get('state') }),
+    );
+
+  /**
+   * Tollgate's console: the server's authorization URL; `tamper` changes it on the way to the
+   * provider (as an attacker in the middle of the flow would).
+   */
+  async function signInOurs(
+    agent: request.Agent,
+    login: string,
+    tamper: (url: URL) => void = () => {},
+  ) {
+    const started = await agent.get('/api/oauth/oidc/authorize');
+    expect(started.body).toMatchObject({ success: true, data: expect.any(String) });
+    const url = new URL(started.body.data as string);
+    tamper(url);
+    return callback(
+      agent,
+      await new ProviderBrowser().authorize(url.toString(), login, redirectUri),
+    );
+  }
+
+  /** A callback that signed nobody in: no session cookie came with it. */
+  const noSession = (res: request.Response) =>
+    expect(String(res.headers['set-cookie'] ?? '')).not.toContain(`${SESSION_COOKIE}=`);
+
   /** new-api's console: a state, then the URL it builds from /api/status (web/src/components/utils.js). */
   async function signInAt(agent: request.Agent, login: string, state?: string) {
     const issued = await agent.get('/api/oauth/state');
@@ -148,10 +183,21 @@ describe('OpenID Connect with a real provider (new-api oidc.* options)', () => {
     const off = await zh(request(t.url).get('/api/oauth/oidc').query({ code: 'c', state: 's' }));
     expect(off.body).toEqual({ success: false, message: '管理员未开启通过 OIDC 登录以及注册' });
     const early = await zh(root.put('/api/option/', { key: 'oidc.enabled', value: 'true' }));
-    expect(early.body.success).toBe(false);
+    expect(early.body).toEqual({
+      success: false,
+      message: '无法启用 OIDC 登录，请先填入 Client ID、Client Secret 以及 Well-Known URL！',
+    });
     await setOption('ServerAddress', t.url);
     await setOption('oidc.client_id', CLIENT_ID);
     await setOption('oidc.client_secret', CLIENT_SECRET);
+    // The endpoints alone are not enough: the id_token's issuer and keys are in the document.
+    await setOption('oidc.authorization_endpoint', `${provider.url}/auth`);
+    await setOption('oidc.token_endpoint', `${provider.url}/token`);
+    expect((await root.put('/api/option/', { key: 'oidc.enabled', value: 'true' })).body).toEqual(
+      expect.objectContaining({ success: false }),
+    );
+    await setOption('oidc.authorization_endpoint', '');
+    await setOption('oidc.token_endpoint', '');
     await setOption('oidc.well_known', `${provider.url}/.well-known/openid-configuration`);
     await setOption('oidc.enabled', 'true');
     const status = (await request(t.url).get('/api/status')).body.data;
@@ -190,6 +236,78 @@ describe('OpenID Connect with a real provider (new-api oidc.* options)', () => {
         (e) => e.data['source'] === 'oidc',
       ),
     ).toHaveLength(1);
+  });
+
+  it("Tollgate's console: the server's URL carries state, nonce and an S256 challenge; it signs in", async () => {
+    const agent = request.agent(t.url);
+    const started = await agent.get('/api/oauth/oidc/authorize');
+    const url = new URL(started.body.data as string);
+    expect(`${url.origin}${url.pathname}`).toBe(`${provider.url}/auth`);
+    const params = Object.fromEntries(url.searchParams);
+    expect(params).toEqual({
+      response_type: 'code',
+      client_id: CLIENT_ID,
+      redirect_uri: redirectUri,
+      scope: 'openid profile email',
+      state: expect.stringMatching(/^[\w-]{32}$/),
+      nonce: expect.stringMatching(/^[\w-]{43}$/),
+      code_challenge: expect.stringMatching(/^[\w-]{43}$/),
+      code_challenge_method: 'S256',
+    });
+    // The browser holds the signed state only: neither the verifier nor the nonce are in it.
+    const cookie = String(started.headers['set-cookie']).match(/oauth_state=([^.;]+)/)![1]!;
+    expect(Object.keys(JSON.parse(Buffer.from(cookie, 'base64url').toString()))).toEqual([
+      'state',
+      'userId',
+      'expiresAt',
+      'pkce',
+    ]);
+    // The provider checks the PKCE verifier against the challenge: the sign-in went through it.
+    const back = await new ProviderBrowser().authorize(url.toString(), 'frank', redirectUri);
+    const res = await callback(agent, back);
+    expect(res.body).toMatchObject({ success: true, data: { username: 'frank' } });
+    expect(
+      (await agent.get('/api/user/self').set('New-Api-User', String(res.body.data.id))).body,
+    ).toMatchObject({ success: true, data: { oidc_id: 'frank' } });
+  });
+
+  it('our flow refuses an id_token with another nonce, a code of another challenge, a stolen code', async () => {
+    const before = readStoredEvents(t.dataDir).length;
+    const agent = request.agent(t.url);
+    const wrongNonce = await signInOurs(agent, 'grace', (url) =>
+      url.searchParams.set('nonce', 'a-nonce-of-the-attacker-choosing'),
+    );
+    expect(wrongNonce.body).toEqual({
+      success: false,
+      message: 'OIDC 获取 Token 失败，请检查设置！',
+    });
+    noSession(wrongNonce);
+    // A code bound to another verifier's challenge: the provider refuses our verifier.
+    const wrongChallenge = await signInOurs(agent, 'grace', (url) =>
+      url.searchParams.set('code_challenge', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'),
+    );
+    expect(wrongChallenge.body).toEqual({
+      success: false,
+      message: 'OIDC 获取 Token 失败，请检查设置！',
+    });
+    noSession(wrongChallenge);
+    // A code of our flow stolen on its way back, redeemed with the thief's state-only flow: the
+    // provider wants the verifier of its challenge, which that flow does not send.
+    const started = await request.agent(t.url).get('/api/oauth/oidc/authorize');
+    const stolen = await new ProviderBrowser().authorize(started.body.data, 'grace', redirectUri);
+    const thief = request.agent(t.url);
+    const state = (await thief.get('/api/oauth/state')).body.data as string;
+    const redeemed = await zh(
+      thief.get('/api/oauth/oidc').query({ code: stolen.searchParams.get('code'), state }),
+    );
+    expect(redeemed.body).toEqual({
+      success: false,
+      message: 'OIDC 获取 Token 失败，请检查设置！',
+    });
+    noSession(redeemed);
+    expect(readStoredEvents(t.dataDir).length).toBe(before);
+    expect(readStoredEvents(t.dataDir, { streamId: 'oidcsub-grace' })).toEqual([]);
+    expect(logged.join('\n')).toContain('id_token refused: nonce');
   });
 
   it('binds the subject to a signed-in user (message "bind"); a subject bound elsewhere is refused', async () => {
@@ -241,18 +359,91 @@ describe('OpenID Connect with a real provider (new-api oidc.* options)', () => {
     expect(readStoredEvents(t.dataDir, { streamId: 'oidcsub-no-email' })).toEqual([]);
   });
 
-  it("works with the endpoints new-api's console saves (no well_known); a wrong secret gets no token", async () => {
+  it("works with the endpoints new-api's console saves; without well_known no id_token can be checked", async () => {
     await setOption('oidc.authorization_endpoint', `${provider.url}/auth`);
     await setOption('oidc.token_endpoint', `${provider.url}/token`);
     await setOption('oidc.user_info_endpoint', `${provider.url}/me`);
-    await setOption('oidc.well_known', '');
     const res = await signInAt(request.agent(t.url), 'dave');
     expect(res.body).toMatchObject({ success: true, data: { username: 'dave' } });
+
+    // Options enabled before well_known was required: the sign-in is refused, not unverified.
+    const wellKnown = `${provider.url}/.well-known/openid-configuration`;
+    await setOption('oidc.well_known', '');
+    const unverifiable = await signInAt(request.agent(t.url), 'dave');
+    expect(unverifiable.body).toEqual({
+      success: false,
+      message: '获取 OIDC 配置失败，请检查网络状况和 Well-Known URL 是否正确',
+    });
+    await setOption('oidc.well_known', wellKnown);
 
     await setOption('oidc.client_secret', 'not-the-secret');
     const refused = await signInAt(request.agent(t.url), 'erin');
     expect(refused.body).toEqual({ success: false, message: 'OIDC 获取 Token 失败，请检查设置！' });
     await setOption('oidc.client_secret', CLIENT_SECRET);
+  });
+
+  describe('id_tokens a provider must not have signed (a forging provider)', () => {
+    let forging: ForgingOidcProvider;
+
+    beforeAll(async () => {
+      forging = await ForgingOidcProvider.start(CLIENT_ID, CLIENT_SECRET);
+      for (const key of ['authorization', 'token', 'user_info'])
+        await setOption(`oidc.${key}_endpoint`, '');
+      await setOption('oidc.well_known', forging.wellKnown);
+    });
+    afterAll(() => forging?.close());
+
+    let codes = 0;
+    /** new-api's console's callback with a fresh state and code; the code names the subject. */
+    async function callbackWith(subject: string) {
+      const agent = request.agent(t.url);
+      const state = (await agent.get('/api/oauth/state')).body.data as string;
+      return zh(agent.get('/api/oauth/oidc').query({ code: `${subject}.${++codes}`, state }));
+    }
+
+    it('an honest token of that provider signs in (the refusals below are the forgeries)', async () => {
+      const res = await callbackWith('honest-henry');
+      expect(res.body).toMatchObject({ success: true, data: { username: 'honest-henry' } });
+    });
+
+    const nowS = () => Math.floor(Date.now() / 1000);
+    it.each([
+      ['signed with another key', { foreignKey: true }, 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED'],
+      // Issued five minutes ago (fresh enough), expired two minutes ago (beyond the tolerance).
+      ['expired', { claims: { iat: nowS() - 300, exp: nowS() - 120 } }, 'ERR_JWT_EXPIRED exp'],
+      ['for another client', { claims: { aud: 'another-client' } }, 'VALIDATION_FAILED aud'],
+      ['from another issuer', { claims: { iss: 'https://evil.example' } }, 'VALIDATION_FAILED iss'],
+      ['missing', { noIdToken: true }, 'token answer without an id_token'],
+    ])('refuses an id_token %s: no session, no event', async (_what, forgery, reason) => {
+      const before = readStoredEvents(t.dataDir).length;
+      const logFrom = logged.length;
+      forging.forgeNext(forgery);
+      const res = await callbackWith('forged-fiona');
+      expect(res.body).toEqual({ success: false, message: 'OIDC 获取 Token 失败，请检查设置！' });
+      noSession(res);
+      expect(readStoredEvents(t.dataDir).length).toBe(before);
+      expect(readStoredEvents(t.dataDir, { streamId: 'oidcsub-forged-fiona' })).toEqual([]);
+      // Refused for that reason, and the log names it without the token.
+      expect(logged.slice(logFrom).join('\n')).toContain(reason);
+      expect(logged.slice(logFrom).join('\n')).not.toMatch(/eyJ[\w-]+\.eyJ/);
+    });
+
+    it("refuses user info about another subject than the id_token's, and a failing user info", async () => {
+      const before = readStoredEvents(t.dataDir).length;
+      forging.forgeNext({ userInfoSub: 'honest-henry' });
+      const other = await callbackWith('forged-fiona');
+      expect(other.body).toEqual({
+        success: false,
+        message: 'OIDC 获取用户信息失败！请检查设置！',
+      });
+      forging.forgeNext({ userInfoStatus: 500 });
+      const failing = await callbackWith('forged-fiona');
+      expect(failing.body).toEqual({
+        success: false,
+        message: 'OIDC 获取用户信息失败！请检查设置！',
+      });
+      expect(readStoredEvents(t.dataDir).length).toBe(before);
+    });
   });
 
   it('the client secret is never in answers, events, read models or logs', async () => {

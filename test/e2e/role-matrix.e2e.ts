@@ -105,6 +105,7 @@ const ROWS: readonly Row[] = [
       ['GET /api/oauth/wechat', '/api/oauth/wechat?code=123456'],
       ['GET /api/oauth/telegram/login', '/api/oauth/telegram/login?id=1&auth_date=1&hash=00'],
       ['GET /api/oauth/oidc', '/api/oauth/oidc?code=abc&state=xyz'],
+      ['GET /api/oauth/oidc/authorize', '/api/oauth/oidc/authorize'],
       ['GET /api/oauth/linuxdo', '/api/oauth/linuxdo?code=abc&state=xyz'],
     ] as const
   ).map(([route, path]): Row => ({ route, min: 0, path: () => path, succeeds: () => false })),

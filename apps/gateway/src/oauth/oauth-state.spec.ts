@@ -11,9 +11,23 @@ describe('OAuthStateCodec', () => {
   });
 
   it('carries a well-formed invitation code, and drops a malformed one', () => {
-    expect(codec.issue(0, now, 'AbC1').claims.aff).toBe('AbC1');
-    expect(codec.issue(0, now, 'x'.repeat(33)).claims.aff).toBeUndefined();
-    expect(codec.issue(0, now, 'a b').claims.aff).toBeUndefined();
+    expect(codec.issue(0, now, { aff: 'AbC1' }).claims.aff).toBe('AbC1');
+    expect(codec.issue(0, now, { aff: 'x'.repeat(33) }).claims.aff).toBeUndefined();
+    expect(codec.issue(0, now, { aff: 'a b' }).claims.aff).toBeUndefined();
+  });
+
+  it("marks the states of Tollgate's own OIDC flow, and the mark cannot be added or dropped", () => {
+    const own = codec.issue(0, now, { pkce: true });
+    expect(codec.verify(own.cookie, own.claims.state, now)?.pkce).toBe(true);
+    const plain = codec.issue(0, now);
+    expect(codec.verify(plain.cookie, plain.claims.state, now)?.pkce).toBeUndefined();
+    for (const [{ claims, cookie }, changed] of [
+      [own, { ...own.claims, pkce: undefined }],
+      [plain, { ...plain.claims, pkce: true }],
+    ] as const) {
+      const body = Buffer.from(JSON.stringify(changed)).toString('base64url');
+      expect(codec.verify(`${body}.${cookie.split('.')[1]}`, claims.state, now)).toBeNull();
+    }
   });
 
   it('refuses another state, an expired, tampered or foreign cookie', () => {

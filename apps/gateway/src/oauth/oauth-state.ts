@@ -16,6 +16,11 @@ export interface OAuthStateClaims {
   readonly expiresAt: number;
   /** `GET /api/oauth/state?aff=`: the inviter's code for a user the callback registers. */
   readonly aff?: string;
+  /**
+   * Tollgate's console started an OIDC sign-in on the server (GET /api/oauth/oidc/authorize): the
+   * callback sends the PKCE verifier and wants the nonce back, both derived from the state.
+   */
+  readonly pkce?: true;
 }
 
 const randomToken = (bytes = 24) => randomBytes(bytes).toString('base64url');
@@ -25,18 +30,24 @@ const randomToken = (bytes = 24) => randomBytes(bytes).toString('base64url');
  * `GET /api/oauth/state` hands out a random value and sets it, signed and with an expiry, in a
  * short-lived cookie (new-api keeps it in its session); the console puts the value into the
  * authorize URL it builds, and the callback must present both, matching. Stateless, so any gateway
- * process checks it; single use is on top (OAuthReplays).
+ * process checks it; single use is on top (OAuthReplays). Tollgate's own OIDC sign-in gets its
+ * state the same way, marked `pkce`.
  */
 export class OAuthStateCodec {
   constructor(private readonly secret: string) {}
 
-  issue(userId: number, nowMs: number, aff = ''): { claims: OAuthStateClaims; cookie: string } {
+  issue(
+    userId: number,
+    nowMs: number,
+    { aff = '', pkce = false }: { aff?: string; pkce?: boolean } = {},
+  ): { claims: OAuthStateClaims; cookie: string } {
     const cleanAff = AFF_PATTERN.test(aff) ? aff : '';
     const claims: OAuthStateClaims = {
       state: randomToken(),
       userId,
       expiresAt: nowMs + OAUTH_STATE_TTL_MS,
       ...(cleanAff ? { aff: cleanAff } : {}),
+      ...(pkce ? { pkce: true as const } : {}),
     };
     const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
     return { claims, cookie: `${body}.${this.sign(body)}` };

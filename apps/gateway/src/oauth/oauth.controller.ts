@@ -22,6 +22,7 @@ import { LinuxDoClient } from './linuxdo.client';
 import { OAUTH_STATE_COOKIE, OAUTH_STATE_TTL_MS, OAuthStateCodec } from './oauth-state';
 import { OAuthReplays } from './oauth-replays';
 import { OidcClient } from './oidc.client';
+import { oidcFlowSecrets } from './oidc-flow-secrets';
 import { verifyTelegramLogin } from './telegram-login';
 import { WeChatClient } from './wechat.client';
 
@@ -51,6 +52,8 @@ function param(query: QueryParams, key: string, max = MAX_CODE_LENGTH): string {
 @Controller('api/oauth')
 export class OAuthController {
   private readonly states: OAuthStateCodec;
+  /** Keys the state cookies and derives the PKCE verifier and nonce of our OIDC flow. */
+  private readonly sessionSecret: string;
 
   constructor(
     private readonly commands: CommandBus,
@@ -63,6 +66,7 @@ export class OAuthController {
     private readonly linuxdo: LinuxDoClient,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
+    this.sessionSecret = config.sessionSecret;
     this.states = new OAuthStateCodec(config.sessionSecret);
   }
 
@@ -78,7 +82,7 @@ export class OAuthController {
   ) {
     const user = await this.sessionUser(request);
     const aff = param(query, 'aff', 64);
-    const { claims, cookie } = this.states.issue(user?.id ?? 0, Date.now(), aff);
+    const { claims, cookie } = this.states.issue(user?.id ?? 0, Date.now(), { aff });
     this.setStateCookie(request, reply, cookie);
     return ok(claims.state);
   }
@@ -137,7 +141,34 @@ export class OAuthController {
     return this.bind(user.id, this.telegramProfile(query), meta);
   }
 
-  /** new-api's OIDC callback: its console built the authorize URL from /api/status. */
+  /**
+   * Tollgate's console starts an OIDC sign-in (or binding) here; data is the provider's
+   * authorization URL with a state (in the cookie, as GET /api/oauth/state sets it), a nonce and a
+   * PKCE challenge. `?aff=` as for the state.
+   */
+  @Get('oidc/authorize')
+  async oidcAuthorize(
+    @Query() query: QueryParams,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    if (!this.options.bool('oidc.enabled')) throw new ApiError('oauth.oidc_disabled');
+    const user = await this.sessionUser(request);
+    const aff = param(query, 'aff', 64);
+    const { claims, cookie } = this.states.issue(user?.id ?? 0, Date.now(), { aff, pkce: true });
+    const url = await this.oidc.authorizationUrl(
+      claims.state,
+      this.oidcRedirectUri(request),
+      oidcFlowSecrets(this.sessionSecret, claims.state),
+    );
+    this.setStateCookie(request, reply, cookie);
+    return ok(url);
+  }
+
+  /**
+   * The OIDC callback of both consoles: new-api's built the authorize URL from /api/status with a
+   * state only; Tollgate's got it from GET /api/oauth/oidc/authorize (PKCE and nonce too).
+   */
   @Get('oidc')
   async oidcCallback(
     @Query() query: QueryParams,
@@ -146,8 +177,9 @@ export class OAuthController {
     @Meta() meta: RequestMeta,
   ) {
     if (!this.options.bool('oidc.enabled')) throw new ApiError('oauth.oidc_disabled');
-    const { code, user, aff } = await this.consumeState(query, request, reply, 'oidc');
-    const profile = await this.oidc.identify(code, `${this.serverAddress(request)}/oauth/oidc`);
+    const { code, user, aff, pkce, state } = await this.consumeState(query, request, reply, 'oidc');
+    const flow = pkce ? oidcFlowSecrets(this.sessionSecret, state) : undefined;
+    const profile = await this.oidc.identify(code, this.oidcRedirectUri(request), flow);
     return this.complete(profile, user, request, reply, meta, aff);
   }
 
@@ -183,7 +215,13 @@ export class OAuthController {
     request: FastifyRequest,
     reply: FastifyReply,
     provider: StateProvider,
-  ): Promise<{ code: string; aff: string; user: UserDocument | null }> {
+  ): Promise<{
+    code: string;
+    aff: string;
+    user: UserDocument | null;
+    state: string;
+    pkce: boolean;
+  }> {
     const code = param(query, 'code');
     const state = param(query, 'state', 128);
     const now = Date.now();
@@ -200,12 +238,17 @@ export class OAuthController {
     if (!code) throw new ApiError('oauth.code_required');
     if (!this.replays.consume(provider, code, now + OAUTH_STATE_TTL_MS, now))
       throw new ApiError('oauth.code_used');
-    return { code, aff: claims.aff ?? '', user };
+    return { code, aff: claims.aff ?? '', user, state: claims.state, pkce: claims.pkce === true };
   }
 
   /** The console's origin as the providers know it: ServerAddress, or this request's own. */
   private serverAddress(request: FastifyRequest): string {
     return this.options.get('ServerAddress') || `${request.protocol}://${request.host}`;
+  }
+
+  /** Where the OIDC provider sends the browser back: the console's /oauth/oidc page. */
+  private oidcRedirectUri(request: FastifyRequest): string {
+    return `${this.serverAddress(request)}/oauth/oidc`;
   }
 
   /** After a verified callback: bind for a signed-in caller (message 'bind'), sign in otherwise. */

@@ -17,9 +17,8 @@ export const OAUTH_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: stri
     en: 'The administrator has not enabled sign-in with OIDC',
   },
   'oauth.oidc_incomplete': {
-    'zh-CN':
-      '无法启用 OIDC 登录，请先填入 Client ID、Client Secret 以及 Well-Known URL 或授权和令牌端点！',
-    en: 'Cannot enable OIDC: fill in the client id, client secret and the Well-Known URL or the authorization and token endpoints first',
+    'zh-CN': '无法启用 OIDC 登录，请先填入 Client ID、Client Secret 以及 Well-Known URL！',
+    en: 'Cannot enable OIDC: fill in the client id, client secret and the Well-Known URL first',
   },
   'oauth.linuxdo_disabled': {
     'zh-CN': '管理员未开启通过 Linux DO 登录以及注册',

@@ -6,15 +6,21 @@ describe('OpenID Connect endpoints', () => {
     authorization_endpoint: 'https://sso.example.com/auth',
     token_endpoint: 'https://sso.example.com/token',
     userinfo_endpoint: 'https://sso.example.com/me',
+    jwks_uri: 'https://sso.example.com/jwks',
     token_endpoint_auth_methods_supported: ['client_secret_basic'],
   };
+  const fromDocument = {
+    issuer: 'https://sso.example.com',
+    jwksUri: 'https://sso.example.com/jwks',
+  };
 
-  it('reads the three endpoints and the client authentication from a discovery document', () => {
+  it('reads the endpoints, the client authentication, the issuer and the keys from a document', () => {
     expect(endpointsOfDiscovery(doc)).toEqual({
       authorization: 'https://sso.example.com/auth',
       token: 'https://sso.example.com/token',
       userInfo: 'https://sso.example.com/me',
       basicAuthOnly: true,
+      ...fromDocument,
     });
     expect(
       endpointsOfDiscovery({
@@ -28,12 +34,13 @@ describe('OpenID Connect endpoints', () => {
     expect(
       endpointsOfDiscovery({ ...doc, userinfo_endpoint: 'javascript:alert(1)' })?.userInfo,
     ).toBe('');
+    expect(endpointsOfDiscovery({ ...doc, jwks_uri: 'file:///etc/keys' })?.jwksUri).toBe('');
     expect(endpointsOfDiscovery({ issuer: 'x' })).toBeNull();
     expect(endpointsOfDiscovery([doc])).toBeNull();
     expect(endpointsOfDiscovery('text')).toBeNull();
   });
 
-  it('configured endpoints win; empty ones come from the document', () => {
+  it('configured endpoints win; empty ones, the issuer and the keys come from the document', () => {
     const configured = { authorization: 'https://other/auth', token: '', userInfo: '' };
     expect(needsDiscovery(configured)).toBe(true);
     expect(mergeEndpoints(configured, endpointsOfDiscovery(doc))).toEqual({
@@ -41,6 +48,7 @@ describe('OpenID Connect endpoints', () => {
       token: 'https://sso.example.com/token',
       userInfo: 'https://sso.example.com/me',
       basicAuthOnly: true,
+      ...fromDocument,
     });
     const all = { authorization: 'https://a', token: 'https://t', userInfo: 'https://u' };
     expect(needsDiscovery(all)).toBe(false);
@@ -48,7 +56,10 @@ describe('OpenID Connect endpoints', () => {
     expect(mergeEndpoints(all, endpointsOfDiscovery(doc))).toEqual({
       ...all,
       basicAuthOnly: false,
+      ...fromDocument,
     });
+    // No document: nothing to check an id_token with.
+    expect(mergeEndpoints(all, null)).toMatchObject({ issuer: '', jwksUri: '' });
     expect(mergeEndpoints(configured, null).token).toBe('');
   });
 });

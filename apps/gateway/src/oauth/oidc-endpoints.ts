@@ -1,18 +1,18 @@
-/** Where new-api's OIDC flow goes: the browser to `authorization`, the server to the other two. */
+/** Where the OIDC flow goes: the browser to `authorization`, the server to the token and user info. */
 export interface OidcEndpoints {
   readonly authorization: string;
   readonly token: string;
   readonly userInfo: string;
   /** The token endpoint takes only HTTP basic client authentication (from the discovery document). */
   readonly basicAuthOnly: boolean;
+  /** The id_token's expected `iss` (discovery document only: new-api has no option for it). */
+  readonly issuer: string;
+  /** Where the provider's id_token signing keys are (discovery document only). */
+  readonly jwksUri: string;
 }
 
-export const NO_ENDPOINTS: OidcEndpoints = {
-  authorization: '',
-  token: '',
-  userInfo: '',
-  basicAuthOnly: false,
-};
+/** The endpoints an administrator can set (new-api's `oidc.*_endpoint` options). */
+export type ConfiguredEndpoints = Pick<OidcEndpoints, 'authorization' | 'token' | 'userInfo'>;
 
 const isHttpUrl = (value: unknown): value is string =>
   typeof value === 'string' && /^https?:\/\/\S+$/i.test(value);
@@ -31,6 +31,8 @@ export function endpointsOfDiscovery(doc: unknown): OidcEndpoints | null {
       Array.isArray(methods) &&
       methods.includes('client_secret_basic') &&
       !methods.includes('client_secret_post'),
+    issuer: url('issuer'),
+    jwksUri: url('jwks_uri'),
   };
   return endpoints.authorization || endpoints.token || endpoints.userInfo ? endpoints : null;
 }
@@ -40,7 +42,7 @@ export function endpointsOfDiscovery(doc: unknown): OidcEndpoints | null {
  * the discovery document of `oidc.well_known`, when there is one.
  */
 export function mergeEndpoints(
-  configured: Omit<OidcEndpoints, 'basicAuthOnly'>,
+  configured: ConfiguredEndpoints,
   discovered: OidcEndpoints | null,
 ): OidcEndpoints {
   return {
@@ -48,10 +50,12 @@ export function mergeEndpoints(
     token: configured.token || discovered?.token || '',
     userInfo: configured.userInfo || discovered?.userInfo || '',
     basicAuthOnly: Boolean(discovered?.basicAuthOnly && !configured.token),
+    issuer: discovered?.issuer ?? '',
+    jwksUri: discovered?.jwksUri ?? '',
   };
 }
 
-/** Whether merging needs the discovery document at all. */
-export function needsDiscovery(configured: Omit<OidcEndpoints, 'basicAuthOnly'>): boolean {
+/** Whether the configured endpoints leave one to the discovery document. */
+export function needsDiscovery(configured: ConfiguredEndpoints): boolean {
   return !configured.authorization || !configured.token || !configured.userInfo;
 }

@@ -4,59 +4,128 @@ import { APP_CONFIG } from '../infrastructure/injection-tokens';
 import { OptionsCache } from '../options/options.cache';
 import { ApiError } from '../shared/api-error';
 import type { ExternalProfile } from './external-profile';
+import { IdTokenRefused, IdTokenVerifier } from './id-token-verifier';
+import { OidcDiscovery } from './oidc-discovery';
 import {
-  endpointsOfDiscovery,
+  type ConfiguredEndpoints,
   mergeEndpoints,
   needsDiscovery,
   type OidcEndpoints,
 } from './oidc-endpoints';
+import type { OidcFlowSecrets } from './oidc-flow-secrets';
 import { callProviderJson, isRecord, ProviderCallError, text } from './provider-http';
 
-/** A discovery document is read again after this long; a failed read is retried after the second. */
-const DISCOVERY_TTL_MS = 10 * 60_000;
-const DISCOVERY_RETRY_MS = 60_000;
+/** The scopes asked for; new-api's console asks for the same. */
+const OIDC_SCOPE = 'openid profile email';
 
 /**
- * OpenID Connect the way new-api does it (controller/oidc.go): the console sends the browser to
- * `oidc.authorization_endpoint` with the client id and a state from GET /api/oauth/state (no nonce,
- * no PKCE: new-api's console cannot add them); the code comes back to GET /api/oauth/oidc, is
- * exchanged at `oidc.token_endpoint` with the client secret, and `oidc.user_info_endpoint` says who
- * it is (sub and email required). Endpoints left empty are read from `oidc.well_known`.
+ * OpenID Connect sign-in, in new-api's two steps and with the id_token verified in both flows.
+ * new-api's console sends the browser to `oidc.authorization_endpoint` with the client id and a
+ * state from GET /api/oauth/state (no nonce, no PKCE: that console cannot add them); Tollgate's
+ * console asks the server for the URL (`authorizationUrl`: state, nonce and an S256 PKCE
+ * challenge). Either way the code comes back to GET /api/oauth/oidc and is exchanged at
+ * `oidc.token_endpoint` with the client secret (and the PKCE verifier in our flow). The id_token of
+ * that answer is verified against the provider's keys and names the user (`sub`); the user info
+ * endpoint adds the email (required, as in new-api) and names, and must name the same subject.
+ * Endpoints left empty are read from `oidc.well_known`, the only source of the issuer and keys.
  */
 @Injectable()
 export class OidcClient {
   private readonly logger = new Logger('OidcAuth');
-  private discovery: { url: string; endpoints: OidcEndpoints | null; until: number } | null = null;
-  private refreshing: { url: string; read: Promise<OidcEndpoints | null> } | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly options: OptionsCache,
+    private readonly discovery: OidcDiscovery,
+    private readonly idTokens: IdTokenVerifier,
   ) {}
 
-  /** The configured endpoints, the empty ones filled from the discovery document (cached). */
+  /**
+   * The configured endpoints, the empty ones filled from the discovery document (cached): the
+   * authorization endpoint new-api's console reads from /api/status.
+   */
   async endpoints(): Promise<OidcEndpoints> {
-    const configured = {
-      authorization: this.options.get('oidc.authorization_endpoint'),
-      token: this.options.get('oidc.token_endpoint'),
-      userInfo: this.options.get('oidc.user_info_endpoint'),
-    };
+    const configured = this.configured();
     const wellKnown = this.options.get('oidc.well_known');
     if (!needsDiscovery(configured) || !wellKnown) return mergeEndpoints(configured, null);
-    return mergeEndpoints(configured, await this.discover(wellKnown));
+    return mergeEndpoints(configured, await this.discovery.read(wellKnown));
   }
 
-  /** Exchanges the code and reads the user info; `redirectUri` repeats the authorize request's. */
-  async identify(code: string, redirectUri: string): Promise<ExternalProfile> {
-    const endpoints = await this.endpoints();
+  /**
+   * Where Tollgate's console sends the browser: the authorization endpoint with this flow's state,
+   * nonce and PKCE challenge.
+   */
+  async authorizationUrl(state: string, redirectUri: string, flow: OidcFlowSecrets) {
+    const endpoints = await this.signInEndpoints();
+    if (!endpoints.authorization) throw new ApiError('oauth.oidc_failed');
+    const url = new URL(endpoints.authorization);
+    for (const [key, value] of Object.entries({
+      response_type: 'code',
+      client_id: this.options.get('oidc.client_id'),
+      redirect_uri: redirectUri,
+      scope: OIDC_SCOPE,
+      state,
+      nonce: flow.nonce,
+      code_challenge: flow.challenge,
+      code_challenge_method: 'S256',
+    }))
+      url.searchParams.set(key, value);
+    return url.toString();
+  }
+
+  /**
+   * Exchanges the code, verifies the id_token and reads the user info. `redirectUri` repeats the
+   * authorization request's; `flow` is given when Tollgate's console started the sign-in.
+   */
+  async identify(
+    code: string,
+    redirectUri: string,
+    flow?: OidcFlowSecrets,
+  ): Promise<ExternalProfile> {
+    const endpoints = await this.signInEndpoints();
     if (!endpoints.token || !endpoints.userInfo) throw new ApiError('oauth.oidc_failed');
     const clientId = this.options.get('oidc.client_id');
+    const tokens = await this.exchange(endpoints, code, redirectUri, clientId, flow);
+    const subject = await this.verifiedSubject(tokens.idToken, endpoints, clientId, flow);
+    const info = await this.call(endpoints.userInfo, {
+      headers: { Authorization: `Bearer ${tokens.accessToken}` },
+    });
+    if (info.status !== 200) {
+      this.logger.warn(`user info refused: HTTP ${info.status}`);
+      throw new ApiError('oauth.oidc_userinfo_failed');
+    }
+    const body = isRecord(info.body) ? info.body : {};
+    const email = text(body, 'email');
+    if (!text(body, 'sub') || !email) throw new ApiError('oauth.oidc_userinfo_empty');
+    // OpenID Connect Core 5.3.2: user info about another subject must not be used.
+    if (text(body, 'sub') !== subject) {
+      this.logger.warn("user info subject differs from the id_token's");
+      throw new ApiError('oauth.oidc_userinfo_failed');
+    }
+    const login = text(body, 'preferred_username') || email.split('@')[0] || '';
+    return {
+      provider: 'oidc',
+      externalId: subject,
+      login,
+      displayName: text(body, 'name') || login,
+    };
+  }
+
+  /** The token endpoint's access token and id_token for the code; both are required. */
+  private async exchange(
+    endpoints: OidcEndpoints,
+    code: string,
+    redirectUri: string,
+    clientId: string,
+    flow: OidcFlowSecrets | undefined,
+  ): Promise<{ accessToken: string; idToken: string }> {
     const clientSecret = this.options.get('oidc.client_secret');
     const form = new URLSearchParams({
       grant_type: 'authorization_code',
       code,
       redirect_uri: redirectUri,
     });
+    if (flow) form.set('code_verifier', flow.verifier);
     const headers: Record<string, string> = {
       'Content-Type': 'application/x-www-form-urlencoded',
     };
@@ -74,64 +143,66 @@ export class OidcClient {
       headers,
       body: form.toString(),
     });
-    const accessToken = isRecord(exchange.body) ? text(exchange.body, 'access_token') : '';
+    const body = isRecord(exchange.body) ? exchange.body : {};
+    const accessToken = text(body, 'access_token');
     if (!accessToken) {
-      const error = isRecord(exchange.body) ? text(exchange.body, 'error') : '';
-      this.logger.warn(`token exchange refused: HTTP ${exchange.status} ${error.slice(0, 64)}`);
+      this.logger.warn(
+        `token exchange refused: HTTP ${exchange.status} ${text(body, 'error').slice(0, 64)}`,
+      );
       throw new ApiError('oauth.oidc_token_failed');
     }
-    const info = await this.call(endpoints.userInfo, {
-      headers: { Authorization: `Bearer ${accessToken}` },
-    });
-    if (info.status !== 200) {
-      this.logger.warn(`user info refused: HTTP ${info.status}`);
-      throw new ApiError('oauth.oidc_userinfo_failed');
+    // The provider is an OpenID provider (scope openid): its answer must prove who signed in.
+    const idToken = text(body, 'id_token');
+    if (!idToken) {
+      this.logger.warn('token answer without an id_token');
+      throw new ApiError('oauth.oidc_token_failed');
     }
-    const body = isRecord(info.body) ? info.body : {};
-    const sub = text(body, 'sub');
-    const email = text(body, 'email');
-    if (!sub || !email || sub.length > 255) throw new ApiError('oauth.oidc_userinfo_empty');
-    const login = text(body, 'preferred_username') || email.split('@')[0] || '';
-    return { provider: 'oidc', externalId: sub, login, displayName: text(body, 'name') || login };
+    return { accessToken, idToken };
+  }
+
+  /** The id_token's subject, once its signature and claims are verified; refused otherwise. */
+  private async verifiedSubject(
+    idToken: string,
+    endpoints: OidcEndpoints,
+    clientId: string,
+    flow: OidcFlowSecrets | undefined,
+  ): Promise<string> {
+    try {
+      return await this.idTokens.verify(idToken, endpoints.jwksUri, {
+        issuer: endpoints.issuer,
+        clientId,
+        ...(flow ? { nonce: flow.nonce } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof IdTokenRefused)) throw error;
+      this.logger.warn(`id_token refused: ${error.message}`);
+      throw new ApiError(
+        error.keysUnreachable ? 'oauth.oidc_unreachable' : 'oauth.oidc_token_failed',
+      );
+    }
   }
 
   /**
-   * The discovery document's endpoints, cached: one read at a time however many callers wait
-   * (GET /api/status, polled by every console, asks for them), and once a read succeeded an expired
-   * entry is answered from while the next read runs.
+   * For a sign-in the discovery document is always read: only it names the issuer and keys the
+   * id_token is checked with, and a sign-in that cannot be checked is not started or finished.
    */
-  private discover(url: string): Promise<OidcEndpoints | null> | OidcEndpoints | null {
-    const cached = this.discovery?.url === url ? this.discovery : null;
-    if (cached && cached.until > Date.now()) return cached.endpoints;
-    let refreshing = this.refreshing?.url === url ? this.refreshing : null;
-    if (!refreshing) {
-      const read: Promise<OidcEndpoints | null> = this.readDiscovery(url)
-        .then((endpoints) => {
-          const ttl = endpoints ? DISCOVERY_TTL_MS : DISCOVERY_RETRY_MS;
-          this.discovery = { url, endpoints, until: Date.now() + ttl };
-          return endpoints;
-        })
-        .finally(() => {
-          if (this.refreshing?.read === read) this.refreshing = null;
-        });
-      refreshing = this.refreshing = { url, read };
+  private async signInEndpoints(): Promise<OidcEndpoints> {
+    const wellKnown = this.options.get('oidc.well_known');
+    const discovered = wellKnown ? await this.discovery.read(wellKnown) : null;
+    const endpoints = mergeEndpoints(this.configured(), discovered);
+    if (!endpoints.issuer || !endpoints.jwksUri) {
+      this.logger.warn('no issuer or jwks_uri (oidc.well_known): an id_token cannot be verified');
+      throw new ApiError('oauth.oidc_failed');
     }
-    // A good answer, though expired, serves while the next read runs; otherwise wait for it.
-    return cached?.endpoints ?? refreshing.read;
+    return endpoints;
   }
 
-  private async readDiscovery(url: string): Promise<OidcEndpoints | null> {
-    try {
-      const answer = await callProviderJson(url, {}, this.config.oauth.timeoutMs);
-      const endpoints = answer.status === 200 ? endpointsOfDiscovery(answer.body) : null;
-      if (!endpoints) this.logger.warn(`discovery document unusable: HTTP ${answer.status}`);
-      return endpoints;
-    } catch (error) {
-      // Nothing thrown here may escape: a read nobody waits for would reject unhandled.
-      const reason = error instanceof ProviderCallError ? error.message : (error as Error).name;
-      this.logger.warn(`discovery document unreachable: ${reason}`);
-      return null;
-    }
+  private configured(): ConfiguredEndpoints {
+    return {
+      authorization: this.options.get('oidc.authorization_endpoint'),
+      token: this.options.get('oidc.token_endpoint'),
+      userInfo: this.options.get('oidc.user_info_endpoint'),
+    };
   }
 
   private async call(url: string, init: Parameters<typeof callProviderJson>[1]) {

@@ -32,29 +32,32 @@ describe("options: OpenID Connect under new-api's oidc.* keys, and Linux DO", ()
       expect(OPTION_CATALOGUE[old]).toBeUndefined();
   });
 
-  it('oidc.enabled needs the client id, secret and the well-known document or both endpoints', () => {
+  it('oidc.enabled needs the client id, the secret and the well-known document', () => {
     const base = [changed('oidc.client_id', 'client'), secretSet('oidc.client_secret')];
     spec(optionsDecider)
       .given([])
       .when(change('oidc.enabled', 'true'))
       .thenRejects('oauth.oidc_incomplete');
-    spec(optionsDecider)
-      .given([...base, changed('oidc.authorization_endpoint', 'https://sso.example.com/auth')])
-      .when(change('oidc.enabled', 'true'))
-      .thenRejects('oauth.oidc_incomplete');
+    // The endpoints alone are not enough: the id_token's issuer and keys are in the document only.
     spec(optionsDecider)
       .given([
         ...base,
         changed('oidc.authorization_endpoint', 'https://sso.example.com/auth'),
         changed('oidc.token_endpoint', 'https://sso.example.com/token'),
+        changed('oidc.user_info_endpoint', 'https://sso.example.com/me'),
       ])
       .when(change('oidc.enabled', 'true'))
-      .then([changed('oidc.enabled', 'true', 'false')]);
+      .thenRejects('oauth.oidc_incomplete');
+    const wellKnown = changed(
+      'oidc.well_known',
+      'https://sso.example.com/.well-known/openid-configuration',
+    );
     spec(optionsDecider)
-      .given([
-        ...base,
-        changed('oidc.well_known', 'https://sso.example.com/.well-known/openid-configuration'),
-      ])
+      .given([changed('oidc.client_id', 'client'), wellKnown])
+      .when(change('oidc.enabled', 'true'))
+      .thenRejects('oauth.oidc_incomplete');
+    spec(optionsDecider)
+      .given([...base, wellKnown])
       .when(change('oidc.enabled', 'true'))
       .then([changed('oidc.enabled', 'true', 'false')]);
   });

@@ -29,7 +29,7 @@ export type OptionsCommand =
 
 /** Switches that cannot be turned on before what they need is configured (the anchors' checks). */
 const ENABLE_REQUIREMENTS: Readonly<
-  Record<string, { values?: string[]; secrets?: string[]; oneOf?: string[][]; code: string }>
+  Record<string, { values?: string[]; secrets?: string[]; code: string }>
 > = {
   GitHubOAuthEnabled: {
     values: ['GitHubClientId'],
@@ -52,10 +52,9 @@ const ENABLE_REQUIREMENTS: Readonly<
     code: 'option.telegram_incomplete',
   },
   'oidc.enabled': {
-    values: ['oidc.client_id'],
+    // The discovery document is the only source of the issuer and keys the id_token is checked with.
+    values: ['oidc.client_id', 'oidc.well_known'],
     secrets: ['oidc.client_secret'],
-    // Where to send the browser and exchange the code: the endpoints, or the document naming them.
-    oneOf: [['oidc.well_known'], ['oidc.authorization_endpoint', 'oidc.token_endpoint']],
     code: 'oauth.oidc_incomplete',
   },
   LinuxDOOAuthEnabled: {
@@ -78,9 +77,7 @@ function assertEnableable(key: string, value: string, state: OptionsState): void
   if (!requirement || value !== 'true') return;
   const missing =
     (requirement.values ?? []).some((k) => !state.values[k]) ||
-    (requirement.secrets ?? []).some((k) => !state.secretHashes[k]) ||
-    (requirement.oneOf !== undefined &&
-      !requirement.oneOf.some((keys) => keys.every((k) => state.values[k])));
+    (requirement.secrets ?? []).some((k) => !state.secretHashes[k]);
   if (missing) throw new DomainError(requirement.code);
 }
 

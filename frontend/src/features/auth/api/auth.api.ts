@@ -22,6 +22,8 @@ export const authApi = {
   confirmReset: (body: { email: string; token: string }) =>
     http.post<string>('/api/user/reset', body),
   oauthState: () => http.get<string>('/api/oauth/state'),
+  /** Tollgate's OIDC sign-in: the server's authorization URL (state, nonce, PKCE challenge). */
+  oidcAuthorize: () => http.get<string>('/api/oauth/oidc/authorize'),
   /** The whole envelope: message 'bind' tells a binding from a sign-in. */
   githubCallback: (code: string, state: string) =>
     requestEnvelope<LoginResultDto>('GET', '/api/oauth/github', { query: { code, state } }),
@@ -31,7 +33,7 @@ export const authApi = {
   /** Bindings of the signed-in user (the personal tab). */
   wechatBind: (code: string) => http.get<unknown>('/api/oauth/wechat/bind', { code }),
   telegramBind: (data: TelegramAuthData) => http.get<unknown>('/api/oauth/telegram/bind', data),
-  /** new-api's OIDC and Linux DO callbacks: the browser built the authorize URL itself. */
+  /** The OIDC and Linux DO callbacks (new-api's routes). */
   oidcCallback: (code: string, state: string) =>
     requestEnvelope<LoginResultDto>('GET', '/api/oauth/oidc', { query: { code, state } }),
   linuxdoCallback: (code: string, state: string) =>

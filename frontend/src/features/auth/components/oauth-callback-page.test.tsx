@@ -83,10 +83,12 @@ describe('login page: third-party buttons', () => {
     expect(calls.some((c) => c.path === '/api/oauth/state')).toBe(true);
   });
 
-  it("OIDC builds new-api's authorize URL in the browser from the status and a state", async () => {
+  it('OIDC asks the server for the authorization URL and goes there', async () => {
     const assign = vi.fn();
     vi.stubGlobal('location', { ...window.location, assign });
-    const { calls } = mockApi({ 'GET /api/oauth/state': () => ok('state-oidc') });
+    const url =
+      'https://sso.example.com/authorize?client_id=sso-client&state=s&nonce=n&code_challenge=c&code_challenge_method=S256';
+    const { calls } = mockApi({ 'GET /api/oauth/oidc/authorize': () => ok(url) });
     renderWithProviders(<LoginPage />, {
       route: '/login',
       status: {
@@ -96,17 +98,19 @@ describe('login page: third-party buttons', () => {
       },
     });
     await userEvent.click(await screen.findByRole('button', { name: '使用 OIDC 登录' }));
-    await waitFor(() => expect(assign).toHaveBeenCalled());
-    const target = new URL(assign.mock.calls[0]![0] as string);
-    expect(`${target.origin}${target.pathname}`).toBe('https://sso.example.com/authorize');
-    expect(Object.fromEntries(target.searchParams)).toEqual({
-      client_id: 'sso-client',
-      redirect_uri: `${window.location.origin}/oauth/oidc`,
-      response_type: 'code',
-      scope: 'openid profile email',
-      state: 'state-oidc',
-    });
-    expect(calls.some((c) => c.path === '/api/oauth/state')).toBe(true);
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(url));
+    // The browser builds no URL of its own and asks for no bare state.
+    expect(calls.map((c) => c.path)).not.toContain('/api/oauth/state');
+  });
+
+  it('OIDC: a refusal of the server is shown and the browser stays', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    mockApi({ 'GET /api/oauth/oidc/authorize': () => fail('管理员未开启通过 OIDC 登录以及注册') });
+    renderWithProviders(<LoginPage />, { route: '/login', status: { oidc_enabled: true } });
+    await userEvent.click(await screen.findByRole('button', { name: '使用 OIDC 登录' }));
+    expect(await screen.findByText('管理员未开启通过 OIDC 登录以及注册')).toBeInTheDocument();
+    expect(assign).not.toHaveBeenCalled();
   });
 
   it('Linux DO sends the browser to its authorize URL with the client id and a state', async () => {

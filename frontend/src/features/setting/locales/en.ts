@@ -85,7 +85,7 @@ export const optionsEn: typeof optionsZhCN = {
       wechat: 'Sign-in and registration with WeChat.',
       telegram: 'Sign-in and registration with Telegram.',
       turnstile: 'Human check of users.',
-      oidc: 'Sign-in with an OIDC identity provider (Okta, Auth0 and the like); the callback is {server address}/oauth/oidc. With only the Well-Known URL, the server reads the empty endpoints from it.',
+      oidc: 'Sign-in with an OIDC identity provider (Okta, Auth0 and the like); the callback is {server address}/oauth/oidc. The Well-Known URL is required: the server reads from it the issuer and signing keys that verify the id_token, and the endpoints left empty.',
       linuxdo:
         'Sign-in and registration with Linux DO; the callback is {server address}/oauth/linuxdo.',
     },

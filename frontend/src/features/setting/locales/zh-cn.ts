@@ -82,7 +82,7 @@ export const optionsZhCN = {
       wechat: '用以支持通过微信进行登录注册。',
       telegram: '用以支持通过 Telegram 进行登录注册。',
       turnstile: '用以支持用户校验。',
-      oidc: '用以支持通过 OIDC 登录，例如 Okta、Auth0 等兼容 OIDC 协议的 IdP；回调地址为 {服务器地址}/oauth/oidc。只填 Well-Known URL 时，留空的端点由服务器从中读取。',
+      oidc: '用以支持通过 OIDC 登录，例如 Okta、Auth0 等兼容 OIDC 协议的 IdP；回调地址为 {服务器地址}/oauth/oidc。Well-Known URL 必填：服务器从中读取验证 id_token 所需的签发者和签名密钥，并补全留空的端点。',
       linuxdo: '用以支持通过 Linux DO 进行登录注册；回调地址为 {服务器地址}/oauth/linuxdo。',
     },
     labels: {
