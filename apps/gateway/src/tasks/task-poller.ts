@@ -57,8 +57,9 @@ type OpenTask = TaskState & { submitTime: number };
  * its open tasks in one batched call per platform (midjourney-proxy's list-by-condition, Suno's
  * fetch) and records what changed as events; a task open longer than TASK_TIMEOUT_MINUTES, or
  * whose channel is gone, fails with a refund. The open tasks come from the task directory (the log
- * replayed at start-up), so polling resumes after a restart. Upstream calls are async I/O: the
- * relay's event loop only folds the answers.
+ * replayed at start-up), so polling resumes after a restart. A callback's hint polls single tasks
+ * the same way (pollTasks). Only these answers record what a task became. Upstream calls are async
+ * I/O: the relay's event loop only folds the answers.
  */
 @Injectable()
 export class TaskPoller implements OnApplicationBootstrap, OnApplicationShutdown {
