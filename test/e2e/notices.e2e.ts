@@ -350,6 +350,84 @@ describe('notices: low-balance warnings, channel alerts, webhook and mail delive
     }
   });
 
+  it('refuses IPv4 wrapped in IPv6 (mapped, compatible, NAT64, 6to4, Teredo) when saved and when delivered', async () => {
+    const web = await newUser();
+    // Allowed: the receiver is reached through its IPv4-mapped address, a real way in.
+    const mapped = `http://[::ffff:127.0.0.1]:${receiver.port}/user`;
+    expectSuccess(
+      await web.put('/api/user/setting', {
+        notify_type: 'webhook',
+        webhook_url: mapped,
+        webhook_secret: WEBHOOK_SECRET,
+      }),
+    );
+    const reached = receiver.received.length;
+    expect((await web.post('/api/user/setting/test')).body).toMatchObject({
+      success: true,
+      data: { ok: true, status: 200 },
+    });
+    expect(receiver.received.length).toBe(reached + 1);
+    await setOption('WebhookAllowPrivateAddresses', 'false');
+    try {
+      // The saved address is judged again at delivery: refused for good, nothing sent.
+      expect((await web.post('/api/user/setting/test')).body).toEqual({
+        success: false,
+        message: '测试通知发送失败：refused: private address',
+      });
+      expect(receiver.received.length).toBe(reached + 1);
+      for (const url of [
+        mapped,
+        `http://[::ffff:7f00:1]:${receiver.port}/user`,
+        'http://[::7f00:1]/x',
+        'http://[64:ff9b::a00:1]/x',
+        'http://[2002:7f00:1::]/x',
+        'http://[2001:0:808:808::80ff:fffe]/x',
+      ]) {
+        const res = await web.put('/api/user/setting', {
+          notify_type: 'webhook',
+          webhook_url: url,
+        });
+        expect(res.body).toEqual({
+          success: false,
+          message: 'Webhook 地址指向内网、回环或链路本地地址，已被拒绝',
+        });
+      }
+    } finally {
+      await setOption('WebhookAllowPrivateAddresses', 'true');
+    }
+  });
+
+  it('judges the address connected to: a name that turns to loopback after the check is not called', async () => {
+    const web = await newUser();
+    const delivery = t.app.get(NoticeDelivery);
+    // DNS rebinding: public for the checks (save, then delivery), loopback when connecting.
+    const answers = ['93.184.216.34', '93.184.216.34', '127.0.0.1'];
+    const asked: string[] = [];
+    delivery.lookup = (host) => {
+      asked.push(host);
+      return Promise.resolve([{ address: answers.shift() ?? '127.0.0.1' }]);
+    };
+    await setOption('WebhookAllowPrivateAddresses', 'false');
+    try {
+      expectSuccess(
+        await web.put('/api/user/setting', {
+          notify_type: 'webhook',
+          webhook_url: `http://hooks.rebind.test:${receiver.port}/user`,
+        }),
+      );
+      const before = receiver.received.length;
+      expect((await web.post('/api/user/setting/test')).body).toEqual({
+        success: false,
+        message: '测试通知发送失败：ADDRESS_REFUSED',
+      });
+      expect(receiver.received.length).toBe(before);
+      expect(asked).toEqual(['hooks.rebind.test', 'hooks.rebind.test', 'hooks.rebind.test']);
+    } finally {
+      delivery.lookup = undefined;
+      await setOption('WebhookAllowPrivateAddresses', 'true');
+    }
+  });
+
   it('sends root one alert for channels disabled together by an upstream invalid_api_key', async () => {
     expectSuccess(
       await root.put('/api/user/setting', {

@@ -222,9 +222,10 @@ describe('the drawing and task logs (GET /api/mj, /api/task)', () => {
       properties: '{"finalPrompt":"prompt one"}',
     });
     // The relay's reader has the upstream's own address.
-    expect(await t.app.get(TaskLogReader).midjourneyImageUrl('mj-1')).toBe(
-      'http://127.0.0.1:9/img/1.png',
-    );
+    expect(await t.app.get(TaskLogReader).midjourneyImage('mj-1')).toEqual({
+      imageUrl: 'http://127.0.0.1:9/img/1.png',
+      channelId: 1,
+    });
 
     expect(
       (await root.put('/api/option/', { key: 'ServerAddress', value: 'https://gw.example.com' }))
@@ -329,7 +330,7 @@ describe('the drawing and task logs (GET /api/mj, /api/task)', () => {
         (r) => r.mj_id,
       ),
     ).toEqual(['mj-3', 'mj-1']);
-    expect(await reader.midjourneyImageUrl('no-such')).toBeUndefined();
+    expect(await reader.midjourneyImage('no-such')).toBeUndefined();
   });
 
   it('admin routes refuse users (权限不足) and everyone without a session (401)', async () => {

@@ -2,7 +2,8 @@
  * The Midjourney and Suno relays through the whole app, against the mock midjourney-proxy / Suno
  * upstream: submit → poll → success, failure → full refund, a refused prompt charges nothing,
  * follow-ups go to the origin's channel and only for its owner, timeouts refund, a restart resumes
- * polling without charging twice, and the image proxy. Exact quota figures throughout.
+ * polling without charging twice, callbacks as hints only, and the image proxy's address rules.
+ * Exact quota figures throughout.
  */
 import { request } from 'undici';
 import { MockTaskUpstream } from '@tollgate/testing';
@@ -378,27 +379,133 @@ describe('task relays: Midjourney and Suno', () => {
     });
   });
 
-  it('the image proxy passes images only, within the size cap', async () => {
+  /** The one answer /mj/image gives for every failure (its request id aside). */
+  const NO_IMAGE = {
+    status: 404,
+    json: { error: { message: '图片暂不可用', type: 'tollgate_error', param: '', code: null } },
+  };
+  const image = async (id: string) => {
+    const res = await call('', 'GET', `/mj/image/${id}`, undefined, {});
+    const error = res.json?.error;
+    if (error) error.message = String(error.message).replace(/ \(request id: \w+\)$/, '');
+    return { status: res.status, json: res.json };
+  };
+
+  it('the image proxy fetches what the upstream gave, on its channel origin or a public address only', async () => {
     const caller = await newCaller();
-    const id = (await call(caller.key, 'POST', '/mj/submit/imagine', { prompt: 'big' })).json
+    const id = (await call(caller.key, 'POST', '/mj/submit/imagine', { prompt: 'where' })).json
       .result as string;
-    // The recorded address is the only one ever fetched: point the success at a non-image.
-    await call(caller.key, 'POST', '/mj/notify', {
-      id,
-      status: 'SUCCESS',
-      progress: '100%',
-      imageUrl: `${mj.url}/not-image`,
+    mj.advance(id, 'IN_PROGRESS');
+    // Each address the upstream gives (a preview while in progress) is recorded by the poll.
+    const shown = async (imageUrl: string) => {
+      mj.setImageUrl(id, imageUrl);
+      await poll();
+      return image(id);
+    };
+    const elsewhere = mj2.requests.length;
+    for (const imageUrl of [
+      `${mj2.url}/img/other-port.png`, // loopback, another port than the channel's
+      `http://localhost:${mj.port}/img/other-host.png`, // the channel's port, another host name
+      `http://[::ffff:127.0.0.1]:${mj2.port}/img/mapped.png`,
+      `http://10.255.255.1:${mj2.port}/img/private.png`,
+      `${mj.url}/redirect?to=${encodeURIComponent(`${mj2.url}/img/redirected.png`)}`,
+      `${mj.url}/not-image`,
+      `${mj.url}/big.png`, // announced length past the cap
+      `file:///etc/passwd`,
+      `ftp://${new URL(mj.url).host}/img/ftp.png`,
+    ])
+      expect(await shown(imageUrl)).toEqual(NO_IMAGE);
+    // Nothing reached the other server; on the channel's own server only its own addresses.
+    expect(mj2.requests.length).toBe(elsewhere);
+    expect(mj.requestsTo('/img/other-host.png')).toEqual([]);
+    expect(mj.requestsTo('/redirect')).toHaveLength(1);
+    // No such task, or no image yet: the same answer.
+    expect(await image('unknown')).toEqual(NO_IMAGE);
+
+    // The channel's own origin is served, with headers that keep it inert on the gateway's origin.
+    mj.advance(id, 'SUCCESS');
+    mj.setImageUrl(id, `${mj.url}/img/${id}.png`);
+    await poll();
+    const served = await call('', 'GET', `/mj/image/${id}`, undefined, {});
+    expect(served.status).toBe(200);
+    expect(served.headers).toMatchObject({
+      'content-type': 'image/png',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
     });
-    expect((await call(caller.key, 'GET', `/mj/image/${id}`, undefined, {})).status).toBe(502);
-    // Too large (announced length past the cap): refused before a byte is passed on.
-    await call(caller.key, 'POST', '/mj/notify', {
-      id,
-      status: 'SUCCESS',
-      progress: '100%',
-      imageUrl: `${mj.url}/big.png`,
+  });
+
+  it('/mj/notify is only a hint: it changes nothing, the task follows its upstream', async () => {
+    const caller = await newCaller();
+    const other = await newCaller();
+    const id = (await call(caller.key, 'POST', '/mj/submit/imagine', { prompt: 'claim' })).json
+      .result as string;
+    const polls = () =>
+      mj.requestsTo('/mj/task/list-by-condition').filter((r) => {
+        const ids = (r.body as { ids?: string[] }).ids ?? [];
+        return ids.length === 1 && ids[0] === id;
+      }).length;
+    const claims = [
+      { id, status: 'FAILURE', progress: '100%', failReason: 'my own refund' },
+      { id, status: 'IN_PROGRESS', progress: '99%', imageUrl: `${mj2.url}/img/planted.png` },
+      { id, status: 'SUCCESS', progress: '100%', imageUrl: `${mj2.url}/img/planted.png` },
+    ];
+    for (const claim of claims)
+      expect(await call(caller.key, 'POST', '/mj/notify', claim)).toMatchObject({
+        status: 200,
+        json: { code: 1, description: 'success' },
+      });
+    // A flood of them is one poll of that task (one per interval), and the upstream still says
+    // SUBMITTED: nothing was recorded, nothing refunded.
+    for (let i = 0; i < 20; i++) await call(caller.key, 'POST', '/mj/notify', claims[0]);
+    expect(polls()).toBe(1);
+    expect(await balances(caller)).toMatchObject({
+      quota: CREDIT - IMAGINE,
+      tokenRemain: TOKEN_CAP - IMAGINE,
     });
-    expect((await call(caller.key, 'GET', `/mj/image/${id}`, undefined, {})).status).toBe(502);
-    expect((await call(caller.key, 'GET', '/mj/image/unknown', undefined, {})).status).toBe(404);
+    const ofTask = (type: string) =>
+      readStoredEvents(t.dataDir, { type }).filter((e) => (e.data as any).upstreamTaskId === id);
+    expect(ofTask('TaskRefunded')).toEqual([]);
+    const own = (await caller.web.get('/api/mj/self?p=0')).body.data;
+    expect(own[0]).toMatchObject({ mj_id: id, progress: '0%', fail_reason: '', image_url: '' });
+    expect(own[0].status).not.toBe('FAILURE');
+    expect(await image(id)).toEqual(NO_IMAGE);
+    expect(mj2.requestsTo('/img/planted.png')).toEqual([]);
+
+    // Another user's, or an unknown, id: the same refusal as before, and no poll.
+    for (const [key, body] of [
+      [other.key, claims[0]],
+      [caller.key, { ...claims[0], id: 'no-such-task' }],
+    ] as const)
+      expect(await call(key, 'POST', '/mj/notify', body)).toMatchObject({
+        status: 400,
+        json: { code: 4, description: 'task_no_found' },
+      });
+    expect(polls()).toBe(1);
+
+    // The upstream's own answer decides: success, charged once.
+    mj.advance(id, 'SUCCESS');
+    await poll();
+    expect((await call(caller.key, 'GET', `/mj/task/${id}/fetch`)).json).toMatchObject({
+      status: 'SUCCESS',
+      imageUrl: `/mj/image/${id}`,
+    });
+    expect((await balances(caller)).quota).toBe(CREDIT - IMAGINE);
+    expect((await image(id)).status).toBe(200);
+
+    // A hint about a task its upstream failed: that poll refunds it.
+    const failed = (await call(caller.key, 'POST', '/mj/submit/imagine', { prompt: 'lost' })).json
+      .result as string;
+    expect((await balances(caller)).quota).toBe(CREDIT - 2 * IMAGINE);
+    mj.advance(failed, 'FAILURE', 'upstream says no');
+    expect(
+      (await call(caller.key, 'POST', '/mj/notify', { id: failed, status: 'SUCCESS' })).json,
+    ).toMatchObject({ code: 1 });
+    expect((await balances(caller)).quota).toBe(CREDIT - IMAGINE);
+    expect((await call(caller.key, 'GET', `/mj/task/${failed}/fetch`)).json).toMatchObject({
+      status: 'FAILURE',
+      failReason: 'upstream says no',
+    });
   });
 
   it('a failing poll backs off per channel and shows on the poll status', async () => {

@@ -84,7 +84,7 @@ function importedFrom(d: Data): string {
   return `imported from ${str(source['project'])} at ${str(source['importedAt'])}`;
 }
 
-/** What a poll or a notify changed on a task: its status and progress. */
+/** What a poll changed on a task: its status and progress. */
 function snapshotEffect(d: Data): EventEffect {
   const snapshot = (d['snapshot'] ?? {}) as Data;
   return {

@@ -16,7 +16,8 @@ import { ApiError } from '../shared/api-error';
 import type { RequestMeta } from '../shared/request-meta';
 import { NoticeDirectory } from './notice-directory';
 import { noticeMail, webhookPayload, type NoticeDisplay } from './notice-content';
-import { postWebhook, webhookAddressProblem, type Lookup, type WebhookOutcome } from './webhook';
+import { guardedAgent, systemLookup, type AddressLookup } from '../shared/net/guarded-connect';
+import { postWebhook, webhookAddressProblem, type WebhookOutcome } from './webhook';
 
 export interface RetryPolicy {
   /** Delay before the second attempt; doubled for each further one. */
@@ -58,8 +59,12 @@ export class NoticeDelivery implements OnApplicationShutdown {
   private readonly logger = new Logger('Notices');
   /** Mutable for tests. */
   policy: RetryPolicy = DEFAULT_RETRY;
-  /** DNS for the private-address check (tests may replace it). */
-  lookup: Lookup | undefined;
+  /** DNS for the address policy, at save and at connect time (tests may replace it). */
+  lookup: AddressLookup | undefined;
+  /** Webhook calls while private addresses are refused: the policy on the address connected to. */
+  private readonly guarded = guardedAgent({
+    lookup: (host) => (this.lookup ?? systemLookup)(host),
+  });
   now: () => number = Date.now;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly busy = new Set<string>();
@@ -127,10 +132,11 @@ export class NoticeDelivery implements OnApplicationShutdown {
     }
   }
 
-  onApplicationShutdown(): void {
+  async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    await this.guarded.close();
   }
 
   private schedule(notice: NoticeRaised['data'], attempt: number, delayMs: number): void {
@@ -196,11 +202,8 @@ export class NoticeDelivery implements OnApplicationShutdown {
     if (channel === 'webhook') {
       const url = recipient.webhookUrl;
       if (!url) return { ok: false, status: 0, error: 'no webhook URL', final: true };
-      const problem = await webhookAddressProblem(
-        url,
-        this.options.bool('WebhookAllowPrivateAddresses'),
-        this.lookup,
-      );
+      const allowPrivate = this.options.bool('WebhookAllowPrivateAddresses');
+      const problem = await webhookAddressProblem(url, allowPrivate, this.lookup);
       if (problem === 'private' || problem === 'invalid')
         return { ok: false, status: 0, error: `refused: ${problem} address`, final: true };
       if (problem === 'unresolved')
@@ -209,7 +212,9 @@ export class NoticeDelivery implements OnApplicationShutdown {
         ? this.box.open(recipient.sealedWebhookSecret)
         : '';
       const body = JSON.stringify(webhookPayload(notice, display));
-      return { ...(await postWebhook(url, body, secret, this.policy.timeoutMs)), final: false };
+      const dispatcher = allowPrivate ? undefined : this.guarded;
+      const outcome = await postWebhook(url, body, secret, this.policy.timeoutMs, dispatcher);
+      return { ...outcome, final: false };
     }
     const to = recipient.notificationEmail || recipient.email;
     if (!to) return { ok: false, status: 0, error: 'no email address', final: true };

@@ -1,6 +1,9 @@
 import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { guardedAgent } from '../shared/net/guarded-connect';
 import { DEFAULT_RETRY, retryDelayMs } from './notice-delivery';
-import { isPrivateAddress, signBody, webhookAddressProblem } from './webhook';
+import { postWebhook, signBody, webhookAddressProblem } from './webhook';
 
 describe('webhook signature', () => {
   it('is sha256=<hex HMAC-SHA256 of the exact body>', () => {
@@ -21,34 +24,11 @@ describe('retry backoff', () => {
   });
 });
 
-describe('private addresses', () => {
-  it.each([
-    '127.0.0.1',
-    '127.8.9.1',
-    '10.0.0.1',
-    '172.16.5.4',
-    '172.31.255.255',
-    '192.168.1.1',
-    '169.254.169.254',
-    '100.64.0.1',
-    '0.0.0.0',
-    '::1',
-    '::',
-    'fe80::1',
-    'fd12:3456::1',
-    '::ffff:127.0.0.1',
-    '::ffff:10.0.0.1',
-    'not-an-ip',
-  ])('%s is private', (ip) => expect(isPrivateAddress(ip)).toBe(true));
-
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
-    '%s is public',
-    (ip) => expect(isPrivateAddress(ip)).toBe(false),
-  );
+describe('webhook addresses', () => {
+  const lookup = (addresses: string[]) => () =>
+    Promise.resolve(addresses.map((address) => ({ address })));
 
   it('judges every address a name resolves to, unless private addresses are allowed', async () => {
-    const lookup = (addresses: string[]) => () =>
-      Promise.resolve(addresses.map((address) => ({ address })));
     expect(
       await webhookAddressProblem('https://hooks.example/x', false, lookup(['93.184.216.34'])),
     ).toBe('');
@@ -67,5 +47,62 @@ describe('private addresses', () => {
     expect(await webhookAddressProblem('https://nowhere.invalid/x', false, failing)).toBe(
       'unresolved',
     );
+    expect(await webhookAddressProblem('https://empty.example/x', false, lookup([]))).toBe(
+      'unresolved',
+    );
+  });
+
+  it.each([
+    'http://[::ffff:7f00:1]:8080/x',
+    'http://[::7f00:1]/x',
+    'http://[::a00:1]/x',
+    'http://[64:ff9b::a00:1]/x',
+    'http://[2002:7f00:1::]/x',
+    'http://[2001:0:808:808::80ff:fffe]/x',
+  ])('refuses %s (IPv4 wrapped in IPv6)', async (url) => {
+    expect(await webhookAddressProblem(url, false, lookup([]))).toBe('private');
+    expect(await webhookAddressProblem(url, true, lookup([]))).toBe('');
+  });
+
+  it('refuses a name answering an IPv4-mapped loopback', async () => {
+    expect(
+      await webhookAddressProblem('https://hooks.example/x', false, lookup(['::ffff:127.0.0.1'])),
+    ).toBe('private');
+  });
+});
+
+describe('webhook delivery', () => {
+  let server: Server;
+  let port: number;
+  let received = 0;
+
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      received += 1;
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('through the guarded agent reaches no loopback receiver, however it is written', async () => {
+    const agent = guardedAgent({ lookup: () => Promise.resolve([{ address: '127.0.0.1' }]) });
+    try {
+      for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', 'hooks.example']) {
+        const outcome = await postWebhook(`http://${host}:${port}/h`, '{}', 's', 5_000, agent);
+        expect(outcome).toEqual({ ok: false, status: 0, error: 'ADDRESS_REFUSED' });
+      }
+    } finally {
+      await agent.close();
+    }
+    expect(received).toBe(0);
+    // Without the guard (private addresses allowed) the same call arrives.
+    expect(await postWebhook(`http://127.0.0.1:${port}/h`, '{}', 's', 5_000)).toEqual({
+      ok: true,
+      status: 200,
+      error: '',
+    });
+    expect(received).toBe(1);
   });
 });

@@ -113,12 +113,7 @@ export const RELAY_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: stri
     'zh-CN': '请求上游地址失败',
     en: 'Could not send the request to the upstream',
   },
-  'relay.image_not_found': { 'zh-CN': '图片不存在', en: 'Image not found' },
   'relay.image_unavailable': { 'zh-CN': '图片暂不可用', en: 'Image unavailable' },
-  'relay.not_an_image': {
-    'zh-CN': '上游返回的不是图片',
-    en: 'The upstream answer is not an image',
-  },
   'relay.upstream_timeout': { 'zh-CN': '上游服务响应超时', en: 'The upstream service timed out' },
   'relay.upstream_bad_answer': {
     'zh-CN': '上游服务返回了无法识别的内容',

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { TaskSubmitted } from '@tollgate/domain';
 import {
   clientMjAnswer,
@@ -10,7 +9,6 @@ import {
   MJ_CODE,
   mjErrorBody,
   mjModelName,
-  mjSnapshot,
   mjTaskId,
   readMjSubmission,
   upstreamMjBody,
@@ -31,11 +29,11 @@ import { TaskLogReader } from './read/task-log.reader';
 import { priceTask, taskReceipt } from './task-charge';
 import { TaskDirectory } from './task-directory';
 import { midjourneyDto } from './task-dtos';
-import { taskIdsOf, taskMeta, type TaskRequest } from './task-request';
+import { TaskPollHints } from './task-poll-hints';
+import { taskIdsOf, type TaskRequest } from './task-request';
 import { TaskSubmitter } from './task-submitter';
 import { pickTaskChannel } from './task-routing';
 import { TASK_SUBMIT_TIMEOUT_MS, TaskUpstream, parseAnswer } from './task-upstream';
-import { RecordTaskSnapshotCommand } from './task.commands';
 
 interface MjAnswer {
   readonly code?: unknown;
@@ -62,7 +60,7 @@ export class MjRelay {
     private readonly reader: TaskLogReader,
     private readonly submitter: TaskSubmitter,
     private readonly upstream: TaskUpstream,
-    private readonly bus: CommandBus,
+    private readonly hints: TaskPollHints,
   ) {}
 
   async submit(routeAction: string, request: TaskRequest, res: ServerResponse): Promise<void> {
@@ -296,8 +294,9 @@ export class MjRelay {
   }
 
   /**
-   * POST /mj/notify: midjourney-proxy's callback (a task DTO). Applied like a poll answer, only to
-   * the caller's own open tasks with that id (new-api lets any key update any task).
+   * POST /mj/notify: midjourney-proxy's callback, a hint only (TaskPollHints): the caller's own
+   * open tasks with that id are polled from their channel now, and only that answer changes them;
+   * what the callback says is ignored. The answers are new-api's.
    */
   async notify(request: TaskRequest, res: ServerResponse): Promise<void> {
     const id = mjTaskId(request.body);
@@ -312,13 +311,7 @@ export class MjRelay {
         mjErrorBody(MJ_CODE.requestError, 'task_no_found'),
         request.requestId,
       );
-    const snapshot = mjSnapshot(request.body);
-    for (const entry of owned) {
-      if (!this.directory.isOpen(entry.taskId)) continue;
-      await this.bus.execute(
-        new RecordTaskSnapshotCommand(entry.taskId, snapshot, taskMeta(request)),
-      );
-    }
+    await this.hints.hint(owned.map((entry) => entry.taskId));
     sendJson(res, 200, { code: MJ_CODE.submitted, description: 'success' }, request.requestId);
   }
 }

@@ -96,7 +96,7 @@ export class TaskDirectory implements HotCache {
     return undefined;
   }
 
-  /** Every task with this upstream id (a notify or a poll answer updates each). */
+  /** Every task with this upstream id (a poll answer updates each; a notify hints at each). */
   withUpstreamId(platform: TaskPlatform, upstreamTaskId: string): TaskEntry[] {
     const ids = this.byUpstream.get(upstreamKey(platform, upstreamTaskId)) ?? [];
     return ids.flatMap((id) => {
@@ -107,6 +107,11 @@ export class TaskDirectory implements HotCache {
 
   isOpen(taskId: string): boolean {
     return this.open.has(taskId);
+  }
+
+  /** The task in full while it is open (what a poll of it needs). */
+  openTask(taskId: string): (TaskState & { submitTime: number }) | undefined {
+    return this.open.get(taskId);
   }
 }
 

@@ -57,8 +57,9 @@ type OpenTask = TaskState & { submitTime: number };
  * its open tasks in one batched call per platform (midjourney-proxy's list-by-condition, Suno's
  * fetch) and records what changed as events; a task open longer than TASK_TIMEOUT_MINUTES, or
  * whose channel is gone, fails with a refund. The open tasks come from the task directory (the log
- * replayed at start-up), so polling resumes after a restart. Upstream calls are async I/O: the
- * relay's event loop only folds the answers.
+ * replayed at start-up), so polling resumes after a restart. A callback's hint polls single tasks
+ * the same way (pollTasks). Only these answers record what a task became. Upstream calls are async
+ * I/O: the relay's event loop only folds the answers.
  */
 @Injectable()
 export class TaskPoller implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -118,52 +119,77 @@ export class TaskPoller implements OnApplicationBootstrap, OnApplicationShutdown
     this.timer.unref();
   }
 
+  /**
+   * Polls these tasks now, those still open (a callback's hint): one batched call per channel, as a
+   * round would, with the same timeout, backoff and failure rules (a channel backing off is not
+   * asked). Answers when done.
+   */
+  async pollTasks(taskIds: readonly string[], now = Date.now()): Promise<void> {
+    const byChannel = new Map<number, OpenTask[]>();
+    for (const taskId of taskIds) {
+      const task = this.directory.openTask(taskId);
+      if (!task) continue;
+      const list = byChannel.get(task.channelId);
+      if (list) list.push(task);
+      else byChannel.set(task.channelId, [task]);
+    }
+    for (const [channelId, tasks] of byChannel) await this.pollChannel(channelId, tasks, now);
+  }
+
   private async pollRound(now: number): Promise<void> {
     for (const [channelId, tasks] of this.directory.openByChannel()) {
       if (this.stopped) return;
-      const live = await this.expire(tasks, now);
-      if (live.length === 0) continue;
-      const channel = this.routing.channel(channelId);
-      if (!channel) {
-        for (const task of live)
-          await this.bus.execute(
-            new FailTaskCommand(
-              task.taskId,
-              'channel_missing',
-              `获取渠道信息失败，请联系管理员，渠道ID：${channelId}`,
-            ),
-          );
-        continue;
+      await this.pollChannel(channelId, tasks, now);
+    }
+  }
+
+  private async pollChannel(
+    channelId: number,
+    tasks: readonly OpenTask[],
+    now: number,
+  ): Promise<void> {
+    const live = await this.expire(tasks, now);
+    if (live.length === 0) return;
+    const channel = this.routing.channel(channelId);
+    if (!channel) {
+      for (const task of live)
+        await this.bus.execute(
+          new FailTaskCommand(
+            task.taskId,
+            'channel_missing',
+            `获取渠道信息失败，请联系管理员，渠道ID：${channelId}`,
+          ),
+        );
+      return;
+    }
+    const state = this.channels.get(channelId) ?? emptyState(channelId);
+    if (state.next_poll_at > now) return;
+    try {
+      for (const platform of ['midjourney', 'suno'] as const) {
+        const mine = live.filter((task) => task.platform === platform);
+        for (let i = 0; i < mine.length; i += POLL_BATCH)
+          await this.pollBatch(channel, platform, mine.slice(i, i + POLL_BATCH));
       }
-      const state = this.channels.get(channelId) ?? emptyState(channelId);
-      if (state.next_poll_at > now) continue;
-      try {
-        for (const platform of ['midjourney', 'suno'] as const) {
-          const mine = live.filter((task) => task.platform === platform);
-          for (let i = 0; i < mine.length; i += POLL_BATCH)
-            await this.pollBatch(channel, platform, mine.slice(i, i + POLL_BATCH));
-        }
-        this.channels.set(channelId, {
-          ...state,
-          failures: 0,
-          last_error: '',
-          last_success_at: now,
-          next_poll_at: 0,
-        });
-      } catch (error) {
-        const failures = state.failures + 1;
-        // With polling by hand only (interval 0) the default interval is the backoff's unit.
-        const unit = this.config.tasks.pollIntervalMs || DEFAULT_POLL_INTERVAL_MS;
-        const backoff = Math.min(unit * 2 ** failures, MAX_BACKOFF_MS);
-        const message = error instanceof Error ? error.message : String(error);
-        this.channels.set(channelId, {
-          ...state,
-          failures,
-          last_error: message.slice(0, 300),
-          next_poll_at: now + backoff,
-        });
-        this.logger.warn(`task poll of channel ${channelId} failed (${failures}×): ${message}`);
-      }
+      this.channels.set(channelId, {
+        ...state,
+        failures: 0,
+        last_error: '',
+        last_success_at: now,
+        next_poll_at: 0,
+      });
+    } catch (error) {
+      const failures = state.failures + 1;
+      // With polling by hand only (interval 0) the default interval is the backoff's unit.
+      const unit = this.config.tasks.pollIntervalMs || DEFAULT_POLL_INTERVAL_MS;
+      const backoff = Math.min(unit * 2 ** failures, MAX_BACKOFF_MS);
+      const message = error instanceof Error ? error.message : String(error);
+      this.channels.set(channelId, {
+        ...state,
+        failures,
+        last_error: message.slice(0, 300),
+        next_poll_at: now + backoff,
+      });
+      this.logger.warn(`task poll of channel ${channelId} failed (${failures}×): ${message}`);
     }
   }
 

@@ -2,6 +2,7 @@ import type { Provider } from '@nestjs/common';
 import { MjImageProxy } from './mj-image';
 import { MjRelay } from './mj-relay';
 import { SunoRelay } from './suno-relay';
+import { TaskPollHints } from './task-poll-hints';
 import { TaskPoller } from './task-poller';
 import { TaskRoutes } from './task-routes';
 import { TaskSubmitter } from './task-submitter';
@@ -20,6 +21,7 @@ export const TASK_RELAY_PROVIDERS: Provider[] = [
   MjImageProxy,
   TaskRoutes,
   TaskPoller,
+  TaskPollHints,
   SubmitTaskHandler,
   RecordTaskSnapshotHandler,
   FailTaskHandler,

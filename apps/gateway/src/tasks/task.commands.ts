@@ -34,12 +34,11 @@ export class SubmitTaskCommand extends Command<Position | null> {
   }
 }
 
-/** What the upstream says about a task now (a poll answer or a notify). */
+/** What the task's upstream answered about it when polled (nothing else records a snapshot). */
 export class RecordTaskSnapshotCommand extends Command<Position | null> {
   constructor(
     readonly taskId: string,
     readonly snapshot: TaskSnapshot,
-    readonly meta: RequestMeta = TASK_SYSTEM_META,
   ) {
     super();
   }
@@ -76,12 +75,12 @@ export class SubmitTaskHandler implements ICommandHandler<SubmitTaskCommand> {
 export class RecordTaskSnapshotHandler implements ICommandHandler<RecordTaskSnapshotCommand> {
   constructor(private readonly store: StreamCommands) {}
 
-  async execute({ taskId, snapshot, meta }: RecordTaskSnapshotCommand): Promise<Position | null> {
+  async execute({ taskId, snapshot }: RecordTaskSnapshotCommand): Promise<Position | null> {
     const result = await this.store.execute(
       taskStreamId(taskId),
       taskDecider,
       { type: 'RecordTaskSnapshot', snapshot },
-      meta,
+      TASK_SYSTEM_META,
     );
     return result.position;
   }

@@ -43,7 +43,7 @@ export type TaskCommand =
     }
   /** A task taken over from a new-api database (decides nothing on a stream holding a task). */
   | { readonly type: 'ImportTask'; readonly task: TaskImported['data'] }
-  /** What the upstream says now (a poll or a notify). */
+  /** What the upstream answers now when polled. */
   | { readonly type: 'RecordTaskSnapshot'; readonly snapshot: TaskSnapshot }
   /** The gateway gives up on the task (timeout, channel gone). */
   | {

@@ -109,7 +109,7 @@ interface TaskRef {
   readonly platform: TaskPlatform;
 }
 
-/** The upstream reported a change on an open task (a poll, or midjourney-proxy's notify). */
+/** The upstream reported a change on an open task, answering a poll. */
 export type TaskProgressed = DomainEvent<
   'TaskProgressed',
   TaskRef & { readonly snapshot: TaskSnapshot }

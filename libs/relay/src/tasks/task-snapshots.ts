@@ -19,7 +19,7 @@ const bounded = (value: unknown): unknown => {
 
 type Json = Readonly<Record<string, unknown>>;
 
-/** midjourney-proxy's task DTO (list-by-condition, fetch, notify) → what a task event records. */
+/** midjourney-proxy's task DTO (list-by-condition, fetch) → what a task event records. */
 export function mjSnapshot(dto: Json): TaskSnapshot {
   const buttons = bounded(dto['buttons']);
   const properties = bounded(dto['properties']);

@@ -152,6 +152,18 @@ describe('MockTaskUpstream', () => {
       expect(() => upstream.advance('nope', 'SUCCESS')).toThrow(/no task nope/);
     });
 
+    it('reports the image address a test sets, before and after success', async () => {
+      const id = (await mj('/mj/submit/imagine', { prompt: 'a' })).body.result as string;
+      upstream.setImageUrl(id, 'http://10.0.0.1/x.png');
+      expect((await mj(`/mj/task/${id}/fetch`)).body.imageUrl).toBe('http://10.0.0.1/x.png');
+      upstream.advance(id, 'SUCCESS');
+      expect((await mj(`/mj/task/${id}/fetch`)).body).toMatchObject({
+        status: 'SUCCESS',
+        imageUrl: 'http://10.0.0.1/x.png',
+      });
+      expect(() => upstream.setImageUrl('nope', 'x')).toThrow(/no task nope/);
+    });
+
     it('advances every task with advanceAll', async () => {
       await mj('/mj/submit/imagine', { prompt: 'a' });
       await mj('/mj/submit/imagine', { prompt: 'b' });
@@ -375,6 +387,15 @@ describe('MockTaskUpstream', () => {
       expect(body.length).toBe(MOCK_BIG_PNG_BYTES);
       expect(body.length).toBeGreaterThan(12 * 1024 * 1024);
       expect(body.subarray(0, 4).toString('latin1')).toBe('\x89PNG');
+    });
+
+    it("redirects to the query's address", async () => {
+      const to = `${upstream.url}/img/elsewhere.png`;
+      const moved = await fetch(`${upstream.url}/redirect?to=${encodeURIComponent(to)}`, {
+        redirect: 'manual',
+      });
+      expect(moved.status).toBe(302);
+      expect(moved.headers.get('location')).toBe(to);
     });
 
     it('survives a client that drops the big download early', async () => {

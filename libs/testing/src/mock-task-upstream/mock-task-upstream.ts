@@ -140,6 +140,8 @@ interface TaskRecord {
   finishTime: number | null;
   failReason: string | null;
   imageUrl: string | null;
+  /** setImageUrl was called: success keeps that address. */
+  imageUrlSet: boolean;
   buttons: MjButton[];
   clipId: string | undefined;
   forgotten: boolean;
@@ -260,6 +262,18 @@ export class MockTaskUpstream {
   }
 
   /**
+   * The address a Midjourney task's DTO gives as its image from now on (a task succeeding later
+   * keeps it): e.g. another server, or `<url>/redirect?to=…`. Throws for an unknown id.
+   */
+  setImageUrl(id: string, imageUrl: string): this {
+    const task = this.store.get(id);
+    if (!task) throw new Error(`MockTaskUpstream: no task ${id}`);
+    task.imageUrl = imageUrl;
+    task.imageUrlSet = true;
+    return this;
+  }
+
+  /**
    * Stores a task under `id` that was never submitted here (one another gateway submitted, e.g. an
    * imported new-api task): polls answer it and `advance` moves it on like a submitted one.
    */
@@ -326,6 +340,7 @@ export class MockTaskUpstream {
     const json: Json = isObject(body) ? body : {};
 
     if (method === 'GET') {
+      if (path.endsWith('/redirect')) return redirect(res, req.url ?? '');
       if (path.endsWith('/big.png')) return streamBigPng(res);
       if (path.endsWith('/not-image')) return sendBytes(res, 'text/html', NOT_IMAGE);
       if (IMG.test(path)) return sendBytes(res, 'image/png', MOCK_PNG);
@@ -472,6 +487,7 @@ export class MockTaskUpstream {
       finishTime: null,
       failReason: null,
       imageUrl: null,
+      imageUrlSet: false,
       buttons: [],
       clipId: undefined,
       forgotten: false,
@@ -502,7 +518,7 @@ export class MockTaskUpstream {
         if (suno) {
           task.clipId ??= this.nextClipId();
         } else {
-          task.imageUrl = `${this.url}/img/${task.id}.png`;
+          if (!task.imageUrlSet) task.imageUrl = `${this.url}/img/${task.id}.png`;
           task.buttons = [
             {
               customId: `MJ::JOB::upsample::1::${randomUUID()}`,
@@ -682,6 +698,13 @@ function sendStatus(res: ServerResponse, status: number, platform: TaskPlatform)
 function sendBytes(res: ServerResponse, contentType: string, bytes: Buffer): void {
   res.writeHead(200, { 'content-type': contentType, 'content-length': bytes.length });
   res.end(bytes);
+}
+
+/** 302 to the query's `to` (the image proxy must not follow it). */
+function redirect(res: ServerResponse, url: string): void {
+  const to = new URL(url, 'http://mock').searchParams.get('to') ?? '/';
+  res.writeHead(302, { location: to, 'content-length': 0 });
+  res.end();
 }
 
 /** A PNG signature then zeros, written chunk by chunk with backpressure (one 64 KiB buffer). */

@@ -40,14 +40,17 @@ export class TaskLogReader {
   }
 
   /**
-   * The upstream's image address of the newest task with this mj_id, whoever owns it (new-api's
-   * `/mj/image/:id` is public): '' while the task has no image, undefined when there is no such task.
+   * The image address the upstream gave the newest task with this mj_id, whoever owns it (new-api's
+   * `/mj/image/:id` is public), and the channel that runs it: imageUrl '' while the task has no
+   * image, undefined when there is no such task.
    */
-  async midjourneyImageUrl(mjId: string): Promise<string | undefined> {
+  async midjourneyImage(
+    mjId: string,
+  ): Promise<{ readonly imageUrl: string; readonly channelId: number } | undefined> {
     if (mjId === '') return undefined;
     const [doc] = await this.readStore
       .collection<MidjourneyDocument>(MIDJOURNEYS)
       .find({ mj_id: mjId }, { sort: { id: -1 }, limit: 1 });
-    return doc?.image_url;
+    return doc ? { imageUrl: doc.image_url, channelId: doc.channel_id } : undefined;
   }
 }
