@@ -7,6 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import {
   type ChatAdaptor,
+  channelScrubber,
   chunksOfCompletion,
   completionTextOfJson,
   type ConvertContext,
@@ -42,6 +43,7 @@ import {
   readBounded,
 } from './upstream-io';
 import type { UpstreamPools } from './upstream-pools';
+import { scrubbedHeader } from './upstream-secrets';
 
 export type Settle = (
   p: Prepared,
@@ -142,7 +144,7 @@ export class ConvertedAttempts {
       return this.convertStream(p, channel, upstreamModel, adaptor, answer, res, ctx);
     let raw: Buffer;
     try {
-      raw = await readAll(answer.body, MAX_JSON_ANSWER_BYTES);
+      raw = channelScrubber(channel).bytes(await readAll(answer.body, MAX_JSON_ANSWER_BYTES));
     } catch (error) {
       return { kind: 'failed', failure: networkFailure(error) };
     }
@@ -220,12 +222,13 @@ export class ConvertedAttempts {
       return out;
     };
     const client = new ClientStream(res, p.call.requestId);
+    const secrets = channelScrubber(channel).stream();
     const read = await pipeUpstream(
       answer,
       client,
       (chunk) => {
         firstAt ??= Date.now();
-        return toClient(eventsOf(framer.push(chunk), converter));
+        return toClient(eventsOf(framer.push(secrets.push(chunk)), converter));
       },
       guard ? () => guard.hit !== undefined : undefined,
     );
@@ -243,7 +246,7 @@ export class ConvertedAttempts {
     // A failure before anything reached the client is this channel's failure (retry another).
     const failure = converter.failure();
     if (failure && !client.started) return failedWith(failure);
-    let tail = toClient(eventsOf(framer.end(), converter));
+    let tail = toClient(eventsOf([...framer.push(secrets.end()), ...framer.end()], converter));
     tail += toClient(converter.end());
     const reported = converter.usage();
     const usage: UpstreamUsage = reported ?? {
@@ -287,18 +290,25 @@ export class ConvertedAttempts {
     if ('failed' in sent) return sent.failed;
     const { answer } = sent;
     const ctx = this.context(p);
-    const contentType = headerText(answer.headers['content-type']);
+    const contentType = scrubbedHeader(answer.headers['content-type'], channel);
     if (facts.stream && contentType.includes('text/event-stream')) {
       const framer = new SseFramer();
       const converter = adaptor.stream(ctx);
       let firstAt: number | null = null;
       const client = new ClientStream(res, call.requestId);
       const kept = new KeptText();
-      const read = await pipeUpstream(answer, client, (chunk) => {
-        firstAt ??= Date.now();
+      const secrets = channelScrubber(channel).stream();
+      const pass = (chunk: Buffer) => {
         kept.add(eventsOf(framer.push(chunk), converter));
         return chunk;
+      };
+      const read = await pipeUpstream(answer, client, (chunk) => {
+        firstAt ??= Date.now();
+        return pass(secrets.push(chunk));
       });
+      // What the scrubber held back (the beginning of a key, split by a chunk boundary).
+      const held = pass(secrets.end());
+      if (held.length > 0 && !client.gone) client.write(held);
       kept.add(eventsOf(framer.end(), converter));
       client.finish('', read.broken);
       const reported = converter.usage();
@@ -313,7 +323,7 @@ export class ConvertedAttempts {
     }
     let raw: Buffer;
     try {
-      raw = await readAll(answer.body, MAX_JSON_ANSWER_BYTES);
+      raw = channelScrubber(channel).bytes(await readAll(answer.body, MAX_JSON_ANSWER_BYTES));
     } catch (error) {
       return { kind: 'failed', failure: networkFailure(error) };
     }

@@ -26,6 +26,7 @@ import {
   parseJsonObject,
   readMultipartField,
   channelProtocol,
+  channelScrubber,
   ingressCodec,
   OPENAI_WIRE_ADAPTOR,
   RelayError,
@@ -75,7 +76,6 @@ import {
 } from './relay-ports';
 import { type RelaySettings, RelaySettingsView } from './relay-settings';
 import {
-  headerText,
   MAX_ERROR_BODY_BYTES,
   MAX_JSON_ANSWER_BYTES,
   networkFailure,
@@ -83,6 +83,7 @@ import {
   readBounded,
 } from './upstream-io';
 import { UpstreamPools } from './upstream-pools';
+import { scrubbedHeader, scrubbedResult } from './upstream-secrets';
 
 /** Cool-down after a failure without Retry-After (one-hub's default). */
 const DEFAULT_COOLDOWN_MS = 5_000;
@@ -387,7 +388,7 @@ export class RelayService {
       call.trace.channelId = channel.id;
       call.trace.retries = attempt;
       const attemptStart = performance.now();
-      const result = await this.attempt(p, channel, res);
+      const result = scrubbedResult(await this.attempt(p, channel, res), channel);
       this.tracker.upstreamDone(channel.id, (performance.now() - attemptStart) / 1000);
       if (result.kind === 'answered') {
         this.budget.succeeded(channel.id, facts.model);
@@ -563,7 +564,7 @@ export class RelayService {
         retryAfterMs: retryAfterMs(answer.headers['retry-after'], Date.now()),
       };
     }
-    const contentType = headerText(answer.headers['content-type']);
+    const contentType = scrubbedHeader(answer.headers['content-type'], channel);
     if (facts.stream && contentType.includes('text/event-stream')) {
       await this.streamAnswer(p, channel, upstreamModel, answer, res);
     } else {
@@ -584,7 +585,7 @@ export class RelayService {
   ): Promise<AttemptResult | undefined> {
     let raw: Buffer;
     try {
-      raw = await readAll(answer.body, MAX_JSON_ANSWER_BYTES);
+      raw = channelScrubber(channel).bytes(await readAll(answer.body, MAX_JSON_ANSWER_BYTES));
     } catch (error) {
       return { kind: 'failed', failure: networkFailure(error) };
     }
@@ -649,15 +650,23 @@ export class RelayService {
     const guard = output
       ? new SensitiveSseFilter(output, p.settings.sensitive.streamQueue)
       : undefined;
+    const pass = (chunk: Buffer) => {
+      reader.push(chunk);
+      return guard ? guard.push(chunk) : chunk;
+    };
+    const secrets = channelScrubber(channel).stream();
     const read = await pipeUpstream(
       answer,
       client,
-      (chunk) => {
-        reader.push(chunk);
-        return guard ? guard.push(chunk) : chunk;
-      },
+      (chunk) => pass(secrets.push(chunk)),
       guard && (() => guard.hit !== undefined),
     );
+    // What the scrubber held back (the beginning of a key, split by a chunk boundary).
+    const held = read.stopped ? undefined : secrets.end();
+    if (held?.length) {
+      const out = pass(held);
+      if (!client.gone) client.write(out);
+    }
     if (guard && !client.gone) {
       const tail = read.stopped ? streamStopped(p.call.endpoint) : guard.end();
       if (tail !== '') client.write(tail);

@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { TaskSubmitted } from '@tollgate/domain';
 import {
+  channelScrubber,
   clientMjAnswer,
   isFreeAction,
   isFollowUp,
@@ -108,7 +109,7 @@ export class MjRelay {
     let text: string;
     let contentType: string;
     try {
-      const answer = await this.upstream.call(channel.baseUrl, upstreamMjPath(request.path), {
+      const answer = await this.upstream.call(channel, upstreamMjPath(request.path), {
         method: 'POST',
         headers: { 'mj-api-secret': channel.key },
         body: upstreamMjBody(request.body, {
@@ -280,7 +281,7 @@ export class MjRelay {
     if (!channel) return fail(400, MJ_CODE.requestError, 'task_channel_disabled');
     try {
       const answer = await this.upstream.call(
-        channel.baseUrl,
+        channel,
         `/mj/task/${encodeURIComponent(id)}/image-seed`,
         {
           method: 'GET',
@@ -315,8 +316,11 @@ export class MjRelay {
     const snapshot = mjSnapshot(request.body);
     for (const entry of owned) {
       if (!this.directory.isOpen(entry.taskId)) continue;
+      // The proxy quotes its upstream: the channel's key is masked as in a polled answer.
+      const channel = this.routing.channel(entry.channelId);
+      const scrubbed = channel ? channelScrubber(channel).json(snapshot) : snapshot;
       await this.bus.execute(
-        new RecordTaskSnapshotCommand(entry.taskId, snapshot, taskMeta(request)),
+        new RecordTaskSnapshotCommand(entry.taskId, scrubbed, taskMeta(request)),
       );
     }
     sendJson(res, 200, { code: MJ_CODE.submitted, description: 'success' }, request.requestId);
