@@ -41,4 +41,14 @@ export interface MockBehavior {
   models?: string[];
   /** Balance every balance endpoint reports (provider currency, default 100). */
   balance?: number;
+  /**
+   * Headers added over the answer's own (success, stream or failure; `content-type` included): a
+   * careless provider echoing the caller's key in a header.
+   */
+  headers?: Record<string, string>;
+  /**
+   * Chat streams (OpenAI wire): after the content chunks, this JSON as a `data:` event, then the
+   * stream ends (no finish, no usage, no [DONE]): a provider failing mid-answer.
+   */
+  streamError?: unknown;
 }
