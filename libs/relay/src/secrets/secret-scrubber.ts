@@ -1,5 +1,5 @@
 import { secretForms } from './secret-forms';
-import { maskCutTail, maskForms } from './secret-search';
+import { FormSearch } from './secret-search';
 import { SecretStream } from './secret-stream';
 
 /**
@@ -11,11 +11,11 @@ export class SecretScrubber {
   /** Masks nothing (a channel without a key long enough to be a secret). */
   static readonly NONE = new SecretScrubber([]);
 
-  private readonly buffers: readonly Buffer[];
+  private readonly search: FormSearch;
 
   /** `forms`: longest first, so a whole key is masked before one of its parts. */
   private constructor(private readonly forms: readonly string[]) {
-    this.buffers = forms.map((form) => Buffer.from(form, 'utf8'));
+    this.search = new FormSearch(forms.map((form) => Buffer.from(form, 'utf8')));
   }
 
   static of(secrets: Iterable<string>): SecretScrubber {
@@ -47,7 +47,7 @@ export class SecretScrubber {
   /** `data` itself when it holds no secret. */
   bytes(data: Buffer): Buffer {
     if (this.forms.length === 0) return data;
-    return maskCutTail(maskForms(data, this.buffers), this.buffers);
+    return this.search.maskCutTail(this.search.mask(data));
   }
 
   /** Every string of a parsed JSON value scrubbed (a task DTO, an error object). */
@@ -70,6 +70,6 @@ export class SecretScrubber {
 
   /** A scrubber for one forwarded stream (it holds a split secret's beginning between chunks). */
   stream(): SecretStream {
-    return new SecretStream(this.buffers);
+    return new SecretStream(this.search);
   }
 }

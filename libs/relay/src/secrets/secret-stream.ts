@@ -1,4 +1,4 @@
-import { maskCutTail, maskForms, openTailLength } from './secret-search';
+import type { FormSearch } from './secret-search';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -11,16 +11,13 @@ const EMPTY = Buffer.alloc(0);
 export class SecretStream {
   private held: Buffer = EMPTY;
 
-  constructor(private readonly forms: readonly Buffer[]) {}
+  constructor(private readonly search: FormSearch) {}
 
   /** The bytes of `chunk` (after what was held) that can go now, masked. */
   push(chunk: Buffer): Buffer {
-    if (this.forms.length === 0) return chunk;
-    const data = maskForms(
-      this.held.length > 0 ? Buffer.concat([this.held, chunk]) : chunk,
-      this.forms,
-    );
-    const open = openTailLength(data, this.forms);
+    if (this.search.forms.length === 0) return chunk;
+    const data = this.search.mask(this.held.length > 0 ? Buffer.concat([this.held, chunk]) : chunk);
+    const open = this.search.openTailLength(data);
     if (open === 0) {
       this.held = EMPTY;
       return data;
@@ -34,6 +31,6 @@ export class SecretStream {
   end(): Buffer {
     const rest = this.held;
     this.held = EMPTY;
-    return rest.length > 0 ? maskCutTail(rest, this.forms) : EMPTY;
+    return rest.length > 0 ? this.search.maskCutTail(rest) : EMPTY;
   }
 }
