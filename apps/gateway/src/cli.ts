@@ -3,7 +3,7 @@ import { formatProgressBar, rebuildProjections } from '@tollgate/read-store';
 import { loadConfig } from './config/app-config';
 import { openStores } from './infrastructure/open-stores';
 import { setOptionOffline } from './options/set-option-offline';
-import { ALL_PROJECTIONS } from './projections/all-projections';
+import { ALL_PROJECTIONS, serverProjections } from './projections/all-projections';
 import { BalanceBook } from './billing/balance-book';
 import { verifyLedger } from './history/verify-ledger';
 import { runImport } from './import/run-import';
@@ -16,7 +16,7 @@ async function rebuild(): Promise<void> {
   const { eventStore, readStore } = stores;
   try {
     const started = Date.now();
-    const result = await rebuildProjections(eventStore, readStore, ALL_PROJECTIONS, {
+    const result = await rebuildProjections(eventStore, readStore, serverProjections(config), {
       onProgress: (done, total) =>
         process.stdout.write(`\rRebuilding read models ${formatProgressBar(done, total)}`),
     });

@@ -13,7 +13,7 @@ import { startElection } from '@tollgate/gateway/infrastructure/create-projectio
 import type { LockElection } from '@tollgate/gateway/infrastructure/lock-election';
 import { openStores } from '@tollgate/gateway/infrastructure/open-stores';
 import { RecordingProjectionHost } from '@tollgate/gateway/infrastructure/recording-projection-host';
-import { ALL_PROJECTIONS } from '@tollgate/gateway/projections/all-projections';
+import { serverProjections } from '@tollgate/gateway/projections/all-projections';
 
 const logger = new Logger('Projector');
 
@@ -55,14 +55,15 @@ async function main(): Promise<void> {
   await elected(election);
   if (stopping) return;
   const started = Date.now();
-  const host = new RecordingProjectionHost(stores.eventStore, stores.readStore, ALL_PROJECTIONS, {
+  const projections = serverProjections(config);
+  const host = new RecordingProjectionHost(stores.eventStore, stores.readStore, projections, {
     onError: (name, error) => logger.error(`${name}: ${error.stack ?? error.message}`),
     livePacingMs: config.projectionPacingMs,
   });
   projecting.host = host;
   await host.start();
   logger.log(
-    `Projecting ${ALL_PROJECTIONS.length} read models (caught up in ${Date.now() - started} ms; data: ${config.dataDir})`,
+    `Projecting ${projections.length} read models (caught up in ${Date.now() - started} ms; data: ${config.dataDir})`,
   );
 }
 

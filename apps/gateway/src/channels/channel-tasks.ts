@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { channelTypeInfo, type ChannelTestResult } from '@tollgate/contracts';
 import { DomainError, SYSTEM_ACTOR, channelDecider, channelStreamId } from '@tollgate/domain';
+import { channelScrubber } from '@tollgate/relay';
 import type { Position } from '@tollgate/event-store';
 import { StreamCommands } from '../infrastructure/stream-commands';
 import type { RequestMeta } from '../shared/request-meta';
@@ -83,13 +84,16 @@ export class ChannelTasks implements OnApplicationShutdown {
    * the system did not disable, so a status changed meanwhile (an admin's 2) is never overridden.
    */
   setStatusAutomatically(channelId: number, action: StatusAction, cause?: RequestMeta) {
+    // The reason quotes the provider: the key is masked once more before it becomes an event (and
+    // the channel alert, the history), whoever found the reason.
+    const channel = this.table.channel(channelId);
     return this.store.execute(
       channelStreamId(channelId),
       channelDecider,
       action.kind === 'disable'
         ? {
             type: 'DisableChannelAutomatically',
-            reason: action.reason,
+            reason: channel ? channelScrubber(channel).text(action.reason) : action.reason,
             ...(action.model ? { model: action.model } : {}),
           }
         : { type: 'EnableChannelAutomatically' },

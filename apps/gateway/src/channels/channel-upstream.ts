@@ -3,10 +3,12 @@ import { channelTypeInfo } from '@tollgate/contracts';
 import {
   type ChatAdaptor,
   channelProtocol,
+  channelScrubber,
   type JsonObject,
   upstreamModelName,
   upstreamTarget,
   type AttemptFailure,
+  scrubFailure,
   type WireChannel,
 } from '@tollgate/relay';
 import { Agent, request } from 'undici';
@@ -143,9 +145,16 @@ export class ChannelUpstream implements OnApplicationShutdown {
 
   /**
    * One tiny chat completion with the channel's key, sent where and how the relay sends it (URL,
-   * headers, model mapping); the time is the whole round trip.
+   * headers, model mapping); the time is the whole round trip. A provider may echo the key in its
+   * error: the failure is scrubbed.
    */
   async test(channel: WireChannel, model: string): Promise<TestOutcome> {
+    const outcome = await this.testCall(channel, model);
+    if (outcome.ok) return outcome;
+    return { ...outcome, failure: scrubFailure(outcome.failure, channelScrubber(channel)) };
+  }
+
+  private async testCall(channel: WireChannel, model: string): Promise<TestOutcome> {
     const upstreamModel = upstreamModelName(channel, model);
     const baseUrl = baseUrlOf(channel.type, channel.baseUrl);
     const protocol = channelProtocol(channel.type);
@@ -185,11 +194,10 @@ export class ChannelUpstream implements OnApplicationShutdown {
         answer.status === 200
           ? httpFailure(200, `unexpected answer: ${answer.text.slice(0, 200)}`)
           : failureOf(answer);
-      return { ok: false, elapsedMs, failure: scrubFailure(failure, channel.key) };
+      return { ok: false, elapsedMs, failure };
     } catch (error) {
       const elapsedMs = performance.now() - started;
-      if (error instanceof UpstreamError)
-        return { ok: false, elapsedMs, failure: scrubFailure(error.failure, channel.key) };
+      if (error instanceof UpstreamError) return { ok: false, elapsedMs, failure: error.failure };
       throw error;
     }
   }
@@ -209,7 +217,7 @@ export class ChannelUpstream implements OnApplicationShutdown {
     } catch (error) {
       // A key in the wrong format (Bedrock's Ak|Sk|Region), a base URL that cannot be parsed.
       const failure = { kind: 'network', message: (error as Error).message } as const;
-      return { ok: false, elapsedMs: 0, failure: scrubFailure(failure, channel.key) };
+      return { ok: false, elapsedMs: 0, failure };
     }
     const started = performance.now();
     try {
@@ -222,7 +230,7 @@ export class ChannelUpstream implements OnApplicationShutdown {
       if (answer.status !== 200) {
         const info = adaptor.error(answer.status, answer.text);
         const failure = httpFailure(answer.status, info.message, info.type, info.code);
-        return { ok: false, elapsedMs, failure: scrubFailure(failure, channel.key) };
+        return { ok: false, elapsedMs, failure };
       }
       const body = answer.body as JsonObject | undefined;
       const converted =
@@ -233,18 +241,17 @@ export class ChannelUpstream implements OnApplicationShutdown {
       const failure = converted
         ? httpFailure(converted.failure.status, converted.failure.info.message)
         : httpFailure(200, `unexpected answer: ${answer.text.slice(0, 200)}`);
-      return { ok: false, elapsedMs, failure: scrubFailure(failure, channel.key) };
+      return { ok: false, elapsedMs, failure };
     } catch (error) {
       const elapsedMs = performance.now() - started;
-      if (error instanceof UpstreamError)
-        return { ok: false, elapsedMs, failure: scrubFailure(error.failure, channel.key) };
+      if (error instanceof UpstreamError) return { ok: false, elapsedMs, failure: error.failure };
       throw error;
     }
   }
 
   /** The provider's model ids (OpenAI-style GET /v1/models). */
   listModels(target: Pick<WireChannel, 'type' | 'baseUrl' | 'key'>): Promise<string[]> {
-    return scrubbed(target.key, () => this.fetchModelList(target));
+    return scrubbed(target, () => this.fetchModelList(target));
   }
 
   private async fetchModelList(
@@ -268,7 +275,7 @@ export class ChannelUpstream implements OnApplicationShutdown {
 
   /** The balance reported by the provider's billing API, in the provider's unit. */
   balance(target: Pick<WireChannel, 'type' | 'baseUrl' | 'key'>): Promise<number> {
-    return scrubbed(target.key, () => this.fetchBalance(target));
+    return scrubbed(target, () => this.fetchBalance(target));
   }
 
   private async fetchBalance(
@@ -353,26 +360,18 @@ export class ChannelUpstream implements OnApplicationShutdown {
   }
 }
 
-async function scrubbed<T>(key: string, body: () => Promise<T>): Promise<T> {
+/** A provider may echo the key in its error text: it never leaves this module in clear. */
+async function scrubbed<T>(
+  target: Pick<WireChannel, 'type' | 'key'>,
+  body: () => Promise<T>,
+): Promise<T> {
   try {
     return await body();
   } catch (error) {
-    if (error instanceof UpstreamError) throw new UpstreamError(scrubFailure(error.failure, key));
+    if (error instanceof UpstreamError)
+      throw new UpstreamError(scrubFailure(error.failure, channelScrubber(target)));
     throw error;
   }
-}
-
-const scrubFailure = (failure: AttemptFailure, key: string): AttemptFailure => ({
-  ...failure,
-  message: scrubKey(failure.message, key),
-});
-
-/** A provider may echo the key in its error text: it never leaves this module in clear. */
-export function scrubKey(message: string, key: string): string {
-  let text = message;
-  for (const part of [key, ...key.split(/[|\n]/)].filter((p) => p.length >= 6))
-    text = text.split(part).join('***');
-  return text;
 }
 
 /** A call that got no answer: a timeout (the provider may still be working) or a network error. */

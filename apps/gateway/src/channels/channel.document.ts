@@ -1,4 +1,5 @@
 import type { ChannelDto } from '@tollgate/contracts';
+import type { SealedSecret } from '@tollgate/domain';
 
 /** The `channels` read model: the API's ChannelDto plus what searches need (never returned as is). */
 export interface ChannelDocument extends ChannelDto {
@@ -26,8 +27,19 @@ export interface AbilityDocument {
   tag: string;
 }
 
+/**
+ * `channel_keys`: the sealed keys a channel has had (never in clear), with which the projection
+ * masks a key quoted in a status reason recorded before the relay masked keys. Never served.
+ */
+export interface ChannelKeysDocument {
+  _id: string;
+  [key: string]: unknown;
+  sealed: SealedSecret[];
+}
+
 export const CHANNELS = 'channels';
 export const ABILITIES = 'abilities';
+export const CHANNEL_KEYS = 'channel_keys';
 
 export function toChannelDto(doc: ChannelDocument): ChannelDto {
   const {

@@ -5,9 +5,21 @@ import {
   rebuildProjections,
   type ReadStore,
 } from '@tollgate/read-store';
-import { EMPTY_CHANNEL_CONFIG, type ChannelEvent, type TaskRefunded } from '@tollgate/domain';
-import { ALL_PROJECTIONS } from '../projections/all-projections';
-import { ABILITIES, CHANNELS, type ChannelDocument } from './channel.document';
+import {
+  EMPTY_CHANNEL_CONFIG,
+  type ChannelEvent,
+  type SealedSecret,
+  type TaskRefunded,
+} from '@tollgate/domain';
+import { SecretBox } from '../infrastructure/secret-box';
+import { ALL_PROJECTIONS, allProjections } from '../projections/all-projections';
+import {
+  ABILITIES,
+  CHANNEL_KEYS,
+  CHANNELS,
+  type ChannelDocument,
+  type ChannelKeysDocument,
+} from './channel.document';
 import {
   ROUTING_FIX_STREAM,
   ROUTING_REBUILD_REQUESTED,
@@ -191,7 +203,7 @@ describe('channels projection', () => {
     // Through the runner's own path, merged (atomic store) and one by one (store without transactions).
     for (const atomicTransactions of [true, false])
       await read.transaction((session) =>
-        applyEvents(channelsProjection, replay, session, { atomicTransactions }),
+        applyEvents(channelsProjection(), replay, session, { atomicTransactions }),
       );
     expect({ doc: await read.collection(CHANNELS).get('1'), abilities: await abilities() }).toEqual(
       once,
@@ -248,7 +260,7 @@ describe('channels projection', () => {
     expect(await host.waitFor(refunded.position, 2000)).toBe(true);
     const once = await read.collection<ChannelDocument>(CHANNELS).get('1');
     expect(once?.used_quota).toBe(10);
-    expect(channelsProjection.version).toBeGreaterThanOrEqual(2);
+    expect(channelsProjection().version).toBeGreaterThanOrEqual(2);
     const replay = [
       ...(await events.readStream('channel-1')),
       ...(await events.readStream('usage-p-1')),
@@ -256,8 +268,98 @@ describe('channels projection', () => {
     ];
     for (const atomicTransactions of [true, false])
       await read.transaction((session) =>
-        applyEvents(channelsProjection, replay, session, { atomicTransactions }),
+        applyEvents(channelsProjection(), replay, session, { atomicTransactions }),
       );
     expect(await read.collection<ChannelDocument>(CHANNELS).get('1')).toEqual(once);
+  });
+});
+
+describe('channels projection: keys quoted in status reasons', () => {
+  const box = new SecretBox('projection-spec-secret');
+  const openKey = (sealed: SealedSecret) => box.open(sealed);
+  const OLD_KEY = 'sk-old-key-0123456789abcdef';
+  const NEW_KEY = 'sk-new-key-fedcba9876543210';
+  const disabled = (reason: string) => ({
+    type: 'ChannelStatusChanged',
+    data: { channelId: 1, from: 1, to: 3, reason, time: 5 },
+  });
+  const reasonOf = async (read: ReadStore, id: string) =>
+    JSON.parse(String((await read.collection<ChannelDocument>(CHANNELS).get(id))?.other_info))
+      .status_reason as string;
+  let fixture: Awaited<ReturnType<typeof openProjectionHost>>;
+
+  beforeEach(async () => {
+    fixture = await openProjectionHost(allProjections(openKey));
+  });
+  afterEach(() => closeProjectionHost(fixture));
+
+  it('masks every key the channel has had, in a reason recorded in clear; a rebuild too', async () => {
+    const { events, read, host } = fixture;
+    const channel = created(1, ['default'], ['m1']);
+    await append(events, 'channel-1', [
+      { ...channel, data: { ...channel.data, key: box.seal(OLD_KEY) } },
+      disabled(`Incorrect API key provided: Bearer ${OLD_KEY}`),
+      { type: 'ChannelUpdated', data: { channelId: 1, changes: {}, key: box.seal(NEW_KEY) } },
+    ]);
+    const last = await append(events, 'channel-1', [
+      disabled(`401 ${NEW_KEY} (was ${Buffer.from(`x:${OLD_KEY}`).toString('base64')})`),
+    ]);
+    expect(await host.waitFor(last.position, 2000)).toBe(true);
+    expect(await reasonOf(read, '1')).toMatch(/^401 \*\*\* \(was [A-Za-z0-9+/]*\*\*\*/);
+    await host.stop();
+    await rebuildProjections(events, read, allProjections(openKey));
+    const reason = await reasonOf(read, '1');
+    expect(reason).toMatch(/^401 \*\*\* /);
+    expect(reason).not.toContain(NEW_KEY);
+    // Both keys, sealed: never in clear in the read store.
+    const keys = await read.collection<ChannelKeysDocument>(CHANNEL_KEYS).get('1');
+    expect(keys?.sealed.map(openKey)).toEqual([OLD_KEY, NEW_KEY]);
+    expect(JSON.stringify(await read.collection(CHANNEL_KEYS).find({}))).not.toContain('sk-');
+  });
+
+  it("an imported channel's reason is masked with its key; a deleted channel's keys go", async () => {
+    const { events, read, host } = fixture;
+    await append(events, 'channel-5', [
+      {
+        type: 'ChannelImported',
+        data: {
+          channelId: 5,
+          config: { ...EMPTY_CHANNEL_CONFIG, type: 33, name: 'aws' },
+          key: box.seal('AKIAIOSFODNN7EXAMPLE|wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY|us-east-1'),
+          status: 3,
+          statusReason: 'signature of wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY in us-east-1',
+          statusTime: 9,
+          createdTime: 100,
+          testTime: 0,
+          responseTimeMs: 0,
+          balance: 0,
+          balanceUpdatedTime: 0,
+          usedQuota: 0,
+          sourceType: 33,
+          source: { project: 'new-api', table: 'channels', rowId: 5, importedAt: 'x' },
+        },
+      },
+    ]);
+    const gone = await append(events, 'channel-6', [created(6, ['default'], ['m1'])]);
+    expect(await host.waitFor(gone.position, 2000)).toBe(true);
+    expect(await reasonOf(read, '5')).toBe('signature of *** in us-east-1');
+    const deleted = await append(events, 'channel-6', [
+      { type: 'ChannelDeleted', data: { channelId: 6 } },
+    ]);
+    expect(await host.waitFor(deleted.position, 2000)).toBe(true);
+    expect(await read.collection(CHANNEL_KEYS).get('6')).toBeNull();
+    expect(await read.collection(CHANNEL_KEYS).get('5')).not.toBeNull();
+  });
+
+  it('copies reasons as they are without an opener (collections, tests)', async () => {
+    const plain = await openProjectionHost(ALL_PROJECTIONS);
+    await append(plain.events, 'channel-1', [
+      created(1, ['default'], ['m1']),
+      disabled('quota exceeded'),
+    ]);
+    const last = await append(plain.events, 'channel-1', [disabled('still exceeded')]);
+    expect(await plain.host.waitFor(last.position, 2000)).toBe(true);
+    expect(await reasonOf(plain.read, '1')).toBe('still exceeded');
+    await closeProjectionHost(plain);
   });
 });

@@ -6,14 +6,18 @@ import {
   type ChannelConfig,
   type ChannelEvent,
   type RequestRelayed,
+  type SealedSecret,
   type TaskRefunded,
 } from '@tollgate/domain';
 import {
   ABILITIES,
+  CHANNEL_KEYS,
   CHANNELS,
   type AbilityDocument,
   type ChannelDocument,
+  type ChannelKeysDocument,
 } from './channel.document';
+import { type ChannelKeyOpener, sealedKeysScrubber } from './sealed-key-scrubber';
 
 /** Appended by POST /api/channel/fix: the projection recomputes every ability row. */
 export const ROUTING_REBUILD_REQUESTED = 'RoutingRebuildRequested';
@@ -99,15 +103,48 @@ function guarded(channels: Collection<ChannelDocument>, position: number) {
     );
 }
 
+/** The sealed keys channel `id` has had, with `sealed` added (each once). */
+async function rememberKey(
+  session: ReadStoreSession,
+  id: number,
+  sealed: SealedSecret,
+  first: boolean,
+): Promise<void> {
+  const keys = session.collection<ChannelKeysDocument>(CHANNEL_KEYS);
+  const known = first ? [] : ((await keys.get(String(id)))?.sealed ?? []);
+  if (known.some((k) => k.cipher === sealed.cipher)) return;
+  await keys.put({ _id: String(id), sealed: [...known, sealed] });
+}
+
+/**
+ * `reason` with every key channel `id` has had masked (a status reason recorded before the relay
+ * masked keys quotes the provider's error as it came); as it is without an opener.
+ */
+async function maskedReason(
+  session: ReadStoreSession,
+  id: number,
+  reason: string,
+  openKey: ChannelKeyOpener | undefined,
+): Promise<string> {
+  if (!openKey || reason === '') return reason;
+  const [keys, doc] = await Promise.all([
+    session.collection<ChannelKeysDocument>(CHANNEL_KEYS).get(String(id)),
+    session.collection<ChannelDocument>(CHANNELS).get(String(id)),
+  ]);
+  return sealedKeysScrubber(doc?.type ?? 0, keys?.sealed ?? [], openKey).text(reason);
+}
+
 /**
  * channels + abilities, from the channel-<id> streams and the usage receipts (used_quota, less the
- * task refunds).
+ * task refunds). With `openKey` (the server's SecretBox), a key quoted in a status reason is
+ * masked; without (collections, tests), reasons are copied as they are.
  */
-export const channelsProjection: Projection = {
+export const channelsProjection = (openKey?: ChannelKeyOpener): Projection => ({
   name: 'channels',
   // 2: TaskRefunded takes a failed task's charge back out of used_quota.
   // 3: ChannelImported (channels taken over from a one-api / new-api database).
-  version: 3,
+  // 4: channel_keys; status reasons with the channel's keys masked.
+  version: 4,
   collections: [
     {
       name: CHANNELS,
@@ -117,6 +154,7 @@ export const channelsProjection: Projection = {
       name: ABILITIES,
       indexes: [{ fields: { group: 1, model: 1 } }, { fields: { channel_id: 1 } }],
     },
+    { name: CHANNEL_KEYS },
   ],
   eventTypes: [
     ...CHANNEL_EVENT_TYPES,
@@ -156,6 +194,7 @@ export const channelsProjection: Projection = {
           ...fullConfigFields(d.config),
           source_position: position,
         });
+        await rememberKey(session, id, d.key, true);
         await writeAbilities(session, id);
         return;
       }
@@ -163,9 +202,13 @@ export const channelsProjection: Projection = {
         const d = domainEvent.data;
         const existing = await channels.get(String(id));
         if (existing && existing.source_position >= position) return;
+        await rememberKey(session, id, d.key, true);
+        const reason = openKey
+          ? sealedKeysScrubber(d.config.type, [d.key], openKey).text(d.statusReason)
+          : d.statusReason;
         const otherInfo =
           d.status === 3
-            ? { status_reason: d.statusReason, status_time: d.statusTime }
+            ? { status_reason: reason, status_time: d.statusTime }
             : d.statusTime > 0
               ? { status_time: d.statusTime }
               : {};
@@ -190,7 +233,10 @@ export const channelsProjection: Projection = {
       }
       case 'ChannelUpdated': {
         const set = configFields(domainEvent.data.changes);
-        if (domainEvent.data.key) set['key_hash'] = domainEvent.data.key.hash;
+        if (domainEvent.data.key) {
+          set['key_hash'] = domainEvent.data.key.hash;
+          await rememberKey(session, id, domainEvent.data.key, false);
+        }
         await update(id, set);
         await writeAbilities(session, id);
         return;
@@ -198,7 +244,12 @@ export const channelsProjection: Projection = {
       case 'ChannelStatusChanged': {
         const d = domainEvent.data;
         const otherInfo =
-          d.to === 3 ? { status_reason: d.reason, status_time: d.time } : { status_time: d.time };
+          d.to === 3
+            ? {
+                status_reason: await maskedReason(session, id, d.reason, openKey),
+                status_time: d.time,
+              }
+            : { status_time: d.time };
         await update(id, { status: d.to, other_info: JSON.stringify(otherInfo) });
         await writeAbilities(session, id);
         return;
@@ -217,6 +268,7 @@ export const channelsProjection: Projection = {
         return;
       case 'ChannelDeleted':
         await channels.delete(String(id));
+        await session.collection(CHANNEL_KEYS).delete(String(id));
         await writeAbilities(session, id);
         return;
     }
@@ -237,4 +289,4 @@ export const channelsProjection: Projection = {
       );
     },
   },
-};
+});

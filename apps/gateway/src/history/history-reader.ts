@@ -8,9 +8,11 @@ import {
 import type { EventStore, RecordedEvent } from '@tollgate/event-store';
 import type { Filter, ReadStore } from '@tollgate/read-store';
 import { EVENT_STORE, READ_STORE } from '../infrastructure/injection-tokens';
+import { SecretBox } from '../infrastructure/secret-box';
 import { USERS, type UserDocument } from '../projections/user.document';
 import { isFoldedStream } from './audit-entity';
 import { AUDIT_INDEX, type AuditIndexDocument } from './audit-index.document';
+import { maskChannelKeys } from './channel-key-masking';
 import { describeEvent, describeStream, type DescribedEvent } from './describe-event';
 import { eventTimeMs } from './event-facts';
 
@@ -47,6 +49,7 @@ export class HistoryReader {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly secretBox: SecretBox,
   ) {}
 
   async page(
@@ -116,7 +119,12 @@ export class HistoryReader {
     await Promise.all([
       ...[...upTo].map(async ([stream, revision]) => {
         const events = await this.events.readStream(stream, { maxCount: revision + 1 });
-        describeStream(events).forEach((described, i) => {
+        let describedEvents: readonly DescribedEvent[] = describeStream(events);
+        if (stream.startsWith('channel-'))
+          describedEvents = maskChannelKeys(events, describedEvents, (sealed) =>
+            this.secretBox.open(sealed),
+          );
+        describedEvents.forEach((described, i) => {
           const event = events[i]!;
           found.set(`${stream}@${event.revision}`, { event, described });
         });

@@ -209,6 +209,20 @@ describe('mapChannelRow', () => {
     expect(map({ status: 3 }).channel.statusReason).toBe('disabled automatically in one-api');
   });
 
+  it("masks the row's keys where the source's status reason quotes one", () => {
+    const reason = 'Incorrect API key provided: Bearer sk-second-0123456789 (sk-first-0123456789)';
+    const auto = map(
+      {
+        key: 'sk-first-0123456789\nsk-second-0123456789',
+        status: 3,
+        other_info: JSON.stringify({ status_reason: reason, status_time: 1 }),
+      },
+      'new-api',
+    );
+    expect(auto.channel.statusReason).toBe('Incorrect API key provided: Bearer *** (***)');
+    expect(auto.extraChannels[0]?.statusReason).toBe(auto.channel.statusReason);
+  });
+
   it('new-api fields: tag, auto_ban, test model, organization; param_override reported', () => {
     const m = map(
       {

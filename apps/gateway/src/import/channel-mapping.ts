@@ -8,7 +8,7 @@ import {
   type ChannelConfig,
   type ImportSource,
 } from '@tollgate/domain';
-import { channelProtocol } from '@tollgate/relay';
+import { channelKeySecrets, channelProtocol, SecretScrubber } from '@tollgate/relay';
 import { translate } from '../shared/i18n/messages';
 import type { Mapped, ReportItem } from './import-mapping';
 import type { SourceProject } from './source-database';
@@ -405,7 +405,9 @@ export function mapChannelRow(
     status = 2;
   }
   const info = parseObject(text(row['other_info'])) ?? {};
-  let statusReason = status === 3 ? text(info['status_reason']) : '';
+  // The source kept the provider's error as it came: a key it quotes is masked before the event.
+  const keySecrets = SecretScrubber.of(keys.flatMap((k) => channelKeySecrets(type, k)));
+  let statusReason = status === 3 ? keySecrets.text(text(info['status_reason'])) : '';
   if (status === 3 && statusReason === '') statusReason = `disabled automatically in ${project}`;
   const statusTime = Math.max(0, int(info['status_time']));
   // The console's rules on the configuration, checked once when nothing else disables it.

@@ -7,6 +7,7 @@ import {
 import { crashPoint } from '../shared/crash-point';
 import { countsOf, printProgress, type ImportReport, type Print } from './import-report';
 import type { ImportWriter } from './import-writer';
+import type { SecretScrubber } from '@tollgate/relay';
 import { logChangeReason, mapLogRow, type LogChange } from './log-mapping';
 import { ImportRefused, type SourceDatabase, type SourceProject } from './source-database';
 
@@ -29,6 +30,8 @@ export async function importLogs(
   writer: ImportWriter | null,
   report: ImportReport,
   print: Print,
+  /** The source channels' keys: masked in the error rows that quote them. */
+  channelKeys: ReadonlyMap<number, SecretScrubber> = new Map(),
 ): Promise<void> {
   if (!logs.hasTable('logs')) return;
   await assertLogsOf(logs, project);
@@ -91,8 +94,13 @@ export async function importLogs(
       continue;
     }
     for (const change of mapped.changes) changes.set(change, (changes.get(change) ?? 0) + 1);
+    // Only error rows quote a provider; the others are the gateway's own texts.
+    const keys = mapped.changes.includes('type-5')
+      ? channelKeys.get(mapped.log.channelId)
+      : undefined;
     batch.push({
       ...mapped.log,
+      ...(keys ? { content: keys.text(mapped.log.content) } : {}),
       source: { project, table: 'logs', rowId: mapped.rowId, importedAt: report.startedAt },
     });
     if (batch.length >= APPEND_BATCH) await flush();

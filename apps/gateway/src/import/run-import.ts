@@ -16,6 +16,7 @@ import {
   type Print,
 } from './import-report';
 import { importLogs } from './import-logs';
+import { sourceChannelScrubbers } from './log-key-scrubbers';
 import { importTasksAndTopUps, TASK_TABLES } from './import-tasks';
 import { ImportWriter } from './import-writer';
 import { ImportRefused, SourceDatabase, sourceKind } from './source-database';
@@ -67,7 +68,8 @@ export async function runImport(
       await mapAll(source, report, print);
       await importCatalogue(source, null, report, print);
       await importTasksAndTopUps(source, null, report, print);
-      await importLogs(logs, source.project, null, report, print);
+      const keys = await sourceChannelScrubbers(source, report.startedAt);
+      await importLogs(logs, source.project, null, report, print, keys);
     } else {
       const fingerprint = await fingerprintOf(source);
       const stores = await openStores(config).catch((error: Error) => {
@@ -85,7 +87,8 @@ export async function runImport(
         await importTokens(source, writer, users, report, print);
         await importCatalogue(source, writer, report, print);
         await importTasksAndTopUps(source, writer, report, print);
-        await importLogs(logs, source.project, writer, report, print);
+        const keys = await sourceChannelScrubbers(source, report.startedAt);
+        await importLogs(logs, source.project, writer, report, print, keys);
       } finally {
         await stores.close();
       }

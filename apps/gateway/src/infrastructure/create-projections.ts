@@ -4,7 +4,7 @@ import type { EventStore } from '@tollgate/event-store';
 import { ProjectionHost, type ReadStore } from '@tollgate/read-store';
 import type { AppConfig } from '../config/app-config';
 import { projectionMode } from '../config/projection-mode';
-import { ALL_PROJECTIONS } from '../projections/all-projections';
+import { serverProjections } from '../projections/all-projections';
 import { ElectedProjections } from './elected-projections';
 import { FollowerProjections } from './follower-projections';
 import type { HotCache } from './hot-caches/hot-cache';
@@ -40,12 +40,13 @@ export function createProjections(
   const onError = (name: string, error: Error) =>
     logger.error(`${name}: ${error.stack ?? error.message}`);
   const options = { onError, livePacingMs: config.projectionPacingMs };
+  const projections = serverProjections(config);
   const host = () =>
     config.scaleOut
-      ? new RecordingProjectionHost(eventStore, readStore, ALL_PROJECTIONS, options)
-      : new ProjectionHost(eventStore, readStore, ALL_PROJECTIONS, options);
+      ? new RecordingProjectionHost(eventStore, readStore, projections, options)
+      : new ProjectionHost(eventStore, readStore, projections, options);
   const follower = () =>
-    new FollowerProjections(eventStore, readStore, feed, ALL_PROJECTIONS, {
+    new FollowerProjections(eventStore, readStore, feed, projections, {
       log: (line) => logger.log(line),
       warn: (line) => logger.warn(line),
       onError,

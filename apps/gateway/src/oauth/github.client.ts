@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { GatewaySecrets } from '../options/gateway-secrets';
 import { OptionsCache } from '../options/options.cache';
 import { ApiError } from '../shared/api-error';
 import type { ExternalProfile } from './external-profile';
@@ -18,6 +19,7 @@ export class GitHubClient {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly options: OptionsCache,
+    private readonly secrets: GatewaySecrets,
   ) {}
 
   async identify(code: string): Promise<ExternalProfile> {
@@ -39,7 +41,9 @@ export class GitHubClient {
       // A bad or used code is a 200 with {error, error_description}.
       const accessToken = isRecord(exchange.body) ? text(exchange.body, 'access_token') : '';
       if (exchange.status !== 200 || !accessToken) {
-        const error = isRecord(exchange.body) ? text(exchange.body, 'error') : '';
+        const error = isRecord(exchange.body)
+          ? this.secrets.scrub(text(exchange.body, 'error'))
+          : '';
         this.logger.warn(`code exchange refused: HTTP ${exchange.status} ${error.slice(0, 64)}`);
         throw new ApiError('oauth.github_failed');
       }

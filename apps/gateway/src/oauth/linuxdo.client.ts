@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { GatewaySecrets } from '../options/gateway-secrets';
 import { OptionsCache } from '../options/options.cache';
 import { ApiError } from '../shared/api-error';
 import type { ExternalProfile } from './external-profile';
@@ -22,6 +23,7 @@ export class LinuxDoClient {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly options: OptionsCache,
+    private readonly secrets: GatewaySecrets,
   ) {}
 
   async identify(code: string, redirectUri: string): Promise<ExternalProfile> {
@@ -47,11 +49,10 @@ export class LinuxDoClient {
       const body = isRecord(exchange.body) ? exchange.body : {};
       const accessToken = text(body, 'access_token');
       if (!accessToken) {
-        const message = (
-          text(body, 'message') ||
-          text(body, 'error_description') ||
-          text(body, 'error')
-        ).slice(0, MAX_PROVIDER_MESSAGE);
+        // Shown to the user and logged: the client secret is masked if the provider quotes it.
+        const message = this.secrets
+          .scrub(text(body, 'message') || text(body, 'error_description') || text(body, 'error'))
+          .slice(0, MAX_PROVIDER_MESSAGE);
         this.logger.warn(`code exchange refused: HTTP ${exchange.status} ${message.slice(0, 64)}`);
         throw new ApiError('oauth.linuxdo_token_failed', { message });
       }

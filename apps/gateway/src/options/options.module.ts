@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ResetModelRatiosHandler } from './commands/reset-model-ratios.handler';
 import { UpdateOptionHandler } from './commands/update-option.handler';
+import { GatewaySecrets } from './gateway-secrets';
 import { OptionsCache } from './options.cache';
 import { OptionsController } from './options.controller';
 
@@ -8,7 +9,7 @@ import { OptionsController } from './options.controller';
 @Global()
 @Module({
   controllers: [OptionsController],
-  providers: [OptionsCache, UpdateOptionHandler, ResetModelRatiosHandler],
-  exports: [OptionsCache],
+  providers: [OptionsCache, GatewaySecrets, UpdateOptionHandler, ResetModelRatiosHandler],
+  exports: [OptionsCache, GatewaySecrets],
 })
 export class OptionsModule {}

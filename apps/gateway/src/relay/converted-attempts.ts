@@ -10,6 +10,7 @@ import {
   bodyWithCeiling,
   type CeilingWire,
   type ChatAdaptor,
+  channelScrubber,
   chunksOfCompletion,
   completionTextOfJson,
   type ConvertContext,
@@ -52,6 +53,7 @@ import {
   readBounded,
 } from './upstream-io';
 import type { UpstreamPools } from './upstream-pools';
+import { scrubbedHeader } from './upstream-secrets';
 
 export type Settle = (
   p: Prepared,
@@ -174,7 +176,7 @@ export class ConvertedAttempts {
       return this.convertStream(p, channel, upstreamModel, adaptor, answer, res, ctx);
     let raw: Buffer;
     try {
-      raw = await readAll(answer.body, MAX_JSON_ANSWER_BYTES);
+      raw = channelScrubber(channel).bytes(await readAll(answer.body, MAX_JSON_ANSWER_BYTES));
     } catch (error) {
       return { kind: 'failed', failure: networkFailure(error) };
     }
@@ -264,12 +266,13 @@ export class ConvertedAttempts {
       return out;
     };
     const client = new ClientStream(res, p.call.requestId);
+    const secrets = channelScrubber(channel).stream();
     const read = await pipeUpstream(
       answer,
       client,
       (chunk) => {
         firstAt ??= Date.now();
-        return toClient(eventsOf(framer.push(chunk), converter));
+        return toClient(eventsOf(framer.push(secrets.push(chunk)), converter));
       },
       () => metered.cut || guard?.hit !== undefined,
     );
@@ -278,7 +281,8 @@ export class ConvertedAttempts {
     if (failure && !client.started) return failedWith(failure);
     let tail = '';
     if (!read.stopped) {
-      tail += toClient(eventsOf(framer.end(), converter));
+      // What the scrubber held back (the beginning of a key, split by a chunk boundary) first.
+      tail += toClient(eventsOf([...framer.push(secrets.end()), ...framer.end()], converter));
       tail += toClient(converter.end());
     }
     const reported = read.stopped ? undefined : converter.usage();
@@ -347,12 +351,12 @@ export class ConvertedAttempts {
     if ('failed' in sent) return sent.failed;
     const { answer } = sent;
     const ctx = this.context(p);
-    const contentType = headerText(answer.headers['content-type']);
+    const contentType = scrubbedHeader(answer.headers['content-type'], channel);
     if (facts.stream && contentType.includes('text/event-stream'))
       return this.nativeStream(p, channel, upstreamModel, adaptor, native, answer, res, ctx);
     let raw: Buffer;
     try {
-      raw = await readAll(answer.body, MAX_JSON_ANSWER_BYTES);
+      raw = channelScrubber(channel).bytes(await readAll(answer.body, MAX_JSON_ANSWER_BYTES));
     } catch (error) {
       return { kind: 'failed', failure: networkFailure(error) };
     }
@@ -421,20 +425,29 @@ export class ConvertedAttempts {
       },
     );
     const hold = this.durability.strict ? new FinalEventHold() : undefined;
+    const secrets = channelScrubber(channel).stream();
+    const pass = (chunk: Buffer): Buffer => {
+      const counting = meter.counting;
+      const allowed = metered.push(chunk);
+      // Before counting, whole chunks went out: their blocks are followed here.
+      if (!counting && !meter.counting) blocks?.observe(chunk);
+      return allowed;
+    };
     const read = await pipeUpstream(
       answer,
       client,
       (chunk) => {
         firstAt ??= Date.now();
-        const counting = meter.counting;
-        const allowed = metered.push(chunk);
-        // Before counting, whole chunks went out: their blocks are followed here.
-        if (!counting && !meter.counting) blocks?.observe(chunk);
-        return hold ? hold.push(allowed) : allowed;
+        const out = pass(secrets.push(chunk));
+        return hold ? hold.push(out) : out;
       },
       () => metered.cut,
     );
-    let owed = read.stopped ? Buffer.alloc(0) : metered.rest();
+    // What the scrubber held back (the beginning of a key, split by a chunk boundary), then an
+    // event the upstream left unfinished.
+    let owed = read.stopped
+      ? Buffer.alloc(0)
+      : Buffer.concat([pass(secrets.end()), metered.rest()]);
     if (!read.stopped) eventsOf(framer.end(), converter).forEach((chunk) => kept.add(chunk));
     const reported = metered.cut ? undefined : converter.usage();
     if (metered.holding) {

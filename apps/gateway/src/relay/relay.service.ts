@@ -32,6 +32,7 @@ import {
   parseJsonObject,
   readMultipartField,
   channelProtocol,
+  channelScrubber,
   ingressCodec,
   OPENAI_WIRE_ADAPTOR,
   RelayError,
@@ -95,7 +96,6 @@ import { ReservationWaits } from '../billing/reservation-waits';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
 import {
-  headerText,
   MAX_ERROR_BODY_BYTES,
   MAX_JSON_ANSWER_BYTES,
   networkFailure,
@@ -103,6 +103,7 @@ import {
   readBounded,
 } from './upstream-io';
 import { UpstreamPools } from './upstream-pools';
+import { scrubbedHeader, scrubbedResult } from './upstream-secrets';
 
 /** RELAY_RESERVE_WAIT_MS's default (see README). */
 const DEFAULT_RESERVE_WAIT_MS = 5_000;
@@ -451,7 +452,7 @@ export class RelayService {
       call.trace.channelId = channel.id;
       call.trace.retries = attempt;
       const attemptStart = performance.now();
-      const result = await this.attempt(p, channel, res);
+      const result = scrubbedResult(await this.attempt(p, channel, res), channel);
       this.tracker.upstreamDone(channel.id, (performance.now() - attemptStart) / 1000);
       if (result.kind === 'answered') {
         this.budget.succeeded(channel.id, facts.model);
@@ -624,7 +625,7 @@ export class RelayService {
         retryAfterMs: retryAfterMs(answer.headers['retry-after'], Date.now()),
       };
     }
-    const contentType = headerText(answer.headers['content-type']);
+    const contentType = scrubbedHeader(answer.headers['content-type'], channel);
     if (facts.stream && contentType.includes('text/event-stream')) {
       await this.streamAnswer(p, channel, upstreamModel, answer, res);
     } else {
@@ -648,7 +649,7 @@ export class RelayService {
   ): Promise<AttemptResult | undefined> {
     let raw: Buffer;
     try {
-      raw = await readAll(answer.body, MAX_JSON_ANSWER_BYTES);
+      raw = channelScrubber(channel).bytes(await readAll(answer.body, MAX_JSON_ANSWER_BYTES));
     } catch (error) {
       return { kind: 'failed', failure: networkFailure(error) };
     }
@@ -754,13 +755,18 @@ export class RelayService {
       },
     );
     const hold = this.strict ? new FinalEventHold() : undefined;
+    // The channel's key masked first: nothing after it sees the upstream's bytes unmasked.
+    const secrets = channelScrubber(channel).stream();
+    const pass = (chunk: Buffer): Buffer => {
+      const allowed = metered.push(chunk);
+      reader.push(chunk);
+      return guard ? Buffer.from(guard.push(allowed)) : allowed;
+    };
     const read = await pipeUpstream(
       answer,
       client,
       (chunk) => {
-        const allowed = metered.push(chunk);
-        reader.push(chunk);
-        const out = guard ? Buffer.from(guard.push(allowed)) : allowed;
+        const out = pass(secrets.push(chunk));
         return hold ? hold.push(out) : out;
       },
       () => metered.cut || guard?.hit !== undefined,
@@ -768,6 +774,9 @@ export class RelayService {
     const sensitiveStop = read.stopped && !metered.cut;
     let owed = '';
     if (!read.stopped) {
+      // What the scrubber held back (the beginning of a key, split by a chunk boundary), then an
+      // event the upstream left unfinished.
+      owed += pass(secrets.end()).toString('utf8');
       const rest = metered.rest();
       owed += guard ? guard.push(rest) : rest.toString('utf8');
     }

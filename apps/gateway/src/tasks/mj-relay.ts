@@ -106,7 +106,7 @@ export class MjRelay {
     let text: string;
     let contentType: string;
     try {
-      const answer = await this.upstream.call(channel.baseUrl, upstreamMjPath(request.path), {
+      const answer = await this.upstream.call(channel, upstreamMjPath(request.path), {
         method: 'POST',
         headers: { 'mj-api-secret': channel.key },
         body: upstreamMjBody(request.body, {
@@ -278,7 +278,7 @@ export class MjRelay {
     if (!channel) return fail(400, MJ_CODE.requestError, 'task_channel_disabled');
     try {
       const answer = await this.upstream.call(
-        channel.baseUrl,
+        channel,
         `/mj/task/${encodeURIComponent(id)}/image-seed`,
         {
           method: 'GET',

@@ -162,7 +162,7 @@ export class SunoRelay {
   ): Promise<Attempt> {
     let answer: TaskUpstreamAnswer;
     try {
-      answer = await this.upstream.call(channel.baseUrl, `/suno/submit/${action}`, {
+      answer = await this.upstream.call(channel, `/suno/submit/${action}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${channel.key}` },
         body,

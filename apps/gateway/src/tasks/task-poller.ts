@@ -213,7 +213,7 @@ export class TaskPoller implements OnApplicationBootstrap, OnApplicationShutdown
     const ids = [...new Set(tasks.map((task) => task.upstreamTaskId))];
     const mj = platform === 'midjourney';
     const answer = await this.upstream.call(
-      channel.baseUrl,
+      channel,
       mj ? '/mj/task/list-by-condition' : '/suno/fetch',
       {
         method: 'POST',

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { channelScrubber } from '@tollgate/relay';
+import type { RoutedChannel } from '../relay/relay-ports';
 import { UpstreamPools } from '../relay/upstream-pools';
 import { headerText, readBounded } from '../relay/upstream-io';
 
@@ -14,16 +16,21 @@ export interface TaskUpstreamAnswer {
   readonly text: string;
 }
 
+/** The channel a task call goes to: its base URL (may carry a path prefix) and its key. */
+export type TaskChannel = Pick<RoutedChannel, 'type' | 'key' | 'baseUrl'>;
+
 /**
- * Calls a task upstream (midjourney-proxy, Suno) through the relay's keep-alive pools. `baseUrl`
- * may carry a path prefix; the answer is read whole, bounded. Throws on transport errors.
+ * Calls a task upstream (midjourney-proxy, Suno) through the relay's keep-alive pools. The answer
+ * is read whole, bounded, with the channel's key masked (a proxy may quote it in an error, a
+ * description or a fail reason, which the client reads and the task events keep). Throws on
+ * transport errors.
  */
 @Injectable()
 export class TaskUpstream {
   constructor(private readonly pools: UpstreamPools) {}
 
   async call(
-    baseUrl: string,
+    channel: TaskChannel,
     path: string,
     init: {
       readonly method: 'GET' | 'POST';
@@ -32,7 +39,7 @@ export class TaskUpstream {
       readonly timeoutMs: number;
     },
   ): Promise<TaskUpstreamAnswer> {
-    const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+    const url = new URL(channel.baseUrl.replace(/\/+$/, '') + path);
     const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
     const answer = await this.pools.pool(url.origin).request({
       method: init.method,
@@ -47,10 +54,11 @@ export class TaskUpstream {
       bodyTimeout: init.timeoutMs,
       signal: AbortSignal.timeout(init.timeoutMs),
     });
-    const text = await readBounded(answer.body, MAX_TASK_ANSWER_BYTES);
+    const secrets = channelScrubber(channel);
+    const text = secrets.text(await readBounded(answer.body, MAX_TASK_ANSWER_BYTES));
     return {
       status: answer.statusCode,
-      contentType: headerText(answer.headers['content-type']) || 'application/json',
+      contentType: secrets.text(headerText(answer.headers['content-type'])) || 'application/json',
       text,
     };
   }

@@ -49,4 +49,14 @@ export interface MockBehavior {
    * upstream that writes until it may not.
    */
   writes?: number | 'ceiling';
+  /**
+   * Headers added over the answer's own (success, stream or failure; `content-type` included): a
+   * careless provider echoing the caller's key in a header.
+   */
+  headers?: Record<string, string>;
+  /**
+   * Chat streams (OpenAI wire): after the content chunks, this JSON as a `data:` event, then the
+   * stream ends (no finish, no usage, no [DONE]): a provider failing mid-answer.
+   */
+  streamError?: unknown;
 }

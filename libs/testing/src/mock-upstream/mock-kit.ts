@@ -17,6 +17,15 @@ export function sendJson(res: ServerResponse, status: number, payload: unknown, 
   res.end(text);
 }
 
+/** Every later writeHead of `res` carries `extra` over its own headers. */
+export function addHeaders(res: ServerResponse, extra: Readonly<Record<string, string>>): void {
+  const writeHead = res.writeHead.bind(res) as (status: number, headers?: object) => void;
+  res.writeHead = ((status: number, headers?: object) => {
+    writeHead(status, { ...headers, ...extra });
+    return res;
+  }) as typeof res.writeHead;
+}
+
 export const retryAfter = (behavior: MockBehavior) => String(behavior.retryAfterSeconds ?? 1);
 
 /** Providers echo only the ends of a wrong key. */

@@ -137,6 +137,29 @@ describe('MockUpstream', () => {
     });
   });
 
+  it('adds headers to any answer, its content type included', async () => {
+    upstream.setDefaults({
+      headers: { 'x-echo': 'sk-good', 'content-type': 'application/json; k=1' },
+    });
+    const ok = await get('/v1/models');
+    expect(ok.headers['x-echo']).toBe('sk-good');
+    expect(ok.headers['content-type']).toBe('application/json; k=1');
+    upstream.next({ status: 401, errorBody: { error: { message: 'no' } } });
+    expect((await get('/v1/models')).headers['x-echo']).toBe('sk-good');
+  });
+
+  it('ends a chat stream with an error event', async () => {
+    upstream.next({ chunks: 2, streamError: { error: { message: 'key sk-good revoked' } } });
+    const res = await request(`${upstream.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'x', messages: [], stream: true }),
+    });
+    const events = (await res.body.text()).split('\n\n').filter(Boolean);
+    expect(events).toHaveLength(4); // role, two chunks, the error
+    expect(events[3]).toBe('data: {"error":{"message":"key sk-good revoked"}}');
+  });
+
   it('restricts keys when asked', async () => {
     upstream.acceptKeys(['sk-good']);
     expect((await get('/v1/models', { authorization: 'Bearer sk-other' })).status).toBe(401);

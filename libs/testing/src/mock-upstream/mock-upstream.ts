@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { MockBehavior } from './mock-behavior';
 import {
+  addHeaders,
   maskKey,
   now,
   pieces,
@@ -204,6 +205,7 @@ export class MockUpstream {
     }
     const behavior = withWrites(this.behaviorFor(key, model, req.headers['x-mock-behavior']), body);
     if (behavior.latencyMs) await sleep(behavior.latencyMs);
+    if (behavior.headers) addHeaders(res, behavior.headers);
     if (sendFailure(res, behavior, key, wire)) return;
     this.counter += 1;
     if (wire) {
@@ -528,6 +530,8 @@ function streamChat(
   const frames = pieces(behavior).map((text) =>
     chunk(`{"content":${JSON.stringify(text)}}`, 'null'),
   );
+  if (behavior.streamError !== undefined)
+    return writeStream(res, behavior, head, frames, [JSON.stringify(behavior.streamError)]);
   const tail = [chunk('{}', '"stop"')];
   if (withUsage) tail.push(`{${base},"choices":[],"usage":${JSON.stringify(usageOf(behavior))}}`);
   tail.push('[DONE]');

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { DomainError, TRADE_NO_PATTERN, topUpOrderDecider } from '@tollgate/domain';
 import { StreamCommands } from '../../infrastructure/stream-commands';
+import { GatewaySecrets } from '../../options/gateway-secrets';
 import { OptionsCache } from '../../options/options.cache';
 import type { UserDocument } from '../../projections/user.document';
 import { ApiError } from '../../shared/api-error';
@@ -46,6 +47,7 @@ export class StripeTopUp {
     private readonly clients: StripeClients,
     private readonly commands: CommandBus,
     private readonly store: StreamCommands,
+    private readonly secrets: GatewaySecrets,
   ) {}
 
   /** Refuses a non-integer amount, or one outside StripeMinTopUp..10000 (in the envelope). */
@@ -110,7 +112,8 @@ export class StripeTopUp {
         { idempotencyKey: `tollgate-topup-${order.tradeNo}` },
       );
     } catch (error) {
-      const detail = describeStripeError(error);
+      // Logged, recorded on the order and answered: the API key is masked if Stripe quotes it.
+      const detail = this.secrets.scrub(describeStripeError(error));
       this.logger.warn(`checkout session for order ${order.tradeNo} failed: ${detail}`);
       await this.commands
         .execute(
