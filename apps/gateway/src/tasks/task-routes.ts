@@ -1,13 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MJ_SUBMIT_ACTIONS, parseJsonObject } from '@tollgate/relay';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteShorthandOptionsWithHandler,
+} from 'fastify';
+import { OPENAI_CLIENT } from '../relay/client-wire';
 import { keyOfAuthorization, RelayAdmission } from '../relay/relay-admission';
-import {
-  JSON_CONTENT_TYPE,
-  RELAY_JSON_BODY_LIMIT,
-  sendBytes,
-  sendError,
-} from '../relay/relay-http';
+import { callerOf, RelayGate } from '../relay/relay-gate';
+import { JSON_CONTENT_TYPE, RELAY_JSON_BODY_LIMIT, sendBytes } from '../relay/relay-http';
 import { PendingWrites } from '../infrastructure/pending-writes';
 import { REQUEST_TRACKER } from '../observability/observability.tokens';
 import { newRelayTrace } from '../observability/request-record';
@@ -21,16 +26,25 @@ import type { TaskRequest } from './task-request';
 /** new-api's mode prefixes: cut before the call goes upstream, not used for price or routing. */
 const MJ_PREFIXES = ['', '/mj-fast', '/mj-relax', '/mj-turbo'];
 
-type Request = FastifyRequest<{ Params: { action?: string; id?: string } }>;
+type TaskParams = { Params: { action?: string; id?: string } };
+type Request = FastifyRequest<TaskParams>;
+type TaskHandler = (
+  request: TaskRequest,
+  reply: FastifyReply,
+  id: string,
+  action: string,
+) => Promise<void>;
 
 /**
  * The task relays' routes on the relay's Fastify front (raw bodies, no Nest on the path): the key
- * from `Authorization: Bearer sk-…` or `mj-api-secret`, token admission as every relay call.
+ * from `Authorization: Bearer sk-…` or `mj-api-secret`, token admission before the body as every
+ * relay call (relay-gate.ts).
  */
 @Injectable()
 export class TaskRoutes {
   constructor(
     private readonly admission: RelayAdmission,
+    private readonly gate: RelayGate,
     private readonly mj: MjRelay,
     private readonly suno: SunoRelay,
     private readonly images: MjImageProxy,
@@ -40,38 +54,51 @@ export class TaskRoutes {
 
   register(scope: FastifyInstance): void {
     const limit = { bodyLimit: RELAY_JSON_BODY_LIMIT };
+    const admitKey = this.gate.before(
+      (request) =>
+        this.admission.admitToken(taskKey(request), request.ip, langOf(request), Date.now()),
+      () => OPENAI_CLIENT,
+    );
+    /** Admitted at the door (the key before the body), then `handler` with the parsed body. */
+    const admitted = (
+      handler: TaskHandler,
+    ): RouteShorthandOptionsWithHandler<
+      RawServerDefault,
+      RawRequestDefaultExpression,
+      RawReplyDefaultExpression,
+      TaskParams
+    > => ({
+      onRequest: admitKey,
+      handler: this.withBody(handler),
+    });
     for (const prefix of MJ_PREFIXES) {
       const mj = `${prefix}/mj`;
       for (const [tail, action] of Object.entries(MJ_SUBMIT_ACTIONS)) {
-        scope.post(
-          `${mj}/submit/${tail}`,
-          limit,
-          this.admitted((r, reply) => this.mj.submit(action, r, reply.raw)),
-        );
+        scope.post(`${mj}/submit/${tail}`, {
+          ...limit,
+          ...admitted((r, reply) => this.mj.submit(action, r, reply.raw)),
+        });
       }
-      scope.post(
-        `${mj}/insight-face/swap`,
-        limit,
-        this.admitted((r, reply) => this.mj.submit('SWAP_FACE', r, reply.raw)),
-      );
-      scope.post(
-        `${mj}/notify`,
-        limit,
-        this.admitted((r, reply) => this.mj.notify(r, reply.raw)),
-      );
+      scope.post(`${mj}/insight-face/swap`, {
+        ...limit,
+        ...admitted((r, reply) => this.mj.submit('SWAP_FACE', r, reply.raw)),
+      });
+      scope.post(`${mj}/notify`, {
+        ...limit,
+        ...admitted((r, reply) => this.mj.notify(r, reply.raw)),
+      });
       scope.get(
         `${mj}/task/:id/fetch`,
-        this.admitted((r, reply, id) => this.mj.fetch(id, r, reply.raw)),
+        admitted((r, reply, id) => this.mj.fetch(id, r, reply.raw)),
       );
       scope.get(
         `${mj}/task/:id/image-seed`,
-        this.admitted((r, reply, id) => this.mj.imageSeed(id, r, reply.raw)),
+        admitted((r, reply, id) => this.mj.imageSeed(id, r, reply.raw)),
       );
-      scope.post(
-        `${mj}/task/list-by-condition`,
-        limit,
-        this.admitted((r, reply) => this.mj.listByCondition(r, reply.raw)),
-      );
+      scope.post(`${mj}/task/list-by-condition`, {
+        ...limit,
+        ...admitted((r, reply) => this.mj.listByCondition(r, reply.raw)),
+      });
       scope.get(`${mj}/image/:id`, (request: Request, reply) => {
         reply.hijack();
         return this.images.serve(
@@ -82,31 +109,22 @@ export class TaskRoutes {
         );
       });
     }
-    scope.post(
-      '/suno/submit/:action',
-      limit,
-      this.admitted((r, reply, _id, action) => this.suno.submit(action, r, reply.raw)),
-    );
-    scope.post(
-      '/suno/fetch',
-      limit,
-      this.admitted((r, reply) => this.suno.fetch(r, reply.raw)),
-    );
+    scope.post('/suno/submit/:action', {
+      ...limit,
+      ...admitted((r, reply, _id, action) => this.suno.submit(action, r, reply.raw)),
+    });
+    scope.post('/suno/fetch', {
+      ...limit,
+      ...admitted((r, reply) => this.suno.fetch(r, reply.raw)),
+    });
     scope.get(
       '/suno/fetch/:id',
-      this.admitted((r, reply, id) => this.suno.fetchOne(id, r, reply.raw)),
+      admitted((r, reply, id) => this.suno.fetchOne(id, r, reply.raw)),
     );
   }
 
-  /** Token admission, then the handler with the parsed body (`{}` for a GET). */
-  private admitted(
-    handler: (
-      request: TaskRequest,
-      reply: FastifyReply,
-      id: string,
-      action: string,
-    ) => Promise<void>,
-  ) {
+  /** The handler of an admitted route, given the parsed body (`{}` for a GET). */
+  private withBody(handler: TaskHandler) {
     return async (request: Request, reply: FastifyReply): Promise<void> => {
       reply.hijack();
       const startedAt = Date.now();
@@ -114,10 +132,9 @@ export class TaskRoutes {
       const trace = (record.relay = newRelayTrace(0));
       const requestId = record.ownId;
       const lang = langOf(request);
-      const admitted = this.admission.admitToken(taskKey(request), request.ip, lang, startedAt);
-      if (!admitted.ok) return sendError(reply.raw, admitted.error, requestId);
-      record.userId = admitted.caller.user.id;
-      trace.tokenId = admitted.caller.token?.id ?? 0;
+      const caller = callerOf(request);
+      record.userId = caller.user.id;
+      trace.tokenId = caller.token?.id ?? 0;
       let body: Readonly<Record<string, unknown>> = {};
       if (request.method === 'POST') {
         const parsed = Buffer.isBuffer(request.body) ? parseJsonObject(request.body) : undefined;
@@ -136,7 +153,7 @@ export class TaskRoutes {
         body = parsed;
       }
       const task: TaskRequest = {
-        caller: admitted.caller,
+        caller,
         requestId,
         correlationId: record.requestId,
         trace,
