@@ -9,6 +9,7 @@ import type {
   onRequestHookHandler,
 } from 'fastify';
 import { REQUEST_TRACKER } from '../observability/observability.tokens';
+import { newRelayTrace } from '../observability/request-record';
 import type { RequestTracker } from '../observability/request-tracker';
 import type { ClientWire } from './client-wire';
 import type { Admission, Caller } from './relay-admission';
@@ -24,6 +25,12 @@ export const REFUSED_BODY_DRAIN_BYTES = 8 * 1024;
 
 const CALLER = Symbol('tollgate.relayCaller');
 type GatedRequest = FastifyRequest & { [CALLER]?: Caller };
+
+/**
+ * What the route serves: a relay call (its refusals are counted and logged as relay calls, with
+ * no model, as when its handler refused them), or a read (model lists, billing, 501s).
+ */
+export type GatedRoute = 'call' | 'read';
 
 /**
  * Before answering a request whose body was not read to its end: close the connection unless what
@@ -59,30 +66,33 @@ export class RelayGate {
 
   /** A hook around a synchronous admission (tokens: a look-up in memory). */
   before(
+    route: GatedRoute,
     admit: (request: FastifyRequest) => Admission,
     wireOf: (request: FastifyRequest) => ClientWire,
   ): onRequestHookHandler {
     return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
       const admitted = admit(request);
       if (admitted.ok) (request as GatedRequest)[CALLER] = admitted.caller;
-      else this.refuse(request, reply, admitted.error, wireOf(request));
+      else this.refuse(route, request, reply, admitted.error, wireOf(request));
       done();
     };
   }
 
   /** The same around an admission that reads the stores (the playground's session). */
   beforeAsync(
+    route: GatedRoute,
     admit: (request: FastifyRequest) => Promise<Admission>,
     wireOf: (request: FastifyRequest) => ClientWire,
   ): onRequestAsyncHookHandler {
     return async (request: FastifyRequest, reply: FastifyReply) => {
       const admitted = await admit(request);
       if (admitted.ok) (request as GatedRequest)[CALLER] = admitted.caller;
-      else this.refuse(request, reply, admitted.error, wireOf(request));
+      else this.refuse(route, request, reply, admitted.error, wireOf(request));
     };
   }
 
   private refuse(
+    route: GatedRoute,
     request: FastifyRequest,
     reply: FastifyReply,
     error: RelayError,
@@ -91,6 +101,7 @@ export class RelayGate {
     // Hijacked: Fastify neither parses the body nor runs the handler.
     reply.hijack();
     const record = this.tracker.begin(request.raw, reply.raw, request.routeOptions.url ?? '');
+    if (route === 'call') record.relay = newRelayTrace(0);
     closeUnlessDrainable(request.raw, reply.raw);
     sendError(reply.raw, error, record.ownId, wire);
   }

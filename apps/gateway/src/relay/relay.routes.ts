@@ -18,7 +18,7 @@ import { SESSION_COOKIE } from '../auth/session-codec';
 import { ApiError } from '../shared/api-error';
 import { type Lang, pickLang, translate } from '../shared/i18n/messages';
 import { type Admission, RelayAdmission } from './relay-admission';
-import { callerOf, closeUnlessDrainable, RelayGate } from './relay-gate';
+import { callerOf, closeUnlessDrainable, type GatedRoute, RelayGate } from './relay-gate';
 import {
   CORS_HEADERS,
   RELAY_AUDIO_BODY_LIMIT,
@@ -127,11 +127,16 @@ export class RelayRoutes {
         );
       },
     );
-    const openAi = this.tokenGate(() => undefined);
-    const anthropic = this.tokenGate(() => 'anthropic');
-    const gemini = this.tokenGate(() => 'gemini');
+    const openAi = this.tokenGate('call', () => undefined);
+    const openAiRead = this.tokenGate('read', () => undefined);
+    const anthropic = this.tokenGate('call', () => 'anthropic');
+    const anthropicRead = this.tokenGate('read', () => 'anthropic');
+    const gemini = this.tokenGate('call', () => 'gemini');
+    const geminiRead = this.tokenGate('read', () => 'gemini');
     // GET /v1/models answers (and refuses) in the protocol the client's headers speak.
-    const listing = this.tokenGate((request) => listFormatOf(request.headers, queryOf(request)));
+    const listing = this.tokenGate('read', (request) =>
+      listFormatOf(request.headers, queryOf(request)),
+    );
 
     for (const [endpoint, tail] of Object.entries(RELAY_ENDPOINTS) as Array<
       [RelayEndpoint, string]
@@ -162,7 +167,7 @@ export class RelayRoutes {
     );
     scope.post<RelayParams>(
       '/v1/messages/count_tokens',
-      { bodyLimit: RELAY_JSON_BODY_LIMIT, onRequest: anthropic },
+      { bodyLimit: RELAY_JSON_BODY_LIMIT, onRequest: anthropicRead },
       (request: RawBodyRequest, reply) => this.onCountTokens(request, reply),
     );
     scope.post(
@@ -170,10 +175,10 @@ export class RelayRoutes {
       { bodyLimit: RELAY_JSON_BODY_LIMIT, onRequest: gemini },
       (request, reply) => this.onGemini(request as WildcardRequest, reply),
     );
-    scope.get('/v1beta/models', { onRequest: gemini }, (request, reply) =>
+    scope.get('/v1beta/models', { onRequest: geminiRead }, (request, reply) =>
       this.onModels(request, reply, undefined, 'gemini'),
     );
-    scope.get('/v1beta/models/*', { onRequest: gemini }, (request, reply) =>
+    scope.get('/v1beta/models/*', { onRequest: geminiRead }, (request, reply) =>
       this.onModels(
         request,
         reply,
@@ -186,6 +191,7 @@ export class RelayRoutes {
       {
         bodyLimit: RELAY_JSON_BODY_LIMIT,
         onRequest: this.gate.beforeAsync(
+          'call',
           (request) => this.admitPlayground(request),
           () => OPENAI_CLIENT,
         ),
@@ -201,10 +207,10 @@ export class RelayRoutes {
     for (const prefix of ['', '/v1']) {
       scope.get(
         `${prefix}/dashboard/billing/subscription`,
-        { onRequest: openAi },
+        { onRequest: openAiRead },
         (request, reply) => this.onBilling(request, reply, 'subscription'),
       );
-      scope.get(`${prefix}/dashboard/billing/usage`, { onRequest: openAi }, (request, reply) =>
+      scope.get(`${prefix}/dashboard/billing/usage`, { onRequest: openAiRead }, (request, reply) =>
         this.onBilling(request, reply, 'usage'),
       );
     }
@@ -212,7 +218,7 @@ export class RelayRoutes {
       scope.route({
         method: route.method,
         url: route.url,
-        onRequest: openAi,
+        onRequest: openAiRead,
         handler: (request, reply) => this.onNotImplemented(request, reply),
       });
     }
@@ -333,9 +339,11 @@ export class RelayRoutes {
 
   /** Token admission before the body, the key where `ingressOf`'s clients put it. */
   private tokenGate(
+    route: GatedRoute,
     ingressOf: (request: FastifyRequest) => IngressKind | undefined,
   ): onRequestHookHandler {
     return this.gate.before(
+      route,
       (request) =>
         this.admission.admitToken(
           clientKey(ingressOf(request), request.headers, queryOf(request)),

@@ -55,6 +55,7 @@ export class TaskRoutes {
   register(scope: FastifyInstance): void {
     const limit = { bodyLimit: RELAY_JSON_BODY_LIMIT };
     const admitKey = this.gate.before(
+      'call',
       (request) =>
         this.admission.admitToken(taskKey(request), request.ip, langOf(request), Date.now()),
       () => OPENAI_CLIENT,
