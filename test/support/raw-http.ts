@@ -48,9 +48,10 @@ export function requestHead(
 
 /** The server side of every connection a server accepts from now on (bytesRead stays readable). */
 export function serverSockets(server: Server): { byClientPort(port: number): Socket | undefined } {
-  const sockets: Socket[] = [];
-  server.on('connection', (socket: Socket) => sockets.push(socket));
-  return { byClientPort: (port) => sockets.find((s) => s.remotePort === port) };
+  const byPort = new Map<number, Socket>();
+  // The peer's port is read now: once the socket is closed Node may no longer know it.
+  server.on('connection', (socket: Socket) => byPort.set(socket.remotePort!, socket));
+  return { byClientPort: (port) => byPort.get(port) };
 }
 
 export interface Upload {

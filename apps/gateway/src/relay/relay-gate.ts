@@ -18,8 +18,9 @@ import { sendError } from './relay-http';
 /**
  * A refused request whose declared body is at most this is drained (Node reads it to its end) so
  * that its keep-alive connection serves the next request; a larger body, or one of unannounced
- * length (chunked), is never read: the answer closes the connection instead. A wrong key costs the
- * gateway at most this much of its body, whatever the client sends.
+ * length (chunked), is not read: the answer closes the connection instead. Beyond what arrived
+ * with its headers (Node's one socket read, up to 64 KiB), a wrong key costs the gateway at most
+ * this much of its body, whatever the client sends.
  */
 export const REFUSED_BODY_DRAIN_BYTES = 8 * 1024;
 

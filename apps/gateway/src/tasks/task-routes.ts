@@ -1,14 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MJ_SUBMIT_ACTIONS, parseJsonObject } from '@tollgate/relay';
-import type {
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-  RouteShorthandOptionsWithHandler,
-} from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OPENAI_CLIENT } from '../relay/client-wire';
 import { keyOfAuthorization, RelayAdmission } from '../relay/relay-admission';
 import { callerOf, RelayGate } from '../relay/relay-gate';
@@ -26,14 +18,7 @@ import type { TaskRequest } from './task-request';
 /** new-api's mode prefixes: cut before the call goes upstream, not used for price or routing. */
 const MJ_PREFIXES = ['', '/mj-fast', '/mj-relax', '/mj-turbo'];
 
-type TaskParams = { Params: { action?: string; id?: string } };
-type Request = FastifyRequest<TaskParams>;
-type TaskHandler = (
-  request: TaskRequest,
-  reply: FastifyReply,
-  id: string,
-  action: string,
-) => Promise<void>;
+type Request = FastifyRequest<{ Params: { action?: string; id?: string } }>;
 
 /**
  * The task relays' routes on the relay's Fastify front (raw bodies, no Nest on the path): the key
@@ -54,52 +39,50 @@ export class TaskRoutes {
 
   register(scope: FastifyInstance): void {
     const limit = { bodyLimit: RELAY_JSON_BODY_LIMIT };
-    const admitKey = this.gate.before(
-      'call',
-      (request) =>
-        this.admission.admitToken(taskKey(request), request.ip, langOf(request), Date.now()),
-      () => OPENAI_CLIENT,
-    );
-    /** Admitted at the door (the key before the body), then `handler` with the parsed body. */
-    const admitted = (
-      handler: TaskHandler,
-    ): RouteShorthandOptionsWithHandler<
-      RawServerDefault,
-      RawRequestDefaultExpression,
-      RawReplyDefaultExpression,
-      TaskParams
-    > => ({
-      onRequest: admitKey,
-      handler: this.withBody(handler),
-    });
+    // The key before the body: the routes whose handler is `admitted` get this onRequest hook.
+    const gated = {
+      onRequest: this.gate.before(
+        'call',
+        (request) =>
+          this.admission.admitToken(taskKey(request), request.ip, langOf(request), Date.now()),
+        () => OPENAI_CLIENT,
+      ),
+    };
+    const gatedBody = { ...limit, ...gated };
     for (const prefix of MJ_PREFIXES) {
       const mj = `${prefix}/mj`;
       for (const [tail, action] of Object.entries(MJ_SUBMIT_ACTIONS)) {
-        scope.post(`${mj}/submit/${tail}`, {
-          ...limit,
-          ...admitted((r, reply) => this.mj.submit(action, r, reply.raw)),
-        });
+        scope.post(
+          `${mj}/submit/${tail}`,
+          gatedBody,
+          this.admitted((r, reply) => this.mj.submit(action, r, reply.raw)),
+        );
       }
-      scope.post(`${mj}/insight-face/swap`, {
-        ...limit,
-        ...admitted((r, reply) => this.mj.submit('SWAP_FACE', r, reply.raw)),
-      });
-      scope.post(`${mj}/notify`, {
-        ...limit,
-        ...admitted((r, reply) => this.mj.notify(r, reply.raw)),
-      });
+      scope.post(
+        `${mj}/insight-face/swap`,
+        gatedBody,
+        this.admitted((r, reply) => this.mj.submit('SWAP_FACE', r, reply.raw)),
+      );
+      scope.post(
+        `${mj}/notify`,
+        gatedBody,
+        this.admitted((r, reply) => this.mj.notify(r, reply.raw)),
+      );
       scope.get(
         `${mj}/task/:id/fetch`,
-        admitted((r, reply, id) => this.mj.fetch(id, r, reply.raw)),
+        gated,
+        this.admitted((r, reply, id) => this.mj.fetch(id, r, reply.raw)),
       );
       scope.get(
         `${mj}/task/:id/image-seed`,
-        admitted((r, reply, id) => this.mj.imageSeed(id, r, reply.raw)),
+        gated,
+        this.admitted((r, reply, id) => this.mj.imageSeed(id, r, reply.raw)),
       );
-      scope.post(`${mj}/task/list-by-condition`, {
-        ...limit,
-        ...admitted((r, reply) => this.mj.listByCondition(r, reply.raw)),
-      });
+      scope.post(
+        `${mj}/task/list-by-condition`,
+        gatedBody,
+        this.admitted((r, reply) => this.mj.listByCondition(r, reply.raw)),
+      );
       scope.get(`${mj}/image/:id`, (request: Request, reply) => {
         reply.hijack();
         return this.images.serve(
@@ -110,23 +93,34 @@ export class TaskRoutes {
         );
       });
     }
-    scope.post('/suno/submit/:action', {
-      ...limit,
-      ...admitted((r, reply, _id, action) => this.suno.submit(action, r, reply.raw)),
-    });
-    scope.post('/suno/fetch', {
-      ...limit,
-      ...admitted((r, reply) => this.suno.fetch(r, reply.raw)),
-    });
+    scope.post(
+      '/suno/submit/:action',
+      gatedBody,
+      this.admitted((r, reply, _id, action) => this.suno.submit(action, r, reply.raw)),
+    );
+    scope.post(
+      '/suno/fetch',
+      gatedBody,
+      this.admitted((r, reply) => this.suno.fetch(r, reply.raw)),
+    );
     scope.get(
       '/suno/fetch/:id',
-      admitted((r, reply, id) => this.suno.fetchOne(id, r, reply.raw)),
+      gated,
+      this.admitted((r, reply, id) => this.suno.fetchOne(id, r, reply.raw)),
     );
   }
 
-  /** The handler of an admitted route, given the parsed body (`{}` for a GET). */
-  private withBody(handler: TaskHandler) {
-    return async (request: Request, reply: FastifyReply): Promise<void> => {
+  /** The handler of a route its gate admitted, given the parsed body (`{}` for a GET). */
+  private admitted(
+    handler: (
+      request: TaskRequest,
+      reply: FastifyReply,
+      id: string,
+      action: string,
+    ) => Promise<void>,
+  ) {
+    // Typed as any route's handler: the gate's hook in the same options fixes the route's generics.
+    return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       reply.hijack();
       const startedAt = Date.now();
       const record = this.tracker.begin(request.raw, reply.raw, request.routeOptions.url ?? '');
@@ -164,7 +158,8 @@ export class TaskRoutes {
         body,
         startedAt,
       };
-      const call = handler(task, reply, request.params.id ?? '', request.params.action ?? '');
+      const { id, action } = (request as Request).params;
+      const call = handler(task, reply, id ?? '', action ?? '');
       this.pending.track(call); // a submission records its charge after the upstream answered
       await call;
     };
