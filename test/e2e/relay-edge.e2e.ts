@@ -60,8 +60,8 @@ describe('the relay edge', () => {
   afterAll(() => t.close());
 
   /** The 32 MB upload whose head is refused: sent slowly, 1 KiB and then a pause. */
-  async function slowUpload(path: string, headers: Record<string, string>) {
-    const head = requestHead('POST', path, {
+  async function slowUpload(path: string, headers: Record<string, string>, method = 'POST') {
+    const head = requestHead(method, path, {
       ...JSON_TYPE,
       'content-length': String(ATTACK_BYTES),
       ...headers,
@@ -118,6 +118,12 @@ describe('the relay edge', () => {
       check(await slowUpload(path, headers));
     },
   );
+
+  it('the CORS preflight is answered at its headers too, whatever body it announces', async () => {
+    const answer = await slowUpload('/v1/chat/completions', {}, 'OPTIONS');
+    expect(answer.status).toBe(204);
+    expect(answer.headers['access-control-allow-origin']).toBe('*');
+  });
 
   it('a disabled token is refused before its body too', async () => {
     const answer = await slowUpload('/v1/chat/completions', {
@@ -179,6 +185,27 @@ describe('the relay edge', () => {
     const second = upload.received.slice(upload.received.indexOf('HTTP/1.1', 1));
     expect(second).toMatch(/^HTTP\/1\.1 200 /);
   });
+
+  it.each(['/api/nothing', '/console/nothing'])(
+    'outside the relay, POST %s (no route) with 15 MB announced: 404 at its headers, closed',
+    async (path) => {
+      const head = requestHead('POST', path, {
+        ...JSON_TYPE,
+        'content-length': String(15 * MIB),
+      });
+      const upload = await startUpload(t.url, head);
+      await upload.send(1024);
+      const answer = await upload.answer();
+      expect([answer.status, answer.json]).toEqual([
+        404,
+        { success: false, message: expect.any(String) },
+      ]);
+      await upload.closed;
+      expect(sockets.byClientPort(upload.port)!.bytesRead).toBeLessThanOrEqual(
+        Buffer.byteLength(head) + 1024,
+      );
+    },
+  );
 
   describe('answers no handler writes, in the protocol of the path', () => {
     const exchange = (method: string, path: string, headers: Record<string, string> = {}) =>

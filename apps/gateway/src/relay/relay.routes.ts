@@ -224,11 +224,22 @@ export class RelayRoutes {
     }
     // Midjourney and Suno (/mj, /mj-fast/mj, …, /suno): the same front, parsers and gate.
     this.tasks.register(scope);
-    scope.options('/v1/*', (_request, reply) => {
-      reply.hijack();
-      reply.raw.writeHead(204, CORS_HEADERS);
-      reply.raw.end();
-    });
+    // The preflight is answered at its headers: Fastify would otherwise read whatever body an
+    // OPTIONS request announces (up to the parser's 40 MB) before the handler, without a key.
+    scope.options(
+      '/v1/*',
+      {
+        onRequest: (request, reply, done) => {
+          reply.hijack();
+          this.tracker.begin(request.raw, reply.raw, request.routeOptions.url ?? '');
+          closeUnlessDrainable(request.raw, reply.raw);
+          reply.raw.writeHead(204, CORS_HEADERS);
+          reply.raw.end();
+          done();
+        },
+      },
+      () => undefined, // never reached: the hook answered
+    );
   }
 
   private onRelay(
