@@ -594,6 +594,25 @@ describe('role matrix over every /api route', () => {
   it('a refused call changes nothing', async () => {
     const before = (await clients.root.get(`/api/user/${ctx.targetId}`)).body.data;
     const notice = (await clients.root.get('/api/option/')).body.data;
+    // Root's channel: an administrator may edit it, but not send its key elsewhere without it.
+    const created = await clients.root.post('/api/channel/', {
+      type: 1,
+      name: ctx.unique('root-channel'),
+      key: 'sk-root-matrix',
+      base_url: 'http://127.0.0.1:9',
+      models: 'gpt-4o-mini',
+    });
+    const channelId = (created.body.data.ids as number[])[0]!;
+    const channel = (await clients.root.get(`/api/channel/${channelId}`)).body.data;
+    const retarget = await clients.admin.put('/api/channel/', {
+      id: channelId,
+      base_url: 'http://127.0.0.1:10',
+    });
+    expect(retarget.body).toEqual({
+      success: false,
+      message:
+        '修改渠道类型、Base URL 或其他参数时请重新填写密钥（仅超级管理员可沿用已保存的密钥）',
+    });
     await clients.ordinary.put('/api/user/', {
       id: ctx.targetId,
       display_name: 'Hacked',
@@ -605,6 +624,7 @@ describe('role matrix over every /api route', () => {
     expect((await clients.root.get(`/api/user/${ctx.targetId}`)).body.data).toEqual(before);
     expect((await clients.root.get('/api/option/')).body.data).toEqual(notice);
     expect((await clients.root.get('/api/user/search?keyword=sneaky')).body.data.total).toBe(0);
+    expect((await clients.root.get(`/api/channel/${channelId}`)).body.data).toEqual(channel);
   });
 
   it('the throwaway accounts really were deleted by DELETE /api/user/self', async () => {

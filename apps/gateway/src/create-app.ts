@@ -25,7 +25,7 @@ export async function createApp(
 ): Promise<NestFastifyApplication> {
   const log = createAppLog(config, logDestination);
   const tracker = new RequestTracker();
-  const front = relayFront({ trustProxy: config.trustProxy });
+  const front = relayFront({ trustProxy: config.trustProxy, tracker });
   // Before any route exists: every relay route's handler is wrapped as it is registered.
   tracker.instrumentRoutes(front.instance);
   const adapter = new FastifyAdapter({

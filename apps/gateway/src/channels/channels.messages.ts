@@ -45,6 +45,10 @@ export const CHANNEL_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: st
     'zh-CN': '更改渠道类型时请重新填写密钥',
     en: 'Please enter the key again when changing the channel type',
   },
+  'channel.key_required_for_target_change': {
+    'zh-CN': '修改渠道类型、Base URL 或其他参数时请重新填写密钥（仅超级管理员可沿用已保存的密钥）',
+    en: 'Please enter the key again when changing the channel type, base URL or other parameter (only root may keep the stored key)',
+  },
   'channel.status_invalid': { 'zh-CN': '无效的渠道状态', en: 'Invalid channel status' },
   'channel.already_exists': { 'zh-CN': '渠道已存在', en: 'The channel already exists' },
   'channel.balance_invalid': {

@@ -127,6 +127,12 @@ export function installHttpEdge(fastify: FastifyInstance): void {
   );
 
   fastify.addHook('onRequest', async (request, reply) => {
+    if (request.is404 && hasBody(request)) {
+      // No route will read the body, but Fastify would read it (up to the global limit) before
+      // its 404: refuse at the headers and close instead of draining the upload.
+      void reply.header('connection', 'close');
+      throw new ApiError('common.not_found', {}, 404);
+    }
     if (!isApiPath(pathOf(request.url))) return;
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > request.routeOptions.bodyLimit) {

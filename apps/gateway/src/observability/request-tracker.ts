@@ -5,7 +5,8 @@ import { newRequestId, requestIdFrom } from './request-id';
 import type { RequestObserver, RequestRecord, UpstreamObserver } from './request-record';
 
 const RECORD = Symbol('tollgate.requestRecord');
-const UNMATCHED = 'unmatched';
+/** The route label of a request no route matched (never the raw path: labels stay few). */
+export const UNMATCHED_ROUTE = 'unmatched';
 
 type Tracked = IncomingMessage & { [RECORD]?: RequestRecord };
 type TrackedResponse = ServerResponse & { [RECORD]?: RequestRecord };
@@ -82,7 +83,7 @@ export class RequestTracker {
   /** Opens records in onRequest (the console's instance: matched routes and its 404s). */
   instrumentRequests(fastify: FastifyInstance): void {
     fastify.addHook('onRequest', (request, reply, done) => {
-      this.begin(request.raw, reply.raw, request.routeOptions.url ?? UNMATCHED);
+      this.begin(request.raw, reply.raw, request.routeOptions.url ?? UNMATCHED_ROUTE);
       done();
     });
   }

@@ -1,6 +1,21 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { connect } from 'node:net';
 import { request } from 'undici';
 import { relayFront, relayFrontOf } from './relay-front';
+
+const EN = { 'accept-language': 'en' };
+
+/** Writes `text` on a new connection and reads until the server closes it. */
+function rawExchange(url: string, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+    socket.write(text);
+  });
+}
 
 describe('relayFront', () => {
   let app: FastifyInstance;
@@ -17,6 +32,7 @@ describe('relayFront', () => {
     const front = relayFrontOf(app.server)!;
     front.post('/v1/echo', (req) => ({ body: req.body, ip: req.ip }));
     front.get('/v1/models', () => ({ relay: true }));
+    front.get('/v1/items/:id', () => ({ relay: true }));
     await front.ready();
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
@@ -44,13 +60,94 @@ describe('relayFront', () => {
     expect(appHooks).toEqual([]);
   });
 
-  it('hands every other request, untouched, to the app (hooks, routes, 404s)', async () => {
+  it('hands every request outside the relay prefixes, untouched, to the app (hooks, routes, 404s)', async () => {
     const status = await request(`${url}/api/status`);
     expect(await status.body.json()).toEqual({ ok: true });
-    const missing = await request(`${url}/v1/nothing-here`, { method: 'POST', body: 'x' });
+    const missing = await request(`${url}/v1x/nothing-here`, { method: 'POST', body: 'x' });
     expect(missing.statusCode).toBe(404);
     await missing.body.dump();
-    expect(appHooks).toEqual(['/api/status', '/v1/nothing-here']);
+    expect(appHooks).toEqual(['/api/status', '/v1x/nothing-here']);
+  });
+
+  it('answers an unknown path under a relay prefix itself, in the protocol of the path', async () => {
+    const answers = await Promise.all(
+      ['/v1/nothing-here', '/v1/messages/nothing', '/v1beta/nothing', '/suno/x', '/mj-fast/x'].map(
+        async (path) => {
+          const res = await request(`${url}${path}?q=1`, {
+            method: 'POST',
+            body: 'x',
+            headers: EN,
+          });
+          return [path, res.statusCode, await res.body.json()];
+        },
+      ),
+    );
+    const openAi = (path: string) => ({
+      error: {
+        message: expect.stringContaining(`Invalid URL (POST ${path}) (request id: `),
+        type: 'invalid_request_error',
+        param: '',
+        code: 'not_found',
+      },
+    });
+    expect(answers).toEqual([
+      ['/v1/nothing-here', 404, openAi('/v1/nothing-here')],
+      [
+        '/v1/messages/nothing',
+        404,
+        {
+          type: 'error',
+          error: {
+            type: 'not_found_error',
+            message: expect.stringContaining('Invalid URL (POST /v1/messages/nothing)'),
+          },
+        },
+      ],
+      [
+        '/v1beta/nothing',
+        404,
+        {
+          error: {
+            code: 404,
+            status: 'NOT_FOUND',
+            message: expect.stringContaining('Invalid URL (POST /v1beta/nothing)'),
+          },
+        },
+      ],
+      ['/suno/x', 404, openAi('/suno/x')],
+      ['/mj-fast/x', 404, openAi('/mj-fast/x')],
+    ]);
+    expect(appHooks).toEqual([]);
+  });
+
+  it('tells a wrong method (405, with Allow) from an unknown path', async () => {
+    const wrong = await request(`${url}/v1/echo`, { method: 'PUT', body: 'x', headers: EN });
+    expect(wrong.statusCode).toBe(405);
+    expect(wrong.headers.allow).toBe('POST');
+    expect(await wrong.body.json()).toEqual({
+      error: expect.objectContaining({
+        message: expect.stringContaining('Invalid method for URL (PUT /v1/echo)'),
+        code: 'method_not_allowed',
+      }),
+    });
+  });
+
+  it("shapes the router's 414 and Node's 431 on relay paths; elsewhere Fastify's stay", async () => {
+    const long = await request(`${url}/v1/items/${'x'.repeat(3000)}`);
+    expect(long.statusCode).toBe(414);
+    expect(await long.body.json()).toEqual({
+      error: expect.objectContaining({ code: 'uri_too_long', type: 'invalid_request_error' }),
+    });
+    const raw = (path: string) =>
+      rawExchange(url, `GET ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'y'.repeat(20_000)}\r\n\r\n`);
+    const relay = await raw('/v1/models');
+    expect(relay).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(relay.slice(relay.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: expect.objectContaining({ code: 'headers_too_large', type: 'invalid_request_error' }),
+    });
+    const console = await raw('/api/status');
+    expect(console).toMatch(/^HTTP\/1\.1 431 /);
+    expect(console).toContain('"statusCode":431');
   });
 
   it('sets the server timeouts Fastify sets on a server it creates', () => {

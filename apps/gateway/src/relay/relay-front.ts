@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { RequestTracker } from '../observability/request-tracker';
+import { answerClientError, answerFrameworkError, answerUnmatched } from './relay-edge';
+import { pathOfUrl, wireOfRelayPath } from './relay-paths';
 
 const fronts = new WeakMap<Server, FastifyInstance>();
 
@@ -16,19 +19,32 @@ export const RELAY_MAX_PARAM_LENGTH = 2048;
  * relay never needed: Nest's four onRequest and one onResponse hooks, the version constraint,
  * middie, @fastify/cookie. Here none of them runs on /v1, /pg or /dashboard.
  *
+ * Under the relay's prefixes (relay-paths.ts) every answer is the relay's, in the protocol of the
+ * path: a path no relay route matches gets 404 (405 for a wrong method), the router's refusals
+ * 414/400, and Node's parser's refusals (431, 400) when the packet shows the path (relay-edge.ts).
+ *
  * Use `serverFactory` as the app's Fastify option; the relay module adds its routes at init.
  */
-export function relayFront(options: Pick<FastifyServerOptions, 'trustProxy'>) {
+export function relayFront(
+  options: Pick<FastifyServerOptions, 'trustProxy'> & { tracker?: RequestTracker },
+) {
   let app: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  const relay = Fastify({
+  const { tracker } = options;
+  const relay: FastifyInstance = Fastify({
     trustProxy: options.trustProxy,
+    frameworkErrors: (error, request, reply) =>
+      answerFrameworkError(error, request.raw, reply.raw, tracker),
     routerOptions: {
       ignoreTrailingSlash: true,
       // A model or file id in the path is the relay's to judge (404 model_not_found, 501), in its
       // own error shape: find-my-way's 100 would answer 414 in Fastify's. No regex params here.
       maxParamLength: RELAY_MAX_PARAM_LENGTH,
-      // Not a relay route: the app's own router (and its 404) decide, as before.
-      defaultRoute: (req: IncomingMessage, res: ServerResponse) => app?.(req, res),
+      // Not a relay route: under a relay prefix the relay's 404/405, elsewhere the app's router.
+      defaultRoute: (req: IncomingMessage, res: ServerResponse) => {
+        const wire = wireOfRelayPath(pathOfUrl(req.url ?? '/'));
+        if (wire) answerUnmatched(relay, req, res, wire, tracker);
+        else app?.(req, res);
+      },
     },
   });
   const serverFactory = (
@@ -37,6 +53,9 @@ export function relayFront(options: Pick<FastifyServerOptions, 'trustProxy'>) {
   ): Server => {
     app = handler;
     const server = createServer((req, res) => relay.routing(req, res));
+    // Before Fastify's own listener (added once this factory returns), which skips a socket
+    // already answered and destroyed here.
+    server.prependListener('clientError', answerClientError);
     // What Fastify sets on a server it creates itself.
     server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;
     server.requestTimeout = opts.requestTimeout ?? 0;

@@ -23,6 +23,7 @@ import { UsageAppender } from '../usage/usage-appender';
 import type { ReadStore } from '@tollgate/read-store';
 import type { SecretBox } from '../infrastructure/secret-box';
 import { RelayAdmission } from './relay-admission';
+import { RelayGate } from './relay-gate';
 import type { RelayCommandsPort, RoutedChannel, RoutingTablePort } from './relay-ports';
 import { RelaySettingsView } from './relay-settings';
 import type { TaskRoutes } from '../tasks/task-routes';
@@ -224,6 +225,7 @@ describe('relay pipeline', () => {
     const routes = new RelayRoutes(
       service,
       admission,
+      new RelayGate(tracker),
       settings,
       () => {
         throw new Error('no playground in this harness');

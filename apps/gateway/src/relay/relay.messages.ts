@@ -128,4 +128,25 @@ export const RELAY_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: stri
     'zh-CN': '未登录或登录已过期，请重新登录！',
     en: 'Not logged in or the session expired, please log in again',
   },
+  // The edge: answers no relay handler writes (unknown URL, wrong method, limits of the request).
+  'relay.invalid_url': {
+    'zh-CN': '无效的 URL（{method} {path}）',
+    en: 'Invalid URL ({method} {path})',
+  },
+  'relay.method_not_allowed': {
+    'zh-CN': '该 URL 不支持此请求方法（{method} {path}）',
+    en: 'Invalid method for URL ({method} {path})',
+  },
+  'relay.body_too_large': {
+    'zh-CN': '请求体过大，最多 {limit} MiB',
+    en: 'The request body is too large: at most {limit} MiB',
+  },
+  'relay.uri_too_long': { 'zh-CN': '请求 URL 过长', en: 'The request URL is too long' },
+  'relay.bad_url': { 'zh-CN': '请求 URL 编码无效', en: 'The request URL is not validly encoded' },
+  'relay.headers_too_large': {
+    'zh-CN': '请求头过大',
+    en: 'The request headers are too large',
+  },
+  'relay.request_timeout': { 'zh-CN': '请求超时', en: 'The request timed out' },
+  'relay.bad_request': { 'zh-CN': '无法解析的 HTTP 请求', en: 'Malformed HTTP request' },
 };

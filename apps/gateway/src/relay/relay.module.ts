@@ -17,6 +17,7 @@ import { TaskPollController } from '../tasks/task-poll.controller';
 import { TASK_RELAY_PROVIDERS } from '../tasks/task-relay.providers';
 import { RelayAdmission } from './relay-admission';
 import { RelayCommands } from './relay-commands';
+import { RelayGate } from './relay-gate';
 import { relayFrontOf } from './relay-front';
 import {
   BALANCE_BOOK_PORT,
@@ -54,6 +55,7 @@ import { UpstreamPools } from './upstream-pools';
     RelaySettingsView,
     UpstreamPools,
     RelayAdmission,
+    RelayGate,
     RelayService,
     RelayRoutes,
     RelayCommands,

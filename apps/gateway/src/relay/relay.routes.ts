@@ -12,12 +12,13 @@ import {
   RelayError,
   type RelayEndpoint,
 } from '@tollgate/relay';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { Authenticator } from '../auth/authenticator';
 import { SESSION_COOKIE } from '../auth/session-codec';
 import { ApiError } from '../shared/api-error';
 import { type Lang, pickLang, translate } from '../shared/i18n/messages';
-import { RelayAdmission } from './relay-admission';
+import { type Admission, RelayAdmission } from './relay-admission';
+import { callerOf, closeUnlessDrainable, type GatedRoute, RelayGate } from './relay-gate';
 import {
   CORS_HEADERS,
   RELAY_AUDIO_BODY_LIMIT,
@@ -26,6 +27,7 @@ import {
   sendError,
   sendJson,
 } from './relay-http';
+import { pathOfUrl, wireOfRelayPath } from './relay-paths';
 import {
   BALANCE_BOOK_PORT,
   type BalanceBookPort,
@@ -39,7 +41,7 @@ import { RelaySettingsView } from './relay-settings';
 import { RelayService } from './relay.service';
 import type { RelayCall } from './relay-call';
 import { clientKey, listFormatOf } from './client-key';
-import { clientWireOfIngress } from './client-wire';
+import { clientWireOfIngress, OPENAI_CLIENT } from './client-wire';
 import { modelEntry, modelList } from './model-lists';
 import { TaskRoutes } from '../tasks/task-routes';
 import { REQUEST_TRACKER } from '../observability/observability.tokens';
@@ -52,8 +54,11 @@ export { RELAY_AUDIO_BODY_LIMIT, RELAY_JSON_BODY_LIMIT } from './relay-http';
 /** Resolves the app's Authenticator (the playground signs in with the console session). */
 export const PLAYGROUND_AUTHENTICATOR = Symbol('PLAYGROUND_AUTHENTICATOR');
 
-type RawBodyRequest = FastifyRequest<{ Params: { model?: string; '*'?: string } }>;
+type RelayParams = { Params: { model?: string; '*'?: string } };
+type RawBodyRequest = FastifyRequest<RelayParams>;
 type WildcardRequest = RawBodyRequest;
+
+const MIB = 1024 * 1024;
 
 /**
  * The relay's HTTP surface, registered as plain Fastify routes in their own encapsulated scope:
@@ -65,6 +70,7 @@ export class RelayRoutes {
   constructor(
     private readonly relay: RelayService,
     private readonly admission: RelayAdmission,
+    private readonly gate: RelayGate,
     private readonly settings: RelaySettingsView,
     @Inject(PLAYGROUND_AUTHENTICATOR) private readonly authenticator: () => Authenticator,
     @Inject(ROUTING_TABLE_PORT) private readonly routing: RoutingTablePort,
@@ -89,37 +95,62 @@ export class RelayRoutes {
       { parseAs: 'buffer', bodyLimit: RELAY_AUDIO_BODY_LIMIT },
       (_request, body, parsed) => parsed(null, body),
     );
+    // The body parser's refusals (over the limit, a length that does not match): in the route's
+    // protocol, and the rest of an upload Fastify stopped reading is not drained.
     scope.setErrorHandler(
       (error: Error & { statusCode?: number; code?: string }, request, reply) => {
         const requestId = this.tracker.ownIdOf(request.raw);
         const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
         reply.hijack();
+        closeUnlessDrainable(request.raw, reply.raw);
+        const tooLarge = status === 413;
+        const limit = request.routeOptions.bodyLimit ?? RELAY_JSON_BODY_LIMIT;
         sendError(
           reply.raw,
-          new RelayError(
-            status,
-            status === 413 ? 'request body too large' : error.message,
-            'invalid_request_error',
-            error.code ?? 'invalid_request',
-          ),
+          tooLarge
+            ? relayError(
+                langOf(request),
+                413,
+                'relay.body_too_large',
+                { limit: Math.floor(limit / MIB) },
+                'invalid_request_error',
+                'request_too_large',
+              )
+            : new RelayError(
+                status,
+                error.message,
+                'invalid_request_error',
+                error.code ?? 'invalid_request',
+              ),
           requestId,
+          wireOfRelayPath(pathOfUrl(request.url)) ?? OPENAI_CLIENT,
         );
       },
+    );
+    const openAi = this.tokenGate('call', () => undefined);
+    const openAiRead = this.tokenGate('read', () => undefined);
+    const anthropic = this.tokenGate('call', () => 'anthropic');
+    const anthropicRead = this.tokenGate('read', () => 'anthropic');
+    const gemini = this.tokenGate('call', () => 'gemini');
+    const geminiRead = this.tokenGate('read', () => 'gemini');
+    // GET /v1/models answers (and refuses) in the protocol the client's headers speak.
+    const listing = this.tokenGate('read', (request) =>
+      listFormatOf(request.headers, queryOf(request)),
     );
 
     for (const [endpoint, tail] of Object.entries(RELAY_ENDPOINTS) as Array<
       [RelayEndpoint, string]
     >) {
       const audio = endpoint === 'audioTranscriptions' || endpoint === 'audioTranslations';
-      scope.post(
+      scope.post<RelayParams>(
         `/v1${tail}`,
-        { bodyLimit: audio ? RELAY_AUDIO_BODY_LIMIT : RELAY_JSON_BODY_LIMIT },
+        { bodyLimit: audio ? RELAY_AUDIO_BODY_LIMIT : RELAY_JSON_BODY_LIMIT, onRequest: openAi },
         (request: RawBodyRequest, reply) => this.onRelay(request, reply, endpoint, `/v1${tail}`),
       );
     }
-    scope.post(
+    scope.post<RelayParams>(
       '/v1/engines/:model/embeddings',
-      { bodyLimit: RELAY_JSON_BODY_LIMIT },
+      { bodyLimit: RELAY_JSON_BODY_LIMIT, onRequest: openAi },
       (request: RawBodyRequest, reply) =>
         this.onRelay(
           request,
@@ -129,23 +160,25 @@ export class RelayRoutes {
           request.params.model,
         ),
     );
-    scope.post(
+    scope.post<RelayParams>(
       '/v1/messages',
-      { bodyLimit: RELAY_JSON_BODY_LIMIT },
+      { bodyLimit: RELAY_JSON_BODY_LIMIT, onRequest: anthropic },
       (request: RawBodyRequest, reply) => this.onMessages(request, reply),
     );
-    scope.post(
+    scope.post<RelayParams>(
       '/v1/messages/count_tokens',
-      { bodyLimit: RELAY_JSON_BODY_LIMIT },
+      { bodyLimit: RELAY_JSON_BODY_LIMIT, onRequest: anthropicRead },
       (request: RawBodyRequest, reply) => this.onCountTokens(request, reply),
     );
-    scope.post('/v1beta/models/*', { bodyLimit: RELAY_JSON_BODY_LIMIT }, (request, reply) =>
-      this.onGemini(request as WildcardRequest, reply),
+    scope.post(
+      '/v1beta/models/*',
+      { bodyLimit: RELAY_JSON_BODY_LIMIT, onRequest: gemini },
+      (request, reply) => this.onGemini(request as WildcardRequest, reply),
     );
-    scope.get('/v1beta/models', (request, reply) =>
+    scope.get('/v1beta/models', { onRequest: geminiRead }, (request, reply) =>
       this.onModels(request, reply, undefined, 'gemini'),
     );
-    scope.get('/v1beta/models/*', (request, reply) =>
+    scope.get('/v1beta/models/*', { onRequest: geminiRead }, (request, reply) =>
       this.onModels(
         request,
         reply,
@@ -153,18 +186,31 @@ export class RelayRoutes {
         'gemini',
       ),
     );
-    scope.post('/pg/chat/completions', { bodyLimit: RELAY_JSON_BODY_LIMIT }, (request, reply) =>
-      this.onPlayground(request, reply),
+    scope.post(
+      '/pg/chat/completions',
+      {
+        bodyLimit: RELAY_JSON_BODY_LIMIT,
+        onRequest: this.gate.beforeAsync(
+          'call',
+          (request) => this.admitPlayground(request),
+          () => OPENAI_CLIENT,
+        ),
+      },
+      (request, reply) => this.onPlayground(request, reply),
     );
-    scope.get('/v1/models', (request, reply) => this.onModels(request, reply));
-    scope.get('/v1/models/:model', (request: RawBodyRequest, reply) =>
+    scope.get('/v1/models', { onRequest: listing }, (request, reply) =>
+      this.onModels(request, reply),
+    );
+    scope.get<RelayParams>('/v1/models/:model', { onRequest: listing }, (request, reply) =>
       this.onModels(request, reply, request.params.model ?? ''),
     );
     for (const prefix of ['', '/v1']) {
-      scope.get(`${prefix}/dashboard/billing/subscription`, (request, reply) =>
-        this.onBilling(request, reply, 'subscription'),
+      scope.get(
+        `${prefix}/dashboard/billing/subscription`,
+        { onRequest: openAiRead },
+        (request, reply) => this.onBilling(request, reply, 'subscription'),
       );
-      scope.get(`${prefix}/dashboard/billing/usage`, (request, reply) =>
+      scope.get(`${prefix}/dashboard/billing/usage`, { onRequest: openAiRead }, (request, reply) =>
         this.onBilling(request, reply, 'usage'),
       );
     }
@@ -172,16 +218,28 @@ export class RelayRoutes {
       scope.route({
         method: route.method,
         url: route.url,
+        onRequest: openAiRead,
         handler: (request, reply) => this.onNotImplemented(request, reply),
       });
     }
-    // Midjourney and Suno (/mj, /mj-fast/mj, …, /suno): the same front, parsers and admission.
+    // Midjourney and Suno (/mj, /mj-fast/mj, …, /suno): the same front, parsers and gate.
     this.tasks.register(scope);
-    scope.options('/v1/*', (_request, reply) => {
-      reply.hijack();
-      reply.raw.writeHead(204, CORS_HEADERS);
-      reply.raw.end();
-    });
+    // The preflight is answered at its headers: Fastify would otherwise read whatever body an
+    // OPTIONS request announces (up to the parser's 40 MB) before the handler, without a key.
+    scope.options(
+      '/v1/*',
+      {
+        onRequest: (request, reply, done) => {
+          reply.hijack();
+          this.tracker.begin(request.raw, reply.raw, request.routeOptions.url ?? '');
+          closeUnlessDrainable(request.raw, reply.raw);
+          reply.raw.writeHead(204, CORS_HEADERS);
+          reply.raw.end();
+          done();
+        },
+      },
+      () => undefined, // never reached: the hook answered
+    );
   }
 
   private onRelay(
@@ -269,17 +327,9 @@ export class RelayRoutes {
     const record = this.tracker.begin(request.raw, reply.raw, how.route);
     const trace = (record.relay = newRelayTrace(0));
     const lang = langOf(request);
-    const admitted = this.admission.admitToken(
-      clientKey(how.ingress, request.headers, queryOf(request)),
-      request.ip,
-      lang,
-      startedAt,
-    );
-    if (!admitted.ok) {
-      return sendError(reply.raw, admitted.error, record.ownId, clientWireOfIngress(how.ingress));
-    }
-    record.userId = admitted.caller.user.id;
-    trace.tokenId = admitted.caller.token?.id ?? 0;
+    const caller = callerOf(request);
+    record.userId = caller.user.id;
+    trace.tokenId = caller.token?.id ?? 0;
     const call = this.relay.relay(
       {
         ...how,
@@ -291,20 +341,33 @@ export class RelayRoutes {
         correlationId: record.requestId,
         trace,
         startedAt,
-        caller: admitted.caller,
+        caller,
       },
       reply.raw,
     );
     this.pending.track(call);
   }
 
-  /** The console's playground: the signed-in user (session + New-Api-User), no token. */
-  private async onPlayground(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    reply.hijack();
-    const startedAt = Date.now();
-    const record = this.tracker.begin(request.raw, reply.raw, '/pg/chat/completions');
-    const trace = (record.relay = newRelayTrace(0));
-    const requestId = record.ownId;
+  /** Token admission before the body, the key where `ingressOf`'s clients put it. */
+  private tokenGate(
+    route: GatedRoute,
+    ingressOf: (request: FastifyRequest) => IngressKind | undefined,
+  ): onRequestHookHandler {
+    return this.gate.before(
+      route,
+      (request) =>
+        this.admission.admitToken(
+          clientKey(ingressOf(request), request.headers, queryOf(request)),
+          request.ip,
+          langOf(request),
+          Date.now(),
+        ),
+      (request) => clientWireOfIngress(ingressOf(request)),
+    );
+  }
+
+  /** The playground's caller: the signed-in user (session + New-Api-User), no token. */
+  private async admitPlayground(request: FastifyRequest): Promise<Admission> {
     const lang = langOf(request);
     let userId: number;
     try {
@@ -319,15 +382,29 @@ export class RelayRoutes {
     } catch (error) {
       const code = error instanceof ApiError ? error.code : 'relay.not_logged_in';
       const status = error instanceof ApiError && error.status !== 200 ? error.status : 401;
-      return sendError(
-        reply.raw,
-        new RelayError(status, translate(code, {}, lang), 'authentication_error', 'unauthorized'),
-        requestId,
-      );
+      return {
+        ok: false,
+        error: new RelayError(
+          status,
+          translate(code, {}, lang),
+          'authentication_error',
+          'unauthorized',
+        ),
+      };
     }
-    record.userId = userId;
-    const admitted = this.admission.admitUser(userId, lang);
-    if (!admitted.ok) return sendError(reply.raw, admitted.error, requestId);
+    return this.admission.admitUser(userId, lang);
+  }
+
+  /** The console's playground: billed to the user the gate admitted, no token. */
+  private async onPlayground(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    reply.hijack();
+    const startedAt = Date.now();
+    const record = this.tracker.begin(request.raw, reply.raw, '/pg/chat/completions');
+    const trace = (record.relay = newRelayTrace(0));
+    const requestId = record.ownId;
+    const lang = langOf(request);
+    const caller = callerOf(request);
+    record.userId = caller.user.id;
     const call = this.relay.relay(
       {
         endpoint: 'chat',
@@ -340,7 +417,7 @@ export class RelayRoutes {
         correlationId: record.requestId,
         trace,
         startedAt,
-        caller: admitted.caller,
+        caller,
         playground: true,
       },
       reply.raw,
@@ -357,18 +434,7 @@ export class RelayRoutes {
   ): { user: RelayUser; token: RelayToken; lang: Lang } | undefined {
     reply.hijack();
     const lang = langOf(request);
-    const wire = clientWireOfIngress(ingress);
-    const admitted = this.admission.admitToken(
-      clientKey(ingress, request.headers, queryOf(request)),
-      request.ip,
-      lang,
-      Date.now(),
-    );
-    if (!admitted.ok) {
-      sendError(reply.raw, admitted.error, requestId, wire);
-      return undefined;
-    }
-    const { user, token } = admitted.caller;
+    const { user, token } = callerOf(request);
     const record = requestRecordOf(request.raw);
     if (record) record.userId = user.id;
     if (token) return { user, token, lang };
@@ -376,7 +442,7 @@ export class RelayRoutes {
       reply.raw,
       relayError(lang, 401, 'relay.token_missing', {}, 'authentication_error', 'token_missing'),
       requestId,
-      wire,
+      clientWireOfIngress(ingress),
     );
     return undefined;
   }

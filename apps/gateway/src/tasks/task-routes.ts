@@ -1,13 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MJ_SUBMIT_ACTIONS, parseJsonObject } from '@tollgate/relay';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { OPENAI_CLIENT } from '../relay/client-wire';
 import { keyOfAuthorization, RelayAdmission } from '../relay/relay-admission';
-import {
-  JSON_CONTENT_TYPE,
-  RELAY_JSON_BODY_LIMIT,
-  sendBytes,
-  sendError,
-} from '../relay/relay-http';
+import { callerOf, RelayGate } from '../relay/relay-gate';
+import { JSON_CONTENT_TYPE, RELAY_JSON_BODY_LIMIT, sendBytes } from '../relay/relay-http';
 import { PendingWrites } from '../infrastructure/pending-writes';
 import { REQUEST_TRACKER } from '../observability/observability.tokens';
 import { newRelayTrace } from '../observability/request-record';
@@ -25,12 +22,14 @@ type Request = FastifyRequest<{ Params: { action?: string; id?: string } }>;
 
 /**
  * The task relays' routes on the relay's Fastify front (raw bodies, no Nest on the path): the key
- * from `Authorization: Bearer sk-…` or `mj-api-secret`, token admission as every relay call.
+ * from `Authorization: Bearer sk-…` or `mj-api-secret`, token admission before the body as every
+ * relay call (relay-gate.ts).
  */
 @Injectable()
 export class TaskRoutes {
   constructor(
     private readonly admission: RelayAdmission,
+    private readonly gate: RelayGate,
     private readonly mj: MjRelay,
     private readonly suno: SunoRelay,
     private readonly images: MjImageProxy,
@@ -40,36 +39,48 @@ export class TaskRoutes {
 
   register(scope: FastifyInstance): void {
     const limit = { bodyLimit: RELAY_JSON_BODY_LIMIT };
+    // The key before the body: the routes whose handler is `admitted` get this onRequest hook.
+    const gated = {
+      onRequest: this.gate.before(
+        'call',
+        (request) =>
+          this.admission.admitToken(taskKey(request), request.ip, langOf(request), Date.now()),
+        () => OPENAI_CLIENT,
+      ),
+    };
+    const gatedBody = { ...limit, ...gated };
     for (const prefix of MJ_PREFIXES) {
       const mj = `${prefix}/mj`;
       for (const [tail, action] of Object.entries(MJ_SUBMIT_ACTIONS)) {
         scope.post(
           `${mj}/submit/${tail}`,
-          limit,
+          gatedBody,
           this.admitted((r, reply) => this.mj.submit(action, r, reply.raw)),
         );
       }
       scope.post(
         `${mj}/insight-face/swap`,
-        limit,
+        gatedBody,
         this.admitted((r, reply) => this.mj.submit('SWAP_FACE', r, reply.raw)),
       );
       scope.post(
         `${mj}/notify`,
-        limit,
+        gatedBody,
         this.admitted((r, reply) => this.mj.notify(r, reply.raw)),
       );
       scope.get(
         `${mj}/task/:id/fetch`,
+        gated,
         this.admitted((r, reply, id) => this.mj.fetch(id, r, reply.raw)),
       );
       scope.get(
         `${mj}/task/:id/image-seed`,
+        gated,
         this.admitted((r, reply, id) => this.mj.imageSeed(id, r, reply.raw)),
       );
       scope.post(
         `${mj}/task/list-by-condition`,
-        limit,
+        gatedBody,
         this.admitted((r, reply) => this.mj.listByCondition(r, reply.raw)),
       );
       scope.get(`${mj}/image/:id`, (request: Request, reply) => {
@@ -84,21 +95,22 @@ export class TaskRoutes {
     }
     scope.post(
       '/suno/submit/:action',
-      limit,
+      gatedBody,
       this.admitted((r, reply, _id, action) => this.suno.submit(action, r, reply.raw)),
     );
     scope.post(
       '/suno/fetch',
-      limit,
+      gatedBody,
       this.admitted((r, reply) => this.suno.fetch(r, reply.raw)),
     );
     scope.get(
       '/suno/fetch/:id',
+      gated,
       this.admitted((r, reply, id) => this.suno.fetchOne(id, r, reply.raw)),
     );
   }
 
-  /** Token admission, then the handler with the parsed body (`{}` for a GET). */
+  /** The handler of a route its gate admitted, given the parsed body (`{}` for a GET). */
   private admitted(
     handler: (
       request: TaskRequest,
@@ -107,17 +119,17 @@ export class TaskRoutes {
       action: string,
     ) => Promise<void>,
   ) {
-    return async (request: Request, reply: FastifyReply): Promise<void> => {
+    // Typed as any route's handler: the gate's hook in the same options fixes the route's generics.
+    return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       reply.hijack();
       const startedAt = Date.now();
       const record = this.tracker.begin(request.raw, reply.raw, request.routeOptions.url ?? '');
       const trace = (record.relay = newRelayTrace(0));
       const requestId = record.ownId;
       const lang = langOf(request);
-      const admitted = this.admission.admitToken(taskKey(request), request.ip, lang, startedAt);
-      if (!admitted.ok) return sendError(reply.raw, admitted.error, requestId);
-      record.userId = admitted.caller.user.id;
-      trace.tokenId = admitted.caller.token?.id ?? 0;
+      const caller = callerOf(request);
+      record.userId = caller.user.id;
+      trace.tokenId = caller.token?.id ?? 0;
       let body: Readonly<Record<string, unknown>> = {};
       if (request.method === 'POST') {
         const parsed = Buffer.isBuffer(request.body) ? parseJsonObject(request.body) : undefined;
@@ -136,7 +148,7 @@ export class TaskRoutes {
         body = parsed;
       }
       const task: TaskRequest = {
-        caller: admitted.caller,
+        caller,
         requestId,
         correlationId: record.requestId,
         trace,
@@ -146,7 +158,8 @@ export class TaskRoutes {
         body,
         startedAt,
       };
-      const call = handler(task, reply, request.params.id ?? '', request.params.action ?? '');
+      const { id, action } = (request as Request).params;
+      const call = handler(task, reply, id ?? '', action ?? '');
       this.pending.track(call); // a submission records its charge after the upstream answered
       await call;
     };

@@ -25,6 +25,12 @@ export interface UpdateChannel {
   readonly sealedKey?: SealedSecret;
   /** 1 enable, 2 disable (by hand). */
   readonly status?: number;
+  /**
+   * The editor may point the stored key at a new target (root). Anyone else who changes where the
+   * key is sent (KEY_TARGET_FIELDS) must enter a key in the same update: an administrator must not
+   * collect root's key by aiming its channel at their own server. Absent = may not.
+   */
+  readonly mayRetargetStoredKey?: boolean;
 }
 
 /** Decided on the new channel's stream from the source's folded state. */

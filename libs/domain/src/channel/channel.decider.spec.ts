@@ -201,7 +201,7 @@ describe('channelDecider', () => {
     it('a type change needs a key valid for the new type', () => {
       spec(channelDecider)
         .given([created()])
-        .when({ type: 'UpdateChannel', changes: { type: 15 } })
+        .when({ type: 'UpdateChannel', changes: { type: 15 }, mayRetargetStoredKey: true })
         .thenRejects('channel.key_required_for_type_change');
       spec(channelDecider)
         .given([created()])
@@ -212,6 +212,78 @@ describe('channelDecider', () => {
           sealedKey: sealed('h1'),
         })
         .thenRejects('channel.key_invalid');
+    });
+
+    describe('where the key is sent (type, base URL, other)', () => {
+      const retargets: ReadonlyArray<[string, Partial<ChannelConfig>]> = [
+        ['base URL', { baseUrl: 'https://collector.example.net' }],
+        ['base URL cleared to the default host', { baseUrl: '' }],
+        ['type', { type: 8 }],
+        ['other', { other: 'attacker-account' }],
+      ];
+
+      it.each(retargets)('%s without a key: refused unless the editor may retarget', (_, c) => {
+        spec(channelDecider)
+          .given([created()])
+          .when({ type: 'UpdateChannel', changes: c })
+          .thenRejects('channel.key_required_for_target_change');
+        spec(channelDecider)
+          .given([created()])
+          .when({ type: 'UpdateChannel', changes: c, key: ' ', mayRetargetStoredKey: false })
+          .thenRejects('channel.key_required_for_target_change');
+      });
+
+      it.each(retargets)('%s with a key entered in the same update: recorded', (_, c) => {
+        spec(channelDecider)
+          .given([created()])
+          .when({ type: 'UpdateChannel', changes: c, key: 'sk-mine', sealedKey: sealed('h7') })
+          .then([
+            { type: 'ChannelUpdated', data: { channelId: 5, changes: c, key: sealed('h7') } },
+          ]);
+      });
+
+      it('root keeps the stored key when changing the base URL', () => {
+        spec(channelDecider)
+          .given([created()])
+          .when({
+            type: 'UpdateChannel',
+            changes: { baseUrl: 'https://other.example.com' },
+            mayRetargetStoredKey: true,
+          })
+          .then([
+            {
+              type: 'ChannelUpdated',
+              data: { channelId: 5, changes: { baseUrl: 'https://other.example.com' } },
+            },
+          ]);
+      });
+
+      it('the same target written differently, or other fields, need no key', () => {
+        spec(channelDecider)
+          .given([created()])
+          .when({
+            type: 'UpdateChannel',
+            changes: { ...CONFIG, baseUrl: 'https://api.example.com/', name: 'renamed' },
+          })
+          .then([{ type: 'ChannelUpdated', data: { channelId: 5, changes: { name: 'renamed' } } }]);
+        spec(channelDecider)
+          .given([created()])
+          .when({
+            type: 'UpdateChannel',
+            changes: { models: ['gpt-4o'], modelMapping: '{"a":"b"}', setting: '{"x":1}' },
+            status: 2,
+          })
+          .then([
+            {
+              type: 'ChannelUpdated',
+              data: {
+                channelId: 5,
+                changes: { models: ['gpt-4o'], modelMapping: '{"a":"b"}', setting: '{"x":1}' },
+              },
+            },
+            statusChanged(1, 2),
+          ]);
+      });
     });
 
     it('status 2 disables by hand, 1 enables (also from 3, clearing the reason)', () => {

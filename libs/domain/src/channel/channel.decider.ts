@@ -7,6 +7,7 @@ import {
   assertValidChannelKey,
   normalizeChannelConfig,
   normalizeImportedChannelConfig,
+  retargetsKey,
 } from './channel.rules';
 import {
   EMPTY_CHANNEL_CONFIG,
@@ -81,6 +82,8 @@ export const channelDecider: Decider<ChannelCommand, ChannelState, ChannelEvent>
         assertLive(state);
         const config = normalizeChannelConfig({ ...state.config, ...command.changes });
         const replaceKey = command.key !== undefined && command.key.trim() !== '';
+        if (!replaceKey && !command.mayRetargetStoredKey && retargetsKey(state.config, config))
+          throw new DomainError('channel.key_required_for_target_change');
         if (replaceKey) assertValidChannelKey(config.type, command.key);
         else if (config.type !== state.config.type)
           // The stored key was checked against the old type's format.

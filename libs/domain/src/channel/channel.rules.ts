@@ -96,6 +96,22 @@ export function normalizeChannelConfig(config: ChannelConfig): ChannelConfig {
   };
 }
 
+/**
+ * What decides where a channel's key is sent: the type (the default host, the path, the header),
+ * the base URL (the host), `other` (Vertex's and Tencent's region in the host, Cloudflare's
+ * account in the path, Azure's API version). Headers other than the key's carry nothing a caller
+ * picks. `setting` is not read by the relay (new-api keeps a proxy there; Tollgate does not honor
+ * it): should it ever route traffic, it joins this list.
+ */
+export const KEY_TARGET_FIELDS = ['type', 'baseUrl', 'other'] as const satisfies ReadonlyArray<
+  keyof ChannelConfig
+>;
+
+/** Whether `next` (normalized) would send the key somewhere `current` does not. */
+export function retargetsKey(current: ChannelConfig, next: ChannelConfig): boolean {
+  return KEY_TARGET_FIELDS.some((field) => current[field] !== next[field]);
+}
+
 /** One key (one line of the key field) in the format its type expects. */
 export function assertValidChannelKey(type: number, key: string): void {
   if (key.trim() === '') throw new DomainError('channel.name_key_required');

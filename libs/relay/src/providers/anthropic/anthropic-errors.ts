@@ -55,7 +55,8 @@ export function anthropicTypeOfStatus(status: number): string {
   if (status === 413) return 'request_too_large';
   if (status === 429) return 'rate_limit_error';
   if (status === 529 || status === 503) return 'overloaded_error';
-  return 'api_error';
+  // Anthropic documents invalid_request_error for the 4xx statuses it does not list.
+  return status >= 400 && status < 500 ? 'invalid_request_error' : 'api_error';
 }
 
 /** The body an Anthropic client gets for a failed call. */

@@ -278,5 +278,16 @@ describe('Anthropic ingress: OpenAI answers → Messages answers', () => {
         error: { type: 'authentication_error' },
       },
     );
+    // Statuses Anthropic does not list: its invalid_request_error for a 4xx, api_error for a 5xx.
+    const typeOf = (status: number) =>
+      (ANTHROPIC_INGRESS.errorBody(status, 'x', 'invalid_request_error', null).error as JsonObject)
+        .type;
+    expect([405, 414, 431, 500, 502].map(typeOf)).toEqual([
+      'invalid_request_error',
+      'invalid_request_error',
+      'invalid_request_error',
+      'api_error',
+      'api_error',
+    ]);
   });
 });
