@@ -1,4 +1,5 @@
 import { Stack, Text, type MantineSize } from '@mantine/core';
+import type { ReactNode } from 'react';
 
 /** A labelled figure of a summary card: a dimmed label above a bold value. */
 export function Stat({
@@ -8,7 +9,7 @@ export function Stat({
   size = 'xl',
 }: {
   label: string;
-  value: string;
+  value: ReactNode;
   testId?: string;
   size?: MantineSize;
 }) {

@@ -46,6 +46,8 @@ export const en: Translation = {
     selectAll: 'Select all',
     copied: 'Copied to the clipboard!',
     copyFailed: 'Cannot copy to the clipboard, please copy manually',
+    inDebt: 'In debt',
+    inDebtHint: 'Below zero: further calls are refused until the debt is covered',
     later: 'Later',
     loading: 'Loading…',
     noData: 'No data',

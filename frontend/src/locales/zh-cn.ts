@@ -50,6 +50,8 @@ export const zhCN = {
     selectAll: '全选',
     copied: '已复制到剪贴板！',
     copyFailed: '无法复制到剪贴板，请手动复制',
+    inDebt: '欠费',
+    inDebtHint: '额度已为负数：补足之前，后续请求都会被拒绝',
     later: '稍后',
     loading: '加载中…',
     noData: '暂无数据',

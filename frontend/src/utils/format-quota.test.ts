@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abbreviateNumber, formatQuota } from './format-quota';
+import { abbreviateNumber, formatQuota, formatSpend } from './format-quota';
 
 describe('abbreviateNumber', () => {
   it('keeps numbers below 10,000 as they are', () => {
@@ -41,5 +41,41 @@ describe('formatQuota', () => {
   it('abbreviates outside currency mode', () => {
     expect(formatQuota(500_000, raw)).toBe('500.0k');
     expect(formatQuota(42, raw)).toBe('42');
+  });
+
+  it('puts the sign of a debt before the dollar sign', () => {
+    expect(formatQuota(-500_000, currency)).toBe('-$1.00');
+    expect(formatQuota(-1_234_567, currency)).toBe('-$2.47');
+    expect(formatQuota(-5_000, currency)).toBe('-$0.01');
+    expect(formatQuota(-25_000, raw)).toBe('-25.0k');
+    expect(formatQuota(-42, raw)).toBe('-42');
+  });
+
+  it('never shows a debt below a cent as -$0.00', () => {
+    expect(formatQuota(-200, currency)).toBe('-$0.0004');
+    expect(formatQuota(-1, currency)).toBe('-$0.000002');
+    expect(formatQuota(-2_400, currency)).toBe('-$0.0048');
+  });
+
+  it('keeps a positive amount below a cent at two decimals, as before', () => {
+    expect(formatQuota(2_400, currency)).toBe('$0.00');
+  });
+});
+
+describe('formatSpend', () => {
+  const currency = { displayInCurrency: true, quotaPerUnit: 500_000 };
+  const units = { displayInCurrency: false, quotaPerUnit: 500_000 };
+
+  it.each([
+    [0, currency, '$0.00'],
+    [1_500_000, currency, '$3.00'],
+    [5_000, currency, '$0.01'],
+    [14, currency, '$0.000028'],
+    [2_400, currency, '$0.0048'],
+    [-2_400, currency, '-$0.0048'],
+    [14, units, '14'],
+    [25_000, units, '25.0k'],
+  ])('%d → %s', (quota, display, shown) => {
+    expect(formatSpend(quota, display)).toBe(shown);
   });
 });

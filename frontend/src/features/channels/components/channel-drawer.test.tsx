@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -21,7 +21,11 @@ const stored = channelFixture({
   auto_ban: 0,
 });
 
-function setup(route: string, overrides: Record<string, (call: RecordedCall) => unknown> = {}) {
+function setup(
+  route: string,
+  overrides: Record<string, (call: RecordedCall) => unknown> = {},
+  user = rootUser,
+) {
   const api = mockApi({
     'GET /api/channel/': () => ok([stored]),
     'GET /api/channel/5': () => ok(stored),
@@ -40,11 +44,12 @@ function setup(route: string, overrides: Record<string, (call: RecordedCall) => 
   const view = renderWithProviders(<ChannelsPage />, {
     route,
     path: '/channel/*',
-    user: rootUser,
+    user,
   });
   return { ...api, ...view };
 }
 
+const admin = { ...rootUser, id: 9, username: 'admin', role: 10 };
 const panel = () => screen.findByRole('dialog');
 /** Pastes instead of typing key by key: the long form re-renders on every keystroke. */
 async function fill(field: HTMLElement, text: string) {
@@ -251,6 +256,30 @@ describe('edit channel panel', () => {
     });
     expect(body).not.toHaveProperty('key');
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/channel'));
+  });
+
+  it('tells an administrator other than root that retargeting a channel needs its key again', async () => {
+    const rekey = '修改类型、代理地址或其他参数时需重新填写密钥';
+    const keyField = async () => {
+      const dialog = await panel();
+      await within(dialog).findByDisplayValue('azure-east');
+      return within(dialog).getByRole('textbox', { name: '密钥' });
+    };
+    setup('/channel/edit/5', {}, admin);
+    const field = await keyField();
+    expect(field).toHaveAttribute('placeholder', '留空则保持原密钥不变');
+    expect(field).toHaveAccessibleDescription(rekey);
+    cleanup();
+
+    // Root may keep the stored key: no such hint.
+    setup('/channel/edit/5');
+    expect(await keyField()).not.toHaveAccessibleDescription(expect.stringContaining(rekey));
+    cleanup();
+
+    // A new channel has no stored key to keep.
+    setup('/channel/add', {}, admin);
+    const key = within(await panel()).getByRole('textbox', { name: '密钥' });
+    expect(key).toHaveAccessibleDescription('一行一个密钥，每个密钥创建一个渠道');
   });
 
   it('fetches the model list of a saved channel with its stored key', async () => {

@@ -21,11 +21,13 @@ import {
   splitChannelKeys,
   STATUS_CODE_MAPPING_TEMPLATE,
   VERTEX_REGION_TEMPLATE,
+  isRoot,
   type ChannelOtherKind,
 } from '@tollgate/contracts';
 import type { ParseKeys } from 'i18next';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSessionUser } from '@/features/auth';
 import { groupQueries } from '@/features/users';
 import { ApiError } from '@/lib/http';
 import { notifyError, notifySuccess } from '@/lib/notify';
@@ -129,6 +131,10 @@ export function ChannelForm({ channelId, initial, saving, onSubmit, onCancel }: 
   const set = <K extends keyof ChannelFormValues>(name: K, value: ChannelFormValues[K]) =>
     setValues((current) => ({ ...current, [name]: value }));
   const info = channelTypeInfo(values.type);
+  // Only root may keep the stored key while changing what decides where it is sent (type, base
+  // URL, `other`); the server refuses anyone else, so the key field says so up front.
+  const role = useSessionUser()?.role;
+  const mayKeepKey = role !== undefined && isRoot(role);
   const typeModels = CHANNEL_TYPE_MODELS[values.type] ?? [];
 
   const fetchModels = useMutation({
@@ -216,6 +222,7 @@ export function ChannelForm({ channelId, initial, saving, onSubmit, onCancel }: 
       : null,
     info?.jsonKey ? t('channels.form.keyJsonHint') : null,
     mode === 'create' && !info?.jsonKey ? t('channels.form.keyBatchHint') : null,
+    mode === 'edit' && !mayKeepKey ? t('channels.form.keyRetargetHint') : null,
   ]
     .filter(Boolean)
     .join('；');

@@ -128,6 +128,7 @@ export const channelsEn: typeof channelsZhCN = {
       key: 'Key',
       keyPlaceholder: 'Enter the key',
       keyEditPlaceholder: 'Leave empty to keep the current key',
+      keyRetargetHint: 'Changing the type, base URL or other parameters needs the key again',
       keyBatchHint: 'One key per line: each key creates one channel',
       keyJsonHint: 'This type takes one JSON credential as its key',
       keyFormat: 'Key format: {{format}}',

@@ -129,6 +129,7 @@ export const channelsZhCN = {
       key: '密钥',
       keyPlaceholder: '请输入密钥',
       keyEditPlaceholder: '留空则保持原密钥不变',
+      keyRetargetHint: '修改类型、代理地址或其他参数时需重新填写密钥',
       keyBatchHint: '一行一个密钥，每个密钥创建一个渠道',
       keyJsonHint: '此类型的密钥是一段 JSON 凭据，整段作为一个密钥',
       keyFormat: '密钥格式：{{format}}',

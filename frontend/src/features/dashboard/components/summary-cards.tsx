@@ -1,7 +1,7 @@
 import { Paper, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useQuotaFormatter } from '@/features/status';
-import { formatSpend } from '../utils/format-spend';
+import { formatSpend } from '@/utils/format-quota';
 import type { UsageSummary } from '../utils/usage-series';
 
 const CARDS = ['quota', 'count', 'tokens', 'rpm', 'tpm'] as const;

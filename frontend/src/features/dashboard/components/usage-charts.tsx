@@ -5,7 +5,7 @@ import { Paper, SimpleGrid, Stack, Title, type MantineColor } from '@mantine/cor
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuotaFormatter } from '@/features/status';
-import { formatSpend } from '../utils/format-spend';
+import { formatSpend } from '@/utils/format-quota';
 import type { UsageSeries } from '../utils/usage-series';
 
 const COLORS: readonly MantineColor[] = [

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Stat } from '@/components/stat';
-import { useQuotaFormatter } from '@/features/status';
+import { QuotaBalance, useQuotaFormatter } from '@/features/status';
 import { notifyError } from '@/lib/notify';
 import { formatDateTime, nowSeconds } from '@/utils/date-time';
 import { historyQueries, type QuotaSubject } from '../api/history.api';
@@ -46,7 +46,7 @@ function UserBalance({ id, instant }: { id: number | 'self'; instant: number }) 
         <Stat
           size="lg"
           label={t('history.balanceAt.quota')}
-          value={formatQuota(data.quota)}
+          value={<QuotaBalance quota={data.quota} />}
           testId="balance-at-quota"
         />
         <Stat
@@ -104,7 +104,11 @@ function TokenBalance({ id, instant }: { id: number; instant: number }) {
         size="lg"
         label={t('history.balanceAt.remainQuota')}
         value={
-          data.unlimited_quota ? t('history.balanceAt.unlimited') : formatQuota(data.remain_quota)
+          data.unlimited_quota ? (
+            t('history.balanceAt.unlimited')
+          ) : (
+            <QuotaBalance quota={data.remain_quota} />
+          )
         }
         testId="balance-at-remain"
       />

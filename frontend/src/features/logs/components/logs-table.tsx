@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Text } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { LogType, type LogDto } from '@tollgate/contracts';
 import { useMemo } from 'react';
@@ -13,6 +13,7 @@ import { useQuotaFormatter } from '@/features/status';
 import { formatDateTime } from '@/utils/date-time';
 import { firstTokenColor, requestTimeColor } from '../utils/latency';
 import { parseOther } from '../utils/log-other';
+import { LogDetails } from './log-details';
 import { LogTypeTag } from './log-type-tag';
 
 const column = createColumnHelper<typeof plainFeatures, LogDto>();
@@ -47,57 +48,6 @@ function UseTime({ log }: { log: LogDto }) {
         {log.is_stream ? t('logs.stream') : t('logs.notStream')}
       </Badge>
     </Group>
-  );
-}
-
-function Details({ log, admin }: { log: LogDto; admin: boolean }) {
-  const { t } = useTranslation();
-  const other = parseOther(log.other);
-  const lines: { text: string; lang?: string }[] = [];
-  if (log.type === LogType.Consume) {
-    if (other.model_price !== undefined && other.model_price > 0) {
-      lines.push({
-        text: t('logs.price', { price: other.model_price, group: other.group_ratio ?? 1 }),
-      });
-    } else if (other.model_ratio !== undefined) {
-      lines.push({
-        text: t('logs.ratios', {
-          model: other.model_ratio,
-          completion: other.completion_ratio ?? 1,
-          group: other.group_ratio ?? 1,
-        }),
-      });
-    }
-    if (other.cache_tokens) {
-      lines.push({
-        text: t('logs.cacheRead', { tokens: other.cache_tokens, ratio: other.cache_ratio ?? 1 }),
-      });
-    }
-    if (other.cache_creation_tokens) {
-      lines.push({
-        text: t('logs.cacheWrite', {
-          tokens: other.cache_creation_tokens,
-          ratio: other.cache_creation_ratio ?? 1,
-        }),
-      });
-    }
-    if (other.reasoning_tokens) {
-      lines.push({ text: t('logs.reasoning', { tokens: other.reasoning_tokens }) });
-    }
-  }
-  // The server writes the content in Chinese (the log API's wording, as one-api's): the browser and
-  // screen readers are told so in an English console.
-  if (log.content) lines.push({ text: log.content, lang: 'zh-CN' });
-  const adminName = other.admin_info?.admin_username;
-  if (admin && adminName) lines.push({ text: t('logs.adminBy', { name: adminName }) });
-  return (
-    <Stack gap={0} maw={360}>
-      {lines.map((line) => (
-        <Text key={line.text} size="xs" lang={line.lang}>
-          {line.text}
-        </Text>
-      ))}
-    </Stack>
   );
 }
 
@@ -183,7 +133,7 @@ export function LogsTable({ rows, paging, loading, admin, onUserClick }: LogsTab
         : []),
       column.accessor('content', {
         header: t('logs.columns.details'),
-        cell: ({ row }) => <Details log={row.original} admin={admin} />,
+        cell: ({ row }) => <LogDetails log={row.original} admin={admin} />,
       }),
     ]);
   }, [t, admin, formatQuota, onUserClick]);

@@ -1,7 +1,8 @@
 import { Modal, Skeleton, Table } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuotaFormatter } from '@/features/status';
+import { QuotaBalance, useQuotaFormatter } from '@/features/status';
 import { userQueries } from '@/features/users';
 
 /** Spec 001 §3/§6: admins click a username to see the user's balance and usage. */
@@ -9,9 +10,9 @@ export function UserInfoModal({ userId, onClose }: { userId: number | null; onCl
   const { t } = useTranslation();
   const formatQuota = useQuotaFormatter();
   const user = useQuery({ ...userQueries.detail(userId ?? 0), enabled: userId !== null });
-  const rows: Array<[string, string | undefined]> = [
+  const rows: Array<[string, ReactNode]> = [
     [t('logs.username'), user.data?.username],
-    [t('logs.quota'), user.data && formatQuota(user.data.quota)],
+    [t('logs.quota'), user.data && <QuotaBalance quota={user.data.quota} />],
     [t('logs.usedQuota'), user.data && formatQuota(user.data.used_quota)],
     [t('logs.requestCount'), user.data && String(user.data.request_count)],
   ];

@@ -3,7 +3,7 @@ import type { UserDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { Stat } from '@/components/stat';
 import { HistoryButton } from '@/features/history';
-import { useQuotaFormatter } from '@/features/status';
+import { QuotaBalance, useQuotaFormatter } from '@/features/status';
 
 /** Who the user is and what is left: id, balance, history spend, request count. */
 export function AccountCard({ user }: { user: UserDto | undefined }) {
@@ -32,7 +32,7 @@ export function AccountCard({ user }: { user: UserDto | undefined }) {
           <Stat label={t('setting.userId')} value={String(user.id)} testId="account-id" />
           <Stat
             label={t('setting.balance')}
-            value={formatQuota(user.quota)}
+            value={<QuotaBalance quota={user.quota} />}
             testId="account-balance"
           />
           <Stat

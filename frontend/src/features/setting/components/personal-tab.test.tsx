@@ -45,6 +45,18 @@ describe('personal tab', () => {
     expect(await screen.findByTestId('account-balance')).toHaveTextContent('1.3M');
   });
 
+  it('marks a negative balance as a debt', async () => {
+    mockApi({ ...selfHandlers, 'GET /api/user/self': () => ok(userFixture({ quota: -1_000 })) });
+    renderWithProviders(<PersonalTab />, { route: '/setting', user: ordinaryUser });
+    const balance = await screen.findByTestId('account-balance');
+    expect(within(balance).getByText('-$0.002')).toHaveStyle({
+      color: 'var(--mantine-color-red-text)',
+    });
+    expect(within(balance).getByTestId('debt-badge')).toHaveTextContent('欠费');
+    // Used quota is no balance: never marked.
+    expect(within(screen.getByTestId('account-used')).queryByTestId('debt-badge')).toBeNull();
+  });
+
   it('builds the invitation link from the server address and shows the earnings', async () => {
     mockApi(selfHandlers);
     renderWithProviders(<PersonalTab />, {

@@ -24,8 +24,10 @@ export function BudgetUse({
   const { t } = useTranslation();
   const formatQuota = useQuotaFormatter();
   if (!budget.period || !budget.period_quota) return fallback;
+  // An answer charged past its reservation can spend past the budget: red while it is.
+  const overspent = budget.period_used > budget.period_quota;
   return (
-    <Text size="sm" data-testid={testId}>
+    <Text size="sm" c={overspent ? 'red' : undefined} data-testid={testId}>
       {t('tokens.budgetUse', {
         period: t(`tokens.period.${budget.period}`),
         used: formatQuota(budget.period_used),

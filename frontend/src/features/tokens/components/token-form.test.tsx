@@ -224,6 +224,21 @@ describe('token form', { timeout: 20_000 }, () => {
     });
   });
 
+  it('shows a token charged past its quota as below zero and asks for a new quota', async () => {
+    const { calls } = setup({ token: tokenFixture({ id: 9, remain_quota: -5_000 }) });
+    // Not 5000: the sign of the debt is kept.
+    expect(field('额度')).toHaveValue('-5000');
+    expect(screen.getByText('等价金额：-$0.01')).toBeInTheDocument();
+    await submit();
+    expect(await screen.findByText('额度必须是非负整数！')).toBeInTheDocument();
+    expect(sent(calls, 'PUT')).toBeUndefined();
+
+    await userEvent.clear(field('额度'));
+    await userEvent.type(field('额度'), '250000');
+    await submit();
+    await vi.waitFor(() => expect(sent(calls, 'PUT')).toMatchObject({ remain_quota: 250_000 }));
+  });
+
   it('sets a budget: a period and a quota per period, shown in money like the quota', async () => {
     const { calls } = setup();
     await userEvent.type(field('名称'), 'budgeted');

@@ -127,7 +127,9 @@ export function TokenForm({ token, onDone }: TokenFormProps) {
             }
             min={0}
             allowDecimal={false}
-            allowNegative={false}
+            // A token charged past its quota is below zero: shown as it is, not with its sign
+            // dropped, until a new quota of at least 0 replaces it.
+            allowNegative={quotaNumber < 0}
             disabled={values.unlimited}
             value={values.remainQuota}
             onChange={(value) => set('remainQuota', value)}

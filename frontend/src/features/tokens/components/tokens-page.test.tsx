@@ -25,6 +25,16 @@ const tokens = [
     period_used: 500_000,
     period_reset_at: 1_900_000_000,
   }),
+  tokenFixture({
+    id: 8,
+    name: 'overdrawn',
+    key: key('h'),
+    remain_quota: -5_000,
+    period: 'day',
+    period_quota: 500_000,
+    period_used: 600_000,
+    period_reset_at: 1_900_000_000,
+  }),
 ];
 
 const listCalls = (calls: RecordedCall[]) =>
@@ -191,5 +201,23 @@ describe('token page', { timeout: 20_000 }, () => {
     );
     expect(within(capped).getByTestId('token-budget-capped')).toHaveTextContent('重置');
     expect(within(await row('laptop')).getByText('不限')).toBeInTheDocument();
+  });
+
+  it('shows a negative remaining quota as a debt and a budget spent past its limit in red', async () => {
+    setup();
+    const overdrawn = await row('overdrawn');
+    expect(within(overdrawn).getByText('-$0.01')).toHaveStyle({
+      color: 'var(--mantine-color-red-text)',
+    });
+    expect(within(overdrawn).getByTestId('debt-badge')).toHaveTextContent('欠费');
+    const budget = within(overdrawn).getByTestId('token-budget-overdrawn');
+    expect(budget).toHaveTextContent('每日 $1.20 / $1.00');
+    expect(budget).toHaveStyle({ color: 'var(--mantine-color-red-text)' });
+    // Within its budget and its quota: neither red nor marked.
+    const capped = await row('capped');
+    expect(within(capped).getByTestId('token-budget-capped')).not.toHaveStyle({
+      color: 'var(--mantine-color-red-text)',
+    });
+    expect(within(capped).queryByTestId('debt-badge')).not.toBeInTheDocument();
   });
 });

@@ -11,7 +11,7 @@ import {
   useServerTable,
   type ServerPaging,
 } from '@/components/data-table';
-import { useQuotaFormatter } from '@/features/status';
+import { QuotaBalance, useQuotaFormatter } from '@/features/status';
 import { formatDateTime } from '@/utils/date-time';
 import { BudgetUse } from './budget-use';
 import { TokenActions } from './token-actions';
@@ -58,9 +58,11 @@ export function TokensTable({ rows, paging, loading, onAdd, onEdit }: TokensTabl
         column.accessor('remain_quota', {
           header: t('tokens.columns.remain'),
           cell: ({ row }) =>
-            row.original.unlimited_quota
-              ? t('tokens.unlimited')
-              : formatQuota(row.original.remain_quota),
+            row.original.unlimited_quota ? (
+              t('tokens.unlimited')
+            ) : (
+              <QuotaBalance quota={row.original.remain_quota} />
+            ),
         }),
         column.accessor('period_quota', {
           header: t('tokens.columns.budget'),

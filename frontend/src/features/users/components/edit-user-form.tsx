@@ -12,7 +12,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { BudgetPeriodName, UserDto } from '@tollgate/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuotaFormatter } from '@/features/status';
+import { QuotaBalance } from '@/features/status';
 import { BudgetFields, BudgetUse, budgetError } from '@/features/tokens';
 import { notifyError } from '@/lib/notify';
 import { groupQueries } from '../api/users.api';
@@ -46,7 +46,6 @@ interface EditUserFormProps {
 /** Bindings are read-only here; group and quota only appear when editing another user. */
 export function EditUserForm({ user, other, saving, onSubmit, onCancel }: EditUserFormProps) {
   const { t } = useTranslation();
-  const formatQuota = useQuotaFormatter();
   const groups = useQuery({ ...groupQueries.names(), enabled: other });
   const [values, setValues] = useState<EditUserValues>({
     username: user.username,
@@ -119,7 +118,7 @@ export function EditUserForm({ user, other, saving, onSubmit, onCancel }: EditUs
             />
             <NumberInput
               label={t('users.remainingQuota')}
-              description={formatQuota(values.quota)}
+              description={<QuotaBalance quota={values.quota} />}
               value={values.quota}
               onChange={(value) => set('quota', Number(value) || 0)}
               allowDecimal={false}

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { userFixture } from '@/test/fixtures';
@@ -63,6 +63,38 @@ describe('edit user', () => {
       quota: 2_000_000,
       expected_quota: 1_250_000,
     });
+  });
+
+  it("shows a user's debt under the quota field until a new quota covers it", async () => {
+    const { calls } = mockApi({
+      'GET /api/user/3': () => ok({ ...bob, quota: -500_000 }),
+      'GET /api/group/': () => ok(['default', 'vip']),
+      'PUT /api/user/': () => ok(),
+    });
+    renderWithProviders(<EditUserPage />, {
+      route: '/user/edit/3',
+      path: '/user/edit/:id',
+      user: rootUser,
+    });
+    const quota = await screen.findByLabelText('剩余额度');
+    expect(quota).toHaveValue('-500000');
+    const hint = () => quota.closest<HTMLElement>('.mantine-InputWrapper-root')!;
+    expect(within(hint()).getByText('-$1.00')).toHaveStyle({
+      color: 'var(--mantine-color-red-text)',
+    });
+    expect(within(hint()).getByTestId('debt-badge')).toHaveTextContent('欠费');
+
+    await userEvent.clear(quota);
+    await userEvent.type(quota, '100000');
+    expect(hint()).toHaveTextContent('$0.20');
+    expect(within(hint()).queryByTestId('debt-badge')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '提交' }));
+    await vi.waitFor(() =>
+      expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({
+        quota: 100_000,
+        expected_quota: -500_000,
+      }),
+    );
   });
 
   it('edits oneself through the self endpoint, without group and quota', async () => {

@@ -14,6 +14,7 @@ const users = [
   userFixture({ id: 4, username: 'carol', role: 1, status: 3, DeletedAt: '2025-01-01T00:00:00Z' }),
   userFixture({ id: 5, username: 'dave', role: 42 }),
   userFixture({ id: 6, username: 'erin', role: 1, status: 7 }),
+  userFixture({ id: 7, username: 'frank', quota: -500_000 }),
 ];
 
 const page = (call: RecordedCall) =>
@@ -128,6 +129,19 @@ describe('user management', () => {
         .getAllByRole('button')
         .map((button) => button.ariaLabel),
     ).toEqual(['carol 的历史']);
+  });
+
+  it('shows a negative balance as a debt: red, sign first, with 欠费 beside it', async () => {
+    setup();
+    const frank = await row('frank');
+    const balance = within(frank).getByText('-$1.00').closest('.mantine-Badge-root');
+    expect(balance).toHaveStyle({ '--badge-color': 'var(--mantine-color-red-light-color)' });
+    expect(within(frank).getByTestId('debt-badge')).toHaveTextContent('欠费');
+    const alice = await row('alice');
+    expect(within(alice).getByText('$2.50').closest('.mantine-Badge-root')).toHaveStyle({
+      '--badge-color': 'var(--mantine-color-blue-light-color)',
+    });
+    expect(within(alice).queryByTestId('debt-badge')).not.toBeInTheDocument();
   });
 
   it('shows a status other than 1 or 2 as unknown', async () => {

@@ -9,7 +9,7 @@ import {
   useServerTable,
   type ServerPaging,
 } from '@/components/data-table';
-import { useQuotaFormatter } from '@/features/status';
+import { QuotaBalance, useQuotaFormatter } from '@/features/status';
 import { RoleTag } from './role-tag';
 import { StatusTag } from './status-tag';
 import { UserActions } from './user-actions';
@@ -59,9 +59,9 @@ export function UsersTable({ rows, paging, loading }: UsersTableProps) {
           cell: ({ row }) => (
             <Group gap={4} wrap="nowrap">
               <Tooltip label={t('users.remainingQuota')}>
-                <Badge color="blue" variant="light">
-                  {formatQuota(row.original.quota)}
-                </Badge>
+                <Group gap={0} wrap="nowrap">
+                  <QuotaBalance quota={row.original.quota} badgeColor="blue" />
+                </Group>
               </Tooltip>
               <Tooltip label={t('users.usedQuota')}>
                 <Badge color="gray" variant="light">

@@ -6,8 +6,8 @@ import { fail, mockApi, ok } from '@/test/mock-api';
 import { ordinaryUser, renderWithProviders } from '@/test/render';
 import { WalletPage } from './wallet-page';
 
-function setup(options: { topUp?: () => unknown; status?: object } = {}) {
-  let quota = 1_000_000;
+function setup(options: { topUp?: () => unknown; status?: object; quota?: number } = {}) {
+  let quota = options.quota ?? 1_000_000;
   const api = mockApi({
     'GET /api/user/self': () => ok(userFixture({ quota })),
     'POST /api/user/topup':
@@ -35,6 +35,18 @@ describe('wallet', { timeout: 20_000 }, () => {
     await redeem('   ');
     expect(await screen.findByText('请输入兑换码！')).toBeInTheDocument();
     expect(calls.some((call) => call.path === '/api/user/topup')).toBe(false);
+  });
+
+  it('shows a negative balance as a debt, then the balance a code brings back', async () => {
+    setup({ quota: -250_000 });
+    const balance = await screen.findByTestId('wallet-balance');
+    await vi.waitFor(() => expect(balance).toHaveTextContent('-$0.50欠费'));
+    expect(screen.getByText('-$0.50')).toHaveStyle({ color: 'var(--mantine-color-red-text)' });
+    await redeem('CODE-123');
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('wallet-balance')).toHaveTextContent(/^\$0\.00$/),
+    );
+    expect(screen.queryByTestId('debt-badge')).not.toBeInTheDocument();
   });
 
   it('redeems a code, names the amount and shows the new balance', async () => {

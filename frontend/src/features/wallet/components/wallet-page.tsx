@@ -2,12 +2,12 @@ import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '
 import { IconExternalLink, IconTicket } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { isAdmin } from '@tollgate/contracts';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useSessionUser } from '@/features/auth';
 import { selfQueries, useSelf } from '@/features/setting';
-import { useQuotaFormatter, useStatus } from '@/features/status';
+import { QuotaBalance, useQuotaFormatter, useStatus } from '@/features/status';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { topUpQueries } from '../api/wallet.api';
 import { useRedeemCode } from '../hooks/use-redeem-code';
@@ -63,7 +63,7 @@ export function WalletPage() {
     redeem.mutate(key, { onSuccess: () => setCode('') });
   };
 
-  const stat = (label: string, value: string, testId?: string) => (
+  const stat = (label: string, value: ReactNode, testId?: string) => (
     <Stack gap={2}>
       <Text size="sm" c="dimmed">
         {label}
@@ -81,7 +81,7 @@ export function WalletPage() {
         <SimpleGrid cols={{ base: 1, xs: 3 }}>
           {stat(
             t('wallet.balance'),
-            self.data ? formatQuota(self.data.quota) : '—',
+            self.data ? <QuotaBalance quota={self.data.quota} /> : '—',
             'wallet-balance',
           )}
           {stat(t('wallet.usedQuota'), self.data ? formatQuota(self.data.used_quota) : '—')}

@@ -1,0 +1,86 @@
+import { Stack, Text } from '@mantine/core';
+import { LogType, type LogDto } from '@tollgate/contracts';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { useQuotaFormatter } from '@/features/status';
+import { formatSpend } from '@/utils/format-quota';
+import { ceilingNotes, type CeilingNote } from '../utils/ceiling-notes';
+import { parseOther } from '../utils/log-other';
+
+function ceilingText(note: CeilingNote, t: TFunction, formatSpent: (quota: number) => string) {
+  switch (note.kind) {
+    case 'lowered':
+      return note.limit
+        ? t('logs.ceiling.lowered', {
+            tokens: note.tokens,
+            limit: t(`logs.ceiling.limit.${note.limit}`),
+          })
+        : t('logs.ceiling.loweredUnnamed', { tokens: note.tokens });
+    case 'overrun':
+      return t('logs.ceiling.overrun', { amount: formatSpent(note.quota) });
+    case 'ignored':
+      return t('logs.ceiling.ignored');
+    case 'cut':
+      return t('logs.ceiling.cut');
+  }
+}
+
+/**
+ * The details column: a consumption row's pricing, cache and reasoning counts and what happened
+ * to its output ceiling, then the row's content and, for admins, who made an admin change.
+ */
+export function LogDetails({ log, admin }: { log: LogDto; admin: boolean }) {
+  const { t } = useTranslation();
+  // An overrun can be a fraction of a cent: kept visible instead of reading $0.00.
+  const formatSpent = useQuotaFormatter(formatSpend);
+  const other = parseOther(log.other);
+  const lines: { text: string; lang?: string }[] = [];
+  if (log.type === LogType.Consume) {
+    if (other.model_price !== undefined && other.model_price > 0) {
+      lines.push({
+        text: t('logs.price', { price: other.model_price, group: other.group_ratio ?? 1 }),
+      });
+    } else if (other.model_ratio !== undefined) {
+      lines.push({
+        text: t('logs.ratios', {
+          model: other.model_ratio,
+          completion: other.completion_ratio ?? 1,
+          group: other.group_ratio ?? 1,
+        }),
+      });
+    }
+    if (other.cache_tokens) {
+      lines.push({
+        text: t('logs.cacheRead', { tokens: other.cache_tokens, ratio: other.cache_ratio ?? 1 }),
+      });
+    }
+    if (other.cache_creation_tokens) {
+      lines.push({
+        text: t('logs.cacheWrite', {
+          tokens: other.cache_creation_tokens,
+          ratio: other.cache_creation_ratio ?? 1,
+        }),
+      });
+    }
+    if (other.reasoning_tokens) {
+      lines.push({ text: t('logs.reasoning', { tokens: other.reasoning_tokens }) });
+    }
+    for (const note of ceilingNotes(other)) {
+      lines.push({ text: ceilingText(note, t, formatSpent) });
+    }
+  }
+  // The server writes the content in Chinese (the log API's wording, as one-api's): the browser and
+  // screen readers are told so in an English console.
+  if (log.content) lines.push({ text: log.content, lang: 'zh-CN' });
+  const adminName = other.admin_info?.admin_username;
+  if (admin && adminName) lines.push({ text: t('logs.adminBy', { name: adminName }) });
+  return (
+    <Stack gap={0} maw={360}>
+      {lines.map((line) => (
+        <Text key={line.text} size="xs" lang={line.lang}>
+          {line.text}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
