@@ -23,6 +23,15 @@ export interface LogOtherDto {
   cache_creation_ratio?: number;
   /** Completion tokens spent reasoning (billed as completion). */
   reasoning_tokens?: number;
+  /** The output ceiling (tokens) lowered to what `lowered_by` could pay for. */
+  lowered_ceiling?: number;
+  lowered_by?: 'user_quota' | 'token_quota' | 'token_budget' | 'user_budget';
+  /** Quota charged past the reservation: the answer cost more than its ceiling's price (a debt if unpaid). */
+  overrun?: number;
+  /** The upstream wrote more output than the ceiling it was sent. */
+  ceiling_ignored?: boolean;
+  /** The stream was cut at its reservation. */
+  stream_cut?: boolean;
   /** Admins only. */
   admin_info?: { use_channel?: number[]; admin_username?: string };
   [key: string]: unknown;
