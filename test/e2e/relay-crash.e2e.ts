@@ -155,6 +155,8 @@ describe('relay: kill -9 during a burst', () => {
       );
       expect(lost).toEqual([]);
     }
+    await gateway.stop();
+    gateway = undefined;
   });
 
   it('batched durability: only the answers of the last batch window are lost', async () => {
