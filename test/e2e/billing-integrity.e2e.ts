@@ -291,11 +291,18 @@ describe('billing integrity', () => {
       expect(JSON.parse(row.other)).toMatchObject({ overrun: cost - price, ceiling_ignored: true });
       const metrics = await fetch(`${t.url}/metrics`).then((r) => r.text());
       expect(metrics).toMatch(/tollgate_relay_ceiling_ignored_total\{channel_id="\d+"\} [1-9]/);
+      // The ledger check folds the same receipts: it agrees to the unit, the debt included.
+      const ledger = (await root.get('/api/ledger/verify')).body.data as {
+        ok: boolean;
+        mismatches: unknown[];
+      };
+      expect(ledger).toMatchObject({ ok: true, mismatches: [] });
       // Refused until covered: the refusal names what is left, the debt.
-      await expect(sdk.chat.completions.create({ model: MODEL, messages })).rejects.toMatchObject({
-        status: 403,
-        error: { code: 'insufficient_user_quota' },
-      });
+      const refused = await sdk.chat.completions
+        .create({ model: MODEL, messages })
+        .catch((error: unknown) => error as { status: number; code: string; message: string });
+      expect(refused).toMatchObject({ status: 403, code: 'insufficient_user_quota' });
+      expect((refused as { message: string }).message).toContain(String(debt));
       upstream.setDefaults({ writes: 'ceiling', latencyMs: 0 });
       expect((await root.put('/api/user/', { id: userId, quota: price })).body).toMatchObject({
         success: true,
