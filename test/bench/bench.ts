@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --soak-minutes N] [-- --users N] [-- --profile]`
+ * `npm run bench [-- --quick] [-- --soak-minutes N] [-- --users N] [-- --profile] [-- --strict]`
  *
  * Starts the mock upstream, the bare pass-through proxy (the physical-limit baseline) and the built
  * gateway on embedded storage in a temp DATA_DIR, each pinned with taskset; sets the gateway up
@@ -219,6 +219,7 @@ async function main(): Promise<void> {
     await consoleReads(gw2(gateway, account), gateway);
   } finally {
     await stopAll();
+    if (flag('strict')) notes.push('The gateway ran with BILLING_DURABILITY=strict.');
     const loadAfter = (await import('node:os')).loadavg();
     writeReport({
       root: ROOT,
@@ -244,6 +245,8 @@ function startGateway(dataDir: string): Promise<Running> {
   return startBenchGateway({
     dataDir,
     cpu: CPU_SERVER,
+    // --strict: every answer's last bytes wait for its receipt's commit (docs/relay.md).
+    ...(flag('strict') ? { env: { BILLING_DURABILITY: 'strict' } } : {}),
     ...(profileDir
       ? {
           nodeArgs: [

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run bench [-- --quick] [-- --no-build] [-- --soak-minutes N] [-- --users N] [-- --profile]
+# npm run bench [-- --quick] [-- --no-build] [-- --soak-minutes N] [-- --users N] [-- --profile] [-- --strict]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [[ " $* " != *" --no-build "* ]]; then

@@ -262,21 +262,37 @@ export class BalanceBook implements HotCache {
     const least = Math.min(amount, Math.ceil(floor));
     let limitedBy: LimitReason | undefined;
     // Each limit in turn: below the floor refuses, below the amount lowers it.
-    const limits: [LimitReason, Budgeted, () => number][] = [
-      ['user_quota', account, () => this.spendable(userId, account)],
-    ];
-    if (token && !token.unlimited)
-      limits.push(['token_quota', token, () => this.tokenSpendable(tokenId, token)]);
+    let free = this.spendable(userId, account);
+    if (free < least) return this.refusal('user_quota', account, free, least);
+    if (free < amount) {
+      amount = free;
+      limitedBy = 'user_quota';
+    }
+    if (token && !token.unlimited) {
+      free = this.tokenSpendable(tokenId, token);
+      if (free < least) return this.refusal('token_quota', token, free, least);
+      if (free < amount) {
+        amount = free;
+        limitedBy = 'token_quota';
+      }
+    }
     // Budgets: spent in the current period + open reservations + this one within the limit.
     const at = this.now();
-    if (token && token.budgetQuota > 0)
-      limits.push(['token_budget', token, () => this.budgetLeft(token, at)]);
-    if (account.budgetQuota > 0)
-      limits.push(['user_budget', account, () => this.budgetLeft(account, at)]);
-    for (const [reason, subject, left] of limits) {
-      const free = left();
-      if (free < least) return this.refusal(reason, subject, free, least);
-      if (free < amount) [amount, limitedBy] = [free, reason];
+    if (token && token.budgetQuota > 0) {
+      free = this.budgetLeft(token, at);
+      if (free < least) return this.refusal('token_budget', token, free, least);
+      if (free < amount) {
+        amount = free;
+        limitedBy = 'token_budget';
+      }
+    }
+    if (account.budgetQuota > 0) {
+      free = this.budgetLeft(account, at);
+      if (free < least) return this.refusal('user_budget', account, free, least);
+      if (free < amount) {
+        amount = free;
+        limitedBy = 'user_budget';
+      }
     }
     account.reserved += amount;
     if (token) token.reserved += amount;

@@ -180,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolve(env.DATA_DIR ?? './data');
   mkdirSync(dataDir, { recursive: true });
   const level = env.LOG_LEVEL === 'info' ? 'log' : (env.LOG_LEVEL ?? 'log');
+  const durability = choiceFromEnv(env, 'BILLING_DURABILITY', ['batched', 'strict'], 'batched');
   return {
     version: packageVersion(),
     port: intFromEnv(env, 'PORT', 3000),
@@ -199,8 +200,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     waitForProjectionsMs: intFromEnv(env, 'PROJECTION_WAIT_MS', 5000),
     projectionPacingMs: intFromEnv(env, 'PROJECTION_PACING_MS', 25),
-    usageBatchMs: intFromEnv(env, 'USAGE_BATCH_MS', 3),
-    billingDurability: choiceFromEnv(env, 'BILLING_DURABILITY', ['batched', 'strict'], 'batched'),
+    // Strict durability waits for each commit: by default it commits every tick, not every 3 ms
+    // (receipts arriving while one commit runs still share the next).
+    usageBatchMs: intFromEnv(env, 'USAGE_BATCH_MS', durability === 'strict' ? 0 : 3),
+    billingDurability: durability,
     relayReserveWaitMs: intFromEnv(env, 'RELAY_RESERVE_WAIT_MS', 5_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: (['error', 'warn', 'log', 'debug'].includes(level)

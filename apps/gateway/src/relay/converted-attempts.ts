@@ -96,6 +96,22 @@ export class ConvertedAttempts {
     private readonly settle: Settle,
   ) {}
 
+  /** Settles a streamed answer and writes its tail (strict durability: once it is committed). */
+  private async endStream(
+    p: Prepared,
+    channel: RoutedChannel,
+    upstreamModel: string,
+    ended: { usage: UpstreamUsage; estimated: boolean; firstAt: number | null; cut: boolean },
+    out: { res: ServerResponse; client: ClientStream; tail: string; broken: boolean },
+  ): Promise<AttemptResult> {
+    const { usage, estimated, firstAt, cut } = ended;
+    const receipt = this.settle(p, channel, upstreamModel, usage, estimated, firstAt, true, {
+      cut,
+    });
+    if (await this.durable(p, receipt, out.res)) out.client.finish(out.tail, out.broken);
+    return { kind: 'answered' };
+  }
+
   /** Strict durability: true once the receipt is committed; batched: true at once. */
   private async durable(p: Prepared, receipt: Promise<unknown>, res: ServerResponse) {
     return !this.durability.strict || (await this.durability.committed(p, receipt, res));
@@ -300,20 +316,13 @@ export class ConvertedAttempts {
     if (guard && guard.hit === undefined) tail += guard.flush().join('');
     if (metered.cut) tail += encoder.chunk(lengthFinish(ctx));
     tail += encoder.end(usage);
-    const receipt = this.settle(
-      p,
-      channel,
-      upstreamModel,
-      usage,
-      usage !== reported,
-      firstAt,
-      true,
-      {
-        cut: metered.cut,
-      },
-    );
-    if (await this.durable(p, receipt, res)) client.finish(tail, read.broken);
-    return { kind: 'answered' };
+    const ended = { usage, estimated: usage !== reported, firstAt, cut: metered.cut };
+    return this.endStream(p, channel, upstreamModel, ended, {
+      res,
+      client,
+      tail,
+      broken: read.broken,
+    });
   }
 
   /** The client speaks the channel's protocol: its bytes go, the answer's bytes come back. */
@@ -466,20 +475,13 @@ export class ConvertedAttempts {
     };
     let tail = owed.toString('utf8');
     if (metered.cut) tail += cutEnding(native.kind, ctx, usage.completionTokens, blocks?.unclosed);
-    const receipt = this.settle(
-      p,
-      channel,
-      upstreamModel,
-      usage,
-      usage !== reported,
-      firstAt,
-      true,
-      {
-        cut: metered.cut,
-      },
-    );
-    if (await this.durable(p, receipt, res)) client.finish(tail, read.broken);
-    return { kind: 'answered' };
+    const ended = { usage, estimated: usage !== reported, firstAt, cut: metered.cut };
+    return this.endStream(p, channel, upstreamModel, ended, {
+      res,
+      client,
+      tail,
+      broken: read.broken,
+    });
   }
 }
 

@@ -367,7 +367,8 @@ export class RelayService {
         Number.MAX_SAFE_INTEGER,
       );
     const wanted = price(asked ?? settings.price.preConsumedQuota);
-    const floor = asked === undefined ? wanted : price(Math.min(asked, OUTPUT_FLOOR_TOKENS));
+    const floor =
+      asked === undefined || asked <= OUTPUT_FLOOR_TOKENS ? wanted : price(OUTPUT_FLOOR_TOKENS);
     // The book skips the token's own quota when it is unlimited; it still counts its usage.
     return [call.requestId, call.caller.user.id, call.caller.token?.id ?? 0, wanted, floor];
   }
@@ -378,9 +379,10 @@ export class RelayService {
     if (result.ok) {
       const reservation = result.reservation;
       const asked = p.askedCeiling;
+      // Reserved less than wanted (a limit lowered it): the ceiling that amount pays for.
       const ceiling =
-        asked === undefined
-          ? undefined
+        asked === undefined || result.limitedBy === undefined
+          ? asked
           : affordableCeiling(
               p.quote,
               p.promptEstimate,

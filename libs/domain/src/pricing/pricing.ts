@@ -168,7 +168,18 @@ export function chargeFor(
     whole(usage.cacheCreationTokens ?? 0),
     promptTokens - cachedTokens,
   );
-  const base = {
+  return {
+    quota: quotaOf(
+      quote,
+      quotaPerUnit,
+      {
+        prompt: promptTokens,
+        completion: completionTokens,
+        cached: cachedTokens,
+        written: cacheCreationTokens,
+      },
+      calls,
+    ),
     mode: quote.mode,
     modelRatio: quote.modelRatio,
     completionRatio: quote.completionRatio,
@@ -181,20 +192,29 @@ export function chargeFor(
     cachedTokens,
     cacheCreationTokens,
   };
+}
+
+/** The charged integer of chargeFor (one object built per charge: it runs on every request). */
+function quotaOf(
+  quote: PriceQuote,
+  quotaPerUnit: number,
+  tokens: { prompt: number; completion: number; cached: number; written: number },
+  calls: number,
+): number {
   if (quote.mode === 'price') {
     const perCall = Math.round(quote.modelPrice * quotaPerUnit * quote.groupRatio);
-    return { ...base, quota: perCall * Math.max(1, Math.floor(calls)) };
+    return perCall * Math.max(1, Math.floor(calls));
   }
-  if (promptTokens + completionTokens === 0) return { ...base, quota: 0 };
+  const { prompt, completion, cached, written } = tokens;
+  if (prompt + completion === 0) return 0;
   const weighted =
-    promptTokens -
-    cachedTokens -
-    cacheCreationTokens +
-    cachedTokens * quote.cacheRatio +
-    cacheCreationTokens * quote.cacheCreationRatio +
-    completionTokens * quote.completionRatio;
+    prompt -
+    cached -
+    written +
+    cached * quote.cacheRatio +
+    written * quote.cacheCreationRatio +
+    completion * quote.completionRatio;
   const ratio = quote.modelRatio * quote.groupRatio;
-  let quota = Math.round(weighted * ratio);
-  if (ratio !== 0 && quota <= 0) quota = 1;
-  return { ...base, quota };
+  const quota = Math.round(weighted * ratio);
+  return ratio !== 0 && quota <= 0 ? 1 : quota;
 }
