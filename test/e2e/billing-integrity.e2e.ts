@@ -220,101 +220,126 @@ describe('billing integrity', () => {
   describe('an upstream that ignores the ceiling', () => {
     const WRITES = 200;
 
-    it('streams are cut at the reservation, end cleanly and are billed for what was delivered', async () => {
-      const prompt = promptOf('openai-sse');
-      const price = priceOf(prompt);
-      upstream.reset();
-      upstream.setDefaults({ writes: WRITES, usage: { prompt_tokens: prompt } });
-      const { userId, key } = await payer('balance', N * price);
-      const sdk = relaySdk(t.url, key);
-      const answers = await Promise.all(
-        Array.from({ length: N }, async () => {
-          const stream = await sdk.chat.completions.create({
-            model: MODEL,
-            messages,
-            stream: true,
-          });
-          let text = '';
-          let reason: string | null = null;
-          for await (const chunk of stream) {
-            text += chunk.choices[0]?.delta.content ?? '';
-            reason = chunk.choices[0]?.finish_reason ?? reason;
-          }
-          return { text, reason };
-        }),
-      );
-      for (const answer of answers) {
-        expect(answer.reason).toBe('length');
-        // The upstream wrote 200 pieces; far fewer reached the client.
-        expect(answer.text.length).toBeLessThan(WRITES);
-        expect(answer.text.length).toBeGreaterThan(0);
+    /** One streamed call: the text that arrived and how the stream said it stopped. */
+    async function streamed(path: Path, key: string): Promise<{ text: string; stop: unknown }> {
+      const model = path.startsWith('gemini') ? GEMINI : MODEL;
+      let text = '';
+      let stop: unknown = null;
+      if (path === 'anthropic-sse') {
+        const anthropic = new Anthropic({ apiKey: `sk-${key}`, baseURL: t.url, maxRetries: 0 });
+        const body = {
+          model,
+          messages,
+          stream: true,
+        } as unknown as Anthropic.MessageCreateParamsStreaming;
+        let stopped = false;
+        for await (const event of await anthropic.messages.create(body)) {
+          if (event.type === 'content_block_delta' && event.delta.type === 'text_delta')
+            text += event.delta.text;
+          if (event.type === 'message_delta') stop = event.delta.stop_reason;
+          if (event.type === 'message_stop') stopped = true;
+        }
+        return { text, stop: stopped ? stop : 'no message_stop' };
       }
-      const mine = await receiptsOf(userId, N);
-      for (const receipt of mine) {
-        expect(receipt).toMatchObject({ streamCut: true, estimated: true });
-        expect(receipt.quota).toBeLessThanOrEqual(receipt.reserved);
-        expect(receipt.overrun).toBeUndefined();
+      const stream = await relaySdk(t.url, key).chat.completions.create({
+        model,
+        messages,
+        stream: true,
+      });
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta.content ?? '';
+        stop = chunk.choices[0]?.finish_reason ?? stop;
       }
-      // The whole balance was reserved: no margin could be paid, nothing went below 0.
-      const self = (await root.get(`/api/user/${userId}`)).body.data as { quota: number };
-      expect(self.quota).toBeGreaterThanOrEqual(0);
-    });
+      return { text, stop };
+    }
 
-    it('JSON answers are charged in full: the debt is recorded, refuses the next call, a top-up restores', async () => {
-      const prompt = promptOf('openai-json');
-      const price = priceOf(prompt);
-      const cost = priceOf(prompt, WRITES);
-      upstream.reset();
-      upstream.setDefaults({ writes: WRITES, usage: { prompt_tokens: prompt }, latencyMs: 200 });
-      const { userId, key, web } = await payer('balance', N * price);
-      const sdk = relaySdk(t.url, key);
-      const results = await Promise.all(Array.from({ length: N }, () => call('openai-json', key)));
-      expect(results.every(Boolean)).toBe(true);
-      const mine = await receiptsOf(userId, N);
-      for (const receipt of mine) {
-        expect(receipt).toMatchObject({
-          quota: cost,
-          reserved: price,
+    it.each(['openai-sse', 'anthropic-sse', 'gemini-sse'] as const)(
+      '%s: streams are cut at the reservation, end cleanly and are billed for what was delivered',
+      async (path) => {
+        const prompt = promptOf(path);
+        const price = priceOf(prompt);
+        upstream.reset();
+        upstream.setDefaults({ writes: WRITES, usage: { prompt_tokens: prompt } });
+        const { userId, key } = await payer('balance', N * price);
+        const answers = await Promise.all(Array.from({ length: N }, () => streamed(path, key)));
+        for (const answer of answers) {
+          // Ended as if the ceiling was reached, in the client's own protocol.
+          expect(answer.stop).toBe(path === 'anthropic-sse' ? 'max_tokens' : 'length');
+          // The upstream wrote 200 pieces of 4 characters; far fewer reached the client.
+          expect(answer.text.length).toBeLessThan(WRITES);
+          expect(answer.text.length).toBeGreaterThan(0);
+        }
+        const mine = await receiptsOf(userId, N);
+        for (const receipt of mine) {
+          expect(receipt).toMatchObject({ streamCut: true, estimated: true });
+          expect(receipt.quota).toBeLessThanOrEqual(receipt.reserved);
+          expect(receipt.overrun).toBeUndefined();
+        }
+        // The whole balance was reserved: nothing was delivered unpaid, nothing went below 0.
+        const self = (await root.get(`/api/user/${userId}`)).body.data as { quota: number };
+        expect(self.quota).toBeGreaterThanOrEqual(0);
+      },
+    );
+
+    it.each(['openai-json', 'anthropic-json', 'gemini-json'] as const)(
+      '%s: JSON answers are charged in full: the debt is recorded, refuses the next call, a top-up restores',
+      async (path) => {
+        const prompt = promptOf(path);
+        const price = priceOf(prompt);
+        const cost = priceOf(prompt, WRITES);
+        upstream.reset();
+        upstream.setDefaults({ writes: WRITES, usage: { prompt_tokens: prompt }, latencyMs: 200 });
+        const { userId, key, web } = await payer('balance', N * price);
+        const sdk = relaySdk(t.url, key);
+        const results = await Promise.all(Array.from({ length: N }, () => call(path, key)));
+        expect(results.every(Boolean)).toBe(true);
+        const mine = await receiptsOf(userId, N);
+        for (const receipt of mine) {
+          expect(receipt).toMatchObject({
+            quota: cost,
+            reserved: price,
+            overrun: cost - price,
+            ceilingIgnored: true,
+          });
+        }
+        const debt = N * price - N * cost;
+        await waitUntil(
+          async () => (await web.get('/api/user/self')).body.data.quota === debt,
+          'the debt on the user',
+        );
+        // The log row names the overrun; the channel is counted in the metrics.
+        const row = (await web.get('/api/log/self?p=1&page_size=1&type=2')).body.data.items[0] as {
+          other: string;
+        };
+        expect(JSON.parse(row.other)).toMatchObject({
           overrun: cost - price,
-          ceilingIgnored: true,
+          ceiling_ignored: true,
         });
-      }
-      const debt = N * price - N * cost;
-      await waitUntil(
-        async () => (await web.get('/api/user/self')).body.data.quota === debt,
-        'the debt on the user',
-      );
-      // The log row names the overrun; the channel is counted in the metrics.
-      const row = (await web.get('/api/log/self?p=1&page_size=1&type=2')).body.data.items[0] as {
-        other: string;
-      };
-      expect(JSON.parse(row.other)).toMatchObject({ overrun: cost - price, ceiling_ignored: true });
-      const metrics = await fetch(`${t.url}/metrics`).then((r) => r.text());
-      expect(metrics).toMatch(/tollgate_relay_ceiling_ignored_total\{channel_id="\d+"\} [1-9]/);
-      // The ledger check folds the same receipts: it agrees to the unit, the debt included.
-      const ledger = (await root.get('/api/ledger/verify')).body.data as {
-        ok: boolean;
-        mismatches: unknown[];
-      };
-      expect(ledger).toMatchObject({ ok: true, mismatches: [] });
-      // Refused until covered: the refusal names what is left, the debt.
-      const refused = await sdk.chat.completions
-        .create({ model: MODEL, messages })
-        .catch((error: unknown) => error as { status: number; code: string; message: string });
-      expect(refused).toMatchObject({ status: 403, code: 'insufficient_user_quota' });
-      expect((refused as { message: string }).message).toContain(String(debt));
-      upstream.setDefaults({ writes: 'ceiling', latencyMs: 0 });
-      expect((await root.put('/api/user/', { id: userId, quota: price })).body).toMatchObject({
-        success: true,
-      });
-      await waitUntil(
-        async () => (await web.get('/api/user/self')).body.data.quota === price,
-        'the top-up',
-      );
-      await expect(sdk.chat.completions.create({ model: MODEL, messages })).resolves.toMatchObject({
-        object: 'chat.completion',
-      });
-    });
+        const metrics = await fetch(`${t.url}/metrics`).then((r) => r.text());
+        expect(metrics).toMatch(/tollgate_relay_ceiling_ignored_total\{channel_id="\d+"\} [1-9]/);
+        // The ledger check folds the same receipts: it agrees to the unit, the debt included.
+        const ledger = (await root.get('/api/ledger/verify')).body.data as {
+          ok: boolean;
+          mismatches: unknown[];
+        };
+        expect(ledger).toMatchObject({ ok: true, mismatches: [] });
+        // Refused until covered: the refusal names what is left, the debt.
+        const refused = await sdk.chat.completions
+          .create({ model: path.startsWith('gemini') ? GEMINI : MODEL, messages })
+          .catch((error: unknown) => error as { status: number; code: string; message: string });
+        expect(refused).toMatchObject({ status: 403, code: 'insufficient_user_quota' });
+        expect((refused as { message: string }).message).toContain(String(debt));
+        upstream.setDefaults({ writes: 'ceiling', latencyMs: 0 });
+        expect((await root.put('/api/user/', { id: userId, quota: price })).body).toMatchObject({
+          success: true,
+        });
+        await waitUntil(
+          async () => (await web.get('/api/user/self')).body.data.quota === price,
+          'the top-up',
+        );
+        await expect(call(path, key)).resolves.toBe(true);
+      },
+    );
   });
 
   it("a limited token's refusal names that token's remaining quota, never its owner's balance", async () => {

@@ -428,7 +428,8 @@ describe('relay pipeline', () => {
     expect(mine.reduce((s, r) => s + r.quota, 0)).toBe(20 * 125);
     expect(mine.every((r) => r.loweredBy === 'user_quota')).toBe(true);
     expect(book.userBalance(userId)).toBe(0);
-  });
+    // 30 s: served one after another (each reservation holds what is left), slow on a loaded CI.
+  }, 30_000);
 
   it('an upstream that ignores the ceiling is charged in full: the debt is recorded and refuses the next call', async () => {
     // max_tokens 10 reserves (prompt + 10 × 4) × 1.25; the upstream writes 400: (100 + 1600) × 1.25.
@@ -500,7 +501,7 @@ describe('relay pipeline', () => {
     expect(book.tokenRemaining(tokenId)).toBe(0);
     expect(book.userBalance(userId)).toBe(10_000_000 - 20 * 125);
     expect(commands.calls).toContain(`exhausted:${tokenId}`);
-  });
+  }, 30_000);
 
   it('a client aborting a slow stream after 3 chunks is billed for the full upstream usage', async () => {
     const { userId, sdk } = await newUser(QUOTA, TOKEN_CAP);
