@@ -217,6 +217,33 @@ describe('billing integrity', () => {
     expect(JSON.parse(row.other)).toMatchObject({ lowered_ceiling: 18, lowered_by: 'user_quota' });
   });
 
+  it('an honest stream is delivered whole even when its usage passes the reservation (a prompt larger than estimated): charged in full', async () => {
+    const prompt = promptOf('openai-sse');
+    const price = priceOf(prompt);
+    // The upstream counts 6 more prompt tokens than the relay estimated; it keeps to the ceiling.
+    const cost = priceOf(prompt + 6);
+    upstream.reset();
+    upstream.setDefaults({ writes: 'ceiling', usage: { prompt_tokens: prompt + 6 } });
+    const { userId, key } = await payer('balance', price);
+    const stream = await relaySdk(t.url, key).chat.completions.create({
+      model: MODEL,
+      messages,
+      stream: true,
+    });
+    let text = '';
+    let reason: string | null = null;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      reason = chunk.choices[0]?.finish_reason ?? reason;
+    }
+    // 20 pieces of `tok `: the relay counts 21 (past what is reserved), the upstream 20 (its ceiling).
+    expect(text).toBe('tok '.repeat(CEILING));
+    expect(reason).toBe('stop');
+    const [receipt] = await receiptsOf(userId, 1);
+    expect(receipt).toMatchObject({ quota: cost, reserved: price, overrun: cost - price });
+    expect(receipt!.streamCut).toBeUndefined();
+  });
+
   describe('an upstream that ignores the ceiling', () => {
     const WRITES = 200;
 

@@ -90,8 +90,8 @@ function failedWith(failure: ConvertedFailure): AttemptResult {
 export class ConvertedAttempts {
   constructor(
     private readonly pools: UpstreamPools,
-    /** Whether a usage costs no more than the reservation (held output may then go out). */
-    private readonly covered: (p: Prepared, usage: UpstreamUsage) => boolean,
+    /** Whether the upstream's usage shows it kept to its ceiling (held output may then go out). */
+    private readonly honouredCeiling: (p: Prepared, usage: UpstreamUsage) => boolean,
     private readonly durability: Durability,
     private readonly settle: Settle,
   ) {}
@@ -302,9 +302,10 @@ export class ConvertedAttempts {
       tail += toClient(converter.end());
     }
     const reported = read.stopped ? undefined : converter.usage();
-    // Held past the reservation: out only when the upstream's usage shows it was paid for.
+    // Held past the reservation: out only when the upstream's usage shows it kept to its ceiling.
     if (metered.holding) {
-      if (reported && this.covered(p, reported)) tail += metered.releaseHeld().map(encode).join('');
+      if (reported && this.honouredCeiling(p, reported))
+        tail += metered.releaseHeld().map(encode).join('');
       else metered.cut = true;
     }
     // Cut at the reservation, or stopped on a sensitive word: billed for what was delivered.
@@ -460,7 +461,7 @@ export class ConvertedAttempts {
     if (!read.stopped) eventsOf(framer.end(), converter).forEach((chunk) => kept.add(chunk));
     const reported = metered.cut ? undefined : converter.usage();
     if (metered.holding) {
-      if (reported && this.covered(p, reported))
+      if (reported && this.honouredCeiling(p, reported))
         owed = Buffer.concat([owed, metered.releaseHeld()]);
       else metered.cut = true;
     }

@@ -155,7 +155,7 @@ export class RelayService {
     this.waits = new ReservationWaits(book, config?.relayReserveWaitMs ?? DEFAULT_RESERVE_WAIT_MS);
     this.converted = new ConvertedAttempts(
       pools,
-      (p, usage) => this.covered(p, usage),
+      (p, usage) => this.honouredCeiling(p, usage),
       { strict: this.strict, committed: (p, receipt, res) => this.committed(p, receipt, res) },
       (...args) => this.settle(...args),
     );
@@ -783,10 +783,10 @@ export class RelayService {
       owed += guard ? guard.push(rest) : rest.toString('utf8');
     }
     const outcome = reader.end();
-    // Output held past the reservation goes out only when the upstream's usage shows it was paid
-    // for (its own count of the ceiling); else the stream ends cut where the reservation did.
+    // Output held past the reservation goes out only when the upstream's usage shows it kept to
+    // its ceiling (by its own count); else the stream ends cut where the reservation did.
     if (metered.holding && !read.stopped) {
-      if (outcome.usage && this.covered(p, outcome.usage)) {
+      if (outcome.usage && this.honouredCeiling(p, outcome.usage)) {
         const held = metered.releaseHeld();
         owed += guard ? guard.push(held) : held.toString('utf8');
       } else metered.cut = true;
@@ -818,12 +818,13 @@ export class RelayService {
     client.finish(owed, read.broken);
   }
 
-  /** Whether `usage` costs no more than the reservation holds (held output may then go out). */
-  covered(p: Prepared, usage: UpstreamUsage): boolean {
-    const { quote, settings } = p;
-    return (
-      chargeFor(quote, usage, settings.price.quotaPerUnit, p.facts.n).quota <= p.reservation.amount
-    );
+  /**
+   * Whether the upstream's own usage shows it stayed within the ceiling it was sent: output held
+   * past the reservation by our count may then go out (its tokenizer is not ours). The answer is
+   * charged on that usage in full, a prompt larger than estimated included.
+   */
+  honouredCeiling(p: Prepared, usage: UpstreamUsage): boolean {
+    return p.ceiling !== undefined && usage.completionTokens <= p.ceiling * p.choices;
   }
 
   /**
