@@ -162,25 +162,33 @@ describe('relay: kill -9 during a burst', () => {
   it('batched durability: only the answers of the last batch window are lost', async () => {
     const env = { USAGE_BATCH_MS: String(BATCH_MS) };
     gateway = await startGateway({ env });
-    const key = await setUp(gateway.url);
-    const { received, receivedAt, killedAt } = await burstUntilKilled(
-      gateway.url,
-      key,
-      gateway.pid,
-    );
     const dataDir = gateway.dataDir;
-    await gateway.stop();
-    const lost = await restartAndCount(dataDir, received, env);
-    console.log(
-      `batched: kill -9 after ${received.length} answers received whole, ` +
-        `${lost.length} of them not in the ledger (${((lost.length / received.length) * 100).toFixed(2)}%)`,
-    );
+    const key = await setUp(gateway.url);
     // Answered before durable: the receipts queued for the next commit (and the one under way)
-    // die with the process, so some are lost, and only answers of that last window.
-    expect(lost.length).toBeGreaterThan(0);
-    const oldest = Math.min(...lost.map((id) => receivedAt.get(id)!));
-    // A window, the commit under way and the test's own clock steps.
-    expect(killedAt - oldest).toBeLessThanOrEqual(2 * BATCH_MS + 250);
+    // die with the process, so some are lost, and only answers of that last window. A kill that
+    // lands just after a commit, with the gateway starved of CPU since, may lose none: up to three
+    // rounds until one shows the loss; every round keeps losses inside the window.
+    let lostInAll = 0;
+    for (let round = 1; round <= 3 && lostInAll === 0; round += 1) {
+      const { received, receivedAt, killedAt } = await burstUntilKilled(
+        gateway.url,
+        key,
+        gateway.pid,
+      );
+      await gateway.stop();
+      const lost = await restartAndCount(dataDir, received, env);
+      console.log(
+        `batched, round ${round}: kill -9 after ${received.length} answers received whole, ` +
+          `${lost.length} of them not in the ledger (${((lost.length / received.length) * 100).toFixed(2)}%)`,
+      );
+      if (lost.length > 0) {
+        const oldest = Math.min(...lost.map((id) => receivedAt.get(id)!));
+        // A window, the commit under way and the test's own clock steps.
+        expect(killedAt - oldest).toBeLessThanOrEqual(2 * BATCH_MS + 250);
+      }
+      lostInAll += lost.length;
+    }
+    expect(lostInAll).toBeGreaterThan(0);
   });
 });
 
