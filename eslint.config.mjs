@@ -1,6 +1,7 @@
 // @ts-check
 // ESLint flat config for the whole repository (backend, libs, tests, console).
-// Type-checked rules everywhere TypeScript lives, plus the import boundaries of DESIGN §7:
+// Type-checked rules everywhere TypeScript lives, plus the import boundaries between the layers
+// (docs/architecture.md#layers):
 //   - libs/domain: no Nest, no drivers, no I/O modules, no other @tollgate lib but contracts,
 //     no process.env, no clock, no randomness (time and ids come in as arguments);
 //   - libs/contracts: relative imports only (the console bundles it);
@@ -52,7 +53,7 @@ const restrictImports = (...sets) => [
   },
 ];
 
-/** @type {ImportSet} DESIGN §2: durable reactions come from store subscriptions, not the in-memory bus. */
+/** @type {ImportSet} Durable reactions come from store subscriptions, not the in-memory bus. */
 const NO_CQRS_EVENT_BUS = {
   paths: [
     {
@@ -66,7 +67,7 @@ const NO_CQRS_EVENT_BUS = {
         'EventPublisher',
       ],
       message:
-        'Use CommandBus/QueryBus only: events come back from the store as plain JSON and the in-memory bus is fire-and-forget (DESIGN §2).',
+        'Use CommandBus/QueryBus only: events come back from the store as plain JSON and the in-memory bus is fire-and-forget; react to events through a store subscription (docs/architecture.md#layers).',
     },
   ],
 };
@@ -104,7 +105,8 @@ const domainImports = (allowedLibs) => ({
       'class-transformer',
     ].map((name) => ({
       name,
-      message: 'libs/domain is pure: no framework, driver or network code (DESIGN §3, §7).',
+      message:
+        'libs/domain is pure (state, command, time and ids in; events out): no framework, driver or network code (docs/architecture.md#layers).',
     })),
     ...IO_BUILTINS.map((name) => ({
       name,
@@ -114,7 +116,8 @@ const domainImports = (allowedLibs) => ({
   patterns: [
     {
       group: ['@nestjs/*', '@eventstore/*', '@fastify/*'],
-      message: 'libs/domain is pure: no Nest, no store client (DESIGN §3, §7).',
+      message:
+        'libs/domain is pure (state, command, time and ids in; events out): no Nest, no store client (docs/architecture.md#layers).',
     },
     {
       regex: '^node:',
@@ -161,7 +164,7 @@ const FRONTEND_IMPORTS = {
   ],
 };
 
-/** @type {ImportSet} DESIGN §5: wrappers (http client, socket, query client) only in src/lib. */
+/** @type {ImportSet} The console's wrappers (http client, socket, query client) live only in src/lib. */
 const FRONTEND_SOCKET_ONLY_IN_LIB = {
   paths: [
     {

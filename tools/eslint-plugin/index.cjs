@@ -45,7 +45,7 @@ function createTollgatePlugin(root) {
           schema: [],
           messages: {
             leaves:
-              'Relative import leaves {{pkg}}/: import other packages through their @tollgate/* alias so the boundary rules apply.',
+              'Relative import leaves {{pkg}}/: import other packages through their @tollgate/* alias so the boundary rules apply (docs/architecture.md#layers).',
           },
         },
         create(context) {
@@ -71,7 +71,7 @@ function createTollgatePlugin(root) {
           schema: [],
           messages: {
             internal:
-              "Feature '{{own}}' reaches into '{{other}}/{{dir}}': use that feature's api/ or index, or move the shared piece to src/components, src/hooks or src/lib.",
+              "Feature '{{own}}' reaches into '{{other}}/{{dir}}': use that feature's api/ or index, or move the shared piece to src/components, src/hooks or src/lib (docs/architecture.md#layers).",
           },
         },
         create(context) {
