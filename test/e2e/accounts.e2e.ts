@@ -48,7 +48,7 @@ describe('accounts: register, login, self', () => {
     expect(res.headers['set-cookie']?.[0]).toMatch(/^session=.*HttpOnly/);
   });
 
-  it('rejects bad registrations with the spec messages and creates nothing', async () => {
+  it('rejects bad registrations with their messages and creates nothing', async () => {
     const post = (body: object) =>
       request(t.url).post('/api/user/register').set('Accept-Language', 'zh-CN').send(body);
     expect((await post({ username: 'bob', password: 'short', password2: 'short' })).body).toEqual({

@@ -233,7 +233,7 @@ describe('channels (admin) against the mock upstream', () => {
     expect(single.body.data.ids).toHaveLength(1);
   });
 
-  describe('validation (spec 000 §5) changes nothing on failure', () => {
+  describe('validation changes nothing on failure', () => {
     it.each([
       ['no name', { name: ' ' }, '请填写渠道名称和渠道密钥！'],
       ['no key', { key: '\n  \n' }, '请填写渠道名称和渠道密钥！'],

@@ -181,7 +181,7 @@ const ROWS: readonly Row[] = [
     },
   },
   { route: 'GET /api/user/logout' },
-  // Third-party sign-in (issue 12): every provider is off here, and bad values are refused anyway.
+  // Third-party sign-in: every provider is off here, and bad values are refused anyway.
   { route: 'GET /api/oauth/state', as: 'anonymous' },
   {
     route: 'GET /api/oauth/github',
@@ -256,7 +256,7 @@ const ROWS: readonly Row[] = [
       DemoSiteEnabled: 'bool',
     },
   },
-  // Mail (issue 12): no SMTP server is configured here, so even a well-formed call sends nothing.
+  // Mail: no SMTP server is configured here, so even a well-formed call sends nothing.
   {
     route: 'GET /api/verification',
     as: 'anonymous',
@@ -413,7 +413,7 @@ const ROWS: readonly Row[] = [
     body: (ctx) => ({ key: ctx.redemptionKey }),
     fields: { key: 'text' },
   },
-  // Online top-up (issue 15). Epay is not configured: pay is refused even when valid.
+  // Online top-up. Epay is not configured: pay is refused even when valid.
   { route: 'POST /api/user/amount', body: () => ({ amount: 1 }), fields: { amount: 'count' } },
   {
     route: 'POST /api/user/pay',
@@ -444,7 +444,7 @@ const ROWS: readonly Row[] = [
     body: () => ({ out_trade_no: 'USR1NOnosuch1' }),
     text: true,
   },
-  // Stripe (issue 15), not configured: sessions are refused even when valid.
+  // Stripe, not configured: sessions are refused even when valid.
   ...['POST /api/user/createStripe', 'POST /api/user/stripe/amount'].map((route): Row => ({
     route,
     body: () => ({ amount: 10 }),
@@ -518,7 +518,7 @@ const ROWS: readonly Row[] = [
       ...(route === 'GET /api/task' ? { channel_id: 'page' as const } : {}),
     },
   })),
-  // History and the ledger check (issue 13): paging, time ranges, instants
+  // History and the ledger check: paging, time ranges, instants
   ...(
     [
       ['GET /api/user/self/history', () => '/api/user/self/history'],

@@ -412,7 +412,8 @@ describe('import: logs', () => {
         ...root,
       });
       expect(stat.data.quota).toBe(rows.filter((r) => r.type === 2).length * 3);
-      // Type 0 lists every row (the anchors' rule); the test rows (5) are among them as 0.
+      // Type 0 lists every row (one-api's and new-api's rule); the test rows (5) are among them as
+      // 0.
       const all = await gatewayApi(gateway.url, '/api/log/?p=1&page_size=10&start_timestamp=0', {
         method: 'GET',
         ...root,

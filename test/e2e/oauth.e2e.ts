@@ -13,7 +13,7 @@ import {
 } from '../support/test-app';
 
 /**
- * Third-party sign-in and binding (issue 12) against local mocks started here: GitHub (token and
+ * Third-party sign-in and binding against local mocks started here: GitHub (token and
  * user endpoints) and the WeChat server of the one-api family; Telegram's widget data is signed
  * here. OpenID Connect (a real provider process, and a forging one) is in oidc-provider.e2e.ts.
  */

@@ -14,7 +14,7 @@ const SIGN_IN_SWITCHES = [
   'TelegramOAuthEnabled',
 ];
 
-/** Lock-out recovery (issue 12): `npm run option:set` runs this function against the stopped data dir. */
+/** Lock-out recovery: `npm run option:set` runs this function against the stopped data dir. */
 describe('option:set: recovering from a console that turned off every sign-in method', () => {
   const dataDir = tempDataDir();
   let t: TestApp | undefined;

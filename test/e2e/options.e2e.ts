@@ -16,7 +16,7 @@ import {
   type TestApp,
 } from '../support/test-app';
 
-/** Every option key spec 000 §3 names. */
+/** Every option key of one-api's settings pages. */
 const SPEC_KEYS = [
   'PasswordLoginEnabled',
   'PasswordRegisterEnabled',
@@ -129,7 +129,7 @@ const STATUS_KEYS = [
   'enable_data_export',
   'enable_online_topup',
   'min_topup',
-  // Stripe (issue 15)
+  // Stripe
   'enable_stripe_topup',
   'stripe_unit_price',
   'stripe_min_topup',
@@ -277,7 +277,7 @@ describe('system options (GET/PUT /api/option/)', () => {
     [{ key: 'RegisterEnabled', value: 'true' }, '你似乎并没有修改什么'],
     [{ key: 'RegisterEnabled', value: true }, '你似乎并没有修改什么'],
 
-    // Payment settings need the server address first (spec 000 §5).
+    // Payment settings need the server address first.
     [{ key: 'PayAddress', value: 'https://pay.example.com' }, '请先填写服务器地址'],
     [{ key: 'EpayId', value: '1001' }, '请先填写服务器地址'],
     [{ key: 'EpayKey', value: 'epay-secret' }, '请先填写服务器地址'],

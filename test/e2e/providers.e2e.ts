@@ -716,7 +716,7 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
     expect(receipts()).toHaveLength(billed);
   });
 
-  it("Spark (18) on its HTTP API with the anchors' key and model names; Cloudflare (39) with the account id", async () => {
+  it("Spark (18) on its HTTP API with one-api's and new-api's key and model names; Cloudflare (39) with the account id", async () => {
     await channel({
       type: 18,
       name: 'spark',

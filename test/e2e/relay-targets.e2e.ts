@@ -131,7 +131,7 @@ describe('relay targets (whole app, mock upstream)', () => {
     expect(text).toBe('tok tok tok ');
     const sent = upstream.lastRequest()!;
     expect(sent.path).toBe('/openai/deployments/m-azure-stream/chat/completions');
-    // The form's default for type 3 (spec 000 §5) is stored when `other` is left empty.
+    // The form's default for type 3 is stored when `other` is left empty.
     expect(sent.query).toEqual({ 'api-version': '2023-06-01-preview' });
     expect(sent.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
     const receipt = await receiptFor('m-azure-stream');

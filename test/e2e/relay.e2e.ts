@@ -282,7 +282,7 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
       const failing = await addChannel({
         name: 'dead-key',
         key: 'sk-dead',
-        priority: 20, // each retry moves one priority tier down (the anchors' order): 20 → 10 → 0
+        priority: 20, // each retry moves one priority tier down (one-api's and new-api's order): 20 → 10 → 0
         models: 'gpt-4o-mini',
       });
       const busy = await addChannel({

@@ -70,7 +70,7 @@ const ROWS: readonly Row[] = [
   { route: 'GET /api/docs', min: 0, path: () => '/api/docs', document: 'text/html' },
   { route: 'GET /api/pricing', min: 0, path: () => '/api/pricing' },
   { route: 'GET /api/home_page_content', min: 0, path: () => '/api/home_page_content' },
-  // new-api's first-run wizard (issue 22): public; a refused body changes nothing.
+  // new-api's first-run wizard: public; a refused body changes nothing.
   { route: 'GET /api/setup', min: 0, path: () => '/api/setup' },
   {
     route: 'POST /api/setup',
@@ -97,7 +97,7 @@ const ROWS: readonly Row[] = [
     }),
   },
   { route: 'GET /api/user/logout', min: 0, path: () => '/api/user/logout', fresh: true },
-  // Third-party sign-in (issue 12): the providers are off here, so only the state succeeds.
+  // Third-party sign-in: the providers are off here, so only the state succeeds.
   { route: 'GET /api/oauth/state', min: 0, path: () => '/api/oauth/state' },
   ...(
     [
@@ -121,7 +121,7 @@ const ROWS: readonly Row[] = [
     path: () => '/api/oauth/telegram/bind?id=1&auth_date=1&hash=00',
     succeeds: () => false,
   },
-  // Mail (issue 12): public, but without an SMTP server every call is refused.
+  // Mail: public, but without an SMTP server every call is refused.
   {
     route: 'GET /api/verification',
     min: 0,
@@ -248,7 +248,7 @@ const ROWS: readonly Row[] = [
     body: () => ({ key: 'no-such-code' }),
     succeeds: () => false,
   },
-  // Online top-up (issue 15): Epay is not configured here, so pay and the notify are refused.
+  // Online top-up: Epay is not configured here, so pay and the notify are refused.
   {
     route: 'POST /api/user/amount',
     min: 1,
@@ -291,7 +291,7 @@ const ROWS: readonly Row[] = [
     body: () => ({ out_trade_no: 'USR1NOnosuch1' }),
     text: 'fail',
   },
-  // Stripe (issue 15): not configured here, so sessions are refused; the price quote works.
+  // Stripe: not configured here, so sessions are refused; the price quote works.
   {
     route: 'POST /api/user/createStripe',
     min: 1,
@@ -362,7 +362,7 @@ const ROWS: readonly Row[] = [
   { route: 'GET /api/task/self', min: 1, path: () => '/api/task/self?p=0' },
   { route: 'GET /api/task/poll-status', min: 10, path: () => '/api/task/poll-status' },
   { route: 'POST /api/task/poll', min: 10, path: () => '/api/task/poll' },
-  // History and the ledger check (issue 13)
+  // History and the ledger check
   { route: 'GET /api/user/self/history', min: 1, path: () => '/api/user/self/history' },
   {
     route: 'GET /api/user/self/quota_at',

@@ -1,5 +1,5 @@
 /**
- * Scale-out (issue 21): three gateway processes on one DATA_DIR (SCALE_OUT=on), each a real OS
+ * Scale-out: three gateway processes on one DATA_DIR (SCALE_OUT=on), each a real OS
  * process, behind a round-robin client. Balance leases keep them together from overdrawing a user;
  * changes made through one process reach the others through the log.
  */

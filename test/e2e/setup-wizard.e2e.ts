@@ -3,7 +3,7 @@ import { readStoredEvents } from '../support/e2e-helpers';
 import { ConsoleClient, ROOT, startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * new-api's first-run wizard (issue 22): GET/POST /api/setup and /api/status `setup`. Root is
+ * new-api's first-run wizard: GET/POST /api/setup and /api/status `setup`. Root is
  * bootstrapped as root / 123456; the wizard is open while that password is in place, and the default
  * credentials keep working until it (or any password change) replaces them.
  */

@@ -25,7 +25,7 @@ const signer = new Stripe('sk_test_signer');
 const sign = (payload: string, secret = WEBHOOK_SECRET) =>
   signer.webhooks.generateTestHeaderString({ payload, secret });
 
-describe('Stripe Checkout top-up (issue 15)', () => {
+describe('Stripe Checkout top-up', () => {
   let t: TestApp;
   let mock: MockStripe;
   let root: ConsoleClient;

@@ -23,7 +23,7 @@ const MJ_PLUS_ACTIONS = [
 
 /**
  * Models each channel type offers out of the box (GET /api/models, the channel form's presets).
- * Midjourney and Suno types get fixed action lists (spec 000 §9).
+ * Midjourney and Suno types get fixed action lists.
  */
 export const CHANNEL_TYPE_MODELS: Readonly<Record<number, readonly string[]>> = {
   1: [

@@ -8,7 +8,7 @@ import {
 import { parseChannelOtherInfo, responseTimeBand } from './channel.dto';
 
 describe('channel type table', () => {
-  it('has every type of spec 000 §3 once, with its name', () => {
+  it('has every one-api type once, with its name', () => {
     const spec = [
       1, 2, 3, 4, 5, 8, 11, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24, 25, 26, 31, 33, 34, 35, 36, 37,
       38, 39, 40, 41,
@@ -38,7 +38,7 @@ describe('channel type table', () => {
     expect(CHANNEL_TYPES[46]).toMatch(/Qianfan V2/);
   });
 
-  it('Azure and Spark carry the spec defaults for other', () => {
+  it('Azure and Spark carry their default for other', () => {
     expect(channelTypeInfo(3)?.other?.default).toBe('2023-06-01-preview');
     expect(channelTypeInfo(18)?.other?.default).toBe('v2.1');
   });
@@ -86,7 +86,7 @@ describe('channel dto helpers', () => {
     expect(parseChannelOtherInfo('oops')).toEqual({});
     expect(parseChannelOtherInfo('')).toEqual({});
   });
-  it('response time bands follow spec 000 §4', () => {
+  it('response time bands: untested, green, lime, yellow, red', () => {
     expect([0, 1000, 1001, 3000, 5000, 5001].map(responseTimeBand)).toEqual([
       'untested',
       'green',

@@ -3,7 +3,7 @@
  * and the server's validation, defaults and upstream calls all read this one table.
  */
 
-/** How the key of a channel type is written (spec 000 §5 "Key formats by type"). */
+/** How the key of a channel type is written . */
 export type ChannelKeyFormat =
   | 'api_key'
   | 'APIKey|SecretKey'
@@ -19,7 +19,7 @@ export type ChannelOtherKind =
 
 export interface ChannelTypeInfo {
   readonly value: number;
-  /** Display name (the spec's names; not translated). */
+  /** Display name (one-api's and new-api's names; not translated). */
   readonly name: string;
   /** Used when the channel's base_url is empty; '' = the type has none (the admin must give one). */
   readonly defaultBaseUrl: string;
@@ -51,7 +51,7 @@ const t = (
 });
 
 /**
- * The spec's types (000 §3) plus the new-api types whose providers have a balance API, so the
+ * One-api's types plus the new-api types whose providers have a balance API, so the
  * "update balance" action has something to do beyond OpenAI, and new-api's 45 / 46 (an imported
  * channel of those types opens, edits and saves like any other).
  */
@@ -115,10 +115,10 @@ export function channelTypeInfo(type: number): ChannelTypeInfo | undefined {
   return BY_TYPE.get(type);
 }
 
-/** Template the form offers for Vertex AI's region JSON (spec 000 §9). */
+/** Template the form offers for Vertex AI's region JSON. */
 export const VERTEX_REGION_TEMPLATE = '{\n  "default": "us-central1"\n}';
 
-/** Templates of spec 000 §9: two legacy model renames; status code 400 reported as 500. */
+/** Templates the form offers: two legacy model renames; status code 400 reported as 500. */
 export const MODEL_MAPPING_TEMPLATE =
   '{\n  "gpt-3.5-turbo-0301": "gpt-3.5-turbo",\n  "gpt-4-0314": "gpt-4"\n}';
 export const STATUS_CODE_MAPPING_TEMPLATE = '{\n  "400": "500"\n}';

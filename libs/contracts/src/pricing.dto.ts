@@ -1,4 +1,4 @@
-/** How a model is billed (spec 001 §3 Pricing model). */
+/** How a model is billed. */
 export const QuotaType = {
   /** By tokens: model ratio × group ratio, completion tokens × completion ratio. */
   Ratio: 0,
@@ -23,7 +23,10 @@ export interface PricingRowDto {
   owner_by: string;
 }
 
-/** GET /api/pricing: the rows in `data`, and beside them the caller's groups (the anchors' shape). */
+/**
+ * GET /api/pricing: the rows in `data`, and beside them the caller's groups (one-api's and
+ * new-api's shape).
+ */
 export interface PricingResponse {
   success: boolean;
   message: string;

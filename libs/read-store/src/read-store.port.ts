@@ -118,7 +118,8 @@ export interface ReadStoreSession {
 export interface ReadStore extends ReadStoreSession {
   /**
    * Creates collections and their declared indexes (idempotent). Call before use. Indexes are
-   * reconciled: one the spec no longer lists is dropped, one whose definition changed is rebuilt.
+   * reconciled: one the declaration no longer lists is dropped, one whose definition changed is
+   * rebuilt.
    */
   declare(specs: readonly CollectionSpec[]): Promise<void>;
   /**

@@ -46,9 +46,9 @@ export interface Caller {
 
 /**
  * Resolves who calls: a session cookie or a system access token in Authorization, then the
- * New-Api-User header that must name the same user (the anchors' contract). The answers follow
- * new-api's middleware: no credentials, a missing or wrong New-Api-User → 401; an access token that
- * is not valid, a banned user → HTTP 200 with success false.
+ * New-Api-User header that must name the same user (one-api's and new-api's contract). The answers
+ * follow new-api's middleware: no credentials, a missing or wrong New-Api-User → 401; an access
+ * token that is not valid, a banned user → HTTP 200 with success false.
  */
 @Injectable()
 export class Authenticator {

@@ -7,7 +7,7 @@ import { FixedWindows } from './fixed-windows';
 
 /**
  * Fixed-window limit per client IP on the routes attackers hammer (login, register, mail):
- * CRITICAL_RATE_LIMIT requests per CRITICAL_RATE_LIMIT_DURATION seconds, like the anchors.
+ * CRITICAL_RATE_LIMIT requests per CRITICAL_RATE_LIMIT_DURATION seconds, like one-api and new-api.
  */
 @Injectable()
 export class CriticalRateLimitGuard implements CanActivate {

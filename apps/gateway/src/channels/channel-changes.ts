@@ -3,7 +3,7 @@ import type { ChannelFieldsBody } from './channels.dto';
 
 /**
  * Wire fields → the decider's changes. Absent fields stay absent (keep / default); null strings
- * clear; empty priority and weight are ignored (spec 000 §5).
+ * clear; empty priority and weight are ignored.
  */
 export function toChannelChanges(body: ChannelFieldsBody): ChannelChanges {
   const changes: { -readonly [K in keyof ChannelChanges]: ChannelChanges[K] } = {};

@@ -4,7 +4,7 @@ import { parseKeywords } from '@tollgate/relay';
 import { OptionsCache } from '../options/options.cache';
 import type { TestRules } from './channel-test-verdict';
 
-/** The monitoring options channel tasks follow (spec 000 §3 Monitoring), read live. */
+/** The monitoring options channel tasks follow, read live. */
 @Injectable()
 export class ChannelSettings implements OnModuleInit {
   private options: OptionsCache | undefined;
@@ -16,7 +16,10 @@ export class ChannelSettings implements OnModuleInit {
     this.options = this.moduleRef.get(OptionsCache, { strict: false });
   }
 
-  /** What a test result is judged by, as the options say now (defaults off, as in the anchors). */
+  /**
+   * What a test result is judged by, as the options say now (defaults off, as in one-api and
+   * new-api).
+   */
   get testRules(): TestRules {
     const o = this.options;
     // ChannelDisableThreshold is in seconds; a test slower than it counts as failed; 0 = no limit.

@@ -11,9 +11,9 @@ import { SchedulerGate } from '../infrastructure/scheduler-gate';
 import { ChannelTasks, systemMeta } from './channel-tasks';
 
 /**
- * CHANNEL_TEST_FREQUENCY (the anchors' variable, minutes, off by default): every period the system
- * tests every channel not disabled by hand, so results are recorded and the monitoring options
- * disable failing channels and bring back the ones it disabled (channel-test-verdict.ts).
+ * CHANNEL_TEST_FREQUENCY (one-api's and new-api's variable, minutes, off by default): every period
+ * the system tests every channel not disabled by hand, so results are recorded and the monitoring
+ * options disable failing channels and bring back the ones it disabled (channel-test-verdict.ts).
  *
  * The next period starts when a run ends (a run meeting a click on "test all" joins it), so runs
  * never overlap however slow the providers are. The timer does not keep the process alive and is

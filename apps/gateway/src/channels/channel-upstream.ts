@@ -46,7 +46,7 @@ const httpFailure = (status: number, message: string, type = '', code = ''): Att
   code,
 });
 
-/** Provider error text in the anchors' order: error.message, message, the raw text. */
+/** Provider error text in one-api's and new-api's order: error.message, message, the raw text. */
 function failureOf(answer: Answer): AttemptFailure {
   const http = (message: string, type = '', code = '') =>
     httpFailure(answer.status, message, type, code);

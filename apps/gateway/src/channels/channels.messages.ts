@@ -1,4 +1,4 @@
-/** Server texts of channel management (spec 000 §5 and §8 verbatim where the spec gives them). */
+/** Server texts of channel management (one-api's and new-api's wording where they have one). */
 export const CHANNEL_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>> = {
   'channel.not_found': {
     'zh-CN': '渠道未找到，请刷新页面后重试。',

@@ -8,7 +8,7 @@ import { ApiError } from '../shared/api-error';
 /** `verify`: registration and email bind (both prove the mailbox); `reset`: password reset links. */
 export type CodePurpose = 'verify' | 'reset';
 
-/** Spec 000 §9: a new mail for the same address and purpose waits 30 seconds. */
+/** A new mail for the same address and purpose waits 30 seconds. */
 export const RESEND_INTERVAL_MS = 30_000;
 /** Wrong guesses before a code is void (a 6-digit code then holds against guessing). */
 export const MAX_FAILURES = 5;

@@ -7,7 +7,7 @@ import { SendVerificationCodeHandler } from './commands/send-verification-code.h
 import { MailController } from './mail.controller';
 import { MailCoreModule } from './mail-core.module';
 
-/** Verification codes, password reset by mail and the email bind (issue 12). */
+/** Verification codes, password reset by mail and the email bind. */
 @Module({
   imports: [MailCoreModule, AccountsModule],
   controllers: [MailController],

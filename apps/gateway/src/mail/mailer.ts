@@ -11,7 +11,7 @@ export interface OutgoingMail {
   readonly html: string;
 }
 
-/** Spec 000 §9: SMTP's default port; 465 is implicit TLS whatever SMTPSSLEnabled says. */
+/** SMTP's default port; 465 is implicit TLS whatever SMTPSSLEnabled says. */
 export const DEFAULT_SMTP_PORT = 587;
 const IMPLICIT_TLS_PORT = 465;
 

@@ -64,7 +64,7 @@ export function webhookPayload(notice: NoticeRaised['data'], display: NoticeDisp
 const quota = (value: number, d: NoticeDisplay) =>
   displayQuota(value, d.displayInCurrency, d.quotaPerUnit);
 
-/** The mail (zh-CN, like the anchors' reminders). */
+/** The mail (zh-CN, like one-api's and new-api's reminders). */
 export function noticeMail(
   to: string,
   notice: NoticeRaised['data'],

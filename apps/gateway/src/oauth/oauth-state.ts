@@ -3,7 +3,10 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export const OAUTH_STATE_COOKIE = 'oauth_state';
 /** A sign-in started at the provider has this long to come back. */
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
-/** An invitation code carried through a third-party registration (the anchors' codes are short). */
+/**
+ * An invitation code carried through a third-party registration (one-api's and new-api's codes are
+ * short).
+ */
 const AFF_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 
 /** What a state stands for; travels signed in an httpOnly cookie, checked when the provider returns. */

@@ -130,7 +130,7 @@ export class OidcClient {
       'Content-Type': 'application/x-www-form-urlencoded',
     };
     if (endpoints.basicAuthOnly) {
-      // RFC 6749 §2.3.1: both parts form-encoded before base64.
+      // RFC 6749, section 2.3.1: both parts form-encoded before base64.
       const basic = `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`;
       headers['Authorization'] = `Basic ${Buffer.from(basic).toString('base64')}`;
     } else {

@@ -8,7 +8,7 @@ export const TELEGRAM_CLOCK_SKEW_S = 5 * 60;
 
 /**
  * Fields that are not Telegram's and take no part in the signature: `lang` is the console's
- * addition (spec 000 §7), `hash` is the signature itself.
+ * addition, `hash` is the signature itself.
  */
 const UNSIGNED = new Set(['hash', 'lang']);
 const MAX_FIELDS = 16;

@@ -28,7 +28,7 @@ export function presetOwners(): ReadonlyMap<string, string> {
 /**
  * Every model an enabled channel serves, once, with the groups serving it and its price as the relay
  * quotes it: a ModelPrice entry makes it per call, else its ModelRatio and CompletionRatio. A model
- * with neither is shown at the anchors' fallback ratio (what self-use mode bills it at).
+ * with neither is shown at one-api's and new-api's fallback ratio (what self-use mode bills it at).
  * `served` is group → models (the routing table's index); rows are sorted by model name.
  */
 export function buildPricingRows(

@@ -12,8 +12,9 @@ import { ApiError } from './api-error';
 import { pickLang, translate } from './i18n/messages';
 
 /**
- * Every failure leaves in the spec's envelope: business failures as HTTP 200 with success false,
- * 401 for missing or invalid sessions, 429 for rate limits, 500 with a generic text otherwise.
+ * Every failure leaves in the envelope {success, message, data}: business failures as HTTP 200 with
+ * success false, 401 for missing or invalid sessions, 429 for rate limits, 500 with a generic text
+ * otherwise.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {

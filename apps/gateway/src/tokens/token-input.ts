@@ -2,7 +2,7 @@ import { DEFAULT_TOKEN_QUOTA } from '@tollgate/contracts';
 import type { TokenInput } from '@tollgate/domain';
 import type { TokenFieldsBody } from './tokens.dto';
 
-/** The form as the decider takes it; missing fields get the spec's defaults. */
+/** The form as the decider takes it; missing fields get the form's defaults. */
 export function toTokenInput(body: TokenFieldsBody): TokenInput {
   return {
     name: body.name ?? '',

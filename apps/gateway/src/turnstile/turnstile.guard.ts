@@ -9,7 +9,7 @@ const MAX_TOKEN_LENGTH = 2048;
 
 /**
  * With TurnstileCheckEnabled, the request's `turnstile` query parameter must pass siteverify
- * (register, login, verification mail, reset mail: spec 000 §7). Off, it is not looked at.
+ * (register, login, verification mail, reset mail). Off, it is not looked at.
  */
 @Injectable()
 export class TurnstileGuard implements CanActivate {

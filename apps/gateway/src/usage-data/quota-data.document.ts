@@ -1,4 +1,4 @@
-/** Hourly usage totals per user × model (the dashboard's `quota_data`, spec 001 /detail). */
+/** Hourly usage totals per user × model (the dashboard's `quota_data`, /detail). */
 export const QUOTA_DATA = 'quota_data';
 /** The same hourly rows summed over every user: model × hour (what the admin's unfiltered view reads). */
 export const QUOTA_DATA_TOTAL = 'quota_data_total';

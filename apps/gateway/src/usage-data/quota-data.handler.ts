@@ -12,7 +12,7 @@ import {
 } from './quota-data.document';
 import type { QuotaDataParams } from './quota-data.dto';
 
-/** The anchors cap a user's own dashboard at one month. */
+/** One-api and new-api cap a user's own dashboard at one month. */
 export const SELF_MAX_SPAN = 30 * 24 * 3600;
 
 export type QuotaDataScope =

@@ -14,7 +14,7 @@ const DISABLING_TYPES = new Set([
   'permission_error',
   'forbidden',
 ]);
-/** The anchors' default AutomaticDisableKeywords (RELAY-NOTES §4.4), matched case-insensitively. */
+/** One-api's and new-api's default AutomaticDisableKeywords, matched case-insensitively. */
 export const DEFAULT_DISABLE_KEYWORDS: readonly string[] = [
   'Your credit balance is too low',
   'This organization has been disabled.',

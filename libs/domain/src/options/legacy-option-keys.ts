@@ -3,8 +3,8 @@ import type { OptionsEvent } from './options.events';
 const DISCOVERY_SUFFIX = '/.well-known/openid-configuration';
 
 /**
- * Option keys that were renamed. Tollgate's first OpenID Connect options (issue 12) gave way to
- * new-api's `oidc.*` keys (issue 22); events keep the names they were written with (the log is never
+ * Option keys that were renamed. Tollgate's first OpenID Connect options gave way to
+ * new-api's `oidc.*` keys; events keep the names they were written with (the log is never
  * rewritten), so whatever folds or projects options reads them through `upcastOptionEvent`.
  */
 const RENAMED: Readonly<Record<string, { key: string; value?: (old: string) => string }>> = {

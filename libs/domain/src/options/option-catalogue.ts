@@ -284,7 +284,7 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
     defaultValue: JSON.stringify(DEFAULT_MODEL_MAX_OUTPUT_TOKENS, null, 2),
   },
   GroupRatio: numbers({ default: 1, vip: 1, svip: 1 }),
-  // Relay (issue 9): cache ratios, self-use mode, retry/disable rules, per-user request limits, the
+  // Relay: cache ratios, self-use mode, retry/disable rules, per-user request limits, the
   // channel failure budget (Tollgate's own, off by default)
   CacheRatio: numbers(DEFAULT_CACHE_RATIO),
   // Prompt tokens written to the provider's cache (Anthropic's five-minute writes: 1.25 × input).
@@ -360,7 +360,7 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
 /** Keys reset by POST /api/option/rest_model_ratio. */
 export const MODEL_RATIO_KEYS = ['ModelRatio', 'CompletionRatio', 'ModelPrice'] as const;
 
-/** Payment callbacks need a public server address first (spec 000 §5). */
+/** Payment callbacks need a public server address first. */
 export const KEYS_NEEDING_SERVER_ADDRESS: readonly string[] = ['PayAddress', 'EpayId', 'EpayKey'];
 
 export function optionDefinition(key: string): OptionDefinition | undefined {

@@ -109,7 +109,7 @@ describe('normalizeOptionValue', () => {
       expect(normalize('Footer', '   ')).toBe('   ');
     });
 
-    it('DataExportDefaultTime accepts only hour, day or week (issue 12)', () => {
+    it('DataExportDefaultTime accepts only hour, day or week', () => {
       expect(['hour', ' day ', 'week'].map((v) => normalize('DataExportDefaultTime', v))).toEqual([
         'hour',
         'day',

@@ -27,7 +27,10 @@ export type OptionsCommand =
     }
   | { readonly type: 'ResetModelRatios' };
 
-/** Switches that cannot be turned on before what they need is configured (the anchors' checks). */
+/**
+ * Switches that cannot be turned on before what they need is configured (one-api's and new-api's
+ * checks).
+ */
 const ENABLE_REQUIREMENTS: Readonly<
   Record<string, { values?: string[]; secrets?: string[]; code: string }>
 > = {

@@ -5,7 +5,7 @@ export interface Actor {
   readonly role: number | null;
 }
 
-/** The envelope metadata every stored event carries (DESIGN §2). */
+/** The envelope metadata every stored event carries (docs/events.md). */
 export interface EventMetadata {
   readonly schemaVersion: number;
   readonly actor: Actor;

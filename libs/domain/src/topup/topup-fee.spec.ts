@@ -1,9 +1,9 @@
 import { priceTopUp, quotaAfterFee } from './topup-pricing';
 
-/** Stripe's fee as spec 001 §9 states it: about 3 % + $0.30. */
+/** Stripe's fee: about 3 % + $0.30. */
 const STRIPE = { percent: 3, fixedCents: 30 };
 
-describe('quotaAfterFee (spec 001 §9: credited = amount − 3 % − 0.3)', () => {
+describe('quotaAfterFee (credited = amount − 3 % − 0.3)', () => {
   it.each([
     [1, 335_000], // 0.67 $
     [10, 4_700_000], // 9.40 $

@@ -11,7 +11,7 @@ export interface TopUpPricingInput {
   readonly quotaPerUnit: number;
   readonly minTopUp: number;
   /**
-   * A fee kept from the credit (Stripe, spec 001 §9: 3 % + $0.30): quota = (amount − percent % −
+   * A fee kept from the credit (Stripe: 3 % + $0.30): quota = (amount − percent % −
    * fixedCents / 100) × QuotaPerUnit, rounded down. None by default (Epay credits the whole amount).
    */
   readonly creditFee?: CreditFee;

@@ -41,7 +41,7 @@ const user = (overrides: Partial<UserState> = {}): UserState => ({
 });
 
 describe('user rules', () => {
-  it('uses the limits of the anchors', () => {
+  it('uses the limits of one-api and new-api', () => {
     expect(USERNAME_MAX_LENGTH).toBe(20);
     expect(DISPLAY_NAME_MAX_LENGTH).toBe(20);
     expect(PASSWORD_MIN_LENGTH).toBe(8);

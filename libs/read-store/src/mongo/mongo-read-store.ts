@@ -51,11 +51,11 @@ export class MongoReadStore implements ReadStore {
   }
 
   /**
-   * Makes the collection's indexes exactly the declared ones (listIndexes): an index the spec no
-   * longer lists is dropped, one whose key or options changed is dropped and built again. Unique
-   * indexes are plain ones: MongoDB indexes a missing field as null, so null and missing are one
-   * value (the SQLite adapter does the same). Non-unique indexes end with `_id`, like the SQLite
-   * ones, so a sort ending with the `_id` tie-breaker is answered in index order.
+   * Makes the collection's indexes exactly the declared ones (listIndexes): an index the
+   * declaration no longer lists is dropped, one whose key or options changed is dropped and built
+   * again. Unique indexes are plain ones: MongoDB indexes a missing field as null, so null and
+   * missing are one value (the SQLite adapter does the same). Non-unique indexes end with `_id`,
+   * like the SQLite ones, so a sort ending with the `_id` tie-breaker is answered in index order.
    */
   private async reconcileIndexes(spec: CollectionSpec): Promise<void> {
     const driver = this.db.collection(spec.name);

@@ -18,8 +18,9 @@ import {
 
 /**
  * Creates one collection's table, the key columns of its indexed paths, its indexes, its document
- * counter and, when the spec lists `search` fields, its trigram index. Runs inside declare()'s
- * transaction; idempotent, and brings a table of an earlier layout (or spec) up to this one.
+ * counter and, when the declaration lists `search` fields, its trigram index. Runs inside
+ * declare()'s transaction; idempotent, and brings a table of an earlier layout (or spec) up to this
+ * one.
  */
 export function declareCollection(db: Database, spec: CollectionSpec): SearchIndex | undefined {
   const table = tableName(spec.name);
@@ -75,10 +76,10 @@ export function indexStatement(
 
 /**
  * Makes the table's indexes exactly the declared ones, in two steps around the key columns: an index
- * the spec no longer lists, or whose definition changed (SQLite keeps each index's CREATE statement),
- * is dropped first (a column cannot be dropped under an index); then the missing ones are built. Runs
- * inside declare()'s transaction, so a failed build (duplicates under a new unique index) leaves the
- * old indexes in place.
+ * the declaration no longer lists, or whose definition changed (SQLite keeps each index's CREATE
+ * statement), is dropped first (a column cannot be dropped under an index); then the missing ones
+ * are built. Runs inside declare()'s transaction, so a failed build (duplicates under a new unique
+ * index) leaves the old indexes in place.
  */
 function dropUnwantedIndexes(db: Database, spec: CollectionSpec): Set<string> {
   const wanted = wantedIndexes(spec);

@@ -1,6 +1,7 @@
 /**
  * Relay errors in the OpenAI shape `{"error":{message,type,param,code}}`, with the request id in the
- * message (the anchors' `MessageWithRequestId`), so a user's complaint can be traced to its log row.
+ * message (one-api's and new-api's `MessageWithRequestId`), so a user's complaint can be traced to
+ * its log row.
  */
 
 export type RelayErrorType =
@@ -50,7 +51,7 @@ export function errorBody(error: RelayError, requestId: string): RelayErrorBody 
   };
 }
 
-/** The routes the anchors answer with 501 (RELAY-NOTES §2.3). */
+/** The routes one-api and new-api answer with 501 (not implemented). */
 export const NOT_IMPLEMENTED_ROUTES: ReadonlyArray<{ method: string; url: string }> = [
   { method: 'POST', url: '/v1/images/edits' },
   { method: 'POST', url: '/v1/images/variations' },

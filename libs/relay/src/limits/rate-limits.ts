@@ -1,8 +1,8 @@
 /**
  * In-memory request limits checked before a request is relayed (no storage on the hot path):
- * per token rpm, tpm and concurrency (what the anchors lack: one-api #1387, new-api #4882, #5252),
- * and the anchors' per-user ModelRequestRateLimit* options. Windows are sliding over one-second
- * buckets: O(buckets) memory per key whatever the rate.
+ * per token rpm, tpm and concurrency (what one-api and new-api lack: one-api #1387, new-api #4882,
+ * #5252), and one-api's and new-api's per-user ModelRequestRateLimit* options. Windows are sliding
+ * over one-second buckets: O(buckets) memory per key whatever the rate.
  */
 
 /** A sum over the last `windowMs`, in `buckets` slices. */
@@ -169,7 +169,7 @@ export class TokenLimiter {
   }
 }
 
-/** The anchors' ModelRequestRateLimit* options. */
+/** One-api's and new-api's ModelRequestRateLimit* options. */
 export interface UserRequestLimits {
   readonly enabled: boolean;
   readonly durationMinutes: number;

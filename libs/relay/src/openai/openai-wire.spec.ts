@@ -188,7 +188,7 @@ describe('model mapping and capabilities', () => {
   });
 });
 
-describe("Spark (18): the anchors' WebSocket model names reach the HTTP API by its names", () => {
+describe("Spark (18): one-api's and new-api's WebSocket model names reach the HTTP API by its names", () => {
   it.each([
     ['SparkDesk-v3.5', 'generalv3.5'],
     ['SparkDesk-v4.0', '4.0Ultra'],

@@ -55,7 +55,7 @@ export const CHANNEL_TYPE = {
 } as const;
 
 /**
- * Types relayed with the OpenAI wire in this version (RELAY-NOTES §6: the OAI, OAI* and OWN-c rows
+ * Types relayed with the OpenAI wire in this version (the types of docs/providers.md
  * that need no protocol conversion). The converting providers come with their own adaptors.
  */
 const OPENAI_WIRE_TYPES: ReadonlySet<number> = new Set([
@@ -80,8 +80,8 @@ export function reportsStreamUsage(type: number): boolean {
 }
 
 /**
- * The anchors' Spark models were WebSocket API versions (`SparkDesk-v3.5`); Spark's HTTP API, which
- * Tollgate relays to, names the same models differently. Imported channels keep working.
+ * One-api's and new-api's Spark models were WebSocket API versions (`SparkDesk-v3.5`); Spark's HTTP
+ * API, which Tollgate relays to, names the same models differently. Imported channels keep working.
  */
 const SPARK_HTTP_MODELS: Readonly<Record<string, string>> = {
   SparkDesk: 'lite',
@@ -160,7 +160,8 @@ function splitUrl(url: string): { origin: string; path: string } {
 function azureApiVersion(other: string): string {
   const trimmed = other.trim();
   if (trimmed === '') return AZURE_DEFAULT_API_VERSION;
-  // `other` is either the bare api-version (the anchors' console) or a JSON object with one.
+  // `other` is either the bare api-version (one-api's and new-api's console) or a JSON object with
+  // one.
   if (trimmed.startsWith('{')) {
     try {
       const parsed = JSON.parse(trimmed) as { api_version?: unknown };

@@ -19,7 +19,7 @@ export function parseJsonObject(raw: Buffer | string): JsonObject | undefined {
   }
 }
 
-/** Default models of the anchors when a body names none (RELAY-NOTES §4.2). */
+/** Default models of one-api and new-api when a body names none. */
 const DEFAULT_MODELS: Partial<Record<RelayEndpoint, string>> = {
   moderations: 'text-moderation-stable',
   imagesGenerations: 'dall-e-2',

@@ -1,6 +1,6 @@
 /**
- * How every channel type is relayed for chat (the spec's 0–41 and new-api's 42–57, RELAY-NOTES
- * §6). docs/providers.md mirrors this table: change both together.
+ * How every channel type is relayed for chat (one-api's 0–41 and new-api's
+ * 42–57). docs/providers.md mirrors this table: change both together.
  */
 import { upstreamTarget, type WireChannel } from '../openai/openai-wire';
 import { channelProtocol } from './registry';
@@ -35,7 +35,7 @@ const EXPECTED: Readonly<Record<number, readonly [string, Expected]>> = {
   8: ['Custom', { kind: 'openai', path: '/custom/m' }],
   9: ['AILS', V1],
   10: ['AI Proxy', V1],
-  11: ['PaLM2', { kind: 'unsupported', why: 'retired API, dropped by the anchors' }],
+  11: ['PaLM2', { kind: 'unsupported', why: 'retired API, dropped by one-api and new-api' }],
   12: ['API2GPT', V1],
   13: ['AIGC2D', V1],
   14: ['Anthropic Claude', { kind: 'adaptor', name: 'anthropic' }],

@@ -1,6 +1,7 @@
 /**
- * Which protocol each channel type speaks (RELAY-NOTES §6): the OpenAI wire (bytes pass through),
- * a converting adaptor, or nothing this relay supports (a clear error instead of a wrong call).
+ * Which protocol each channel type speaks (docs/providers.md): the OpenAI wire (bytes pass
+ * through), a converting adaptor, or nothing this relay supports (a clear error instead of a wrong
+ * call).
  */
 import { speaksOpenAiWire, type WireChannel } from '../openai/openai-wire';
 import { ALI_ADAPTOR } from './ali/ali-adaptor';

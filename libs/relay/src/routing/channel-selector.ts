@@ -1,8 +1,8 @@
 /**
- * Picking the channel for one attempt of a request (RELAY-NOTES §4.2, and what the anchors get
- * wrong): priority tiers (highest first; attempt i aims at tier i like new-api), weighted random
- * inside a tier with P ∝ weight + 10, never a channel already tried in this request, and channels
- * cooling down after a failure on this model are used only when nothing else is left.
+ * Picking the channel for one attempt of a request (docs/relay.md, "Channel selection
+ * and retries"): priority tiers (highest first; attempt i aims at tier i like new-api), weighted
+ * random inside a tier with P ∝ weight + 10, never a channel already tried in this request, and
+ * channels cooling down after a failure on this model are used only when nothing else is left.
  */
 
 export interface SelectableChannel {
@@ -20,7 +20,7 @@ export interface SelectionContext {
   readonly rng: () => number;
 }
 
-/** Weight smoothing of the anchors: a weight-0 channel still gets traffic. */
+/** Weight smoothing of one-api and new-api: a weight-0 channel still gets traffic. */
 export const WEIGHT_SMOOTHING = 10;
 
 function tiersOf<C extends SelectableChannel>(channels: readonly C[]): C[][] {
@@ -72,8 +72,9 @@ export function selectChannel<C extends SelectableChannel>(
 }
 
 /**
- * Channel × model cool-downs after a failure (one-hub's idea; neither anchor has it): a channel that
- * just failed is not hammered by the next requests. Memory is bounded by pruning expired entries.
+ * Channel × model cool-downs after a failure (one-hub's idea; neither one-api nor new-api has it):
+ * a channel that just failed is not hammered by the next requests. Memory is bounded by pruning
+ * expired entries.
  */
 export class CooldownBook {
   private readonly until = new Map<string, number>();

@@ -1,7 +1,7 @@
 /**
  * What a failed attempt means: retry on another channel, cool the channel down, disable it, and
- * which status the client sees. The anchors' rules (RELAY-NOTES §4.3, §4.4), plus a failure budget
- * for 5xx/timeouts that neither anchor has (off by default).
+ * which status the client sees. The rules of one-api and new-api, plus a failure
+ * budget for 5xx/timeouts that neither has (off by default).
  */
 import { DEFAULT_DISABLE_KEYWORDS, failureDisablesChannel } from '@tollgate/domain';
 

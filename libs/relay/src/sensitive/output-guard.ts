@@ -2,8 +2,8 @@
  * The output side of the sensitive-word check (`StopOnSensitiveEnabled`): a stream is watched as
  * it passes and stopped at the first word. `StreamCacheQueueLength` events are held back before
  * they go to the client, so a word found within that window never reaches it (0: nothing held,
- * the word's last piece is withheld but earlier pieces may have gone — the anchors' trade-off:
- * a longer queue detects more surely, the answer arrives more jerkily).
+ * the word's last piece is withheld but earlier pieces may have gone — one-api's and new-api's
+ * trade-off: a longer queue detects more surely, the answer arrives more jerkily).
  */
 import { StringDecoder } from 'node:string_decoder';
 import { completionTextOfJson } from '../openai/usage-reader';

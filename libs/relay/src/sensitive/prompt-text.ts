@@ -1,7 +1,7 @@
 /**
- * What the sensitive-word check reads of a request (the anchors' CheckSensitive* on the prompt):
- * the text of the chat messages (text parts only, images skipped), the completion prompt, the
- * embeddings / moderation / speech input, the image prompt. Pieces are checked apart, so a word
+ * What the sensitive-word check reads of a request (one-api's and new-api's CheckSensitive* on the
+ * prompt): the text of the chat messages (text parts only, images skipped), the completion prompt,
+ * the embeddings / moderation / speech input, the image prompt. Pieces are checked apart, so a word
  * never spans two messages.
  */
 import type { RelayEndpoint } from '../openai/openai-wire';

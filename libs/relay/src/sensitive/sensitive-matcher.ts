@@ -1,8 +1,8 @@
 /**
  * The sensitive-word list (`SensitiveWords`) as an Aho–Corasick automaton: built once per option
  * change, then every scan is one pass over the text whatever the number of words. Case-insensitive
- * (words and text lower-cased), as the anchors compare. A scanner keeps its state between pieces,
- * so a word split over two stream deltas is still found.
+ * (words and text lower-cased), as one-api and new-api compare. A scanner keeps its state between
+ * pieces, so a word split over two stream deltas is still found.
  */
 
 interface Node {

@@ -40,7 +40,7 @@ function joined(value: unknown): string {
   return '';
 }
 
-/** The prompt tokens of a JSON request body, as the anchors estimate them. */
+/** The prompt tokens of a JSON request body, as one-api and new-api estimate them. */
 export function estimatePromptTokens(endpoint: string, body: JsonObject): number {
   if (endpoint === 'chat') {
     const messages = Array.isArray(body.messages) ? (body.messages as unknown[]) : [];

@@ -1,12 +1,12 @@
 import type { CreditFee } from '@tollgate/domain';
 
-/** Reads option values; OptionsCache satisfies it (a plain map in the specs). */
+/** Reads option values; OptionsCache satisfies it (a plain map in unit tests). */
 export interface OptionReader {
   get(key: string): string;
   number(key: string): number;
 }
 
-/** Spec 001 §9: Stripe keeps about 3 % + $0.30 of each payment; the credit is what is left. */
+/** Stripe keeps about 3 % + $0.30 of each payment; the credit is what is left. */
 export const STRIPE_FEE: CreditFee = { percent: 3, fixedCents: 30 };
 
 /** new-api's ceiling of one Stripe top-up (units). */

@@ -1,4 +1,4 @@
-/** zh-CN texts of the mail flows (issue 12): email bind, reset confirmation. */
+/** zh-CN texts of the mail flows: email bind, reset confirmation. */
 export const mailZhCN = {
   mail: {
     bind: '绑定邮箱',

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { TokenStatus, type TokenDto } from '@tollgate/contracts';
 import { http } from '@/lib/http';
 
-/** Spec 001 §7: the chat pages read the first 100 tokens (page 0) and keep the enabled ones' keys. */
+/** The chat pages read the first 100 tokens (page 0) and keep the enabled ones' keys. */
 async function fetchEnabledKeys(signal: AbortSignal): Promise<string[]> {
   const tokens = await http.get<TokenDto[]>('/api/token/', { p: 0, size: 100 }, signal);
   return tokens.filter((token) => token.status === TokenStatus.Enabled).map((token) => token.key);

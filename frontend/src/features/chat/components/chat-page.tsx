@@ -5,7 +5,7 @@ import { useFirstEnabledKey } from '../hooks/use-first-enabled-key';
 import { chatServerAddress, chatTargets, fillChatTemplate } from '../utils/chat-links';
 import { ChatStatus } from './chat-status';
 
-/** Spec 001 §2 "Chat embed page": chat link {id} in an iframe, with the first enabled key. */
+/** The chat embed page: chat link {id} in an iframe, with the first enabled key. */
 export function ChatPage() {
   const { t } = useTranslation();
   const { id } = useParams();

@@ -10,7 +10,7 @@ export const windowLocation = {
   assign: (url: string) => window.location.assign(url),
 };
 
-/** /chat2link (spec 001 §2): the window goes to the first chat link, with the first enabled key. */
+/** /chat2link: the window goes to the first chat link, with the first enabled key. */
 export function Chat2LinkPage() {
   const { t } = useTranslation();
   const status = useStatus();

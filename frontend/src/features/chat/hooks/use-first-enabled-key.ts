@@ -6,7 +6,7 @@ import { UnauthorizedError } from '@/lib/http';
 import { notifyError } from '@/lib/notify';
 import { chatQueries } from '../api/chat.api';
 
-/** How long the "no enabled token" message stays before the token page opens (spec 001 §8). */
+/** How long the "no enabled token" message stays before the token page opens. */
 export const NO_TOKEN_REDIRECT_MS = 1500;
 
 /**

@@ -12,8 +12,8 @@ type ChatStatus = Pick<StatusDto, 'chats' | 'chat_link' | 'chat_link2'>;
 /**
  * The chat targets, in order: the `Chats` option (a list of {name: template}); while it is empty,
  * the legacy ChatLink / ChatLink2 (ChatGPT-Next-Web style, key and address in its settings).
- * Returns null when the data cannot be read as such a list (spec 001 §8 "failed to parse chat
- * data"); a stored status may also carry `chats` as the option's raw JSON text.
+ * Returns null when the data cannot be read as such a list (the page then says it
+ * failed to parse chat data); a stored status may also carry `chats` as the option's raw JSON text.
  */
 export function chatTargets(status: Partial<ChatStatus>): ChatTarget[] | null {
   let chats: unknown = status.chats ?? [];

@@ -11,8 +11,8 @@ const AFFECTED = [optionQueries.all, statusQueries.all, ['content']] as const;
 type ChangeList = ReadonlyArray<{ key: OptionKey; value: string }>;
 
 /**
- * Sends the changed options one PUT at a time, in card order, and reports with the spec's
- * messages; answers the keys the server took.
+ * Sends the changed options one PUT at a time, in card order, and reports with one summary
+ * message; answers the keys the server took.
  */
 export function useSaveOptions(onSaved?: (saved: readonly OptionKey[], sent: ChangeList) => void) {
   const { t } = useTranslation();

@@ -65,7 +65,7 @@ describe('option form', () => {
     expect(fieldProblem(interval, '5')).toBeNull();
   });
 
-  it('sums up a save as the spec words it', () => {
+  it('sums up a save as all saved, none saved or some', () => {
     expect([saveOutcome(2, 0), saveOutcome(0, 2), saveOutcome(1, 1)]).toEqual([
       'saved',
       'failed',

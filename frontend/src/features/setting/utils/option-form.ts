@@ -113,13 +113,13 @@ export function fieldProblem(field: FieldSpec, value: string): FieldProblem | nu
 
 export type SaveOutcome = 'saved' | 'failed' | 'partial';
 
-/** Spec 000 §8: all saved, none saved, or some. */
+/** All saved, none saved, or some. */
 export function saveOutcome(saved: number, failed: number): SaveOutcome {
   if (failed === 0) return 'saved';
   return saved === 0 ? 'failed' : 'partial';
 }
 
-/** Log clearing defaults to one month before now (spec 000 §9). */
+/** Log clearing defaults to one month before now. */
 export function oneMonthAgo(now: Date): Date {
   const date = new Date(now);
   date.setMonth(date.getMonth() - 1);

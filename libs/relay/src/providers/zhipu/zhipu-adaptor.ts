@@ -1,8 +1,8 @@
 /**
- * Zhipu ChatGLM (type 16, the anchors' legacy "v3" channels). Zhipu's v3 model API is retired; its
- * v4 API speaks the OpenAI wire (type 26's path) and accepts the same `id.secret` keys signed into
- * a short-lived JWT, which is what a type-16 channel sends. A key without a secret part goes as it
- * is (v4 also takes the plain key).
+ * Zhipu ChatGLM (type 16, one-api's and new-api's legacy "v3" channels). Zhipu's v3 model API is
+ * retired; its v4 API speaks the OpenAI wire (type 26's path) and accepts the same `id.secret` keys
+ * signed into a short-lived JWT, which is what a type-16 channel sends. A key without a secret part
+ * goes as it is (v4 also takes the plain key).
  */
 import { createHmac } from 'node:crypto';
 import { CHANNEL_TYPE } from '../../openai/openai-wire';
