@@ -11,7 +11,7 @@ import {
 } from './browser-helpers';
 
 // 管理渠道 in Debian's chromium against the built gateway, with the mock upstream as the provider:
-// the browser proof of issue 8. Screenshots land in test-artifacts/screenshots/channels-*.png.
+// the browser proof of channel management. Screenshots land in test-artifacts/screenshots/channels-*.png.
 
 jest.setTimeout(120_000);
 

@@ -13,7 +13,7 @@ import {
   pageApi,
 } from './browser-helpers';
 
-// Issue 14 (chat links) in Debian's chromium against the built gateway: root configures `Chats`
+// Chat links in Debian's chromium against the built gateway: root configures `Chats`
 // with links to a small chat page this test serves; the sidebar lists them, /chat/0 embeds the
 // first one with the first enabled key filled in, /chat2link sends the window there, the token
 // row's dropdown opens a chosen link with that row's key, and a user without an enabled token is

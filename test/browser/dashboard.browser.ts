@@ -12,7 +12,7 @@ import {
   rootApi,
 } from './browser-helpers';
 
-// Issue 14 in the browser: relay calls against the mock upstream, then /detail draws its charts
+// The data dashboard in the browser: relay calls against the mock upstream, then /detail draws its charts
 // (spend stacked by model, requests, model share) from the hourly rows, and follows new usage live.
 // Screenshot: test-artifacts/screenshots/dashboard.png.
 

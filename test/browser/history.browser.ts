@@ -10,7 +10,7 @@ import {
   useBrowserSession,
 } from './browser-helpers';
 
-// Issue 13 in Debian's chromium against the built gateway: an admin reads a user's history (the
+// History in Debian's chromium against the built gateway: an admin reads a user's history (the
 // promotion and the quota change, with the admin's name), the log page's live toggle shows a new
 // consumption row from a relay call without a reload, and the channel page shows a test's
 // auto-disable as it happens. Screenshots land in test-artifacts/screenshots/history-*.png.

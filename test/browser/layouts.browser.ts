@@ -11,7 +11,7 @@ import {
   pageApi,
 } from './browser-helpers';
 
-// Every console page of issues 6-15, with data in it, in zh-CN and en, light and dark, at desktop
+// Every console page, with data in it, in zh-CN and en, light and dark, at desktop
 // width and at phone width (390 px). At phone width the page body must not scroll sideways (a wide
 // table scrolls inside its own container) and the main actions must be on screen and clickable; in
 // English no Chinese text may be left, in neither language a raw i18n key; in dark mode nothing may
@@ -51,12 +51,12 @@ async function seed(page: Page): Promise<void> {
     count: 3,
   });
   await pageApi(page, 'post', '/api/user/topup', { key: codes[0] });
-  // Issue 14: a chat link, so the sidebar has its chat submenu and /chat/0 embeds something.
+  // A chat link, so the sidebar has its chat submenu and /chat/0 embeds something.
   await pageApi(page, 'put', '/api/option/', {
     key: 'Chats',
     value: JSON.stringify([{ 'Layout chat': 'about:blank#{key}' }]),
   });
-  // Issue 15: Epay configured (ServerAddress first, the Epay keys need it), so /topup shows its
+  // Epay configured (ServerAddress first, the Epay keys need it), so /topup shows its
   // online top-up card; the pay address is never called.
   for (const [key, value] of [
     ['ServerAddress', session.gateway.url],
@@ -130,7 +130,7 @@ const PAGES: PageCase[] = [
   {
     name: 'topup',
     path: '/topup',
-    // Issue 15: the online top-up card (Epay) and the orders card (root: every user's).
+    // The online top-up card (Epay) and the orders card (root: every user's).
     ready: (p, l) => heading(p, text('在线充值', 'Online top-up')[l]).waitFor(),
     actions: (p, l) => [
       button(p, text('兑换', 'Redeem')[l]),
@@ -144,7 +144,7 @@ const PAGES: PageCase[] = [
     actions: (p, l) => [button(p, SEARCH[l])],
   },
   {
-    // Issue 17: the drawing and task logs (no task in the seed: their filters and empty tables).
+    // The drawing and task logs (no task in the seed: their filters and empty tables).
     name: 'midjourney',
     path: '/midjourney',
     ready: (p, l) => heading(p, text('绘图日志', 'Drawing log')[l]).waitFor(),
@@ -157,14 +157,14 @@ const PAGES: PageCase[] = [
     actions: (p, l) => [button(p, SEARCH[l])],
   },
   {
-    // Issue 14: the public pricing page (the seeded channel's model, priced in the default group).
+    // The public pricing page (the seeded channel's model, priced in the default group).
     name: 'pricing',
     path: '/pricing',
     ready: (p) => p.getByTestId('pricing-row-gpt-4o-mini').waitFor(),
     actions: (p) => [p.getByTestId('pricing-filter'), p.getByTestId('pricing-group')],
   },
   {
-    // Issue 14: the data dashboard (root's own relay call from the seed: charts drawn).
+    // The data dashboard (root's own relay call from the seed: charts drawn).
     name: 'detail',
     path: '/detail',
     ready: (p) =>
@@ -211,7 +211,7 @@ const PAGES: PageCase[] = [
     actions: (p, l) => [button(p, text('提交', 'Submit')[l])],
   },
   {
-    // Issue 13: the history drawer of a user row (root's own: changes and who-did-what).
+    // The history drawer of a user row (root's own: changes and who-did-what).
     name: 'user-history',
     path: '/user',
     ready: async (p, l) => {
@@ -229,14 +229,14 @@ const PAGES: PageCase[] = [
     ],
   },
   {
-    // Issue 14: the chat embed page (an iframe of the configured link, with the first enabled key).
+    // The chat embed page (an iframe of the configured link, with the first enabled key).
     name: 'chat',
     path: '/chat/0',
     ready: (p) => p.getByTestId('chat-frame').waitFor(),
     actions: (p) => [p.getByTestId('chat-frame')],
   },
   {
-    // Issue 22: new-api's first-run wizard (root still has its default password in this suite).
+    // new-api's first-run wizard (root still has its default password in this suite).
     name: 'setup',
     path: '/setup',
     ready: (p, l) => heading(p, text('系统初始化', 'System setup')[l]).waitFor(),

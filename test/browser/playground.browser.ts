@@ -10,7 +10,7 @@ import {
   unique,
 } from './browser-helpers';
 
-// Issue 9 in the browser: the playground streams a reply from the mock upstream through the built
+// The playground in the browser: it streams a reply from the mock upstream through the built
 // gateway, and the log page shows the consumption row with its receipt.
 
 jest.setTimeout(120_000);

@@ -11,7 +11,7 @@ import {
   rootApi,
 } from './browser-helpers';
 
-// Issue 14 in the browser: the public /pricing page against the built gateway — prices from the
+// In the browser: the public /pricing page against the built gateway — prices from the
 // options and the channels, the fuzzy model filter, the group switcher and copy-selected.
 // Screenshots: test-artifacts/screenshots/pricing-*.png.
 

@@ -18,7 +18,7 @@ import {
   useBrowserSession,
 } from './browser-helpers';
 
-// Issue 12 in the browser: root edits a card on each settings tab (operation, system, other) and
+// Settings and sign-in in the browser: root edits a card on each settings tab (operation, system, other) and
 // sees it take effect; a visitor registers with a code mailed to a real SMTP server process
 // (test/support/smtp-sink.mjs), resets a password by the mailed link, and binds GitHub (a local
 // node:http mock of github.com whose authorize page sends the browser straight back) from the

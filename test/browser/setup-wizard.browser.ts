@@ -1,6 +1,6 @@
 import { expectText, shoot, signIn, useBrowserSession } from './browser-helpers';
 
-// Issue 22 part C in the browser: on a fresh gateway (root / 123456) the login page offers new-api's
+// new-api's first-run wizard in the browser: on a fresh gateway (root / 123456) the login page offers new-api's
 // first-run wizard; /setup renames root, sets its password and the usage mode; afterwards the
 // status says setup is done, /setup sends to the login page and root signs in with the new
 // credentials. Screenshots: setup-*.

@@ -11,7 +11,7 @@ import {
   rootApi,
 } from './browser-helpers';
 
-// Issue 15 in the browser: the wallet's online top-up against the built gateway. Root configures
+// In the browser: the wallet's online top-up against the built gateway. Root configures
 // Epay (PayAddress = a small "Epay" page served here), a user moves the amount, sees the price
 // (amount × Price × TopupGroupRatio) and pays: the browser posts the signed form to that page,
 // which records what it received. Screenshots: test-artifacts/screenshots/topup-*.png.

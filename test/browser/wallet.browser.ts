@@ -11,7 +11,7 @@ import {
   type BrowserSession,
 } from './browser-helpers';
 
-// Issue 7 in the browser: tokens, redemption codes, the wallet and the log, against the built
+// In the browser: tokens, redemption codes, the wallet and the log, against the built
 // gateway. Screenshots land in test-artifacts/screenshots/ (token-*, redemption-*, topup-*, log-*).
 
 jest.setTimeout(120_000);

@@ -1,5 +1,5 @@
 /**
- * Issue 13: the audit history from the event log, balances at an instant and the ledger check,
+ * The audit history from the event log, balances at an instant and the ledger check,
  * through the whole gateway (embedded storage), the mock upstream and the openai SDK; the
  * ledger:verify CLI as a child process on the stopped data dir.
  */

@@ -11,7 +11,7 @@ import {
 } from '../support/test-app';
 
 /**
- * Linux DO Connect sign-in, registration and binding (issue 22, new-api's controller/linuxdo.go)
+ * Linux DO Connect sign-in, registration and binding (new-api's controller/linuxdo.go)
  * against a local OAuth2 server started here in place of connect.linux.do (LINUXDO_OAUTH_URL and
  * LINUXDO_API_URL point at it): the token endpoint wants the client as HTTP basic authentication.
  */

@@ -19,7 +19,7 @@ import {
 jest.setTimeout(60_000);
 
 /**
- * Issue 22 part A: the answers new-api's own console and scripts rely on (its April-2025 build),
+ * The answers new-api's own console and scripts rely on (its April-2025 build),
  * route by route: shapes of models, groups, users and status; option writes without a value; the
  * authentication answers (HTTP status and body).
  */

@@ -125,7 +125,7 @@ const SECRETS = [
   'oidc.client_secret',
 ];
 
-/** new-api's defaults for the relay keys of issue 22. */
+/** new-api's defaults for its relay keys. */
 const NEW_API_DEFAULTS: Record<string, string> = {
   DemoSiteEnabled: 'false',
   SelfUseModeEnabled: 'false',

@@ -160,7 +160,7 @@ const STATUS_KEYS = [
   'password_register_enabled',
   'register_enabled',
   'page_size',
-  // new-api's keys (issue 22 part A)
+  // new-api's keys
   'docs_link',
   'demo_site_enabled',
   'self_use_mode_enabled',

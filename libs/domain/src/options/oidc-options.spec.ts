@@ -74,7 +74,7 @@ describe("options: OpenID Connect under new-api's oidc.* keys, and Linux DO", ()
   });
 });
 
-describe('upcastOptionEvent: the OpenID Connect keys of issue 12', () => {
+describe("upcastOptionEvent: Tollgate's first OpenID Connect keys", () => {
   it('renames the old keys; the discovery base becomes the well-known document', () => {
     expect(upcastOptionEvent(changed('OidcEnabled', 'true', 'false'))).toEqual(
       changed('oidc.enabled', 'true', 'false'),

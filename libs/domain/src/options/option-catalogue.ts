@@ -184,7 +184,7 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   TopupGroupRatio: numbers({ default: 1, vip: 1, svip: 1 }),
   PayAddress: address(),
   CustomCallbackAddress: address(),
-  // Stripe Checkout top-up (issue 15; new-api's keys and defaults): the Price object behind
+  // Stripe Checkout top-up (new-api's keys and defaults): the Price object behind
   // StripePriceId sets what Stripe charges per unit; StripeUnitPrice only shows it in the wallet.
   StripeApiSecret: secret(),
   StripeWebhookSecret: secret(),

@@ -9,7 +9,7 @@ import type {
 } from '@tollgate/contracts';
 import { http } from '@/lib/http';
 
-// Every history route of issue 13 is named here and nowhere else: a renamed route is one edit.
+// Every history route is named here and nowhere else: a renamed route is one edit.
 
 export type HistoryItem = HistoryItemDto;
 export type HistoryChange = HistoryChangeDto;
