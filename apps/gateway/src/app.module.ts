@@ -29,7 +29,7 @@ import { HistoryModule } from './history/history.module';
 import { PricingModule } from './pricing/pricing.module';
 import { TopUpModule } from './topup/topup.module';
 import { StripeModule } from './topup/stripe/stripe.module';
-import { TaskLogModule } from './tasks/read/task-log.module';
+import { TasksModule } from './tasks/tasks.module';
 import { HealthModule } from './health/health.module';
 import { NoticesModule } from './notices/notices.module';
 import { OpenApiModule } from './openapi/openapi.module';
@@ -70,7 +70,7 @@ export class AppModule {
         PricingModule,
         TopUpModule,
         StripeModule,
-        TaskLogModule,
+        TasksModule,
         NoticesModule,
         OpenApiModule,
         MetricsModule,

@@ -26,7 +26,7 @@ import { RelayAdmission } from './relay-admission';
 import { RelayGate } from './relay-gate';
 import type { RelayCommandsPort, RoutedChannel, RoutingTablePort } from './relay-ports';
 import { RelaySettingsView } from './relay-settings';
-import type { TaskRoutes } from '../tasks/task-routes';
+import { RelayRouteExtensions } from './relay-route-extensions';
 import { RelayRoutes } from './relay.routes';
 import { RelayService } from './relay.service';
 import { UpstreamPools } from './upstream-pools';
@@ -233,7 +233,7 @@ describe('relay pipeline', () => {
       routing,
       book,
       // The task relays are tested end to end (test/e2e/task-relay.e2e.ts); none registered here.
-      { register: () => undefined } as unknown as TaskRoutes,
+      new RelayRouteExtensions(),
       tracker,
       new PendingWrites(),
     );

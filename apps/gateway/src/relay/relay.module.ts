@@ -10,11 +10,6 @@ import { RoutingTable } from '../channels/routing-table';
 import { OptionsCache } from '../options/options.cache';
 import { TokenDirectory } from '../tokens/token-directory';
 import { UsageAppender } from '../usage/usage-appender';
-import { CacheFeed } from '../infrastructure/hot-caches/cache-feed';
-import { TaskLogModule } from '../tasks/read/task-log.module';
-import { TaskDirectory } from '../tasks/task-directory';
-import { TaskPollController } from '../tasks/task-poll.controller';
-import { TASK_RELAY_PROVIDERS } from '../tasks/task-relay.providers';
 import { RelayAdmission } from './relay-admission';
 import { RelayCommands } from './relay-commands';
 import { RelayGate } from './relay-gate';
@@ -30,16 +25,19 @@ import {
 import { RELAY_OPTIONS_SOURCE, RelaySettingsView } from './relay-settings';
 import { PLAYGROUND_AUTHENTICATOR, RelayRoutes } from './relay.routes';
 import { RelayService } from './relay.service';
+import { RelayRouteExtensions } from './relay-route-extensions';
+import { TASK_RELAY_PORT } from './task-relay-port';
+import { TaskRelayAdapter } from './task-relay-adapter';
 import { UpstreamPools } from './upstream-pools';
 
 /**
- * The relay (/v1, /pg, /dashboard, and the task relays /mj and /suno): plain Fastify routes registered at module init on the relay's
+ * The relay (/v1, /pg, /dashboard): plain Fastify routes registered at module init on the relay's
  * own instance in front of the app's (relay-front.ts; no Nest controller, pipe, guard or hook on
- * the hot path), reading the hot caches the billing, tokens and channels modules keep.
+ * the hot path), reading the hot caches the billing, tokens and channels modules keep. The task
+ * relays (/mj, /suno) join its front through TASK_RELAY_PORT (task-relay-port.ts).
  */
 @Module({
-  imports: [ChannelsModule, TaskLogModule],
-  controllers: [TaskPollController],
+  imports: [ChannelsModule],
   providers: [
     // The app module provides these two; the relay reads them without owning them.
     {
@@ -65,19 +63,16 @@ import { UpstreamPools } from './upstream-pools';
     { provide: USAGE_APPENDER_PORT, useExisting: UsageAppender },
     { provide: ROUTING_TABLE_PORT, useExisting: RoutingTable },
     { provide: RELAY_COMMANDS_PORT, useExisting: RelayCommands },
-    TaskDirectory,
-    ...TASK_RELAY_PROVIDERS,
+    RelayRouteExtensions,
+    { provide: TASK_RELAY_PORT, useClass: TaskRelayAdapter },
   ],
+  exports: [TASK_RELAY_PORT],
 })
 export class RelayModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly routes: RelayRoutes,
-    feed: CacheFeed,
-    tasks: TaskDirectory,
-  ) {
-    feed.register(tasks);
-  }
+  ) {}
 
   private get front(): FastifyInstance | undefined {
     return relayFrontOf(this.adapterHost.httpAdapter.getHttpServer() as Server);

@@ -43,7 +43,7 @@ import type { RelayCall } from './relay-call';
 import { clientKey, listFormatOf } from './client-key';
 import { clientWireOfIngress, OPENAI_CLIENT } from './client-wire';
 import { modelEntry, modelList } from './model-lists';
-import { TaskRoutes } from '../tasks/task-routes';
+import { RelayRouteExtensions } from './relay-route-extensions';
 import { REQUEST_TRACKER } from '../observability/observability.tokens';
 import { newRelayTrace } from '../observability/request-record';
 import { requestRecordOf, type RequestTracker } from '../observability/request-tracker';
@@ -75,7 +75,7 @@ export class RelayRoutes {
     @Inject(PLAYGROUND_AUTHENTICATOR) private readonly authenticator: () => Authenticator,
     @Inject(ROUTING_TABLE_PORT) private readonly routing: RoutingTablePort,
     @Inject(BALANCE_BOOK_PORT) private readonly book: BalanceBookPort,
-    private readonly tasks: TaskRoutes,
+    private readonly extensions: RelayRouteExtensions,
     @Inject(REQUEST_TRACKER) private readonly tracker: RequestTracker,
     // A shutdown waits for the calls under way: they settle (and bill) after their client is gone.
     private readonly pending: PendingWrites,
@@ -222,8 +222,9 @@ export class RelayRoutes {
         handler: (request, reply) => this.onNotImplemented(request, reply),
       });
     }
-    // Midjourney and Suno (/mj, /mj-fast/mj, …, /suno): the same front, parsers and gate.
-    this.tasks.register(scope);
+    // Other modules' routes (Midjourney and Suno: /mj, /mj-fast/mj, …, /suno): the same front,
+    // parsers and gate.
+    this.extensions.register(scope);
     // The preflight is answered at its headers: Fastify would otherwise read whatever body an
     // OPTIONS request announces (up to the parser's 40 MB) before the handler, without a key.
     scope.options(

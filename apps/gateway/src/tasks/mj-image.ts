@@ -1,10 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { Dispatcher } from 'undici';
-import { UpstreamPools } from '../relay/upstream-pools';
-import { headerText } from '../relay/upstream-io';
-import { CORS_HEADERS, REQUEST_ID_HEADER, relayError, sendError } from '../relay/relay-http';
-import { ROUTING_TABLE_PORT, type RoutingTablePort } from '../relay/relay-ports';
+import {
+  CORS_HEADERS,
+  headerText,
+  REQUEST_ID_HEADER,
+  relayError,
+  sendError,
+  TASK_RELAY_PORT,
+  type TaskRelayPort,
+} from '../relay/task-relay-port';
 import type { Lang } from '../shared/i18n/messages';
 import { guardedAgent } from '../shared/net/guarded-connect';
 import { TaskLogReader } from './read/task-log.reader';
@@ -42,8 +47,7 @@ export class MjImageProxy implements OnApplicationShutdown {
 
   constructor(
     private readonly reader: TaskLogReader,
-    private readonly pools: UpstreamPools,
-    @Inject(ROUTING_TABLE_PORT) private readonly routing: RoutingTablePort,
+    @Inject(TASK_RELAY_PORT) private readonly relay: TaskRelayPort,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -112,9 +116,9 @@ export class MjImageProxy implements OnApplicationShutdown {
    * any other through the agent that connects to public addresses only.
    */
   private dispatcherFor(url: URL, channelId: number): Dispatcher {
-    const baseUrl = this.routing.channel(channelId)?.baseUrl;
+    const baseUrl = this.relay.channel(channelId)?.baseUrl;
     const channelOrigin = baseUrl ? httpUrl(baseUrl)?.origin : undefined;
-    return url.origin === channelOrigin ? this.pools.pool(url.origin) : this.publicOnly;
+    return url.origin === channelOrigin ? this.relay.upstreamPool(url.origin) : this.publicOnly;
   }
 }
 

@@ -1,6 +1,5 @@
 import { quotePrice, type RequestRelayed, type TaskPlatform } from '@tollgate/domain';
-import type { Caller } from '../relay/relay-admission';
-import type { RelaySettings } from '../relay/relay-settings';
+import type { Caller, RelaySettings } from '../relay/task-relay-port';
 
 /** new-api charges a task model without a configured price this many USD per call. */
 const TASK_FALLBACK_PRICE = 0.1;

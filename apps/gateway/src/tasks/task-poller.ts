@@ -18,11 +18,7 @@ import { mjSnapshot, mjTaskId, sunoSnapshot, sunoTaskId } from '@tollgate/relay'
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
 import { SchedulerGate } from '../infrastructure/scheduler-gate';
-import {
-  ROUTING_TABLE_PORT,
-  type RoutedChannel,
-  type RoutingTablePort,
-} from '../relay/relay-ports';
+import { type RoutedChannel, TASK_RELAY_PORT, type TaskRelayPort } from '../relay/task-relay-port';
 import { TaskDirectory } from './task-directory';
 import { TASK_POLL_TIMEOUT_MS, TaskUpstream, parseAnswer } from './task-upstream';
 import { FailTaskCommand, RecordTaskSnapshotCommand } from './task.commands';
@@ -71,7 +67,7 @@ export class TaskPoller implements OnApplicationBootstrap, OnApplicationShutdown
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(ROUTING_TABLE_PORT) private readonly routing: RoutingTablePort,
+    @Inject(TASK_RELAY_PORT) private readonly relay: TaskRelayPort,
     private readonly directory: TaskDirectory,
     private readonly upstream: TaskUpstream,
     private readonly bus: CommandBus,
@@ -150,7 +146,7 @@ export class TaskPoller implements OnApplicationBootstrap, OnApplicationShutdown
   ): Promise<void> {
     const live = await this.expire(tasks, now);
     if (live.length === 0) return;
-    const channel = this.routing.channel(channelId);
+    const channel = this.relay.channel(channelId);
     if (!channel) {
       for (const task of live)
         await this.bus.execute(

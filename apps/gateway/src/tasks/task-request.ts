@@ -1,5 +1,5 @@
 import type { RelayTrace } from '../observability/request-record';
-import type { Caller } from '../relay/relay-admission';
+import type { Caller } from '../relay/task-relay-port';
 import type { Lang } from '../shared/i18n/messages';
 import type { RequestMeta } from '../shared/request-meta';
 

@@ -1,10 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MJ_SUBMIT_ACTIONS, parseJsonObject } from '@tollgate/relay';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { OPENAI_CLIENT } from '../relay/client-wire';
-import { keyOfAuthorization, RelayAdmission } from '../relay/relay-admission';
-import { callerOf, RelayGate } from '../relay/relay-gate';
-import { JSON_CONTENT_TYPE, RELAY_JSON_BODY_LIMIT, sendBytes } from '../relay/relay-http';
+import {
+  JSON_CONTENT_TYPE,
+  keyOfAuthorization,
+  RELAY_JSON_BODY_LIMIT,
+  sendBytes,
+  TASK_RELAY_PORT,
+  type TaskRelayPort,
+} from '../relay/task-relay-port';
 import { PendingWrites } from '../infrastructure/pending-writes';
 import { REQUEST_TRACKER } from '../observability/observability.tokens';
 import { newRelayTrace } from '../observability/request-record';
@@ -21,15 +25,14 @@ const MJ_PREFIXES = ['', '/mj-fast', '/mj-relax', '/mj-turbo'];
 type Request = FastifyRequest<{ Params: { action?: string; id?: string } }>;
 
 /**
- * The task relays' routes on the relay's Fastify front (raw bodies, no Nest on the path): the key
- * from `Authorization: Bearer sk-…` or `mj-api-secret`, token admission before the body as every
- * relay call (relay-gate.ts).
+ * The task relays' routes on the relay's Fastify front (raw bodies, no Nest on the path), added
+ * through the relay port: the key from `Authorization: Bearer sk-…` or `mj-api-secret`, token
+ * admission before the body as every relay call.
  */
 @Injectable()
 export class TaskRoutes {
   constructor(
-    private readonly admission: RelayAdmission,
-    private readonly gate: RelayGate,
+    @Inject(TASK_RELAY_PORT) private readonly relay: TaskRelayPort,
     private readonly mj: MjRelay,
     private readonly suno: SunoRelay,
     private readonly images: MjImageProxy,
@@ -40,14 +43,7 @@ export class TaskRoutes {
   register(scope: FastifyInstance): void {
     const limit = { bodyLimit: RELAY_JSON_BODY_LIMIT };
     // The key before the body: the routes whose handler is `admitted` get this onRequest hook.
-    const gated = {
-      onRequest: this.gate.before(
-        'call',
-        (request) =>
-          this.admission.admitToken(taskKey(request), request.ip, langOf(request), Date.now()),
-        () => OPENAI_CLIENT,
-      ),
-    };
+    const gated = { onRequest: this.relay.keyGate(taskKey) };
     const gatedBody = { ...limit, ...gated };
     for (const prefix of MJ_PREFIXES) {
       const mj = `${prefix}/mj`;
@@ -127,7 +123,7 @@ export class TaskRoutes {
       const trace = (record.relay = newRelayTrace(0));
       const requestId = record.ownId;
       const lang = langOf(request);
-      const caller = callerOf(request);
+      const caller = this.relay.callerOf(request);
       record.userId = caller.user.id;
       trace.tokenId = caller.token?.id ?? 0;
       let body: Readonly<Record<string, unknown>> = {};

@@ -1,8 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { channelScrubber } from '@tollgate/relay';
-import type { RoutedChannel } from '../relay/relay-ports';
-import { UpstreamPools } from '../relay/upstream-pools';
-import { headerText, readBounded } from '../relay/upstream-io';
+import {
+  headerText,
+  readBounded,
+  type RoutedChannel,
+  TASK_RELAY_PORT,
+  type TaskRelayPort,
+} from '../relay/task-relay-port';
 
 /** new-api's timeouts: 60 s for a submission, 15 s for a poll. */
 export const TASK_SUBMIT_TIMEOUT_MS = 60_000;
@@ -27,7 +31,7 @@ export type TaskChannel = Pick<RoutedChannel, 'type' | 'key' | 'baseUrl'>;
  */
 @Injectable()
 export class TaskUpstream {
-  constructor(private readonly pools: UpstreamPools) {}
+  constructor(@Inject(TASK_RELAY_PORT) private readonly relay: TaskRelayPort) {}
 
   async call(
     channel: TaskChannel,
@@ -41,7 +45,7 @@ export class TaskUpstream {
   ): Promise<TaskUpstreamAnswer> {
     const url = new URL(channel.baseUrl.replace(/\/+$/, '') + path);
     const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
-    const answer = await this.pools.pool(url.origin).request({
+    const answer = await this.relay.upstreamPool(url.origin).request({
       method: init.method,
       path: url.pathname + url.search,
       headers: {
