@@ -1,4 +1,4 @@
-/** Server texts of mail and the human check (the anchors' wording in zh-CN where they have one). */
+/** Server texts of mail and the human check (zh-CN in the wording of one-api and new-api where they have one). */
 export const MAIL_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>> = {
   'mail.email_taken': { 'zh-CN': '邮箱地址已被占用', en: 'This email address is already taken' },
   'mail.email_not_registered': {

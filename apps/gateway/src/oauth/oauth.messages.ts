@@ -1,4 +1,4 @@
-/** Texts of third-party sign-in and binding (issue 12), zh-CN in the anchors' wording. */
+/** Texts of third-party sign-in and binding, zh-CN in the wording of one-api and new-api. */
 export const OAUTH_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>> = {
   'oauth.github_disabled': {
     'zh-CN': '管理员未开启通过 GitHub 登录以及注册',
