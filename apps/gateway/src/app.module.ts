@@ -14,6 +14,7 @@ import { RealtimeModule } from './realtime/realtime.module';
 import { ApiExceptionFilter } from './shared/api-exception.filter';
 import { StatusModule } from './status/status.module';
 import { UsersModule } from './users/users.module';
+import { SessionUsersOfReadModel } from './users/session-users-of-read-model';
 import { UsageModule } from './usage/usage.module';
 import { TokensModule } from './tokens/tokens.module';
 import { RedemptionsModule } from './redemptions/redemptions.module';
@@ -47,7 +48,7 @@ export class AppModule {
         ObservabilityModule.forRoot(observability),
         StorageModule.forStores(stores),
         CqrsModule.forRoot(),
-        AuthModule,
+        AuthModule.forRoot(SessionUsersOfReadModel),
         OptionsModule,
         StatusModule,
         HealthModule,

@@ -3,7 +3,7 @@ import { formatProgressBar, rebuildProjections } from '@tollgate/read-store';
 import { loadConfig } from './config/app-config';
 import { openStores } from './infrastructure/open-stores';
 import { setOptionOffline } from './options/set-option-offline';
-import { ALL_PROJECTIONS, serverProjections } from './projections/all-projections';
+import { ALL_PROJECTIONS, serverProjections } from './projection-registry';
 import { BalanceBook } from './billing/balance-book';
 import { verifyLedger } from './history/verify-ledger';
 import { runImport } from './import/run-import';

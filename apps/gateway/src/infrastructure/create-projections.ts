@@ -4,7 +4,7 @@ import type { EventStore } from '@tollgate/event-store';
 import { ProjectionHost, type ReadStore } from '@tollgate/read-store';
 import type { AppConfig } from '../config/app-config';
 import { projectionMode } from '../config/projection-mode';
-import { serverProjections } from '../projections/all-projections';
+import { serverProjections } from '../projection-registry';
 import { ElectedProjections } from './elected-projections';
 import { FollowerProjections } from './follower-projections';
 import type { HotCache } from './hot-caches/hot-cache';

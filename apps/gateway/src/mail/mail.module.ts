@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module';
+import { UserRegistrationModule } from '../users/user-registration.module';
 import { BindEmailHandler } from './commands/bind-email.handler';
 import { ResetPasswordHandler } from './commands/reset-password.handler';
 import { SendPasswordResetHandler } from './commands/send-password-reset.handler';
@@ -7,9 +7,9 @@ import { SendVerificationCodeHandler } from './commands/send-verification-code.h
 import { MailController } from './mail.controller';
 import { MailCoreModule } from './mail-core.module';
 
-/** Verification codes, password reset by mail and the email bind (issue 12). */
+/** Verification codes, password reset by mail and the email bind. */
 @Module({
-  imports: [MailCoreModule, AccountsModule],
+  imports: [MailCoreModule, UserRegistrationModule],
   controllers: [MailController],
   providers: [
     SendVerificationCodeHandler,

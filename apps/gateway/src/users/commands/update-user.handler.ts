@@ -15,7 +15,7 @@ import {
   type ActorRef,
 } from '@tollgate/domain';
 import type { Position } from '@tollgate/event-store';
-import { UniqueClaims } from '../../accounts/unique-claims';
+import { UniqueClaims } from '../unique-claims';
 import { BalanceBook } from '../../billing/balance-book';
 import { StreamCommands } from '../../infrastructure/stream-commands';
 import { PasswordHasher } from '../../infrastructure/password-hasher';

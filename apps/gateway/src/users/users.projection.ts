@@ -13,7 +13,7 @@ import {
 } from '@tollgate/domain';
 import { UserStatus } from '@tollgate/contracts';
 import { SESSION_MAX_AGE_S } from '../auth/session-codec';
-import { notificationSettingText } from '../notices/notice-settings';
+import { notificationSettingText } from './notification-settings';
 import { USERS, type UserDocument } from './user.document';
 
 const occurredAtMs = (event: RecordedEvent): number => {
