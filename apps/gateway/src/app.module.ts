@@ -10,6 +10,7 @@ import { ConfigModule } from './config/config.module';
 import type { Stores } from './infrastructure/open-stores';
 import { StorageModule } from './infrastructure/storage.module';
 import { OptionsModule } from './options/options.module';
+import { serverProjections } from './projection-registry';
 import { RealtimeModule } from './realtime/realtime.module';
 import { ApiExceptionFilter } from './shared/api-exception.filter';
 import { StatusModule } from './status/status.module';
@@ -46,7 +47,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         ObservabilityModule.forRoot(observability),
-        StorageModule.forStores(stores),
+        StorageModule.forStores(stores, serverProjections(config)),
         CqrsModule.forRoot(),
         AuthModule.forRoot(SessionUsersOfReadModel),
         OptionsModule,

@@ -110,187 +110,217 @@ function guardedWriter(users: Collection<UserDocument>, event: RecordedEvent) {
 const MAX_REVOKED_SESSIONS = 50;
 const SESSION_LIFETIME_MS = SESSION_MAX_AGE_S * 1000;
 
+type UserWriter = ReturnType<typeof guardedWriter>;
+
+/** One event's change to the users read model. */
+interface UserStep<E> {
+  readonly id: string;
+  readonly event: E;
+  readonly users: UserWriter;
+  /** When it happened (ms). */
+  readonly at: number;
+  readonly collection: Collection<UserDocument>;
+}
+
+type EventOf<T extends string> = Extract<UserEvent | BillingEvent, { type: T }>;
+
 async function applyUserEvent(
   event: UserEvent | BillingEvent,
-  users: ReturnType<typeof guardedWriter>,
+  users: UserWriter,
   at: number,
   collection: Collection<UserDocument>,
 ): Promise<void> {
-  const id = String(event.data.userId);
+  const step = { id: String(event.data.userId), event, users, at, collection };
   switch (event.type) {
-    case 'UserRegistered': {
-      // Registration is always appended before the user's billing events, so it creates the document.
-      const d = event.data;
-      await users.put(
-        newUserDocument(id, at, {
-          username: d.username,
-          display_name: d.displayName,
-          password_hash: d.passwordHash,
-          role: d.role,
-          group: d.group,
-          email: d.email,
-          email_verified: d.emailVerified === true,
-          registration_pending: d.completionFollows === true,
-          aff_code: d.affCode,
-          inviter_id: d.inviterId,
-        }),
-      );
-      return;
-    }
-    case 'UserImported': {
-      // The balances follow on billing-<id> (BalanceImported).
-      const d = event.data;
-      await users.put(
-        newUserDocument(id, at, {
-          username: d.username,
-          display_name: d.displayName,
-          password_hash: d.passwordHash,
-          role: d.role,
-          status: d.status,
-          group: d.group,
-          email: d.email,
-          email_verified: d.emailVerified,
-          github_id: d.identities.github ?? '',
-          wechat_id: d.identities.wechat ?? '',
-          telegram_id: d.identities.telegram ?? '',
-          oidc_id: d.identities.oidc ?? '',
-          linux_do_id: d.identities.linuxdo ?? '',
-          aff_code: d.affCode,
-          inviter_id: d.inviterId,
-          access_token_hash: d.deleted ? '' : d.accessTokenHash,
-          DeletedAt: d.deleted ? d.source.importedAt : null,
-        }),
-      );
-      return;
-    }
+    case 'UserRegistered':
+      return register(step as UserStep<typeof event>);
+    case 'UserImported':
+      return importUser(step as UserStep<typeof event>);
     case 'UserPasswordChanged':
-      if (event.data.reason === 'rehash') {
-        // The same password under our own hash: the sessions and the access token stay.
-        await users.update(id, { $set: { password_hash: event.data.passwordHash } });
-        return;
-      }
-      // Every session ends; a reset by an administrator also voids the system access token.
-      await users.update(id, {
-        $set: {
-          password_hash: event.data.passwordHash,
-          sessions_valid_after: at,
-          ...(event.data.reason === 'self' ? {} : { access_token_hash: '' }),
-        },
-      });
+      return changePassword(step as UserStep<typeof event>);
+    case 'UserSignedOut':
+      return signOut(step as UserStep<typeof event>);
+    case 'QuotaGranted':
+    case 'QuotaAdjusted':
+    case 'InviterRewarded':
+    case 'AffQuotaTransferred':
+    case 'BalanceImported':
+      await users.update(step.id, { $inc: balanceChange(event) });
       return;
+    default:
+      return applyProfileChange(step);
+  }
+}
+
+/** Registration is always appended before the user's billing events, so it creates the document. */
+async function register({ id, event, users, at }: UserStep<EventOf<'UserRegistered'>>) {
+  const d = event.data;
+  await users.put(
+    newUserDocument(id, at, {
+      username: d.username,
+      display_name: d.displayName,
+      password_hash: d.passwordHash,
+      role: d.role,
+      group: d.group,
+      email: d.email,
+      email_verified: d.emailVerified === true,
+      registration_pending: d.completionFollows === true,
+      aff_code: d.affCode,
+      inviter_id: d.inviterId,
+    }),
+  );
+}
+
+/** An imported user; the balances follow on billing-<id> (BalanceImported). */
+async function importUser({ id, event, users, at }: UserStep<EventOf<'UserImported'>>) {
+  const d = event.data;
+  await users.put(
+    newUserDocument(id, at, {
+      username: d.username,
+      display_name: d.displayName,
+      password_hash: d.passwordHash,
+      role: d.role,
+      status: d.status,
+      group: d.group,
+      email: d.email,
+      email_verified: d.emailVerified,
+      github_id: d.identities.github ?? '',
+      wechat_id: d.identities.wechat ?? '',
+      telegram_id: d.identities.telegram ?? '',
+      oidc_id: d.identities.oidc ?? '',
+      linux_do_id: d.identities.linuxdo ?? '',
+      aff_code: d.affCode,
+      inviter_id: d.inviterId,
+      access_token_hash: d.deleted ? '' : d.accessTokenHash,
+      DeletedAt: d.deleted ? d.source.importedAt : null,
+    }),
+  );
+}
+
+async function changePassword({ id, event, users, at }: UserStep<EventOf<'UserPasswordChanged'>>) {
+  if (event.data.reason === 'rehash') {
+    // The same password under our own hash: the sessions and the access token stay.
+    await users.update(id, { $set: { password_hash: event.data.passwordHash } });
+    return;
+  }
+  // Every session ends; a reset by an administrator also voids the system access token.
+  await users.update(id, {
+    $set: {
+      password_hash: event.data.passwordHash,
+      sessions_valid_after: at,
+      ...(event.data.reason === 'self' ? {} : { access_token_hash: '' }),
+    },
+  });
+}
+
+/** A logout is remembered (bounded); a forgotten one must not bring its session back. */
+async function signOut({ id, event, users, at, collection }: UserStep<EventOf<'UserSignedOut'>>) {
+  const doc = await collection.get(id);
+  if (!doc) return;
+  const { sessionId, issuedAt } = event.data;
+  const kept = (doc.revoked_sessions ?? []).filter(
+    (s) => s.issued_at > at - SESSION_LIFETIME_MS && s.id !== sessionId,
+  );
+  kept.push({ id: sessionId, issued_at: issuedAt });
+  const dropped = kept.splice(0, Math.max(0, kept.length - MAX_REVOKED_SESSIONS));
+  // A forgotten revocation must not bring its session back: void everything up to it instead.
+  const validAfter = Math.max(
+    doc.sessions_valid_after ?? 0,
+    ...dropped.map((s) => s.issued_at + 1),
+  );
+  await users.update(id, {
+    $set: { revoked_sessions: kept, sessions_valid_after: validAfter },
+  });
+}
+
+/** The balances a billing event moves (each a delta: charges recorded meanwhile stay counted). */
+function balanceChange(
+  event: EventOf<
+    'QuotaGranted' | 'QuotaAdjusted' | 'InviterRewarded' | 'AffQuotaTransferred' | 'BalanceImported'
+  >,
+): Record<string, number> {
+  switch (event.type) {
+    case 'QuotaGranted':
+      return { quota: event.data.amount };
+    case 'QuotaAdjusted':
+      return { quota: event.data.delta };
+    case 'InviterRewarded':
+      return {
+        aff_count: 1,
+        aff_quota: event.data.amount,
+        aff_history_quota: event.data.amount,
+      };
+    case 'AffQuotaTransferred':
+      return { aff_quota: -event.data.amount, quota: event.data.amount };
+    case 'BalanceImported': {
+      const d = event.data;
+      return {
+        quota: d.quota,
+        used_quota: d.usedQuota,
+        request_count: d.requestCount,
+        aff_count: d.affCount,
+        aff_quota: d.affQuota,
+        aff_history_quota: d.affHistoryQuota,
+      };
+    }
+  }
+}
+
+/** The events that set fields of the profile, the role, the status or the bindings. */
+async function applyProfileChange({ id, event, users, at }: UserStep<UserEvent | BillingEvent>) {
+  const set = profileFields(event, at);
+  if (set) await users.update(id, { $set: set });
+}
+
+function profileFields(
+  event: UserEvent | BillingEvent,
+  at: number,
+): Record<string, unknown> | null {
+  switch (event.type) {
     case 'UserProfileUpdated': {
       const set: Record<string, unknown> = {};
       if (event.data.displayName !== undefined) set['display_name'] = event.data.displayName;
       if (event.data.remark !== undefined) set['remark'] = event.data.remark;
-      await users.update(id, { $set: set });
-      return;
+      return set;
     }
     case 'UserRenamed':
-      await users.update(id, {
-        $set: { username: event.data.to, username_lower: event.data.to.toLowerCase() },
-      });
-      return;
+      return { username: event.data.to, username_lower: event.data.to.toLowerCase() };
     case 'UserGroupChanged':
-      await users.update(id, { $set: { group: event.data.to } });
-      return;
-    case 'UserRoleChanged': {
+      return { group: event.data.to };
+    case 'UserRoleChanged':
       // A demotion ends the sessions that were opened with more power; a promotion keeps them.
-      const demoted = event.data.to < event.data.from;
-      await users.update(id, {
-        $set: { role: event.data.to, ...(demoted ? { sessions_valid_after: at } : {}) },
-      });
-      return;
-    }
-    case 'UserStatusChanged': {
-      const disabled = event.data.to !== UserStatus.Enabled;
-      await users.update(id, {
-        $set: {
-          status: event.data.to,
-          ...(disabled ? { sessions_valid_after: at, access_token_hash: '' } : {}),
-        },
-      });
-      return;
-    }
+      return {
+        role: event.data.to,
+        ...(event.data.to < event.data.from ? { sessions_valid_after: at } : {}),
+      };
+    case 'UserStatusChanged':
+      return {
+        status: event.data.to,
+        ...(event.data.to !== UserStatus.Enabled
+          ? { sessions_valid_after: at, access_token_hash: '' }
+          : {}),
+      };
     case 'UserDeregistered':
-      await users.update(id, {
-        $set: {
-          DeletedAt: new Date(at).toISOString(),
-          access_token_hash: '',
-          sessions_valid_after: at,
-        },
-      });
-      return;
+      return {
+        DeletedAt: new Date(at).toISOString(),
+        access_token_hash: '',
+        sessions_valid_after: at,
+      };
     case 'UserRegistrationCompleted':
-      await users.update(id, { $set: { registration_pending: false } });
-      return;
+      return { registration_pending: false };
     case 'UserEmailBound':
-      await users.update(id, { $set: { email: event.data.email, email_verified: true } });
-      return;
-    case 'UserSignedOut': {
-      const doc = await collection.get(id);
-      if (!doc) return;
-      const { sessionId, issuedAt } = event.data;
-      const kept = (doc.revoked_sessions ?? []).filter(
-        (s) => s.issued_at > at - SESSION_LIFETIME_MS && s.id !== sessionId,
-      );
-      kept.push({ id: sessionId, issued_at: issuedAt });
-      const dropped = kept.splice(0, Math.max(0, kept.length - MAX_REVOKED_SESSIONS));
-      // A forgotten revocation must not bring its session back: void everything up to it instead.
-      const validAfter = Math.max(
-        doc.sessions_valid_after ?? 0,
-        ...dropped.map((s) => s.issued_at + 1),
-      );
-      await users.update(id, {
-        $set: { revoked_sessions: kept, sessions_valid_after: validAfter },
-      });
-      return;
-    }
+      return { email: event.data.email, email_verified: true };
     case 'UserNotificationSettingsChanged':
-      await users.update(id, { $set: { setting: notificationSettingText(event.data) } });
-      return;
+      return { setting: notificationSettingText(event.data) };
     case 'UserAccessTokenIssued':
-      await users.update(id, { $set: { access_token_hash: event.data.tokenHash } });
-      return;
+      return { access_token_hash: event.data.tokenHash };
     case 'UserExternalIdentityBound':
-      await users.update(id, {
-        $set: { [IDENTITY_FIELD[event.data.provider]]: event.data.externalId },
-      });
-      return;
-    case 'QuotaGranted':
-      await users.update(id, { $inc: { quota: event.data.amount } });
-      return;
-    case 'QuotaAdjusted':
-      // A delta: charges recorded meanwhile on the usage streams stay counted.
-      await users.update(id, { $inc: { quota: event.data.delta } });
-      return;
-    case 'InviterRewarded':
-      await users.update(id, {
-        $inc: { aff_count: 1, aff_quota: event.data.amount, aff_history_quota: event.data.amount },
-      });
-      return;
-    case 'AffQuotaTransferred':
-      await users.update(id, { $inc: { aff_quota: -event.data.amount, quota: event.data.amount } });
-      return;
-    case 'BalanceImported': {
-      const d = event.data;
-      await users.update(id, {
-        $inc: {
-          quota: d.quota,
-          used_quota: d.usedQuota,
-          request_count: d.requestCount,
-          aff_count: d.affCount,
-          aff_quota: d.affQuota,
-          aff_history_quota: d.affHistoryQuota,
-        },
-      });
-      return;
-    }
+      return { [IDENTITY_FIELD[event.data.provider]]: event.data.externalId };
     case 'BudgetSet':
       // The budget only (docs/budgets.md); its use is summed from ledger_usage on reads.
-      await users.update(id, {
-        $set: { period_quota: event.data.periodQuota, period: event.data.period },
-      });
-      return;
+      return { period_quota: event.data.periodQuota, period: event.data.period };
+    default:
+      return null;
   }
 }
 
