@@ -39,7 +39,7 @@ import { UpdateSelfCommand } from './commands/update-self.handler';
 import { LoginQuery } from './queries/login.handler';
 import { GroupChoicesQuery, UserModelsQuery } from './queries/user-groups.handler';
 
-/** Sign-in and the self-service account endpoints of spec 000 §7. */
+/** Sign-in, registration and the self-service account endpoints under /api/user. */
 @Controller('api/user')
 export class AccountsController {
   constructor(

@@ -47,7 +47,7 @@ export interface AppConfig {
   readonly channelTestFrequencyMs: number;
   /** Third-party sign-in endpoints (tests point them at local mocks) and the call timeout. */
   readonly oauth: OAuthConfig;
-  /** Mail (issue 12): SMTP_TIMEOUT_MS bounds each SMTP step; MAIL_CODE_TTL_S how long codes live. */
+  /** Mail: SMTP_TIMEOUT_MS bounds each SMTP step; MAIL_CODE_TTL_S how long codes live. */
   readonly mail: { readonly smtpTimeoutMs: number; readonly codeTtlMs: number };
   /** TURNSTILE_VERIFY_URL: Cloudflare's siteverify endpoint (tests point it at a local mock). */
   readonly turnstileVerifyUrl: string;

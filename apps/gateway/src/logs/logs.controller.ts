@@ -10,7 +10,7 @@ import { ClearLogsCommand } from './commands/clear-logs.handler';
 import { ListLogsQuery, LogStatQuery } from './queries/log-queries.handler';
 import { ClearLogsQuery, LogQueryParams } from './logs.dto';
 
-/** The log (spec 001 §7): everyone's rows for admins, one's own under /self. */
+/** The log: everyone's rows for admins, one's own under /self. */
 @Controller('api/log')
 export class LogsController {
   constructor(

@@ -14,7 +14,7 @@ export function assertEmailAllowed(email: string, options: OptionsCache): void {
       .map((d) => d.trim());
     if (!allowed.includes(domain)) throw new ApiError('auth.email_domain_not_allowed');
   }
-  // Like the anchors: '+' tags and '.' (ignored by Gmail) both make aliases of one mailbox.
+  // Like one-api and new-api: '+' tags and '.' (ignored by Gmail) both make aliases of one mailbox.
   if (options.bool('EmailAliasRestrictionEnabled') && /[+.]/.test(local))
     throw new ApiError('auth.email_alias_not_allowed');
 }

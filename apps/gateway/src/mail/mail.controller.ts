@@ -14,7 +14,7 @@ import { SendPasswordResetCommand } from './commands/send-password-reset.handler
 import { SendVerificationCodeCommand } from './commands/send-verification-code.handler';
 import { EmailBindQuery, EmailQuery, ResetPasswordBody } from './mail.dto';
 
-/** The mail endpoints of spec 000 §7 and the personal tab's email bind. */
+/** The mail endpoints (verification codes, password reset) and the personal tab's email bind. */
 @Controller('api')
 export class MailController {
   constructor(private readonly commands: CommandBus) {}

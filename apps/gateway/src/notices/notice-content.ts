@@ -64,7 +64,7 @@ export function webhookPayload(notice: NoticeRaised['data'], display: NoticeDisp
 const quota = (value: number, d: NoticeDisplay) =>
   displayQuota(value, d.displayInCurrency, d.quotaPerUnit);
 
-/** The mail (zh-CN, like the anchors' reminders). */
+/** The mail (zh-CN, like the reminders of one-api and new-api). */
 export function noticeMail(
   to: string,
   notice: NoticeRaised['data'],

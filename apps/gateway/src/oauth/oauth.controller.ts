@@ -28,7 +28,7 @@ import { WeChatClient } from './wechat.client';
 
 /** Codes of the providers are short; anything longer is not one. */
 const MAX_CODE_LENGTH = 512;
-/** A WeChat server's code lives three minutes (spec 000 §9); remembered a little longer. */
+/** A WeChat server's code lives three minutes; remembered a little longer. */
 const WECHAT_CODE_TTL_MS = 5 * 60_000;
 /** A provider's `error_description` echoed to the user is cut to this. */
 const MAX_PROVIDER_MESSAGE = 200;
@@ -45,7 +45,7 @@ function param(query: QueryParams, key: string, max = MAX_CODE_LENGTH): string {
 }
 
 /**
- * Third-party sign-in and binding (spec 000 §7, and new-api's OIDC and Linux DO): GitHub, WeChat,
+ * Third-party sign-in and binding (one-api's providers, and new-api's OIDC and Linux DO): GitHub, WeChat,
  * Telegram, OpenID Connect and Linux DO. A signed-in caller binds; anyone else signs in (or
  * registers when allowed).
  */

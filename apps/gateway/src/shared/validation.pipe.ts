@@ -67,9 +67,7 @@ const KIND_RULES = [
 /** The console's label of a top-level field where it has one, otherwise its JSON path. */
 function fieldOf(path: string): Message {
   const label = `validation.field.${path}`;
-  return hasMessage(label)
-    ? { code: label }
-    : { code: 'validation.field', params: { name: path } };
+  return hasMessage(label) ? { code: label } : { code: 'validation.field', params: { name: path } };
 }
 
 /** The declared rule behind a failed constraint: its arguments and whether it applies to each item. */

@@ -32,7 +32,7 @@ import {
 
 const invalidId = () => new ApiError('common.invalid_params');
 
-/** A signed-in user's own tokens (spec 001 §7). Another user's token is "not found" everywhere. */
+/** A signed-in user's own tokens. Another user's token is "not found" everywhere. */
 @Controller('api/token')
 @RequireRole(Role.Common)
 export class TokensController {

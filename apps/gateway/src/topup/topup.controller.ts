@@ -125,7 +125,7 @@ export class TopUpOrdersController {
     return ok(null);
   }
 
-  /** POST /api/user/verifyCrypto: the crypto wallet was retired (spec 001 §9). */
+  /** POST /api/user/verifyCrypto: the crypto wallet was retired: always refused. */
   @Post('verifyCrypto')
   @RequireRole(Role.Common)
   verifyCrypto(): never {

@@ -7,7 +7,7 @@ import { ok } from '../shared/envelope';
 import { QuotaDataParams } from './quota-data.dto';
 import { QuotaDataQuery } from './quota-data.handler';
 
-/** The dashboard's hourly usage (spec 001 /detail): everyone's for admins, one's own under /self. */
+/** The dashboard's hourly usage: everyone's for admins, one's own under /self. */
 @Controller('api/data')
 export class QuotaDataController {
   constructor(private readonly queries: QueryBus) {}

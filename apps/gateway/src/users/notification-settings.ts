@@ -19,7 +19,7 @@ export function notificationSettingText(data: SettingsData): string {
   });
 }
 
-/** Spec 000 §9: `$` and two decimals in currency mode, otherwise quota units. */
+/** As one-api shows quotas: `$` and two decimals in currency mode, otherwise quota units. */
 export function displayQuota(
   quota: number,
   displayInCurrency: boolean,

@@ -36,7 +36,7 @@ function describeStripeError(error: unknown): string {
 }
 
 /**
- * Stripe Checkout top-up (issue 15): an order stream per Checkout session (P1's top-up commands),
+ * Stripe Checkout top-up: an order stream per Checkout session (the online top-up's commands),
  * the session created through the official library, the credit on the signed
  * `checkout.session.completed`. The API key and webhook secret are read from the options at each
  * call and never logged.

@@ -11,13 +11,13 @@ import { Meta } from '../../shared/request-meta.decorator';
 import { StripeAmountBody } from './stripe.dto';
 import { StripeTopUp } from './stripe-topup.service';
 
-/** The wallet's Stripe Checkout top-up (issue 15): any signed-in user. */
+/** The wallet's Stripe Checkout top-up: any signed-in user. */
 @Controller('api/user')
 @RequireRole(Role.Common)
 export class StripeTopUpController {
   constructor(private readonly stripe: StripeTopUp) {}
 
-  /** POST /api/user/createStripe {amount} → data: the Checkout URL (spec 001 §7). */
+  /** POST /api/user/createStripe {amount} → data: the Checkout URL. */
   @Post('createStripe')
   @UseGuards(CriticalRateLimitGuard)
   async create(
