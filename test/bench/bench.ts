@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { SqliteReadStore } from '@tollgate/read-store';
 import { ALL_TOTALS, LOG_TOTALS, userTotalsId } from '../../apps/gateway/src/logs/log.document';
 import { logsProjection } from '../../apps/gateway/src/logs/logs.projection';
-import { usersProjection } from '../../apps/gateway/src/projections/users.projection';
+import { usersProjection } from '../../apps/gateway/src/users/users.projection';
 import {
   concurrentStreams,
   latencyLoop,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteReadStore } from '@tollgate/read-store';
 import { registerRegexp } from '@tollgate/read-store/sqlite/regexp-function';
-import { usersProjection } from '../../apps/gateway/src/projections/users.projection';
+import { usersProjection } from '../../apps/gateway/src/users/users.projection';
 import { userSearchFilter } from '../../apps/gateway/src/users/queries/list-users.handler';
 
 const USERS = Number(process.argv[2] ?? 200_000);

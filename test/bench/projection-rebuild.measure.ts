@@ -21,7 +21,7 @@ import {
 import { EMPTY_CHANNEL_CONFIG } from '@tollgate/domain';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
 import { appendEvents } from '@tollgate/testing/append-events';
-import { ALL_PROJECTIONS } from '../../apps/gateway/src/projections/all-projections';
+import { ALL_PROJECTIONS } from '../../apps/gateway/src/projection-registry';
 
 const RECEIPTS = Number(process.argv[2] ?? 50_000);
 /** Each mode runs this many times; the best run counts (the machine is shared). */

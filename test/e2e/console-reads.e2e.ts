@@ -1,6 +1,6 @@
 import type { ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../../apps/gateway/src/infrastructure/injection-tokens';
-import { USERS } from '../../apps/gateway/src/projections/user.document';
+import { USERS } from '../../apps/gateway/src/users/user.document';
 import { loginRoot, startTestApp, type ConsoleClient, type TestApp } from '../support/test-app';
 
 jest.setTimeout(60_000);

@@ -12,7 +12,7 @@ import { createEventStore } from '@tollgate/event-store';
 import { createReadStore, rebuildProjections, type ReadStore } from '@tollgate/read-store';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
-import { ALL_PROJECTIONS } from '../../apps/gateway/src/projections/all-projections';
+import { ALL_PROJECTIONS } from '../../apps/gateway/src/projection-registry';
 import { expectFailure, expectSuccess, waitUntil } from '../support/e2e-helpers';
 import {
   addRelayChannel,

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { createEventStore } from '@tollgate/event-store';
 import { createReadStore, rebuildProjections } from '@tollgate/read-store';
-import { ALL_PROJECTIONS } from '../../apps/gateway/src/projections/all-projections';
+import { ALL_PROJECTIONS } from '../../apps/gateway/src/projection-registry';
 import {
   expectFailure,
   expectSuccess,

@@ -10,10 +10,12 @@ import { ConfigModule } from './config/config.module';
 import type { Stores } from './infrastructure/open-stores';
 import { StorageModule } from './infrastructure/storage.module';
 import { OptionsModule } from './options/options.module';
+import { serverProjections } from './projection-registry';
 import { RealtimeModule } from './realtime/realtime.module';
 import { ApiExceptionFilter } from './shared/api-exception.filter';
 import { StatusModule } from './status/status.module';
 import { UsersModule } from './users/users.module';
+import { SessionUsersOfReadModel } from './users/session-users-of-read-model';
 import { UsageModule } from './usage/usage.module';
 import { TokensModule } from './tokens/tokens.module';
 import { RedemptionsModule } from './redemptions/redemptions.module';
@@ -45,9 +47,9 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         ObservabilityModule.forRoot(observability),
-        StorageModule.forStores(stores),
+        StorageModule.forStores(stores, serverProjections(config)),
         CqrsModule.forRoot(),
-        AuthModule,
+        AuthModule.forRoot(SessionUsersOfReadModel),
         OptionsModule,
         StatusModule,
         HealthModule,

@@ -3,11 +3,12 @@ import { formatProgressBar, rebuildProjections } from '@tollgate/read-store';
 import { loadConfig } from './config/app-config';
 import { openStores } from './infrastructure/open-stores';
 import { setOptionOffline } from './options/set-option-offline';
-import { ALL_PROJECTIONS, serverProjections } from './projections/all-projections';
+import { ALL_PROJECTIONS, serverProjections } from './projection-registry';
 import { BalanceBook } from './billing/balance-book';
 import { verifyLedger } from './history/verify-ledger';
 import { runImport } from './import/run-import';
 import { ImportRefused } from './import/source-database';
+import { registerServerMessages } from './server-messages';
 
 /** `node dist/apps/gateway/src/cli.js projections:rebuild` — run with the gateway stopped. */
 async function rebuild(): Promise<void> {
@@ -133,6 +134,7 @@ const commands: Record<string, () => Promise<void>> = {
   'ledger:verify': ledgerVerify,
 };
 
+registerServerMessages(); // the import reports and option checks speak in the features' texts
 const name = process.argv[2] ?? '';
 const command = commands[name];
 if (!command) {

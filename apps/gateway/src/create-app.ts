@@ -13,6 +13,7 @@ import type { DestinationStream } from 'pino';
 import { createAppLog, NestLogOverPino } from './observability/app-log';
 import { RequestTracker } from './observability/request-tracker';
 import { relayFront } from './relay/relay-front';
+import { registerServerMessages } from './server-messages';
 import { validationPipe } from './shared/validation.pipe';
 
 /**
@@ -23,6 +24,7 @@ export async function createApp(
   config: AppConfig,
   logDestination?: DestinationStream,
 ): Promise<NestFastifyApplication> {
+  registerServerMessages();
   const log = createAppLog(config, logDestination);
   const tracker = new RequestTracker();
   const front = relayFront({ trustProxy: config.trustProxy, tracker });

@@ -13,7 +13,7 @@ import { startElection } from '@tollgate/gateway/infrastructure/create-projectio
 import type { LockElection } from '@tollgate/gateway/infrastructure/lock-election';
 import { openStores } from '@tollgate/gateway/infrastructure/open-stores';
 import { RecordingProjectionHost } from '@tollgate/gateway/infrastructure/recording-projection-host';
-import { serverProjections } from '@tollgate/gateway/projections/all-projections';
+import { serverProjections } from '@tollgate/gateway/projection-registry';
 
 const logger = new Logger('Projector');
 

@@ -1,14 +1,29 @@
-import { Body, Controller, Delete, Get, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Inject,
+  Post,
+  Put,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Role, type UserDto } from '@tollgate/contracts';
+import type { ReadStore } from '@tollgate/read-store';
 import { Authenticator } from '../auth/authenticator';
 import { CurrentSession, CurrentUser, RequireRole } from '../auth/auth.decorators';
 import { CriticalRateLimitGuard } from '../auth/critical-rate-limit.guard';
 import type { AuthedRequest } from '../auth/authed-request';
 import { SESSION_COOKIE, type SessionClaims } from '../auth/session-codec';
 import { setSessionCookie } from '../auth/session-cookie';
-import { toUserDto, type UserDocument } from '../projections/user.document';
+import { toUserDto } from '../users/user.document';
+import { userDocument } from '../users/user-lookup';
+import { READ_STORE } from '../infrastructure/injection-tokens';
+import type { SignedInUser } from '../auth/signed-in-user';
 import { ok } from '../shared/envelope';
 import { TurnstileGuard } from '../turnstile/turnstile.guard';
 import { Meta } from '../shared/request-meta.decorator';
@@ -32,6 +47,7 @@ export class AccountsController {
     private readonly queries: QueryBus,
     private readonly authenticator: Authenticator,
     private readonly budgets: BudgetUsage,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
   @Post('register')
@@ -73,16 +89,17 @@ export class AccountsController {
 
   @Get('self')
   @RequireRole(Role.Common)
-  async self(@CurrentUser() user: UserDocument) {
+  async self(@CurrentUser() user: SignedInUser) {
     // With a budget, its use of the current period (docs/budgets.md).
-    const [dto] = this.budgets.fill('user', [toUserDto(user)]);
+    const document = await userDocument(this.readStore, user.id);
+    const [dto] = this.budgets.fill('user', [toUserDto(document)]);
     return ok<UserDto>(dto);
   }
 
   @Put('self')
   @RequireRole(Role.Common)
   async updateSelf(
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
     @CurrentSession() session: SessionClaims | null,
     @Body() body: UpdateSelfBody,
     @Meta() meta: RequestMeta,
@@ -100,7 +117,7 @@ export class AccountsController {
   @Delete('self')
   @RequireRole(Role.Common)
   async deleteSelf(
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
     @Meta() meta: RequestMeta,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
@@ -111,20 +128,20 @@ export class AccountsController {
 
   @Get('token')
   @RequireRole(Role.Common)
-  async accessToken(@CurrentUser() user: UserDocument, @Meta() meta: RequestMeta) {
+  async accessToken(@CurrentUser() user: SignedInUser, @Meta() meta: RequestMeta) {
     return ok(await this.commands.execute(new IssueAccessTokenCommand(user.id, meta)));
   }
 
   @Get('aff')
   @RequireRole(Role.Common)
-  affCode(@CurrentUser() user: UserDocument) {
-    return ok(user.aff_code);
+  async affCode(@CurrentUser() user: SignedInUser) {
+    return ok((await userDocument(this.readStore, user.id)).aff_code);
   }
 
   @Post('aff_transfer')
   @RequireRole(Role.Common)
   async affTransfer(
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
     @Body() body: AffTransferBody,
     @Meta() meta: RequestMeta,
   ) {
@@ -135,14 +152,14 @@ export class AccountsController {
   /** The model names the user can call (a list, as new-api answers). */
   @Get('models')
   @RequireRole(Role.Common)
-  async models(@CurrentUser() user: UserDocument) {
+  async models(@CurrentUser() user: SignedInUser) {
     return ok(await this.queries.execute(new UserModelsQuery(user.group)));
   }
 
   /** group → {ratio, desc} the user may pick. */
   @Get('self/groups')
   @RequireRole(Role.Common)
-  async groups(@CurrentUser() user: UserDocument) {
+  async groups(@CurrentUser() user: SignedInUser) {
     return ok(await this.queries.execute(new GroupChoicesQuery(user.group)));
   }
 

@@ -15,16 +15,13 @@ import {
   UserGroupsHandler,
   UserModelsHandler,
 } from './queries/user-groups.handler';
-import { UniqueClaims } from './unique-claims';
-import { UserRegistrar } from './user-registrar';
+import { UserRegistrationModule } from '../users/user-registration.module';
 
-/** Sign-in, registration and the self-service account endpoints; exports the registrar. */
+/** Sign-in, registration and the self-service account endpoints. */
 @Module({
-  imports: [MailCoreModule],
+  imports: [MailCoreModule, UserRegistrationModule],
   controllers: [AccountsController],
   providers: [
-    UserRegistrar,
-    UniqueClaims,
     RegisterUserHandler,
     RehashPasswordHandler,
     RecoverRegistrationsHandler,
@@ -38,6 +35,5 @@ import { UserRegistrar } from './user-registrar';
     GroupChoicesHandler,
     UserModelsHandler,
   ],
-  exports: [UserRegistrar, UniqueClaims],
 })
 export class AccountsModule {}

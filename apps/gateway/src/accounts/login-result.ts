@@ -1,5 +1,5 @@
 import type { LoginResultDto } from '@tollgate/contracts';
-import type { UserDocument } from '../projections/user.document';
+import type { UserDocument } from '../users/user.document';
 
 /** What a successful sign-in answers, whichever way the user signed in. */
 export function loginResultOf(user: UserDocument, defaultPassword = false): LoginResultDto {

@@ -1,22 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ReadStore } from '@tollgate/read-store';
 import { UserStatus } from '@tollgate/contracts';
-import { APP_CONFIG, READ_STORE } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../infrastructure/injection-tokens';
 import { sha256Hex } from '../infrastructure/secret-box';
 import type { AppConfig } from '../config/app-config';
-import { USERS, type UserDocument } from '../projections/user.document';
 import { ApiError } from '../shared/api-error';
 import { SessionCodec, type SessionClaims } from './session-codec';
+import { SESSION_USERS, type SessionUserRecord, type SessionUsers } from './session-users';
+import { signedInUserOf, type SignedInUser } from './signed-in-user';
 
 const UNAUTHORIZED = 401;
 
 /** Not ended by a logout, nor by a password change, reset, disable, demotion or deregistration. */
-function sessionStillValid(user: UserDocument, claims: SessionClaims): boolean {
+function sessionStillValid(user: SessionUserRecord, claims: SessionClaims): boolean {
   if (claims.issuedAt < (user.sessions_valid_after ?? 0)) return false;
   return !isLoggedOut(user, claims);
 }
 
-function isLoggedOut(user: UserDocument, claims: SessionClaims): boolean {
+function isLoggedOut(user: SessionUserRecord, claims: SessionClaims): boolean {
   return (user.revoked_sessions ?? []).some((s) => s.id === claims.sessionId);
 }
 
@@ -25,7 +25,7 @@ function isLoggedOut(user: UserDocument, claims: SessionClaims): boolean {
  * HTTP 200 `用户已被封禁` rather than a 401, and the guard clears its cookie. A session its user
  * logged out of, or one of a deregistered user, is simply over.
  */
-function isBannedSession(user: UserDocument, claims: SessionClaims): boolean {
+function isBannedSession(user: SessionUserRecord, claims: SessionClaims): boolean {
   return (
     user.status === UserStatus.Disabled && user.DeletedAt === null && !isLoggedOut(user, claims)
   );
@@ -40,7 +40,7 @@ export class BannedSessionError extends ApiError {
 
 /** Who calls, and the session they called with (null for a system access token). */
 export interface Caller {
-  readonly user: UserDocument;
+  readonly user: SignedInUser;
   readonly session: SessionClaims | null;
 }
 
@@ -55,13 +55,13 @@ export class Authenticator {
   readonly sessions: SessionCodec;
 
   constructor(
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(SESSION_USERS) private readonly users: SessionUsers,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.sessions = new SessionCodec(config.sessionSecret);
   }
 
-  async authenticate(input: AuthInput): Promise<UserDocument> {
+  async authenticate(input: AuthInput): Promise<SignedInUser> {
     return (await this.identify(input)).user;
   }
 
@@ -70,16 +70,15 @@ export class Authenticator {
     const live = signed !== null && sessionStillValid(signed.user, signed.session);
     // A banned user's session still says who calls (for the header checks), then is refused.
     const banned = !live && signed !== null && isBannedSession(signed.user, signed.session);
-    let caller: Caller | null = live || banned ? signed : null;
-    if (!caller && input.authorization && !input.sessionOnly) {
+    let found: StoredCaller | null = live || banned ? signed : null;
+    if (!found && input.authorization && !input.sessionOnly) {
       const token = input.authorization.replace(/^Bearer\s+/i, '').trim();
-      const user = token
-        ? await this.users().findOne({ access_token_hash: sha256Hex(token) })
-        : null;
+      const user = token ? await this.users.byAccessTokenHash(sha256Hex(token)) : null;
       if (!user) throw new ApiError('auth.access_token_invalid');
-      caller = { user, session: null };
+      found = { user, session: null };
     }
-    if (!caller) throw new ApiError('auth.not_logged_in', {}, UNAUTHORIZED);
+    if (!found) throw new ApiError('auth.not_logged_in', {}, UNAUTHORIZED);
+    const caller = found;
     if (!input.sessionOnly) {
       if (!input.userHeader) throw new ApiError('auth.user_header_missing', {}, UNAUTHORIZED);
       if (input.userHeader.trim() !== String(caller.user.id))
@@ -87,7 +86,7 @@ export class Authenticator {
     }
     if (banned) throw new BannedSessionError();
     this.assertActive(caller.user);
-    return caller;
+    return { user: signedInUserOf(caller.user), session: caller.session };
   }
 
   /**
@@ -106,22 +105,24 @@ export class Authenticator {
   /** A signed, unexpired session cookie whose user exists (it may have been ended since). */
   private async signedSession(
     cookie: string | undefined,
-  ): Promise<{ session: SessionClaims; user: UserDocument } | null> {
+  ): Promise<{ session: SessionClaims; user: SessionUserRecord } | null> {
     const session = this.sessions.decode(cookie, Date.now());
     if (!session) return null;
-    const user = await this.users().get(String(session.userId));
+    const user = await this.users.byId(session.userId);
     return user ? { session, user } : null;
   }
 
-  private users() {
-    return this.readStore.collection<UserDocument>(USERS);
-  }
-
-  private assertActive(user: UserDocument): void {
+  private assertActive(user: SessionUserRecord): void {
     if (user.DeletedAt !== null) throw new ApiError('auth.session_expired', {}, UNAUTHORIZED);
     // An access token of a disabled user is voided with the disable; this covers the moment between.
     if (user.status !== UserStatus.Enabled) throw new ApiError('auth.user_disabled');
   }
+}
+
+/** A caller as stored, before only the SignedInUser fields are handed on. */
+interface StoredCaller {
+  readonly user: SessionUserRecord;
+  readonly session: SessionClaims | null;
 }
 
 export interface AuthInput {

@@ -4,11 +4,11 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
 import { DomainError, SYSTEM_ACTOR } from '@tollgate/domain';
 import type { ReadStore } from '@tollgate/read-store';
-import { UserRegistrar } from '../accounts/user-registrar';
+import { UserRegistrar } from '../users/user-registrar';
 import { READ_STORE } from '../infrastructure/injection-tokens';
-import { USERS } from '../projections/user.document';
+import { USERS } from '../users/user.document';
 import { ReadYourWrites } from '../infrastructure/read-your-writes';
-import { DEFAULT_ROOT_PASSWORD, ROOT_USERNAME } from './root-account';
+import { DEFAULT_ROOT_PASSWORD, ROOT_USERNAME } from '../accounts/root-account';
 
 export class BootstrapRootCommand extends Command<void> {}
 

@@ -1,5 +1,9 @@
 import type { AttemptFailure } from '@tollgate/relay';
 import { judgeTest, type TestRules } from './channel-test-verdict';
+import { registerMessages } from '../shared/i18n/messages';
+import { CHANNEL_MESSAGES } from './channels.messages';
+
+registerMessages(CHANNEL_MESSAGES);
 
 const RULES: TestRules = {
   autoDisable: true,

@@ -12,7 +12,7 @@ import {
   type TaskRefunded,
 } from '@tollgate/domain';
 import { SecretBox } from '../infrastructure/secret-box';
-import { ALL_PROJECTIONS, allProjections } from '../projections/all-projections';
+import { ALL_PROJECTIONS, allProjections } from '../projection-registry';
 import {
   ABILITIES,
   CHANNEL_KEYS,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseTrustProxy, type TrustProxy } from '../http-edge/trust-proxy';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 /** Everything the gateway reads from the environment, read once at start-up. */
 export interface AppConfig {

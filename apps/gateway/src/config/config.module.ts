@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from './config.tokens';
 import type { AppConfig } from './app-config';
 
 /** The configuration read at start-up, injectable everywhere as APP_CONFIG. */

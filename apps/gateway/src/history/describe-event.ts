@@ -1,5 +1,5 @@
 import type { HistoryChangeDto } from '@tollgate/contracts';
-import { maskWebhookUrl } from '../notices/notice-settings';
+import { maskWebhookUrl } from '../users/notification-settings';
 
 /** An entity's visible fields as folded so far from its stream (what "before" is read from). */
 export type FieldState = Readonly<Record<string, unknown>>;

@@ -9,7 +9,7 @@ import type { EventStore, RecordedEvent } from '@tollgate/event-store';
 import type { Filter, ReadStore } from '@tollgate/read-store';
 import { EVENT_STORE, READ_STORE } from '../infrastructure/injection-tokens';
 import { SecretBox } from '../infrastructure/secret-box';
-import { USERS, type UserDocument } from '../projections/user.document';
+import { USERS, type UserDocument } from '../users/user.document';
 import { isFoldedStream } from './audit-entity';
 import { AUDIT_INDEX, type AuditIndexDocument } from './audit-index.document';
 import { maskChannelKeys } from './channel-key-masking';

@@ -9,7 +9,7 @@ import {
 } from '@tollgate/contracts';
 import type { Filter } from '@tollgate/read-store';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
-import type { UserDocument } from '../projections/user.document';
+import type { SignedInUser } from '../auth/signed-in-user';
 import { ApiError } from '../shared/api-error';
 import { ok } from '../shared/envelope';
 import { GetUserQuery } from '../users/queries/get-user.handler';
@@ -46,14 +46,14 @@ export class HistoryController {
 
   @Get('user/self/history')
   @RequireRole(Role.Common)
-  async selfHistory(@QueryParams() params: HistoryParams, @CurrentUser() user: UserDocument) {
+  async selfHistory(@QueryParams() params: HistoryParams, @CurrentUser() user: SignedInUser) {
     const filter = withTimeRange({ entity: 'user', entity_id: user.id }, params);
     return ok(await this.history.page(filter, params, { kind: 'self', userId: user.id }));
   }
 
   @Get('user/self/quota_at')
   @RequireRole(Role.Common)
-  async selfQuotaAt(@QueryParams() params: QuotaAtParams, @CurrentUser() user: UserDocument) {
+  async selfQuotaAt(@QueryParams() params: QuotaAtParams, @CurrentUser() user: SignedInUser) {
     return ok(await this.userQuotaAt(user.id, params, { kind: 'self', userId: user.id }));
   }
 
@@ -62,7 +62,7 @@ export class HistoryController {
   async userHistory(
     @IdParam() rawId: string,
     @QueryParams() params: HistoryParams,
-    @CurrentUser() viewer: UserDocument,
+    @CurrentUser() viewer: SignedInUser,
   ) {
     const id = positiveId(rawId);
     await this.visibleUser(id, viewer);
@@ -75,7 +75,7 @@ export class HistoryController {
   async userQuotaAtRoute(
     @IdParam() rawId: string,
     @QueryParams() params: QuotaAtParams,
-    @CurrentUser() viewer: UserDocument,
+    @CurrentUser() viewer: SignedInUser,
   ) {
     const id = positiveId(rawId);
     await this.visibleUser(id, viewer);
@@ -87,7 +87,7 @@ export class HistoryController {
   async tokenHistory(
     @IdParam() rawId: string,
     @QueryParams() params: HistoryParams,
-    @CurrentUser() viewer: UserDocument,
+    @CurrentUser() viewer: SignedInUser,
   ) {
     const id = positiveId(rawId);
     const scope = await this.tokenViewer(id, viewer);
@@ -100,7 +100,7 @@ export class HistoryController {
   async tokenQuotaAt(
     @IdParam() rawId: string,
     @QueryParams() params: QuotaAtParams,
-    @CurrentUser() viewer: UserDocument,
+    @CurrentUser() viewer: SignedInUser,
   ) {
     const id = positiveId(rawId);
     await this.tokenViewer(id, viewer);
@@ -145,7 +145,7 @@ export class HistoryController {
   /** Who did what: every change one user made in a time range (options only for root). */
   @Get('history')
   @RequireRole(Role.Admin)
-  async byActor(@QueryParams() params: ActorHistoryParams, @CurrentUser() viewer: UserDocument) {
+  async byActor(@QueryParams() params: ActorHistoryParams, @CurrentUser() viewer: SignedInUser) {
     const filter: Filter = { actor_id: params.actor_id };
     if (!isRoot(viewer.role)) filter['entity'] = { $ne: 'option' };
     return ok(await this.history.page(withTimeRange(filter, params), params, ADMIN));
@@ -188,12 +188,12 @@ export class HistoryController {
   }
 
   /** Who may read a user: the rule of GET /api/user/:id (its errors included). */
-  private async visibleUser(id: number, viewer: UserDocument): Promise<void> {
+  private async visibleUser(id: number, viewer: SignedInUser): Promise<void> {
     await this.queries.execute(new GetUserQuery(id, viewer));
   }
 
   /** Administrators read any token's history; a user only their own tokens' (as "self"). */
-  private async tokenViewer(id: number, viewer: UserDocument): Promise<HistoryViewer> {
+  private async tokenViewer(id: number, viewer: SignedInUser): Promise<HistoryViewer> {
     const first = await this.history.firstRow('token', id);
     if (!first || (!isAdmin(viewer.role) && first.owner_id !== viewer.id))
       throw new ApiError('token.not_found');

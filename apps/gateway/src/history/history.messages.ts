@@ -1,4 +1,4 @@
-/** Server texts of the history and the ledger check (spread into MESSAGES). */
+/** Server texts of the history and the ledger check (registered by server-messages.ts). */
 export const HISTORY_MESSAGES = {
   'history.verify_running': {
     'zh-CN': '账本校验正在进行，请稍后再试',

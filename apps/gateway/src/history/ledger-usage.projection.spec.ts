@@ -1,7 +1,7 @@
 import type { EventStore } from '@tollgate/event-store';
 import { ProjectionHost, rebuildProjections, type ReadStore } from '@tollgate/read-store';
 import type { TaskRefunded, TokenCreated } from '@tollgate/domain';
-import { ALL_PROJECTIONS } from '../projections/all-projections';
+import { ALL_PROJECTIONS } from '../projection-registry';
 import { BalanceAt } from './balance-at';
 import { LEDGER_USAGE, type LedgerUsageDocument } from './ledger-usage.document';
 import { ledgerUsageProjection, usageBucketId } from './ledger-usage.projection';

@@ -9,7 +9,7 @@ import {
 } from '@tollgate/event-store';
 import type { Doc, ReadStore } from '@tollgate/read-store';
 import { CHANNELS } from '../channels/channel.document';
-import { USERS } from '../projections/user.document';
+import { USERS } from '../users/user.document';
 import { TOKENS } from '../tokens/token.document';
 import { LEDGER_EVENT_TYPES, LedgerFold } from './ledger-fold';
 

@@ -80,6 +80,14 @@ function checkQuery(query: unknown): void {
  * Other paths (relay, console files) keep the global limit and their own rules.
  */
 export function installHttpEdge(fastify: FastifyInstance): void {
+  limitBodiesByRoute(fastify);
+  installBodyParsers(fastify);
+  refuseAtTheHeaders(fastify);
+  addSecurityHeaders(fastify);
+}
+
+/** Each /api route's body limit, set as the route is registered. */
+function limitBodiesByRoute(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const limits = methods
@@ -88,7 +96,10 @@ export function installHttpEdge(fastify: FastifyInstance): void {
       .map((l) => l.bodyBytes);
     if (limits.length > 0) route.bodyLimit = Math.max(...limits);
   });
+}
 
+/** JSON scanned before it is parsed; forms (Epay's callback) as flat string fields. */
+function installBodyParsers(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser(
@@ -125,7 +136,10 @@ export function installHttpEdge(fastify: FastifyInstance): void {
       done(null, fields);
     },
   );
+}
 
+/** Refusals decided from the headers and the query string, before a byte of the body is read. */
+function refuseAtTheHeaders(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', async (request, reply) => {
     if (request.is404 && hasBody(request)) {
       // No route will read the body, but Fastify would read it (up to the global limit) before
@@ -144,7 +158,10 @@ export function installHttpEdge(fastify: FastifyInstance): void {
       throw new ApiError('edge.json_only', {}, 415);
     checkQuery(request.query);
   });
+}
 
+/** The console's CSP and frame refusal; no-store and a strict CSP on every API answer. */
+function addSecurityHeaders(fastify: FastifyInstance): void {
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header('x-content-type-options', 'nosniff');
     void reply.header('referrer-policy', 'same-origin');

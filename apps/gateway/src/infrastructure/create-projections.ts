@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { EventStore } from '@tollgate/event-store';
-import { ProjectionHost, type ReadStore } from '@tollgate/read-store';
+import { ProjectionHost, type Projection, type ReadStore } from '@tollgate/read-store';
 import type { AppConfig } from '../config/app-config';
 import { projectionMode } from '../config/projection-mode';
-import { serverProjections } from '../projections/all-projections';
 import { ElectedProjections } from './elected-projections';
 import { FollowerProjections } from './follower-projections';
 import type { HotCache } from './hot-caches/hot-cache';
@@ -35,12 +34,12 @@ export function createProjections(
   config: AppConfig,
   feed: { register(cache: HotCache): void },
   election: LockElection | null,
+  projections: readonly Projection[],
 ): ProjectionHost | FollowerProjections | ElectedProjections {
   const logger = new Logger('Projections');
   const onError = (name: string, error: Error) =>
     logger.error(`${name}: ${error.stack ?? error.message}`);
   const options = { onError, livePacingMs: config.projectionPacingMs };
-  const projections = serverProjections(config);
   const host = () =>
     config.scaleOut
       ? new RecordingProjectionHost(eventStore, readStore, projections, options)

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { ApiError } from '../shared/api-error';
 
 /** argon2id (OWASP's second profile: 19 MiB, t=2, p=1), in WebAssembly: no native build. */
 const PROFILE = { parallelism: 1, iterations: 2, hashLength: 32 } as const;
@@ -45,9 +46,11 @@ export function isLegacyPasswordHash(hash: string): boolean {
 }
 
 /** Raised when more password checks wait than the pool will queue: the caller answers "busy". */
-export class PasswordQueueFullError extends Error {
+export class PasswordQueueFullError extends ApiError {
   constructor() {
-    super('password hashing queue is full');
+    // Answered like any busy system: retry later (HTTP 200, success false).
+    super('common.busy');
+    this.message = 'password hashing queue is full';
   }
 }
 

@@ -6,15 +6,22 @@ import {
   type OnApplicationShutdown,
   type Provider,
 } from '@nestjs/common';
-import type { ProjectionHost } from '@tollgate/read-store';
+import type { Projection, ProjectionHost } from '@tollgate/read-store';
 import type { AppConfig } from '../config/app-config';
-import { MeteredEventStore } from '../metrics/metered-event-store';
+import { MeteredEventStore } from './metered-event-store';
 import { projectionMode } from '../config/projection-mode';
 import { createProjections, startElection } from './create-projections';
 import { StreamCommands } from './stream-commands';
 import { CacheFeed } from './hot-caches/cache-feed';
 import { PendingWrites } from './pending-writes';
-import { APP_CONFIG, EVENT_STORE, PROJECTION_HOST, READ_STORE, STORES } from './injection-tokens';
+import {
+  APP_CONFIG,
+  EVENT_STORE,
+  PROJECTION_HOST,
+  PROJECTIONS,
+  READ_STORE,
+  STORES,
+} from './injection-tokens';
 import { PasswordHasher } from './password-hasher';
 import { LockElection } from './lock-election';
 import { ReadYourWrites } from './read-your-writes';
@@ -33,7 +40,7 @@ const SERVICES: Provider[] = [
   },
   {
     provide: PROJECTION_HOST,
-    inject: [EVENT_STORE, READ_STORE, APP_CONFIG, CacheFeed, LockElection],
+    inject: [EVENT_STORE, READ_STORE, APP_CONFIG, CacheFeed, LockElection, PROJECTIONS],
     useFactory: createProjections,
   },
   {
@@ -66,7 +73,8 @@ const SERVICES: Provider[] = [
 @Global()
 @Module({})
 export class StorageModule implements OnApplicationShutdown {
-  static forStores(stores: Stores): DynamicModule {
+  /** `projections`: the read models to project (the composition root's registry). */
+  static forStores(stores: Stores, projections: readonly Projection[]): DynamicModule {
     // The app appends through the metered port (append counts and times for /metrics).
     const eventStore = new MeteredEventStore(stores.eventStore);
     return {
@@ -76,6 +84,7 @@ export class StorageModule implements OnApplicationShutdown {
         { provide: MeteredEventStore, useValue: eventStore },
         { provide: READ_STORE, useValue: stores.readStore },
         { provide: STORES, useValue: stores },
+        { provide: PROJECTIONS, useValue: projections },
         ...SERVICES,
       ],
       exports: [

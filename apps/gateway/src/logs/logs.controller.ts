@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Query as QueryParams } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
-import type { UserDocument } from '../projections/user.document';
+import type { SignedInUser } from '../auth/signed-in-user';
 import { ok } from '../shared/envelope';
 import type { RequestMeta } from '../shared/request-meta';
 import { Meta } from '../shared/request-meta.decorator';
@@ -26,7 +26,7 @@ export class LogsController {
 
   @Get('self')
   @RequireRole(Role.Common)
-  async self(@QueryParams() params: LogQueryParams, @CurrentUser() user: UserDocument) {
+  async self(@QueryParams() params: LogQueryParams, @CurrentUser() user: SignedInUser) {
     return ok(
       await this.queries.execute(new ListLogsQuery({ kind: 'self', userId: user.id }, params)),
     );
@@ -40,7 +40,7 @@ export class LogsController {
 
   @Get('self/stat')
   @RequireRole(Role.Common)
-  async selfStat(@QueryParams() params: LogQueryParams, @CurrentUser() user: UserDocument) {
+  async selfStat(@QueryParams() params: LogQueryParams, @CurrentUser() user: SignedInUser) {
     return ok(
       await this.queries.execute(new LogStatQuery({ kind: 'self', userId: user.id }, params)),
     );

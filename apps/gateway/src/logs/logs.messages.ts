@@ -1,4 +1,4 @@
-/** Server texts of the log (spread into MESSAGES). */
+/** Server texts of the log (registered by server-messages.ts). */
 export const LOG_MESSAGES = {
   'log.target_timestamp_invalid': {
     'zh-CN': '请选择日志记录时间',

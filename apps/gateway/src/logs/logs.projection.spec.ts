@@ -6,7 +6,7 @@ import {
   type ReadStore,
 } from '@tollgate/read-store';
 import type { TaskPlatform, TaskRefunded } from '@tollgate/domain';
-import { ALL_PROJECTIONS } from '../projections/all-projections';
+import { ALL_PROJECTIONS } from '../projection-registry';
 import { ALL_TOTALS, LOG_TOTALS, LOGS, userTotalsId, type LogDocument } from './log.document';
 import { logsProjection } from './logs.projection';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';

@@ -1,7 +1,7 @@
 import { normalizeEmail } from '@tollgate/domain';
 import type { ReadStore } from '@tollgate/read-store';
-import { UNIQUE_CLAIMS, type UniqueClaimDocument } from '../projections/unique-claims.projection';
-import { USERS, type UserDocument } from '../projections/user.document';
+import { UNIQUE_CLAIMS, type UniqueClaimDocument } from '../users/unique-claims.projection';
+import { USERS, type UserDocument } from '../users/user.document';
 
 /** Whether a verified email is held by an account (the guard stream's read model, races aside). */
 export async function isEmailTaken(readStore: ReadStore, email: string): Promise<boolean> {

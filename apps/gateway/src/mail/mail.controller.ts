@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
 import { CriticalRateLimitGuard } from '../auth/critical-rate-limit.guard';
-import type { UserDocument } from '../projections/user.document';
+import type { SignedInUser } from '../auth/signed-in-user';
 import { ok } from '../shared/envelope';
 import { Meta } from '../shared/request-meta.decorator';
 import type { RequestMeta } from '../shared/request-meta';
@@ -42,7 +42,7 @@ export class MailController {
   @Get('oauth/email/bind')
   @RequireRole(Role.Common)
   async bind(
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
     @Query() query: EmailBindQuery,
     @Meta() meta: RequestMeta,
   ) {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module';
+import { UserRegistrationModule } from '../users/user-registration.module';
 import { BindEmailHandler } from './commands/bind-email.handler';
 import { ResetPasswordHandler } from './commands/reset-password.handler';
 import { SendPasswordResetHandler } from './commands/send-password-reset.handler';
@@ -9,7 +9,7 @@ import { MailCoreModule } from './mail-core.module';
 
 /** Verification codes, password reset by mail and the email bind. */
 @Module({
-  imports: [MailCoreModule, AccountsModule],
+  imports: [MailCoreModule, UserRegistrationModule],
   controllers: [MailController],
   providers: [
     SendVerificationCodeHandler,

@@ -2,6 +2,10 @@ import { defaultOptionValues } from '@tollgate/domain';
 import type { OptionsCache } from '../options/options.cache';
 import { resetLink, resetMail, verificationMail } from './mail-content';
 import { DEFAULT_SMTP_PORT, Mailer, describe as describeError, smtpSettings } from './mailer';
+import { registerMessages } from '../shared/i18n/messages';
+import { MAIL_MESSAGES } from './mail.messages';
+
+registerMessages(MAIL_MESSAGES);
 
 function optionsWith(values: Record<string, string>): OptionsCache {
   const all: Record<string, string> = { ...defaultOptionValues(), ...values };

@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import type { AppendObserver } from './metered-event-store';
+import type { AppendObserver } from '../infrastructure/metered-event-store';
 import { CellCounter, CellHistogram, type CounterCell, type HistogramCell } from './metric-cells';
 
 const APPEND_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];

@@ -8,7 +8,7 @@ import { REQUEST_TRACKER } from '../observability/observability.tokens';
 import type { RequestTracker } from '../observability/request-tracker';
 import { registerChannelMetrics } from './channel-metrics';
 import { EventMetrics } from './event-metrics';
-import { MeteredEventStore } from './metered-event-store';
+import { MeteredEventStore } from '../infrastructure/metered-event-store';
 import { createMetricsRegistry, METRICS_REGISTRY } from './metrics-registry';
 import { MetricsController } from './metrics.controller';
 import { ModelLabels } from './model-label';

@@ -1,7 +1,7 @@
 import type { EventStore, Position, RecordedEvent } from '@tollgate/event-store';
 import type { ProjectionProgress } from '@tollgate/read-store';
 import { Registry } from 'prom-client';
-import { MeteredEventStore } from './metered-event-store';
+import { MeteredEventStore } from '../infrastructure/metered-event-store';
 import { registerProjectionMetrics } from './projection-metrics';
 
 const at = (commit: number): Position => ({ commit: BigInt(commit), prepare: BigInt(commit) });

@@ -1,7 +1,7 @@
 import { comparePositions, serializePosition, type Position } from '@tollgate/event-store';
 import type { ProjectionProgress } from '@tollgate/read-store';
 import { Gauge, type Registry } from 'prom-client';
-import type { MeteredEventStore } from './metered-event-store';
+import type { MeteredEventStore } from '../infrastructure/metered-event-store';
 
 const NO_LAGS: ReadonlyMap<string, number> = new Map();
 

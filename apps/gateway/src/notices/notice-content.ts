@@ -1,7 +1,7 @@
 import type { ChannelAlertFact, NoticeRaised } from '@tollgate/domain';
 import { escapeHtml } from '../mail/mail-content';
 import type { OutgoingMail } from '../mail/mailer';
-import { displayQuota } from './notice-settings';
+import { displayQuota } from '../users/notification-settings';
 
 /** What the options say about the display unit and the console's address. */
 export interface NoticeDisplay {

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Post, Put, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Role, type NoticeDto } from '@tollgate/contracts';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
-import type { UserDocument } from '../projections/user.document';
+import type { SignedInUser } from '../auth/signed-in-user';
 import { ApiError } from '../shared/api-error';
 import { ok } from '../shared/envelope';
 import { Meta } from '../shared/request-meta.decorator';
@@ -44,7 +44,7 @@ export class NoticesController {
   @Put('setting')
   @RequireRole(Role.Common)
   async saveSetting(
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
     @Body() body: UserSettingBody,
     @Meta() meta: RequestMeta,
   ) {
@@ -55,7 +55,7 @@ export class NoticesController {
   /** Sends a test notice over the saved channel and answers how it went. */
   @Post('setting/test')
   @RequireRole(Role.Common)
-  async test(@CurrentUser() user: UserDocument, @Meta() meta: RequestMeta) {
+  async test(@CurrentUser() user: SignedInUser, @Meta() meta: RequestMeta) {
     const outcome = await this.delivery.sendTest(user.id, meta);
     if (!outcome.ok) throw new ApiError('notice.test_failed', { error: outcome.error });
     return ok({ ok: true, status: outcome.status });
@@ -63,7 +63,7 @@ export class NoticesController {
 
   @Get('notices')
   @RequireRole(Role.Common)
-  notices(@CurrentUser() user: UserDocument, @Query() query: NoticeListQuery) {
+  notices(@CurrentUser() user: SignedInUser, @Query() query: NoticeListQuery) {
     const page = Math.max(1, query.p ?? 1);
     const pageSize = query.page_size ?? 10;
     const all = this.directory.noticesOf(user.id);

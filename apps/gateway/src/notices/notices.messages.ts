@@ -1,4 +1,4 @@
-/** Server texts of the notices (spread into MESSAGES). */
+/** Server texts of the notices (registered by server-messages.ts). */
 export const NOTICE_MESSAGES = {
   'notice.notify_type_invalid': {
     'zh-CN': '通知方式只能是 email 或 webhook',

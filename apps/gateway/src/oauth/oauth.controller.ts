@@ -9,7 +9,7 @@ import { setSessionCookie } from '../auth/session-cookie';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../infrastructure/injection-tokens';
 import { OptionsCache } from '../options/options.cache';
-import type { UserDocument } from '../projections/user.document';
+import type { SignedInUser } from '../auth/signed-in-user';
 import { ApiError } from '../shared/api-error';
 import { ok } from '../shared/envelope';
 import { Meta } from '../shared/request-meta.decorator';
@@ -115,7 +115,7 @@ export class OAuthController {
   @RequireRole(Role.Common)
   async wechatBind(
     @Query() query: QueryParams,
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
     @Meta() meta: RequestMeta,
   ) {
     return this.bind(user.id, await this.wechatProfile(query), meta);
@@ -135,7 +135,7 @@ export class OAuthController {
   @RequireRole(Role.Common)
   async telegramBind(
     @Query() query: QueryParams,
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
     @Meta() meta: RequestMeta,
   ) {
     return this.bind(user.id, this.telegramProfile(query), meta);
@@ -218,7 +218,7 @@ export class OAuthController {
   ): Promise<{
     code: string;
     aff: string;
-    user: UserDocument | null;
+    user: SignedInUser | null;
     state: string;
     pkce: boolean;
   }> {
@@ -254,7 +254,7 @@ export class OAuthController {
   /** After a verified callback: bind for a signed-in caller (message 'bind'), sign in otherwise. */
   private async complete(
     profile: ExternalProfile,
-    user: UserDocument | null,
+    user: SignedInUser | null,
     request: FastifyRequest,
     reply: FastifyReply,
     meta: RequestMeta,
@@ -312,7 +312,7 @@ export class OAuthController {
   }
 
   /** The active user of a live session cookie, or null (public routes: anyone may call). */
-  private async sessionUser(request: FastifyRequest): Promise<UserDocument | null> {
+  private async sessionUser(request: FastifyRequest): Promise<SignedInUser | null> {
     const cookie = request.cookies[SESSION_COOKIE];
     if (!cookie) return null;
     return this.authenticator

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module';
+import { UserRegistrationModule } from '../users/user-registration.module';
 import { BindIdentityHandler } from './commands/bind-identity.handler';
 import { SignInWithIdentityHandler } from './commands/sign-in-with-identity.handler';
 import { GitHubClient } from './github.client';
@@ -13,7 +13,7 @@ import { WeChatClient } from './wechat.client';
 
 /** Third-party sign-in and binding: GitHub, WeChat, Telegram, OpenID Connect and Linux DO. */
 @Module({
-  imports: [AccountsModule],
+  imports: [UserRegistrationModule],
   controllers: [OAuthController],
   providers: [
     OAuthReplays,

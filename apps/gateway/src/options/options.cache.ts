@@ -10,7 +10,7 @@ import {
 } from '@tollgate/domain';
 import { READ_STORE } from '../infrastructure/injection-tokens';
 import { SecretBox } from '../infrastructure/secret-box';
-import { OPTIONS, type OptionDocument } from '../projections/options.projection';
+import { OPTIONS, type OptionDocument } from './options.projection';
 
 /**
  * Hot cache of every option's current value (secrets decrypted, in memory only). Loaded from the

@@ -14,7 +14,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
 import { CriticalRateLimitGuard } from '../auth/critical-rate-limit.guard';
-import type { UserDocument } from '../projections/user.document';
+import type { SignedInUser } from '../auth/signed-in-user';
 import { ApiError } from '../shared/api-error';
 import { ok } from '../shared/envelope';
 import type { RequestMeta } from '../shared/request-meta';
@@ -66,7 +66,7 @@ export class RedemptionsController {
   @Post()
   async create(
     @Body() body: CreateRedemptionBody,
-    @CurrentUser() admin: UserDocument,
+    @CurrentUser() admin: SignedInUser,
     @Meta() meta: RequestMeta,
   ) {
     return ok(
@@ -125,7 +125,7 @@ export class TopUpController {
   @UseGuards(CriticalRateLimitGuard)
   async topUp(
     @Body() body: TopUpBody,
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
     @Meta() meta: RequestMeta,
   ) {
     return ok(await this.commands.execute(new RedeemCodeCommand(user.id, body.key, meta)));

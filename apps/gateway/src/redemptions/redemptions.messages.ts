@@ -1,4 +1,4 @@
-/** Server texts of redemption codes and the wallet (spread into MESSAGES). */
+/** Server texts of redemption codes and the wallet (registered by server-messages.ts). */
 export const REDEMPTION_MESSAGES = {
   'redemption.not_found': { 'zh-CN': '兑换码不存在', en: 'Redemption code not found' },
   'redemption.already_exists': {

@@ -7,7 +7,6 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '@tollgate/domain';
-import { PasswordQueueFullError } from '../infrastructure/password-hasher';
 import { ApiError } from './api-error';
 import { pickLang, translate } from './i18n/messages';
 
@@ -32,8 +31,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private classify(exception: unknown, request: FastifyRequest) {
     if (exception instanceof DomainError)
       return { status: 200, code: exception.code, params: exception.params };
-    if (exception instanceof PasswordQueueFullError)
-      return { status: 200, code: 'common.busy', params: {} };
     if (exception instanceof ApiError)
       return { status: exception.status, code: exception.code, params: exception.params };
     if (exception instanceof HttpException) {

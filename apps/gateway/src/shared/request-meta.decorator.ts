@@ -1,11 +1,14 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { AuthedRequest } from '../auth/authed-request';
+import type { FastifyRequest } from 'fastify';
 import { requestIdFrom } from '../observability/request-id';
 import { requestRecordOf } from '../observability/request-tracker';
 import { pickLang } from './i18n/messages';
 import type { RequestMeta } from './request-meta';
 
-export function requestMetaOf(request: AuthedRequest): RequestMeta {
+/** What is read of a request: the caller the auth guard put on it, when the route has one. */
+type MetaRequest = FastifyRequest & { user?: { readonly id: number; readonly role: number } };
+
+export function requestMetaOf(request: MetaRequest): RequestMeta {
   const user = request.user;
   return {
     actor: user
@@ -21,5 +24,5 @@ export function requestMetaOf(request: AuthedRequest): RequestMeta {
 
 /** Actor, IP and correlation id of the current request: the metadata of the events it appends. */
 export const Meta = createParamDecorator((_data: unknown, context: ExecutionContext): RequestMeta =>
-  requestMetaOf(context.switchToHttp().getRequest<AuthedRequest>()),
+  requestMetaOf(context.switchToHttp().getRequest<MetaRequest>()),
 );

@@ -1,7 +1,7 @@
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import { ApiError } from './api-error';
-import { MESSAGES, type Message, type MessageParams } from './i18n/messages';
+import { hasMessage, type Message, type MessageParams } from './i18n/messages';
 
 /**
  * A constraint's text (`validation.*` in i18n/validation.messages.ts) with the params its declared
@@ -67,9 +67,7 @@ const KIND_RULES = [
 /** The console's label of a top-level field where it has one, otherwise its JSON path. */
 function fieldOf(path: string): Message {
   const label = `validation.field.${path}`;
-  return Object.hasOwn(MESSAGES, label)
-    ? { code: label }
-    : { code: 'validation.field', params: { name: path } };
+  return hasMessage(label) ? { code: label } : { code: 'validation.field', params: { name: path } };
 }
 
 /** The declared rule behind a failed constraint: its arguments and whether it applies to each item. */

@@ -1,7 +1,7 @@
 import type { EventStore } from '@tollgate/event-store';
 import { ProjectionHost, applyEvents, type ReadStore } from '@tollgate/read-store';
 import type { TaskRefunded, TokenCreated } from '@tollgate/domain';
-import { ALL_PROJECTIONS } from '../projections/all-projections';
+import { ALL_PROJECTIONS } from '../projection-registry';
 import { TOKENS, type TokenDocument } from './token.document';
 import { tokenListProjection } from './token-list.projection';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';

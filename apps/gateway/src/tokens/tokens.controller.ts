@@ -13,7 +13,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
 import { UserGroupsQuery } from '../accounts/queries/user-groups.handler';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
-import type { UserDocument } from '../projections/user.document';
+import type { SignedInUser } from '../auth/signed-in-user';
 import { ApiError } from '../shared/api-error';
 import { ok } from '../shared/envelope';
 import type { RequestMeta } from '../shared/request-meta';
@@ -42,19 +42,19 @@ export class TokensController {
   ) {}
 
   /** Groups a token may name: the ones the owner may pick on the console (UserUsableGroups + own). */
-  private async allowedGroups(user: UserDocument): Promise<string[]> {
+  private async allowedGroups(user: SignedInUser): Promise<string[]> {
     return Object.keys(await this.queries.execute(new UserGroupsQuery(user.group)));
   }
 
   @Get()
-  async list(@QueryParams() query: TokenListQuery, @CurrentUser() user: UserDocument) {
+  async list(@QueryParams() query: TokenListQuery, @CurrentUser() user: SignedInUser) {
     return ok(
       await this.queries.execute(new ListTokensQuery(user.id, query.p ?? 0, query.size ?? 0)),
     );
   }
 
   @Get('search')
-  async search(@QueryParams() query: TokenSearchQueryParams, @CurrentUser() user: UserDocument) {
+  async search(@QueryParams() query: TokenSearchQueryParams, @CurrentUser() user: SignedInUser) {
     return ok(
       await this.queries.execute(
         new ListTokensQuery(
@@ -71,7 +71,7 @@ export class TokensController {
   @Get(':id')
   async get(
     @Param('id', new ParseIntPipe({ exceptionFactory: invalidId })) id: number,
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
   ) {
     return ok(await this.queries.execute(new GetTokenQuery(user.id, id)));
   }
@@ -79,7 +79,7 @@ export class TokensController {
   @Post()
   async create(
     @Body() body: CreateTokenBody,
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
     @Meta() meta: RequestMeta,
   ) {
     const result = await this.commands.execute(
@@ -98,7 +98,7 @@ export class TokensController {
   async update(
     @Body() body: UpdateTokenBody,
     @QueryParams() query: StatusOnlyQuery,
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
     @Meta() meta: RequestMeta,
   ) {
     if (query.status_only) {
@@ -129,7 +129,7 @@ export class TokensController {
   @Delete(':id')
   async remove(
     @Param('id', new ParseIntPipe({ exceptionFactory: invalidId })) id: number,
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
     @Meta() meta: RequestMeta,
   ) {
     await this.commands.execute(

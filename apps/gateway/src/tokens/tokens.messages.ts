@@ -1,4 +1,4 @@
-/** Server texts of tokens (spread into MESSAGES). */
+/** Server texts of tokens (registered by server-messages.ts). */
 export const TOKEN_MESSAGES = {
   'token.not_found': { 'zh-CN': '令牌不存在', en: 'Token not found' },
   'token.already_exists': { 'zh-CN': '令牌已存在', en: 'The token already exists' },

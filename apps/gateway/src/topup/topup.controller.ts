@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
 import { OptionsCache } from '../options/options.cache';
-import type { UserDocument } from '../projections/user.document';
+import type { SignedInUser } from '../auth/signed-in-user';
 import { ApiError } from '../shared/api-error';
 import { ok } from '../shared/envelope';
 import type { RequestMeta } from '../shared/request-meta';
@@ -38,7 +38,7 @@ export class TopUpOrdersController {
   /** POST /api/user/amount: what `amount` costs this user → data: '7.30'. */
   @Post('amount')
   @RequireRole(Role.Common)
-  amount(@Body() body: TopUpAmountBody, @CurrentUser() user: UserDocument) {
+  amount(@Body() body: TopUpAmountBody, @CurrentUser() user: SignedInUser) {
     return ok(this.pricer.quote(user.group, body.amount).money.toFixed(2));
   }
 
@@ -50,7 +50,7 @@ export class TopUpOrdersController {
   @RequireRole(Role.Common)
   async pay(
     @Body() body: EpayPayBody,
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
     @Meta() meta: RequestMeta,
   ) {
     // Refuse before opening anything: the amount, then the method, then the configuration.
@@ -90,7 +90,7 @@ export class TopUpOrdersController {
   /** GET /api/user/topup/self: the signed-in user's own orders. */
   @Get('topup/self')
   @RequireRole(Role.Common)
-  async own(@QueryParams() query: OwnTopUpListQuery, @CurrentUser() user: UserDocument) {
+  async own(@QueryParams() query: OwnTopUpListQuery, @CurrentUser() user: SignedInUser) {
     return ok(
       await this.queries.execute(
         new ListTopUpOrdersQuery(query.p ?? 1, query.page_size ?? 0, {

@@ -1,4 +1,4 @@
-/** Server texts of online top-up (spread into MESSAGES); zh-CN from new-api's controller/topup.go. */
+/** Server texts of online top-up (registered by server-messages.ts); zh-CN from new-api's controller/topup.go. */
 export const TOPUP_MESSAGES = {
   'topup.amount_invalid': { 'zh-CN': '充值数量无效', en: 'Invalid top-up amount' },
   'topup.amount_below_minimum': {

@@ -2,7 +2,7 @@ import { Controller, Get, Query as QueryParams } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
-import type { UserDocument } from '../projections/user.document';
+import type { SignedInUser } from '../auth/signed-in-user';
 import { ok } from '../shared/envelope';
 import { QuotaDataParams } from './quota-data.dto';
 import { QuotaDataQuery } from './quota-data.handler';
@@ -20,7 +20,7 @@ export class QuotaDataController {
 
   @Get('self')
   @RequireRole(Role.Common)
-  async self(@QueryParams() params: QuotaDataParams, @CurrentUser() user: UserDocument) {
+  async self(@QueryParams() params: QuotaDataParams, @CurrentUser() user: SignedInUser) {
     return ok(
       await this.queries.execute(new QuotaDataQuery({ kind: 'self', userId: user.id }, params)),
     );

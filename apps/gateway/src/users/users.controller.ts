@@ -11,7 +11,7 @@ import {
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
 import { CurrentUser, RequireRole } from '../auth/auth.decorators';
-import type { UserDocument } from '../projections/user.document';
+import type { SignedInUser } from '../auth/signed-in-user';
 import { ApiError } from '../shared/api-error';
 import { ok } from '../shared/envelope';
 import { Meta } from '../shared/request-meta.decorator';
@@ -24,7 +24,7 @@ import { ListUsersQuery } from './queries/list-users.handler';
 import { CreateUserBody, ManageUserBody, UpdateUserBody, UserListQuery } from './users.dto';
 
 const invalidId = () => new ApiError('common.invalid_params');
-const viewerOf = (user: UserDocument) => ({ id: user.id, role: user.role });
+const viewerOf = (user: SignedInUser) => ({ id: user.id, role: user.role });
 
 /** User management (管理用户): administrators and root. */
 @Controller('api/user')
@@ -36,7 +36,7 @@ export class UsersController {
   ) {}
 
   @Get()
-  async list(@QueryParams() query: UserListQuery, @CurrentUser() viewer: UserDocument) {
+  async list(@QueryParams() query: UserListQuery, @CurrentUser() viewer: SignedInUser) {
     return ok(
       await this.queries.execute(
         new ListUsersQuery(query.p ?? 1, query.page_size ?? 0, viewerOf(viewer)),
@@ -45,7 +45,7 @@ export class UsersController {
   }
 
   @Get('search')
-  async search(@QueryParams() query: UserListQuery, @CurrentUser() viewer: UserDocument) {
+  async search(@QueryParams() query: UserListQuery, @CurrentUser() viewer: SignedInUser) {
     return ok(
       await this.queries.execute(
         new ListUsersQuery(
@@ -62,7 +62,7 @@ export class UsersController {
   @Get(':id')
   async get(
     @Param('id', new ParseIntPipe({ exceptionFactory: invalidId })) id: number,
-    @CurrentUser() viewer: UserDocument,
+    @CurrentUser() viewer: SignedInUser,
   ) {
     return ok(await this.queries.execute(new GetUserQuery(id, viewer)));
   }
@@ -76,7 +76,7 @@ export class UsersController {
   @Put()
   async update(
     @Body() body: UpdateUserBody,
-    @CurrentUser() actor: UserDocument,
+    @CurrentUser() actor: SignedInUser,
     @Meta() meta: RequestMeta,
   ) {
     await this.commands.execute(
@@ -88,7 +88,7 @@ export class UsersController {
   @Post('manage')
   async manage(
     @Body() body: ManageUserBody,
-    @CurrentUser() actor: UserDocument,
+    @CurrentUser() actor: SignedInUser,
     @Meta() meta: RequestMeta,
   ) {
     return ok(

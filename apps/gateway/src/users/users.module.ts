@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module';
+import { UserRegistrationModule } from './user-registration.module';
 import { CreateUserHandler } from './commands/create-user.handler';
 import { ManageUserHandler } from './commands/manage-user.handler';
 import { UpdateUserHandler } from './commands/update-user.handler';
@@ -9,7 +9,7 @@ import { UsersController } from './users.controller';
 
 /** User management by administrators. */
 @Module({
-  imports: [AccountsModule],
+  imports: [UserRegistrationModule],
   controllers: [UsersController],
   providers: [
     CreateUserHandler,

@@ -7,14 +7,11 @@ import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG, READ_STORE } from '../../infrastructure/injection-tokens';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { sharedStoreGraceMs } from '../../infrastructure/shared-store-grace';
-import {
-  UNIQUE_CLAIMS,
-  type UniqueClaimDocument,
-} from '../../projections/unique-claims.projection';
-import { USERS, type UserDocument } from '../../projections/user.document';
+import { UNIQUE_CLAIMS, type UniqueClaimDocument } from '../../users/unique-claims.projection';
+import { USERS, type UserDocument } from '../../users/user.document';
 import type { RequestMeta } from '../../shared/request-meta';
-import { UniqueClaims, type UniqueKind } from '../unique-claims';
-import { UserRegistrar } from '../user-registrar';
+import { UniqueClaims, type UniqueKind } from '../../users/unique-claims';
+import { UserRegistrar } from '../../users/user-registrar';
 
 export class RecoverRegistrationsCommand extends Command<{ released: number; finished: number }> {}
 

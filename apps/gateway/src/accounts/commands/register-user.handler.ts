@@ -6,8 +6,8 @@ import { OptionsCache } from '../../options/options.cache';
 import { ApiError } from '../../shared/api-error';
 import type { RequestMeta } from '../../shared/request-meta';
 import type { RegisterBody } from '../accounts.dto';
-import { assertEmailAllowed } from '../email-policy';
-import { UserRegistrar } from '../user-registrar';
+import { assertEmailAllowed } from '../../mail/email-policy';
+import { UserRegistrar } from '../../users/user-registrar';
 
 export class RegisterUserCommand extends Command<{ userId: number }> {
   constructor(

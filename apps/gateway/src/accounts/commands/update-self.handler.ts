@@ -1,4 +1,6 @@
+import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { ReadStore } from '@tollgate/read-store';
 import {
   assertPasswordRules,
   assertValidDisplayName,
@@ -7,10 +9,12 @@ import {
 } from '@tollgate/domain';
 import { PasswordAttempts } from '../../auth/password-attempts';
 import type { SessionClaims } from '../../auth/session-codec';
+import type { SignedInUser } from '../../auth/signed-in-user';
+import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { StreamCommands } from '../../infrastructure/stream-commands';
 import { PasswordHasher } from '../../infrastructure/password-hasher';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
-import type { UserDocument } from '../../projections/user.document';
+import { userDocument } from '../../users/user-lookup';
 import { ApiError } from '../../shared/api-error';
 import type { RequestMeta } from '../../shared/request-meta';
 import type { UpdateSelfBody } from '../accounts.dto';
@@ -18,7 +22,7 @@ import { signedInRecently } from '../recent-sign-in';
 
 export class UpdateSelfCommand extends Command<{ passwordChanged: boolean }> {
   constructor(
-    readonly user: UserDocument,
+    readonly user: SignedInUser,
     readonly body: UpdateSelfBody,
     readonly meta: RequestMeta,
     /** The caller's session (null: a system access token), for the sign-in grace period. */
@@ -40,6 +44,7 @@ export class UpdateSelfHandler implements ICommandHandler<UpdateSelfCommand> {
     private readonly hasher: PasswordHasher,
     private readonly readYourWrites: ReadYourWrites,
     private readonly attempts: PasswordAttempts,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
   async execute({ user, body, meta, session }: UpdateSelfCommand) {
@@ -53,8 +58,9 @@ export class UpdateSelfHandler implements ICommandHandler<UpdateSelfCommand> {
       assertPasswordRules(body.password!);
       const original = body.original_password ?? '';
       if (original !== '') {
+        const { password_hash } = await userDocument(this.readStore, user.id);
         const matches = await this.attempts.check(`self:${user.id}`, () =>
-          this.hasher.verify(original, user.password_hash),
+          this.hasher.verify(original, password_hash),
         );
         if (!matches) throw new ApiError('auth.original_password_wrong');
       } else if (!signedInRecently(session, Date.now()))

@@ -9,9 +9,9 @@ import { PasswordAttempts } from '../../auth/password-attempts';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { isLegacyPasswordHash, PasswordHasher } from '../../infrastructure/password-hasher';
 import { OptionsCache } from '../../options/options.cache';
-import { USERS, type UserDocument } from '../../projections/user.document';
+import { USERS, type UserDocument } from '../../users/user.document';
 import { ApiError } from '../../shared/api-error';
-import { DEFAULT_ROOT_PASSWORD } from '../../bootstrap/root-account';
+import { DEFAULT_ROOT_PASSWORD } from '../root-account';
 
 export class LoginQuery extends Query<LoginResultDto> {
   constructor(

@@ -3,7 +3,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DEFAULT_PAGE_SIZE, type LogDto, type LogStatDto, type PageOf } from '@tollgate/contracts';
 import type { Filter, ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
-import { USERS, type UserDocument } from '../../projections/user.document';
+import { USERS, type UserDocument } from '../../users/user.document';
 import type { LogQueryParams } from '../logs.dto';
 import {
   ALL_TOTALS,

@@ -1,18 +1,18 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { normalizeEmail, userDecider } from '@tollgate/domain';
-import { assertEmailAllowed } from '../../accounts/email-policy';
-import { UniqueClaims } from '../../accounts/unique-claims';
+import { assertEmailAllowed } from '../email-policy';
+import { UniqueClaims } from '../../users/unique-claims';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { StreamCommands } from '../../infrastructure/stream-commands';
 import { OptionsCache } from '../../options/options.cache';
-import type { UserDocument } from '../../projections/user.document';
+import type { SignedInUser } from '../../auth/signed-in-user';
 import { ApiError } from '../../shared/api-error';
 import type { RequestMeta } from '../../shared/request-meta';
 import { EmailCodes } from '../email-codes';
 
 export class BindEmailCommand extends Command<void> {
   constructor(
-    readonly user: UserDocument,
+    readonly user: SignedInUser,
     readonly email: string,
     readonly code: string,
     readonly meta: RequestMeta,

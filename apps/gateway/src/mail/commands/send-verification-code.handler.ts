@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { normalizeEmail } from '@tollgate/domain';
 import type { ReadStore } from '@tollgate/read-store';
-import { assertEmailAllowed } from '../../accounts/email-policy';
+import { assertEmailAllowed } from '../email-policy';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { OptionsCache } from '../../options/options.cache';
 import { ApiError } from '../../shared/api-error';

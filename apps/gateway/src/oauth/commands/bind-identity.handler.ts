@@ -7,7 +7,7 @@ import {
   userDecider,
   type ExternalProvider,
 } from '@tollgate/domain';
-import { UniqueClaims } from '../../accounts/unique-claims';
+import { UniqueClaims } from '../../users/unique-claims';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { StreamCommands } from '../../infrastructure/stream-commands';
 import type { RequestMeta } from '../../shared/request-meta';

@@ -8,7 +8,7 @@ import {
   normalizeUsername,
   userDecider,
 } from '@tollgate/domain';
-import { UniqueClaims } from '../../accounts/unique-claims';
+import { UniqueClaims } from '../../users/unique-claims';
 import { PasswordHasher } from '../../infrastructure/password-hasher';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { StreamCommands } from '../../infrastructure/stream-commands';

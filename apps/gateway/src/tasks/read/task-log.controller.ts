@@ -2,7 +2,7 @@ import { Controller, Get, Query as QueryParams } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
 import { CurrentUser, RequireRole } from '../../auth/auth.decorators';
-import type { UserDocument } from '../../projections/user.document';
+import type { SignedInUser } from '../../auth/signed-in-user';
 import { ok } from '../../shared/envelope';
 import { ListMidjourneyTasksQuery, ListSunoTasksQuery } from './queries/task-log-queries.handler';
 import {
@@ -30,7 +30,7 @@ export class TaskLogController {
   @RequireRole(Role.Common)
   async ownMidjourney(
     @QueryParams() params: OwnMidjourneyQueryParams,
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
   ) {
     return ok(
       await this.queries.execute(
@@ -47,7 +47,7 @@ export class TaskLogController {
 
   @Get('task/self')
   @RequireRole(Role.Common)
-  async ownTasks(@QueryParams() params: OwnTaskQueryParams, @CurrentUser() user: UserDocument) {
+  async ownTasks(@QueryParams() params: OwnTaskQueryParams, @CurrentUser() user: SignedInUser) {
     return ok(
       await this.queries.execute(new ListSunoTasksQuery({ kind: 'self', userId: user.id }, params)),
     );

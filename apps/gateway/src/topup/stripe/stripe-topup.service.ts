@@ -1,10 +1,13 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { DomainError, TRADE_NO_PATTERN, topUpOrderDecider } from '@tollgate/domain';
+import type { ReadStore } from '@tollgate/read-store';
+import type { SignedInUser } from '../../auth/signed-in-user';
+import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { StreamCommands } from '../../infrastructure/stream-commands';
 import { GatewaySecrets } from '../../options/gateway-secrets';
 import { OptionsCache } from '../../options/options.cache';
-import type { UserDocument } from '../../projections/user.document';
+import { userDocument } from '../../users/user-lookup';
 import { ApiError } from '../../shared/api-error';
 import type { RequestMeta } from '../../shared/request-meta';
 import { CloseTopUpOrderCommand } from '../commands/close-topup-order.handler';
@@ -48,6 +51,7 @@ export class StripeTopUp {
     private readonly commands: CommandBus,
     private readonly store: StreamCommands,
     private readonly secrets: GatewaySecrets,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
   /** Refuses a non-integer amount, or one outside StripeMinTopUp..10000 (in the envelope). */
@@ -71,11 +75,12 @@ export class StripeTopUp {
    * the trade no as client_reference_id and in the metadata. Answers the session's URL. A session
    * Stripe refuses fails the order, so no pending order is left without a way to pay it.
    */
-  async checkout(user: UserDocument, amount: number, meta: RequestMeta): Promise<string> {
+  async checkout(user: SignedInUser, amount: number, meta: RequestMeta): Promise<string> {
     if (!stripeEnabled(this.options)) throw new ApiError('stripe.disabled');
     this.checkAmount(amount);
     const serverAddress = this.options.get('ServerAddress').trim().replace(/\/+$/, '');
     if (!serverAddress) throw new ApiError('option.server_address_required');
+    const { email } = await userDocument(this.readStore, user.id);
     const order = await this.commands.execute(
       new CreateTopUpOrderCommand(
         {
@@ -103,7 +108,7 @@ export class StripeTopUp {
           client_reference_id: order.tradeNo,
           metadata: { trade_no: order.tradeNo, user_id: String(user.id) },
           payment_intent_data: { metadata: { trade_no: order.tradeNo } },
-          ...(user.email ? { customer_email: user.email } : {}),
+          ...(email ? { customer_email: email } : {}),
           customer_creation: 'always',
           success_url: `${serverAddress}/topup?session_id={CHECKOUT_SESSION_ID}`,
           cancel_url: `${serverAddress}/topup`,

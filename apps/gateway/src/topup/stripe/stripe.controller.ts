@@ -3,7 +3,7 @@ import { Role } from '@tollgate/contracts';
 import { CurrentUser, RequireRole } from '../../auth/auth.decorators';
 import { CriticalRateLimitGuard } from '../../auth/critical-rate-limit.guard';
 import type { RawBodyRequest } from '../../http-edge/body-limits';
-import type { UserDocument } from '../../projections/user.document';
+import type { SignedInUser } from '../../auth/signed-in-user';
 import { ApiError } from '../../shared/api-error';
 import { ok } from '../../shared/envelope';
 import type { RequestMeta } from '../../shared/request-meta';
@@ -22,7 +22,7 @@ export class StripeTopUpController {
   @UseGuards(CriticalRateLimitGuard)
   async create(
     @Body() body: StripeAmountBody,
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
     @Meta() meta: RequestMeta,
   ) {
     return ok(await this.stripe.checkout(user, body.amount, meta));
@@ -33,7 +33,7 @@ export class StripeTopUpController {
   @UseGuards(CriticalRateLimitGuard)
   async pay(
     @Body() body: StripeAmountBody,
-    @CurrentUser() user: UserDocument,
+    @CurrentUser() user: SignedInUser,
     @Meta() meta: RequestMeta,
   ) {
     if (body.payment_method !== undefined && body.payment_method !== 'stripe')

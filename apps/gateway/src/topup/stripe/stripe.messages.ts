@@ -1,4 +1,4 @@
-/** Server texts of the Stripe top-up (spread into MESSAGES). */
+/** Server texts of the Stripe top-up (registered by server-messages.ts). */
 export const STRIPE_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>> = {
   'stripe.disabled': {
     'zh-CN': '管理员未开启 Stripe 充值',

@@ -1,6 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Role } from '@tollgate/contracts';
-import { UserRegistrar } from '../../accounts/user-registrar';
+import { UserRegistrar } from '../user-registrar';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import type { RequestMeta } from '../../shared/request-meta';
 import type { CreateUserBody } from '../users.dto';

@@ -15,7 +15,7 @@ import {
   type ActorRef,
 } from '@tollgate/domain';
 import type { Position } from '@tollgate/event-store';
-import { UniqueClaims } from '../../accounts/unique-claims';
+import { UniqueClaims } from '../unique-claims';
 import { BalanceBook } from '../../billing/balance-book';
 import { StreamCommands } from '../../infrastructure/stream-commands';
 import { PasswordHasher } from '../../infrastructure/password-hasher';
@@ -56,8 +56,56 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
     const { state } = await this.store.load(stream, userDecider);
     assertExisting(state);
     assertMayManage(actor, state);
+    const edit = this.checkedEdit(body, actor, state.username);
+    // Hashed before the first append too: a busy hashing pool must not leave a rename behind.
+    const passwordHash =
+      edit.password === undefined ? undefined : await this.hasher.hash(edit.password);
+
+    // Appends run one after another, so the last one written is the one to wait for.
+    let last: Position | null = null;
+    if (edit.rename !== undefined)
+      last = (await this.rename(body.id, state.username, edit.rename, actor, meta)) ?? last;
+    const edited = await this.store.execute(
+      stream,
+      userDecider,
+      {
+        type: 'EditUser',
+        displayName: edit.displayName,
+        remark: body.remark,
+        passwordHash,
+        passwordReason: 'admin',
+        group: edit.group || undefined,
+        actor,
+      },
+      meta,
+    );
+    last = edited.position ?? last;
+    if (edit.adjust) {
+      const adjusted = await this.store.execute(
+        `billing-${body.id}`,
+        billingDecider,
+        edit.adjust,
+        meta,
+      );
+      last = adjusted.position ?? last;
+    }
+    if (edit.budget) {
+      // A BudgetSet with the admin as actor (meta), naming the budget it replaced.
+      const set = await this.store.execute(
+        `billing-${body.id}`,
+        billingDecider,
+        { type: 'SetBudget', userId: body.id, ...edit.budget },
+        meta,
+      );
+      last = set.position ?? last;
+    }
+    await this.readYourWrites.waitFor(last);
+  }
+
+  /** Every check of the edit, before anything is written; what is to change. */
+  private checkedEdit(body: UpdateUserBody, actor: ActorRef, currentName: string) {
     const username = body.username === undefined ? undefined : canonicalUsername(body.username);
-    const rename = username !== undefined && username !== state.username ? username : undefined;
+    const rename = username !== undefined && username !== currentName ? username : undefined;
     if (rename !== undefined) assertValidUsername(rename);
     const displayName =
       body.display_name === undefined ? undefined : canonicalDisplayName(body.display_name);
@@ -91,56 +139,29 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
       body.period_quota === undefined && body.period === undefined
         ? undefined
         : assertBudget(body.period_quota ?? 0, body.period ?? '');
-    // Hashed before the first append too: a busy hashing pool must not leave a rename behind.
-    const passwordHash = password === undefined ? undefined : await this.hasher.hash(password);
+    return { rename, displayName, password, group, adjust, budget };
+  }
 
-    // Appends run one after another, so the last one written is the one to wait for.
-    let last: Position | null = null;
-    if (rename !== undefined) {
-      const [next, previous] = [normalizeUsername(rename), normalizeUsername(state.username)];
-      // Claim the new name first, so a taken name changes nothing; free the old one last.
-      await this.claims.claim('username', next, body.id, 'user.username_taken', meta);
-      crashPoint('rename:after-claim');
-      const renamed = await this.store.execute(
-        stream,
-        userDecider,
-        { type: 'RenameUser', username: rename, actor },
-        meta,
-      );
-      last = renamed.position ?? last;
-      crashPoint('rename:after-rename');
-      // A crash before this release leaves the old name to start-up recovery.
-      if (next !== previous) await this.claims.release('username', previous, body.id, meta);
-    }
-    const edited = await this.store.execute(
-      stream,
+  /** Claims the new name first, so a taken name changes nothing; frees the old one last. */
+  private async rename(
+    userId: number,
+    currentName: string,
+    rename: string,
+    actor: ActorRef,
+    meta: RequestMeta,
+  ): Promise<Position | null | undefined> {
+    const [next, previous] = [normalizeUsername(rename), normalizeUsername(currentName)];
+    await this.claims.claim('username', next, userId, 'user.username_taken', meta);
+    crashPoint('rename:after-claim');
+    const renamed = await this.store.execute(
+      `user-${userId}`,
       userDecider,
-      {
-        type: 'EditUser',
-        displayName,
-        remark: body.remark,
-        passwordHash,
-        passwordReason: 'admin',
-        group: group || undefined,
-        actor,
-      },
+      { type: 'RenameUser', username: rename, actor },
       meta,
     );
-    last = edited.position ?? last;
-    if (adjust) {
-      const adjusted = await this.store.execute(`billing-${body.id}`, billingDecider, adjust, meta);
-      last = adjusted.position ?? last;
-    }
-    if (budget) {
-      // A BudgetSet with the admin as actor (meta), naming the budget it replaced.
-      const set = await this.store.execute(
-        `billing-${body.id}`,
-        billingDecider,
-        { type: 'SetBudget', userId: body.id, ...budget },
-        meta,
-      );
-      last = set.position ?? last;
-    }
-    await this.readYourWrites.waitFor(last);
+    crashPoint('rename:after-rename');
+    // A crash before this release leaves the old name to start-up recovery.
+    if (next !== previous) await this.claims.release('username', previous, userId, meta);
+    return renamed.position;
   }
 }

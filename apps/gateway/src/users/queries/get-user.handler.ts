@@ -3,9 +3,9 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { isRoot, type UserDto } from '@tollgate/contracts';
 import type { ReadStore } from '@tollgate/read-store';
 import { BudgetUsage } from '../../billing/budget-usage';
-import { maskedSettingText } from '../../notices/notice-settings';
+import { maskedSettingText } from '../notification-settings';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
-import { USERS, toUserDto, type UserDocument } from '../../projections/user.document';
+import { USERS, toUserDto, type UserDocument } from '../user.document';
 import { ApiError } from '../../shared/api-error';
 
 export class GetUserQuery extends Query<UserDto> {

@@ -3,9 +3,9 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DEFAULT_PAGE_SIZE, isRoot, type PageOf, type UserDto } from '@tollgate/contracts';
 import type { Filter, ReadStore } from '@tollgate/read-store';
 import { BudgetUsage } from '../../billing/budget-usage';
-import { maskedSettingText } from '../../notices/notice-settings';
+import { maskedSettingText } from '../notification-settings';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
-import { USERS, toUserDto, type UserDocument } from '../../projections/user.document';
+import { USERS, toUserDto, type UserDocument } from '../user.document';
 
 export class ListUsersQuery extends Query<PageOf<UserDto>> {
   constructor(

@@ -6,12 +6,12 @@ import {
   type ReadStore,
 } from '@tollgate/read-store';
 import type { RequestRelayed, TokenCreated } from '@tollgate/domain';
-import { LOG_TOTALS, LOGS, type LogDocument } from '../logs/log.document';
-import { logsProjection } from '../logs/logs.projection';
-import { REDEMPTIONS } from '../redemptions/redemption.document';
-import { TOKENS, type TokenDocument } from '../tokens/token.document';
-import { tokenListProjection } from '../tokens/token-list.projection';
-import { ALL_PROJECTIONS } from './all-projections';
+import { LOG_TOTALS, LOGS, type LogDocument } from './logs/log.document';
+import { logsProjection } from './logs/logs.projection';
+import { REDEMPTIONS } from './redemptions/redemption.document';
+import { TOKENS, type TokenDocument } from './tokens/token.document';
+import { tokenListProjection } from './tokens/token-list.projection';
+import { ALL_PROJECTIONS } from './projection-registry';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
 import { closeProjectionHost, openProjectionHost } from '@tollgate/testing/projection-host';
 import { appendEvents } from '@tollgate/testing/append-events';

@@ -6,9 +6,9 @@ import {
   type ReadStore,
 } from '@tollgate/read-store';
 import type { BillingEvent, TaskRefunded, TaskSubmitted, UserEvent } from '@tollgate/domain';
-import { ALL_PROJECTIONS } from './all-projections';
+import { ALL_PROJECTIONS } from '../projection-registry';
 import { USERS, type UserDocument } from './user.document';
-import { OPTIONS } from './options.projection';
+import { OPTIONS } from '../options/options.projection';
 import { UNIQUE_CLAIMS, type UniqueClaimDocument } from './unique-claims.projection';
 import { usersProjection } from './users.projection';
 import { SNAPSHOT_EVENT } from '../infrastructure/stream-commands';

@@ -25,7 +25,7 @@ import { EVENT_STORE, READ_STORE } from '../infrastructure/injection-tokens';
 import { PasswordHasher } from '../infrastructure/password-hasher';
 import { randomAlphanumeric } from '../infrastructure/random-text';
 import { OptionsCache } from '../options/options.cache';
-import { USERS, type UserDocument } from '../projections/user.document';
+import { USERS, type UserDocument } from './user.document';
 import { crashPoint } from '../shared/crash-point';
 import type { RequestMeta } from '../shared/request-meta';
 import { UniqueClaims } from './unique-claims';
