@@ -108,14 +108,14 @@ export class RelayRoutes {
         sendError(
           reply.raw,
           tooLarge
-            ? relayError(
-                langOf(request),
-                413,
-                'relay.body_too_large',
-                { limit: Math.floor(limit / MIB) },
-                'invalid_request_error',
-                'request_too_large',
-              )
+            ? relayError({
+                lang: langOf(request),
+                status: 413,
+                key: 'relay.body_too_large',
+                params: { limit: Math.floor(limit / MIB) },
+                type: 'invalid_request_error',
+                code: 'request_too_large',
+              })
             : new RelayError(
                 status,
                 error.message,
@@ -440,7 +440,13 @@ export class RelayRoutes {
     if (token) return { user, token, lang };
     sendError(
       reply.raw,
-      relayError(lang, 401, 'relay.token_missing', {}, 'authentication_error', 'token_missing'),
+      relayError({
+        lang,
+        status: 401,
+        key: 'relay.token_missing',
+        type: 'authentication_error',
+        code: 'token_missing',
+      }),
       requestId,
       clientWireOfIngress(ingress),
     );
@@ -466,14 +472,14 @@ export class RelayRoutes {
       return sendJson(reply.raw, 200, modelList(models, format ?? 'openai'), requestId);
     }
     if (!models.includes(one)) {
-      const error = relayError(
+      const error = relayError({
         lang,
-        404,
-        'relay.model_not_found',
-        { model: one },
-        'invalid_request_error',
-        'model_not_found',
-      );
+        status: 404,
+        key: 'relay.model_not_found',
+        params: { model: one },
+        type: 'invalid_request_error',
+        code: 'model_not_found',
+      });
       return sendError(reply.raw, error, requestId, clientWireOfIngress(format));
     }
     sendJson(reply.raw, 200, modelEntry(one, format ?? 'openai'), requestId);

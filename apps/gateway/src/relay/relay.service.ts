@@ -202,7 +202,13 @@ export class RelayService {
       if (!res.headersSent) {
         sendError(
           res,
-          relayError(call.lang, 500, 'common.internal_error', {}, 'tollgate_error', 'internal'),
+          relayError({
+            lang: call.lang,
+            status: 500,
+            key: 'common.internal_error',
+            type: 'tollgate_error',
+            code: 'internal',
+          }),
           call.requestId,
           wire,
         );
@@ -255,14 +261,13 @@ export class RelayService {
     }
     const model = facts.model;
     if (model === '') {
-      return relayError(
+      return relayError({
         lang,
-        400,
-        'relay.model_missing',
-        {},
-        'invalid_request_error',
-        'model_missing',
-      );
+        status: 400,
+        key: 'relay.model_missing',
+        type: 'invalid_request_error',
+        code: 'model_missing',
+      });
     }
     call.trace.model = model;
     const token = caller.token;
@@ -276,14 +281,14 @@ export class RelayService {
     const group = groupFor(caller, requestedGroup, settings);
     const quoted = quotePrice(settings.price, model, group);
     if (!quoted.ok) {
-      return relayError(
+      return relayError({
         lang,
-        403,
-        'relay.price_not_configured',
-        { model },
-        'permission_error',
-        'model_price_error',
-      );
+        status: 403,
+        key: 'relay.price_not_configured',
+        params: { model },
+        type: 'permission_error',
+        code: 'model_price_error',
+      });
     }
     const unroutable = routeRefusal(this.routing, lang, caller, group, model);
     if (unroutable) return unroutable;
@@ -312,14 +317,13 @@ export class RelayService {
   }
 
   private badBody(lang: Lang): RelayError {
-    return relayError(
+    return relayError({
       lang,
-      400,
-      'relay.invalid_body',
-      {},
-      'invalid_request_error',
-      'invalid_request',
-    );
+      status: 400,
+      key: 'relay.invalid_body',
+      type: 'invalid_request_error',
+      code: 'invalid_request',
+    });
   }
 
   private admitLimits(call: RelayCall): LimitVerdict {
@@ -339,15 +343,15 @@ export class RelayService {
       user_requests: 'relay.rate_user_requests',
       user_successes: 'relay.rate_user_successes',
     }[verdict.limit];
-    return relayError(
+    return relayError({
       lang,
-      429,
-      code,
-      { max: verdict.max, minutes: settings.userLimits.durationMinutes },
-      'rate_limit_error',
-      'rate_limit_exceeded',
-      verdict.retryAfter,
-    );
+      status: 429,
+      key: code,
+      params: { max: verdict.max, minutes: settings.userLimits.durationMinutes },
+      type: 'rate_limit_error',
+      code: 'rate_limit_exceeded',
+      retryAfter: verdict.retryAfter,
+    });
   }
 
   /**
@@ -401,14 +405,14 @@ export class RelayService {
       token && !token.unlimitedQuota
         ? (this.book.tokenRemaining(token.id) ?? 0)
         : (this.book.userBalance(call.caller.user.id) ?? 0);
-    return relayError(
-      call.lang,
-      403,
-      result.reason === 'user_quota' ? 'relay.user_quota' : 'relay.token_quota',
-      { remain },
-      'insufficient_quota',
-      result.reason === 'user_quota' ? 'insufficient_user_quota' : 'insufficient_token_quota',
-    );
+    return relayError({
+      lang: call.lang,
+      status: 403,
+      key: result.reason === 'user_quota' ? 'relay.user_quota' : 'relay.token_quota',
+      params: { remain },
+      type: 'insufficient_quota',
+      code: result.reason === 'user_quota' ? 'insufficient_user_quota' : 'insufficient_token_quota',
+    });
   }
 
   private async attempts(p: Prepared, res: ServerResponse): Promise<void> {
@@ -483,37 +487,34 @@ export class RelayService {
     if (!last) return noChannel(lang, group, model);
     const { failure, channel } = last;
     if (failure.kind === 'network') {
-      return relayError(
+      return relayError({
         lang,
-        mapStatusCode(502, channel.statusCodeMapping),
-        'relay.upstream_unreachable',
-        {},
-        'upstream_error',
-        'upstream_unreachable',
-      );
+        status: mapStatusCode(502, channel.statusCodeMapping),
+        key: 'relay.upstream_unreachable',
+        type: 'upstream_error',
+        code: 'upstream_unreachable',
+      });
     }
     if (failure.kind === 'timeout') {
-      return relayError(
+      return relayError({
         lang,
-        mapStatusCode(504, channel.statusCodeMapping),
-        'relay.upstream_timeout',
-        {},
-        'upstream_error',
-        'upstream_timeout',
-      );
+        status: mapStatusCode(504, channel.statusCodeMapping),
+        key: 'relay.upstream_timeout',
+        type: 'upstream_error',
+        code: 'upstream_timeout',
+      });
     }
     const status = mapStatusCode(failure.status, channel.statusCodeMapping);
     if (failure.status === 429) {
       // The anchors hide which upstream was saturated; the client only needs to back off.
-      return relayError(
+      return relayError({
         lang,
         status,
-        'relay.upstream_saturated',
-        {},
-        'rate_limit_error',
-        failure.code || 'upstream_rate_limited',
-        1,
-      );
+        key: 'relay.upstream_saturated',
+        type: 'rate_limit_error',
+        code: failure.code || 'upstream_rate_limited',
+        retryAfter: 1,
+      });
     }
     return new RelayError(
       status,
@@ -683,7 +684,13 @@ export class RelayService {
       else
         sendError(
           res,
-          relayError(p.call.lang, 500, 'common.internal_error', {}, 'tollgate_error', 'internal'),
+          relayError({
+            lang: p.call.lang,
+            status: 500,
+            key: 'common.internal_error',
+            type: 'tollgate_error',
+            code: 'internal',
+          }),
           p.call.requestId,
           p.client,
         );
