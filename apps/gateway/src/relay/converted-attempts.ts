@@ -163,11 +163,7 @@ export class ConvertedAttempts {
     const kept = new KeptText();
     const metered = new ConvertedOutput(new OutputMeter(outputAllowance(p)), kept);
     let firstAt: number | null = null;
-    const output = p.settings.sensitive.output;
-    // The sensitive-word guard holds encoded chunks back (StreamCacheQueueLength) and stops at a word.
-    const guard = output
-      ? new SensitiveStreamGuard<string>(output, p.settings.sensitive.streamQueue)
-      : undefined;
+    const guard = sensitiveGuard(p);
     const encode = (chunk: JsonObject): string =>
       guard
         ? guard.push(encoder.chunk(chunk), completionTextOfJson(chunk)).join('')
@@ -229,4 +225,15 @@ export class ConvertedAttempts {
     };
     return this.settlement.finishStream(answered, { res, client, tail, broken: read.broken });
   }
+}
+
+/**
+ * The sensitive-word guard of a converted stream (when the output check is on): it holds encoded
+ * chunks back (StreamCacheQueueLength) and stops at a word.
+ */
+function sensitiveGuard(p: Prepared): SensitiveStreamGuard<string> | undefined {
+  const output = p.settings.sensitive.output;
+  return output
+    ? new SensitiveStreamGuard<string>(output, p.settings.sensitive.streamQueue)
+    : undefined;
 }

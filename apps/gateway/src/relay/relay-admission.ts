@@ -40,7 +40,7 @@ export function keyOfAuthorization(header: string | undefined): string {
 }
 
 /**
- * Token admission (the anchors' TokenAuth + Distribute checks): key, token status and expiry,
+ * Token admission (one-api's and new-api's TokenAuth + Distribute checks): key, token status and expiry,
  * remaining quota, user status, IP allow-list, pinned channel. Expiry and exhaustion seen here are
  * recorded as events through the tokens module's commands (idempotent there).
  */

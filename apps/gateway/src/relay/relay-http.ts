@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { errorBody, RelayError, type RelayErrorType } from '@tollgate/relay';
 import { type Lang, translate } from '../shared/i18n/messages';
 
-/** Browsers call /v1 from web chat apps: the anchors answer CORS for everyone on the relay. */
+/** Browsers call /v1 from web chat apps: one-api and new-api answer CORS for everyone on the relay. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
