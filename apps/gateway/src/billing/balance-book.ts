@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tollgate/event-store';
 import {
-  balanceDelta,
   BILLING_EVENT_TYPES,
   LEASE_EVENT_TYPES,
-  periodEndMs,
-  periodStartMs,
   TASK_REFUND_EVENT_TYPES,
   TOKEN_EVENT_TYPES,
   USAGE_EVENT_TYPES,
@@ -19,97 +16,36 @@ import {
 } from '@tollgate/domain';
 import { eventTimeMs } from '../infrastructure/event-time';
 import type { HotCache } from '../infrastructure/hot-caches/hot-cache';
-import { LeaseLedger, type HeldLease } from './lease-ledger';
+import {
+  type Account,
+  applyBillingEvent,
+  applyTokenEvent,
+  available,
+  newAccount,
+  type TokenAccount,
+  type TokenEffects,
+  tokenLeft,
+} from './balance-accounts';
+import type {
+  BudgetRefusal,
+  LimitReason,
+  QuotaRefusal,
+  Reservation,
+  ReserveResult,
+} from './balance-terms';
+import { BookLeases } from './book-leases';
+import type { HeldLease } from './lease-ledger';
+import { type Budgeted, PeriodWindows } from './period-windows';
 import { defaultTimeZone } from './time-zone';
 
 export type { HeldLease } from './lease-ledger';
-
-export interface Reservation {
-  readonly requestId: string;
-  readonly userId: number;
-  readonly tokenId: number; // 0 = no token (playground)
-  readonly amount: number; // quota units reserved
-  /** Scale-out: the lease of this process on the user's balance the reservation draws on. */
-  readonly leaseId?: string;
-  /** Scale-out: the same on a limited token's quota. */
-  readonly tokenLeaseId?: string;
-}
-/** A periodic budget would be passed (docs/budgets.md): its limit and when the period ends. */
-export interface BudgetRefusal {
-  readonly ok: false;
-  readonly reason: 'token_budget' | 'user_budget';
-  /** The budget: quota units per period. */
-  readonly limit: number;
-  readonly period: BudgetPeriod;
-  /** When the period ends and the budget is whole again (ms since the epoch). */
-  readonly resetAt: number;
-}
-/** The balance or the token's quota would be passed. */
-export interface QuotaRefusal {
-  readonly ok: false;
-  readonly reason: 'user_quota' | 'token_quota';
-}
-/** Which limit a reservation ran into. */
-export type LimitReason = QuotaRefusal['reason'] | BudgetRefusal['reason'];
-/**
- * Reserved (`limitedBy`: the limit that left less than wanted), or refused. `waitable`: the payer
- * is short only because of reservations still open in this process (once they settle the floor
- * may fit): the relay may wait for them (RELAY_RESERVE_WAIT_MS) before refusing.
- */
-export type ReserveResult =
-  | { readonly ok: true; readonly reservation: Reservation; readonly limitedBy?: LimitReason }
-  | ((QuotaRefusal | BudgetRefusal) & { readonly waitable?: true });
-
-const PERIODS: readonly BudgetPeriod[] = ['day', 'week', 'month'];
-const PERIOD_INDEX: Readonly<Record<BudgetPeriod, number>> = { day: 0, week: 1, month: 2 };
-
-/**
- * What a user or a token was charged in the current day, week and month (index as PERIODS): the
- * sum of a period is valid while its start is the current window's start, else it is 0 (a new
- * period began: reset lazily, no job). Kept for every account so that a budget set mid-period
- * counts what was spent since the period began, as the read side (ledger_usage) does.
- */
-interface PeriodSpend {
-  readonly starts: number[];
-  readonly spent: number[];
-}
-const newSpend = (): PeriodSpend => ({ starts: [NaN, NaN, NaN], spent: [0, 0, 0] });
-
-interface Budgeted {
-  /** Quota units per period; 0 = no budget (the only field the hot path checks). */
-  budgetQuota: number;
-  budgetPeriod: BudgetPeriod;
-  readonly spend: PeriodSpend;
-  reserved: number;
-}
-
-interface Window {
-  start: number;
-  end: number;
-}
-
-interface Account extends Budgeted {
-  /** Net credits from billing-<id> (grants, transfers, admin deltas). */
-  credited: number;
-  /**
-   * Σ quota of the RequestRelayed receipts (and of local settles not yet seen as receipts), less the
-   * TaskRefunded refunds.
-   */
-  charged: number;
-  /** Quota held by open reservations. */
-  reserved: number;
-}
-
-interface TokenAccount extends Budgeted {
-  unlimited: boolean;
-  /** The remain_quota last set by the owner (create/update). */
-  cap: number;
-  /** Charged since that cap was set. */
-  chargedSinceCap: number;
-  /** Σ of all charges (used_quota). */
-  used: number;
-  reserved: number;
-}
+export type {
+  BudgetRefusal,
+  LimitReason,
+  QuotaRefusal,
+  Reservation,
+  ReserveResult,
+} from './balance-terms';
 
 /**
  * The in-memory ledger the relay checks on its hot path: per user credits − charges − open
@@ -141,34 +77,26 @@ export class BalanceBook implements HotCache {
   private readonly open = new Map<string, Reservation>();
   /** Settled here, receipt not yet seen: requestId → quota charged. */
   private readonly settledLocally = new Map<string, number>();
-  /**
-   * The current day, week and month (same for every account: one zone), moved forward lazily.
-   * They start at the process's present, so the start-up replay drops the charges of earlier
-   * periods with one comparison instead of walking the windows through the log's whole history.
-   */
-  private readonly windows: Window[] = PERIODS.map(() => ({ start: -Infinity, end: -Infinity }));
+  /** The budgets' current day, week and month. */
+  private readonly periods = new PeriodWindows(Date.now(), defaultTimeZone());
   /**
    * Scale-out (useLeases): a user's balance and a limited token's quota are then spent only from
    * the lease this process holds on them. Undefined in single-process mode: all of it is here.
    */
-  private leases: { readonly user: LeaseLedger; readonly token: LeaseLedger } | undefined;
-  /** Before its expiry a lease stops being spent this long, so a renewal lands in time. */
-  private leaseMarginMs = 0;
+  private leases: BookLeases | undefined;
   private now: () => number = Date.now;
-  private timeZone = defaultTimeZone();
   /** Told (on a later microtask, the book consistent again) when a user's spendable may have grown. */
   private freedListener: ((userId: number) => void) | undefined;
   private readonly freedUsers = new Set<number>();
-
-  constructor() {
-    this.resetWindows();
-  }
+  private readonly tokenEffects: TokenEffects = {
+    capEnded: (tokenId) => this.leases?.token.drop(tokenId),
+    freed: (userId) => this.freed(userId),
+  };
 
   /** The clock of reserves and settles and the zone of the periods (tests inject both). */
-  useClock(now: () => number, timeZone: string = this.timeZone): void {
+  useClock(now: () => number, timeZone: string = this.periods.zone): void {
     this.now = now;
-    this.timeZone = timeZone;
-    this.resetWindows();
+    this.periods.reset(now(), timeZone);
   }
 
   /**
@@ -180,31 +108,13 @@ export class BalanceBook implements HotCache {
     id: number,
     period: BudgetPeriod,
   ): { readonly used: number; readonly resetAt: number } {
-    const index = PERIOD_INDEX[period];
-    const window = this.current(index, this.now());
     const spend = (kind === 'user' ? this.users : this.tokens).get(id)?.spend;
-    const used = spend && spend.starts[index] === window.start ? spend.spent[index]! : 0;
-    return { used, resetAt: window.end };
-  }
-
-  private resetWindows(): void {
-    const at = this.now();
-    PERIODS.forEach((period, i) => {
-      this.windows[i] = {
-        start: periodStartMs(period, at, this.timeZone),
-        end: periodEndMs(period, at, this.timeZone),
-      };
-    });
+    return this.periods.use(spend, period, this.now());
   }
 
   /** Scale-out: spend users' quota only from the leases `holder` (this process) takes. */
   useLeases(holder: string, marginMs: number): void {
-    const now = () => this.now();
-    this.leases = {
-      user: new LeaseLedger('user', holder, now),
-      token: new LeaseLedger('token', holder, now),
-    };
-    this.leaseMarginMs = marginMs;
+    this.leases = new BookLeases(holder, marginMs, () => this.now());
   }
 
   apply(events: readonly RecordedEvent[]): void {
@@ -224,15 +134,18 @@ export class BalanceBook implements HotCache {
         case 'BalanceLeaseRenewed':
         case 'BalanceLeaseReturned':
         case 'BalanceLeaseExpired': {
-          const lease = { type: event.type, data: event.data } as LeaseEvent;
-          if (lease.data.tokenId === undefined) this.leases?.user.apply(lease.data.userId, lease);
-          else this.leases?.token.apply(lease.data.tokenId, lease);
+          this.leases?.apply({ type: event.type, data: event.data } as LeaseEvent);
           break;
         }
         default:
-          if ((BILLING_EVENT_TYPES as readonly string[]).includes(event.type))
-            this.applyBilling({ type: event.type, data: event.data } as BillingEvent);
-          else this.applyToken({ type: event.type, data: event.data } as TokenEvent);
+          if ((BILLING_EVENT_TYPES as readonly string[]).includes(event.type)) {
+            const billing = { type: event.type, data: event.data } as BillingEvent;
+            if (applyBillingEvent(this.account(billing.data.userId), billing))
+              this.freed(billing.data.userId);
+          } else {
+            const tokenEvent = { type: event.type, data: event.data } as TokenEvent;
+            applyTokenEvent(this.tokens, tokenEvent, this.tokenEffects);
+          }
       }
     }
   }
@@ -279,7 +192,7 @@ export class BalanceBook implements HotCache {
     // Budgets: spent in the current period + open reservations + this one within the limit.
     const at = this.now();
     if (token && token.budgetQuota > 0) {
-      free = this.budgetLeft(token, at);
+      free = this.periods.budgetLeft(token, at);
       if (free < least) return this.refusal('token_budget', token, free, least);
       if (free < amount) {
         amount = free;
@@ -287,7 +200,7 @@ export class BalanceBook implements HotCache {
       }
     }
     if (account.budgetQuota > 0) {
-      free = this.budgetLeft(account, at);
+      free = this.periods.budgetLeft(account, at);
       if (free < least) return this.refusal('user_budget', account, free, least);
       if (free < amount) {
         amount = free;
@@ -297,7 +210,7 @@ export class BalanceBook implements HotCache {
     account.reserved += amount;
     if (token) token.reserved += amount;
     const reservation: Reservation = this.leases
-      ? this.leasedReservation(requestId, userId, tokenId, amount, token)
+      ? this.leases.reservation(requestId, userId, tokenId, amount, !!token && !token.unlimited)
       : { requestId, userId, tokenId, amount };
     this.open.set(requestId, reservation);
     return limitedBy ? { ok: true, reservation, limitedBy } : { ok: true, reservation };
@@ -315,7 +228,7 @@ export class BalanceBook implements HotCache {
     const charged = Math.max(0, Math.floor(actual));
     this.charge(reservation.userId, reservation.tokenId, charged, this.now());
     this.settledLocally.set(reservation.requestId, charged);
-    this.chargeLeases(reservation, charged, true);
+    this.leases?.charge(reservation, charged, true);
     return charged;
   }
 
@@ -345,7 +258,7 @@ export class BalanceBook implements HotCache {
     const refusal: QuotaRefusal | BudgetRefusal =
       reason === 'user_quota' || reason === 'token_quota'
         ? { ok: false, reason }
-        : this.budgetRefusal(subject, reason);
+        : this.periods.budgetRefusal(subject, reason, this.now());
     return subject.reserved > 0 && free + subject.reserved >= least
       ? { ...refusal, waitable: true }
       : refusal;
@@ -394,49 +307,17 @@ export class BalanceBook implements HotCache {
 
   /**
    * What `userId` may reserve here: the whole balance in single-process mode; with leases, what is
-   * left of this process's lease (none when it is about to expire: it must be renewed first).
+   * left of this process's lease.
    */
   private spendable(userId: number, account: Account): number {
-    if (!this.leases) return available(account);
-    const lease = this.leases.user.usable(userId, this.leaseMarginMs);
-    return lease ? lease.amount - lease.spent - account.reserved : 0;
+    return this.leases
+      ? this.leases.spendable('user', userId, account.reserved)
+      : available(account);
   }
 
   /** The same for a limited token's quota. */
   private tokenSpendable(tokenId: number, token: TokenAccount): number {
-    if (!this.leases) return tokenLeft(token);
-    const lease = this.leases.token.usable(tokenId, this.leaseMarginMs);
-    return lease ? lease.amount - lease.spent - token.reserved : 0;
-  }
-
-  /** Scale-out: the reservation names the leases it draws on (and marks them used now). */
-  private leasedReservation(
-    requestId: string,
-    userId: number,
-    tokenId: number,
-    amount: number,
-    token: TokenAccount | undefined,
-  ): Reservation {
-    const leaseId = this.leases?.user.touch(userId);
-    const tokenLeaseId = token && !token.unlimited ? this.leases?.token.touch(tokenId) : undefined;
-    return {
-      requestId,
-      userId,
-      tokenId,
-      amount,
-      ...(leaseId ? { leaseId } : {}),
-      ...(tokenLeaseId ? { tokenLeaseId } : {}),
-    };
-  }
-
-  /** A charge under the reservation's leases (spent: by this process's own settle). */
-  private chargeLeases(
-    of: Pick<Reservation, 'userId' | 'tokenId' | 'leaseId' | 'tokenLeaseId'>,
-    amount: number,
-    spent: boolean,
-  ): void {
-    if (of.leaseId) this.leases?.user.charge(of.userId, of.leaseId, amount, spent);
-    if (of.tokenLeaseId) this.leases?.token.charge(of.tokenId, of.tokenLeaseId, amount, spent);
+    return this.leases ? this.leases.spendable('token', tokenId, token.reserved) : tokenLeft(token);
   }
 
   /** The lease this process holds on a user's balance or a token's quota, if any. */
@@ -487,59 +368,15 @@ export class BalanceBook implements HotCache {
     this.freed(reservation.userId);
   }
 
-  /** The refusal of a request the budget of a user or token has no room for. */
-  private budgetRefusal(subject: Budgeted, reason: BudgetRefusal['reason']): BudgetRefusal {
-    const window = this.current(PERIOD_INDEX[subject.budgetPeriod], this.now());
-    return {
-      ok: false,
-      reason,
-      limit: subject.budgetQuota,
-      period: subject.budgetPeriod,
-      resetAt: window.end,
-    };
-  }
-
-  private budgetLeft(subject: Budgeted, at: number): number {
-    const index = PERIOD_INDEX[subject.budgetPeriod];
-    const window = this.current(index, at);
-    const spent = subject.spend.starts[index] === window.start ? subject.spend.spent[index]! : 0;
-    return subject.budgetQuota - spent - subject.reserved;
-  }
-
-  /** The window of period `index` at `at`, moved forward when `at` passed its end (never back). */
-  private current(index: number, at: number): Window {
-    const window = this.windows[index]!;
-    if (at >= window.end) {
-      const period = PERIODS[index]!;
-      window.start = periodStartMs(period, at, this.timeZone);
-      window.end = periodEndMs(period, at, this.timeZone);
-    }
-    return window;
-  }
-
-  /** Adds a charge made at `at` to the current periods (one of an earlier period counts in none). */
-  private countPeriods(spend: PeriodSpend, amount: number, at: number): void {
-    for (let i = 0; i < 3; i++) {
-      const window = this.current(i, at);
-      if (at < window.start) continue;
-      if (spend.starts[i] !== window.start) {
-        spend.starts[i] = window.start;
-        spend.spent[i] = 0;
-      }
-      // A refund gives back at most what the period holds.
-      spend.spent[i] = Math.max(0, spend.spent[i]! + amount);
-    }
-  }
-
   private charge(userId: number, tokenId: number, amount: number, at: number): void {
     const account = this.account(userId);
     account.charged += amount;
-    this.countPeriods(account.spend, amount, at);
+    this.periods.count(account.spend, amount, at);
     const token = tokenId === 0 ? undefined : this.tokens.get(tokenId);
     if (token) {
       token.used += amount;
       token.chargedSinceCap += amount;
-      this.countPeriods(token.spend, amount, at);
+      this.periods.count(token.spend, amount, at);
     }
   }
 
@@ -550,7 +387,7 @@ export class BalanceBook implements HotCache {
       this.settledLocally.delete(receipt.requestId);
       if (receipt.quota !== settled) {
         this.charge(receipt.userId, receipt.tokenId, receipt.quota - settled, at);
-        this.chargeLeases(receipt, receipt.quota - settled, true);
+        this.leases?.charge(receipt, receipt.quota - settled, true);
       }
       return;
     }
@@ -562,7 +399,7 @@ export class BalanceBook implements HotCache {
     }
     this.charge(receipt.userId, receipt.tokenId, receipt.quota, at);
     // Spent by this process when it overtook this process's own settle.
-    this.chargeLeases(receipt, receipt.quota, open !== undefined);
+    this.leases?.charge(receipt, receipt.quota, open !== undefined);
   }
 
   /**
@@ -574,95 +411,12 @@ export class BalanceBook implements HotCache {
     this.charge(refund.userId, refund.tokenId, -refund.quota, at);
   }
 
-  private applyBilling(event: BillingEvent): void {
-    const account = this.account(event.data.userId);
-    if (event.type === 'BalanceImported') {
-      // As if quota + used had been credited and used charged (balance = quota, as imported).
-      account.credited += event.data.quota + event.data.usedQuota;
-      account.charged += event.data.usedQuota;
-      return;
-    }
-    account.credited += balanceDelta(event); // the credit rule (an invitation reward: 0)
-    if (event.type === 'BudgetSet') {
-      account.budgetQuota = event.data.period ? event.data.periodQuota : 0;
-      account.budgetPeriod = event.data.period || 'day';
-    }
-    this.freed(event.data.userId);
-  }
-
-  private applyToken(event: TokenEvent): void {
-    switch (event.type) {
-      case 'TokenCreated':
-        this.tokens.set(event.data.tokenId, {
-          unlimited: event.data.unlimitedQuota,
-          cap: event.data.remainQuota,
-          chargedSinceCap: 0,
-          used: 0,
-          reserved: 0,
-          ...budgetOf(event.data),
-          spend: newSpend(),
-        });
-        return;
-      case 'TokenUpdated': {
-        const token = this.tokens.get(event.data.tokenId);
-        if (!token) return;
-        token.unlimited = event.data.unlimitedQuota;
-        token.cap = event.data.remainQuota;
-        token.chargedSinceCap = 0;
-        // A new cap ends the leases on the old one (as the token stream's state does).
-        this.leases?.token.drop(event.data.tokenId);
-        // The spend of the current period stays: a budget set or changed mid-period counts it.
-        Object.assign(token, budgetOf(event.data));
-        this.freed(event.data.userId);
-        return;
-      }
-      case 'TokenDeleted':
-        this.tokens.delete(event.data.tokenId);
-        this.leases?.token.drop(event.data.tokenId);
-        return;
-      case 'TokenImported':
-        if (event.data.deleted) return;
-        // The remaining quota it was imported with is its cap; what it used before is history.
-        this.tokens.set(event.data.tokenId, {
-          unlimited: event.data.unlimitedQuota,
-          cap: event.data.remainQuota,
-          chargedSinceCap: 0,
-          used: event.data.usedQuota,
-          reserved: 0,
-          ...budgetOf(event.data),
-          spend: newSpend(),
-        });
-        return;
-      case 'TokenStatusChanged':
-        return;
-    }
-  }
-
   private account(userId: number): Account {
     let account = this.users.get(userId);
     if (!account) {
-      account = {
-        credited: 0,
-        charged: 0,
-        reserved: 0,
-        budgetQuota: 0,
-        budgetPeriod: 'day',
-        spend: newSpend(),
-      };
+      account = newAccount();
       this.users.set(userId, account);
     }
     return account;
   }
 }
-
-const available = (a: Account): number => a.credited - a.charged - a.reserved;
-const tokenLeft = (t: TokenAccount): number => t.cap - t.chargedSinceCap - t.reserved;
-
-/** A token's budget from its settings (events before budgets have none). */
-const budgetOf = (settings: {
-  periodQuota?: number;
-  period?: BudgetPeriod;
-}): Pick<Budgeted, 'budgetQuota' | 'budgetPeriod'> => ({
-  budgetQuota: settings.period ? (settings.periodQuota ?? 0) : 0,
-  budgetPeriod: settings.period ?? 'day',
-});

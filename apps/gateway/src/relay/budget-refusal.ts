@@ -34,19 +34,19 @@ function formatResetTime(ms: number): string {
  * time, and `Retry-After` in seconds until that reset.
  */
 export function budgetRefusal(lang: Lang, refusal: BudgetRefusal, nowMs = Date.now()): RelayError {
-  return relayError(
+  return relayError({
     lang,
-    429,
-    refusal.reason === 'token_budget' ? 'relay.token_budget' : 'relay.user_budget',
-    {
+    status: 429,
+    key: refusal.reason === 'token_budget' ? 'relay.token_budget' : 'relay.user_budget',
+    params: {
       period: (PERIOD_NAMES[lang] ?? PERIOD_NAMES['zh-CN'])[refusal.period],
       limit: refusal.limit,
       reset: formatResetTime(refusal.resetAt),
     },
-    'budget_exceeded',
-    'budget_exceeded',
-    Math.max(1, Math.ceil((refusal.resetAt - nowMs) / 1000)),
-  );
+    type: 'budget_exceeded',
+    code: 'budget_exceeded',
+    retryAfter: Math.max(1, Math.ceil((refusal.resetAt - nowMs) / 1000)),
+  });
 }
 
 export const isBudgetRefusal = (result: {

@@ -1,6 +1,6 @@
 /**
- * Where each client protocol puts its key, and which protocol a model-list request speaks (the
- * anchors answer /v1/models in Anthropic's or Gemini's shape when the client's headers say so).
+ * Where each client protocol puts its key, and which protocol a model-list request speaks
+ * (new-api answers /v1/models in Anthropic's or Gemini's shape when the client's headers say so).
  */
 import type { IngressKind } from '@tollgate/relay';
 

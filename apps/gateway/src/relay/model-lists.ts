@@ -4,7 +4,7 @@
  */
 import type { IngressKind } from '@tollgate/relay';
 
-/** When the models were "created" (the anchors answer a fixed date too). */
+/** When the models were "created" (one-api and new-api answer a fixed date too). */
 const MODEL_CREATED = 1626777600;
 const CREATED_AT = new Date(MODEL_CREATED * 1000).toISOString();
 

@@ -40,7 +40,7 @@ export function keyOfAuthorization(header: string | undefined): string {
 }
 
 /**
- * Token admission (the anchors' TokenAuth + Distribute checks): key, token status and expiry,
+ * Token admission (one-api's and new-api's TokenAuth + Distribute checks): key, token status and expiry,
  * remaining quota, user status, IP allow-list, pinned channel. Expiry and exhaustion seen here are
  * recorded as events through the tokens module's commands (idempotent there).
  */
@@ -57,14 +57,14 @@ export class RelayAdmission {
   admitToken(authorization: string | undefined, ip: string, lang: Lang, nowMs: number): Admission {
     const fail = (status: number, code: string, params: Record<string, string | number> = {}) => ({
       ok: false as const,
-      error: relayError(
+      error: relayError({
         lang,
         status,
-        code,
+        key: code,
         params,
-        status === 401 ? 'authentication_error' : 'permission_error',
-        code.replace(/^relay\./, ''),
-      ),
+        type: status === 401 ? 'authentication_error' : 'permission_error',
+        code: code.replace(/^relay\./, ''),
+      }),
     });
     const raw = keyOfAuthorization(authorization);
     if (raw === '') return fail(401, 'relay.token_missing');
@@ -108,7 +108,13 @@ export class RelayAdmission {
     if (!user || user.status !== USER_ENABLED) {
       return {
         ok: false,
-        error: relayError(lang, 403, 'relay.user_banned', {}, 'permission_error', 'user_banned'),
+        error: relayError({
+          lang,
+          status: 403,
+          key: 'relay.user_banned',
+          type: 'permission_error',
+          code: 'user_banned',
+        }),
       };
     }
     return { ok: true, caller: { user, token: undefined, pinnedChannelId: undefined } };

@@ -2,10 +2,12 @@
 import { affordableCeiling, type PriceQuote } from '@tollgate/domain';
 import type {
   AttemptFailure,
+  ConvertContext,
   IngressKind,
   JsonObject,
   RelayEndpoint,
   RequestFacts,
+  UpstreamUsage,
 } from '@tollgate/relay';
 import type { RelayTrace } from '../observability/request-record';
 import type { Lang } from '../shared/i18n/messages';
@@ -84,6 +86,40 @@ export interface Prepared {
 
 /** A call ready to reserve: everything but what the reservation decides. */
 export type Unreserved = Omit<Prepared, 'reservation' | 'ceiling' | 'loweredBy'>;
+
+/** An answer an upstream gave: what charging it and writing its receipt need. */
+export interface Answered {
+  readonly prepared: Prepared;
+  readonly channel: RoutedChannel;
+  /** The model the upstream was asked for (after the channel's model mapping). */
+  readonly upstreamModel: string;
+  readonly usage: UpstreamUsage;
+  /** The usage was counted here: the upstream reported none (or the stream was cut). */
+  readonly estimated: boolean;
+  /** When the first byte came (ms since the epoch), null when none did. */
+  readonly firstAt: number | null;
+  readonly stream: boolean;
+  /** The stream was cut where its reservation ended. */
+  readonly cut?: boolean;
+}
+
+/**
+ * Whether the upstream's own usage shows it stayed within the ceiling it was sent: output held
+ * past the reservation by our count may then go out (its tokenizer is not ours). The answer is
+ * charged on that usage in full, a prompt larger than estimated included.
+ */
+export function honouredCeiling(p: Prepared, usage: UpstreamUsage): boolean {
+  return p.ceiling !== undefined && usage.completionTokens <= p.ceiling * p.choices;
+}
+
+/** The names a converted answer and a cut stream's closing events carry. */
+export function answerContext(p: Prepared): ConvertContext {
+  return {
+    id: `chatcmpl-${p.call.requestId}`,
+    model: p.facts.model,
+    created: Math.floor(p.call.startedAt / 1000),
+  };
+}
 
 /**
  * Output tokens (all choices together) the reservation covers beside the prompt: a stream is cut

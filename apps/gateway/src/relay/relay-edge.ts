@@ -52,24 +52,24 @@ export function answerUnmatched(
   const lang = langOf(req);
   if (allowed.length > 0) {
     res.setHeader('allow', allowed.join(', '));
-    const error = relayError(
+    const error = relayError({
       lang,
-      405,
-      'relay.method_not_allowed',
-      shown,
-      'invalid_request_error',
-      'method_not_allowed',
-    );
+      status: 405,
+      key: 'relay.method_not_allowed',
+      params: shown,
+      type: 'invalid_request_error',
+      code: 'method_not_allowed',
+    });
     return sendError(res, error, requestId, wire);
   }
-  const error = relayError(
+  const error = relayError({
     lang,
-    404,
-    'relay.invalid_url',
-    shown,
-    'invalid_request_error',
-    'not_found',
-  );
+    status: 404,
+    key: 'relay.invalid_url',
+    params: shown,
+    type: 'invalid_request_error',
+    code: 'not_found',
+  });
   sendError(res, error, requestId, wire);
 }
 
@@ -97,14 +97,13 @@ export function answerFrameworkError(
   closeUnlessDrainable(req, res);
   sendError(
     res,
-    relayError(
-      langOf(req),
-      tooLong ? 414 : 400,
-      tooLong ? 'relay.uri_too_long' : 'relay.bad_url',
-      {},
-      'invalid_request_error',
-      tooLong ? 'uri_too_long' : 'invalid_url',
-    ),
+    relayError({
+      lang: langOf(req),
+      status: tooLong ? 414 : 400,
+      key: tooLong ? 'relay.uri_too_long' : 'relay.bad_url',
+      type: 'invalid_request_error',
+      code: tooLong ? 'uri_too_long' : 'invalid_url',
+    }),
     requestId,
     wire,
   );
@@ -141,7 +140,13 @@ export function answerClientError(
   const [status, code, errorCode] = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
   const requestId = newRequestId();
   // No headers were parsed, so no Accept-Language: the default language.
-  const failure = relayError('zh-CN', status, code, {}, 'invalid_request_error', errorCode);
+  const failure = relayError({
+    lang: 'zh-CN',
+    status,
+    key: code,
+    type: 'invalid_request_error',
+    code: errorCode,
+  });
   const body = JSON.stringify(wire.errorBody(failure, requestId));
   const headers = {
     ...CORS_HEADERS,

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { errorBody, RelayError, type RelayErrorType } from '@tollgate/relay';
 import { type Lang, translate } from '../shared/i18n/messages';
 
-/** Browsers call /v1 from web chat apps: the anchors answer CORS for everyone on the relay. */
+/** Browsers call /v1 from web chat apps: one-api and new-api answer CORS for everyone on the relay. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
@@ -19,17 +19,31 @@ export const RELAY_JSON_BODY_LIMIT = 32 * 1024 * 1024;
 /** Audio uploads (OpenAI accepts 25 MB files) plus the multipart framing. */
 export const RELAY_AUDIO_BODY_LIMIT = 40 * 1024 * 1024;
 
+/** What a relay error says: its message is the translation of `key` with `params`. */
+export interface RelayErrorOptions {
+  readonly lang: Lang;
+  readonly status: number;
+  /** The message's key in the translations (e.g. relay.model_missing). */
+  readonly key: string;
+  readonly params?: Readonly<Record<string, string | number>>;
+  readonly type: RelayErrorType;
+  /** The error's `code` field (null: none). */
+  readonly code: string | null;
+  /** Seconds, sent as Retry-After. */
+  readonly retryAfter?: number;
+}
+
+const NO_PARAMS: Readonly<Record<string, string | number>> = {};
+
 /** A relay error with its translated message. */
-export function relayError(
-  lang: Lang,
-  status: number,
-  code: string,
-  params: Record<string, string | number>,
-  type: RelayErrorType,
-  errorCode: string | null,
-  retryAfter?: number,
-): RelayError {
-  return new RelayError(status, translate(code, params, lang), type, errorCode, retryAfter);
+export function relayError(o: RelayErrorOptions): RelayError {
+  return new RelayError(
+    o.status,
+    translate(o.key, o.params ?? NO_PARAMS, o.lang),
+    o.type,
+    o.code,
+    o.retryAfter,
+  );
 }
 
 export function sendJson(

@@ -26,14 +26,13 @@ export function refusedByOptions(
   if (matcher && hub) {
     for (const text of promptTexts(endpoint, hub)) {
       if (matcher.first(text) !== undefined) {
-        return relayError(
-          call.lang,
-          400,
-          'relay.sensitive_prompt',
-          {},
-          'invalid_request_error',
-          'sensitive_words_detected',
-        );
+        return relayError({
+          lang: call.lang,
+          status: 400,
+          key: 'relay.sensitive_prompt',
+          type: 'invalid_request_error',
+          code: 'sensitive_words_detected',
+        });
       }
     }
   }
@@ -61,7 +60,13 @@ export function refusedByOptions(
 
 /** new-api's 403 for a role under a permission threshold. */
 function forbid(lang: RelayCall['lang'], code: string): RelayError {
-  return relayError(lang, 403, code, {}, 'permission_error', 'insufficient_permission');
+  return relayError({
+    lang,
+    status: 403,
+    key: code,
+    type: 'permission_error',
+    code: 'insufficient_permission',
+  });
 }
 
 /**
@@ -76,12 +81,12 @@ export function sensitiveAnswer(
   if (!matcher || !answer) return undefined;
   const words = matcher.all(completionTextOfJson(answer));
   if (words.length === 0) return undefined;
-  return relayError(
-    p.call.lang,
-    400,
-    'relay.sensitive_response',
-    { words: words.join(', ') },
-    'invalid_request_error',
-    'sensitive_words_detected',
-  );
+  return relayError({
+    lang: p.call.lang,
+    status: 400,
+    key: 'relay.sensitive_response',
+    params: { words: words.join(', ') },
+    type: 'invalid_request_error',
+    code: 'sensitive_words_detected',
+  });
 }

@@ -1,5 +1,5 @@
 /**
- * What the relay reads and calls (coord/RELAY-INTERFACES.md): the parts of the balance book and
+ * What the relay reads and calls: the parts of the balance book and
  * token directory (tokens/billing), the usage appender, the routing table (channels), and the
  * commands those modules offer. The shapes are the hot caches' own types (type-only imports, so
  * no module is loaded); the ports pick only the methods the relay calls, which keeps test doubles

@@ -32,14 +32,14 @@ export function modelRefusal(
   model: string,
 ): RelayError | undefined {
   if (!token?.modelLimitsEnabled || token.modelLimits.includes(model)) return undefined;
-  return relayError(
+  return relayError({
     lang,
-    403,
-    'relay.model_not_allowed',
-    { model },
-    'permission_error',
-    'model_not_allowed',
-  );
+    status: 403,
+    key: 'relay.model_not_allowed',
+    params: { model },
+    type: 'permission_error',
+    code: 'model_not_allowed',
+  });
 }
 
 /** The admin's pinned channel when it exists and is enabled. */
@@ -53,14 +53,14 @@ export function pinnedChannel(
 
 /** No enabled channel serves group × model (before any attempt, or every candidate cooling). */
 export function noChannel(lang: Lang, group: string, model: string): RelayError {
-  return relayError(
+  return relayError({
     lang,
-    503,
-    'relay.no_channel',
-    { group, model },
-    'tollgate_error',
-    'model_not_found',
-  );
+    status: 503,
+    key: 'relay.no_channel',
+    params: { group, model },
+    type: 'tollgate_error',
+    code: 'model_not_found',
+  });
 }
 
 /** Why a call has no first channel: its pinned one is missing or disabled (403), or none serves. */
@@ -72,14 +72,14 @@ export function unroutable(
 ): RelayError {
   const pinned = caller.pinnedChannelId;
   if (pinned === undefined) return noChannel(lang, group, model);
-  return relayError(
+  return relayError({
     lang,
-    403,
-    'relay.pinned_channel_invalid',
-    { id: pinned },
-    'permission_error',
-    'channel_invalid',
-  );
+    status: 403,
+    key: 'relay.pinned_channel_invalid',
+    params: { id: pinned },
+    type: 'permission_error',
+    code: 'channel_invalid',
+  });
 }
 
 /** The pinned channel is usable, or some channel serves group × model; else why not. */

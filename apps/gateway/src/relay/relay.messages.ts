@@ -1,4 +1,4 @@
-/** Relay error texts (zh-CN: the anchors' wording; en: a translation). Sent in OpenAI error bodies. */
+/** Relay error texts (zh-CN: one-api's and new-api's wording; en: a translation). Sent in OpenAI error bodies. */
 export const RELAY_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: string }>> = {
   'relay.token_missing': { 'zh-CN': '未提供令牌', en: 'No API key provided' },
   'relay.token_invalid': { 'zh-CN': '无效的令牌', en: 'Invalid API key' },

@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { Authenticator } from '../auth/authenticator';
 import { SESSION_COOKIE } from '../auth/session-codec';
 import { ApiError } from '../shared/api-error';
-import { type Lang, pickLang, translate } from '../shared/i18n/messages';
+import { translate } from '../shared/i18n/messages';
 import { type Admission, RelayAdmission } from './relay-admission';
 import { callerOf, closeUnlessDrainable, type GatedRoute, RelayGate } from './relay-gate';
 import {
@@ -27,26 +27,25 @@ import {
   sendError,
   sendJson,
 } from './relay-http';
+import { BillingDashboardRoutes } from './billing-dashboard-routes';
+import { ModelRoutes } from './model-routes';
+import { langOf, queryOf, tokenCaller } from './relay-requests';
 import { pathOfUrl, wireOfRelayPath } from './relay-paths';
 import {
   BALANCE_BOOK_PORT,
   type BalanceBookPort,
-  type RelayToken,
-  type RelayUser,
   ROUTING_TABLE_PORT,
   type RoutingTablePort,
 } from './relay-ports';
-import { groupFor } from './relay-routing';
 import { RelaySettingsView } from './relay-settings';
 import { RelayService } from './relay.service';
 import type { RelayCall } from './relay-call';
 import { clientKey, listFormatOf } from './client-key';
 import { clientWireOfIngress, OPENAI_CLIENT } from './client-wire';
-import { modelEntry, modelList } from './model-lists';
 import { RelayRouteExtensions } from './relay-route-extensions';
 import { REQUEST_TRACKER } from '../observability/observability.tokens';
 import { newRelayTrace } from '../observability/request-record';
-import { requestRecordOf, type RequestTracker } from '../observability/request-tracker';
+import type { RequestTracker } from '../observability/request-tracker';
 import { PendingWrites } from '../infrastructure/pending-writes';
 
 export { RELAY_AUDIO_BODY_LIMIT, RELAY_JSON_BODY_LIMIT } from './relay-http';
@@ -67,19 +66,25 @@ const MIB = 1024 * 1024;
  */
 @Injectable()
 export class RelayRoutes {
+  private readonly models: ModelRoutes;
+  private readonly dashboard: BillingDashboardRoutes;
+
   constructor(
     private readonly relay: RelayService,
     private readonly admission: RelayAdmission,
     private readonly gate: RelayGate,
-    private readonly settings: RelaySettingsView,
+    settings: RelaySettingsView,
     @Inject(PLAYGROUND_AUTHENTICATOR) private readonly authenticator: () => Authenticator,
-    @Inject(ROUTING_TABLE_PORT) private readonly routing: RoutingTablePort,
-    @Inject(BALANCE_BOOK_PORT) private readonly book: BalanceBookPort,
+    @Inject(ROUTING_TABLE_PORT) routing: RoutingTablePort,
+    @Inject(BALANCE_BOOK_PORT) book: BalanceBookPort,
     private readonly extensions: RelayRouteExtensions,
     @Inject(REQUEST_TRACKER) private readonly tracker: RequestTracker,
     // A shutdown waits for the calls under way: they settle (and bill) after their client is gone.
     private readonly pending: PendingWrites,
-  ) {}
+  ) {
+    this.models = new ModelRoutes(settings, routing, tracker);
+    this.dashboard = new BillingDashboardRoutes(settings, book, tracker);
+  }
 
   register(fastify: FastifyInstance): void {
     void fastify.register((scope, _opts, done) => {
@@ -89,33 +94,61 @@ export class RelayRoutes {
   }
 
   private setup(scope: FastifyInstance): void {
+    this.takeRawBodies(scope);
+    const openAi = this.tokenGate('call', () => undefined);
+    const openAiRead = this.tokenGate('read', () => undefined);
+    // GET /v1/models answers (and refuses) in the protocol the client's headers speak.
+    const listing = this.tokenGate('read', (request) =>
+      listFormatOf(request.headers, queryOf(request)),
+    );
+    const geminiRead = this.tokenGate('read', () => 'gemini');
+    this.registerCalls(scope, openAi);
+    this.models.register(scope, { listing, geminiRead });
+    this.dashboard.register(scope, openAiRead);
+    for (const route of NOT_IMPLEMENTED_ROUTES) {
+      scope.route({
+        method: route.method,
+        url: route.url,
+        onRequest: openAiRead,
+        handler: (request, reply) => this.onNotImplemented(request, reply),
+      });
+    }
+    // Other modules' routes (Midjourney and Suno: /mj, /mj-fast/mj, …, /suno): the same front,
+    // parsers and gate.
+    this.extensions.register(scope);
+    this.answerPreflight(scope);
+  }
+
+  /**
+   * Bodies arrive as raw Buffers. The body parser's refusals (over the limit, a length that does
+   * not match) are answered in the route's protocol, and the rest of an upload Fastify stopped
+   * reading is not drained.
+   */
+  private takeRawBodies(scope: FastifyInstance): void {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       '*',
       { parseAs: 'buffer', bodyLimit: RELAY_AUDIO_BODY_LIMIT },
       (_request, body, parsed) => parsed(null, body),
     );
-    // The body parser's refusals (over the limit, a length that does not match): in the route's
-    // protocol, and the rest of an upload Fastify stopped reading is not drained.
     scope.setErrorHandler(
       (error: Error & { statusCode?: number; code?: string }, request, reply) => {
         const requestId = this.tracker.ownIdOf(request.raw);
         const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
         reply.hijack();
         closeUnlessDrainable(request.raw, reply.raw);
-        const tooLarge = status === 413;
         const limit = request.routeOptions.bodyLimit ?? RELAY_JSON_BODY_LIMIT;
         sendError(
           reply.raw,
-          tooLarge
-            ? relayError(
-                langOf(request),
-                413,
-                'relay.body_too_large',
-                { limit: Math.floor(limit / MIB) },
-                'invalid_request_error',
-                'request_too_large',
-              )
+          status === 413
+            ? relayError({
+                lang: langOf(request),
+                status: 413,
+                key: 'relay.body_too_large',
+                params: { limit: Math.floor(limit / MIB) },
+                type: 'invalid_request_error',
+                code: 'request_too_large',
+              })
             : new RelayError(
                 status,
                 error.message,
@@ -127,17 +160,13 @@ export class RelayRoutes {
         );
       },
     );
-    const openAi = this.tokenGate('call', () => undefined);
-    const openAiRead = this.tokenGate('read', () => undefined);
+  }
+
+  /** The relay calls: OpenAI's endpoints, Anthropic's Messages, Gemini's, the playground's. */
+  private registerCalls(scope: FastifyInstance, openAi: onRequestHookHandler): void {
     const anthropic = this.tokenGate('call', () => 'anthropic');
     const anthropicRead = this.tokenGate('read', () => 'anthropic');
     const gemini = this.tokenGate('call', () => 'gemini');
-    const geminiRead = this.tokenGate('read', () => 'gemini');
-    // GET /v1/models answers (and refuses) in the protocol the client's headers speak.
-    const listing = this.tokenGate('read', (request) =>
-      listFormatOf(request.headers, queryOf(request)),
-    );
-
     for (const [endpoint, tail] of Object.entries(RELAY_ENDPOINTS) as Array<
       [RelayEndpoint, string]
     >) {
@@ -175,17 +204,6 @@ export class RelayRoutes {
       { bodyLimit: RELAY_JSON_BODY_LIMIT, onRequest: gemini },
       (request, reply) => this.onGemini(request as WildcardRequest, reply),
     );
-    scope.get('/v1beta/models', { onRequest: geminiRead }, (request, reply) =>
-      this.onModels(request, reply, undefined, 'gemini'),
-    );
-    scope.get('/v1beta/models/*', { onRequest: geminiRead }, (request, reply) =>
-      this.onModels(
-        request,
-        reply,
-        ((request as WildcardRequest).params['*'] ?? '').replace(/^models\//, ''),
-        'gemini',
-      ),
-    );
     scope.post(
       '/pg/chat/completions',
       {
@@ -198,35 +216,13 @@ export class RelayRoutes {
       },
       (request, reply) => this.onPlayground(request, reply),
     );
-    scope.get('/v1/models', { onRequest: listing }, (request, reply) =>
-      this.onModels(request, reply),
-    );
-    scope.get<RelayParams>('/v1/models/:model', { onRequest: listing }, (request, reply) =>
-      this.onModels(request, reply, request.params.model ?? ''),
-    );
-    for (const prefix of ['', '/v1']) {
-      scope.get(
-        `${prefix}/dashboard/billing/subscription`,
-        { onRequest: openAiRead },
-        (request, reply) => this.onBilling(request, reply, 'subscription'),
-      );
-      scope.get(`${prefix}/dashboard/billing/usage`, { onRequest: openAiRead }, (request, reply) =>
-        this.onBilling(request, reply, 'usage'),
-      );
-    }
-    for (const route of NOT_IMPLEMENTED_ROUTES) {
-      scope.route({
-        method: route.method,
-        url: route.url,
-        onRequest: openAiRead,
-        handler: (request, reply) => this.onNotImplemented(request, reply),
-      });
-    }
-    // Other modules' routes (Midjourney and Suno: /mj, /mj-fast/mj, …, /suno): the same front,
-    // parsers and gate.
-    this.extensions.register(scope);
-    // The preflight is answered at its headers: Fastify would otherwise read whatever body an
-    // OPTIONS request announces (up to the parser's 40 MB) before the handler, without a key.
+  }
+
+  /**
+   * The preflight is answered at its headers: Fastify would otherwise read whatever body an
+   * OPTIONS request announces (up to the parser's 40 MB) before the handler, without a key.
+   */
+  private answerPreflight(scope: FastifyInstance): void {
     scope.options(
       '/v1/*',
       {
@@ -303,7 +299,7 @@ export class RelayRoutes {
   /** Anthropic's token counting: the relay's own estimate of the prompt, not billed. */
   private onCountTokens(request: RawBodyRequest, reply: FastifyReply): void {
     const requestId = this.tracker.ownIdOf(request.raw);
-    if (!this.tokenCaller(request, reply, requestId, 'anthropic')) return;
+    if (!tokenCaller(request, reply, requestId, 'anthropic')) return;
     const body = Buffer.isBuffer(request.body) ? parseJsonObject(request.body) : undefined;
     const hub = body
       ? ingressCodec('anthropic').toOpenAi({ max_tokens: 1, ...body }, {})
@@ -427,116 +423,13 @@ export class RelayRoutes {
     await call;
   }
 
-  private tokenCaller(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    requestId: string,
-    ingress?: IngressKind,
-  ): { user: RelayUser; token: RelayToken; lang: Lang } | undefined {
-    reply.hijack();
-    const lang = langOf(request);
-    const { user, token } = callerOf(request);
-    const record = requestRecordOf(request.raw);
-    if (record) record.userId = user.id;
-    if (token) return { user, token, lang };
-    sendError(
-      reply.raw,
-      relayError(lang, 401, 'relay.token_missing', {}, 'authentication_error', 'token_missing'),
-      requestId,
-      clientWireOfIngress(ingress),
-    );
-    return undefined;
-  }
-
-  /** The models this token may use: its group's routable models, within its model limits. */
-  private onModels(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    one?: string,
-    format = listFormatOf(request.headers, queryOf(request)),
-  ): void {
-    const requestId = this.tracker.ownIdOf(request.raw);
-    const caller = this.tokenCaller(request, reply, requestId, format);
-    if (!caller) return;
-    const { token, lang } = caller;
-    const settings = this.settings.current();
-    const group = groupFor(caller, token.group, settings);
-    let models = [...this.routing.models(group)];
-    if (token.modelLimitsEnabled) models = models.filter((m) => token.modelLimits.includes(m));
-    if (one === undefined) {
-      return sendJson(reply.raw, 200, modelList(models, format ?? 'openai'), requestId);
-    }
-    if (!models.includes(one)) {
-      const error = relayError(
-        lang,
-        404,
-        'relay.model_not_found',
-        { model: one },
-        'invalid_request_error',
-        'model_not_found',
-      );
-      return sendError(reply.raw, error, requestId, clientWireOfIngress(format));
-    }
-    sendJson(reply.raw, 200, modelEntry(one, format ?? 'openai'), requestId);
-  }
-
-  /** OpenAI's old dashboard billing endpoints, as the anchors answer them (for client apps). */
-  private onBilling(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    kind: 'subscription' | 'usage',
-  ): void {
-    const requestId = this.tracker.ownIdOf(request.raw);
-    const caller = this.tokenCaller(request, reply, requestId);
-    if (!caller) return;
-    const { user, token } = caller;
-    const s = this.settings.current();
-    const byToken = s.displayTokenStat && !token.unlimitedQuota;
-    const used = (byToken ? this.book.tokenUsed?.(token.id) : undefined) ?? 0;
-    const remain = byToken
-      ? (this.book.tokenRemaining(token.id) ?? 0)
-      : (this.book.userBalance(user.id) ?? 0);
-    const unit = s.displayInCurrency ? s.price.quotaPerUnit : 1;
-    if (kind === 'usage') {
-      return sendJson(
-        reply.raw,
-        200,
-        { object: 'list', total_usage: (used / unit) * 100 },
-        requestId,
-      );
-    }
-    const amount = token.unlimitedQuota ? 100000000 : (remain + used) / unit;
-    sendJson(
-      reply.raw,
-      200,
-      {
-        object: 'billing_subscription',
-        has_payment_method: true,
-        soft_limit_usd: amount,
-        hard_limit_usd: amount,
-        system_hard_limit_usd: amount,
-        access_until: token.expiredTime > 0 ? token.expiredTime : 0,
-      },
-      requestId,
-    );
-  }
-
   private onNotImplemented(request: FastifyRequest, reply: FastifyReply): void {
     const requestId = this.tracker.ownIdOf(request.raw);
-    if (!this.tokenCaller(request, reply, requestId)) return;
+    if (!tokenCaller(request, reply, requestId)) return;
     sendError(reply.raw, notImplemented(), requestId);
   }
 }
 
 function sessionCookieOf(header: string | undefined): string | undefined {
   return header ? fastifyCookie.parse(header)[SESSION_COOKIE] : undefined;
-}
-
-function langOf(request: FastifyRequest): Lang {
-  const header: unknown = request.headers['accept-language'];
-  return pickLang(typeof header === 'string' ? header : undefined);
-}
-
-function queryOf(request: FastifyRequest): Record<string, unknown> {
-  return (request.query ?? {}) as Record<string, unknown>;
 }

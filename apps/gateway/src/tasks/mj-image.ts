@@ -58,7 +58,13 @@ export class MjImageProxy implements OnApplicationShutdown {
     const fail = () =>
       sendError(
         res,
-        relayError(lang, 404, 'relay.image_unavailable', {}, 'tollgate_error', null),
+        relayError({
+          lang,
+          status: 404,
+          key: 'relay.image_unavailable',
+          type: 'tollgate_error',
+          code: null,
+        }),
         requestId,
       );
     const image = await this.reader.midjourneyImage(mjId);

@@ -1,0 +1,64 @@
+/** The usage receipt (RequestRelayed) of an answered call: what was charged and why. */
+import type { ChargeReceipt, RequestRelayed } from '@tollgate/domain';
+import type { Answered } from './relay-call';
+import { leasesOf } from './relay-ports';
+
+/**
+ * The receipt of `answered`, charged `charged` quota (the book's figure: the whole cost, even past
+ * the reservation) on the prices of `charge`, settled at `now`. Optional fields appear only when
+ * they say something (a cache write, a lowered ceiling, an overrun, a cut stream).
+ */
+export function buildReceipt(
+  answered: Answered,
+  charge: ChargeReceipt,
+  charged: number,
+  now: number,
+): RequestRelayed['data'] {
+  const { prepared: p, usage, firstAt, stream } = answered;
+  const { call, reservation } = p;
+  const token = call.caller.token;
+  const overrun = charged - reservation.amount;
+  // The upstream wrote more than the ceiling it was sent: counted against its channel.
+  const ceilingIgnored = p.ceiling !== undefined && charge.completionTokens > p.ceiling * p.choices;
+  return {
+    requestId: call.requestId,
+    userId: call.caller.user.id,
+    tokenId: token?.id ?? 0,
+    tokenName: token?.name ?? '',
+    group: p.group,
+    model: p.facts.model,
+    upstreamModel: answered.upstreamModel,
+    channelId: answered.channel.id,
+    channelChain: [...p.chain],
+    endpoint: call.route,
+    promptTokens: charge.promptTokens,
+    completionTokens: charge.completionTokens,
+    cachedTokens: charge.cachedTokens,
+    ...(charge.cacheCreationTokens > 0
+      ? {
+          cacheCreationTokens: charge.cacheCreationTokens,
+          cacheCreationRatio: charge.cacheCreationRatio,
+        }
+      : {}),
+    ...(usage.reasoningTokens ? { reasoningTokens: usage.reasoningTokens } : {}),
+    quota: charged,
+    reserved: reservation.amount,
+    ...leasesOf(reservation),
+    ...(p.loweredBy && p.ceiling !== undefined
+      ? { loweredCeiling: p.ceiling, loweredBy: p.loweredBy }
+      : {}),
+    ...(overrun > 0 ? { overrun } : {}),
+    ...(ceilingIgnored ? { ceilingIgnored: true } : {}),
+    ...(answered.cut ? { streamCut: true } : {}),
+    modelRatio: charge.modelRatio,
+    completionRatio: charge.completionRatio,
+    groupRatio: charge.groupRatio,
+    cacheRatio: charge.cacheRatio,
+    modelPrice: charge.modelPrice,
+    useTimeMs: now - call.startedAt,
+    firstTokenMs: stream && firstAt !== null ? firstAt - call.startedAt : null,
+    stream,
+    estimated: answered.estimated,
+    ip: call.ip,
+  };
+}

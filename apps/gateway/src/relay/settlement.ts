@@ -1,0 +1,111 @@
+/**
+ * Settling an answered call: the book charges its whole cost (even past the reservation: a debt
+ * when unpaid), the limiters count it, its receipt is appended; under strict durability
+ * (BILLING_DURABILITY=strict) an answer's last bytes wait for that receipt's commit.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Logger } from '@nestjs/common';
+import { chargeFor } from '@tollgate/domain';
+import type { TokenLimiter, UserRequestLimiter } from '@tollgate/relay';
+import { buildReceipt } from './build-receipt';
+import type { ClientStream } from './client-stream';
+import type { Answered, AttemptResult, Prepared } from './relay-call';
+import { relayError, sendError } from './relay-http';
+import type { BalanceBookPort, RelayCommandsPort, UsageAppenderPort } from './relay-ports';
+
+/** The rest of a streamed answer, written once its receipt allows. */
+export interface StreamEnd {
+  readonly res: ServerResponse;
+  readonly client: ClientStream;
+  readonly tail: string;
+  readonly broken: boolean;
+}
+
+export class Settlement {
+  constructor(
+    private readonly book: Pick<BalanceBookPort, 'settle' | 'tokenSettledRemaining'>,
+    private readonly appender: UsageAppenderPort,
+    private readonly commands: RelayCommandsPort,
+    private readonly tokenLimiter: TokenLimiter,
+    private readonly userLimiter: UserRequestLimiter,
+    /** BILLING_DURABILITY=strict: an answer's last bytes wait for its receipt's commit. */
+    readonly strict: boolean,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Charges the answer (the whole cost, even past the reservation: a debt when unpaid) and appends
+   * its receipt; the promise settles when the receipt is committed.
+   */
+  settle(answered: Answered): Promise<unknown> {
+    const p = answered.prepared;
+    const { call, quote, settings, reservation } = p;
+    const charge = chargeFor(quote, answered.usage, settings.price.quotaPerUnit, p.facts.n);
+    const charged = this.book.settle(reservation, charge.quota);
+    const token = call.caller.token;
+    if (token) this.tokenLimiter.consumed(token.id, charge.promptTokens + charge.completionTokens);
+    if (!call.playground) this.userLimiter.succeeded(call.caller.user.id);
+    const data = buildReceipt(answered, charge, charged, Date.now());
+    const trace = call.trace;
+    trace.promptTokens = data.promptTokens;
+    trace.completionTokens = data.completionTokens;
+    trace.quota = charged;
+    trace.ttftMs = data.firstTokenMs;
+    trace.ceilingIgnored = data.ceilingIgnored === true;
+    const user = call.caller.user;
+    const appended = this.appender.append(data, {
+      ip: call.ip,
+      actor: { kind: 'user', id: user.id, role: user.role },
+      correlationId: call.correlationId,
+    });
+    appended.catch((error: unknown) =>
+      this.logger.error(`usage append ${call.requestId} failed: ${String(error)}`),
+    );
+    // Used up by its charges (not merely held by other requests' open reservations).
+    if (token && !token.unlimitedQuota && (this.book.tokenSettledRemaining(token.id) ?? 1) <= 0) {
+      this.commands
+        .markTokenExhausted(token.id)
+        .catch((error: unknown) => this.logger.warn(`mark token exhausted: ${String(error)}`));
+    }
+    return appended;
+  }
+
+  /**
+   * Strict durability: waits for the receipt's commit; when it failed, the answer is not given
+   * (an error instead, or a stream broken off) and false is returned.
+   */
+  async committed(p: Prepared, receipt: Promise<unknown>, res: ServerResponse): Promise<boolean> {
+    try {
+      await receipt;
+      return true;
+    } catch {
+      if (res.headersSent) res.destroy();
+      else {
+        const error = relayError({
+          lang: p.call.lang,
+          status: 500,
+          key: 'common.internal_error',
+          type: 'tollgate_error',
+          code: 'internal',
+        });
+        sendError(res, error, p.call.requestId, p.client);
+      }
+      return false;
+    }
+  }
+
+  /** Strict durability: true once the receipt is committed; batched: true at once. */
+  async durable(p: Prepared, receipt: Promise<unknown>, res: ServerResponse): Promise<boolean> {
+    return !this.strict || (await this.committed(p, receipt, res));
+  }
+
+  /** Settles a streamed answer and writes its tail (strict durability: once it is committed). */
+  async finishStream(answered: Answered, out: StreamEnd): Promise<AttemptResult> {
+    const receipt = this.settle(answered);
+    if (await this.durable(answered.prepared, receipt, out.res))
+      out.client.finish(out.tail, out.broken);
+    return ANSWERED;
+  }
+}
+
+export const ANSWERED: AttemptResult = { kind: 'answered' };
