@@ -80,51 +80,9 @@ function checkQuery(query: unknown): void {
  * Other paths (relay, console files) keep the global limit and their own rules.
  */
 export function installHttpEdge(fastify: FastifyInstance): void {
-  fastify.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const limits = methods
-      .map((method) => limitsFor(method, route.url))
-      .filter((l) => l !== null)
-      .map((l) => l.bodyBytes);
-    if (limits.length > 0) route.bodyLimit = Math.max(...limits);
-  });
-
-  const parseJson = fastify.getDefaultJsonParser('error', 'error');
-  fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string', bodyLimit: RELAY_BODY_LIMIT },
-    (request, body, done) => {
-      const limits = limitsFor(request.method, request.url);
-      const problem = limits ? scanJson(body as string, limits) : null;
-      if (problem) {
-        done(new ApiError(`edge.${problem}`), undefined);
-        return;
-      }
-      if (RAW_BODY_ROUTES.has(`${request.method} ${pathOf(request.url)}`))
-        (request as RawBodyRequest).rawBody = body as string;
-      void parseJson(request, body as string, done);
-    },
-  );
-
-  // Flat string fields only (Epay's callback), under the query string's rules; the first of
-  // repeated keys wins. onRequest has already refused a form on every other route.
-  fastify.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: API_LIMITS.bodyBytes },
-    (_request, body, done) => {
-      const fields = Object.create(null) as Record<string, string>;
-      for (const [key, value] of new URLSearchParams(body as string))
-        if (!Object.hasOwn(fields, key)) fields[key] = value;
-      try {
-        checkQuery(fields);
-      } catch (error) {
-        done(error as Error, undefined);
-        return;
-      }
-      done(null, fields);
-    },
-  );
+  limitBodiesByRoute(fastify);
+  installJsonParser(fastify);
+  installFormParser(fastify);
 
   fastify.addHook('onRequest', async (request, reply) => {
     if (request.is404 && hasBody(request)) {
@@ -159,4 +117,58 @@ export function installHttpEdge(fastify: FastifyInstance): void {
       void reply.header('x-frame-options', 'DENY');
     }
   });
+}
+
+/** Each /api route's body limit: the largest of its methods' (Fastify stops reading past it). */
+function limitBodiesByRoute(fastify: FastifyInstance): void {
+  fastify.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const limits = methods
+      .map((method) => limitsFor(method, route.url))
+      .filter((l) => l !== null)
+      .map((l) => l.bodyBytes);
+    if (limits.length > 0) route.bodyLimit = Math.max(...limits);
+  });
+}
+
+/** JSON bodies: the raw text scanned (depth, counts, lengths, characters) before JSON.parse. */
+function installJsonParser(fastify: FastifyInstance): void {
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: RELAY_BODY_LIMIT },
+    (request, body, done) => {
+      const limits = limitsFor(request.method, request.url);
+      const problem = limits ? scanJson(body as string, limits) : null;
+      if (problem) {
+        done(new ApiError(`edge.${problem}`), undefined);
+        return;
+      }
+      if (RAW_BODY_ROUTES.has(`${request.method} ${pathOf(request.url)}`))
+        (request as RawBodyRequest).rawBody = body as string;
+      void parseJson(request, body as string, done);
+    },
+  );
+}
+
+function installFormParser(fastify: FastifyInstance): void {
+  // Flat string fields only (Epay's callback), under the query string's rules; the first of
+  // repeated keys wins. onRequest has already refused a form on every other route.
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: API_LIMITS.bodyBytes },
+    (_request, body, done) => {
+      const fields = Object.create(null) as Record<string, string>;
+      for (const [key, value] of new URLSearchParams(body as string))
+        if (!Object.hasOwn(fields, key)) fields[key] = value;
+      try {
+        checkQuery(fields);
+      } catch (error) {
+        done(error as Error, undefined);
+        return;
+      }
+      done(null, fields);
+    },
+  );
 }

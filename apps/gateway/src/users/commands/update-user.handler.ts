@@ -13,6 +13,8 @@ import {
   normalizeUsername,
   userDecider,
   type ActorRef,
+  type BillingCommand,
+  type UserState,
 } from '@tollgate/domain';
 import type { Position } from '@tollgate/event-store';
 import { UniqueClaims } from '../../accounts/unique-claims';
@@ -54,6 +56,50 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
   async execute({ body, actor, meta }: UpdateUserCommand) {
     const stream = `user-${body.id}`;
     const { state } = await this.store.load(stream, userDecider);
+    const edit = this.checkedEdit(body, actor, state);
+    // Hashed before the first append too: a busy hashing pool must not leave a rename behind.
+    const passwordHash =
+      edit.password === undefined ? undefined : await this.hasher.hash(edit.password);
+
+    // Appends run one after another, so the last one written is the one to wait for.
+    let last: Position | null = null;
+    if (edit.rename !== undefined)
+      last = (await this.rename(body.id, state.username, edit.rename, actor, meta)) ?? last;
+    const edited = await this.store.execute(
+      stream,
+      userDecider,
+      {
+        type: 'EditUser',
+        displayName: edit.displayName,
+        remark: body.remark,
+        passwordHash,
+        passwordReason: 'admin',
+        group: edit.group || undefined,
+        actor,
+      },
+      meta,
+    );
+    last = edited.position ?? last;
+    if (edit.adjust) {
+      const billing = `billing-${body.id}`;
+      const adjusted = await this.store.execute(billing, billingDecider, edit.adjust, meta);
+      last = adjusted.position ?? last;
+    }
+    if (edit.budget) {
+      // A BudgetSet with the admin as actor (meta), naming the budget it replaced.
+      const set = await this.store.execute(
+        `billing-${body.id}`,
+        billingDecider,
+        { type: 'SetBudget', userId: body.id, ...edit.budget },
+        meta,
+      );
+      last = set.position ?? last;
+    }
+    await this.readYourWrites.waitFor(last);
+  }
+
+  /** Every check of the edit, before anything is appended: a bad field changes nothing. */
+  private checkedEdit(body: UpdateUserBody, actor: ActorRef, state: UserState): CheckedEdit {
     assertExisting(state);
     assertMayManage(actor, state);
     const username = body.username === undefined ? undefined : canonicalUsername(body.username);
@@ -70,19 +116,7 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
     const group = body.group?.trim();
     if (group && !(group in this.options.json<Record<string, number>>('GroupRatio', {})))
       throw new DomainError('user.group_unknown');
-    const adjust =
-      body.quota === undefined
-        ? undefined
-        : ({
-            type: 'AdjustQuota',
-            userId: body.id,
-            to: body.quota,
-            // The live balance (charges on the usage streams included); an edit made on a balance
-            // that moved since the console showed it is refused instead of erasing those charges.
-            current: this.book.settledBalance(body.id) ?? 0,
-            expected: body.expected_quota,
-            note: '',
-          } as const);
+    const adjust = this.quotaAdjustment(body);
     // Decided now, with the other checks (it reads no state): a moved balance refuses the whole
     // edit, not only its quota after the rename and profile were written.
     if (adjust) billingDecider.decide(adjust, billingDecider.initialState, { now: new Date() });
@@ -91,56 +125,55 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
       body.period_quota === undefined && body.period === undefined
         ? undefined
         : assertBudget(body.period_quota ?? 0, body.period ?? '');
-    // Hashed before the first append too: a busy hashing pool must not leave a rename behind.
-    const passwordHash = password === undefined ? undefined : await this.hasher.hash(password);
+    return { rename, displayName, password, group, adjust, budget };
+  }
 
-    // Appends run one after another, so the last one written is the one to wait for.
-    let last: Position | null = null;
-    if (rename !== undefined) {
-      const [next, previous] = [normalizeUsername(rename), normalizeUsername(state.username)];
-      // Claim the new name first, so a taken name changes nothing; free the old one last.
-      await this.claims.claim('username', next, body.id, 'user.username_taken', meta);
-      crashPoint('rename:after-claim');
-      const renamed = await this.store.execute(
-        stream,
-        userDecider,
-        { type: 'RenameUser', username: rename, actor },
-        meta,
-      );
-      last = renamed.position ?? last;
-      crashPoint('rename:after-rename');
-      // A crash before this release leaves the old name to start-up recovery.
-      if (next !== previous) await this.claims.release('username', previous, body.id, meta);
-    }
-    const edited = await this.store.execute(
-      stream,
+  private quotaAdjustment(body: UpdateUserBody): AdjustQuota | undefined {
+    if (body.quota === undefined) return undefined;
+    return {
+      type: 'AdjustQuota',
+      userId: body.id,
+      to: body.quota,
+      // The live balance (charges on the usage streams included); an edit made on a balance
+      // that moved since the console showed it is refused instead of erasing those charges.
+      current: this.book.settledBalance(body.id) ?? 0,
+      expected: body.expected_quota,
+      note: '',
+    };
+  }
+
+  /** Claims the new name first, so a taken name changes nothing; frees the old one last. */
+  private async rename(
+    userId: number,
+    current: string,
+    rename: string,
+    actor: ActorRef,
+    meta: RequestMeta,
+  ): Promise<Position | null> {
+    const [next, previous] = [normalizeUsername(rename), normalizeUsername(current)];
+    await this.claims.claim('username', next, userId, 'user.username_taken', meta);
+    crashPoint('rename:after-claim');
+    const renamed = await this.store.execute(
+      `user-${userId}`,
       userDecider,
-      {
-        type: 'EditUser',
-        displayName,
-        remark: body.remark,
-        passwordHash,
-        passwordReason: 'admin',
-        group: group || undefined,
-        actor,
-      },
+      { type: 'RenameUser', username: rename, actor },
       meta,
     );
-    last = edited.position ?? last;
-    if (adjust) {
-      const adjusted = await this.store.execute(`billing-${body.id}`, billingDecider, adjust, meta);
-      last = adjusted.position ?? last;
-    }
-    if (budget) {
-      // A BudgetSet with the admin as actor (meta), naming the budget it replaced.
-      const set = await this.store.execute(
-        `billing-${body.id}`,
-        billingDecider,
-        { type: 'SetBudget', userId: body.id, ...budget },
-        meta,
-      );
-      last = set.position ?? last;
-    }
-    await this.readYourWrites.waitFor(last);
+    crashPoint('rename:after-rename');
+    // A crash before this release leaves the old name to start-up recovery.
+    if (next !== previous) await this.claims.release('username', previous, userId, meta);
+    return renamed.position;
   }
+}
+
+type AdjustQuota = Extract<BillingCommand, { type: 'AdjustQuota' }>;
+
+/** An edit that passed every check: what each append will carry. */
+interface CheckedEdit {
+  readonly rename: string | undefined;
+  readonly displayName: string | undefined;
+  readonly password: string | undefined;
+  readonly group: string | undefined;
+  readonly adjust: AdjustQuota | undefined;
+  readonly budget: ReturnType<typeof assertBudget> | undefined;
 }
