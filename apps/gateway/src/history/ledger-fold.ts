@@ -61,68 +61,22 @@ export class LedgerFold {
       case 'UserImported':
         this.user(n(d['userId']));
         return;
-      case 'BalanceImported': {
-        // The opening balance: quota + used credited, used charged in requestCount requests.
-        const user = this.user(n(d['userId']));
-        user.billingEvents += 1;
-        user.credited += n(d['quota']) + n(d['usedQuota']);
-        user.charged += n(d['usedQuota']);
-        user.requests += n(d['requestCount']);
-        user.aff += n(d['affQuota']);
-        return;
-      }
-      case 'TokenImported': {
-        this.tokens.set(n(d['tokenId']), {
-          userId: n(d['userId']),
-          unlimited: d['unlimitedQuota'] === true,
-          cap: n(d['remainQuota']),
-          chargedSinceCap: 0,
-          used: n(d['usedQuota']),
-          requests: 0,
-          tokenEvents: 1,
-          deleted: d['deleted'] === true,
-        });
-        return;
-      }
-      case 'ChannelImported': {
+      case 'BalanceImported':
+        return this.openingBalance(d);
+      case 'TokenImported':
+        return this.tokenImported(d);
+      case 'ChannelImported':
         // The source's used_quota: receipts this log never saw, counted as the channel's start.
-        const channelId = n(d['channelId']);
-        const channel = this.channels.get(channelId) ?? { used: 0, requests: 0 };
-        channel.used += n(d['usedQuota']);
-        this.channels.set(channelId, channel);
+        this.channel(n(d['channelId'])).used += n(d['usedQuota']);
         return;
-      }
       case 'QuotaGranted':
       case 'QuotaAdjusted':
       case 'AffQuotaTransferred':
-      case 'InviterRewarded': {
-        const user = this.user(n(d['userId']));
-        const delta = billingDeltaOf(type, d);
-        user.billingEvents += 1;
-        user.credited += delta.quota;
-        user.aff += delta.affQuota;
-        return;
-      }
+      case 'InviterRewarded':
+        return this.credited(type, d);
       case 'TokenCreated':
-      case 'TokenUpdated': {
-        const id = n(d['tokenId']);
-        const token = this.tokens.get(id) ?? {
-          userId: n(d['userId']),
-          unlimited: false,
-          cap: 0,
-          chargedSinceCap: 0,
-          used: 0,
-          requests: 0,
-          tokenEvents: 0,
-          deleted: false,
-        };
-        token.tokenEvents += 1;
-        token.unlimited = d['unlimitedQuota'] === true;
-        token.cap = n(d['remainQuota']);
-        token.chargedSinceCap = 0;
-        this.tokens.set(id, token);
-        return;
-      }
+      case 'TokenUpdated':
+        return this.tokenCapSet(d);
       case 'TokenStatusChanged':
       case 'TokenDeleted': {
         const token = this.tokens.get(n(d['tokenId']));
@@ -131,45 +85,97 @@ export class LedgerFold {
         if (type === 'TokenDeleted') token.deleted = true;
         return;
       }
-      case 'RequestRelayed': {
-        const quota = n(d['quota']);
-        const user = this.user(n(d['userId']));
-        user.charged += quota;
-        user.requests += 1;
-        const token = this.tokens.get(n(d['tokenId']));
-        if (token) {
-          token.used += quota;
-          token.chargedSinceCap += quota;
-          token.requests += 1;
-        }
-        const channelId = n(d['channelId']);
-        if (channelId > 0) {
-          const channel = this.channels.get(channelId) ?? { used: 0, requests: 0 };
-          channel.used += quota;
-          channel.requests += 1;
-          this.channels.set(channelId, channel);
-        }
-        return;
-      }
-      case 'TaskRefunded': {
-        const quota = n(d['quota']);
-        const user = this.user(n(d['userId']));
-        user.charged -= quota;
-        user.requests -= 1;
-        const token = this.tokens.get(n(d['tokenId']));
-        if (token) {
-          token.used -= quota;
-          token.chargedSinceCap -= quota;
-        }
-        const channelId = n(d['channelId']);
-        if (channelId > 0) {
-          const channel = this.channels.get(channelId) ?? { used: 0, requests: 0 };
-          channel.used -= quota;
-          this.channels.set(channelId, channel);
-        }
-        return;
-      }
+      case 'RequestRelayed':
+        return this.charged(d);
+      case 'TaskRefunded':
+        return this.refunded(d);
     }
+  }
+
+  /** The opening balance: quota + used credited, used charged in requestCount requests. */
+  private openingBalance(d: Data): void {
+    const user = this.user(n(d['userId']));
+    user.billingEvents += 1;
+    user.credited += n(d['quota']) + n(d['usedQuota']);
+    user.charged += n(d['usedQuota']);
+    user.requests += n(d['requestCount']);
+    user.aff += n(d['affQuota']);
+  }
+
+  private tokenImported(d: Data): void {
+    this.tokens.set(n(d['tokenId']), {
+      userId: n(d['userId']),
+      unlimited: d['unlimitedQuota'] === true,
+      cap: n(d['remainQuota']),
+      chargedSinceCap: 0,
+      used: n(d['usedQuota']),
+      requests: 0,
+      tokenEvents: 1,
+      deleted: d['deleted'] === true,
+    });
+  }
+
+  private credited(type: string, d: Data): void {
+    const user = this.user(n(d['userId']));
+    const delta = billingDeltaOf(type, d);
+    user.billingEvents += 1;
+    user.credited += delta.quota;
+    user.aff += delta.affQuota;
+  }
+
+  /** A created or updated token: its cap starts again from the new remain_quota. */
+  private tokenCapSet(d: Data): void {
+    const id = n(d['tokenId']);
+    const token = this.tokens.get(id) ?? {
+      userId: n(d['userId']),
+      unlimited: false,
+      cap: 0,
+      chargedSinceCap: 0,
+      used: 0,
+      requests: 0,
+      tokenEvents: 0,
+      deleted: false,
+    };
+    token.tokenEvents += 1;
+    token.unlimited = d['unlimitedQuota'] === true;
+    token.cap = n(d['remainQuota']);
+    token.chargedSinceCap = 0;
+    this.tokens.set(id, token);
+  }
+
+  /** A usage receipt: charged to its user, token and channel, one request each. */
+  private charged(d: Data): void {
+    const quota = n(d['quota']);
+    const user = this.user(n(d['userId']));
+    user.charged += quota;
+    user.requests += 1;
+    const token = this.tokens.get(n(d['tokenId']));
+    if (token) {
+      token.used += quota;
+      token.chargedSinceCap += quota;
+      token.requests += 1;
+    }
+    const channelId = n(d['channelId']);
+    if (channelId > 0) {
+      const channel = this.channel(channelId);
+      channel.used += quota;
+      channel.requests += 1;
+    }
+  }
+
+  /** A task refund takes its receipt's charge back (and the user's request; token and channel keep theirs). */
+  private refunded(d: Data): void {
+    const quota = n(d['quota']);
+    const user = this.user(n(d['userId']));
+    user.charged -= quota;
+    user.requests -= 1;
+    const token = this.tokens.get(n(d['tokenId']));
+    if (token) {
+      token.used -= quota;
+      token.chargedSinceCap -= quota;
+    }
+    const channelId = n(d['channelId']);
+    if (channelId > 0) this.channel(channelId).used -= quota;
   }
 
   private user(id: number): UserSums {
@@ -179,5 +185,14 @@ export class LedgerFold {
       this.users.set(id, user);
     }
     return user;
+  }
+
+  private channel(id: number): ChannelSums {
+    let channel = this.channels.get(id);
+    if (!channel) {
+      channel = { used: 0, requests: 0 };
+      this.channels.set(id, channel);
+    }
+    return channel;
   }
 }

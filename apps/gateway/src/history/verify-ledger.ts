@@ -49,6 +49,31 @@ export async function verifyLedger(
   options: VerifyOptions = {},
 ): Promise<LedgerReportDto> {
   const started = Date.now();
+  const { head, fold, scanned } = await scanLedger(events, options);
+  await options.beforeCompare?.(head);
+  const headCommit = head ? Number(head.commit) : 0;
+  const mismatches = new Mismatches();
+  const each = (collection: string, visit: (doc: Counted) => void) =>
+    eachDocUpTo(readStore, collection, headCommit, visit);
+  const users = await each(USERS, (doc) => checkUser(doc, fold, options.book, mismatches));
+  const tokens = await each(TOKENS, (doc) => checkToken(doc, fold, options.book, mismatches));
+  const channels = await each(CHANNELS, (doc) => checkChannel(doc, fold, mismatches));
+  return {
+    ok: mismatches.list.length === 0,
+    events: scanned,
+    position: head ? serializePosition(head) : null,
+    checked: { users: users.visited, tokens: tokens.visited, channels: channels.visited },
+    skipped: users.skipped + tokens.skipped + channels.skipped,
+    mismatches: mismatches.list,
+    duration_ms: Date.now() - started,
+  };
+}
+
+/** Folds the ledger's events up to the head at the start, a chunk at a time. */
+async function scanLedger(
+  events: EventStore,
+  options: VerifyOptions,
+): Promise<{ head: Position | null; fold: LedgerFold; scanned: number }> {
   const head = await events.headPosition();
   const fold = new LedgerFold();
   let scanned = 0;
@@ -72,114 +97,113 @@ export async function verifyLedger(
     await nextTick();
   }
   options.onProgress?.(total, total);
-  await options.beforeCompare?.(head);
+  return { head, fold, scanned };
+}
 
-  const headCommit = head ? Number(head.commit) : 0;
-  const mismatches: LedgerMismatchDto[] = [];
+/**
+ * Every document of a collection, a page at a time: those at or before the scanned head are
+ * visited, those past it (written since the scan began) only counted.
+ */
+async function eachDocUpTo(
+  readStore: ReadStore,
+  collection: string,
+  headCommit: number,
+  visit: (doc: Counted) => void,
+): Promise<{ visited: number; skipped: number }> {
+  let visited = 0;
   let skipped = 0;
-  const checked = { users: 0, tokens: 0, channels: 0 };
-  const check = (
-    base: Omit<LedgerMismatchDto, 'field' | 'expected' | 'actual' | 'source'>,
+  for (let skip = 0; ; skip += PAGE) {
+    const docs = await readStore
+      .collection<Counted>(collection)
+      .find({}, { sort: { id: 1 }, skip, limit: PAGE });
+    for (const doc of docs) {
+      if ((doc.source_position ?? 0) > headCommit) skipped += 1;
+      else {
+        visited += 1;
+        visit(doc);
+      }
+    }
+    if (docs.length < PAGE) return { visited, skipped };
+    await nextTick();
+  }
+}
+
+type MismatchSubject = Omit<LedgerMismatchDto, 'field' | 'expected' | 'actual' | 'source'>;
+
+/** The mismatches found: one per field whose value is not what the events sum to. */
+class Mismatches {
+  readonly list: LedgerMismatchDto[] = [];
+
+  check(
+    subject: MismatchSubject,
     source: LedgerMismatchDto['source'],
     field: string,
     expected: number,
     actual: unknown,
-  ) => {
+  ): void {
     const value = typeof actual === 'number' ? actual : null;
-    if (value !== expected) mismatches.push({ ...base, field, expected, actual: value, source });
-  };
-  /** Every document of a collection, a page at a time. */
-  const eachDoc = async (collection: string, visit: (doc: Counted) => void) => {
-    for (let skip = 0; ; skip += PAGE) {
-      const docs = await readStore
-        .collection<Counted>(collection)
-        .find({}, { sort: { id: 1 }, skip, limit: PAGE });
-      for (const doc of docs) {
-        if ((doc.source_position ?? 0) > headCommit) skipped += 1;
-        else visit(doc);
-      }
-      if (docs.length < PAGE) return;
-      await nextTick();
-    }
-  };
+    if (value !== expected) this.list.push({ ...subject, field, expected, actual: value, source });
+  }
+}
 
-  await eachDoc(USERS, (doc) => {
-    checked.users += 1;
-    const sums = fold.users.get(doc.id) ?? {
-      credited: 0,
-      charged: 0,
-      requests: 0,
-      aff: 0,
-      billingEvents: 0,
-    };
-    const base = {
-      kind: 'user' as const,
-      id: doc.id,
-      name: text(doc['username']),
-      streams: [`billing-${doc.id}`, 'usage-*'],
-      events: sums.billingEvents + sums.requests,
-    };
-    check(base, 'read_model', 'quota', sums.credited - sums.charged, doc['quota']);
-    check(base, 'read_model', 'used_quota', sums.charged, doc['used_quota']);
-    check(base, 'read_model', 'request_count', sums.requests, doc['request_count']);
-    check(base, 'read_model', 'aff_quota', sums.aff, doc['aff_quota']);
-    if (options.book)
-      check(
-        base,
-        'balance_book',
-        'quota',
-        sums.credited - sums.charged,
-        options.book.settledBalance(doc.id),
-      );
-  });
-  await eachDoc(TOKENS, (doc) => {
-    checked.tokens += 1;
-    const sums = fold.tokens.get(doc.id);
-    const base = {
-      kind: 'token' as const,
-      id: doc.id,
-      name: text(doc['name']),
-      streams: [`token-${doc.id}`, 'usage-*'],
-      events: (sums?.tokenEvents ?? 0) + (sums?.requests ?? 0),
-    };
-    const remain = sums ? sums.cap - sums.chargedSinceCap : 0;
-    check(base, 'read_model', 'remain_quota', remain, doc['remain_quota']);
-    check(base, 'read_model', 'used_quota', sums?.used ?? 0, doc['used_quota']);
-    if (options.book) {
-      check(base, 'balance_book', 'used_quota', sums?.used ?? 0, options.book.tokenUsed(doc.id));
-      check(
-        base,
-        'balance_book',
-        'remain_quota',
-        remain,
-        options.book.tokenSettledRemaining(doc.id),
-      );
-    }
-  });
-  await eachDoc(CHANNELS, (doc) => {
-    checked.channels += 1;
-    const sums = fold.channels.get(doc.id);
-    check(
-      {
-        kind: 'channel',
-        id: doc.id,
-        name: text(doc['name']),
-        streams: ['usage-*'],
-        events: sums?.requests ?? 0,
-      },
-      'read_model',
-      'used_quota',
-      sums?.used ?? 0,
-      doc['used_quota'],
-    );
-  });
-  return {
-    ok: mismatches.length === 0,
-    events: scanned,
-    position: head ? serializePosition(head) : null,
-    checked,
-    skipped,
-    mismatches,
-    duration_ms: Date.now() - started,
+const NO_USER_SUMS = { credited: 0, charged: 0, requests: 0, aff: 0, billingEvents: 0 };
+
+function checkUser(
+  doc: Counted,
+  fold: LedgerFold,
+  book: BookView | undefined,
+  mismatches: Mismatches,
+): void {
+  const sums = fold.users.get(doc.id) ?? NO_USER_SUMS;
+  const subject: MismatchSubject = {
+    kind: 'user',
+    id: doc.id,
+    name: text(doc['username']),
+    streams: [`billing-${doc.id}`, 'usage-*'],
+    events: sums.billingEvents + sums.requests,
   };
+  const balance = sums.credited - sums.charged;
+  mismatches.check(subject, 'read_model', 'quota', balance, doc['quota']);
+  mismatches.check(subject, 'read_model', 'used_quota', sums.charged, doc['used_quota']);
+  mismatches.check(subject, 'read_model', 'request_count', sums.requests, doc['request_count']);
+  mismatches.check(subject, 'read_model', 'aff_quota', sums.aff, doc['aff_quota']);
+  if (book)
+    mismatches.check(subject, 'balance_book', 'quota', balance, book.settledBalance(doc.id));
+}
+
+function checkToken(
+  doc: Counted,
+  fold: LedgerFold,
+  book: BookView | undefined,
+  mismatches: Mismatches,
+): void {
+  const sums = fold.tokens.get(doc.id);
+  const subject: MismatchSubject = {
+    kind: 'token',
+    id: doc.id,
+    name: text(doc['name']),
+    streams: [`token-${doc.id}`, 'usage-*'],
+    events: (sums?.tokenEvents ?? 0) + (sums?.requests ?? 0),
+  };
+  const remain = sums ? sums.cap - sums.chargedSinceCap : 0;
+  const used = sums?.used ?? 0;
+  mismatches.check(subject, 'read_model', 'remain_quota', remain, doc['remain_quota']);
+  mismatches.check(subject, 'read_model', 'used_quota', used, doc['used_quota']);
+  if (book) {
+    mismatches.check(subject, 'balance_book', 'used_quota', used, book.tokenUsed(doc.id));
+    const bookRemain = book.tokenSettledRemaining(doc.id);
+    mismatches.check(subject, 'balance_book', 'remain_quota', remain, bookRemain);
+  }
+}
+
+function checkChannel(doc: Counted, fold: LedgerFold, mismatches: Mismatches): void {
+  const sums = fold.channels.get(doc.id);
+  const subject: MismatchSubject = {
+    kind: 'channel',
+    id: doc.id,
+    name: text(doc['name']),
+    streams: ['usage-*'],
+    events: sums?.requests ?? 0,
+  };
+  mismatches.check(subject, 'read_model', 'used_quota', sums?.used ?? 0, doc['used_quota']);
 }

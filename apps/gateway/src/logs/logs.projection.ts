@@ -11,11 +11,9 @@ import {
   LOG_IMPORT_EVENT_TYPES,
   TASK_REFUND_EVENT_TYPES,
   USAGE_EVENT_TYPES,
-  taskRefundLogText,
   type BillingEvent,
   type LogEvent,
   type LogImported,
-  type RequestRelayed,
   type TaskRefunded,
   type UsageEvent,
   type UserImported,
@@ -33,6 +31,7 @@ import {
   type LogTotalsDocument,
   type LogUserDocument,
 } from './log.document';
+import { baseRow, billingRow, consumptionRow, importedRow, refundRow } from './log-rows';
 
 type Source =
   BillingEvent | UsageEvent | TaskRefunded | LogEvent | UserRegistered | UserImported | UserRenamed;
@@ -48,12 +47,6 @@ function usernameOf(userId: number, session: ReadStoreSession): Promise<string> 
     return user?.username ?? '';
   });
 }
-
-const seconds = (event: RecordedEvent): number => {
-  const at = event.metadata['occurredAt'];
-  const ms = typeof at === 'string' ? Date.parse(at) : event.recordedAt.getTime();
-  return Math.floor(ms / 1000);
-};
 
 /**
  * logs: one row per balance-changing event — 1 top-up (redemption), 2 consumption (RequestRelayed
@@ -181,40 +174,7 @@ function addToTotals(writes: BatchWrites, userId: number, quota: number, positio
   }
 }
 
-/** An imported row as the source wrote it: its time, its username, its figures. */
-function importedRow(id: number, d: LogImported['data']): LogDocument {
-  return {
-    _id: String(id),
-    id,
-    created_at: d.createdAt,
-    type: d.type as LogDocument['type'],
-    user_id: d.userId,
-    username: d.username,
-    token_name: d.tokenName,
-    model_name: d.modelName,
-    quota: d.quota,
-    prompt_tokens: d.promptTokens,
-    completion_tokens: d.completionTokens,
-    use_time: d.useTime,
-    is_stream: d.isStream,
-    channel: d.channelId,
-    retry: '',
-    ip: '',
-    content: d.content,
-    other: d.other,
-    admin_id: 0,
-  };
-}
-
-/** new-api's content of a task's charge row (`%.2f`); Suno's names no task id. */
-function taskChargeLogText(
-  d: Pick<RequestRelayed['data'], 'modelPrice' | 'groupRatio'>,
-  task: NonNullable<RequestRelayed['data']['task']>,
-): string {
-  const text = `模型固定价格 ${d.modelPrice.toFixed(2)}，分组倍率 ${d.groupRatio.toFixed(2)}，操作 ${task.action}`;
-  return task.platform === 'midjourney' ? `${text}，ID ${task.upstreamTaskId}` : text;
-}
-
+/** The row of a balance-changing event (log-rows.ts words each); null when it makes none. */
 async function toRow(
   event: RowSource,
   recorded: RecordedEvent,
@@ -223,122 +183,13 @@ async function toRow(
   const id = Number(recorded.position.commit);
   if (event.type === 'LogImported') return importedRow(id, event.data);
   const userId = event.data.userId;
-  const actor = recorded.metadata['actor'] as { id?: number | null } | undefined;
-  const base: LogDocument = {
-    _id: String(id),
-    id,
-    created_at: seconds(recorded),
-    type: 4,
-    user_id: userId,
-    username: await usernameOf(userId, session),
-    token_name: '',
-    model_name: '',
-    quota: 0,
-    prompt_tokens: 0,
-    completion_tokens: 0,
-    use_time: 0,
-    is_stream: false,
-    channel: 0,
-    retry: '',
-    ip: typeof recorded.metadata['ip'] === 'string' ? recorded.metadata['ip'] : '',
-    content: '',
-    other: '',
-    admin_id: 0,
-  };
+  const base = baseRow(id, recorded, userId, await usernameOf(userId, session));
   switch (event.type) {
-    case 'QuotaGranted': {
-      const { amount, reason, reference } = event.data;
-      if (reason === 'redemption')
-        return {
-          ...base,
-          type: 1,
-          quota: amount,
-          content: `通过兑换码充值 ${amount} 额度${reference ? `（${reference}）` : ''}`,
-        };
-      if (reason === 'topup')
-        return { ...base, type: 1, quota: amount, content: `充值 ${amount} 额度` };
-      if (reason === 'new_user')
-        return { ...base, quota: amount, content: `新用户注册赠送 ${amount} 额度` };
-      return { ...base, quota: amount, content: `使用邀请码赠送 ${amount} 额度` };
-    }
-    case 'InviterRewarded':
-      return {
-        ...base,
-        quota: event.data.amount,
-        content: `邀请用户赠送 ${event.data.amount} 额度（待划转）`,
-      };
-    case 'AffQuotaTransferred':
-      return {
-        ...base,
-        quota: event.data.amount,
-        content: `邀请额度划转 ${event.data.amount} 到余额`,
-      };
-    case 'BudgetSet':
-      return null; // not a balance change: the audit history lists it (docs/budgets.md)
-    case 'BalanceImported':
-      return null; // an opening balance, not a log row (the source's logs are imported as rows)
-    case 'QuotaAdjusted':
-      return {
-        ...base,
-        type: 3,
-        quota: event.data.delta,
-        content: `管理员将用户额度从 ${event.data.from} 修改为 ${event.data.to}`,
-        admin_id: typeof actor?.id === 'number' ? actor.id : 0,
-      };
-    case 'RequestRelayed': {
-      const d = event.data;
-      return {
-        ...base,
-        type: 2,
-        token_name: d.tokenName,
-        model_name: d.model,
-        quota: d.quota,
-        prompt_tokens: d.promptTokens,
-        completion_tokens: d.completionTokens,
-        use_time: Math.round(d.useTimeMs / 1000),
-        is_stream: d.stream,
-        channel: d.channelId,
-        retry: d.channelChain.length > 1 ? d.channelChain.join(',') : '',
-        ip: d.ip,
-        content: d.task ? taskChargeLogText(d, d.task) : '',
-        other: JSON.stringify({
-          ...(d.firstTokenMs === null ? {} : { frt: d.firstTokenMs }),
-          model_ratio: d.modelRatio,
-          completion_ratio: d.completionRatio,
-          group_ratio: d.groupRatio,
-          model_price: d.modelPrice,
-          cache_ratio: d.cacheRatio,
-          // The anchors' names for the cache counts; only when there were any (most calls).
-          ...(d.cachedTokens > 0 ? { cache_tokens: d.cachedTokens } : {}),
-          ...(d.cacheCreationTokens
-            ? {
-                cache_creation_tokens: d.cacheCreationTokens,
-                cache_creation_ratio: d.cacheCreationRatio,
-              }
-            : {}),
-          ...(d.reasoningTokens ? { reasoning_tokens: d.reasoningTokens } : {}),
-          // The output ceiling's story: lowered to what the payer could afford, ignored by the
-          // upstream, the stream cut at its reservation, the cost past the reservation (a debt).
-          ...(d.loweredCeiling !== undefined
-            ? { lowered_ceiling: d.loweredCeiling, lowered_by: d.loweredBy }
-            : {}),
-          ...(d.ceilingIgnored ? { ceiling_ignored: true } : {}),
-          ...(d.streamCut ? { stream_cut: true } : {}),
-          ...(d.overrun ? { overrun: d.overrun } : {}),
-          admin_info: { use_channel: d.channelChain },
-        }),
-      };
-    }
-    case 'TaskRefunded': {
-      const d = event.data;
-      return {
-        ...base,
-        type: 4,
-        model_name: d.model,
-        channel: d.channelId,
-        quota: d.quota,
-        content: taskRefundLogText(d),
-      };
-    }
+    case 'RequestRelayed':
+      return consumptionRow(event.data, base);
+    case 'TaskRefunded':
+      return refundRow(event.data, base);
+    default:
+      return billingRow(event, base, recorded);
   }
 }

@@ -1,5 +1,5 @@
 import { DomainError } from '../shared/domain-error';
-import { type OptionDefinition } from './option-catalogue';
+import { type OptionDefinition, type OptionKind } from './option-catalogue';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -44,108 +44,116 @@ export function normalizeOptionValue(
   raw: string,
 ): string {
   const value = definition.kind === 'text' ? raw : raw.trim();
-  const min = definition.min ?? Number.NEGATIVE_INFINITY;
-  const max = definition.max ?? Number.POSITIVE_INFINITY;
   switch (definition.kind) {
     case 'bool':
       if (value !== 'true' && value !== 'false')
         throw new DomainError('option.invalid_bool', { key });
       return value;
-    case 'int': {
-      if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
-        throw new DomainError('option.invalid_int', { key });
-      if (Number(value) < min) throw new DomainError('option.below_minimum', { key, min });
-      return String(Number(value));
-    }
-    case 'float': {
-      const n = Number(value);
-      if (value === '' || !Number.isFinite(n))
-        throw new DomainError('option.invalid_number', { key });
-      if (n < min) throw new DomainError('option.below_minimum', { key, min });
-      if (n > max) throw new DomainError('option.above_maximum', { key, max });
-      return value;
-    }
+    case 'int':
+      return normalizeInt(key, definition, value);
+    case 'float':
+      return checkFloat(key, definition, value);
     case 'string':
     case 'text':
       if (definition.choices && !definition.choices.includes(value))
-        throw new DomainError('option.invalid_choice', {
-          key,
-          choices: definition.choices.join(', '),
-        });
+        throw invalidChoice(key, definition.choices);
       return value;
-    case 'address': {
-      const stripped = value.replace(/\/+$/, '');
-      if (stripped !== '' && !URL_PATTERN.test(stripped))
-        throw new DomainError('option.invalid_address', { key });
-      return stripped;
-    }
-    case 'json-object-number': {
-      const parsed = parseJson(key, value);
-      if (
-        !isPlainObject(parsed) ||
-        !Object.values(parsed).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)
-      )
-        throw invalidJson(key);
-      return value;
-    }
-    case 'json-object-string': {
-      const parsed = parseJson(key, value);
-      if (!isPlainObject(parsed) || !Object.values(parsed).every((v) => typeof v === 'string'))
-        throw invalidJson(key);
-      const choices = definition.choices;
-      const bad = choices
-        ? Object.values(parsed).find((v) => v !== '' && !choices.includes(v as string))
-        : undefined;
-      if (bad !== undefined)
-        throw new DomainError('option.invalid_choice', { key, choices: choices!.join(', ') });
-      return value;
-    }
-    case 'json-object-int': {
-      // new-api's model → max_tokens map: whole numbers, none negative.
-      const parsed = parseJson(key, value);
-      if (
-        !isPlainObject(parsed) ||
-        !Object.values(parsed).every(
-          (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0,
-        )
-      )
-        throw invalidJson(key);
-      return value;
-    }
-    case 'json-model-headers': {
-      // new-api's model → header name → list of values.
-      const parsed = parseJson(key, value);
-      const valid =
-        isPlainObject(parsed) &&
-        Object.values(parsed).every(
-          (headers) =>
-            isPlainObject(headers) &&
-            Object.values(headers).every(
-              (values) => Array.isArray(values) && values.every((v) => typeof v === 'string'),
-            ),
-        );
-      if (!valid) throw invalidJson(key);
-      return value;
-    }
-    case 'json-chats': {
-      const parsed = parseJson(key, value);
-      const valid =
-        Array.isArray(parsed) &&
-        parsed.every(
-          (item) => isPlainObject(item) && Object.values(item).every((v) => typeof v === 'string'),
-        );
-      if (!valid) throw invalidJson(key);
-      return value;
-    }
-    case 'email-list': {
-      const entries = value
-        .split(/[,\n]/)
-        .map((entry) => entry.trim().toLowerCase())
-        .filter((entry) => entry !== '');
-      const unique = [...new Set(entries)];
-      const bad = unique.find((entry) => !DOMAIN_PATTERN.test(entry));
-      if (bad !== undefined) throw new DomainError('option.invalid_email_domain', { domain: bad });
-      return unique.join(',');
-    }
+    case 'address':
+      return normalizeAddress(key, value);
+    case 'email-list':
+      return normalizeEmailList(value);
+    case 'json-object-number':
+    case 'json-object-string':
+    case 'json-object-int':
+    case 'json-model-headers':
+    case 'json-chats':
+      return checkJson(key, definition.kind, definition.choices, value);
   }
+}
+
+const invalidChoice = (key: string, choices: readonly string[]) =>
+  new DomainError('option.invalid_choice', { key, choices: choices.join(', ') });
+
+function normalizeInt(key: string, definition: OptionDefinition, value: string): string {
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new DomainError('option.invalid_int', { key });
+  const min = definition.min ?? Number.NEGATIVE_INFINITY;
+  if (Number(value) < min) throw new DomainError('option.below_minimum', { key, min });
+  return String(Number(value));
+}
+
+function checkFloat(key: string, definition: OptionDefinition, value: string): string {
+  const n = Number(value);
+  if (value === '' || !Number.isFinite(n)) throw new DomainError('option.invalid_number', { key });
+  const min = definition.min ?? Number.NEGATIVE_INFINITY;
+  const max = definition.max ?? Number.POSITIVE_INFINITY;
+  if (n < min) throw new DomainError('option.below_minimum', { key, min });
+  if (n > max) throw new DomainError('option.above_maximum', { key, max });
+  return value;
+}
+
+function normalizeAddress(key: string, value: string): string {
+  const stripped = value.replace(/\/+$/, '');
+  if (stripped !== '' && !URL_PATTERN.test(stripped))
+    throw new DomainError('option.invalid_address', { key });
+  return stripped;
+}
+
+function normalizeEmailList(value: string): string {
+  const entries = value
+    .split(/[,\n]/)
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== '');
+  const unique = [...new Set(entries)];
+  const bad = unique.find((entry) => !DOMAIN_PATTERN.test(entry));
+  if (bad !== undefined) throw new DomainError('option.invalid_email_domain', { domain: bad });
+  return unique.join(',');
+}
+
+type JsonKind = Extract<OptionKind, `json-${string}`>;
+
+/** The shape each JSON kind must parse to; the value itself is stored as sent. */
+const JSON_SHAPES: Record<JsonKind, (parsed: unknown) => boolean> = {
+  'json-object-number': (parsed) =>
+    isPlainObject(parsed) &&
+    Object.values(parsed).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0),
+  'json-object-string': (parsed) =>
+    isPlainObject(parsed) && Object.values(parsed).every((v) => typeof v === 'string'),
+  // new-api's model → max_tokens map: whole numbers, none negative.
+  'json-object-int': (parsed) =>
+    isPlainObject(parsed) &&
+    Object.values(parsed).every((v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0),
+  // new-api's model → header name → list of values.
+  'json-model-headers': (parsed) =>
+    isPlainObject(parsed) &&
+    Object.values(parsed).every(
+      (headers) =>
+        isPlainObject(headers) &&
+        Object.values(headers).every(
+          (values) => Array.isArray(values) && values.every((v) => typeof v === 'string'),
+        ),
+    ),
+  'json-chats': (parsed) =>
+    Array.isArray(parsed) &&
+    parsed.every(
+      (item) => isPlainObject(item) && Object.values(item).every((v) => typeof v === 'string'),
+    ),
+};
+
+function checkJson(
+  key: string,
+  kind: JsonKind,
+  choices: readonly string[] | undefined,
+  value: string,
+): string {
+  const parsed = parseJson(key, value);
+  if (!JSON_SHAPES[kind](parsed)) throw invalidJson(key);
+  // A map of strings with choices: each non-empty value must be one of them.
+  if (kind === 'json-object-string' && choices) {
+    const bad = Object.values(parsed as Record<string, string>).find(
+      (v) => v !== '' && !choices.includes(v),
+    );
+    if (bad !== undefined) throw invalidChoice(key, choices);
+  }
+  return value;
 }

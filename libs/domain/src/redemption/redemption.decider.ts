@@ -97,87 +97,25 @@ function assertExists(state: RedemptionState): void {
   if (!state.exists || state.deleted) throw new DomainError('redemption.not_found');
 }
 
+type CommandOf<Type extends RedemptionCommand['type']> = Extract<RedemptionCommand, { type: Type }>;
+
+/** Each command is decided by its own function below; the switch only dispatches. */
 export const redemptionDecider: Decider<RedemptionCommand, RedemptionState, RedemptionEvent> = {
   initialState: initialRedemptionState,
   evolve: evolveRedemption,
   decide(command, state, { now }) {
     const seconds = Math.floor(now.getTime() / 1000);
     switch (command.type) {
-      case 'CreateRedemption': {
-        if (state.exists) throw new DomainError('redemption.already_exists');
-        const name = assertRedemptionFields(command.name, command.quota);
-        return [
-          {
-            type: 'RedemptionCreated',
-            data: {
-              redemptionId: command.redemptionId,
-              createdBy: command.createdBy,
-              name,
-              quota: command.quota,
-              sealedKey: command.sealedKey,
-              keyHash: command.keyHash,
-              createdTime: seconds,
-            },
-          },
-        ];
-      }
-      case 'ImportRedemption': {
-        const r = command.redemption;
-        if (state.exists && state.redemptionId === r.redemptionId) return [];
-        if (state.exists) throw new DomainError('redemption.already_exists');
-        if (r.status !== 1 && r.status !== 2 && r.status !== 3)
-          throw new DomainError('redemption.status_invalid');
-        if (!Number.isSafeInteger(r.quota) || r.quota < 0)
-          throw new DomainError('redemption.quota_invalid');
-        if (!r.keyHash) throw new DomainError('redemption.key_required');
-        return [{ type: 'RedemptionImported', data: r }];
-      }
-      case 'UpdateRedemption': {
-        assertExists(state);
-        if (state.status !== RedemptionStatus.Unused)
-          throw new DomainError('redemption.not_editable');
-        const name = assertRedemptionFields(command.name, command.quota);
-        if (name === state.name && command.quota === state.quota) return [];
-        return [
-          {
-            type: 'RedemptionUpdated',
-            data: { redemptionId: state.redemptionId, name, quota: command.quota },
-          },
-        ];
-      }
-      case 'ChangeRedemptionStatus': {
-        assertExists(state);
-        if (
-          command.status !== RedemptionStatus.Unused &&
-          command.status !== RedemptionStatus.Disabled
-        )
-          throw new DomainError('redemption.status_invalid');
-        if (state.status === RedemptionStatus.Used)
-          throw new DomainError('redemption.already_used');
-        if (state.status === command.status) return [];
-        return [
-          {
-            type: 'RedemptionStatusChanged',
-            data: { redemptionId: state.redemptionId, from: state.status, to: command.status },
-          },
-        ];
-      }
+      case 'CreateRedemption':
+        return decideCreate(command, state, seconds);
+      case 'ImportRedemption':
+        return decideImport(command, state);
+      case 'UpdateRedemption':
+        return decideUpdate(command, state);
+      case 'ChangeRedemptionStatus':
+        return decideStatusChange(command, state);
       case 'RedeemCode':
-        if (!state.exists || state.deleted) throw new DomainError('redemption.invalid_code');
-        if (state.status === RedemptionStatus.Used)
-          throw new DomainError('redemption.already_used');
-        if (state.status !== RedemptionStatus.Unused) throw new DomainError('redemption.disabled');
-        return [
-          {
-            type: 'RedemptionRedeemed',
-            data: {
-              redemptionId: state.redemptionId,
-              userId: command.userId,
-              quota: state.quota,
-              redeemedTime: seconds,
-            },
-          },
-        ];
+        return decideRedeem(command, state, seconds);
       case 'DeleteRedemption':
         assertExists(state);
         return [
@@ -189,3 +127,101 @@ export const redemptionDecider: Decider<RedemptionCommand, RedemptionState, Rede
     }
   },
 };
+
+function decideCreate(
+  command: CommandOf<'CreateRedemption'>,
+  state: RedemptionState,
+  seconds: number,
+): RedemptionEvent[] {
+  if (state.exists) throw new DomainError('redemption.already_exists');
+  const name = assertRedemptionFields(command.name, command.quota);
+  return [
+    {
+      type: 'RedemptionCreated',
+      data: {
+        redemptionId: command.redemptionId,
+        createdBy: command.createdBy,
+        name,
+        quota: command.quota,
+        sealedKey: command.sealedKey,
+        keyHash: command.keyHash,
+        createdTime: seconds,
+      },
+    },
+  ];
+}
+
+function decideImport(
+  command: CommandOf<'ImportRedemption'>,
+  state: RedemptionState,
+): RedemptionEvent[] {
+  const r = command.redemption;
+  if (state.exists && state.redemptionId === r.redemptionId) return [];
+  if (state.exists) throw new DomainError('redemption.already_exists');
+  if (
+    r.status !== RedemptionStatus.Unused &&
+    r.status !== RedemptionStatus.Disabled &&
+    r.status !== RedemptionStatus.Used
+  )
+    throw new DomainError('redemption.status_invalid');
+  if (!Number.isSafeInteger(r.quota) || r.quota < 0)
+    throw new DomainError('redemption.quota_invalid');
+  if (!r.keyHash) throw new DomainError('redemption.key_required');
+  return [{ type: 'RedemptionImported', data: r }];
+}
+
+/** Only an unused code may be edited; the same name and quota again record nothing. */
+function decideUpdate(
+  command: CommandOf<'UpdateRedemption'>,
+  state: RedemptionState,
+): RedemptionEvent[] {
+  assertExists(state);
+  if (state.status !== RedemptionStatus.Unused) throw new DomainError('redemption.not_editable');
+  const name = assertRedemptionFields(command.name, command.quota);
+  if (name === state.name && command.quota === state.quota) return [];
+  return [
+    {
+      type: 'RedemptionUpdated',
+      data: { redemptionId: state.redemptionId, name, quota: command.quota },
+    },
+  ];
+}
+
+/** By hand only between unused and disabled; a used code stays used. */
+function decideStatusChange(
+  command: CommandOf<'ChangeRedemptionStatus'>,
+  state: RedemptionState,
+): RedemptionEvent[] {
+  assertExists(state);
+  if (command.status !== RedemptionStatus.Unused && command.status !== RedemptionStatus.Disabled)
+    throw new DomainError('redemption.status_invalid');
+  if (state.status === RedemptionStatus.Used) throw new DomainError('redemption.already_used');
+  if (state.status === command.status) return [];
+  return [
+    {
+      type: 'RedemptionStatusChanged',
+      data: { redemptionId: state.redemptionId, from: state.status, to: command.status },
+    },
+  ];
+}
+
+function decideRedeem(
+  command: CommandOf<'RedeemCode'>,
+  state: RedemptionState,
+  seconds: number,
+): RedemptionEvent[] {
+  if (!state.exists || state.deleted) throw new DomainError('redemption.invalid_code');
+  if (state.status === RedemptionStatus.Used) throw new DomainError('redemption.already_used');
+  if (state.status !== RedemptionStatus.Unused) throw new DomainError('redemption.disabled');
+  return [
+    {
+      type: 'RedemptionRedeemed',
+      data: {
+        redemptionId: state.redemptionId,
+        userId: command.userId,
+        quota: state.quota,
+        redeemedTime: seconds,
+      },
+    },
+  ];
+}

@@ -1,10 +1,20 @@
 import { Role, UserStatus, isAdmin, isRoot } from '@tollgate/contracts';
-import type { Decider } from '../shared/decider';
+import type { DecideContext, Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type {
+  BindEmail,
   BindExternalIdentity,
+  ChangeGroup,
   ChangeNotificationSettings,
+  ChangePassword,
+  CompleteSetup,
+  EditUser,
+  ImportUser,
   ManageUser,
+  RegisterUser,
+  RenameUser,
+  SignOut,
+  UpdateProfile,
   UserCommand,
 } from './user.commands';
 import { EXTERNAL_PROVIDERS, NOTIFY_TYPES, type UserEvent } from './user.events';
@@ -18,6 +28,7 @@ import {
 } from './user.rules';
 import { evolveUser, initialUserState, type UserState } from './user.state';
 
+/** Each command is decided by its own function below; the switch only dispatches. */
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
   // 2: the state no longer holds the password hash; older snapshots (with it) are not read.
   // 3: defaultPassword (the first-run wizard); older snapshots lack it.
@@ -27,96 +38,20 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
   evolve: evolveUser,
   decide(command, state, context) {
     switch (command.type) {
-      case 'EditUser': {
-        const {
-          displayName,
-          remark,
-          passwordHash,
-          passwordReason = 'self',
-          group,
-          actor,
-        } = command;
-        const parts: UserCommand[] = [{ type: 'UpdateProfile', displayName, remark, actor }];
-        if (passwordHash !== undefined)
-          parts.push({ type: 'ChangePassword', passwordHash, reason: passwordReason, actor });
-        if (group !== undefined) {
-          if (!actor) throw new DomainError('common.invalid_params');
-          parts.push({ type: 'ChangeGroup', group, actor });
-        }
-        // Each part reads the same state: none of them depends on another's outcome.
-        return parts.flatMap((part) => userDecider.decide(part, state, context));
-      }
-      case 'RegisterUser': {
-        if (state.exists) throw new DomainError('user.already_exists');
-        assertValidUsername(command.username);
-        assertValidDisplayName(command.displayName);
-        const { type: _type, ...data } = command;
-        return [{ type: 'UserRegistered', data }];
-      }
-      case 'ImportUser': {
-        // The same source row again (a resumed or repeated import): already taken over.
-        if (state.imported) return [];
-        // Only the untouched default root (bootstrap, password never changed) may be replaced.
-        if (state.exists && !(isRoot(state.role) && state.defaultPassword))
-          throw new DomainError('user.already_exists');
-        const u = command.user;
-        if (!Number.isSafeInteger(u.userId) || u.userId <= 0 || u.username.trim() === '')
-          throw new DomainError('common.invalid_params');
-        return [{ type: 'UserImported', data: u }];
-      }
+      case 'EditUser':
+        return decideEdit(command, state, context);
+      case 'RegisterUser':
+        return decideRegister(command, state);
+      case 'ImportUser':
+        return decideImport(command, state);
       case 'ChangePassword':
-        assertExisting(state);
-        if (command.actor) assertMayManage(command.actor, state);
-        return [
-          {
-            type: 'UserPasswordChanged',
-            data: {
-              userId: state.userId,
-              passwordHash: command.passwordHash,
-              reason: command.reason,
-            },
-          },
-        ];
-      case 'UpdateProfile': {
-        assertExisting(state);
-        if (command.actor) assertMayManage(command.actor, state);
-        const data: { userId: number; displayName?: string; remark?: string } = {
-          userId: state.userId,
-        };
-        if (command.displayName !== undefined && command.displayName !== state.displayName) {
-          assertValidDisplayName(command.displayName);
-          data.displayName = command.displayName;
-        }
-        if (command.remark !== undefined && command.remark !== state.remark)
-          data.remark = command.remark;
-        if (Object.keys(data).length === 1) return [];
-        return [{ type: 'UserProfileUpdated', data }];
-      }
+        return decideChangePassword(command, state);
+      case 'UpdateProfile':
+        return decideUpdateProfile(command, state);
       case 'RenameUser':
-        assertExisting(state);
-        assertMayManage(command.actor, state);
-        assertValidUsername(command.username);
-        if (command.username === state.username) return [];
-        return [
-          {
-            type: 'UserRenamed',
-            data: { userId: state.userId, from: state.username, to: command.username },
-          },
-        ];
+        return decideRename(command, state);
       case 'ChangeGroup':
-        assertExisting(state);
-        assertMayManage(command.actor, state);
-        {
-          const group = command.group.trim();
-          if (group === '') throw new DomainError('user.group_required');
-          if (group === state.group) return [];
-          return [
-            {
-              type: 'UserGroupChanged',
-              data: { userId: state.userId, from: state.group, to: group },
-            },
-          ];
-        }
+        return decideChangeGroup(command, state);
       case 'ManageUser':
         return decideManage(command, state);
       case 'DeregisterSelf':
@@ -128,50 +63,13 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         if (!state.registrationPending) return [];
         return [{ type: 'UserRegistrationCompleted', data: { userId: state.userId } }];
       case 'SignOut':
-        if (!state.exists) throw new DomainError('user.not_found');
-        // A deregistered user's sessions are void already.
-        if (state.deregistered) return [];
-        return [
-          {
-            type: 'UserSignedOut',
-            data: {
-              userId: state.userId,
-              sessionId: command.sessionId,
-              issuedAt: command.issuedAt,
-            },
-          },
-        ];
-      case 'BindEmail': {
-        assertExisting(state);
-        const email = command.email.trim();
-        if (!isEmailAddress(email)) throw new DomainError('auth.email_invalid');
-        const previous = state.verifiedEmail ?? '';
-        if (email === previous) return [];
-        return [{ type: 'UserEmailBound', data: { userId: state.userId, email, previous } }];
-      }
+        return decideSignOut(command, state);
+      case 'BindEmail':
+        return decideBindEmail(command, state);
       case 'BindExternalIdentity':
         return decideBindIdentity(command, state);
-      case 'CompleteSetup': {
-        assertExisting(state);
-        if (!isRoot(state.role) || !state.defaultPassword) throw new DomainError('setup.done');
-        assertValidUsername(command.username);
-        const renamed: UserEvent[] =
-          command.username === state.username
-            ? []
-            : [
-                {
-                  type: 'UserRenamed',
-                  data: { userId: state.userId, from: state.username, to: command.username },
-                },
-              ];
-        return [
-          ...renamed,
-          {
-            type: 'UserPasswordChanged',
-            data: { userId: state.userId, passwordHash: command.passwordHash, reason: 'setup' },
-          },
-        ];
-      }
+      case 'CompleteSetup':
+        return decideCompleteSetup(command, state);
       case 'ChangeNotificationSettings':
         return decideNotificationSettings(command, state);
       case 'IssueAccessToken':
@@ -185,6 +83,135 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
     }
   },
 };
+
+/** The edit form's one save: profile, then password and group when given. */
+function decideEdit(command: EditUser, state: UserState, context: DecideContext): UserEvent[] {
+  const { displayName, remark, passwordHash, passwordReason = 'self', group, actor } = command;
+  const parts: UserCommand[] = [{ type: 'UpdateProfile', displayName, remark, actor }];
+  if (passwordHash !== undefined)
+    parts.push({ type: 'ChangePassword', passwordHash, reason: passwordReason, actor });
+  if (group !== undefined) {
+    if (!actor) throw new DomainError('common.invalid_params');
+    parts.push({ type: 'ChangeGroup', group, actor });
+  }
+  // Each part reads the same state: none of them depends on another's outcome.
+  return parts.flatMap((part) => userDecider.decide(part, state, context));
+}
+
+function decideRegister(command: RegisterUser, state: UserState): UserEvent[] {
+  if (state.exists) throw new DomainError('user.already_exists');
+  assertValidUsername(command.username);
+  assertValidDisplayName(command.displayName);
+  const { type: _type, ...data } = command;
+  return [{ type: 'UserRegistered', data }];
+}
+
+function decideImport(command: ImportUser, state: UserState): UserEvent[] {
+  // The same source row again (a resumed or repeated import): already taken over.
+  if (state.imported) return [];
+  // Only the untouched default root (bootstrap, password never changed) may be replaced.
+  if (state.exists && !(isRoot(state.role) && state.defaultPassword))
+    throw new DomainError('user.already_exists');
+  const u = command.user;
+  if (!Number.isSafeInteger(u.userId) || u.userId <= 0 || u.username.trim() === '')
+    throw new DomainError('common.invalid_params');
+  return [{ type: 'UserImported', data: u }];
+}
+
+function decideChangePassword(command: ChangePassword, state: UserState): UserEvent[] {
+  assertExisting(state);
+  if (command.actor) assertMayManage(command.actor, state);
+  return [
+    {
+      type: 'UserPasswordChanged',
+      data: { userId: state.userId, passwordHash: command.passwordHash, reason: command.reason },
+    },
+  ];
+}
+
+/** Only the fields that differ are recorded; nothing differs, nothing is recorded. */
+function decideUpdateProfile(command: UpdateProfile, state: UserState): UserEvent[] {
+  assertExisting(state);
+  if (command.actor) assertMayManage(command.actor, state);
+  const data: { userId: number; displayName?: string; remark?: string } = {
+    userId: state.userId,
+  };
+  if (command.displayName !== undefined && command.displayName !== state.displayName) {
+    assertValidDisplayName(command.displayName);
+    data.displayName = command.displayName;
+  }
+  if (command.remark !== undefined && command.remark !== state.remark) data.remark = command.remark;
+  if (Object.keys(data).length === 1) return [];
+  return [{ type: 'UserProfileUpdated', data }];
+}
+
+function decideRename(command: RenameUser, state: UserState): UserEvent[] {
+  assertExisting(state);
+  assertMayManage(command.actor, state);
+  assertValidUsername(command.username);
+  if (command.username === state.username) return [];
+  return [
+    {
+      type: 'UserRenamed',
+      data: { userId: state.userId, from: state.username, to: command.username },
+    },
+  ];
+}
+
+function decideChangeGroup(command: ChangeGroup, state: UserState): UserEvent[] {
+  assertExisting(state);
+  assertMayManage(command.actor, state);
+  const group = command.group.trim();
+  if (group === '') throw new DomainError('user.group_required');
+  if (group === state.group) return [];
+  return [
+    { type: 'UserGroupChanged', data: { userId: state.userId, from: state.group, to: group } },
+  ];
+}
+
+function decideSignOut(command: SignOut, state: UserState): UserEvent[] {
+  if (!state.exists) throw new DomainError('user.not_found');
+  // A deregistered user's sessions are void already.
+  if (state.deregistered) return [];
+  return [
+    {
+      type: 'UserSignedOut',
+      data: { userId: state.userId, sessionId: command.sessionId, issuedAt: command.issuedAt },
+    },
+  ];
+}
+
+function decideBindEmail(command: BindEmail, state: UserState): UserEvent[] {
+  assertExisting(state);
+  const email = command.email.trim();
+  if (!isEmailAddress(email)) throw new DomainError('auth.email_invalid');
+  const previous = state.verifiedEmail ?? '';
+  if (email === previous) return [];
+  return [{ type: 'UserEmailBound', data: { userId: state.userId, email, previous } }];
+}
+
+/** The first-run wizard: the default root gets its own name and password, once. */
+function decideCompleteSetup(command: CompleteSetup, state: UserState): UserEvent[] {
+  assertExisting(state);
+  if (!isRoot(state.role) || !state.defaultPassword) throw new DomainError('setup.done');
+  assertValidUsername(command.username);
+  const renamed: UserEvent[] =
+    command.username === state.username
+      ? []
+      : [
+          {
+            type: 'UserRenamed',
+            data: { userId: state.userId, from: state.username, to: command.username },
+          },
+        ];
+  return [
+    ...renamed,
+    {
+      type: 'UserPasswordChanged',
+      data: { userId: state.userId, passwordHash: command.passwordHash, reason: 'setup' },
+    },
+  ];
+}
 
 /**
  * One id per provider and user: binding the same id again changes nothing; another id of a provider
@@ -209,7 +236,7 @@ function decideBindIdentity(command: BindExternalIdentity, state: UserState): Us
   ];
 }
 
-/** promote / demote / enable / disable / delete, with the anchors' rules (root is untouchable). */
+/** promote / demote / enable / disable / delete, as in one-api and new-api (root is untouchable). */
 function decideManage(command: ManageUser, state: UserState): UserEvent[] {
   assertExisting(state);
   assertMayManage(command.actor, state);

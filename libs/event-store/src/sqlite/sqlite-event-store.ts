@@ -1,9 +1,7 @@
 import Database from 'better-sqlite3';
 import {
-  WrongExpectedRevisionError,
   type AppendResult,
   type EventData,
-  type EventFilter,
   type EventStore,
   type ExpectedRevision,
   type Position,
@@ -17,15 +15,20 @@ import {
 import { DEFAULT_MAX_BATCH_SIZE } from '../shared/subscription-pump';
 import { toError } from '../shared/to-error';
 import { validateAppend } from '../shared/validate-append';
-import { DuplicateEventIdError } from './sqlite-errors';
-import { EVENT_COLUMNS, NO_LIMIT, filterToSql, rowToEvent, type EventRow } from './sqlite-rows';
+import {
+  appendResultOf,
+  lastPosition,
+  rebuildError,
+  toRecordedEvents,
+} from './sqlite-append-outcome';
+import { MAX_POSITION, SqliteEventReads } from './sqlite-event-reads';
+import { NO_LIMIT } from './sqlite-rows';
 import { prepareDatabase, type SqliteSynchronous } from './sqlite-schema';
 import { SqliteSubscription } from './sqlite-subscription';
 import {
   InThreadWriter,
   WorkerWriter,
   type BatchWriter,
-  type ErrorDescription,
   type SerializedEvent,
   type WriteAppend,
   type WriteOutcome,
@@ -72,10 +75,8 @@ interface PendingAppend extends WriteAppend {
   readonly reject: (error: Error) => void;
 }
 
-const MAX_REVISION = 9223372036854775807n;
 const DEFAULT_FOREIGN_WATCH_MS = 20;
 const FOREIGN_PAGE = 1000;
-const MAX_POSITION = 9223372036854775807n;
 
 /**
  * EventStore on one SQLite file (better-sqlite3), emulating EventStoreDB semantics.
@@ -100,12 +101,7 @@ export class SqliteEventStore implements EventStore {
   private readonly subscriptions = new Set<SqliteSubscription>();
   private readonly counters = { transactions: 0, appends: 0, events: 0 };
   private readonly writer: BatchWriter;
-
-  private readonly selectRevision: Database.Statement<[string], { revision: bigint }>;
-  private readonly selectForwards: Database.Statement<[string, number | bigint, number], EventRow>;
-  private readonly selectBackwards: Database.Statement<[string, number | bigint, number], EventRow>;
-  private readonly selectHead: Database.Statement<[], { head: bigint | null }>;
-  private readonly readAllStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
+  private readonly reads: SqliteEventReads;
   /** The highest position live subscriptions have been handed (own commits and foreign ones). */
   private deliveredHead: bigint;
   private readonly foreignWatch: NodeJS.Timeout | undefined;
@@ -133,27 +129,12 @@ export class SqliteEventStore implements EventStore {
     private readonly onWriterLost?: (error: Error) => void,
     watchForeignAppendsMs = 0,
   ) {
-    this.selectRevision = db
-      .prepare<[string], { revision: bigint }>('SELECT revision FROM streams WHERE stream_id = ?')
-      .safeIntegers(true);
-    this.selectForwards = db
-      .prepare<[string, number | bigint, number], EventRow>(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND stream_revision >= ? ORDER BY stream_revision LIMIT ?`,
-      )
-      .safeIntegers(true);
-    this.selectBackwards = db
-      .prepare<[string, number | bigint, number], EventRow>(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND stream_revision <= ? ORDER BY stream_revision DESC LIMIT ?`,
-      )
-      .safeIntegers(true);
-    this.selectHead = db
-      .prepare<[], { head: bigint | null }>('SELECT max(global_position) AS head FROM events')
-      .safeIntegers(true);
+    this.reads = new SqliteEventReads(db);
     // A ':memory:' database exists only on this connection: it is written here, synchronously.
     this.writer = db.memory
       ? new InThreadWriter(db)
       : new WorkerWriter(db.name, synchronous, (error) => this.writerDied(error));
-    this.deliveredHead = this.selectHead.get()?.head ?? 0n;
+    this.deliveredHead = this.reads.head() ?? 0n;
     // Several processes on one file (WAL): another's commits are seen by watching the head.
     this.foreignWatch =
       db.memory || watchForeignAppendsMs <= 0
@@ -192,27 +173,17 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
-    const backwards = options.direction === 'backwards';
-    const from = options.fromRevision ?? (backwards ? 'end' : 'start');
-    const limit = options.maxCount ?? NO_LIMIT;
-    if (limit === 0) return [];
-    if (backwards) {
-      const upTo = from === 'end' ? MAX_REVISION : from === 'start' ? 0 : from;
-      return this.selectBackwards.all(streamId, upTo, limit).map(rowToEvent);
-    }
-    if (from === 'end') return [];
-    return this.selectForwards.all(streamId, from === 'start' ? 0 : from, limit).map(rowToEvent);
+    return this.reads.stream(streamId, options);
   }
 
   async streamRevision(streamId: string): Promise<number | null> {
-    const row = this.selectRevision.get(streamId);
-    return row ? Number(row.revision) : null;
+    return this.reads.revision(streamId);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const from = options.fromPosition ?? 'start';
     if (options.maxCount === 0) return [];
-    return this.readAfter(
+    return this.reads.after(
       from === 'start' ? 0n : from.commit,
       options.filter,
       options.maxCount ?? NO_LIMIT,
@@ -221,7 +192,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async headPosition(): Promise<Position | null> {
-    const head = this.selectHead.get()?.head ?? null;
+    const head = this.reads.head();
     return head === null ? null : { commit: head, prepare: head };
   }
 
@@ -236,7 +207,7 @@ export class SqliteEventStore implements EventStore {
         // Never past what the writer has reported: the switch to live relies on every later
         // event arriving through onCommitted (see sqlite-subscription.ts).
         readAfter: (cursor, filter, limit) =>
-          this.readAfter(cursor, filter, limit, this.inFlight?.headBefore ?? MAX_POSITION),
+          this.reads.after(cursor, filter, limit, this.inFlight?.headBefore ?? MAX_POSITION),
       },
       after,
       from === 'end',
@@ -273,26 +244,7 @@ export class SqliteEventStore implements EventStore {
 
   /** The head of $all as far as this process has reported commits. */
   private reportedHead(): bigint {
-    return this.inFlight?.headBefore ?? this.selectHead.get()?.head ?? 0n;
-  }
-
-  private readAfter(
-    after: bigint,
-    filter: EventFilter | undefined,
-    limit: number,
-    upTo: bigint,
-  ): RecordedEvent[] {
-    const sql = filterToSql(filter);
-    let statement = this.readAllStatements.get(sql.key);
-    if (!statement) {
-      statement = this.db
-        .prepare<unknown[], EventRow>(
-          `SELECT ${EVENT_COLUMNS} FROM events WHERE global_position > ? AND global_position <= ?${sql.where} ORDER BY global_position LIMIT ?`,
-        )
-        .safeIntegers(true);
-      this.readAllStatements.set(sql.key, statement);
-    }
-    return statement.all(after, upTo, ...sql.params, limit).map(rowToEvent);
+    return this.inFlight?.headBefore ?? this.reads.head() ?? 0n;
   }
 
   private scheduleFlush(): void {
@@ -309,7 +261,7 @@ export class SqliteEventStore implements EventStore {
     this.pending = [];
     const flight: InFlight = {
       batch,
-      headBefore: this.selectHead.get()?.head ?? 0n,
+      headBefore: this.reads.head() ?? 0n,
       recordedAt: Date.now(),
     };
     this.inFlight = flight;
@@ -353,33 +305,22 @@ export class SqliteEventStore implements EventStore {
       const first = events[0]?.position.commit;
       // Another process's commits just before ours go first: subscribers see $all in order.
       if (first !== undefined && first > this.deliveredHead + 1n)
-        this.deliver(this.readAfter(this.deliveredHead, undefined, NO_LIMIT, first - 1n));
+        this.deliver(this.reads.after(this.deliveredHead, undefined, NO_LIMIT, first - 1n));
       this.deliver(events);
     } else {
       for (const outcome of outcomes)
         if (outcome?.ok) {
-          const last = outcome.positions[outcome.positions.length - 1];
+          const last = lastPosition(outcome);
           if (last !== undefined && last > this.deliveredHead) this.deliveredHead = last;
         }
     }
     batch.forEach((item, index) => {
       const outcome = outcomes[index];
-      if (!outcome) return item.reject(new Error('Append lost in flush'));
-      if (!outcome.ok) {
-        return item.reject(
-          'duplicate' in outcome
-            ? new DuplicateEventIdError(item.streamId, rebuildError(outcome.duplicate))
-            : new WrongExpectedRevisionError(item.streamId, item.expected, outcome.actual),
-        );
-      }
-      const last = outcome.positions[outcome.positions.length - 1];
-      if (last === undefined) return item.reject(new Error('Append wrote no events'));
+      const result = appendResultOf(item, outcome);
+      if (result instanceof Error) return item.reject(result);
       this.counters.appends += 1;
-      this.counters.events += outcome.positions.length;
-      item.resolve({
-        nextExpectedRevision: outcome.firstRevision + outcome.positions.length - 1,
-        position: { commit: last, prepare: last },
-      });
+      this.counters.events += outcome?.ok ? outcome.positions.length : 0;
+      item.resolve(result);
     });
   }
 
@@ -397,13 +338,13 @@ export class SqliteEventStore implements EventStore {
    */
   private deliverForeign(): void {
     if (this.closed || this.inFlight) return;
-    const head = this.selectHead.get()?.head ?? 0n;
+    const head = this.reads.head() ?? 0n;
     if (this.subscriptions.size === 0) {
       this.deliveredHead = head;
       return;
     }
     while (head > this.deliveredHead) {
-      const page = this.readAfter(this.deliveredHead, undefined, FOREIGN_PAGE, head);
+      const page = this.reads.after(this.deliveredHead, undefined, FOREIGN_PAGE, head);
       if (page.length === 0) {
         this.deliveredHead = head;
         return;
@@ -422,33 +363,4 @@ export class SqliteEventStore implements EventStore {
     if (!this.inFlight) for (const wake of this.idleWaiters.splice(0)) wake();
     this.onWriterLost?.(this.broken);
   }
-}
-
-/** An error from the writer, rebuilt with its message, name and SQLite code. */
-function rebuildError(description: ErrorDescription): Error {
-  const error = new Error(description.message) as Error & { code?: string };
-  if (description.name) error.name = description.name;
-  if (description.code) error.code = description.code;
-  return error;
-}
-
-/** Normalised through JSON like a read would be, so live and catch-up deliveries look identical. */
-function toRecordedEvents(
-  item: PendingAppend,
-  outcome: { readonly firstRevision: number; readonly positions: readonly bigint[] },
-  recordedAt: Date,
-): RecordedEvent[] {
-  return item.events.map((event, i) => {
-    const position = outcome.positions[i] ?? 0n;
-    return {
-      id: event.id,
-      type: event.type,
-      data: JSON.parse(event.data) as unknown,
-      metadata: JSON.parse(event.metadata) as Record<string, unknown>,
-      streamId: item.streamId,
-      revision: outcome.firstRevision + i,
-      position: { commit: position, prepare: position },
-      recordedAt,
-    };
-  });
 }

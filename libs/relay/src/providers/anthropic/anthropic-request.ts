@@ -165,6 +165,32 @@ function toolResultText(content: unknown): string {
 /** An Anthropic client's Messages request as an OpenAI chat body; a string says what is wrong. */
 export function openAiRequestOfAnthropic(body: JsonObject): JsonObject | string {
   const model = text(body.model).trim();
+  const refusal = missingField(body, model);
+  if (refusal) return refusal;
+  const tools = openAiToolsOf(body.tools);
+  const choice = isObject(body.tool_choice) ? body.tool_choice : undefined;
+  const stream = body.stream === true;
+  return defined({
+    model,
+    messages: openAiMessagesOf(body),
+    max_tokens: body.max_tokens,
+    temperature: typeof body.temperature === 'number' ? body.temperature : undefined,
+    top_p: typeof body.top_p === 'number' ? body.top_p : undefined,
+    stop: Array.isArray(body.stop_sequences) ? body.stop_sequences : undefined,
+    stream: stream ? true : undefined,
+    stream_options: stream ? { include_usage: true } : undefined,
+    tools: tools.length > 0 ? tools : undefined,
+    tool_choice: tools.length > 0 ? openAiToolChoiceOf(choice) : undefined,
+    parallel_tool_calls: choice?.disable_parallel_tool_use === true ? false : undefined,
+    user:
+      isObject(body.metadata) && typeof body.metadata.user_id === 'string'
+        ? body.metadata.user_id
+        : undefined,
+  });
+}
+
+/** What Anthropic itself would refuse, in its words; undefined when the request may go on. */
+function missingField(body: JsonObject, model: string): string | undefined {
   if (model === '') return 'model: Field required';
   if (!Array.isArray(body.messages)) return 'messages: Field required';
   // Absent: the channel's adaptor fills `claude.default_max_tokens` in (as new-api does).
@@ -174,6 +200,11 @@ export function openAiRequestOfAnthropic(body: JsonObject): JsonObject | string 
   ) {
     return 'max_tokens: Input should be greater than or equal to 1';
   }
+  return undefined;
+}
+
+/** The system prompt first, then each Anthropic message as one or more OpenAI messages. */
+function openAiMessagesOf(body: JsonObject): JsonObject[] {
   const messages: JsonObject[] = [];
   const system =
     typeof body.system === 'string'
@@ -185,84 +216,84 @@ export function openAiRequestOfAnthropic(body: JsonObject): JsonObject | string 
   for (const message of objects(body.messages)) {
     const role = text(message.role);
     const blocks = typeof message.content === 'string' ? undefined : objects(message.content);
-    if (role === 'user') {
-      // Tool results first: each is its own OpenAI tool message, answering the assistant's call.
-      for (const block of blocks ?? []) {
-        if (block.type === 'tool_result') {
-          messages.push({
-            role: 'tool',
-            tool_call_id: text(block.tool_use_id),
-            content: toolResultText(block.content),
-          });
-        }
-      }
-      const rest = blocks ? blocks.filter((b) => b.type !== 'tool_result') : message.content;
-      const content = partsOfBlocks(rest);
-      if (content.length > 0) messages.push({ role: 'user', content });
-    } else if (role === 'assistant') {
-      const textPart = blocks
-        ? blocks
-            .filter((b) => b.type === 'text')
-            .map((b) => text(b.text))
-            .join('')
-        : text(message.content);
-      const toolCalls = (blocks ?? [])
-        .filter((b) => b.type === 'tool_use')
-        .map((b) => ({
-          id: text(b.id),
-          type: 'function',
-          function: { name: text(b.name), arguments: JSON.stringify(b.input ?? {}) },
-        }));
-      messages.push(
-        defined({
-          role: 'assistant',
-          content: textPart === '' && toolCalls.length > 0 ? null : textPart,
-          tool_calls: toolCalls.length > 0 ? toolCalls : undefined,
-        }),
-      );
+    if (role === 'user') messages.push(...openAiUserMessagesOf(message, blocks));
+    else if (role === 'assistant') messages.push(openAiAssistantMessageOf(message, blocks));
+  }
+  return messages;
+}
+
+/** Tool results first: each is its own OpenAI tool message, answering the assistant's call. */
+function openAiUserMessagesOf(message: JsonObject, blocks: JsonObject[] | undefined): JsonObject[] {
+  const messages: JsonObject[] = [];
+  for (const block of blocks ?? []) {
+    if (block.type === 'tool_result') {
+      messages.push({
+        role: 'tool',
+        tool_call_id: text(block.tool_use_id),
+        content: toolResultText(block.content),
+      });
     }
   }
-  const tools = objects(body.tools)
-    // Client tools only: Anthropic's server tools (web search, …) mean nothing to another upstream.
-    .filter(
-      (tool) =>
-        typeof tool.name === 'string' && (tool.type === undefined || tool.type === 'custom'),
-    )
-    .map((tool) => ({
+  const rest = blocks ? blocks.filter((b) => b.type !== 'tool_result') : message.content;
+  const content = partsOfBlocks(rest);
+  if (content.length > 0) messages.push({ role: 'user', content });
+  return messages;
+}
+
+function openAiAssistantMessageOf(
+  message: JsonObject,
+  blocks: JsonObject[] | undefined,
+): JsonObject {
+  const textPart = blocks
+    ? blocks
+        .filter((b) => b.type === 'text')
+        .map((b) => text(b.text))
+        .join('')
+    : text(message.content);
+  const toolCalls = (blocks ?? [])
+    .filter((b) => b.type === 'tool_use')
+    .map((b) => ({
+      id: text(b.id),
       type: 'function',
-      function: defined({
-        name: text(tool.name),
-        description: typeof tool.description === 'string' ? tool.description : undefined,
-        parameters: isObject(tool.input_schema) ? tool.input_schema : undefined,
-      }),
+      function: { name: text(b.name), arguments: JSON.stringify(b.input ?? {}) },
     }));
-  const choice = isObject(body.tool_choice) ? body.tool_choice : undefined;
-  const toolChoiceOut =
-    choice?.type === 'any'
-      ? 'required'
-      : choice?.type === 'none'
-        ? 'none'
-        : choice?.type === 'tool'
-          ? { type: 'function', function: { name: text(choice.name) } }
-          : choice?.type === 'auto'
-            ? 'auto'
-            : undefined;
-  const stream = body.stream === true;
   return defined({
-    model,
-    messages,
-    max_tokens: body.max_tokens,
-    temperature: typeof body.temperature === 'number' ? body.temperature : undefined,
-    top_p: typeof body.top_p === 'number' ? body.top_p : undefined,
-    stop: Array.isArray(body.stop_sequences) ? body.stop_sequences : undefined,
-    stream: stream ? true : undefined,
-    stream_options: stream ? { include_usage: true } : undefined,
-    tools: tools.length > 0 ? tools : undefined,
-    tool_choice: tools.length > 0 ? toolChoiceOut : undefined,
-    parallel_tool_calls: choice?.disable_parallel_tool_use === true ? false : undefined,
-    user:
-      isObject(body.metadata) && typeof body.metadata.user_id === 'string'
-        ? body.metadata.user_id
-        : undefined,
+    role: 'assistant',
+    content: textPart === '' && toolCalls.length > 0 ? null : textPart,
+    tool_calls: toolCalls.length > 0 ? toolCalls : undefined,
   });
+}
+
+function openAiToolsOf(tools: unknown): JsonObject[] {
+  return (
+    objects(tools)
+      // Client tools only: Anthropic's server tools (web search, …) mean nothing to another upstream.
+      .filter(
+        (tool) =>
+          typeof tool.name === 'string' && (tool.type === undefined || tool.type === 'custom'),
+      )
+      .map((tool) => ({
+        type: 'function',
+        function: defined({
+          name: text(tool.name),
+          description: typeof tool.description === 'string' ? tool.description : undefined,
+          parameters: isObject(tool.input_schema) ? tool.input_schema : undefined,
+        }),
+      }))
+  );
+}
+
+function openAiToolChoiceOf(choice: JsonObject | undefined): JsonObject | string | undefined {
+  switch (choice?.type) {
+    case 'any':
+      return 'required';
+    case 'none':
+      return 'none';
+    case 'tool':
+      return { type: 'function', function: { name: text(choice.name) } };
+    case 'auto':
+      return 'auto';
+    default:
+      return undefined;
+  }
 }

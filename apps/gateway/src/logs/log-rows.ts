@@ -1,0 +1,202 @@
+/**
+ * The log row of each balance-changing event, worded as one-api and new-api word theirs (the
+ * console and the clients that read `content` and `other` expect those texts and keys).
+ */
+import type { RecordedEvent } from '@tollgate/event-store';
+import { LogType } from '@tollgate/contracts';
+import {
+  taskRefundLogText,
+  type BillingEvent,
+  type LogImported,
+  type QuotaGranted,
+  type RequestRelayed,
+  type TaskRefunded,
+} from '@tollgate/domain';
+import type { LogDocument } from './log.document';
+
+/** The fields every row shares, as a system row of nothing: each event's row overrides some. */
+export function baseRow(
+  id: number,
+  recorded: RecordedEvent,
+  userId: number,
+  username: string,
+): LogDocument {
+  return {
+    _id: String(id),
+    id,
+    created_at: seconds(recorded),
+    type: LogType.System,
+    user_id: userId,
+    username,
+    token_name: '',
+    model_name: '',
+    quota: 0,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    use_time: 0,
+    is_stream: false,
+    channel: 0,
+    retry: '',
+    ip: typeof recorded.metadata['ip'] === 'string' ? recorded.metadata['ip'] : '',
+    content: '',
+    other: '',
+    admin_id: 0,
+  };
+}
+
+const seconds = (event: RecordedEvent): number => {
+  const at = event.metadata['occurredAt'];
+  const ms = typeof at === 'string' ? Date.parse(at) : event.recordedAt.getTime();
+  return Math.floor(ms / 1000);
+};
+
+/** A billing event's row; null for those that change no balance the log shows. */
+export function billingRow(
+  event: BillingEvent,
+  base: LogDocument,
+  recorded: RecordedEvent,
+): LogDocument | null {
+  switch (event.type) {
+    case 'QuotaGranted':
+      return grantRow(event.data, base);
+    case 'InviterRewarded':
+      return {
+        ...base,
+        quota: event.data.amount,
+        content: `邀请用户赠送 ${event.data.amount} 额度（待划转）`,
+      };
+    case 'AffQuotaTransferred':
+      return {
+        ...base,
+        quota: event.data.amount,
+        content: `邀请额度划转 ${event.data.amount} 到余额`,
+      };
+    case 'BudgetSet':
+      return null; // not a balance change: the audit history lists it (docs/budgets.md)
+    case 'BalanceImported':
+      return null; // an opening balance, not a log row (the source's logs are imported as rows)
+    case 'QuotaAdjusted': {
+      const actor = recorded.metadata['actor'] as { id?: number | null } | undefined;
+      return {
+        ...base,
+        type: LogType.Manage,
+        quota: event.data.delta,
+        content: `管理员将用户额度从 ${event.data.from} 修改为 ${event.data.to}`,
+        admin_id: typeof actor?.id === 'number' ? actor.id : 0,
+      };
+    }
+  }
+}
+
+/** Redemptions and top-ups are top-up rows; the sign-up and invitation gifts are system rows. */
+function grantRow(d: QuotaGranted['data'], base: LogDocument): LogDocument {
+  const { amount, reason, reference } = d;
+  if (reason === 'redemption')
+    return {
+      ...base,
+      type: LogType.TopUp,
+      quota: amount,
+      content: `通过兑换码充值 ${amount} 额度${reference ? `（${reference}）` : ''}`,
+    };
+  if (reason === 'topup')
+    return { ...base, type: LogType.TopUp, quota: amount, content: `充值 ${amount} 额度` };
+  if (reason === 'new_user')
+    return { ...base, quota: amount, content: `新用户注册赠送 ${amount} 额度` };
+  return { ...base, quota: amount, content: `使用邀请码赠送 ${amount} 额度` };
+}
+
+/** A usage receipt's consumption row. */
+export function consumptionRow(d: RequestRelayed['data'], base: LogDocument): LogDocument {
+  return {
+    ...base,
+    type: LogType.Consume,
+    token_name: d.tokenName,
+    model_name: d.model,
+    quota: d.quota,
+    prompt_tokens: d.promptTokens,
+    completion_tokens: d.completionTokens,
+    use_time: Math.round(d.useTimeMs / 1000),
+    is_stream: d.stream,
+    channel: d.channelId,
+    retry: d.channelChain.length > 1 ? d.channelChain.join(',') : '',
+    ip: d.ip,
+    content: d.task ? taskChargeLogText(d, d.task) : '',
+    other: JSON.stringify(consumptionOther(d)),
+  };
+}
+
+/** The row's `other`: the ratios the price was computed with, and what happened to the ceiling. */
+function consumptionOther(d: RequestRelayed['data']): Record<string, unknown> {
+  return {
+    ...(d.firstTokenMs === null ? {} : { frt: d.firstTokenMs }),
+    model_ratio: d.modelRatio,
+    completion_ratio: d.completionRatio,
+    group_ratio: d.groupRatio,
+    model_price: d.modelPrice,
+    cache_ratio: d.cacheRatio,
+    // one-api's and new-api's names for the cache counts; only when there were any (most calls).
+    ...(d.cachedTokens > 0 ? { cache_tokens: d.cachedTokens } : {}),
+    ...(d.cacheCreationTokens
+      ? {
+          cache_creation_tokens: d.cacheCreationTokens,
+          cache_creation_ratio: d.cacheCreationRatio,
+        }
+      : {}),
+    ...(d.reasoningTokens ? { reasoning_tokens: d.reasoningTokens } : {}),
+    // The output ceiling's story: lowered to what the payer could afford, ignored by the
+    // upstream, the stream cut at its reservation, the cost past the reservation (a debt).
+    ...(d.loweredCeiling !== undefined
+      ? { lowered_ceiling: d.loweredCeiling, lowered_by: d.loweredBy }
+      : {}),
+    ...(d.ceilingIgnored ? { ceiling_ignored: true } : {}),
+    ...(d.streamCut ? { stream_cut: true } : {}),
+    ...(d.overrun ? { overrun: d.overrun } : {}),
+    admin_info: { use_channel: d.channelChain },
+  };
+}
+
+/** new-api's content of a task's charge row (`%.2f`); Suno's names no task id. */
+function taskChargeLogText(
+  d: Pick<RequestRelayed['data'], 'modelPrice' | 'groupRatio'>,
+  task: NonNullable<RequestRelayed['data']['task']>,
+): string {
+  const text = `模型固定价格 ${d.modelPrice.toFixed(2)}，分组倍率 ${d.groupRatio.toFixed(2)}，操作 ${task.action}`;
+  return task.platform === 'midjourney' ? `${text}，ID ${task.upstreamTaskId}` : text;
+}
+
+/** A task refund: a system row naming the model, its quota given back. */
+export function refundRow(d: TaskRefunded['data'], base: LogDocument): LogDocument {
+  return {
+    ...base,
+    type: LogType.System,
+    model_name: d.model,
+    channel: d.channelId,
+    quota: d.quota,
+    content: taskRefundLogText(d),
+  };
+}
+
+/** An imported row as the source wrote it: its time, its username, its figures. */
+export function importedRow(id: number, d: LogImported['data']): LogDocument {
+  return {
+    _id: String(id),
+    id,
+    created_at: d.createdAt,
+    type: d.type as LogDocument['type'],
+    user_id: d.userId,
+    username: d.username,
+    token_name: d.tokenName,
+    model_name: d.modelName,
+    quota: d.quota,
+    prompt_tokens: d.promptTokens,
+    completion_tokens: d.completionTokens,
+    use_time: d.useTime,
+    is_stream: d.isStream,
+    channel: d.channelId,
+    retry: '',
+    ip: '',
+    content: d.content,
+    other: d.other,
+    admin_id: 0,
+  };
+}
