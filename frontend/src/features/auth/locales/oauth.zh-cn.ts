@@ -1,4 +1,4 @@
-/** zh-CN texts of third-party sign-in and binding (issue 12). */
+/** zh-CN texts of third-party sign-in and binding. */
 export const oauthZhCN = {
   oauth: {
     loginWith: '使用 {{name}} 登录',

@@ -1,7 +1,4 @@
-/**
- * 管理渠道 texts. Strings quoted by spec 000 (§2, §4, §5, §8) are verbatim; the rest follow the
- * console's wording. Spread into src/locales/zh-cn.ts; `en.ts` beside this file mirrors the keys.
- */
+/** 管理渠道 texts; `en.ts` beside this file mirrors the keys. */
 export const channelsZhCN = {
   channels: {
     title: '管理渠道',

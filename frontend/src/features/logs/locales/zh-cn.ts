@@ -1,4 +1,4 @@
-/** Log page texts (spec 001 §2, §3, §6, §9); spread into the main zh-CN file. */
+/** Log page texts: filters, columns, details and statistics. */
 export const logsZhCN = {
   logs: {
     title: '使用日志',

@@ -1,4 +1,4 @@
-/** Playground texts (spec 001 §2, §4, §5); spread into the main zh-CN file. */
+/** Playground texts. */
 export const playgroundZhCN = {
   playground: {
     title: '操练场',

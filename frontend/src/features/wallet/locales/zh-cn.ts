@@ -1,4 +1,4 @@
-/** Wallet page texts (spec 001 §2, §5, §8); spread into the main zh-CN file. */
+/** Wallet page texts. */
 export const walletZhCN = {
   wallet: {
     title: '钱包',
