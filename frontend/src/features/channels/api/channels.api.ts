@@ -46,7 +46,7 @@ export const channelQueries = {
     queryOptions({
       queryKey: [...channelQueries.all, 'detail', id] as const,
       queryFn: ({ signal }) => http.get<ChannelDto>(`/api/channel/${id}`, undefined, signal),
-      // The panel says "not found" itself (spec 000 §8), instead of the generic toast.
+      // The panel says "not found" itself, instead of the generic toast.
       meta: { silent: true },
       staleTime: 0,
     }),

@@ -74,7 +74,7 @@ export function useCopyChannel() {
   const { t } = useTranslation();
   return useMutation({
     mutationFn: (id: number) => channelsApi.copy(id),
-    // Spec 000 §8 names this failure itself: 渠道复制失败, followed by the server's reason.
+    // This failure has its own message: 渠道复制失败, followed by the server's reason.
     meta: { silent: true, success: 'channels.messages.copied', invalidates },
     onError: (error) => {
       const reason = error instanceof ApiError ? error.message : '';

@@ -7,7 +7,7 @@ const FILTERS = ['keyword', 'group', 'model'] as const;
 
 /**
  * The channel table's page, page size and filters live in the URL; the page size and the ID-sort
- * switch are also remembered locally (spec 000 §2).
+ * switch are also remembered locally.
  */
 export function useChannelsTableParams() {
   const { page, pageSize, filters, update, paginate } = usePagedSearchParams(

@@ -10,7 +10,7 @@ import { normalizeChannelNumber } from './channel-numbers';
 
 const filled = { ...emptyChannelForm(), name: 'main', key: 'sk-1', models: ['gpt-4o'] };
 
-describe('channel form rules (spec 000 §5)', () => {
+describe('channel form rules', () => {
   it('clamps priority at -999 and weight at 0, ignores empty values, drops fractions', () => {
     expect(normalizeChannelNumber('-5000', -999)).toBe(-999);
     expect(normalizeChannelNumber(-3, 0)).toBe(0);

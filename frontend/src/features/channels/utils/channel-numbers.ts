@@ -2,7 +2,7 @@ export const MIN_PRIORITY = -999;
 export const MIN_WEIGHT = 0;
 
 /**
- * Spec 000 §5: priority minimum -999, weight minimum 0 (negatives clamp to 0), empty values are
+ * Priority minimum -999, weight minimum 0 (negatives clamp to 0), empty values are
  * ignored (null = leave the stored value alone). Fractions are dropped: both are integers.
  */
 export function normalizeChannelNumber(
