@@ -13,7 +13,7 @@ interface Navigator {
 const SESSION_ENDED_NOTICE = 'session-ended';
 
 /**
- * A 401 means the session is gone: forget the user and ask for a new login (spec 000 §6). A banned
+ * A 401 means the session is gone: forget the user and ask for a new login. A banned
  * user's session ends with an answer (用户已被封禁) that is shown before the login page.
  */
 export function installSessionExpiry(queryClient: QueryClient, router: Navigator): void {

@@ -7,7 +7,7 @@ interface AddCopyToolbarProps<TRow> {
   addLabel: string;
   onAdd: () => void;
   copyLabel: string;
-  /** Spec 001 §5: copying needs at least one selected row; this is the message otherwise. */
+  /** Copying needs at least one selected row; this is the message otherwise. */
   noneSelected: string;
   /** The selected rows, read when the copy button is pressed. */
   selected: () => TRow[];

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 
-/** Seconds left before a resend is allowed (mail code, reset mail: 30 s in spec 000 §9). */
+/** Seconds left before a resend is allowed (mail code, reset mail: 30 s). */
 export function useCountdown(seconds: number): { remaining: number; start: () => void } {
   const [remaining, setRemaining] = useState(0);
 

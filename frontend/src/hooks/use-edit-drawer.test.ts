@@ -2,7 +2,7 @@ import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DRAWER_RESET_MS, useEditDrawer } from './use-edit-drawer';
 
-describe('useEditDrawer (spec 001 §9: the form resets 500 ms after closing)', () => {
+describe('useEditDrawer (the form resets 500 ms after closing)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** Spec 001 §9: the drawer's form resets 500 ms after closing (after its slide-out). */
+/** The drawer's form resets 500 ms after closing (after its slide-out). */
 export const DRAWER_RESET_MS = 500;
 
 export interface EditDrawer<T> {

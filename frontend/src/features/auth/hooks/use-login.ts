@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { authApi, type LoginRequest } from '../api/auth.api';
 import { useCompleteSignIn } from './use-complete-sign-in';
 
-/** Password login; an ordinary sign-in lands on /token (spec 000 §2). */
+/** Password login; an ordinary sign-in lands on /token. */
 export function useLogin() {
   const completeSignIn = useCompleteSignIn();
   return useMutation({

@@ -4,7 +4,7 @@ import { useCountdown } from '@/hooks/use-countdown';
 import { notifySuccess } from '@/lib/notify';
 import { authApi } from '../api/auth.api';
 
-/** Mails a registration code; the button then waits 30 seconds (spec 000 §9). */
+/** Mails a registration code; the button then waits 30 seconds. */
 export function useSendVerificationCode() {
   const { t } = useTranslation();
   const countdown = useCountdown(30);

@@ -22,7 +22,7 @@ export interface LogListParams extends LogFilters {
   pageSize: number;
 }
 
-/** Admins read every user's rows; users only their own (spec 001 §6), without admin filters. */
+/** Admins read every user's rows; users only their own, without admin filters. */
 function filterQuery(filters: LogFilters, admin: boolean) {
   const query: Record<string, string | number | undefined> = {
     type: filters.type || undefined,

@@ -21,9 +21,9 @@ const toSeconds = <T>(raw: string, fallback: T) => {
 };
 
 /**
- * The log table's page, page size (remembered, spec 001 §9) and filters, kept in the URL. Without
+ * The log table's page, page size (remembered) and filters, kept in the URL. Without
  * times in the URL the range starts at today's start (fixed at mount) and is open-ended; the form
- * shows now + 1 hour as its end (spec 001 §9) until a search fixes it.
+ * shows now + 1 hour as its end until a search fixes it.
  */
 export function useLogsTableParams() {
   const { page, pageSize, filters, update, paginate } = usePagedSearchParams(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstTokenColor, requestTimeColor } from './latency';
 
-describe('latency colours (spec 001 §9)', () => {
+describe('latency colours', () => {
   it('colours request time: < 101 s green, < 300 s orange, else red', () => {
     expect([0, 100, 100.9, 101, 299, 300, 1000].map(requestTimeColor)).toEqual([
       'green',

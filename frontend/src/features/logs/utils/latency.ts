@@ -1,11 +1,11 @@
-/** Spec 001 §9: request time under 101 s green, under 300 s orange, else red. */
+/** Request time under 101 s green, under 300 s orange, else red. */
 export function requestTimeColor(seconds: number): 'green' | 'orange' | 'red' {
   if (seconds < 101) return 'green';
   if (seconds < 300) return 'orange';
   return 'red';
 }
 
-/** Spec 001 §9: first-token latency under 3 s green, under 10 s orange, else red. */
+/** First-token latency under 3 s green, under 10 s orange, else red. */
 export function firstTokenColor(seconds: number): 'green' | 'orange' | 'red' {
   if (seconds < 3) return 'green';
   if (seconds < 10) return 'orange';

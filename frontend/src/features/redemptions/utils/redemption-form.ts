@@ -12,7 +12,7 @@ export interface RedemptionFormValues {
   count: number | string;
 }
 
-/** Spec 001 §5/§9 defaults: quota 100000, count 1. */
+/** Defaults: quota 100000, count 1. */
 export const emptyRedemptionForm = (): RedemptionFormValues => ({
   name: '',
   quota: DEFAULT_REDEMPTION_QUOTA,
@@ -21,7 +21,7 @@ export const emptyRedemptionForm = (): RedemptionFormValues => ({
 
 type Result =
   | { ok: true; request: CreateRedemptionRequest }
-  /** `error: null`: blocked without a message (an empty name, spec 001 §5). */
+  /** `error: null`: blocked without a message (an empty name). */
   | { ok: false; error: ParseKeys | null };
 
 const toInteger = (value: number | string) =>

@@ -1,6 +1,6 @@
 import { useMediaQuery } from '@mantine/hooks';
 
-/** Spec 000 §9: the mobile layout applies at 600 px wide or less. */
+/** The mobile layout applies at 600 px wide or less. */
 export const MOBILE_BREAKPOINT = 600;
 
 export function useIsMobile(): boolean {

@@ -43,7 +43,7 @@ function chatItem(status: SidebarContext['status']): SidebarItem | null {
   return status.chat_link ? link('chat', '/chat') : null;
 }
 
-/** Spec 001 §2: the sidebar in order, each item with its visibility rule. */
+/** The sidebar in order, each item with its visibility rule. */
 export function buildSidebarItems({ role, status, now }: SidebarContext): SidebarItem[] {
   const admin = role !== undefined && isAdmin(role);
   const items: Array<SidebarItem | null | false> = [
