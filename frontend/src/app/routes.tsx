@@ -35,9 +35,7 @@ const guarded = (element: ReactNode, admin = false) => (
   <RequireAuth admin={admin}>{element}</RequireAuth>
 );
 
-/**
- * The console's routes; pricing, about, login, register, reset, home, chat and oauth are public.
- */
+/** The console's routes; pricing, about, login, register, reset, home, chat and oauth are public. */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,

@@ -106,7 +106,7 @@ interface DataTableViewProps<TFeatures extends TableFeatures, TData extends RowD
   minWidth: number;
   testId: string;
   striped?: boolean;
-  /** Per-row attributes: the test id and, where a page asks, the greying of inactive rows. */
+  /** Per-row attributes: the test id and, where a list asks for it, the greying of inactive rows. */
   rowProps: (row: Row<TFeatures, TData>) => TableTrProps & Record<`data-${string}`, unknown>;
 }
 

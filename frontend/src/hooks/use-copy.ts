@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { openCopyFailedModal } from '@/components/copy-failed-modal';
+import { openCopyFailedModal } from './copy-failed-modal';
 import { copyText } from '@/lib/clipboard';
 import { notifySuccess } from '@/lib/notify';
 

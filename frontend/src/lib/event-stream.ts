@@ -11,7 +11,7 @@ export type EventStreamEnd = { kind: 'done' } | { kind: 'error'; message: string
 /**
  * POSTs JSON and reads the answer as server-sent events (fetch + a line reader, since EventSource
  * cannot POST). Ends on `data: [DONE]`, on the end of the body, or with the error body of a non-2xx
- * answer. Never reconnects (spec 001 §4: reconnecting is off by default). A 401 signs the user
+ * answer. Never reconnects (reconnecting is off by default). A 401 signs the user
  * out as every console call does.
  */
 export async function postEventStream(

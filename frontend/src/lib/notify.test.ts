@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError, HttpError, UnauthorizedError } from './http';
 import { notifyRequestError } from './notify';
 
-describe('notifyRequestError (spec 000 §8)', () => {
+describe('notifyRequestError', () => {
   const shown = () => {
     const show = vi.spyOn(notifications, 'show').mockReturnValue('id');
     return () => show.mock.calls.map(([data]) => [data.color, data.message]);

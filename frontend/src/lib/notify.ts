@@ -15,7 +15,7 @@ export function notifyError(message: string, id?: string): void {
   notifications.show({ color: 'red', message, autoClose: 5000, ...(id ? { id } : {}) });
 }
 
-/** The error catalogue of spec 000 §8: how each failure reaches the user. */
+/** How each failed request reaches the user. */
 export function notifyRequestError(error: unknown): void {
   // 401 already redirected to /login?expired=true, which shows its own message.
   if (error instanceof UnauthorizedError) return;

@@ -3,7 +3,10 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
-import { i18n } from '@/lib/i18n';
+import { translations } from '@/app/translations';
+import { i18n, startI18n } from '@/lib/i18n';
+
+startI18n(translations);
 
 // findBy*/waitFor give up after 1 s by default: too short on a loaded 2-core machine.
 configure({ asyncUtilTimeout: 5_000 });

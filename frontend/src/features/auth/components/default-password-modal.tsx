@@ -2,7 +2,7 @@ import { Button, Group, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { i18n } from '@/lib/i18n';
 
-/** Spec 000 §4: root with its bootstrap password is told to change it at once. */
+/** Root with its bootstrap password is told to change it at once. */
 export function openDefaultPasswordModal(onChangeNow: () => void): void {
   const id = modals.open({
     title: i18n.t('auth.defaultPasswordTitle'),

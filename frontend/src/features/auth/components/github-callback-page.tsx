@@ -19,7 +19,7 @@ const CALLBACKS: Record<
 };
 
 /**
- * The provider's way back (spec 000 §2): sign in (→ /token), or bind when the server answers 'bind'
+ * The provider's way back: sign in (→ /token), or bind when the server answers 'bind'
  * (→ /setting); a failure shows its message and goes to /setting.
  */
 export function OAuthCallbackPage({ provider }: { provider: CallbackProvider }) {

@@ -17,7 +17,7 @@ const user = {
   default_password: false,
 };
 
-describe('OAuth callback pages (spec 000 §2)', () => {
+describe('OAuth callback pages', () => {
   it('GitHub: signs in with code and state and goes to /token', async () => {
     const { calls } = mockApi({ 'GET /api/oauth/github': () => ok(user) });
     const { router } = renderWithProviders(<GithubCallbackPage />, {

@@ -40,7 +40,7 @@ export function LinuxDoBindButton() {
   return <LinuxDoLoginButton label={t('oauth.bind')} />;
 }
 
-/** WeChat: the code the official account replies with; an empty code is not sent (spec 000 §5). */
+/** WeChat: the code the official account replies with; an empty code is not sent. */
 export function WechatBindButton() {
   const { t } = useTranslation();
   const status = useStatus();

@@ -27,68 +27,14 @@ interface ChannelActionsProps {
   onEdit: (id: number) => void;
 }
 
-/** Row actions of spec 000 §2: test (with a model choice), update balance, enable/disable, edit, copy, delete. */
+/** A row's actions: test (with a model choice), enable/disable, edit, and the rarer ones in a menu. */
 export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
   const { t } = useTranslation();
-  const test = useTestChannel();
-  const balance = useUpdateChannelBalance();
   const patch = usePatchChannel();
-  const copy = useCopyChannel();
-  const remove = useDeleteChannel();
-  const models = splitList(channel.models);
   const enabled = channel.status === ChannelStatus.Enabled;
-  const [historyOpened, history] = useDisclosure(false);
-
-  const askDelete = () =>
-    confirmDelete(
-      t('channels.confirm.deleteTitle'),
-      t('channels.confirm.delete', { name: channel.name }),
-      () => remove.mutate(channel.id),
-    );
-  const confirmCopy = () =>
-    modals.openConfirmModal({
-      title: t('channels.confirm.copyTitle'),
-      children: <Text size="sm">{t('channels.confirm.copy', { name: channel.name })}</Text>,
-      labels: { confirm: t('common.copy'), cancel: t('common.cancel') },
-      onConfirm: () => copy.mutate(channel.id),
-    });
-
   return (
     <Group gap={4} wrap="nowrap">
-      <Group gap={0} wrap="nowrap">
-        <Button
-          size="compact-xs"
-          variant="light"
-          loading={test.isPending}
-          onClick={() => test.mutate({ channel })}
-          style={{ borderTopRightRadius: 0, borderBottomRightRadius: 0 }}
-        >
-          {t('channels.actions.test')}
-        </Button>
-        <Menu position="bottom-end" withinPortal>
-          <Menu.Target>
-            <ActionIcon
-              size={22}
-              variant="light"
-              aria-label={t('channels.actions.chooseTestModel')}
-              disabled={test.isPending}
-              style={{ borderTopLeftRadius: 0, borderBottomLeftRadius: 0 }}
-            >
-              <IconChevronDown size={12} />
-            </ActionIcon>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <Menu.Label>{t('channels.actions.chooseTestModel')}</Menu.Label>
-            <ScrollArea.Autosize mah={260}>
-              {models.map((model) => (
-                <Menu.Item key={model} onClick={() => test.mutate({ channel, model })}>
-                  {model}
-                </Menu.Item>
-              ))}
-            </ScrollArea.Autosize>
-          </Menu.Dropdown>
-        </Menu>
-      </Group>
+      <ChannelTestButton channel={channel} />
       <Button
         size="compact-xs"
         variant="light"
@@ -106,7 +52,81 @@ export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
       <Button size="compact-xs" variant="light" color="gray" onClick={() => onEdit(channel.id)}>
         {t('common.edit')}
       </Button>
-      {/* The less frequent actions share one menu so the row fits beside the sidebar. */}
+      <ChannelMoreMenu channel={channel} />
+    </Group>
+  );
+}
+
+/** Tests the channel with its test model, or with a model picked from the menu beside. */
+function ChannelTestButton({ channel }: { channel: ChannelDto }) {
+  const { t } = useTranslation();
+  const test = useTestChannel();
+  const models = splitList(channel.models);
+  return (
+    <Group gap={0} wrap="nowrap">
+      <Button
+        size="compact-xs"
+        variant="light"
+        loading={test.isPending}
+        onClick={() => test.mutate({ channel })}
+        style={{ borderTopRightRadius: 0, borderBottomRightRadius: 0 }}
+      >
+        {t('channels.actions.test')}
+      </Button>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon
+            size={22}
+            variant="light"
+            aria-label={t('channels.actions.chooseTestModel')}
+            disabled={test.isPending}
+            style={{ borderTopLeftRadius: 0, borderBottomLeftRadius: 0 }}
+          >
+            <IconChevronDown size={12} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label>{t('channels.actions.chooseTestModel')}</Menu.Label>
+          <ScrollArea.Autosize mah={260}>
+            {models.map((model) => (
+              <Menu.Item key={model} onClick={() => test.mutate({ channel, model })}>
+                {model}
+              </Menu.Item>
+            ))}
+          </ScrollArea.Autosize>
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
+  );
+}
+
+/**
+ * The less frequent actions share one menu so the row fits beside the sidebar: update balance,
+ * copy, history, delete.
+ */
+function ChannelMoreMenu({ channel }: { channel: ChannelDto }) {
+  const { t } = useTranslation();
+  const balance = useUpdateChannelBalance();
+  const copy = useCopyChannel();
+  const remove = useDeleteChannel();
+  const [historyOpened, history] = useDisclosure(false);
+
+  const askDelete = () =>
+    confirmDelete(
+      t('channels.confirm.deleteTitle'),
+      t('channels.confirm.delete', { name: channel.name }),
+      () => remove.mutate(channel.id),
+    );
+  const confirmCopy = () =>
+    modals.openConfirmModal({
+      title: t('channels.confirm.copyTitle'),
+      children: <Text size="sm">{t('channels.confirm.copy', { name: channel.name })}</Text>,
+      labels: { confirm: t('common.copy'), cancel: t('common.cancel') },
+      onConfirm: () => copy.mutate(channel.id),
+    });
+
+  return (
+    <>
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
           <ActionIcon
@@ -141,6 +161,6 @@ export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
         subject={{ kind: 'channel', id: channel.id }}
         name={channel.name}
       />
-    </Group>
+    </>
   );
 }

@@ -6,7 +6,7 @@ import { notifyError } from '@/lib/notify';
 import { channelQueries } from '../api/channels.api';
 import { useCreateChannel, useUpdateChannel } from '../hooks/use-channel-mutations';
 import { channelToForm, emptyChannelForm } from '../utils/channel-form';
-import { ChannelForm } from './channel-form';
+import { ChannelForm } from './channel-form/channel-form';
 
 interface ChannelDrawerProps {
   /** The channel being edited; absent when adding. */
@@ -14,7 +14,7 @@ interface ChannelDrawerProps {
   onClose: () => void;
 }
 
-/** The add/edit side panel (spec 000 §2). */
+/** The add/edit side panel. */
 export function ChannelDrawer({ channelId, onClose }: ChannelDrawerProps) {
   const { t } = useTranslation();
   const editing = channelId !== undefined;
@@ -22,7 +22,7 @@ export function ChannelDrawer({ channelId, onClose }: ChannelDrawerProps) {
   const create = useCreateChannel();
   const update = useUpdateChannel();
 
-  // A channel deleted meanwhile (or a stale link): spec 000 §8 asks for a refresh.
+  // A channel deleted meanwhile (or a stale link): ask the user to refresh, and close.
   useEffect(() => {
     if (editing && detail.isError) {
       notifyError(t('channels.messages.notFound'));

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { StatusBadge } from '@/components/status-badge';
 import { formatUnixTime } from '../utils/channel-display';
 
-/** Spec 000 §4: enabled, disabled by hand, disabled automatically (with the reason and time). */
+/** Status tag: enabled, disabled by hand, disabled automatically (with the reason and time). */
 export function ChannelStatusTag({
   channel,
 }: {

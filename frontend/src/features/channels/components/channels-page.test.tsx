@@ -162,7 +162,7 @@ describe('channel management: list', () => {
     expect(screen.getByText(/^时间：/)).toBeInTheDocument();
   });
 
-  it('colours the response time in the bands of spec 000 §4', async () => {
+  it('colours the response time in its bands', async () => {
     setup();
     const band = async (id: number) =>
       within(await row(id))

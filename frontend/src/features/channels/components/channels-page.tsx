@@ -2,10 +2,10 @@ import { ActionIcon, Button, Group, Paper, Stack, Title, Tooltip } from '@mantin
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
 import { channelQueries } from '../api/channels.api';
+import { useChannelPanelRoute } from '../hooks/use-channel-panel-route';
 import { useChannelsTableParams } from '../hooks/use-channels-table-params';
 import { useTaskPollStatus } from '../hooks/use-task-poll-status';
 import { ChannelDrawer } from './channel-drawer';
@@ -18,24 +18,11 @@ import { ChannelsToolbar } from './channels-toolbar';
  * own routes (/channel/add, /channel/edit/:id) over the same list, so a link opens it directly.
  */
 export function ChannelsPage() {
-  const { t } = useTranslation();
   const { params, update, paginate, setIdSort } = useChannelsTableParams();
   const channels = useQuery(channelQueries.list(params));
   const pollStates = useTaskPollStatus(channels.data);
   const [selection, setSelection] = useState<RowSelectionState>({});
-  const navigate = useNavigate();
-  const location = useLocation();
-  // The panel follows the path: /channel/add, /channel/edit/:id.
-  const adding = /\/channel\/add\/?$/.test(location.pathname);
-  const editMatch = /\/channel\/edit\/(\d+)\/?$/.exec(location.pathname);
-  const editingId = editMatch?.[1] ? Number(editMatch[1]) : undefined;
-
-  const open = useCallback(
-    (pathname: string) => void navigate({ pathname, search: location.search }),
-    [navigate, location.search],
-  );
-  const closePanel = useCallback(() => open('/channel'), [open]);
-  const edit = useCallback((channelId: number) => open(`/channel/edit/${channelId}`), [open]);
+  const panel = useChannelPanelRoute();
   const selectedIds = useMemo(
     () =>
       Object.entries(selection)
@@ -46,25 +33,11 @@ export function ChannelsPage() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={2}>{t('channels.title')}</Title>
-        <Group gap="xs">
-          <Tooltip label={t('channels.refresh')}>
-            <ActionIcon
-              variant="default"
-              size="lg"
-              aria-label={t('channels.refresh')}
-              loading={channels.isFetching}
-              onClick={() => void channels.refetch()}
-            >
-              <IconRefresh size={16} />
-            </ActionIcon>
-          </Tooltip>
-          <Button leftSection={<IconPlus size={16} />} onClick={() => open('/channel/add')}>
-            {t('channels.add')}
-          </Button>
-        </Group>
-      </Group>
+      <ChannelsPageHeader
+        refreshing={channels.isFetching}
+        onRefresh={() => void channels.refetch()}
+        onAdd={panel.add}
+      />
       <Paper withBorder p="md" radius="md">
         <Stack>
           <ChannelsSearchBar
@@ -88,14 +61,49 @@ export function ChannelsPage() {
             loading={channels.isFetching}
             selection={selection}
             onSelectionChange={setSelection}
-            onEdit={edit}
+            onEdit={panel.edit}
             pollStates={pollStates}
           />
         </Stack>
       </Paper>
-      {(adding || editingId !== undefined) && (
-        <ChannelDrawer key={editingId ?? 'add'} channelId={editingId} onClose={closePanel} />
+      {(panel.adding || panel.editingId !== undefined) && (
+        <ChannelDrawer
+          key={panel.editingId ?? 'add'}
+          channelId={panel.editingId}
+          onClose={panel.close}
+        />
       )}
     </Stack>
+  );
+}
+
+interface ChannelsPageHeaderProps {
+  refreshing: boolean;
+  onRefresh: () => void;
+  onAdd: () => void;
+}
+
+function ChannelsPageHeader({ refreshing, onRefresh, onAdd }: ChannelsPageHeaderProps) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="space-between">
+      <Title order={2}>{t('channels.title')}</Title>
+      <Group gap="xs">
+        <Tooltip label={t('channels.refresh')}>
+          <ActionIcon
+            variant="default"
+            size="lg"
+            aria-label={t('channels.refresh')}
+            loading={refreshing}
+            onClick={onRefresh}
+          >
+            <IconRefresh size={16} />
+          </ActionIcon>
+        </Tooltip>
+        <Button leftSection={<IconPlus size={16} />} onClick={onAdd}>
+          {t('channels.add')}
+        </Button>
+      </Group>
+    </Group>
   );
 }

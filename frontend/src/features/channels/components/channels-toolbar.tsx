@@ -17,13 +17,38 @@ interface ChannelsToolbarProps {
   onIdSortChange: (value: boolean) => void;
 }
 
-/** Batch actions of spec 000 §2 and the ID-sort switch. */
+/** The ID-sort switch, how many rows are selected, and the batch actions. */
 export function ChannelsToolbar({
   selectedIds,
   onDeleted,
   idSort,
   onIdSortChange,
 }: ChannelsToolbarProps) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="space-between" wrap="wrap" gap="sm">
+      <Group gap="sm" wrap="wrap">
+        <Switch
+          label={t('channels.idSort')}
+          checked={idSort}
+          onChange={(event) => onIdSortChange(event.currentTarget.checked)}
+        />
+        {selectedIds.length > 0 && (
+          <Text size="sm" c="dimmed">
+            {t('channels.batch.selected', { count: selectedIds.length })}
+          </Text>
+        )}
+      </Group>
+      <ChannelsBatchButtons selectedIds={selectedIds} onDeleted={onDeleted} />
+    </Group>
+  );
+}
+
+/** Delete the selected or all disabled channels, fix, test all, update every balance. */
+function ChannelsBatchButtons({
+  selectedIds,
+  onDeleted,
+}: Pick<ChannelsToolbarProps, 'selectedIds' | 'onDeleted'>) {
   const { t } = useTranslation();
   const deleteMany = useDeleteChannels();
   const deleteDisabled = useDeleteDisabledChannels();
@@ -47,65 +72,51 @@ export function ChannelsToolbar({
     );
 
   return (
-    <Group justify="space-between" wrap="wrap" gap="sm">
-      <Group gap="sm" wrap="wrap">
-        <Switch
-          label={t('channels.idSort')}
-          checked={idSort}
-          onChange={(event) => onIdSortChange(event.currentTarget.checked)}
-        />
-        {selectedIds.length > 0 && (
-          <Text size="sm" c="dimmed">
-            {t('channels.batch.selected', { count: selectedIds.length })}
-          </Text>
-        )}
-      </Group>
-      <Group gap="xs" wrap="wrap">
-        <Button
-          size="xs"
-          variant="light"
-          color="red"
-          loading={deleteMany.isPending}
-          onClick={confirmDeleteSelected}
-        >
-          {t('channels.batch.deleteSelected')}
-        </Button>
-        <Button
-          size="xs"
-          variant="light"
-          color="red"
-          loading={deleteDisabled.isPending}
-          onClick={confirmDeleteDisabled}
-        >
-          {t('channels.batch.deleteDisabled')}
-        </Button>
-        <Button
-          size="xs"
-          variant="light"
-          color="gray"
-          loading={fix.isPending}
-          onClick={() => fix.mutate()}
-        >
-          {t('channels.batch.fix')}
-        </Button>
-        <Button
-          size="xs"
-          variant="light"
-          loading={testAll.isPending}
-          onClick={() => testAll.mutate()}
-        >
-          {t('channels.batch.testAll')}
-        </Button>
-        <Button
-          size="xs"
-          variant="light"
-          color="cyan"
-          loading={updateAll.isPending}
-          onClick={() => updateAll.mutate()}
-        >
-          {t('channels.batch.updateAllBalances')}
-        </Button>
-      </Group>
+    <Group gap="xs" wrap="wrap">
+      <Button
+        size="xs"
+        variant="light"
+        color="red"
+        loading={deleteMany.isPending}
+        onClick={confirmDeleteSelected}
+      >
+        {t('channels.batch.deleteSelected')}
+      </Button>
+      <Button
+        size="xs"
+        variant="light"
+        color="red"
+        loading={deleteDisabled.isPending}
+        onClick={confirmDeleteDisabled}
+      >
+        {t('channels.batch.deleteDisabled')}
+      </Button>
+      <Button
+        size="xs"
+        variant="light"
+        color="gray"
+        loading={fix.isPending}
+        onClick={() => fix.mutate()}
+      >
+        {t('channels.batch.fix')}
+      </Button>
+      <Button
+        size="xs"
+        variant="light"
+        loading={testAll.isPending}
+        onClick={() => testAll.mutate()}
+      >
+        {t('channels.batch.testAll')}
+      </Button>
+      <Button
+        size="xs"
+        variant="light"
+        color="cyan"
+        loading={updateAll.isPending}
+        onClick={() => updateAll.mutate()}
+      >
+        {t('channels.batch.updateAllBalances')}
+      </Button>
     </Group>
   );
 }

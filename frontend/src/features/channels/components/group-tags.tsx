@@ -1,7 +1,7 @@
 import { Badge, Group } from '@mantine/core';
 import { groupColor, splitList } from '../utils/channel-display';
 
-/** Spec 000 §3: groups as small colour tags. */
+/** A channel's groups as small colour tags. */
 export function GroupTags({ groups }: { groups: string }) {
   const names = splitList(groups);
   return (

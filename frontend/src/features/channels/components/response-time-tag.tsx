@@ -3,7 +3,7 @@ import { responseTimeBand, type ChannelDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { formatUnixTime } from '../utils/channel-display';
 
-/** Spec 000 §4 colour bands: 0 untested; ≤1 s green; ≤3 s lime; ≤5 s yellow; above red. */
+/** Response time colour bands: 0 untested; ≤1 s green; ≤3 s lime; ≤5 s yellow; above red. */
 export function ResponseTimeTag({
   channel,
 }: {

@@ -1,8 +1,4 @@
-/**
- * 管理渠道 texts. Strings follow one-api's and new-api's console where it has
- * them; the rest follow the console's wording. Spread into src/locales/zh-cn.ts; `en.ts` beside
- * this file mirrors the keys.
- */
+/** 管理渠道 texts; `en.ts` beside this file mirrors the keys. */
 export const channelsZhCN = {
   channels: {
     title: '管理渠道',

@@ -79,8 +79,8 @@ export function channelToForm(channel: ChannelDto): ChannelFormValues {
 }
 
 /**
- * Choosing a type fills the type's default `other` (Azure 2023-06-01-preview, Spark v2.1) when
- * the field is empty or still holds the previous type's default.
+ * Choosing a type fills the type's default `other` (Azure 2023-06-01-preview, Spark v2.1)
+ * when the field is empty or still holds the previous type's default.
  */
 export function withType(values: ChannelFormValues, type: number): ChannelFormValues {
   const previousDefault = channelTypeInfo(values.type)?.other?.default ?? '';
@@ -106,7 +106,7 @@ export interface FormProblem {
   format?: string;
 }
 
-/** The channel form rules, in the order one-api and new-api check them. */
+/** The channel form rules, checked in the order one-api and new-api check them. */
 export function validateChannelForm(
   values: ChannelFormValues,
   mode: 'create' | 'edit',

@@ -1,4 +1,4 @@
-/** Chat link texts (new-api's wording); spread into the main zh-CN file. */
+/** Chat link texts, in new-api's wording. */
 export const chatZhCN = {
   chat: {
     frameTitle: '聊天',

@@ -1,4 +1,4 @@
-/** Data dashboard texts (/detail); spread into the main zh-CN file. */
+/** Data dashboard (/detail) texts. */
 export const dashboardZhCN = {
   dashboard: {
     title: '数据看板',

@@ -1,4 +1,4 @@
-/** History drawers, balance-at view and who-did-what; spread into the main zh-CN file. */
+/** History drawers, balance-at view and who-did-what. */
 export const historyZhCN = {
   history: {
     action: '历史',

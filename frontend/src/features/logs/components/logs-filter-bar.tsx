@@ -28,7 +28,7 @@ const toDraft = (params: LogListParams): Draft => ({
 
 interface LogsFilterBarProps {
   params: LogListParams;
-  /** Channel and username filters are admin-only (spec 001 §6). */
+  /** Channel and username filters are admin-only. */
   admin: boolean;
   onSearch: (filters: Partial<Record<LogFilterName, string>>) => void;
   /** The type dropdown, laid out with the fields (it applies at once, without the button). */

@@ -1,14 +1,14 @@
-import { Badge, Button, Group, Paper, Select, Stack, Switch, Title } from '@mantine/core';
+import { Paper, Select, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { isAdmin, LogType } from '@tollgate/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSessionUser } from '@/features/auth';
-import { useQuotaFormatter } from '@/features/status';
 import { logQueries, type LogFilters } from '../api/logs.api';
 import { useLiveLogs } from '../hooks/use-live-logs';
 import { useLogsTableParams } from '../hooks/use-logs-table-params';
 import { LogsFilterBar } from './logs-filter-bar';
+import { LogsPageHeader } from './logs-page-header';
 import { LogsTable } from './logs-table';
 import { UserInfoModal } from './user-info-modal';
 
@@ -22,8 +22,6 @@ const TYPE_OPTIONS = [
 
 /** /log: summary badges (quota, RPM, TPM), filters, the type dropdown and the table. */
 export function LogsPage() {
-  const { t } = useTranslation();
-  const formatQuota = useQuotaFormatter();
   const role = useSessionUser()?.role;
   const admin = role !== undefined && isAdmin(role);
   const { params, update, paginate: paginateTo } = useLogsTableParams();
@@ -32,7 +30,6 @@ export function LogsPage() {
     return rest;
   }, [params]);
   const logs = useQuery(logQueries.list(params, admin));
-  const stat = useQuery(logQueries.stat(filters, admin));
   const [popupUser, setPopupUser] = useState<number | null>(null);
   const { live, setLive, unseen, catchUp } = useLiveLogs();
 
@@ -49,35 +46,14 @@ export function LogsPage() {
 
   return (
     <Stack>
-      <Group justify="space-between" align="center">
-        <Title order={2}>{t('logs.title')}</Title>
-        <Group gap="md">
-          <Group gap="xs">
-            {unseen && !live && (
-              <Button size="compact-sm" variant="light" onClick={catchUp} data-testid="logs-unseen">
-                {t('logs.live.unseen')}
-              </Button>
-            )}
-            <Switch
-              label={t('logs.live.toggle')}
-              checked={live}
-              onChange={(event) => toggleLive(event.currentTarget.checked)}
-              data-testid="logs-live"
-            />
-          </Group>
-          <Group gap="xs" data-testid="log-stat">
-            <Badge size="lg" variant="light" color="blue">
-              {t('logs.stat.quota', { value: formatQuota(stat.data?.quota ?? 0) })}
-            </Badge>
-            <Badge size="lg" variant="light" color="pink">
-              {t('logs.stat.rpm', { value: stat.data?.rpm ?? 0 })}
-            </Badge>
-            <Badge size="lg" variant="light" color="gray">
-              {t('logs.stat.tpm', { value: stat.data?.tpm ?? 0 })}
-            </Badge>
-          </Group>
-        </Group>
-      </Group>
+      <LogsPageHeader
+        filters={filters}
+        admin={admin}
+        live={live}
+        onLiveChange={toggleLive}
+        unseen={unseen}
+        onCatchUp={catchUp}
+      />
       <Paper withBorder p="md" radius="md">
         <Stack>
           <LogsFilterBar
@@ -85,15 +61,9 @@ export function LogsPage() {
             admin={admin}
             onSearch={(next) => update({ page: 1, filters: next })}
             typeSelect={
-              <Select
-                label={t('logs.typeLabel')}
-                data={TYPE_OPTIONS.map((option) => ({
-                  value: option.value,
-                  label: t(`logs.type.${option.key}`),
-                }))}
+              <LogTypeSelect
                 value={params.type}
-                onChange={(value) => update({ page: 1, filters: { type: value ?? '' } })}
-                allowDeselect={false}
+                onChange={(type) => update({ page: 1, filters: { type } })}
               />
             }
           />
@@ -113,5 +83,22 @@ export function LogsPage() {
       </Paper>
       {admin && <UserInfoModal userId={popupUser} onClose={() => setPopupUser(null)} />}
     </Stack>
+  );
+}
+
+/** Which kind of log rows to list: all, top-ups, consumption, management or system. */
+function LogTypeSelect({ value, onChange }: { value: string; onChange: (type: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Select
+      label={t('logs.typeLabel')}
+      data={TYPE_OPTIONS.map((option) => ({
+        value: option.value,
+        label: t(`logs.type.${option.key}`),
+      }))}
+      value={value}
+      onChange={(next) => onChange(next ?? '')}
+      allowDeselect={false}
+    />
   );
 }

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { QuotaBalance, useQuotaFormatter } from '@/features/status';
 import { userQueries } from '@/features/users';
 
-/** Spec 001 §3/§6: admins click a username to see the user's balance and usage. */
+/** Admins click a username to see the user's balance and usage. */
 export function UserInfoModal({ userId, onClose }: { userId: number | null; onClose: () => void }) {
   const { t } = useTranslation();
   const formatQuota = useQuotaFormatter();

@@ -1,4 +1,4 @@
-/** Log page texts; spread into the main zh-CN file. */
+/** Log page texts: filters, columns, details and statistics. */
 export const logsZhCN = {
   logs: {
     title: '使用日志',

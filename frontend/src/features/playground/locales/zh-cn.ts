@@ -1,4 +1,4 @@
-/** Playground texts; spread into the main zh-CN file. */
+/** Playground texts. */
 export const playgroundZhCN = {
   playground: {
     title: '操练场',

@@ -11,7 +11,7 @@ interface RedemptionActionsProps {
   onEdit: (redemption: RedemptionDto) => void;
 }
 
-/** Spec 001 §4: unused ⇄ disabled by toggle, a used code cannot be enabled, edit only while unused. */
+/** Unused ⇄ disabled by toggle, a used code cannot be enabled, edit only while unused. */
 export function RedemptionActions({ redemption, onEdit }: RedemptionActionsProps) {
   const { t } = useTranslation();
   const copy = useCopy();

@@ -1,15 +1,8 @@
 import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
 import type { RedemptionDto } from '@tollgate/contracts';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuotaFormatter } from '@/features/status';
-import { notifyError } from '@/lib/notify';
-import { useCreateRedemptions, useUpdateRedemption } from '../hooks/use-redemption-mutations';
-import {
-  buildRedemptionRequest,
-  emptyRedemptionForm,
-  type RedemptionFormValues,
-} from '../utils/redemption-form';
+import { useRedemptionForm } from '../hooks/use-redemption-form';
 
 interface RedemptionFormProps {
   /** The code being edited; absent to create. */
@@ -19,42 +12,10 @@ interface RedemptionFormProps {
   onCreated: (name: string, keys: string[]) => void;
 }
 
-export function RedemptionForm({ redemption, onDone, onCreated }: RedemptionFormProps) {
+export function RedemptionForm(props: RedemptionFormProps) {
   const { t } = useTranslation();
-  const creating = redemption === undefined;
   const formatQuota = useQuotaFormatter();
-  const create = useCreateRedemptions();
-  const update = useUpdateRedemption();
-  const [values, setValues] = useState<RedemptionFormValues>(() =>
-    redemption
-      ? { name: redemption.name, quota: redemption.quota, count: 1 }
-      : emptyRedemptionForm(),
-  );
-  const set = <K extends keyof RedemptionFormValues>(name: K, value: RedemptionFormValues[K]) =>
-    setValues((current) => ({ ...current, [name]: value }));
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = buildRedemptionRequest(values, creating);
-    if (!result.ok) {
-      if (result.error) notifyError(t(result.error));
-      return;
-    }
-    const { request } = result;
-    if (creating) {
-      create.mutate(request, {
-        onSuccess: (keys) => {
-          onDone();
-          onCreated(request.name, keys ?? []);
-        },
-      });
-    } else {
-      update.mutate(
-        { id: redemption.id, name: request.name, quota: request.quota },
-        { onSuccess: onDone },
-      );
-    }
-  };
+  const { creating, values, set, submit, saving } = useRedemptionForm(props);
   const quotaNumber = Number(values.quota);
 
   return (
@@ -94,10 +55,10 @@ export function RedemptionForm({ redemption, onDone, onCreated }: RedemptionForm
           />
         )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
+          <Button variant="default" onClick={props.onDone}>
             {t('redemptions.drawer.cancel')}
           </Button>
-          <Button type="submit" loading={create.isPending || update.isPending}>
+          <Button type="submit" loading={saving}>
             {t('redemptions.drawer.submit')}
           </Button>
         </Group>

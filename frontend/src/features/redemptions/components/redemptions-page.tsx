@@ -26,7 +26,7 @@ export function RedemptionsPage() {
     update({ page: 1, filters: { keyword: draft.trim() } });
   };
 
-  // Spec 001 §2: after creating, offer the codes as `<name>.txt`.
+  // After creating, offer the codes as `<name>.txt`.
   const offerDownload = (name: string, keys: string[]) =>
     modals.openConfirmModal({
       title: t('redemptions.downloadTitle'),

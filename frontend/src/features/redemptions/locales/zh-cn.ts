@@ -1,4 +1,4 @@
-/** Redemption page texts; spread into the main zh-CN file. */
+/** Redemption page texts. */
 export const redemptionsZhCN = {
   redemptions: {
     title: '管理兑换码',

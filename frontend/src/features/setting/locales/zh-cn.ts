@@ -1,4 +1,4 @@
-/** Texts of the super administrator's settings tabs; spread into zh-CN. */
+/** Texts of the super administrator's settings tabs (`options`) and notification settings (`notify`). */
 export const optionsZhCN = {
   options: {
     save: '保存',

@@ -24,7 +24,7 @@ interface HeaderBarProps {
   onToggleNavbar: () => void;
 }
 
-/** Spec 001 §2 top bar: logo and name, about, theme, then sign-in links or the user menu. */
+/** The top bar: logo and name, about, theme, then sign-in links or the user menu. */
 export function HeaderBar({ isMobile, navbarOpened, onToggleNavbar }: HeaderBarProps) {
   const { t } = useTranslation();
   const { system_name, logo, docs_link, demo_site_enabled, self_use_mode_enabled } = useStatus();

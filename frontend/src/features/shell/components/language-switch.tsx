@@ -1,7 +1,7 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES } from '@/lib/i18n';
+import { LANGUAGES } from '@/lib/locales';
 
 /** zh-CN ⇄ en; i18next's detector stores the choice, so it is remembered. */
 export function LanguageSwitch() {

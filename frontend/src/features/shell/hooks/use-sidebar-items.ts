@@ -12,7 +12,7 @@ export function useSidebarItems(): SidebarItem[] {
   const role = user?.role;
   const { t } = useTranslation();
   const chatsUnreadable = chatTargets(status) === null;
-  // Chat data the submenu cannot be built from.
+  // Chat data the submenu cannot be built from: say so once.
   useEffect(() => {
     if (chatsUnreadable) notifyError(t('chat.parseFailed'), 'chat-parse-failed');
   }, [chatsUnreadable, t]);

@@ -1,9 +1,9 @@
 import { isAdmin, type StatusDto } from '@tollgate/contracts';
 import { chatTargets } from '@/features/chat';
-import type { Translation } from '@/locales/zh-cn';
+import type { shellZhCN } from '../locales/zh-cn';
 import { isNewYearSeason } from './new-year';
 
-export type NavLabelKey = keyof Translation['nav'];
+export type NavLabelKey = keyof (typeof shellZhCN)['nav'];
 
 export interface SidebarItem {
   key: string;

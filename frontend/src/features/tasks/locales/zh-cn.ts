@@ -1,4 +1,4 @@
-/** Drawing log (绘图日志) and task log (任务日志) texts; spread into the main zh-CN file. */
+/** Drawing log (绘图日志) and task log (任务日志) texts. */
 export const tasksZhCN = {
   tasks: {
     midjourneyTitle: '绘图日志',

@@ -1,4 +1,4 @@
-/** Token page texts; spread into the main zh-CN file. */
+/** Token page texts. */
 export const tokensZhCN = {
   tokens: {
     title: '我的令牌',

@@ -1,4 +1,4 @@
-/** Wallet page texts; spread into the main zh-CN file. */
+/** Wallet page texts. */
 export const walletZhCN = {
   wallet: {
     title: '钱包',

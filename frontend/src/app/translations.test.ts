@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { en } from './en';
-import { zhCN } from './zh-cn';
+import { translations } from './translations';
 
-// The type makes en match zh-CN at compile time; this checks the built objects themselves (a
-// spread feature file overriding another's keys, a key emptied by mistake, a placeholder that
-// one language forgot) — what a user would see as a raw key or a `{{count}}` left in the text.
+// The type makes en match zh-CN at compile time; this checks the built objects themselves (a key
+// emptied by mistake, a placeholder that one language forgot) — what a user would see as a raw key
+// or a `{{count}}` left in the text.
 
 type Tree = { [key: string]: string | Tree };
 
@@ -22,8 +21,8 @@ const placeholders = (text: string) =>
   [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
 describe('console locales', () => {
-  const zh = leaves(zhCN);
-  const english = leaves(en);
+  const zh = leaves(translations['zh-CN']);
+  const english = leaves(translations.en);
 
   it('zh-CN and en have the same keys', () => {
     expect(zh.size).toBeGreaterThan(500);

@@ -1,5 +1,5 @@
 import 'i18next';
-import type { Translation } from './zh-cn';
+import type { Translation } from './translations';
 
 // Typed keys: a missing or misspelt key fails the type check.
 declare module 'i18next' {

@@ -1,0 +1,19 @@
+import { useState } from 'react';
+import type { ChannelFormValues } from '../utils/channel-form';
+
+/** Whether the form adds a channel or edits a stored one (the key rules differ). */
+export type ChannelFormMode = 'create' | 'edit';
+
+/** Sets one field of the channel form. */
+export type SetChannelField = <K extends keyof ChannelFormValues>(
+  name: K,
+  value: ChannelFormValues[K],
+) => void;
+
+/** The channel form's values, with a setter for one field at a time. */
+export function useChannelFormState(initial: ChannelFormValues) {
+  const [values, setValues] = useState<ChannelFormValues>(initial);
+  const set: SetChannelField = (name, value) =>
+    setValues((current) => ({ ...current, [name]: value }));
+  return { values, setValues, set };
+}

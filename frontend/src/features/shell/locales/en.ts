@@ -1,0 +1,35 @@
+import type { shellZhCN } from './zh-cn';
+
+export const shellEn: typeof shellZhCN = {
+  nav: {
+    playground: 'Playground',
+    pricing: 'Model pricing',
+    channel: 'Channels',
+    chat: 'Chat',
+    token: 'Tokens',
+    redemption: 'Redemption codes',
+    topup: 'Wallet',
+    user: 'Users',
+    log: 'Logs',
+    detail: 'Dashboard',
+    midjourney: 'Drawing',
+    task: 'Async tasks',
+    setting: 'Settings',
+    newYear: 'Happy New Year',
+  },
+  shell: {
+    about: 'About',
+    docs: 'Documentation',
+    selfUse: 'Self-use mode',
+    demoSite: 'Demo site',
+    navigation: 'Navigation',
+    language: 'Switch language',
+    darkMode: 'Switch to dark mode',
+    lightMode: 'Switch to light mode',
+    toggleNavigation: 'Open or close the navigation',
+    collapseSidebar: 'Collapse sidebar',
+    expandSidebar: 'Expand sidebar',
+    newYearGreeting: '🎉 Happy New Year! Best wishes for the year ahead!',
+    defaultFooter: '{{name}} {{version}} built with Tollgate, source code under the MIT license',
+  },
+};
