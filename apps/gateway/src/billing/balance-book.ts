@@ -17,7 +17,7 @@ import {
   type TaskRefunded,
   type TokenEvent,
 } from '@tollgate/domain';
-import { eventTimeMs } from '../history/event-facts';
+import { eventTimeMs } from '@tollgate/event-store';
 import type { HotCache } from '../infrastructure/hot-caches/hot-cache';
 import { LeaseLedger, type HeldLease } from './lease-ledger';
 import { defaultTimeZone } from './time-zone';

@@ -8,16 +8,6 @@ import {
 
 /** Small facts about recorded events that the history, the balance-at rule and the verifier share. */
 
-/** When it happened: the metadata's occurredAt, else when it was recorded. */
-export function eventTimeMs(event: {
-  readonly metadata: Record<string, unknown>;
-  readonly recordedAt: Date;
-}): number {
-  const at = event.metadata['occurredAt'];
-  const parsed = typeof at === 'string' ? Date.parse(at) : NaN;
-  return Number.isFinite(parsed) ? parsed : event.recordedAt.getTime();
-}
-
 const BILLING_TYPES: ReadonlySet<string> = new Set(BILLING_EVENT_TYPES);
 
 /**

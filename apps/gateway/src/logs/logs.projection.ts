@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@tollgate/event-store';
+import { eventTimeMs, type RecordedEvent } from '@tollgate/event-store';
 import {
   BatchMemo,
   type BatchWrites,
@@ -49,11 +49,7 @@ function usernameOf(userId: number, session: ReadStoreSession): Promise<string> 
   });
 }
 
-const seconds = (event: RecordedEvent): number => {
-  const at = event.metadata['occurredAt'];
-  const ms = typeof at === 'string' ? Date.parse(at) : event.recordedAt.getTime();
-  return Math.floor(ms / 1000);
-};
+const seconds = (event: RecordedEvent): number => Math.floor(eventTimeMs(event) / 1000);
 
 /**
  * logs: one row per balance-changing event — 1 top-up (redemption), 2 consumption (RequestRelayed

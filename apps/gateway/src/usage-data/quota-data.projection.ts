@@ -1,3 +1,4 @@
+import { eventTimeMs } from '@tollgate/event-store';
 import { BatchMemo, type Projection, type ReadStoreSession } from '@tollgate/read-store';
 import {
   LOG_IMPORT_EVENT_TYPES,
@@ -97,13 +98,7 @@ export const quotaDataProjection: Projection = {
       if (event.type === 'LogImported' && event.data.type !== 2) return;
       // Default on (the option's default): only an explicit false stops the export.
       if ((await stateOf(session, EXPORT_SWITCH))?.enabled === false) return;
-      const occurred = recorded.metadata['occurredAt'];
-      const at =
-        event.type === 'LogImported'
-          ? event.data.createdAt * 1000
-          : typeof occurred === 'string'
-            ? Date.parse(occurred)
-            : recorded.recordedAt.getTime();
+      const at = event.type === 'LogImported' ? event.data.createdAt * 1000 : eventTimeMs(recorded);
       const hour = Math.floor(at / 1000 / HOUR) * HOUR;
       const userId = event.data.userId;
       const model = event.type === 'LogImported' ? event.data.modelName : event.data.model;
