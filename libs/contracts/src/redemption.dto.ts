@@ -5,6 +5,7 @@ export const RedemptionStatus = {
   Used: 3,
 } as const;
 export type RedemptionStatus = (typeof RedemptionStatus)[keyof typeof RedemptionStatus];
+export const REDEMPTION_STATUSES: readonly number[] = Object.values(RedemptionStatus);
 
 export const DEFAULT_REDEMPTION_QUOTA = 100000;
 export const MAX_REDEMPTION_BATCH = 100;

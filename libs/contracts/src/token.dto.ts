@@ -9,6 +9,7 @@ export const TokenStatus = {
   Exhausted: 4,
 } as const;
 export type TokenStatus = (typeof TokenStatus)[keyof typeof TokenStatus];
+export const TOKEN_STATUSES: readonly number[] = Object.values(TokenStatus);
 
 /** `expired_time` value meaning "never expires". */
 export const TOKEN_NEVER_EXPIRES = -1;

@@ -1,3 +1,4 @@
+import { ChannelStatus } from '@tollgate/contracts';
 import { disableReason } from '@tollgate/relay';
 import { translate, type Lang } from '../shared/i18n/messages';
 import type { TestOutcome } from './channel-upstream';
@@ -67,6 +68,8 @@ export function judgeTest(
   return {
     success: true,
     message: '',
-    ...(channel.status === 3 && rules.autoEnable ? { action: { kind: 'enable' } } : {}),
+    ...(channel.status === ChannelStatus.AutoDisabled && rules.autoEnable
+      ? { action: { kind: 'enable' } }
+      : {}),
   };
 }

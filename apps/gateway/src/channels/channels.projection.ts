@@ -1,3 +1,4 @@
+import { ChannelStatus } from '@tollgate/contracts';
 import type { RecordedEvent } from '@tollgate/event-store';
 import type { Collection, Projection, ReadStoreSession } from '@tollgate/read-store';
 import {
@@ -87,7 +88,7 @@ async function writeAbilities(session: ReadStoreSession, channelId: number): Pro
         group,
         model,
         channel_id: channelId,
-        enabled: doc.status === 1,
+        enabled: doc.status === ChannelStatus.Enabled,
         priority: doc.priority,
         weight: doc.weight,
         tag: doc.tag ?? '',
@@ -207,7 +208,7 @@ export const channelsProjection = (openKey?: ChannelKeyOpener): Projection => ({
           ? sealedKeysScrubber(d.config.type, [d.key], openKey).text(d.statusReason)
           : d.statusReason;
         const otherInfo =
-          d.status === 3
+          d.status === ChannelStatus.AutoDisabled
             ? { status_reason: reason, status_time: d.statusTime }
             : d.statusTime > 0
               ? { status_time: d.statusTime }

@@ -1,4 +1,5 @@
 import {
+  CHANNEL_STATUSES,
   ChannelStatus,
   channelTypeInfo,
   isValidChannelKey,
@@ -11,8 +12,6 @@ import { isSupportedChannelType } from './channel-type-routing';
 import type { ChannelRowNotes } from './row-notes';
 import type { SourceProject } from './source-database';
 import { int, parseObject, text } from './row-values';
-
-const KNOWN_STATUSES: readonly number[] = Object.values(ChannelStatus);
 
 /** The status the source gave the row, with the reason and time of an automatic disable. */
 export interface SourceStatus {
@@ -34,7 +33,7 @@ export function sourceStatusOf(
   notes: ChannelRowNotes,
 ): SourceStatus {
   let status = int(row['status']);
-  if (!KNOWN_STATUSES.includes(status)) {
+  if (!CHANNEL_STATUSES.includes(status)) {
     notes.changed('status', `unknown status ${status}: imported as disabled`);
     status = ChannelStatus.ManuallyDisabled;
   }

@@ -1,4 +1,10 @@
-import { Role, TOKEN_NEVER_EXPIRES, TokenStatus, UserStatus } from '@tollgate/contracts';
+import {
+  Role,
+  TOKEN_NEVER_EXPIRES,
+  TOKEN_STATUSES,
+  TokenStatus,
+  UserStatus,
+} from '@tollgate/contracts';
 import {
   isEmailAddress,
   isIpOrCidr,
@@ -82,7 +88,6 @@ export type Mapped<T> = T | { readonly skipped: ReportItem };
 
 const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 const ROLES: ReadonlySet<number> = new Set(Object.values(Role));
-const TOKEN_STATUSES: readonly number[] = Object.values(TokenStatus);
 
 /** A quantity that must not be negative: negatives come in as 0, reported. */
 function quantity(value: unknown, field: string, notes: RowNotes): number {

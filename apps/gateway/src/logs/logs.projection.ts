@@ -1,3 +1,4 @@
+import { LogType } from '@tollgate/contracts';
 import { eventTimeMs, type RecordedEvent } from '@tollgate/event-store';
 import {
   BatchMemo,
@@ -112,7 +113,9 @@ export const logsProjection: Projection = {
       case 'LogsCleared': {
         const logs = session.collection<LogDocument>(LOGS);
         const before = { $lt: event.data.before };
-        const consumed = await logs.sum({ type: 2, created_at: before }, 'user_id', ['quota']);
+        const consumed = await logs.sum({ type: LogType.Consume, created_at: before }, 'user_id', [
+          'quota',
+        ]);
         const refunded = await logs.sum({ ...REFUND_ROWS, created_at: before }, 'user_id', [
           'quota',
         ]);
@@ -154,7 +157,7 @@ export const logsProjection: Projection = {
         UsageEvent | TaskRefunded | LogImported;
       const row = await putRow(event, recorded, session);
       const position = Number(recorded.position.commit);
-      if (row?.type === 2) addToTotals(writes, row.user_id, row.quota, position);
+      if (row?.type === LogType.Consume) addToTotals(writes, row.user_id, row.quota, position);
       else if (row && event.type === 'TaskRefunded')
         addToTotals(writes, row.user_id, -row.quota, position);
     },
@@ -224,7 +227,7 @@ async function toRow(
     _id: String(id),
     id,
     created_at: seconds(recorded),
-    type: 4,
+    type: LogType.System,
     user_id: userId,
     username: await usernameOf(userId, session),
     token_name: '',
@@ -247,12 +250,12 @@ async function toRow(
       if (reason === 'redemption')
         return {
           ...base,
-          type: 1,
+          type: LogType.TopUp,
           quota: amount,
           content: `通过兑换码充值 ${amount} 额度${reference ? `（${reference}）` : ''}`,
         };
       if (reason === 'topup')
-        return { ...base, type: 1, quota: amount, content: `充值 ${amount} 额度` };
+        return { ...base, type: LogType.TopUp, quota: amount, content: `充值 ${amount} 额度` };
       if (reason === 'new_user')
         return { ...base, quota: amount, content: `新用户注册赠送 ${amount} 额度` };
       return { ...base, quota: amount, content: `使用邀请码赠送 ${amount} 额度` };
@@ -276,7 +279,7 @@ async function toRow(
     case 'QuotaAdjusted':
       return {
         ...base,
-        type: 3,
+        type: LogType.Manage,
         quota: event.data.delta,
         content: `管理员将用户额度从 ${event.data.from} 修改为 ${event.data.to}`,
         admin_id: typeof actor?.id === 'number' ? actor.id : 0,
@@ -285,7 +288,7 @@ async function toRow(
       const d = event.data;
       return {
         ...base,
-        type: 2,
+        type: LogType.Consume,
         token_name: d.tokenName,
         model_name: d.model,
         quota: d.quota,
@@ -329,7 +332,7 @@ async function toRow(
       const d = event.data;
       return {
         ...base,
-        type: 4,
+        type: LogType.System,
         model_name: d.model,
         channel: d.channelId,
         quota: d.quota,

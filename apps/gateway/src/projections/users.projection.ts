@@ -311,7 +311,7 @@ function newUserDocument(
     _id: id,
     id: Number(id),
     username_lower: fields.username.toLowerCase(),
-    status: 1,
+    status: UserStatus.Enabled,
     registration_pending: false,
     github_id: '',
     wechat_id: '',

@@ -1,3 +1,4 @@
+import { LogType } from '@tollgate/contracts';
 import { eventTimeMs } from '@tollgate/event-store';
 import { BatchMemo, type Projection, type ReadStoreSession } from '@tollgate/read-store';
 import {
@@ -95,7 +96,7 @@ export const quotaDataProjection: Projection = {
     async apply(recorded, writes, session) {
       const event = recorded as unknown as RequestRelayed | TaskRefunded | LogImported;
       // An imported row counts only when it is a consumption row, in the hour it was written.
-      if (event.type === 'LogImported' && event.data.type !== 2) return;
+      if (event.type === 'LogImported' && event.data.type !== LogType.Consume) return;
       // Default on (the option's default): only an explicit false stops the export.
       if ((await stateOf(session, EXPORT_SWITCH))?.enabled === false) return;
       const at = event.type === 'LogImported' ? event.data.createdAt * 1000 : eventTimeMs(recorded);

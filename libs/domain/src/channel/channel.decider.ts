@@ -1,4 +1,4 @@
-import { ChannelStatus } from '@tollgate/contracts';
+import { CHANNEL_STATUSES, ChannelStatus } from '@tollgate/contracts';
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type { ChannelCommand } from './channel.commands';
@@ -45,7 +45,11 @@ export const channelDecider: Decider<ChannelCommand, ChannelState, ChannelEvent>
         if (state.exists) throw new DomainError('channel.already_exists');
         const config = normalizeChannelConfig({ ...EMPTY_CHANNEL_CONFIG, ...command.config });
         assertValidChannelKey(config.type, command.key);
-        if (command.status !== undefined && command.status !== 1 && command.status !== 2)
+        if (
+          command.status !== undefined &&
+          command.status !== ChannelStatus.Enabled &&
+          command.status !== ChannelStatus.ManuallyDisabled
+        )
           throw new DomainError('channel.status_invalid');
         return [
           {
@@ -54,7 +58,10 @@ export const channelDecider: Decider<ChannelCommand, ChannelState, ChannelEvent>
               channelId: command.channelId,
               config,
               key: command.sealedKey,
-              status: command.status === 2 ? 2 : 1,
+              status:
+                command.status === ChannelStatus.ManuallyDisabled
+                  ? ChannelStatus.ManuallyDisabled
+                  : ChannelStatus.Enabled,
               createdTime: seconds(now),
             },
           },
@@ -67,8 +74,7 @@ export const channelDecider: Decider<ChannelCommand, ChannelState, ChannelEvent>
         if (state.exists) throw new DomainError('channel.already_exists');
         if (!Number.isSafeInteger(c.channelId) || c.channelId <= 0)
           throw new DomainError('channel.not_found');
-        if (c.status !== 1 && c.status !== 2 && c.status !== 3)
-          throw new DomainError('channel.status_invalid');
+        if (!CHANNEL_STATUSES.includes(c.status)) throw new DomainError('channel.status_invalid');
         if (!Number.isSafeInteger(c.usedQuota) || c.usedQuota < 0)
           throw new DomainError('channel.balance_invalid');
         if (!Number.isFinite(c.balance)) throw new DomainError('channel.balance_invalid');

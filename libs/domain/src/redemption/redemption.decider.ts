@@ -1,4 +1,8 @@
-import { REDEMPTION_NAME_MAX_LENGTH, RedemptionStatus } from '@tollgate/contracts';
+import {
+  REDEMPTION_NAME_MAX_LENGTH,
+  REDEMPTION_STATUSES,
+  RedemptionStatus,
+} from '@tollgate/contracts';
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type { SealedSecret } from '../options/options.events';
@@ -125,7 +129,7 @@ export const redemptionDecider: Decider<RedemptionCommand, RedemptionState, Rede
         const r = command.redemption;
         if (state.exists && state.redemptionId === r.redemptionId) return [];
         if (state.exists) throw new DomainError('redemption.already_exists');
-        if (r.status !== 1 && r.status !== 2 && r.status !== 3)
+        if (!REDEMPTION_STATUSES.includes(r.status))
           throw new DomainError('redemption.status_invalid');
         if (!Number.isSafeInteger(r.quota) || r.quota < 0)
           throw new DomainError('redemption.quota_invalid');
