@@ -1,4 +1,4 @@
-/** Channel status (spec 000 §4): 1 enabled, 2 disabled by hand, 3 disabled automatically. */
+/** Channel status: 1 enabled, 2 disabled by hand, 3 disabled automatically. */
 export const ChannelStatus = {
   Enabled: 1,
   ManuallyDisabled: 2,
@@ -18,7 +18,7 @@ export interface ChannelOtherInfo {
 /**
  * A channel as GET /api/channel/ (list, search, one) returns it. `key` is always '' in answers:
  * the key is write-only (an update without a key keeps the stored one).
- * JSON-valued fields travel as JSON text, as the anchors send them.
+ * JSON-valued fields travel as JSON text, as one-api and new-api send them.
  */
 export interface ChannelDto {
   id: number;
@@ -150,7 +150,7 @@ export function parseChannelOtherInfo(text: string | null | undefined): ChannelO
   }
 }
 
-/** Response-time colour band (spec 000 §4): 0 untested, ≤1 s green, ≤3 s lime, ≤5 s yellow, else red. */
+/** Response-time colour band: 0 untested, ≤1 s green, ≤3 s lime, ≤5 s yellow, else red. */
 export type ResponseTimeBand = 'untested' | 'green' | 'lime' | 'yellow' | 'red';
 export function responseTimeBand(ms: number): ResponseTimeBand {
   if (ms <= 0) return 'untested';

@@ -1,4 +1,4 @@
-/** The log (spec 001 §3/§7): top-ups, consumption, admin and system rows. */
+/** The log: top-ups, consumption, admin and system rows. */
 export const LogType = {
   Unknown: 0,
   TopUp: 1,

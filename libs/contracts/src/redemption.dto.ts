@@ -1,4 +1,4 @@
-/** Redemption codes (admin), spec 001 §3/§7. */
+/** Redemption codes (admin) on the wire. */
 export const RedemptionStatus = {
   Unused: 1,
   Disabled: 2,

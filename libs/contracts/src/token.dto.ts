@@ -1,6 +1,6 @@
 /**
- * Tokens (relay keys) on the wire, spec 001 §3/§7. The key travels WITHOUT the `sk-` prefix (as the
- * anchors do); the console shows and copies it as `sk-<key>`.
+ * Tokens (relay keys) on the wire. The key travels WITHOUT the `sk-` prefix (as one-api and new-api
+ * do); the console shows and copies it as `sk-<key>`.
  */
 export const TokenStatus = {
   Enabled: 1,
@@ -13,7 +13,7 @@ export const TOKEN_STATUSES: readonly number[] = Object.values(TokenStatus);
 
 /** `expired_time` value meaning "never expires". */
 export const TOKEN_NEVER_EXPIRES = -1;
-/** Default quota of a new token (spec 001 §5: 500000 = $1). */
+/** Default quota of a new token (500000 = $1). */
 export const DEFAULT_TOKEN_QUOTA = 500000;
 /** Largest `size` of GET /api/token/. */
 export const MAX_TOKEN_PAGE_SIZE = 100;

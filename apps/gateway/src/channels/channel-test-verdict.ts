@@ -26,10 +26,10 @@ export interface TestVerdict {
 }
 
 /**
- * RELAY-NOTES §4.4, test path: a failure the relay would disable on (the same rules and keyword
- * option), or an answer slower than ChannelDisableThreshold, disables an auto-ban channel when
- * AutomaticDisableChannelEnabled; a passing test brings back a channel the system disabled
- * (status 3, never an admin's 2) when AutomaticEnableChannelEnabled.
+ * A channel test's verdict (docs/channels.md, "Status"): a failure the relay would disable on (the
+ * same rules and keyword option), or an answer slower than ChannelDisableThreshold, disables an
+ * auto-ban channel when AutomaticDisableChannelEnabled; a passing test brings back a channel the
+ * system disabled (status 3, never an admin's 2) when AutomaticEnableChannelEnabled.
  */
 export function judgeTest(
   outcome: TestOutcome,

@@ -307,7 +307,7 @@ async function toRow(
           group_ratio: d.groupRatio,
           model_price: d.modelPrice,
           cache_ratio: d.cacheRatio,
-          // The anchors' names for the cache counts; only when there were any (most calls).
+          // one-api's and new-api's names for the cache counts; only when there were any (most calls).
           ...(d.cachedTokens > 0 ? { cache_tokens: d.cachedTokens } : {}),
           ...(d.cacheCreationTokens
             ? {

@@ -40,7 +40,7 @@ function stateOf(session: ReadStoreSession, id: string): Promise<QuotaDataStateD
 
 /**
  * quota_data: one row per user × model × hour with count, quota and tokens, summed from the usage
- * receipts while `DataExportEnabled` is on (as the anchors only export then). The row id is the
+ * receipts while `DataExportEnabled` is on (as one-api and new-api only export then). The row id is the
  * key, so increments land on one document per hour. quota_data_total holds the same sums over
  * every user (model × hour), so the admin's unfiltered view reads at most models × hours rows.
  *

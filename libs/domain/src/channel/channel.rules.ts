@@ -2,7 +2,7 @@ import { channelTypeInfo, isValidChannelKey, ChannelStatus } from '@tollgate/con
 import { DomainError } from '../shared/domain-error';
 import type { ChannelConfig } from './channel.events';
 
-/** Lowest priority the form allows (spec 000 §5). */
+/** Lowest priority the form allows. */
 export const MIN_CHANNEL_PRIORITY = -999;
 
 /** What an admin may send for a channel; absent fields keep their value (or the default). */
@@ -49,8 +49,8 @@ function isObjectJson(text: string): boolean {
 }
 
 /**
- * The spec 000 §5 rules applied to a whole channel configuration: normalizes (trailing slashes,
- * list clean-up, clamped weight, the Azure / Spark `other` defaults) or throws the spec's message.
+ * The console form's rules applied to a whole channel configuration: normalizes (trailing slashes,
+ * list clean-up, clamped weight, the Azure / Spark `other` defaults) or throws the form's message.
  */
 export function normalizeChannelConfig(config: ChannelConfig): ChannelConfig {
   const info = channelTypeInfo(config.type);
