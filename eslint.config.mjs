@@ -426,6 +426,30 @@ export default defineConfig(
     },
   },
 
+  // --- test support stays out of production code ---
+  // Contract suites, fakes and fixtures live under a `testing` path (libs/<lib>/src/testing/,
+  // libs/testing = @tollgate/testing, libs/relay's testing-fixtures). Only tests and other test
+  // support import them. A separate rule (core no-restricted-imports) so the area lists of
+  // @typescript-eslint/no-restricted-imports above stay as they are.
+  {
+    files: TS,
+    ignores: [...TESTS, '**/testing/**', 'libs/testing/**', '**/testing-fixtures.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)testing(-[\\w-]+)?(/|$)',
+              message:
+                'Test support (fakes, contract suites, mock upstreams, fixtures) is for tests only: production code does not import a `testing` path (see docs/architecture.md#tests).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
   // --- tests: mocks, fixtures and `expect(obj.method)` fight the unsafe-* family ---
   {
     files: TESTS,

@@ -5,6 +5,7 @@ export const ChannelStatus = {
   AutoDisabled: 3,
 } as const;
 export type ChannelStatusValue = (typeof ChannelStatus)[keyof typeof ChannelStatus];
+export const CHANNEL_STATUSES: readonly number[] = Object.values(ChannelStatus);
 
 /** Parsed form of a channel's `other_info` JSON text. */
 export interface ChannelOtherInfo {

@@ -7,6 +7,7 @@ export const LogType = {
   System: 4,
 } as const;
 export type LogType = (typeof LogType)[keyof typeof LogType];
+export const LOG_TYPES: readonly LogType[] = Object.values(LogType);
 
 /** What `other` holds on a consumption row (the usage receipt's ratios). */
 export interface LogOtherDto {

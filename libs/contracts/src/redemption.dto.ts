@@ -1,10 +1,11 @@
-/** Redemption codes (admin). */
+/** Redemption codes (admin) on the wire. */
 export const RedemptionStatus = {
   Unused: 1,
   Disabled: 2,
   Used: 3,
 } as const;
 export type RedemptionStatus = (typeof RedemptionStatus)[keyof typeof RedemptionStatus];
+export const REDEMPTION_STATUSES: readonly number[] = Object.values(RedemptionStatus);
 
 export const DEFAULT_REDEMPTION_QUOTA = 100000;
 export const MAX_REDEMPTION_BATCH = 100;

@@ -1,6 +1,6 @@
 /**
- * Tokens (relay keys) on the wire. The key travels WITHOUT the `sk-` prefix (as one-api and
- * new-api do); the console shows and copies it as `sk-<key>`.
+ * Tokens (relay keys) on the wire. The key travels WITHOUT the `sk-` prefix (as one-api and new-api
+ * do); the console shows and copies it as `sk-<key>`.
  */
 export const TokenStatus = {
   Enabled: 1,
@@ -9,6 +9,7 @@ export const TokenStatus = {
   Exhausted: 4,
 } as const;
 export type TokenStatus = (typeof TokenStatus)[keyof typeof TokenStatus];
+export const TOKEN_STATUSES: readonly number[] = Object.values(TokenStatus);
 
 /** `expired_time` value meaning "never expires". */
 export const TOKEN_NEVER_EXPIRES = -1;

@@ -1,4 +1,5 @@
 export * from './event-store.port';
+export { eventTimeMs } from './event-time';
 export { createEventStore, type EventStoreConfig } from './create-event-store';
 export {
   SqliteEventStore,

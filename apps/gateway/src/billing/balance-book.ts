@@ -14,7 +14,7 @@ import {
   type TaskRefunded,
   type TokenEvent,
 } from '@tollgate/domain';
-import { eventTimeMs } from '../infrastructure/event-time';
+import { eventTimeMs } from '@tollgate/event-store';
 import type { HotCache } from '../infrastructure/hot-caches/hot-cache';
 import {
   type Account,

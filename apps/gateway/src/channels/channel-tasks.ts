@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { channelTypeInfo, type ChannelTestResult } from '@tollgate/contracts';
+import { channelTypeInfo, type ChannelTestResult, ChannelStatus } from '@tollgate/contracts';
 import { DomainError, SYSTEM_ACTOR, channelDecider, channelStreamId } from '@tollgate/domain';
 import { channelScrubber } from '@tollgate/relay';
 import type { Position } from '@tollgate/event-store';
@@ -170,7 +170,7 @@ export class ChannelTasks implements OnApplicationShutdown {
           // Read at its turn, not at the start: a long run must not call with a replaced key, nor
           // test a channel deleted or disabled by hand meanwhile (only the admin brings those back).
           const channel = this.table.channel(ids[next++]!);
-          if (!channel || channel.status === 2) continue;
+          if (!channel || channel.status === ChannelStatus.ManuallyDisabled) continue;
           done += 1;
           try {
             await task(channel);

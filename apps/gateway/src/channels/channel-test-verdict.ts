@@ -1,3 +1,4 @@
+import { ChannelStatus } from '@tollgate/contracts';
 import { disableReason } from '@tollgate/relay';
 import { translate, type Lang } from '../shared/i18n/messages';
 import type { TestOutcome } from './channel-upstream';
@@ -25,10 +26,10 @@ export interface TestVerdict {
 }
 
 /**
- * The test path: a failure the relay would disable on (the same rules and keyword
- * option), or an answer slower than ChannelDisableThreshold, disables an auto-ban channel when
- * AutomaticDisableChannelEnabled; a passing test brings back a channel the system disabled
- * (status 3, never an admin's 2) when AutomaticEnableChannelEnabled.
+ * A channel test's verdict (docs/channels.md, "Status"): a failure the relay would disable on (the
+ * same rules and keyword option), or an answer slower than ChannelDisableThreshold, disables an
+ * auto-ban channel when AutomaticDisableChannelEnabled; a passing test brings back a channel the
+ * system disabled (status 3, never an admin's 2) when AutomaticEnableChannelEnabled.
  */
 export function judgeTest(
   outcome: TestOutcome,
@@ -67,6 +68,8 @@ export function judgeTest(
   return {
     success: true,
     message: '',
-    ...(channel.status === 3 && rules.autoEnable ? { action: { kind: 'enable' } } : {}),
+    ...(channel.status === ChannelStatus.AutoDisabled && rules.autoEnable
+      ? { action: { kind: 'enable' } }
+      : {}),
   };
 }

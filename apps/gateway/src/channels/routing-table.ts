@@ -1,3 +1,4 @@
+import { ChannelStatus, type ChannelStatusValue } from '@tollgate/contracts';
 import { Injectable, Logger } from '@nestjs/common';
 import {
   CHANNEL_EVENT_TYPES,
@@ -13,12 +14,12 @@ import { SecretBox } from '../infrastructure/secret-box';
 import { baseUrlOf } from './channel-upstream';
 import { ROUTING_REBUILD_REQUESTED } from './channels.projection';
 
-/** A channel as the relay needs it (RELAY-INTERFACES.md). */
+/** A channel as the relay needs it. */
 export interface RoutedChannel {
   readonly id: number;
   readonly type: number;
   readonly name: string;
-  readonly status: 1 | 2 | 3;
+  readonly status: ChannelStatusValue;
   /** Already defaulted from the type table, no trailing slash. */
   readonly baseUrl: string;
   /** Decrypted, in memory only, never logged. */
@@ -148,7 +149,10 @@ export class RoutingTable implements HotCache {
         id,
         type: c.type,
         name: c.name,
-        status: state.status === 1 || state.status === 2 ? state.status : 3,
+        status:
+          state.status === ChannelStatus.Enabled || state.status === ChannelStatus.ManuallyDisabled
+            ? state.status
+            : ChannelStatus.AutoDisabled,
         baseUrl: baseUrlOf(c.type, c.baseUrl),
         key,
         models: Object.freeze([...c.models]),
@@ -182,7 +186,7 @@ export class RoutingTable implements HotCache {
   private rebuildIndex(): void {
     const index = new Map<string, Map<string, RoutedChannel[]>>();
     for (const channel of this.routed.values()) {
-      if (channel.status !== 1) continue;
+      if (channel.status !== ChannelStatus.Enabled) continue;
       for (const group of channel.groups) {
         let byModel = index.get(group);
         if (!byModel) index.set(group, (byModel = new Map<string, RoutedChannel[]>()));

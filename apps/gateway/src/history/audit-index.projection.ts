@@ -9,10 +9,10 @@ import {
   TOKEN_EVENT_TYPES,
   USER_EVENT_TYPES,
 } from '@tollgate/domain';
-import { serializePosition } from '@tollgate/event-store';
+import { eventTimeMs, serializePosition } from '@tollgate/event-store';
 import { auditEntityOf } from './audit-entity';
 import { AUDIT_INDEX, type AuditIndexDocument } from './audit-index.document';
-import { eventTimeMs, quotaDeltaOf } from './event-facts';
+import { quotaDeltaOf } from './event-facts';
 
 /** audit_index: one row per change of a user, token, channel, redemption code or option. */
 export const auditIndexProjection: Projection = {

@@ -1,4 +1,10 @@
-import type { HistoryChangeDto } from '@tollgate/contracts';
+import {
+  RedemptionStatus,
+  TokenStatus,
+  TopUpStatus,
+  UserStatus,
+  type HistoryChangeDto,
+} from '@tollgate/contracts';
 import { maskWebhookUrl } from '../users/notification-settings';
 
 /** An entity's visible fields as folded so far from its stream (what "before" is read from). */
@@ -106,7 +112,7 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
       role: d['role'],
       group: d['group'],
       email: d['email'],
-      status: 1,
+      status: UserStatus.Enabled,
       inviter_id: d['inviterId'],
     },
     secrets: ['password'],
@@ -192,7 +198,10 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
     secrets: ['key'],
     reason: importedFrom(d),
   }),
-  TokenCreated: (d) => ({ set: { ...tokenSettings(d), status: 1 }, secrets: ['key'] }),
+  TokenCreated: (d) => ({
+    set: { ...tokenSettings(d), status: TokenStatus.Enabled },
+    secrets: ['key'],
+  }),
   TokenUpdated: (d) => ({ set: tokenSettings(d) }),
   TokenStatusChanged: (d) => ({ set: { status: d['to'] }, reason: d['reason'] }),
   TokenDeleted: () => ({ set: { deleted: true } }),
@@ -227,7 +236,7 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
   ChannelDeleted: () => ({ set: { deleted: true } }),
   // redemption-<id>
   RedemptionCreated: (d) => ({
-    set: { name: d['name'], quota: d['quota'], status: 1 },
+    set: { name: d['name'], quota: d['quota'], status: RedemptionStatus.Unused },
     secrets: ['key'],
   }),
   RedemptionImported: (d) => ({
@@ -245,7 +254,11 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
   RedemptionUpdated: (d) => ({ set: { name: d['name'], quota: d['quota'] } }),
   RedemptionStatusChanged: (d) => ({ set: { status: d['to'] } }),
   RedemptionRedeemed: (d) => ({
-    set: { status: 3, used_user_id: d['userId'], redeemed_time: d['redeemedTime'] },
+    set: {
+      status: RedemptionStatus.Used,
+      used_user_id: d['userId'],
+      redeemed_time: d['redeemedTime'],
+    },
   }),
   RedemptionDeleted: () => ({ set: { deleted: true } }),
   // topup-<tradeNo>
@@ -256,7 +269,7 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
       money: d['money'],
       quota: d['quota'],
       payment_method: d['paymentMethod'],
-      status: 'pending',
+      status: TopUpStatus.Pending,
     },
   }),
   TopUpOrderImported: (d) => ({
@@ -271,14 +284,14 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
   }),
   TopUpOrderPaid: (d) => ({
     set: {
-      status: 'success',
+      status: TopUpStatus.Success,
       complete_time: d['paidTime'],
       provider_reference: d['providerReference'],
     },
     reason: d['via'] === 'admin' ? 'completed by an administrator' : '',
   }),
-  TopUpOrderExpired: () => ({ set: { status: 'expired' } }),
-  TopUpOrderFailed: (d) => ({ set: { status: 'failed' }, reason: str(d['reason']) }),
+  TopUpOrderExpired: () => ({ set: { status: TopUpStatus.Expired } }),
+  TopUpOrderFailed: (d) => ({ set: { status: TopUpStatus.Failed }, reason: str(d['reason']) }),
   // task-<key> (imported new-api tasks; the relay's own tasks are described by the task logs)
   TaskImported: (d) => ({
     set: {

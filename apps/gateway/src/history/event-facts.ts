@@ -8,9 +8,6 @@ import {
 
 /** Small facts about recorded events that the history, the balance-at rule and the verifier share. */
 
-// The balance book (billing) needs it too, so it lives below both.
-export { eventTimeMs } from '../infrastructure/event-time';
-
 const BILLING_TYPES: ReadonlySet<string> = new Set(BILLING_EVENT_TYPES);
 
 /**

@@ -5,7 +5,7 @@ import {
   type HistoryItemDto,
   type PageOf,
 } from '@tollgate/contracts';
-import type { EventStore, RecordedEvent } from '@tollgate/event-store';
+import { eventTimeMs, type EventStore, type RecordedEvent } from '@tollgate/event-store';
 import type { Filter, ReadStore } from '@tollgate/read-store';
 import { EVENT_STORE, READ_STORE } from '../infrastructure/injection-tokens';
 import { SecretBox } from '../infrastructure/secret-box';
@@ -14,7 +14,6 @@ import { isFoldedStream } from './audit-entity';
 import { AUDIT_INDEX, type AuditIndexDocument } from './audit-index.document';
 import { maskChannelKeys } from './channel-key-masking';
 import { describeEvent, describeStream, type DescribedEvent } from './describe-event';
-import { eventTimeMs } from './event-facts';
 
 /** Who reads: an administrator sees everything; a user their own entities, others by role only. */
 export type HistoryViewer =

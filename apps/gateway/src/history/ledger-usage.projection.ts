@@ -1,3 +1,4 @@
+import { eventTimeMs } from '@tollgate/event-store';
 import type { Projection, ReadStoreSession } from '@tollgate/read-store';
 import {
   TASK_REFUND_EVENT_TYPES,
@@ -8,7 +9,6 @@ import {
   type TokenImported,
   type TokenUpdated,
 } from '@tollgate/domain';
-import { eventTimeMs } from './event-facts';
 import {
   LEDGER_TOKEN_CAPS,
   LEDGER_USAGE,

@@ -1,5 +1,6 @@
 import { isSkipped } from './import-mapping';
-import { mapChannelRow, ONE_API_TYPES, type MappedChannel } from './channel-mapping';
+import { mapChannelRow, type MappedChannel } from './channel-mapping';
+import { ONE_API_TYPES } from './channel-type-routing';
 import { importExtraChannels } from './import-catalogue';
 import { newReport } from './import-report';
 

@@ -1,14 +1,22 @@
 import {
+  Role,
+  TOKEN_NEVER_EXPIRES,
+  TOKEN_STATUSES,
+  TokenStatus,
+  UserStatus,
+} from '@tollgate/contracts';
+import {
   isEmailAddress,
   isIpOrCidr,
-  WEBHOOK_URL_MAX_LENGTH,
   type ExternalProvider,
   type NotifyType,
   type ImportSource,
   type UserImported,
 } from '@tollgate/domain';
+import { RowNotes } from './row-notes';
 import type { SourceProject } from './source-database';
 import { bool, int, present, rowIdOf, text } from './row-values';
+import { mapUserSetting } from './user-setting-mapping';
 
 type Row = Record<string, unknown>;
 
@@ -79,18 +87,13 @@ export interface MappedToken {
 export type Mapped<T> = T | { readonly skipped: ReportItem };
 
 const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
-const ROLES = new Set([0, 1, 10, 100]);
+const ROLES: ReadonlySet<number> = new Set(Object.values(Role));
 
 /** A quantity that must not be negative: negatives come in as 0, reported. */
-function quantity(
-  value: unknown,
-  field: string,
-  at: Omit<ReportItem, 'action' | 'reason'>,
-  items: ReportItem[],
-): number {
+function quantity(value: unknown, field: string, notes: RowNotes): number {
   const n = int(value);
   if (n >= 0) return n;
-  items.push({ ...at, action: 'changed', field, reason: `${n} is negative: imported as 0` });
+  notes.changed(field, `${n} is negative: imported as 0`);
   return 0;
 }
 
@@ -105,77 +108,15 @@ export function mapUserRow(
   const { rowId, at } = id;
   const username = text(row['username']);
   if (username === '') return { skipped: { ...at, action: 'skipped', reason: 'empty username' } };
-  const items: ReportItem[] = [];
-  const password = text(row['password']);
-  let passwordHash = '';
-  if (BCRYPT.test(password)) passwordHash = password;
-  else
-    items.push({
-      ...at,
-      action: 'dropped',
-      field: 'password',
-      reason: 'not a bcrypt hash: password sign-in needs a reset',
-    });
-  let role = int(row['role']);
-  if (!ROLES.has(role)) {
-    items.push({
-      ...at,
-      action: 'changed',
-      field: 'role',
-      reason: `unknown role ${role}: imported as 1`,
-    });
-    role = 1;
-  }
-  let status = int(row['status']);
-  // one-api deletes by status 3 (and a deleted_<uuid> name); new-api by deleted_at.
-  const deleted = (project === 'one-api' && status === 3) || present(row['deleted_at']);
-  if (status !== 1 && status !== 2) {
-    if (!deleted)
-      items.push({
-        ...at,
-        action: 'changed',
-        field: 'status',
-        reason: `unknown status ${status}: imported as disabled`,
-      });
-    status = 2;
-  }
+  const notes = new RowNotes(at);
+  const passwordHash = passwordHashOf(row, notes);
+  const role = roleOf(row, notes);
+  const { status, deleted } = userStatusOf(project, row, notes);
   const email = text(row['email']);
   const emailValid = email !== '' && isEmailAddress(email);
-  if (email !== '' && !emailValid)
-    items.push({
-      ...at,
-      action: 'changed',
-      field: 'email',
-      reason: 'not an email address: kept unverified',
-    });
-  const identities: Partial<Record<ExternalProvider, string>> = {};
-  const columns: Array<[ExternalProvider, string]> = [
-    ['github', 'github_id'],
-    ['wechat', 'wechat_id'],
-    ['telegram', 'telegram_id'],
-    ['oidc', 'oidc_id'],
-    ['linuxdo', 'linux_do_id'],
-  ];
-  for (const [provider, column] of columns) {
-    const id = text(row[column]);
-    if (id !== '') identities[provider] = id;
-  }
-  if (text(row['lark_id']) !== '')
-    items.push({
-      ...at,
-      action: 'dropped',
-      field: 'lark_id',
-      reason: 'Lark sign-in is not supported',
-    });
-  const notifications = mapUserSetting(text(row['setting']), deleted, at, items);
-  const balance: BalanceFacts = {
-    quota: quantity(row['quota'], 'quota', at, items),
-    usedQuota: quantity(row['used_quota'], 'used_quota', at, items),
-    requestCount: quantity(row['request_count'], 'request_count', at, items),
-    affCount: quantity(row['aff_count'], 'aff_count', at, items),
-    affQuota: quantity(row['aff_quota'], 'aff_quota', at, items),
-    affHistoryQuota: quantity(row['aff_history'], 'aff_history', at, items),
-  };
+  if (email !== '' && !emailValid) notes.changed('email', 'not an email address: kept unverified');
+  const identities = identitiesOf(row, notes);
+  const notifications = mapUserSetting(text(row['setting']), deleted, notes);
   return {
     user: {
       userId: rowId,
@@ -194,136 +135,69 @@ export function mapUserRow(
       deleted,
       source: { project, table: 'users', rowId, importedAt },
     },
-    balance,
+    balance: balanceOf(row, notes),
     notifications,
-    items,
+    items: notes.items,
   };
 }
 
-/** new-api's `setting` keys Tollgate keeps (dto.UserSetting, v0.6.x); every other key is dropped. */
-const NOTIFICATION_KEYS = [
-  'notify_type',
-  'quota_warning_threshold',
-  'webhook_url',
-  'webhook_secret',
-  'notification_email',
-] as const;
-
-/**
- * new-api's per-user `setting` JSON text as the notification settings the console saves, each
- * field validated as the console validates it (an invalid one is dropped, reported). new-api read
- * a threshold of 0 (or none) as its QuotaRemindThreshold, an empty notify type as email, and
- * truncated a fractional threshold: the same here. null when there is nothing to keep (no setting,
- * none of its keys, a deleted user).
- */
-export function mapUserSetting(
-  setting: string,
-  deleted: boolean,
-  at: Omit<ReportItem, 'action' | 'reason'>,
-  items: ReportItem[],
-): NotificationFacts | null {
-  if (setting.trim() === '') return null;
-  const drop = (field: string, reason: string) =>
-    items.push({ ...at, action: 'dropped', field, reason });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(setting);
-  } catch {
-    drop('setting', 'not valid JSON');
-    return null;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    drop('setting', 'not a JSON object');
-    return null;
-  }
-  const object = parsed as Record<string, unknown>;
-  const keys = Object.keys(object);
-  const known = new Set<string>(NOTIFICATION_KEYS);
-  const unknown = keys.filter((k) => !known.has(k));
-  if (unknown.length > 0) {
-    const listed = unknown.slice(0, 10).map((k) => k.slice(0, 60));
-    drop(
-      'setting',
-      `keys Tollgate has no setting for: ${listed.join(', ')}${unknown.length > 10 ? ', …' : ''}`,
-    );
-  }
-  if (!keys.some((k) => known.has(k))) return null;
-  if (deleted) {
-    drop('setting', 'the user is deleted: notification settings not imported');
-    return null;
-  }
-  let kept = false;
-  const stringOf = (key: string): string | null => {
-    const value = object[key];
-    if (value === undefined || value === null) return '';
-    if (typeof value === 'string') return value.trim();
-    drop(`setting.${key}`, 'not a string');
-    return null;
-  };
-
-  let webhookUrl = stringOf('webhook_url') ?? '';
-  if (webhookUrl !== '' && !isHttpUrl(webhookUrl)) {
-    drop(
-      'setting.webhook_url',
-      `not an http(s) URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters`,
-    );
-    webhookUrl = '';
-  }
-  if (webhookUrl !== '') kept = true;
-
-  const webhookSecret = stringOf('webhook_secret') ?? '';
-  if (webhookSecret !== '') kept = true;
-
-  let notificationEmail = stringOf('notification_email') ?? '';
-  if (notificationEmail !== '' && !isEmailAddress(notificationEmail)) {
-    drop('setting.notification_email', 'not an email address');
-    notificationEmail = '';
-  }
-  if (notificationEmail !== '') kept = true;
-
-  let quotaWarningThreshold: number | null = null;
-  const threshold = object['quota_warning_threshold'];
-  if (threshold !== undefined && threshold !== null) {
-    if (
-      typeof threshold === 'number' &&
-      Number.isFinite(threshold) &&
-      threshold >= 0 &&
-      threshold <= Number.MAX_SAFE_INTEGER
-    ) {
-      const whole = Math.trunc(threshold);
-      quotaWarningThreshold = whole === 0 ? null : whole;
-      kept = true;
-    } else drop('setting.quota_warning_threshold', 'not a non-negative number');
-  }
-
-  let notifyType: NotifyType = 'email';
-  const type = stringOf('notify_type');
-  if (type === 'webhook' || type === 'email') {
-    notifyType = type;
-    kept = true;
-  } else if (type !== null && type !== '')
-    drop('setting.notify_type', `${type.slice(0, 20)} is not email or webhook: email used`);
-  if (notifyType === 'webhook' && webhookUrl === '') {
-    items.push({
-      ...at,
-      action: 'changed',
-      field: 'setting.notify_type',
-      reason: 'webhook without a valid webhook URL: email used',
-    });
-    notifyType = 'email';
-  }
-  if (!kept) return null;
-  return { notifyType, quotaWarningThreshold, webhookUrl, webhookSecret, notificationEmail };
+/** The source's bcrypt hash, kept as it is; anything else is dropped (the user resets it). */
+function passwordHashOf(row: Row, notes: RowNotes): string {
+  const password = text(row['password']);
+  if (BCRYPT.test(password)) return password;
+  notes.dropped('password', 'not a bcrypt hash: password sign-in needs a reset');
+  return '';
 }
 
-function isHttpUrl(value: string): boolean {
-  if (value.length > WEBHOOK_URL_MAX_LENGTH || !/^https?:\/\//i.test(value)) return false;
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
+function roleOf(row: Row, notes: RowNotes): number {
+  const role = int(row['role']);
+  if (ROLES.has(role)) return role;
+  notes.changed('role', `unknown role ${role}: imported as ${Role.Common}`);
+  return Role.Common;
+}
+
+/** one-api deletes by status 3 (and a deleted_<uuid> name); new-api by deleted_at. */
+function userStatusOf(
+  project: SourceProject,
+  row: Row,
+  notes: RowNotes,
+): { readonly status: number; readonly deleted: boolean } {
+  const status = int(row['status']);
+  const deleted =
+    (project === 'one-api' && status === UserStatus.Deregistered) || present(row['deleted_at']);
+  if (status === UserStatus.Enabled || status === UserStatus.Disabled) return { status, deleted };
+  if (!deleted) notes.changed('status', `unknown status ${status}: imported as disabled`);
+  return { status: UserStatus.Disabled, deleted };
+}
+
+const IDENTITY_COLUMNS: ReadonlyArray<readonly [ExternalProvider, string]> = [
+  ['github', 'github_id'],
+  ['wechat', 'wechat_id'],
+  ['telegram', 'telegram_id'],
+  ['oidc', 'oidc_id'],
+  ['linuxdo', 'linux_do_id'],
+];
+
+/** The sign-in providers' ids Tollgate knows; Lark's is dropped. */
+function identitiesOf(row: Row, notes: RowNotes): Partial<Record<ExternalProvider, string>> {
+  const identities: Partial<Record<ExternalProvider, string>> = {};
+  for (const [provider, column] of IDENTITY_COLUMNS) {
+    const id = text(row[column]);
+    if (id !== '') identities[provider] = id;
   }
+  if (text(row['lark_id']) !== '') notes.dropped('lark_id', 'Lark sign-in is not supported');
+  return identities;
+}
+
+function balanceOf(row: Row, notes: RowNotes): BalanceFacts {
+  return {
+    quota: quantity(row['quota'], 'quota', notes),
+    usedQuota: quantity(row['used_quota'], 'used_quota', notes),
+    requestCount: quantity(row['request_count'], 'request_count', notes),
+    affCount: quantity(row['aff_count'], 'aff_count', notes),
+    affQuota: quantity(row['aff_quota'], 'aff_quota', notes),
+    affHistoryQuota: quantity(row['aff_history'], 'aff_history', notes),
+  };
 }
 
 function splitList(value: string, separator: RegExp): string[] {
@@ -350,39 +224,59 @@ export function mapTokenRow(
   let key = text(row['key']);
   if (key.startsWith('sk-')) key = key.slice(3);
   if (key === '') return { skipped: { ...at, action: 'skipped', reason: 'empty key' } };
-  const items: ReportItem[] = [];
+  const notes = new RowNotes(at);
   if (!/^[0-9A-Za-z]{48}$/.test(key))
-    items.push({
-      ...at,
-      action: 'changed',
-      field: 'key',
-      reason: 'not 48 letters and digits: kept as it is',
-    });
+    notes.changed('key', 'not 48 letters and digits: kept as it is');
   let name = text(row['name']);
   if (name === '') {
     name = `token-${rowId}`;
-    items.push({ ...at, action: 'changed', field: 'name', reason: `empty: named ${name}` });
+    notes.changed('name', `empty: named ${name}`);
   }
-  let status = int(row['status']);
-  if (status < 1 || status > 4) {
-    items.push({
-      ...at,
-      action: 'changed',
-      field: 'status',
-      reason: `unknown status ${status}: imported as disabled`,
-    });
-    status = 2;
-  }
-  let expiredTime = int(row['expired_time'] ?? -1);
-  if (expiredTime < -1 || expiredTime === 0) {
-    items.push({
-      ...at,
-      action: 'changed',
-      field: 'expired_time',
-      reason: `${expiredTime}: imported as never (-1)`,
-    });
-    expiredTime = -1;
-  }
+  const status = tokenStatusOf(row, notes);
+  const expiredTime = expiredTimeOf(row, notes);
+  const limits = tokenLimitsOf(project, row, notes);
+  return {
+    token: {
+      tokenId: rowId,
+      userId: int(row['user_id']),
+      key,
+      name,
+      createdTime: Math.max(0, int(row['created_time'])),
+      expiredTime,
+      remainQuota: quantity(row['remain_quota'], 'remain_quota', notes),
+      unlimitedQuota: bool(row['unlimited_quota']),
+      usedQuota: quantity(row['used_quota'], 'used_quota', notes),
+      status,
+      ...limits,
+      group: project === 'new-api' ? text(row['group']) : '',
+      deleted: present(row['deleted_at']),
+      source: { project, table: 'tokens', rowId, importedAt },
+    },
+    items: notes.items,
+  };
+}
+
+function tokenStatusOf(row: Row, notes: RowNotes): number {
+  const status = int(row['status']);
+  if (TOKEN_STATUSES.includes(status)) return status;
+  notes.changed('status', `unknown status ${status}: imported as disabled`);
+  return TokenStatus.Disabled;
+}
+
+/** Unix seconds, or never (-1); 0 and other negatives read as never. */
+function expiredTimeOf(row: Row, notes: RowNotes): number {
+  const expiredTime = int(row['expired_time'] ?? TOKEN_NEVER_EXPIRES);
+  if (expiredTime >= TOKEN_NEVER_EXPIRES && expiredTime !== 0) return expiredTime;
+  notes.changed('expired_time', `${expiredTime}: imported as never (${TOKEN_NEVER_EXPIRES})`);
+  return TOKEN_NEVER_EXPIRES;
+}
+
+/** The token's model limits and allowed IPs; an entry that is not an IP or CIDR is dropped. */
+function tokenLimitsOf(
+  project: SourceProject,
+  row: Row,
+  notes: RowNotes,
+): Pick<TokenFacts, 'modelLimitsEnabled' | 'modelLimits' | 'allowIps'> {
   let modelLimits: string[];
   let modelLimitsEnabled: boolean;
   let ips: string[];
@@ -396,35 +290,9 @@ export function mapTokenRow(
     modelLimitsEnabled = bool(row['model_limits_enabled']);
     ips = splitList(text(row['allow_ips']), /\r?\n/);
   }
-  const allowIps = ips.filter((ip) => isIpOrCidr(ip));
   for (const ip of ips.filter((ip) => !isIpOrCidr(ip)))
-    items.push({
-      ...at,
-      action: 'dropped',
-      field: 'allow_ips',
-      reason: `${ip.slice(0, 60)} is not an IP or CIDR`,
-    });
-  return {
-    token: {
-      tokenId: rowId,
-      userId: int(row['user_id']),
-      key,
-      name,
-      createdTime: Math.max(0, int(row['created_time'])),
-      expiredTime,
-      remainQuota: quantity(row['remain_quota'], 'remain_quota', at, items),
-      unlimitedQuota: bool(row['unlimited_quota']),
-      usedQuota: quantity(row['used_quota'], 'used_quota', at, items),
-      status,
-      modelLimitsEnabled,
-      modelLimits,
-      allowIps,
-      group: project === 'new-api' ? text(row['group']) : '',
-      deleted: present(row['deleted_at']),
-      source: { project, table: 'tokens', rowId, importedAt },
-    },
-    items,
-  };
+    notes.dropped('allow_ips', `${ip.slice(0, 60)} is not an IP or CIDR`);
+  return { modelLimitsEnabled, modelLimits, allowIps: ips.filter((ip) => isIpOrCidr(ip)) };
 }
 
 export const isSkipped = <T extends object>(m: Mapped<T>): m is { readonly skipped: ReportItem } =>

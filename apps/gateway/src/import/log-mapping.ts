@@ -1,9 +1,13 @@
+import { LogType } from '@tollgate/contracts';
 import type { ImportedLog } from '@tollgate/domain';
 import { bool, int, rowIdOf, text } from './row-values';
 import type { SourceProject } from './source-database';
 
 /** What a log row changed on the way in, counted per kind (a million rows: no line per row). */
 export type LogChange = 'type-5' | 'type-unknown' | 'other-invalid';
+
+/** one-api's channel-test rows, new-api's error rows: no Tollgate log type. */
+const SOURCE_ERROR_TYPE = 5;
 
 export type MappedLog =
   | { readonly rowId: number; readonly log: ImportedLog; readonly changes: readonly LogChange[] }
@@ -23,11 +27,11 @@ export function mapLogRow(
   if ('skipped' in id) return { skipped: id.skipped.reason, rowId: id.skipped.rowId };
   const changes: LogChange[] = [];
   let type = int(row['type']);
-  if (type < 0 || type > 5) {
-    type = 0;
+  if (type < LogType.Unknown || type > SOURCE_ERROR_TYPE) {
+    type = LogType.Unknown;
     changes.push('type-unknown');
-  } else if (type === 5) {
-    type = 0;
+  } else if (type === SOURCE_ERROR_TYPE) {
+    type = LogType.Unknown;
     changes.push('type-5');
   }
   let other = project === 'new-api' ? text(row['other']) : '';

@@ -1,3 +1,4 @@
+import { REDEMPTION_STATUSES, RedemptionStatus } from '@tollgate/contracts';
 import type { ImportSource } from '@tollgate/domain';
 import type { Mapped, ReportItem } from './import-mapping';
 import type { SourceProject } from './source-database';
@@ -13,7 +14,7 @@ export interface RedemptionFacts {
   readonly key: string;
   readonly name: string;
   readonly quota: number;
-  readonly status: 1 | 2 | 3;
+  readonly status: RedemptionStatus;
   readonly createdTime: number;
   readonly redeemedTime: number;
   readonly usedUserId: number;
@@ -54,14 +55,14 @@ export function mapRedemptionRow(
     quota = 0;
   }
   let status = int(row['status']);
-  if (status !== 1 && status !== 2 && status !== 3) {
+  if (!REDEMPTION_STATUSES.includes(status)) {
     items.push({
       ...at,
       action: 'changed',
       field: 'status',
       reason: `unknown status ${status}: imported as disabled`,
     });
-    status = 2;
+    status = RedemptionStatus.Disabled;
   }
   const deleted = row['deleted_at'] !== null && row['deleted_at'] !== undefined;
   return {
@@ -71,9 +72,9 @@ export function mapRedemptionRow(
       key,
       name,
       quota,
-      status: status as 1 | 2 | 3,
+      status: status as RedemptionStatus,
       createdTime: Math.max(0, int(row['created_time'])),
-      redeemedTime: status === 3 ? Math.max(0, int(row['redeemed_time'])) : 0,
+      redeemedTime: status === RedemptionStatus.Used ? Math.max(0, int(row['redeemed_time'])) : 0,
       usedUserId: project === 'new-api' ? Math.max(0, int(row['used_user_id'])) : 0,
       deleted,
       source: { project, table: 'redemptions', rowId, importedAt },

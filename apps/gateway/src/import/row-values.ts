@@ -39,3 +39,15 @@ export function rowIdOf(
     },
   };
 }
+
+/** JSON text of an object, parsed; null when it is not valid JSON or not an object. */
+export function parseObject(raw: string): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}

@@ -2,7 +2,7 @@
  * The log row of each balance-changing event, worded as one-api and new-api word theirs (the
  * console and the clients that read `content` and `other` expect those texts and keys).
  */
-import type { RecordedEvent } from '@tollgate/event-store';
+import { eventTimeMs, type RecordedEvent } from '@tollgate/event-store';
 import { LogType } from '@tollgate/contracts';
 import {
   taskRefundLogText,
@@ -44,11 +44,7 @@ export function baseRow(
   };
 }
 
-const seconds = (event: RecordedEvent): number => {
-  const at = event.metadata['occurredAt'];
-  const ms = typeof at === 'string' ? Date.parse(at) : event.recordedAt.getTime();
-  return Math.floor(ms / 1000);
-};
+const seconds = (event: RecordedEvent): number => Math.floor(eventTimeMs(event) / 1000);
 
 /** A billing event's row; null for those that change no balance the log shows. */
 export function billingRow(

@@ -1,4 +1,4 @@
-import type { LogDto } from '@tollgate/contracts';
+import { LogType, type LogDto } from '@tollgate/contracts';
 
 export const LOGS = 'logs';
 /** Usernames as the log projection knows them (its own copy: projections run independently). */
@@ -21,4 +21,4 @@ export type LogTotalsDocument = { _id: string; quota: number; source_position: n
  * A task refund's row is type 4 (system) with its model named: the other system rows have none.
  * The log clear and the filtered stat find the refund rows by this (consumption given back).
  */
-export const REFUND_ROWS = { type: 4, model_name: { $ne: '' } } as const;
+export const REFUND_ROWS = { type: LogType.System, model_name: { $ne: '' } } as const;

@@ -1,5 +1,5 @@
 import { IsIn, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import type { LogQuery } from '@tollgate/contracts';
+import { LOG_TYPES, type LogQuery, type LogType } from '@tollgate/contracts';
 import { Optional, ToInt } from '../shared/dto-fields';
 
 const MAX_INT = Number.MAX_SAFE_INTEGER;
@@ -8,7 +8,7 @@ const MAX_INT = Number.MAX_SAFE_INTEGER;
 export class LogQueryParams implements LogQuery {
   @Optional() @ToInt() @IsInt() @Min(0) @Max(MAX_INT) p?: number;
   @Optional() @ToInt() @IsInt() @Min(1) @Max(100) page_size?: number;
-  @Optional() @ToInt() @IsIn([0, 1, 2, 3, 4]) type?: 0 | 1 | 2 | 3 | 4;
+  @Optional() @ToInt() @IsIn(LOG_TYPES) type?: LogType;
   @Optional() @IsString() @MaxLength(100) username?: string;
   @Optional() @IsString() @MaxLength(100) token_name?: string;
   @Optional() @IsString() @MaxLength(200) model_name?: string;

@@ -1,3 +1,4 @@
+import { LogType } from '@tollgate/contracts';
 import type { RecordedEvent } from '@tollgate/event-store';
 import {
   BatchMemo,
@@ -109,7 +110,9 @@ export const logsProjection: Projection = {
       case 'LogsCleared': {
         const logs = session.collection<LogDocument>(LOGS);
         const before = { $lt: event.data.before };
-        const consumed = await logs.sum({ type: 2, created_at: before }, 'user_id', ['quota']);
+        const consumed = await logs.sum({ type: LogType.Consume, created_at: before }, 'user_id', [
+          'quota',
+        ]);
         const refunded = await logs.sum({ ...REFUND_ROWS, created_at: before }, 'user_id', [
           'quota',
         ]);
@@ -151,7 +154,7 @@ export const logsProjection: Projection = {
         UsageEvent | TaskRefunded | LogImported;
       const row = await putRow(event, recorded, session);
       const position = Number(recorded.position.commit);
-      if (row?.type === 2) addToTotals(writes, row.user_id, row.quota, position);
+      if (row?.type === LogType.Consume) addToTotals(writes, row.user_id, row.quota, position);
       else if (row && event.type === 'TaskRefunded')
         addToTotals(writes, row.user_id, -row.quota, position);
     },

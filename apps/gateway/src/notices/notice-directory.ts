@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tollgate/event-store';
-import { Role } from '@tollgate/contracts';
+import { Role, UserStatus } from '@tollgate/contracts';
 import type {
   ChannelCreated,
   ChannelUpdated,
@@ -110,7 +110,7 @@ export class NoticeDirectory implements HotCache {
     return [...this.users.values()].filter(
       (u) =>
         !u.deleted &&
-        u.status === 1 &&
+        u.status === UserStatus.Enabled &&
         (u.role >= Role.Root || (u.role >= Role.Admin && u.acceptAdminAlerts)),
     );
   }

@@ -1,3 +1,4 @@
+import { RedemptionStatus } from '@tollgate/contracts';
 import type { Projection } from '@tollgate/read-store';
 import { REDEMPTION_EVENT_TYPES, type RedemptionEvent } from '@tollgate/domain';
 import { REDEMPTIONS, type RedemptionDocument } from './redemption.document';
@@ -29,7 +30,7 @@ export const redemptionListProjection: Projection = {
           name: d.name,
           key_cipher: d.sealedKey.cipher,
           key_hash: d.keyHash,
-          status: 1,
+          status: RedemptionStatus.Unused,
           quota: d.quota,
           created_time: d.createdTime,
           redeemed_time: 0,
@@ -70,7 +71,7 @@ export const redemptionListProjection: Projection = {
       case 'RedemptionRedeemed':
         await codes.update(id, {
           $set: {
-            status: 3,
+            status: RedemptionStatus.Used,
             redeemed_time: event.data.redeemedTime,
             used_user_id: event.data.userId,
           },

@@ -1,6 +1,7 @@
 import { IsBoolean, IsIn, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import {
   MAX_REDEMPTION_BATCH,
+  RedemptionStatus,
   type CreateRedemptionRequest,
   type TopUpRequest,
   type UpdateRedemptionRequest,
@@ -23,7 +24,7 @@ export class UpdateRedemptionBody
   @ToInt() @IsInt() @Min(1) @Max(MAX_INT) id!: number;
   @Optional() @IsString() @MaxLength(200) name?: string;
   @Optional() @IsInt() @Min(1) @Max(MAX_INT) quota?: number;
-  @Optional() @IsIn([1, 2]) status?: 1 | 2;
+  @Optional() @IsIn([RedemptionStatus.Unused, RedemptionStatus.Disabled]) status?: 1 | 2;
 }
 
 export class RedemptionStatusOnlyQuery {

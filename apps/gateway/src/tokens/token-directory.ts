@@ -1,3 +1,4 @@
+import { UserStatus } from '@tollgate/contracts';
 import { Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@tollgate/event-store';
 import {
@@ -122,7 +123,7 @@ export class TokenDirectory implements HotCache {
         this.users.set(id, {
           id,
           username: event.data.username,
-          status: 1,
+          status: UserStatus.Enabled,
           role: event.data.role,
           group: event.data.group,
         });

@@ -1,3 +1,4 @@
+import { TokenStatus } from '@tollgate/contracts';
 import type { Projection, Update } from '@tollgate/read-store';
 import {
   TASK_REFUND_EVENT_TYPES,
@@ -66,7 +67,7 @@ export const tokenListProjection: Projection = {
           user_id: d.userId,
           key_cipher: d.sealedKey.cipher,
           key_hash: d.keyHash,
-          status: 1,
+          status: TokenStatus.Enabled,
           created_time: d.createdTime,
           accessed_time: 0,
           used_quota: 0,

@@ -2,6 +2,7 @@ import { IsBoolean, IsIn, IsInt, IsString, Max, MaxLength, Min } from 'class-val
 import {
   MAX_TOKEN_BATCH,
   MAX_TOKEN_PAGE_SIZE,
+  TokenStatus,
   type CreateTokenRequest,
   type UpdateTokenRequest,
   type UpdateTokenStatusRequest,
@@ -43,7 +44,7 @@ export class UpdateTokenBody
 {
   @ToInt() @IsInt() @Min(1) @Max(MAX_INT) id!: number;
   @Optional() @IsString() @MaxLength(200) declare name: string;
-  @Optional() @IsIn([1, 2]) status?: 1 | 2;
+  @Optional() @IsIn([TokenStatus.Enabled, TokenStatus.Disabled]) status?: 1 | 2;
 }
 
 /** PUT /api/token/?status_only=true */

@@ -1,3 +1,5 @@
+import { LogType } from '@tollgate/contracts';
+import { eventTimeMs } from '@tollgate/event-store';
 import { BatchMemo, type Projection, type ReadStoreSession } from '@tollgate/read-store';
 import {
   LOG_IMPORT_EVENT_TYPES,
@@ -38,8 +40,8 @@ function stateOf(session: ReadStoreSession, id: string): Promise<QuotaDataStateD
 
 /**
  * quota_data: one row per user × model × hour with count, quota and tokens, summed from the usage
- * receipts while `DataExportEnabled` is on (as one-api and new-api only export then). The row id is
- * the key, so increments land on one document per hour. quota_data_total holds the same sums over
+ * receipts while `DataExportEnabled` is on (as one-api and new-api only export then). The row id is the
+ * key, so increments land on one document per hour. quota_data_total holds the same sums over
  * every user (model × hour), so the admin's unfiltered view reads at most models × hours rows.
  *
  * A task refund (TaskRefunded) takes its quota out of its model's row in the hour of the refund
@@ -94,16 +96,10 @@ export const quotaDataProjection: Projection = {
     async apply(recorded, writes, session) {
       const event = recorded as unknown as RequestRelayed | TaskRefunded | LogImported;
       // An imported row counts only when it is a consumption row, in the hour it was written.
-      if (event.type === 'LogImported' && event.data.type !== 2) return;
+      if (event.type === 'LogImported' && event.data.type !== LogType.Consume) return;
       // Default on (the option's default): only an explicit false stops the export.
       if ((await stateOf(session, EXPORT_SWITCH))?.enabled === false) return;
-      const occurred = recorded.metadata['occurredAt'];
-      const at =
-        event.type === 'LogImported'
-          ? event.data.createdAt * 1000
-          : typeof occurred === 'string'
-            ? Date.parse(occurred)
-            : recorded.recordedAt.getTime();
+      const at = event.type === 'LogImported' ? event.data.createdAt * 1000 : eventTimeMs(recorded);
       const hour = Math.floor(at / 1000 / HOUR) * HOUR;
       const userId = event.data.userId;
       const model = event.type === 'LogImported' ? event.data.modelName : event.data.model;

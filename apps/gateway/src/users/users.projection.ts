@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@tollgate/event-store';
+import { eventTimeMs, type RecordedEvent } from '@tollgate/event-store';
 import type { Collection, Projection, Update } from '@tollgate/read-store';
 import {
   BILLING_EVENT_TYPES,
@@ -15,11 +15,6 @@ import { UserStatus } from '@tollgate/contracts';
 import { SESSION_MAX_AGE_S } from '../auth/session-codec';
 import { notificationSettingText } from './notification-settings';
 import { USERS, type UserDocument } from './user.document';
-
-const occurredAtMs = (event: RecordedEvent): number => {
-  const at = event.metadata['occurredAt'];
-  return typeof at === 'string' ? Date.parse(at) : event.recordedAt.getTime();
-};
 
 /** users: one document per user from the user-<id> and billing-<id> streams. */
 export const usersProjection: Projection = {
@@ -61,7 +56,7 @@ export const usersProjection: Projection = {
   async apply(event, session) {
     const users = session.collection<UserDocument>(USERS);
     const domainEvent = { type: event.type, data: event.data } as UserEvent | BillingEvent;
-    await applyUserEvent(domainEvent, guardedWriter(users, event), occurredAtMs(event), users);
+    await applyUserEvent(domainEvent, guardedWriter(users, event), eventTimeMs(event), users);
   },
   // The usage receipts, at relay rates: a batch's receipts are one guarded write per user. A task
   // refund is the inverse of its charge's receipt, merged the same way.
@@ -346,7 +341,7 @@ function newUserDocument(
     _id: id,
     id: Number(id),
     username_lower: fields.username.toLowerCase(),
-    status: 1,
+    status: UserStatus.Enabled,
     registration_pending: false,
     github_id: '',
     wechat_id: '',

@@ -1,3 +1,4 @@
+import { type ChannelStatusValue } from '@tollgate/contracts';
 import type { DomainEvent } from '../shared/decider';
 import type { ImportSource } from '../shared/import-source';
 import type { SealedSecret } from '../options/options.events';
@@ -89,7 +90,7 @@ export type ChannelImported = DomainEvent<
     config: ChannelConfig;
     key: SealedSecret;
     /** 1 enabled, 2 disabled by hand, 3 disabled automatically. */
-    status: 1 | 2 | 3;
+    status: ChannelStatusValue;
     /** Why it was disabled automatically ('' otherwise). */
     statusReason: string;
     /** Unix seconds of the last status change, 0 when unknown. */

@@ -1,4 +1,4 @@
-import { channelTypeInfo, isValidChannelKey } from '@tollgate/contracts';
+import { channelTypeInfo, isValidChannelKey, ChannelStatus } from '@tollgate/contracts';
 import { DomainError } from '../shared/domain-error';
 import type { ChannelConfig } from './channel.events';
 
@@ -49,7 +49,7 @@ function isObjectJson(text: string): boolean {
 }
 
 /**
- * The channel form's rules applied to a whole channel configuration: normalizes (trailing slashes,
+ * The console form's rules applied to a whole channel configuration: normalizes (trailing slashes,
  * list clean-up, clamped weight, the Azure / Spark `other` defaults) or throws the form's message.
  */
 export function normalizeChannelConfig(config: ChannelConfig): ChannelConfig {
@@ -136,7 +136,7 @@ export function normalizeImportedChannelConfig(
     const normalized = normalizeChannelConfig(known ? config : { ...config, type: 1 });
     return { ...normalized, type: config.type };
   } catch (error) {
-    if (status !== 1 && error instanceof DomainError) return config;
+    if (status !== ChannelStatus.Enabled && error instanceof DomainError) return config;
     throw error;
   }
 }

@@ -1,3 +1,4 @@
+import { type RedemptionStatus } from '@tollgate/contracts';
 import type { DomainEvent } from '../shared/decider';
 import type { ImportSource } from '../shared/import-source';
 import type { SealedSecret } from '../options/options.events';
@@ -54,7 +55,7 @@ export type RedemptionImported = DomainEvent<
     readonly createdBy: number;
     readonly name: string;
     readonly quota: number;
-    readonly status: 1 | 2 | 3;
+    readonly status: RedemptionStatus;
     readonly sealedKey: SealedSecret;
     readonly keyHash: string;
     /** Unix seconds. */

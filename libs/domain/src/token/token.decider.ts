@@ -1,4 +1,4 @@
-import { TokenStatus } from '@tollgate/contracts';
+import { TOKEN_STATUSES, TokenStatus } from '@tollgate/contracts';
 import {
   decideLease,
   evolveWithLeases,
@@ -160,7 +160,7 @@ export const tokenDecider: Decider<TokenCommand, TokenState, TokenStreamEvent> =
         const t = command.token;
         if (state.exists && state.tokenId === t.tokenId) return [];
         if (state.exists) throw new DomainError('token.already_exists');
-        if (![1, 2, 3, 4].includes(t.status) || !Number.isSafeInteger(t.usedQuota))
+        if (!TOKEN_STATUSES.includes(t.status) || !Number.isSafeInteger(t.usedQuota))
           throw new DomainError('token.status_invalid');
         return [{ type: 'TokenImported', data: t }];
       }

@@ -1,3 +1,4 @@
+import { UserStatus } from '@tollgate/contracts';
 import type { ExternalProvider, UserEvent, UserNotificationSettingsChanged } from './user.events';
 
 export type NotificationSettings = Omit<UserNotificationSettingsChanged['data'], 'userId'>;
@@ -56,7 +57,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         username: d.username,
         displayName: d.displayName,
         role: d.role,
-        status: 1,
+        status: UserStatus.Enabled,
         group: d.group,
         registrationPending: d.completionFollows === true,
         verifiedEmail: d.emailVerified === true ? d.email : '',

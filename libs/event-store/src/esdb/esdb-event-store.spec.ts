@@ -1,11 +1,11 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { eventStoreContract } from '../contract/event-store.contract';
+import { eventStoreContract } from '../testing/event-store.contract';
 import { createEventStore } from '../create-event-store';
-import { SubscriptionRecorder } from '../contract/subscription-recorder';
-import { event } from '../contract/event-store.contract';
+import { SubscriptionRecorder } from '../testing/subscription-recorder';
+import { event } from '../testing/event-store.contract';
 import { connectEsdb, redactUrl } from './connect-esdb';
 import { EsdbEventStore } from './esdb-event-store';
-import { FakeEsdbClient } from './fake-esdb-client';
+import { FakeEsdbClient } from '../testing/fake-esdb-client';
 
 const url = process.env.EVENT_STORE_URL;
 

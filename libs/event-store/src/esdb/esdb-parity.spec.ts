@@ -1,11 +1,11 @@
 import { UnavailableError } from '@eventstore/db-client';
-import { event, eventStoreContract } from '../contract/event-store.contract';
-import { SubscriptionRecorder, sleep } from '../contract/subscription-recorder';
+import { event, eventStoreContract } from '../testing/event-store.contract';
+import { SubscriptionRecorder, sleep } from '../testing/subscription-recorder';
 import { WrongExpectedRevisionError } from '../event-store.port';
 import { DuplicateEventIdError } from '../shared/duplicate-event-id-error';
 import { toEsdbEvent } from './esdb-mapping';
 import { EsdbEventStore } from './esdb-event-store';
-import { FakeEsdbClient } from './fake-esdb-client';
+import { FakeEsdbClient } from '../testing/fake-esdb-client';
 
 const fastRetry = { initialDelayMs: 5, maxDelayMs: 40, maxAttempts: 4 };
 

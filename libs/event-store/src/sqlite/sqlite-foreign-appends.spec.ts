@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { event } from '../contract/event-store.contract';
-import { SubscriptionRecorder } from '../contract/subscription-recorder';
+import { event } from '../testing/event-store.contract';
+import { SubscriptionRecorder } from '../testing/subscription-recorder';
 import { SqliteEventStore } from './sqlite-event-store';
 
 /**

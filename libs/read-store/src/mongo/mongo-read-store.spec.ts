@@ -1,4 +1,4 @@
-import { readStoreContract } from '../contract/read-store.contract';
+import { readStoreContract } from '../testing/read-store.contract';
 import { connectMongo, dbNameFromUrl, maskCredentials } from './connect-mongo';
 import { closedPort } from '../testing/closed-port';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { readStoreContract } from '../contract/read-store.contract';
+import { readStoreContract } from '../testing/read-store.contract';
 import { filterToSql, type SearchIndex } from './filter-to-sql';
 import { keyColumn, keyExpr } from './sql-names';
 import type { StatementCache } from './statement-cache';

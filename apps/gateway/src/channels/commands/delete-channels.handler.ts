@@ -1,3 +1,4 @@
+import { ChannelStatus } from '@tollgate/contracts';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, channelDecider, channelStreamId } from '@tollgate/domain';
@@ -113,7 +114,7 @@ export class DeleteDisabledChannelsHandler
   async execute({ meta }: DeleteDisabledChannelsCommand) {
     const disabled = await this.readStore
       .collection<ChannelDocument>(CHANNELS)
-      .find({ status: { $in: [2, 3] } });
+      .find({ status: { $in: [ChannelStatus.ManuallyDisabled, ChannelStatus.AutoDisabled] } });
     return this.deleteAll(
       disabled.map((doc) => doc.id),
       meta,

@@ -1,6 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { DEFAULT_PAGE_SIZE, type LogDto, type LogStatDto, type PageOf } from '@tollgate/contracts';
+import {
+  DEFAULT_PAGE_SIZE,
+  type LogDto,
+  type LogStatDto,
+  type PageOf,
+  LogType,
+} from '@tollgate/contracts';
 import type { Filter, ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { USERS, type UserDocument } from '../../users/user.document';
@@ -115,7 +121,7 @@ export class LogStatHandler implements IQueryHandler<LogStatQuery> {
   async execute({ scope, params, now }: LogStatQuery): Promise<LogStatDto> {
     const logs = this.readStore.collection<LogDocument>(LOGS);
     const filter = logFilter(scope, { ...params, type: undefined });
-    const consume: Filter = { ...filter, type: 2 };
+    const consume: Filter = { ...filter, type: LogType.Consume };
     const unranged: Filter = { ...consume };
     delete unranged['created_at'];
     const unfiltered = Object.keys(filter).every((field) => field === 'user_id');

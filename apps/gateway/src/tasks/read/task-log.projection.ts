@@ -7,7 +7,7 @@ import {
   type TaskPlatform,
   type TaskSnapshot,
 } from '@tollgate/domain';
-import { eventTimeMs } from '../../history/event-facts';
+import { eventTimeMs } from '@tollgate/event-store';
 import {
   MIDJOURNEYS,
   SUNO_TASKS,
