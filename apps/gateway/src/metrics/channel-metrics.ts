@@ -1,3 +1,4 @@
+import { ChannelStatus } from '@tollgate/contracts';
 import { Gauge, type Registry } from 'prom-client';
 import type { SelfPrinting } from './metric-cells';
 
@@ -5,8 +6,6 @@ export interface ChannelSource {
   all(): ReadonlyArray<{ readonly id: number; readonly status: number }>;
 }
 
-/** Status 1 is enabled; 2 (disabled by hand) and 3 (disabled automatically) are down. */
-const ENABLED = 1;
 const NAME = 'tollgate_channel_up';
 const HELP = 'Channel status: 1 enabled, 0 disabled (by hand or automatically).';
 
@@ -28,7 +27,7 @@ class ChannelUpGauge extends Gauge<'channel_id'> implements SelfPrinting {
       collect() {
         this.reset();
         for (const { id, status } of channels.all())
-          this.set({ channel_id: String(id) }, status === ENABLED ? 1 : 0);
+          this.set({ channel_id: String(id) }, status === ChannelStatus.Enabled ? 1 : 0);
       },
     });
   }
@@ -36,7 +35,7 @@ class ChannelUpGauge extends Gauge<'channel_id'> implements SelfPrinting {
   exposition(): string {
     let text = `# HELP ${NAME} ${HELP}\n# TYPE ${NAME} gauge`;
     for (const { id, status } of this.channels.all())
-      text += `\n${NAME}{channel_id="${id}"} ${status === ENABLED ? 1 : 0}`;
+      text += `\n${NAME}{channel_id="${id}"} ${status === ChannelStatus.Enabled ? 1 : 0}`;
     return text;
   }
 }

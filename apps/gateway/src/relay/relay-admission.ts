@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { isAdmin } from '@tollgate/contracts';
+import { isAdmin, TokenStatus, UserStatus } from '@tollgate/contracts';
 import { ipAllowed, type RelayError } from '@tollgate/relay';
 import type { Lang } from '../shared/i18n/messages';
 import {
@@ -24,12 +24,6 @@ export interface Caller {
 }
 
 export type Admission = { ok: true; caller: Caller } | { ok: false; error: RelayError };
-
-const TOKEN_ENABLED = 1;
-const TOKEN_DISABLED = 2;
-const TOKEN_EXPIRED = 3;
-const TOKEN_EXHAUSTED = 4;
-const USER_ENABLED = 1;
 
 /** The key of an Authorization header: `Bearer sk-…`, `Bearer …`, or the bare key. */
 export function keyOfAuthorization(header: string | undefined): string {
@@ -73,10 +67,10 @@ export class RelayAdmission {
     const pinnedText = dash === -1 ? undefined : raw.slice(dash + 1);
     const token = this.directory.byKey(key);
     if (!token) return fail(401, 'relay.token_invalid');
-    if (token.status === TOKEN_DISABLED) return fail(401, 'relay.token_disabled');
-    if (token.status === TOKEN_EXPIRED) return fail(401, 'relay.token_expired');
-    if (token.status === TOKEN_EXHAUSTED) return fail(401, 'relay.token_exhausted');
-    if (token.status !== TOKEN_ENABLED) return fail(401, 'relay.token_disabled');
+    if (token.status === TokenStatus.Disabled) return fail(401, 'relay.token_disabled');
+    if (token.status === TokenStatus.Expired) return fail(401, 'relay.token_expired');
+    if (token.status === TokenStatus.Exhausted) return fail(401, 'relay.token_exhausted');
+    if (token.status !== TokenStatus.Enabled) return fail(401, 'relay.token_disabled');
     if (token.expiredTime !== -1 && token.expiredTime * 1000 <= nowMs) {
       this.record(this.commands.markTokenExpired(token.id), 'mark token expired');
       return fail(401, 'relay.token_expired');
@@ -88,7 +82,7 @@ export class RelayAdmission {
       return fail(401, 'relay.token_exhausted');
     }
     const user = this.directory.user(token.userId);
-    if (!user || user.status !== USER_ENABLED) return fail(403, 'relay.user_banned');
+    if (!user || user.status !== UserStatus.Enabled) return fail(403, 'relay.user_banned');
     if (!ipAllowed(token.allowIps, ip)) return fail(403, 'relay.ip_not_allowed');
     let pinnedChannelId: number | undefined;
     if (pinnedText !== undefined && pinnedText !== '') {
@@ -105,7 +99,7 @@ export class RelayAdmission {
   /** The playground's caller: a signed-in, enabled user, billed without a token. */
   admitUser(userId: number, lang: Lang): Admission {
     const user = this.directory.user(userId);
-    if (!user || user.status !== USER_ENABLED) {
+    if (!user || user.status !== UserStatus.Enabled) {
       return {
         ok: false,
         error: relayError({

@@ -1,3 +1,4 @@
+import { ChannelStatus } from '@tollgate/contracts';
 import type { RelayError } from '@tollgate/relay';
 import type { Lang } from '../shared/i18n/messages';
 import type { Caller } from './relay-admission';
@@ -48,7 +49,7 @@ export function pinnedChannel(
   id: number,
 ): RoutedChannel | undefined {
   const channel = routing.channel(id);
-  return channel && channel.status === 1 ? channel : undefined;
+  return channel && channel.status === ChannelStatus.Enabled ? channel : undefined;
 }
 
 /** No enabled channel serves group × model (before any attempt, or every candidate cooling). */

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
+import { ChannelStatus } from '@tollgate/contracts';
 import { RelayError } from '@tollgate/relay';
 import {
   type RelaySettings,
@@ -20,9 +21,6 @@ import type {
   TaskSubmitPlatform,
 } from './task-submit-platform';
 import { TaskSubmitter } from './task-submitter';
-
-/** A channel's status while it takes calls. */
-const CHANNEL_ENABLED = 1;
 
 /** Where a submission goes: its channel, group and the settings it was priced with. */
 interface Routed<Submission> {
@@ -113,7 +111,7 @@ export class TaskSubmitPipeline {
       const originRefused = platform.originRefusal(origin, routeAction);
       if (originRefused) return { refused: originRefused };
       const channel = this.relay.channel(origin.channelId);
-      if (!channel || channel.status !== CHANNEL_ENABLED)
+      if (!channel || channel.status !== ChannelStatus.Enabled)
         return { refused: platform.refusal(400, 'task_channel_disabled') };
       return { submission, settings, group, channel };
     }
