@@ -18,7 +18,7 @@ export interface TokenListParams {
 
 function fetchTokens(params: TokenListParams, signal: AbortSignal): Promise<TokenDto[]> {
   const paging = { p: params.page - 1, size: params.pageSize };
-  // Spec 001 §5: with every search field empty the plain list is loaded instead.
+  // With every search field empty the plain list is loaded instead.
   if (params.keyword || params.token) {
     return http.get(
       '/api/token/search',

@@ -33,7 +33,7 @@ export interface TokenFormValues {
 
 export const BUDGET_PERIOD_OPTIONS = ['', 'day', 'week', 'month'] as const;
 
-/** Spec 001 §5 shortcuts: never, one hour, one day, one month (30 days). */
+/** Expiry shortcuts: never, one hour, one day, one month (30 days). */
 export const EXPIRY_SHORTCUTS = [
   { key: 'never', seconds: null },
   { key: 'oneHour', seconds: 3600 },
@@ -41,9 +41,9 @@ export const EXPIRY_SHORTCUTS = [
   { key: 'oneMonth', seconds: 30 * 86_400 },
 ] as const;
 
-/** Quota presets, in dollars (spec 001 §5). */
+/** Quota presets, in dollars. */
 export const QUOTA_PRESETS_USD = [1, 10, 50, 100, 500, 1000] as const;
-/** Batch count presets (spec 001 §5, §9). */
+/** Batch count presets (one create makes at most MAX_TOKEN_BATCH). */
 export const COUNT_PRESETS = [10, 20, 30, 100] as const;
 
 export function emptyTokenForm(): TokenFormValues {
@@ -105,8 +105,9 @@ export function budgetError(
 }
 
 /**
- * Checks the form the way spec 001 §5 asks (the server checks again) and builds the request body.
- * `creating` adds `count`; the name rule of the spec applies on create, the length rule always.
+ * Checks the form (the server checks again) and builds the request body: a non-empty name of
+ * at most TOKEN_NAME_MAX_LENGTH characters, an expiry in the future, whole numbers. `creating`
+ * adds `count`.
  */
 export function buildTokenRequest(values: TokenFormValues, now: number, creating: boolean): Result {
   const name = values.name.trim();
