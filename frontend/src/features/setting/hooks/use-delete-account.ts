@@ -6,7 +6,7 @@ import { clearSessionUser } from '@/lib/session';
 import { selfApi } from '../api/self.api';
 import { dropUserQueries } from '@/features/auth';
 
-/** Spec 000 §4: after deleting the own account the user is signed out and sent to /login. */
+/** After deleting the own account the user is signed out and sent to /login. */
 export function useDeleteAccount() {
   const { t } = useTranslation();
   const navigate = useNavigate();
