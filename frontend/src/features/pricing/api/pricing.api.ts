@@ -5,7 +5,7 @@ import { requestEnvelope } from '@/lib/http';
 export type Pricing = Pick<PricingResponse, 'data' | 'group_ratio' | 'usable_group'>;
 
 async function fetchPricing(signal: AbortSignal): Promise<Pricing> {
-  // The groups come beside `data` (the anchors' shape): the whole envelope is read.
+  // The groups come beside `data` (one-api's and new-api's shape): the whole envelope is read.
   const envelope = (await requestEnvelope('GET', '/api/pricing', { signal })) as Partial<Pricing>;
   return {
     data: envelope.data ?? [],
