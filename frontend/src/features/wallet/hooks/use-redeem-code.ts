@@ -12,7 +12,7 @@ export function useRedeemCode() {
   const formatQuota = useQuotaFormatter();
   return useMutation({
     mutationFn: (key: string) => walletApi.redeem({ key }),
-    // Spec 001 §8: the server's message when it answers, "request failed" when the call throws.
+    // The server's message when it answers, "request failed" when the call throws.
     meta: { silent: true, invalidates: selfQueries.all },
     onError: (error) => {
       if (error instanceof UnauthorizedError) return;

@@ -16,7 +16,7 @@ export function openPayPage(action: string, params: Record<string, string>): voi
   else window.location.assign(url);
 }
 
-/** Stripe's cut: about 3 % + $0.30 of what is paid (spec 001 §9). */
+/** Stripe's cut: about 3 % + $0.30 of what is paid. */
 export const STRIPE_FEE_RATE = 0.03;
 export const STRIPE_FEE_FIXED = 0.3;
 
