@@ -5,14 +5,14 @@ export interface PlaygroundMessage {
   content: string;
 }
 
-/** The playground's call body. */
+/** The playground's call body (`POST /pg/chat/completions`, streamed). */
 export interface PlaygroundRequest {
   messages: PlaygroundMessage[];
   stream: true;
   model: string;
   group: string;
   temperature: number;
-  /** Sent only when above 0 (default 0 = not sent). */
+  /** Sent only when above 0 (the default 0 = not sent). */
   max_tokens?: number;
 }
 

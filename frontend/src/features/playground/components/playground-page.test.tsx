@@ -33,7 +33,7 @@ async function ask(text: string) {
 }
 
 describe('playground', { timeout: 20_000 }, () => {
-  it('streams a reply with the spec body: gpt-4o-mini by default, no max_tokens at 0', async () => {
+  it('streams a reply: gpt-4o-mini by default, no max_tokens at 0', async () => {
     const { calls } = setup(() => sse([delta('Hello'), delta(', world'), '[DONE]']));
     await ask('hi there');
     const reply = await screen.findByTestId('assistant-message');

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type PlaygroundMessage, streamPlayground } from '../api/playground.api';
 
-/** Loading, then incomplete while text streams, then complete or error. */
+/** A reply's course: loading, then incomplete while text streams, then complete or error. */
 export type ReplyStatus = 'loading' | 'incomplete' | 'complete' | 'error';
 
 export interface ChatEntry {
@@ -70,7 +70,7 @@ export function usePlaygroundChat() {
       controller.current = null;
       setBusy(false);
       if (end.kind === 'error' && !abort.signal.aborted) {
-        // The error data is appended to the reply.
+        // The error's text is appended to what the reply had streamed.
         update(replyId, (e) => ({
           ...e,
           content: e.content ? `${e.content}\n${end.message}` : end.message,

@@ -1,17 +1,11 @@
 import { Alert, Button, Group, Paper, Select, Stack, TextInput, Title } from '@mantine/core';
 import { IconCopy, IconInfoCircle, IconSearch, IconUsers } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import type { RowSelectionState } from '@tanstack/react-table';
-import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSessionUser } from '@/features/auth';
-import { useStatus } from '@/features/status';
-import { useCopy } from '@/hooks/use-copy';
-import { notifyInfo } from '@/lib/notify';
-import { pricingQueries } from '../api/pricing.api';
-import { initialGroup, matchesModelName } from '../utils/model-filter';
+import { usePricingView } from '../hooks/use-pricing-view';
 import { ratioOf } from '../utils/prices';
 import { PricingTable } from './pricing-table';
+
+type PricingView = ReturnType<typeof usePricingView>;
 
 /**
  * /pricing (public): banners, a group switcher, the fuzzy model filter, copy-selected, and the table
@@ -19,44 +13,8 @@ import { PricingTable } from './pricing-table';
  */
 export function PricingPage() {
   const { t } = useTranslation();
-  const user = useSessionUser();
-  const status = useStatus();
-  const copy = useCopy();
-  const pricing = useQuery(pricingQueries.current(user?.id ?? null));
-  const [filter, setFilter] = useState('');
-  const [chosenGroup, setChosenGroup] = useState<string | null>(null);
-  const [selection, setSelection] = useState<RowSelectionState>({});
-
-  const usable = useMemo(() => pricing.data?.usable_group ?? {}, [pricing.data]);
-  const ratios = useMemo(() => pricing.data?.group_ratio ?? {}, [pricing.data]);
-  const group =
-    chosenGroup !== null && Object.hasOwn(usable, chosenGroup)
-      ? chosenGroup
-      : initialGroup(usable, user?.group ?? null);
-  const groupRatio = ratioOf(ratios, group);
-  const display = useMemo(
-    () => ({
-      displayInCurrency: status.display_in_currency,
-      quotaPerUnit: status.quota_per_unit,
-    }),
-    [status.display_in_currency, status.quota_per_unit],
-  );
-  const rows = useMemo(
-    () => (pricing.data?.data ?? []).filter((row) => matchesModelName(row.model_name, filter)),
-    [pricing.data, filter],
-  );
-  const selected = (pricing.data?.data ?? [])
-    .map((row) => row.model_name)
-    .filter((name) => selection[name]);
-
-  const switchGroup = useCallback(
-    (next: string) => {
-      setChosenGroup(next);
-      notifyInfo(t('pricing.groupSwitched', { group: next, ratio: ratioOf(ratios, next) }));
-    },
-    [t, ratios],
-  );
-  const copyName = useCallback((name: string) => void copy(name), [copy]);
+  const view = usePricingView();
+  const { user, ratios } = view;
 
   return (
     <Stack>
@@ -75,53 +33,60 @@ export function PricingPage() {
       </Alert>
       <Paper withBorder p="md" radius="md">
         <Stack>
-          <Group gap="sm" align="flex-end" wrap="wrap">
-            <TextInput
-              style={{ flex: '1 1 200px' }}
-              aria-label={t('pricing.search')}
-              placeholder={t('pricing.search')}
-              leftSection={<IconSearch size={16} />}
-              value={filter}
-              onChange={(event) => setFilter(event.currentTarget.value)}
-              data-testid="pricing-filter"
-            />
-            <Select
-              style={{ flex: '0 1 220px' }}
-              label={t('pricing.group')}
-              data={Object.keys(usable).map((name) => ({
-                value: name,
-                label: t('pricing.groupOption', { group: name, ratio: ratioOf(ratios, name) }),
-              }))}
-              value={group || null}
-              onChange={(next) => next && switchGroup(next)}
-              allowDeselect={false}
-              checkIconPosition="right"
-              data-testid="pricing-group"
-            />
-            <Button
-              variant="light"
-              leftSection={<IconCopy size={16} />}
-              disabled={selected.length === 0}
-              // new-api copies the selected names comma-joined.
-              onClick={() => void copy(selected.join(','))}
-            >
-              {t('pricing.copySelected')}
-            </Button>
-          </Group>
+          <PricingToolbar view={view} />
           <PricingTable
-            rows={rows}
-            loading={pricing.isFetching}
-            group={group}
-            groupRatio={groupRatio}
-            usable={usable}
-            display={display}
-            selection={selection}
-            onSelectionChange={setSelection}
-            onGroupChange={switchGroup}
-            onCopyName={copyName}
+            rows={view.rows}
+            loading={view.loading}
+            group={view.group}
+            groupRatio={view.groupRatio}
+            usable={view.usable}
+            display={view.display}
+            selection={view.selection}
+            onSelectionChange={view.setSelection}
+            onGroupChange={view.switchGroup}
+            onCopyName={view.copyName}
           />
         </Stack>
       </Paper>
     </Stack>
+  );
+}
+
+/** The model filter, the group switcher and "copy selected". */
+function PricingToolbar({ view }: { view: PricingView }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="sm" align="flex-end" wrap="wrap">
+      <TextInput
+        style={{ flex: '1 1 200px' }}
+        aria-label={t('pricing.search')}
+        placeholder={t('pricing.search')}
+        leftSection={<IconSearch size={16} />}
+        value={view.filter}
+        onChange={(event) => view.setFilter(event.currentTarget.value)}
+        data-testid="pricing-filter"
+      />
+      <Select
+        style={{ flex: '0 1 220px' }}
+        label={t('pricing.group')}
+        data={Object.keys(view.usable).map((name) => ({
+          value: name,
+          label: t('pricing.groupOption', { group: name, ratio: ratioOf(view.ratios, name) }),
+        }))}
+        value={view.group || null}
+        onChange={(next) => next && view.switchGroup(next)}
+        allowDeselect={false}
+        checkIconPosition="right"
+        data-testid="pricing-group"
+      />
+      <Button
+        variant="light"
+        leftSection={<IconCopy size={16} />}
+        disabled={view.selected.length === 0}
+        onClick={view.copySelected}
+      >
+        {t('pricing.copySelected')}
+      </Button>
+    </Group>
   );
 }

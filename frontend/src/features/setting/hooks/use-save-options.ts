@@ -3,16 +3,16 @@ import { useTranslation } from 'react-i18next';
 import { statusQueries } from '@/features/status';
 import { notifyError, notifyRequestError, notifySuccess } from '@/lib/notify';
 import { optionQueries, optionsApi } from '../api/options.api';
-import { saveOutcome, type OptionKey } from '../utils/option-form';
+import { saveOutcome, type OptionChange, type OptionKey } from '../utils/option-form';
 
 /** Query keys an option change makes stale: the shell's status and the home feature's pages. */
 const AFFECTED = [optionQueries.all, statusQueries.all, ['content']] as const;
 
-type ChangeList = ReadonlyArray<{ key: OptionKey; value: string }>;
+type ChangeList = readonly OptionChange[];
 
 /**
- * Sends the changed options one PUT at a time, in card order, and reports with one summary
- * message; answers the keys the server took.
+ * Sends the changed options one PUT at a time, in card order, and says whether all, none or some
+ * were saved; answers the keys the server took.
  */
 export function useSaveOptions(onSaved?: (saved: readonly OptionKey[], sent: ChangeList) => void) {
   const { t } = useTranslation();

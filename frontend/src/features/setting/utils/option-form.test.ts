@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  acceptSaved,
   changedOptions,
+  changeProblems,
   fieldProblem,
   rebase,
   saveOutcome,
@@ -65,7 +67,37 @@ describe('option form', () => {
     expect(fieldProblem(interval, '5')).toBeNull();
   });
 
-  it('sums up a save as all saved, none saved or some', () => {
+  it('given changes, when one is below its minimum, then only that one has a problem', () => {
+    const fields: FieldSpec[] = [
+      { key: 'DataExportInterval', kind: 'number', min: 1, integer: true },
+      { key: 'SystemName', kind: 'text' },
+    ];
+    const changes = [
+      { key: 'DataExportInterval', value: '0' },
+      { key: 'SystemName', value: 'T' },
+    ] as const;
+    expect(changeProblems(fields, changes)).toEqual({
+      DataExportInterval: { code: 'belowMinimum', min: 1 },
+    });
+  });
+
+  it('given a save, when the server took some keys, then they become the baseline and secrets blank', () => {
+    const previous = {
+      baseline: { SystemName: 'A', SMTPToken: '', ServerAddress: 'https://a.example' },
+      values: { SystemName: 'B', SMTPToken: 'tok', ServerAddress: 'https://b.example' },
+    };
+    const sent = [
+      { key: 'SystemName', value: 'B' },
+      { key: 'SMTPToken', value: 'tok' },
+      { key: 'ServerAddress', value: 'https://b.example' },
+    ] as const;
+    expect(acceptSaved(previous, FIELDS, ['SystemName', 'SMTPToken'], sent)).toEqual({
+      baseline: { SystemName: 'B', SMTPToken: '', ServerAddress: 'https://a.example' },
+      values: { SystemName: 'B', SMTPToken: '', ServerAddress: 'https://b.example' },
+    });
+  });
+
+  it('sums up a save: all saved, none saved, or some', () => {
     expect([saveOutcome(2, 0), saveOutcome(0, 2), saveOutcome(1, 1)]).toEqual([
       'saved',
       'failed',

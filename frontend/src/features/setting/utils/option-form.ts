@@ -111,9 +111,46 @@ export function fieldProblem(field: FieldSpec, value: string): FieldProblem | nu
   return null;
 }
 
+export type OptionChange = { readonly key: OptionKey; readonly value: string };
+
+/** The problem of each change that may not go, by key; empty when all may. */
+export function changeProblems(
+  fields: readonly FieldSpec[],
+  changes: readonly OptionChange[],
+): Partial<Record<OptionKey, FieldProblem>> {
+  const problems: Partial<Record<OptionKey, FieldProblem>> = {};
+  for (const { key, value } of changes) {
+    const field = fields.find((f) => f.key === key);
+    const problem = field && fieldProblem(field, value);
+    if (problem) problems[key] = problem;
+  }
+  return problems;
+}
+
+/**
+ * The form after a save: what the server took is the new baseline of those fields, and saved secrets
+ * go blank again (they are never read back).
+ */
+export function acceptSaved(
+  previous: FormState,
+  fields: readonly FieldSpec[],
+  saved: readonly OptionKey[],
+  sent: readonly OptionChange[],
+): FormState {
+  const baseline = { ...previous.baseline };
+  const values = { ...previous.values };
+  for (const key of saved) {
+    const secret = fields.find((f) => f.key === key)?.kind === 'secret';
+    const value = secret ? '' : (sent.find((c) => c.key === key)?.value ?? '');
+    baseline[key] = value;
+    values[key] = value;
+  }
+  return { baseline, values };
+}
+
 export type SaveOutcome = 'saved' | 'failed' | 'partial';
 
-/** All saved, none saved, or some. */
+/** How a save went, for its notice: all saved, none saved, or some. */
 export function saveOutcome(saved: number, failed: number): SaveOutcome {
   if (failed === 0) return 'saved';
   return saved === 0 ? 'failed' : 'partial';

@@ -56,7 +56,7 @@ describe('token form', { timeout: 20_000 }, () => {
     expect(sent(calls, 'POST')).toBeUndefined();
   });
 
-  it('creates with the spec defaults: never expires, $1 of quota, one token', async () => {
+  it('creates with the defaults: never expires, $1 of quota, one token', async () => {
     const { calls, onDone } = setup();
     expect(field('过期时间')).toHaveAccessibleDescription('永不过期');
     expect(screen.getByText('等价金额：$1.00')).toBeInTheDocument();

@@ -11,7 +11,7 @@ const LOOKS: Record<number, { color: string; key: Key }> = {
 };
 const UNKNOWN: { color: string; key: Key } = { color: 'dark', key: 'unknown' };
 
-/** Spec 001 §4: a token with model limits reads "enabled, limit models". */
+/** The token's status; an enabled token with model limits reads "enabled, limit models". */
 export function TokenStatusTag({
   token,
 }: {

@@ -9,7 +9,7 @@ interface TokensSearchBarProps {
   onSearch: (filters: { keyword: string; token: string }) => void;
 }
 
-/** Name and key search (spec 001 §2); inputs are trimmed, both empty reloads the plain list. */
+/** Name and key search; inputs are trimmed, both empty reloads the plain list. */
 export function TokensSearchBar({ keyword, token, onSearch }: TokensSearchBarProps) {
   const { t } = useTranslation();
   const [draftKeyword, setDraftKeyword] = useState(keyword);

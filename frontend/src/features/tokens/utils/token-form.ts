@@ -43,7 +43,7 @@ export const EXPIRY_SHORTCUTS = [
 
 /** Quota presets, in dollars. */
 export const QUOTA_PRESETS_USD = [1, 10, 50, 100, 500, 1000] as const;
-/** Batch count presets. */
+/** Batch count presets (one create makes at most MAX_TOKEN_BATCH). */
 export const COUNT_PRESETS = [10, 20, 30, 100] as const;
 
 export function emptyTokenForm(): TokenFormValues {
@@ -105,8 +105,9 @@ export function budgetError(
 }
 
 /**
- * Checks the form the way the token form asks (the server checks again) and builds the request
- * body. `creating` adds `count`; the name rule applies on create, the length rule always.
+ * Checks the form (the server checks again) and builds the request body: a non-empty name of
+ * at most TOKEN_NAME_MAX_LENGTH characters, an expiry in the future, whole numbers. `creating`
+ * adds `count`.
  */
 export function buildTokenRequest(values: TokenFormValues, now: number, creating: boolean): Result {
   const name = values.name.trim();

@@ -6,7 +6,8 @@ import { useSelf } from '@/features/setting';
 import { userQueries } from '../api/users.api';
 import { useUpdateSelfProfile } from '../hooks/use-update-self-profile';
 import { useUpdateUser } from '../hooks/use-user-mutations';
-import { EditUserForm, type EditUserValues } from './edit-user-form';
+import type { EditUserValues } from '../hooks/use-edit-user-form';
+import { EditUserForm } from './edit-user-form';
 
 function EditOtherUser({ id }: { id: number }) {
   const navigate = useNavigate();

@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 import { UserStatus, type UserDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
-import { isDeregistered } from './user-state';
+import { isDeregistered } from '../utils/user-state';
 
 export function StatusTag({ user }: { user: Pick<UserDto, 'status' | 'DeletedAt'> }) {
   const { t } = useTranslation();

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { selfApi, selfQueries } from '@/features/setting';
 import { notifySuccess } from '@/lib/notify';
 
-/** Editing oneself goes through the self endpoint, not the admin one. */
+/** Editing oneself goes through the self endpoint (`PUT /api/user/self`), not the admin one. */
 export function useUpdateSelfProfile() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();

@@ -7,7 +7,9 @@ import { notifyError, notifySuccess } from '@/lib/notify';
 import { topUpQueries, walletApi } from '../api/wallet.api';
 import { openPayPage } from '../utils/pay-page';
 
-/** How long the Stripe tab waits after the "order created" notice. */
+/**
+ * How long the Stripe tab waits after the "order created" notice; the pay buttons stay off as long.
+ */
 export const OPEN_DELAY_MS = 2000;
 
 /** The price of `amount` (Epay or Stripe), asked again once the amount stops moving. */

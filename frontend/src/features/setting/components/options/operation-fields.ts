@@ -1,6 +1,6 @@
 import type { FieldSpec } from '../../utils/option-form';
 
-/** Operation tab cards (spec 000 §2 "Operation tab"); module constants so forms keep identity. */
+/** Operation tab cards; module constants so forms keep identity. */
 export const GENERAL_FIELDS: readonly FieldSpec[] = [
   { key: 'TopUpLink', kind: 'text' },
   { key: 'general_setting.docs_link', kind: 'address' },

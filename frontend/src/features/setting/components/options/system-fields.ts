@@ -1,6 +1,6 @@
 import type { FieldSpec } from '../../utils/option-form';
 
-/** System tab sections (spec 000 §2 "System tab"). */
+/** System tab sections; module constants so forms keep identity. */
 export const SERVER_FIELDS: readonly FieldSpec[] = [{ key: 'ServerAddress', kind: 'address' }];
 
 export const WORKER_FIELDS: readonly FieldSpec[] = [
@@ -18,7 +18,10 @@ export const PAYMENT_FIELDS: readonly FieldSpec[] = [
   { key: 'TopupGroupRatio', kind: 'json' },
 ];
 
-/** Stripe Checkout top-up (issue 15): keys, the Price object's id, the shown unit price, minimum. */
+/**
+ * Stripe Checkout top-up (docs/topup-stripe.md): keys, the Price object's id, the shown unit price,
+ * minimum.
+ */
 export const STRIPE_FIELDS: readonly FieldSpec[] = [
   { key: 'StripeApiSecret', kind: 'secret' },
   { key: 'StripeWebhookSecret', kind: 'secret' },
@@ -75,8 +78,8 @@ export const TURNSTILE_FIELDS: readonly FieldSpec[] = [
 ];
 
 /**
- * OpenID Connect under new-api's keys (issue 22). Endpoints left empty are read by the server from
- * the Well-Known document; new-api's own console fills them in the browser instead.
+ * OpenID Connect under new-api's keys (docs/oauth.md). Endpoints left empty are read by the server
+ * from the Well-Known document; new-api's own console fills them in the browser instead.
  */
 export const OIDC_FIELDS: readonly FieldSpec[] = [
   { key: 'oidc.well_known', kind: 'address' },

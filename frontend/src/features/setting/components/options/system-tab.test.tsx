@@ -64,7 +64,7 @@ describe('system tab', { timeout: 20_000 }, () => {
     ]);
   });
 
-  it('turning password login off asks first, with the spec warning', async () => {
+  it('turning password login off asks first, with a warning', async () => {
     const { calls } = setup();
     const login = await card('配置登录注册');
     const password = within(login).getByRole('switch', { name: '允许通过密码进行登录' });
