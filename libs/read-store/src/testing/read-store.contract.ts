@@ -940,7 +940,7 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>): void {
   });
 
   describe('index reconciliation at declare', () => {
-    it('drops an index the spec no longer declares', async () => {
+    it('drops an index the collection no longer declares', async () => {
       const name = `${prefix}_${++counter}`;
       await store.declare([{ name, indexes: [{ fields: { email: 1 }, unique: true }] }]);
       const c = store.collection(name);
