@@ -1,7 +1,12 @@
 import { ceilingReservation, OUTPUT_FLOOR_TOKENS, type PriceQuote } from '@tollgate/domain';
 import { RelayError } from '@tollgate/relay';
 import type { Prepared, RelayCall, Unreserved } from './relay-call';
+import { registerMessages } from '../shared/i18n/messages';
 import { reservationOf, reservedCall } from './reserve-terms';
+import { RELAY_MESSAGES } from './relay.messages';
+
+// The refusal texts are looked up in the catalogue the composition root fills.
+registerMessages(RELAY_MESSAGES);
 
 const quote: PriceQuote = {
   mode: 'ratio',
