@@ -1,7 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { connect } from 'node:net';
 import { request } from 'undici';
+import { registerMessages } from '../shared/i18n/messages';
 import { relayFront, relayFrontOf } from './relay-front';
+import { RELAY_MESSAGES } from './relay.messages';
+
+// The answers' texts are looked up in the catalogue the composition root fills.
+registerMessages(RELAY_MESSAGES);
 
 const EN = { 'accept-language': 'en' };
 
