@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { UserStatus } from '@tollgate/contracts';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { sha256Hex } from '../infrastructure/secret-box';
 import type { AppConfig } from '../config/app-config';
 import { ApiError } from '../shared/api-error';

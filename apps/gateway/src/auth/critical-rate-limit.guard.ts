@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { ApiError } from '../shared/api-error';
 import { FixedWindows } from './fixed-windows';
 

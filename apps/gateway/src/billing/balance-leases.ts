@@ -18,7 +18,8 @@ import {
 import type { EventStore } from '@tollgate/event-store';
 import type { AppConfig } from '../config/app-config';
 import { CacheFeed } from '../infrastructure/hot-caches/cache-feed';
-import { APP_CONFIG, EVENT_STORE } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
+import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { PendingWrites } from '../infrastructure/pending-writes';
 import { StreamCommands } from '../infrastructure/stream-commands';
 import type { RequestMeta } from '../shared/request-meta';

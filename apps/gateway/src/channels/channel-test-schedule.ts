@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { SchedulerGate } from '../infrastructure/scheduler-gate';
 import { ChannelTasks, systemMeta } from './channel-tasks';
 

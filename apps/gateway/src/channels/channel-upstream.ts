@@ -13,7 +13,7 @@ import {
 } from '@tollgate/relay';
 import { Agent, request } from 'undici';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 

@@ -10,7 +10,7 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { ReadinessProbe } from './readiness';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;

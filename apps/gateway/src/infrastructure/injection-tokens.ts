@@ -2,8 +2,6 @@
 export const EVENT_STORE = Symbol('EVENT_STORE');
 export const READ_STORE = Symbol('READ_STORE');
 export const PROJECTION_HOST = Symbol('PROJECTION_HOST');
-// Declared beside the configuration; re-exported so the ports' tokens come from one place.
-export { APP_CONFIG } from '../config/config.tokens';
 /** The opened stores with their DATA_DIR lock, closed together at shutdown. */
 export const STORES = Symbol('STORES');
 /** The read models this process projects (given by the composition root). */

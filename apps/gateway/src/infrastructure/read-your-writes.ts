@@ -3,7 +3,8 @@ import type { Position } from '@tollgate/event-store';
 import type { ProjectionHost } from '@tollgate/read-store';
 import type { AppConfig } from '../config/app-config';
 import { CacheFeed } from './hot-caches/cache-feed';
-import { APP_CONFIG, PROJECTION_HOST } from './injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
+import { PROJECTION_HOST } from './injection-tokens';
 
 /**
  * Commands answer only once the read models and the hot caches show their change, so the next GET

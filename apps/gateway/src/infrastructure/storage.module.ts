@@ -14,14 +14,8 @@ import { createProjections, startElection } from './create-projections';
 import { StreamCommands } from './stream-commands';
 import { CacheFeed } from './hot-caches/cache-feed';
 import { PendingWrites } from './pending-writes';
-import {
-  APP_CONFIG,
-  EVENT_STORE,
-  PROJECTION_HOST,
-  PROJECTIONS,
-  READ_STORE,
-  STORES,
-} from './injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
+import { EVENT_STORE, PROJECTION_HOST, PROJECTIONS, READ_STORE, STORES } from './injection-tokens';
 import { PasswordHasher } from './password-hasher';
 import { LockElection } from './lock-election';
 import { ReadYourWrites } from './read-your-writes';

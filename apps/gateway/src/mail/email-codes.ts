@@ -2,7 +2,7 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { Inject, Injectable } from '@nestjs/common';
 import { normalizeEmail } from '@tollgate/domain';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { ApiError } from '../shared/api-error';
 
 /** `verify`: registration and email bind (both prove the mailbox); `reset`: password reset links. */

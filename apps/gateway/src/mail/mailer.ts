@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type * as Nodemailer from 'nodemailer';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { OptionsCache } from '../options/options.cache';
 import { ApiError } from '../shared/api-error';
 

@@ -2,7 +2,7 @@ import { Controller, Get, Headers, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { METRICS_REGISTRY } from './metrics-registry';
 import { scrapeAllowed } from './scrape-auth';
 

@@ -7,7 +7,7 @@ import { CurrentUser, RequireRole } from '../auth/auth.decorators';
 import { SESSION_COOKIE } from '../auth/session-codec';
 import { setSessionCookie } from '../auth/session-cookie';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { OptionsCache } from '../options/options.cache';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { ApiError } from '../shared/api-error';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { endpointsOfDiscovery, type OidcEndpoints } from './oidc-endpoints';
 import { callProviderJson, ProviderCallError } from './provider-http';
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { OptionsCache } from '../options/options.cache';
 import { ApiError } from '../shared/api-error';
 import type { ExternalProfile } from './external-profile';

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import type { AppConfig } from '../config/app-config';
 import type { Lang } from '../shared/i18n/messages';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { RelayRoutes } from '../relay/relay.routes';
 import { type ControllerClass, controllerRoutes } from './controller-routes';
 import { renderDocsPage } from './docs-page';

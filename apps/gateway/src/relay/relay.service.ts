@@ -46,7 +46,7 @@ import { reservationOf, reservedCall } from './reserve-terms';
 import { Settlement } from './settlement';
 import { ReservationWaits } from '../billing/reservation-waits';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { UpstreamPools } from './upstream-pools';
 import { scrubbedResult } from './upstream-secrets';
 

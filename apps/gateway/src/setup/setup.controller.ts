@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { SetupStatusDto } from '@tollgate/contracts';
 import { CriticalRateLimitGuard } from '../auth/critical-rate-limit.guard';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { ok } from '../shared/envelope';
 import { translate } from '../shared/i18n/messages';
 import { Meta } from '../shared/request-meta.decorator';

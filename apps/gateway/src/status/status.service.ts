@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { StatusDto } from '@tollgate/contracts';
 import { DEFAULT_PAGE_SIZE } from '@tollgate/contracts';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { OidcClient } from '../oauth/oidc.client';
 import { OptionsCache } from '../options/options.cache';
 import { SetupState } from '../setup/setup-state';

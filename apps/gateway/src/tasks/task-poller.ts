@@ -16,7 +16,7 @@ import {
 } from '@tollgate/domain';
 import { mjSnapshot, mjTaskId, sunoSnapshot, sunoTaskId } from '@tollgate/relay';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
 import { SchedulerGate } from '../infrastructure/scheduler-gate';
 import { type RoutedChannel, TASK_RELAY_PORT, type TaskRelayPort } from '../relay/task-relay-port';
 import { TaskDirectory } from './task-directory';

@@ -4,7 +4,8 @@ import type { EventData, EventStore, Position } from '@tollgate/event-store';
 import { usageStreamId, type Actor, type RequestRelayed } from '@tollgate/domain';
 import { derivedId } from '../infrastructure/derived-id';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG, EVENT_STORE } from '../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../config/config.tokens';
+import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { PendingWrites } from '../infrastructure/pending-writes';
 import { SCHEMA_VERSION } from '../infrastructure/stream-commands';
 

@@ -18,8 +18,6 @@ import {
   type SearchIndex,
 } from './search-narrowing';
 
-export type { SearchIndex } from './search-narrowing';
-
 export type SqlValue = string | number | null;
 
 export interface SqlFragment {

@@ -9,7 +9,8 @@ import type {
 } from '../read-store.port';
 import { DuplicateKeyError } from '../read-store.port';
 import { applyUpdate, checkUpdate } from '../shared/apply-update';
-import { filterToSql, sortToSql, type FilterSql, type SearchIndex } from './filter-to-sql';
+import { filterToSql, sortToSql, type FilterSql } from './filter-to-sql';
+import type { SearchIndex } from './search-narrowing';
 import type { ReadQuery } from './read-pool';
 import {
   COUNTS_TABLE,

@@ -8,7 +8,7 @@ import type {
   ReadStore,
   ReadStoreSession,
 } from '../read-store.port';
-import type { SearchIndex } from './filter-to-sql';
+import type { SearchIndex } from './search-narrowing';
 import { ReadPool, type ReadQuery } from './read-pool';
 import { registerRegexp } from './regexp-function';
 import { AsyncMutex } from './async-mutex';

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../../config/config.tokens';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { StreamCommands } from '../../infrastructure/stream-commands';
 import { OwedCreditRepair } from '../../billing/owed-credits';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type StripeType from 'stripe';
 import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../infrastructure/injection-tokens';
+import { APP_CONFIG } from '../../config/config.tokens';
 
 /** Bound of one call to the Stripe API (the library's default is 80 s). */
 const STRIPE_TIMEOUT_MS = 20_000;
