@@ -36,6 +36,18 @@ export interface RecordedEvent<T = unknown> {
   readonly recordedAt: Date;
 }
 
+export interface AppendOptions {
+  /**
+   * Names this append for duplicate detection across time: an append carrying a key that an
+   * earlier append already carried is refused with DuplicateEventIdError, however many events were
+   * written to the stream since. Give it where a caller may repeat an append later (a command with
+   * a caller-given id, an import batch). The embedded store needs no key (its event ids are unique
+   * store-wide); an engine whose server deduplicates only recent ids records the key (see
+   * docs/engines.md).
+   */
+  readonly idempotencyKey?: string;
+}
+
 export interface AppendResult {
   /** Revision of the last event written (what to pass as `expected` next time). */
   readonly nextExpectedRevision: number;
@@ -99,6 +111,7 @@ export interface EventStore {
     streamId: string,
     events: readonly EventData[],
     expected: ExpectedRevision,
+    options?: AppendOptions,
   ): Promise<AppendResult>;
   /** A missing stream reads as an empty array. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import {
   comparePositions,
+  type AppendOptions,
   type AppendResult,
   type EventData,
   type EventStore,
@@ -45,11 +46,12 @@ export class MeteredEventStore implements EventStore {
     streamId: string,
     events: readonly EventData[],
     expected: ExpectedRevision,
+    options?: AppendOptions,
   ): Promise<AppendResult> {
     const started = performance.now();
     let written = 0;
     try {
-      const result = await this.inner.append(streamId, events, expected);
+      const result = await this.inner.append(streamId, events, expected, options);
       written = events.length;
       // Appends overlap: the head is the highest position returned, not the last to return.
       if (!this.lastPosition || comparePositions(result.position, this.lastPosition) > 0) {
