@@ -110,6 +110,11 @@ export interface Collection<T extends Doc = AnyDoc> {
   sum(filter: Filter, groupBy: string | null, fields: readonly string[]): Promise<SumResult[]>;
 }
 
+export interface DeclareOptions {
+  /** Default true. False: create what is missing, drop and rebuild nothing. */
+  readonly reconcileIndexes?: boolean;
+}
+
 /** The handle a transaction body writes through; the same surface as the store. */
 export interface ReadStoreSession {
   collection<T extends Doc = AnyDoc>(name: string): Collection<T>;
@@ -119,9 +124,10 @@ export interface ReadStore extends ReadStoreSession {
   /**
    * Creates collections and their declared indexes (idempotent). Call before use. Indexes are
    * reconciled: one the declaration no longer lists is dropped, one whose definition changed is
-   * rebuilt.
+   * rebuilt — unless `reconcileIndexes` is false: then missing collections and indexes are created
+   * and nothing is dropped (what every process but the elected projector does on a shared server).
    */
-  declare(specs: readonly CollectionSpec[]): Promise<void>;
+  declare(specs: readonly CollectionSpec[], options?: DeclareOptions): Promise<void>;
   /**
    * Runs `body` atomically: all or none of its writes land. SQLite: one transaction; writes from
    * outside wait until it ends. MongoDB: a transaction when the server is a replica set, otherwise
