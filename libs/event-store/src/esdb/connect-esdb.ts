@@ -1,5 +1,6 @@
-import { BACKWARDS, END, EventStoreDBClient } from '@eventstore/db-client';
+import { EventStoreDBClient } from '@eventstore/db-client';
 import { EsdbEventStore } from './esdb-event-store';
+import { EsdbAccessError, probeEsdb, userOf } from './esdb-probe';
 
 export interface ConnectEsdbOptions {
   /** Budget for the start-up probe. Default 2500 ms. */
@@ -7,8 +8,9 @@ export interface ConnectEsdbOptions {
 }
 
 /**
- * Connects and proves the server answers, within timeoutMs. Needed because against a port that
- * accepts TCP but never speaks gRPC, client calls hang past their own deadlines.
+ * Connects and proves, within timeoutMs, that the server answers and lets the user read `$all` (see
+ * probeEsdb). The time bound is needed because against a port that accepts TCP but never speaks
+ * gRPC, client calls hang past their own deadlines.
  */
 export async function connectEsdb(
   url: string,
@@ -21,29 +23,13 @@ export async function connectEsdb(
   } catch (error) {
     throw new Error(`Invalid EventStoreDB connection string ${shown}`, { cause: error });
   }
-  const probe = client.readAll({
-    direction: BACKWARDS,
-    fromPosition: END,
-    maxCount: 1,
-    deadline: timeoutMs,
-  });
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      (async () => {
-        for await (const _ of probe) break;
-      })(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]);
+    await probeEsdb(client, timeoutMs, userOf(url));
   } catch (error) {
-    // Best effort: neither call may hang our caller.
-    void probe.cancel().catch(() => undefined);
+    // Best effort: dispose may not hang our caller either.
     void client.dispose().catch(() => undefined);
+    if (error instanceof EsdbAccessError) throw error;
     throw new Error(`EventStoreDB unreachable at ${shown}`, { cause: error });
-  } finally {
-    clearTimeout(timer);
   }
   return new EsdbEventStore(client);
 }

@@ -14,7 +14,7 @@ const url = process.env.EVENT_STORE_URL;
 const describeIfEsdb = url ? describe : describe.skip;
 
 describeIfEsdb('EsdbEventStore against EVENT_STORE_URL', () => {
-  // A shared server: never empty, and it treats a repeated event id as an idempotent retry.
+  // A shared server: never empty; it deduplicates ids only as the contract's ESDB branch says.
   eventStoreContract(() => connectEsdb(url!), { timeoutMs: 20_000 });
 });
 
@@ -29,6 +29,22 @@ describe('EsdbEventStore over a fake client, server sends CaughtUp', () => {
 describe('EsdbEventStore over a fake client, older server without CaughtUp', () => {
   eventStoreContract(
     async () => new EsdbEventStore(new FakeEsdbClient({ sendsCaughtUp: false }).asClient()),
+  );
+});
+
+// What a production cluster adds: appends that overtake each other on the wire, a bounded cache of
+// recent ids, and (servers before 22.6) no positions in append results or stream reads.
+describe('EsdbEventStore over a fake client that reorders appends and knows no positions', () => {
+  eventStoreContract(
+    async () =>
+      new EsdbEventStore(
+        new FakeEsdbClient({
+          sendsCaughtUp: true,
+          reorderAppends: true,
+          recentIdsCacheSize: 100,
+          unknownPositions: true,
+        }).asClient(),
+      ),
   );
 });
 

@@ -4,16 +4,14 @@ import {
   FORWARDS,
   START,
   StreamNotFoundError,
-  WrongExpectedVersionError,
   excludeSystemEvents,
-  type AppendResult as EsdbAppendResult,
   type EventStoreDBClient,
   type ReadPosition,
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import {
-  WrongExpectedRevisionError,
   comparePositions,
+  type AppendOptions,
   type AppendResult,
   type EventData,
   type EventFilter,
@@ -27,18 +25,13 @@ import {
   type Subscription,
   type SubscriptionHandlers,
 } from '../event-store.port';
-import { DuplicateEventIdError } from '../shared/duplicate-event-id-error';
 import { matchesFilter } from '../shared/event-filter';
 import { validateAppend } from '../shared/validate-append';
 import { toServerFilter } from './esdb-filter';
-import {
-  fromEsdbCurrent,
-  fromResolved,
-  isSystemRecord,
-  rawPosition,
-  toEsdbEvent,
-  toEsdbExpected,
-} from './esdb-mapping';
+import { EsdbAppender } from './esdb-append';
+import { APPEND_CHUNK_BYTES, SERVER_MAX_APPEND_BYTES } from './esdb-append-size';
+import { fromResolved, isSystemRecord, rawPosition } from './esdb-mapping';
+import { knownPosition, positionsFromAll } from './esdb-positions';
 import { readAllPage } from './esdb-reads';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './esdb-retry';
 import {
@@ -49,12 +42,20 @@ import {
 
 /** Events per `$all` page when the caller sets no maxCount. */
 const PAGE_SIZE = 1000;
-/** Recent events of a stream searched for an append's ids before writing (see append()). */
-const DUPLICATE_WINDOW = 64;
+/** Pause before the one retry of an append that failed in transit (a leader election's order). */
+const APPEND_RETRY_BACKOFF_MS = 250;
 
 export interface EsdbEventStoreOptions {
   /** Backoff for transient errors on reads and subscriptions (default 100 ms → 5 s, 8 attempts). */
   readonly retry?: RetryPolicy;
+  /** Most data + metadata bytes one call to the server carries (default 1,000,000). */
+  readonly appendChunkBytes?: number;
+  /** The server's MaxAppendSize (default 1,048,576, the server's default). */
+  readonly maxAppendBytes?: number;
+  /** Pause before retrying an append that failed in transit (default 250 ms). */
+  readonly appendRetryBackoffMs?: number;
+  /** Our clock, ms since epoch (default Date.now). */
+  readonly now?: () => number;
 }
 
 /** EventStore over EventStoreDB / KurrentDB (gRPC client v6). Create it with connectEsdb(). */
@@ -62,6 +63,13 @@ export class EsdbEventStore implements EventStore, EsdbSubscriptionSource {
   private readonly members = new Set<EsdbMemberSubscription>();
   private readonly shared: EsdbSharedSubscription;
   readonly retry: RetryPolicy;
+  /**
+   * The server does not hold event ids unique: it deduplicates only a repeat at the same expected
+   * revision, or with `any` while the ids are in its recent-commits cache (SQLite's store is true).
+   * Callers that repeat appends later pass an idempotency key.
+   */
+  readonly uniqueEventIds = false;
+  private readonly appender: EsdbAppender;
   private closed = false;
 
   constructor(
@@ -70,6 +78,12 @@ export class EsdbEventStore implements EventStore, EsdbSubscriptionSource {
   ) {
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.shared = new EsdbSharedSubscription(this);
+    this.appender = new EsdbAppender(this, {
+      chunkBytes: options.appendChunkBytes ?? APPEND_CHUNK_BYTES,
+      maxAppendBytes: options.maxAppendBytes ?? SERVER_MAX_APPEND_BYTES,
+      retryBackoffMs: options.appendRetryBackoffMs ?? APPEND_RETRY_BACKOFF_MS,
+      now: options.now ?? Date.now,
+    });
   }
 
   /** Server subscriptions this store has opened (one per process, plus reconnects). */
@@ -78,41 +92,31 @@ export class EsdbEventStore implements EventStore, EsdbSubscriptionSource {
   }
 
   /**
-   * Duplicate rule, the same as SQLite's for what the gateway relies on: an append whose event ids
-   * are already in the stream is not written again and rejects with DuplicateEventIdError. The
-   * server would instead answer an idempotent success (same expected revision) or write the events
-   * twice (a later revision), so the stream's recent events are searched for the ids first.
+   * Appends in call order per stream (one in flight per stream from this process, other streams in
+   * parallel). Duplicates are what the server gives: the same ids at the same expected revision, or
+   * with `any` while still in its recent-commits cache, answer the first write's result without
+   * writing; otherwise repeated ids are written again, so a caller that may repeat an append later
+   * passes `options.idempotencyKey` (recorded in a marker stream, see esdb-idempotency.ts).
+   *
+   * An append larger than the server's MaxAppendSize is split into consecutive calls of at most
+   * appendChunkBytes, each expecting the revision the previous one wrote. Such a split append is
+   * NOT atomic: a failure between calls leaves a prefix written. Callers stay correct by retrying
+   * with the same event ids (they are derived, not random): the written prefix is refused as
+   * DuplicateEventIdError (with a key: the whole repeat is), never written twice by this adapter.
+   * A single event over MaxAppendSize is refused before anything is written.
+   *
+   * A call that fails in transit (unavailable, deadline, leader change, cancelled) is retried once,
+   * after the stream was searched for its events (see EsdbAppender.writeChunk).
    */
   async append(
     streamId: string,
     events: readonly EventData[],
     expected: ExpectedRevision,
+    options?: AppendOptions,
   ): Promise<AppendResult> {
     if (this.closed) throw new Error('Event store is closed');
     validateAppend(streamId, events, expected);
-    await this.rejectDuplicates(streamId, events);
-    let result: EsdbAppendResult;
-    try {
-      result = await this.client.appendToStream(streamId, events.map(toEsdbEvent), {
-        expectedRevision: toEsdbExpected(expected),
-      });
-    } catch (error) {
-      if (error instanceof WrongExpectedVersionError) {
-        throw new WrongExpectedRevisionError(
-          streamId,
-          expected,
-          fromEsdbCurrent(error.actualVersion),
-        );
-      }
-      throw error;
-    }
-    // throwOnAppendFailure=false: a wrong expected revision comes back as a result, not a throw.
-    if (!result.success) {
-      const actual = result.nextExpectedRevision >= 0n ? Number(result.nextExpectedRevision) : null;
-      throw new WrongExpectedRevisionError(streamId, expected, actual);
-    }
-    const position = result.position ?? (await this.lastPositionOf(streamId));
-    return { nextExpectedRevision: Number(result.nextExpectedRevision), position };
+    return this.appender.append(streamId, events, expected, options);
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -136,7 +140,7 @@ export class EsdbEventStore implements EventStore, EsdbSubscriptionSource {
         if (error instanceof StreamNotFoundError) return [];
         throw error;
       }
-      return events;
+      return this.withKnownPositions(streamId, events);
     });
   }
 
@@ -243,26 +247,28 @@ export class EsdbEventStore implements EventStore, EsdbSubscriptionSource {
     await this.client.dispose();
   }
 
-  private async rejectDuplicates(streamId: string, events: readonly EventData[]): Promise<void> {
-    const recent = await this.readStream(streamId, {
-      direction: 'backwards',
-      maxCount: DUPLICATE_WINDOW + events.length,
-    });
-    if (recent.length === 0) return;
-    const ids = new Set(events.map((e) => e.id));
-    const found = recent.find((e) => ids.has(e.id));
-    if (found) {
-      throw new DuplicateEventIdError(
-        streamId,
-        new Error(`Event ${found.id} is already at revision ${found.revision} of ${streamId}`),
-      );
-    }
+  /**
+   * Position of the stream's last event, for servers that answer an append without one (or with
+   * 2^64-1, before 22.6): their stream reads lack it too, so it is read from `$all`.
+   */
+  async lastPositionOf(streamId: string): Promise<Position> {
+    const [position] = (await positionsFromAll(this.client, this.retry, streamId, 'last')).values();
+    if (!position) throw new Error(`Stream ${streamId} is empty right after an append`);
+    return position;
   }
 
-  /** Older servers omit the position in append results; read it back. */
-  private async lastPositionOf(streamId: string): Promise<Position> {
-    const [last] = await this.readStream(streamId, { direction: 'backwards', maxCount: 1 });
-    if (!last) throw new Error(`Stream ${streamId} is empty right after an append`);
-    return last.position;
+  /** Servers before 22.6 send 2^64-1 for positions in stream reads: look them up in `$all`. */
+  private async withKnownPositions(
+    streamId: string,
+    events: RecordedEvent[],
+  ): Promise<RecordedEvent[]> {
+    const unknown = new Set(events.filter((e) => !knownPosition(e.position)).map((e) => e.id));
+    if (unknown.size === 0) return events;
+    const found = await positionsFromAll(this.client, this.retry, streamId, unknown);
+    return events.map((e) => {
+      const position = knownPosition(e.position) ?? found.get(e.id);
+      if (!position) throw new Error(`No $all position for event ${e.id} of ${streamId}`);
+      return { ...e, position };
+    });
   }
 }

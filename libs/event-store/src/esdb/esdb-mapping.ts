@@ -43,12 +43,22 @@ export function toEsdbEvent(event: EventData): ReturnType<typeof jsonEvent> {
   });
 }
 
-/** Server-internal records ($stats, $metadata, links…) are not part of our log. */
+/** Streams where the adapter records idempotency keys (see esdb-idempotency.ts). */
+export const MARKER_STREAM_PREFIX = 'idempotency-key-';
+
+/**
+ * Server-internal records ($stats, $metadata, links…) and the adapter's own idempotency markers are
+ * not part of our log.
+ */
 export function isSystemRecord(record: {
   readonly type: string;
   readonly streamId: string;
 }): boolean {
-  return record.type.startsWith('$') || record.streamId.startsWith('$');
+  return (
+    record.type.startsWith('$') ||
+    record.streamId.startsWith('$') ||
+    record.streamId.startsWith(MARKER_STREAM_PREFIX)
+  );
 }
 
 /** Position of a raw `$all` record, whether or not we keep it. */

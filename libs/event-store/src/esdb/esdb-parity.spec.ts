@@ -2,7 +2,6 @@ import { UnavailableError } from '@eventstore/db-client';
 import { event, eventStoreContract } from '../testing/event-store.contract';
 import { SubscriptionRecorder, sleep } from '../testing/subscription-recorder';
 import { WrongExpectedRevisionError } from '../event-store.port';
-import { DuplicateEventIdError } from '../shared/duplicate-event-id-error';
 import { toEsdbEvent } from './esdb-mapping';
 import { EsdbEventStore } from './esdb-event-store';
 import { FakeEsdbClient } from '../testing/fake-esdb-client';
@@ -250,18 +249,18 @@ describe('EsdbEventStore parity with the production engine (fake client)', () =>
   describe('duplicate event ids', () => {
     beforeEach(() => ({ fake, store } = makeStore()));
 
-    it("maps the server's idempotent success to DuplicateEventIdError, as SQLite does", async () => {
+    it("answers the server's idempotent success as the first write's result, writing once", async () => {
       const events = [event('A'), event('B')];
-      await store.append('acct-1', events, 'no_stream');
+      const first = await store.append('acct-1', events, 'no_stream');
       // The server itself answers a success for the retry and writes nothing...
       const raw = await fake.appendToStream('acct-1', events.map(toEsdbEvent), {
         expectedRevision: 'no_stream',
       });
       expect(raw).toMatchObject({ success: true, nextExpectedRevision: 1n });
-      // ...which the adapter must not report as a write.
-      await expect(store.append('acct-1', events, 'no_stream')).rejects.toBeInstanceOf(
-        DuplicateEventIdError,
-      );
+      // ...and so does the adapter, without a read before the append.
+      const reads = fake.stats.readStreamCalls;
+      expect(await store.append('acct-1', events, 'no_stream')).toEqual(first);
+      expect(fake.stats.readStreamCalls).toBe(reads);
       expect(await store.streamRevision('acct-1')).toBe(1);
     });
   });

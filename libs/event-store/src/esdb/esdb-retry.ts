@@ -1,4 +1,9 @@
-import { DeadlineExceededError, UnavailableError } from '@eventstore/db-client';
+import {
+  CancelledError,
+  DeadlineExceededError,
+  NotLeaderError,
+  UnavailableError,
+} from '@eventstore/db-client';
 
 /** Backoff for transient failures: 100 ms doubling to 5 s, then onError after maxAttempts. */
 export interface RetryPolicy {
@@ -13,9 +18,20 @@ export const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 500
 /** gRPC status codes the client leaves on errors it does not map: UNAVAILABLE, DEADLINE_EXCEEDED. */
 const TRANSIENT_CODES = new Set([4, 14]);
 
-/** A failure worth retrying: the server or the connection, not the request. */
+/**
+ * A failure worth retrying: the server or the connection, not the request. A node that lost
+ * leadership answers NotLeaderError, and a call it dropped on the way surfaces as CancelledError;
+ * the cluster elects a new leader within seconds, so both pass like an unavailable server.
+ */
 export function isTransient(error: unknown): boolean {
-  if (error instanceof UnavailableError || error instanceof DeadlineExceededError) return true;
+  if (
+    error instanceof UnavailableError ||
+    error instanceof DeadlineExceededError ||
+    error instanceof NotLeaderError ||
+    error instanceof CancelledError
+  ) {
+    return true;
+  }
   const e = error as { code?: unknown; message?: unknown } | null;
   if (typeof e?.code === 'number' && TRANSIENT_CODES.has(e.code)) return true;
   if (e?.code === 'ECONNRESET' || e?.code === 'EPIPE') return true;

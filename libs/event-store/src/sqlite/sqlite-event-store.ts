@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import {
+  type AppendOptions,
   type AppendResult,
   type EventData,
   type EventStore,
@@ -146,10 +147,18 @@ export class SqliteEventStore implements EventStore {
     return { ...this.counters };
   }
 
+  /** Event ids are unique across the store: any repeated id is refused (DuplicateEventIdError). */
+  readonly uniqueEventIds = true;
+
+  /**
+   * `options.idempotencyKey` is accepted and not needed: a repeated append repeats its event ids,
+   * which this store refuses however long ago they were written.
+   */
   append(
     streamId: string,
     events: readonly EventData[],
     expected: ExpectedRevision,
+    _options?: AppendOptions,
   ): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('Event store is closed'));
     if (this.broken) return Promise.reject(this.broken);

@@ -1,5 +1,7 @@
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import {
+  AccessDeniedError,
+  MaxAppendSizeExceededError,
   StreamNotFoundError,
   WrongExpectedVersionError,
   type AppendExpectedRevision,
@@ -22,16 +24,45 @@ export interface FakeEsdbOptions {
   readonly sendsCaughtUp: boolean;
   /**
    * Like `throwOnAppendFailure=false` in the connection string: a wrong expected revision comes back
-   * as `{ success: false, nextExpectedRevision: current or -1n, position: undefined }`.
+   * as `{ success: false, nextExpectedRevision, position: undefined }`, with client 6.2.1's batch
+   * append bug: nextExpectedRevision is `BigInt(hasCurrentStreamRevision())`, so 1n whenever the
+   * stream exists (whatever its revision) and -1n when it does not.
    */
   readonly throwOnAppendFailure?: boolean;
+  /** The server's MaxAppendSize: data + metadata bytes of one append. Default 1,048,576. */
+  readonly maxAppendSize?: number;
+  /**
+   * How many recently written event ids the server remembers for `any` appends (its commit cache);
+   * an `any` append of ids that fell out of it is written again. Default 10,000.
+   */
+  readonly recentIdsCacheSize?: number;
+  /**
+   * Appends in flight together reach the "server" in reverse call order, as separate gRPC calls
+   * may: a pipeline of appends with numeric expected revisions then fails unless the caller orders.
+   */
+  readonly reorderAppends?: boolean;
+  /**
+   * A server before 22.6: append results and stream reads carry commit position 2^64-1 ("not
+   * known"); `$all` reads carry real positions.
+   */
+  readonly unknownPositions?: boolean;
+  /** The user may not read `$all` (not in $admins/$ops, no $all ACL): readAll fails AccessDenied. */
+  readonly denyAllReads?: boolean;
+  /** Clock for recorded times (ms since epoch). Default Date.now. */
+  readonly now?: () => number;
 }
+
+/** What servers before 22.6 send for a commit position they do not know: 2^64-1. */
+export const FAKE_UNKNOWN_POSITION = 18446744073709551615n;
+const DEFAULT_MAX_APPEND_SIZE = 1_048_576;
+const DEFAULT_RECENT_IDS = 10_000;
 
 export type FakeOperation = 'appendToStream' | 'readStream' | 'readAll' | 'subscribeToAll';
 
 /** What the fake has sent, so tests can tell a server-side filter from a client-side scan. */
 export interface FakeEsdbStats {
   readAllCalls: number;
+  readStreamCalls: number;
   /** Records sent by readAll calls (what crossed the "wire"). */
   readAllRecords: number;
   subscriptionsOpened: number;
@@ -66,7 +97,18 @@ export class FakeEsdbClient {
   private readonly subscriptions = new Set<FakeSubscription>();
   private nextPosition = 1000n;
   private readonly faults: Array<{ operation: FakeOperation; error: Error }> = [];
-  readonly stats: FakeEsdbStats = { readAllCalls: 0, readAllRecords: 0, subscriptionsOpened: 0 };
+  private readonly lostAnswers: Array<{ error: Error; afterWrite?: () => void }> = [];
+  /** Event id → where it was written, oldest first; bounded like the server's commit cache. */
+  private readonly recentIds = new Map<string, { streamId: string; revision: bigint }>();
+  private arrivals: Array<() => void> = [];
+  /** Appends the fake answered, in the order it processed them. */
+  readonly appendLog: Array<{ streamId: string; expected: string }> = [];
+  readonly stats: FakeEsdbStats = {
+    readAllCalls: 0,
+    readStreamCalls: 0,
+    readAllRecords: 0,
+    subscriptionsOpened: 0,
+  };
 
   constructor(private readonly options: FakeEsdbOptions) {
     this.writeSystem('$settings', '$metadata');
@@ -80,6 +122,15 @@ export class FakeEsdbClient {
   /** The next `times` calls of `operation` fail with `error` (reads: while iterating, as the client does). */
   failNext(operation: FakeOperation, error: Error, times = 1): void {
     for (let i = 0; i < times; i += 1) this.faults.push({ operation, error });
+  }
+
+  /**
+   * The next append is written, then its answer is lost: the caller gets `error` (a timeout, a
+   * leader change) although the events are stored. `afterWrite` runs right after the write (other
+   * writers appending before the caller looks).
+   */
+  loseNextAppendAnswer(error: Error, afterWrite?: () => void): void {
+    this.lostAnswers.push({ error, ...(afterWrite ? { afterWrite } : {}) });
   }
 
   /** Drops every open subscription with `error`, as a lost connection does mid-stream. */
@@ -110,19 +161,28 @@ export class FakeEsdbClient {
     events: readonly JsonEventInput[],
     { expectedRevision = 'any' }: { expectedRevision?: AppendExpectedRevision } = {},
   ): Promise<{ success: boolean; nextExpectedRevision: bigint; position: Position | undefined }> {
-    await new Promise((resolve) => setImmediate(resolve)); // a network round trip, so appends interleave
+    await this.arrive(); // a network round trip, so appends interleave
+    this.appendLog.push({ streamId: streamName, expected: String(expectedRevision) });
     const fault = this.takeFault('appendToStream');
     if (fault) throw fault;
+    const size = events.reduce(
+      (sum, e) => sum + byteLength(e.data) + byteLength(e.metadata ?? {}),
+      0,
+    );
+    const maxAppendSize = this.options.maxAppendSize ?? DEFAULT_MAX_APPEND_SIZE;
+    if (size > maxAppendSize) throw MaxAppendSizeExceededError.fromMaxAppendSize(maxAppendSize);
     const current = this.currentRevision(streamName);
     const idempotent = this.idempotentResult(streamName, events, expectedRevision, current);
-    if (idempotent) return idempotent;
+    if (idempotent) return this.answer(idempotent);
     const ok =
       expectedRevision === 'any' ||
       (expectedRevision === 'no_stream' && current === undefined) ||
       (expectedRevision === 'stream_exists' && current !== undefined) ||
       (typeof expectedRevision === 'bigint' && current === expectedRevision);
     if (!ok && this.options.throwOnAppendFailure === false) {
-      return { success: false, nextExpectedRevision: current ?? -1n, position: undefined };
+      // Client 6.2.1 batchAppend: BigInt(hasCurrentStreamRevision()), a boolean made a number.
+      const buggy = current === undefined ? -1n : 1n;
+      return { success: false, nextExpectedRevision: buggy, position: undefined };
     }
     if (!ok) {
       throw new WrongExpectedVersionError(undefined, {
@@ -140,20 +200,59 @@ export class FakeEsdbClient {
         id: event.id,
         type: event.type,
         data: JSON.stringify(event.data),
-        metadata: JSON.stringify(event.metadata),
+        metadata: JSON.stringify(event.metadata ?? {}),
         revision,
       });
+      this.remember(event.id, streamName, revision);
     }
     // The server interleaves its own records; readers must skip them.
     this.writeSystem(`$stats-127.0.0.1:2113`, '$statsCollected');
-    return { success: true, nextExpectedRevision: revision, position: last!.position };
+    return this.answer({ success: true, nextExpectedRevision: revision, position: last!.position });
+  }
+
+  private answer(result: { success: true; nextExpectedRevision: bigint; position: Position }): {
+    success: true;
+    nextExpectedRevision: bigint;
+    position: Position;
+  } {
+    const lost = this.lostAnswers.shift();
+    if (lost) {
+      lost.afterWrite?.();
+      throw lost.error;
+    }
+    if (!this.options.unknownPositions) return result;
+    return {
+      ...result,
+      position: { commit: FAKE_UNKNOWN_POSITION, prepare: FAKE_UNKNOWN_POSITION },
+    };
+  }
+
+  /** Resolves when the append "reaches the server": next tick, or in reverse order when reordering. */
+  private arrive(): Promise<void> {
+    if (!this.options.reorderAppends) return new Promise((resolve) => setImmediate(resolve));
+    return new Promise((resolve) => {
+      this.arrivals.push(resolve);
+      if (this.arrivals.length > 1) return;
+      setImmediate(() => {
+        const arrived = this.arrivals.reverse();
+        this.arrivals = [];
+        for (const release of arrived) release();
+      });
+    });
+  }
+
+  private remember(id: string, streamId: string, revision: bigint): void {
+    this.recentIds.delete(id);
+    this.recentIds.set(id, { streamId, revision });
+    const size = this.options.recentIdsCacheSize ?? DEFAULT_RECENT_IDS;
+    while (this.recentIds.size > size) this.recentIds.delete(this.recentIds.keys().next().value!);
   }
 
   /**
-   * The server's idempotency check, as documented: the same event ids sent again with the expected
-   * revision of the write that stored them (or `any`, while they are in its recent-id cache, here
-   * always) succeed without writing, answering that write's revision and position; ids that only
-   * partly match fail the expectation. Sent with a later revision, they are written again.
+   * The server's idempotency check: the same event ids sent again with the expected revision of the
+   * write that stored them succeed without writing, answering that write's revision and position;
+   * with `any` (or stream_exists) only while the first id is in the recent-ids cache. Anything else
+   * is an ordinary append: the ids are written again at the later revision.
    */
   private idempotentResult(
     streamName: string,
@@ -166,8 +265,9 @@ export class FakeEsdbClient {
     if (!first || current === undefined) return undefined;
     let start: number;
     if (expected === 'any' || expected === 'stream_exists') {
-      start = stream.findIndex((r) => r.id === first.id);
-      if (start < 0) return undefined;
+      const cached = this.recentIds.get(first.id);
+      if (!cached || cached.streamId !== streamName) return undefined;
+      start = Number(cached.revision);
     } else {
       start = expected === 'no_stream' ? 0 : Number(expected) + 1;
       if (BigInt(start) > current) return undefined;
@@ -188,6 +288,7 @@ export class FakeEsdbClient {
       maxCount?: number | bigint;
     } = {},
   ): Readable {
+    this.stats.readStreamCalls += 1;
     const records = this.log.filter((r) => r.streamId === streamName);
     const backwards = options.direction === 'backwards';
     const from = options.fromRevision ?? (backwards ? 'end' : 'start');
@@ -199,7 +300,8 @@ export class FakeEsdbClient {
           )
           .reverse()
       : records.filter((r) => from === 'start' || (from !== 'end' && r.revision >= from));
-    const slice = selected.slice(0, max).map(resolve);
+    const unknown = this.options.unknownPositions === true;
+    const slice = selected.slice(0, max).map((r) => resolve(r, unknown));
     const fault = this.takeFault('readStream');
     return Readable.from(
       (async function* () {
@@ -233,10 +335,12 @@ export class FakeEsdbClient {
             (r) => from === 'start' || (from !== 'end' && r.position.commit >= from.commit),
           )
     ).filter((r) => !filter || passes(filter, r));
-    const page = selected.slice(0, max).map(resolve);
+    const page = selected.slice(0, max).map((r) => resolve(r));
     this.stats.readAllCalls += 1;
     this.stats.readAllRecords += page.length;
-    const fault = this.takeFault('readAll');
+    const fault =
+      this.takeFault('readAll') ??
+      (this.options.denyAllReads ? new AccessDeniedError() : undefined);
     return Readable.from(
       (async function* () {
         if (fault) throw fault;
@@ -300,7 +404,7 @@ export class FakeEsdbClient {
     const stored = {
       ...record,
       position: { commit: this.nextPosition, prepare: this.nextPosition },
-      created: new Date(),
+      created: new Date(this.options.now?.() ?? Date.now()),
     };
     this.log.push(stored);
     for (const subscription of this.subscriptions) subscription.offer(stored);
@@ -371,7 +475,14 @@ function passes(filter: Filter, record: StoredRecord): boolean {
   return filter.prefixes.some((p) => subject.startsWith(p));
 }
 
-function resolve(record: StoredRecord): ResolvedEvent {
+function byteLength(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
+}
+
+function resolve(record: StoredRecord, unknownPosition = false): ResolvedEvent {
+  const position = unknownPosition
+    ? { commit: FAKE_UNKNOWN_POSITION, prepare: FAKE_UNKNOWN_POSITION }
+    : record.position;
   return {
     event: {
       streamId: record.streamId,
@@ -382,8 +493,8 @@ function resolve(record: StoredRecord): ResolvedEvent {
       created: record.created,
       data: JSON.parse(record.data) as Record<string, unknown>,
       metadata: JSON.parse(record.metadata) as Record<string, unknown>,
-      position: record.position,
+      position,
     },
-    commitPosition: record.position.commit,
+    commitPosition: position.commit,
   };
 }

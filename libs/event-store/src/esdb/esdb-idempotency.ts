@@ -1,0 +1,181 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  BACKWARDS,
+  END,
+  NO_STREAM,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  jsonEvent,
+  type AppendExpectedRevision,
+  type ResolvedEvent,
+} from '@eventstore/db-client';
+import {
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventData,
+  type ExpectedRevision,
+} from '../event-store.port';
+import { DuplicateEventIdError } from '../shared/duplicate-event-id-error';
+import type { AppendIo } from './esdb-append';
+import { MARKER_STREAM_PREFIX } from './esdb-mapping';
+import { isTransient } from './esdb-retry';
+
+/** A claim younger than this whose events are not (yet) in the stream is an append in flight. */
+export const CLAIM_HOLD_MS = 30_000;
+/** How long after its claim an append's events can land: the presence search stops there. */
+const CLAIM_WRITE_WINDOW_MS = 60_000;
+const PRESENCE_PAGE = 100;
+const CLAIMED = 'IdempotencyKeyClaimed';
+const RELEASED = 'IdempotencyKeyReleased';
+
+interface Claim {
+  readonly streamId: string;
+  /** The earliest revision the claiming append's first event can have. */
+  readonly fromRevision: number;
+  readonly firstEventId: string;
+}
+
+export interface KeyedAppend {
+  readonly key: string;
+  readonly streamId: string;
+  readonly events: readonly EventData[];
+  readonly expected: ExpectedRevision;
+}
+
+/** The marker stream of a key: the key itself never reaches the server. */
+export function markerStreamOf(key: string): string {
+  return `${MARKER_STREAM_PREFIX}${createHash('sha256').update(key).digest('hex')}`;
+}
+
+/**
+ * An append carrying an idempotency key. The server deduplicates ids only at the same expected
+ * revision or while they are in its recent-commits cache, so the key is recorded in a marker stream
+ * of its own: a claim {stream, first revision, first event id} appended with the marker stream's
+ * expected revision BEFORE the events.
+ * - A later append with the key reads the last marker. A claim whose first event is in the target
+ *   stream (searched from the claimed revision) means written: DuplicateEventIdError, however busy
+ *   the stream is. A claim younger than CLAIM_HOLD_MS without its events is an append in flight:
+ *   DuplicateEventIdError too. An older one failed: a new claim is appended after it and the events
+ *   are written.
+ * - Two concurrent appends with the key: both claim at one marker revision; the server refuses one
+ *   (wrong expected version), which answers DuplicateEventIdError.
+ * - A claim whose append was refused for its expected revision is released, so a retry after a
+ *   reload goes ahead at once.
+ * Window left: an append that claimed and then died before writing its events makes every append
+ * with the key answer "duplicate" (nothing written) until CLAIM_HOLD_MS has passed since the claim.
+ * Claim times are the server's clock, compared with ours: a skew shortens or lengthens that hold.
+ */
+export async function keyedAppend(
+  io: AppendIo,
+  now: () => number,
+  append: KeyedAppend,
+  write: () => Promise<AppendResult>,
+): Promise<AppendResult> {
+  const { streamId, events, expected } = append;
+  const marker = markerStreamOf(append.key);
+  const last = await lastMarker(io, marker);
+  if (last?.event?.type === CLAIMED) {
+    const claim = last.event.data as unknown as Claim;
+    const claimedAt = last.event.created.getTime();
+    if (await claimWritten(io, claim, claimedAt)) {
+      throw duplicate(streamId, 'an earlier append with this idempotency key was written');
+    }
+    if (now() - claimedAt < CLAIM_HOLD_MS) {
+      throw duplicate(streamId, 'an append with this idempotency key is in flight');
+    }
+  }
+  const markerExpected: AppendExpectedRevision = last?.event ? last.event.revision : NO_STREAM;
+  const claim: Claim = {
+    streamId,
+    fromRevision: await firstRevisionFor(io, streamId, expected),
+    firstEventId: events[0]!.id,
+  };
+  const claimed = await appendMarker(io, marker, CLAIMED, claim, markerExpected);
+  try {
+    return await write();
+  } catch (error) {
+    // Refused for its expected revision: nothing was written, the key is free again.
+    if (error instanceof WrongExpectedRevisionError) {
+      await appendMarker(io, marker, RELEASED, {}, claimed).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/** Appends one marker; returns its revision. Lost answers are retried once with the same id. */
+async function appendMarker(
+  io: AppendIo,
+  marker: string,
+  type: string,
+  data: object,
+  expected: AppendExpectedRevision,
+): Promise<bigint> {
+  const event = jsonEvent({ id: randomUUID(), type, data: data as never, metadata: {} });
+  const send = async (): Promise<bigint> => {
+    const result = await io.client.appendToStream(marker, [event], { expectedRevision: expected });
+    if (!result.success) throw duplicate(marker, 'the idempotency key was claimed concurrently');
+    return result.nextExpectedRevision;
+  };
+  try {
+    try {
+      return await send();
+    } catch (error) {
+      // Same id at the same expected revision: the server answers an idempotent success if it was
+      // written before the answer got lost.
+      if (isTransient(error)) return await send();
+      throw error;
+    }
+  } catch (error) {
+    if (error instanceof WrongExpectedVersionError) {
+      throw duplicate(marker, 'the idempotency key was claimed concurrently');
+    }
+    throw error;
+  }
+}
+
+async function lastMarker(io: AppendIo, marker: string): Promise<ResolvedEvent | undefined> {
+  try {
+    for await (const resolved of io.client.readStream(marker, {
+      direction: BACKWARDS,
+      fromRevision: END,
+      maxCount: 1,
+    })) {
+      return resolved;
+    }
+  } catch (error) {
+    if (error instanceof StreamNotFoundError) return undefined;
+    throw error;
+  }
+  return undefined;
+}
+
+async function firstRevisionFor(
+  io: AppendIo,
+  streamId: string,
+  expected: ExpectedRevision,
+): Promise<number> {
+  if (typeof expected === 'number') return expected + 1;
+  if (expected === 'no_stream') return 0;
+  return ((await io.streamRevision(streamId)) ?? -1) + 1;
+}
+
+/** Whether the claim's first event is in its stream, between its revision and the write window. */
+async function claimWritten(io: AppendIo, claim: Claim, claimedAt: number): Promise<boolean> {
+  let from = claim.fromRevision;
+  for (;;) {
+    const page = await io.readStream(claim.streamId, {
+      fromRevision: from,
+      maxCount: PRESENCE_PAGE,
+    });
+    for (const event of page) {
+      if (event.id === claim.firstEventId) return true;
+      if (event.recordedAt.getTime() > claimedAt + CLAIM_WRITE_WINDOW_MS) return false;
+    }
+    if (page.length < PRESENCE_PAGE) return false;
+    from += PRESENCE_PAGE;
+  }
+}
+
+function duplicate(streamId: string, why: string): DuplicateEventIdError {
+  return new DuplicateEventIdError(streamId, new Error(why));
+}
