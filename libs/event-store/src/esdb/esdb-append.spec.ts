@@ -1,4 +1,8 @@
-import { DeadlineExceededError, MaxAppendSizeExceededError } from '@eventstore/db-client';
+import {
+  DeadlineExceededError,
+  MaxAppendSizeExceededError,
+  UnknownError,
+} from '@eventstore/db-client';
 import { WrongExpectedRevisionError, type EventData } from '../event-store.port';
 import { DuplicateEventIdError } from '../shared/duplicate-event-id-error';
 import { event } from '../testing/event-store.contract';
@@ -67,6 +71,41 @@ describe('EsdbEventStore appends against the server limit (MaxAppendSize)', () =
     await expect(append).rejects.toThrow(/accepts at most 1000 per append\. Nothing was written/);
     expect(callsTo(fake, 'big-2')).toEqual([]);
     expect(await store.streamRevision('big-2')).toBeNull();
+    await store.close();
+  });
+});
+
+describe('EsdbEventStore split appends stopped part way', () => {
+  const limits = { appendChunkBytes: 800, maxAppendBytes: 1000 };
+  const stopped = new UnknownError(undefined, 'connection closed by peer');
+
+  it('leave a prefix; the same append repeated at its revision writes the rest once', async () => {
+    const { fake, store } = setup({ maxAppendSize: 1000 }, limits);
+    const events = Array.from({ length: 6 }, (_, i) => sized(`E${i}`, 300));
+    fake.failAfter('appendToStream', 1, stopped);
+    await expect(store.append('split', events, 'no_stream')).rejects.toBe(stopped);
+    expect(await store.streamRevision('split')).toBe(1);
+    expect((await store.append('split', events, 'no_stream')).nextExpectedRevision).toBe(5);
+    expect((await store.readStream('split')).map((e) => e.id)).toEqual(events.map((e) => e.id));
+    await store.close();
+  });
+
+  it("with a key and 'any': the repeat writes only what is missing, a further one is refused", async () => {
+    const { fake, store } = setup({ maxAppendSize: 1000 }, limits);
+    const events = Array.from({ length: 6 }, (_, i) => sized(`E${i}`, 300));
+    const key = { idempotencyKey: 'import-7' };
+    await store.append('split', [event('Before')], 'any');
+    // Calls: the key's claim, the first chunk, then the second chunk fails.
+    fake.failAfter('appendToStream', 2, stopped);
+    await expect(store.append('split', events, 'any', key)).rejects.toBe(stopped);
+    expect(await store.streamRevision('split')).toBe(2);
+    await store.append('split', [event('Between')], 'any');
+    await store.append('split', events, 'any', key);
+    const ids = (await store.readStream('split')).map((e) => e.id);
+    expect(ids.filter((id) => events.some((e) => e.id === id))).toHaveLength(6);
+    expect(ids).toHaveLength(8);
+    const again = store.append('split', events, 'any', key);
+    await expect(again).rejects.toBeInstanceOf(DuplicateEventIdError);
     await store.close();
   });
 });
@@ -169,6 +208,9 @@ describe('EsdbEventStore keeps appends to one stream in call order', () => {
     expect(results.map((r) => r.nextExpectedRevision)).toEqual([0, 1, 2, 0]);
     expect((await store.readStream('pipe')).map((e) => e.type)).toEqual(['A', 'B', 'C']);
     expect(callsTo(fake, 'pipe')).toEqual(['no_stream', '0', '1']);
+    // Another stream does not wait for this one's queue: it reached the server before its second.
+    const order = fake.appendLog.map((c) => `${c.streamId}:${c.expected}`);
+    expect(order.indexOf('other:no_stream')).toBeLessThan(order.indexOf('pipe:0'));
     await store.close();
   });
 });

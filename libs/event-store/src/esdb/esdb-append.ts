@@ -16,10 +16,10 @@ import {
 import { DuplicateEventIdError } from '../shared/duplicate-event-id-error';
 import { toError } from '../shared/to-error';
 import { chunkBySize } from './esdb-append-size';
-import { keyedAppend } from './esdb-idempotency';
+import { keyedAppend, type WriteEvents } from './esdb-idempotency';
 import { fromEsdbCurrent, toEsdbEvent, toEsdbExpected } from './esdb-mapping';
 import { knownPosition } from './esdb-positions';
-import { isTransient } from './esdb-retry';
+import { isTransient, type RetryPolicy } from './esdb-retry';
 import { PerKeyQueue } from './esdb-stream-queue';
 
 /**
@@ -35,8 +35,9 @@ export interface AppendIo {
   readonly client: EventStoreDBClient;
   readStream(streamId: string, options: ReadStreamOptions): Promise<RecordedEvent[]>;
   streamRevision(streamId: string): Promise<number | null>;
-  /** Position of the stream's last event, for servers that answer appends without one. */
-  lastPositionOf(streamId: string): Promise<Position>;
+  readonly retry: RetryPolicy;
+  /** `$all` position of an event, for servers that answer appends without one. */
+  positionOf(streamId: string, eventId: string): Promise<Position>;
 }
 
 export interface AppendSettings {
@@ -70,22 +71,23 @@ export class EsdbAppender {
   ): Promise<AppendResult> {
     let chunks: EventData[][];
     try {
-      chunks = chunkBySize(
-        streamId,
-        events,
-        this.settings.chunkBytes,
-        this.settings.maxAppendBytes,
-      );
+      chunks = this.chunk(streamId, events);
     } catch (error) {
       return Promise.reject(toError(error));
     }
-    const write = (): Promise<AppendResult> => this.writeChunks(streamId, chunks, expected);
     const key = options.idempotencyKey;
+    if (key === undefined) {
+      return this.queue.run(streamId, () => this.writeChunks(streamId, chunks, expected));
+    }
+    const write: WriteEvents = (some, at) =>
+      this.writeChunks(streamId, some === events ? chunks : this.chunk(streamId, some), at);
     return this.queue.run(streamId, () =>
-      key === undefined
-        ? write()
-        : keyedAppend(this.io, this.settings.now, { key, streamId, events, expected }, write),
+      keyedAppend(this.io, this.settings.now, { key, streamId, events, expected }, write),
     );
+  }
+
+  private chunk(streamId: string, events: readonly EventData[]): EventData[][] {
+    return chunkBySize(streamId, events, this.settings.chunkBytes, this.settings.maxAppendBytes);
   }
 
   /** Chunk k+1 expects the revision chunk k wrote, so the chunks land back to back. */
@@ -162,7 +164,10 @@ export class EsdbAppender {
         await this.io.streamRevision(streamId),
       );
     }
-    const position = knownPosition(result.position) ?? (await this.io.lastPositionOf(streamId));
+    // The answer's revision is our last event's, also when it is the answer of an earlier write.
+    const position =
+      knownPosition(result.position) ??
+      (await this.io.positionOf(streamId, events[events.length - 1]!.id));
     return { nextExpectedRevision: Number(result.nextExpectedRevision), position };
   }
 

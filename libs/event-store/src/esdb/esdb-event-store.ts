@@ -100,10 +100,13 @@ export class EsdbEventStore implements EventStore, EsdbSubscriptionSource {
    *
    * An append larger than the server's MaxAppendSize is split into consecutive calls of at most
    * appendChunkBytes, each expecting the revision the previous one wrote. Such a split append is
-   * NOT atomic: a failure between calls leaves a prefix written. Callers stay correct by retrying
-   * with the same event ids (they are derived, not random): the written prefix is refused as
-   * DuplicateEventIdError (with a key: the whole repeat is), never written twice by this adapter.
-   * A single event over MaxAppendSize is refused before anything is written.
+   * NOT atomic: a failure between calls leaves a prefix written. Callers stay correct by repeating
+   * the same append (event ids are derived, so a repeat carries the same ids): with a numeric or
+   * no_stream expected revision the server answers the written prefix as an idempotent success and
+   * the rest is written; with an idempotency key the repeat writes only the missing events, and a
+   * repeat of a complete append is DuplicateEventIdError. An unkeyed `any` repeat would write the
+   * prefix again once the server's recent-ids cache has forgotten it: split-prone appends with
+   * `any` need a key. A single event over MaxAppendSize is refused before anything is written.
    *
    * A call that fails in transit (unavailable, deadline, leader change, cancelled) is retried once,
    * after the stream was searched for its events (see EsdbAppender.writeChunk).
@@ -224,7 +227,7 @@ export class EsdbEventStore implements EventStore, EsdbSubscriptionSource {
       const position: Position | undefined = record && rawPosition(record);
       if (!record || !position) return null;
       if (record.event && !isSystemRecord(record.event)) return position;
-      // Only a server that ignored the filter gets here: step back past the system record.
+      // An idempotency marker (or a system record a server sent despite the filter): step back.
       if (cursor !== END && comparePositions(position, cursor) >= 0) return null;
       before = position;
     }
@@ -248,12 +251,13 @@ export class EsdbEventStore implements EventStore, EsdbSubscriptionSource {
   }
 
   /**
-   * Position of the stream's last event, for servers that answer an append without one (or with
-   * 2^64-1, before 22.6): their stream reads lack it too, so it is read from `$all`.
+   * `$all` position of one event, for servers that answer an append without one (or with 2^64-1,
+   * before 22.6): their stream reads lack it too, so it is looked up in `$all`.
    */
-  async lastPositionOf(streamId: string): Promise<Position> {
-    const [position] = (await positionsFromAll(this.client, this.retry, streamId, 'last')).values();
-    if (!position) throw new Error(`Stream ${streamId} is empty right after an append`);
+  async positionOf(streamId: string, eventId: string): Promise<Position> {
+    const found = await positionsFromAll(this.client, this.retry, streamId, new Set([eventId]));
+    const position = found.get(eventId);
+    if (!position) throw new Error(`No $all position for event ${eventId} of ${streamId}`);
     return position;
   }
 

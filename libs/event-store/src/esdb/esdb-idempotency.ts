@@ -18,7 +18,7 @@ import {
 import { DuplicateEventIdError } from '../shared/duplicate-event-id-error';
 import type { AppendIo } from './esdb-append';
 import { MARKER_STREAM_PREFIX } from './esdb-mapping';
-import { isTransient } from './esdb-retry';
+import { isTransient, withRetry } from './esdb-retry';
 
 /** A claim younger than this whose events are not (yet) in the stream is an append in flight. */
 export const CLAIM_HOLD_MS = 30_000;
@@ -33,7 +33,15 @@ interface Claim {
   /** The earliest revision the claiming append's first event can have. */
   readonly fromRevision: number;
   readonly firstEventId: string;
+  /** Absent while its first event is there: a split append that stopped part way. */
+  readonly lastEventId: string;
 }
+
+/** Writes events at an expected revision (the appender's chunked write). */
+export type WriteEvents = (
+  events: readonly EventData[],
+  expected: ExpectedRevision,
+) => Promise<AppendResult>;
 
 export interface KeyedAppend {
   readonly key: string;
@@ -61,6 +69,8 @@ export function markerStreamOf(key: string): string {
  *   (wrong expected version), which answers DuplicateEventIdError.
  * - A claim whose append was refused for its expected revision is released, so a retry after a
  *   reload goes ahead at once.
+ * - A split append (over the server's size limit) that stopped part way left its first events but
+ *   not its last: the same append repeated with the key writes only the events still missing.
  * Window left: an append that claimed and then died before writing its events makes every append
  * with the key answer "duplicate" (nothing written) until CLAIM_HOLD_MS has passed since the claim.
  * Claim times are the server's clock, compared with ours: a skew shortens or lengthens that hold.
@@ -69,7 +79,7 @@ export async function keyedAppend(
   io: AppendIo,
   now: () => number,
   append: KeyedAppend,
-  write: () => Promise<AppendResult>,
+  write: WriteEvents,
 ): Promise<AppendResult> {
   const { streamId, events, expected } = append;
   const marker = markerStreamOf(append.key);
@@ -77,8 +87,18 @@ export async function keyedAppend(
   if (last?.event?.type === CLAIMED) {
     const claim = last.event.data as unknown as Claim;
     const claimedAt = last.event.created.getTime();
-    if (await claimWritten(io, claim, claimedAt)) {
+    const ids = new Set([claim.firstEventId, claim.lastEventId, ...events.map((e) => e.id)]);
+    const found = await claimedEvents(io, claim, claimedAt, ids);
+    const first = found.get(claim.firstEventId);
+    if (first && (found.has(claim.lastEventId) || claim.firstEventId !== events[0]!.id)) {
       throw duplicate(streamId, 'an earlier append with this idempotency key was written');
+    }
+    if (first) {
+      // The same split append, stopped part way: write what is missing after what is there.
+      const missing = events.filter((e) => !found.has(e.id));
+      if (missing.length === 0) throw duplicate(streamId, 'these events were written already');
+      const at = Math.max(...[...found.values()]);
+      return write(missing, typeof expected === 'number' || expected === 'no_stream' ? at : 'any');
     }
     if (now() - claimedAt < CLAIM_HOLD_MS) {
       throw duplicate(streamId, 'an append with this idempotency key is in flight');
@@ -89,10 +109,11 @@ export async function keyedAppend(
     streamId,
     fromRevision: await firstRevisionFor(io, streamId, expected),
     firstEventId: events[0]!.id,
+    lastEventId: events[events.length - 1]!.id,
   };
   const claimed = await appendMarker(io, marker, CLAIMED, claim, markerExpected);
   try {
-    return await write();
+    return await write(events, expected);
   } catch (error) {
     // Refused for its expected revision: nothing was written, the key is free again.
     if (error instanceof WrongExpectedRevisionError) {
@@ -133,20 +154,23 @@ async function appendMarker(
   }
 }
 
-async function lastMarker(io: AppendIo, marker: string): Promise<ResolvedEvent | undefined> {
-  try {
-    for await (const resolved of io.client.readStream(marker, {
-      direction: BACKWARDS,
-      fromRevision: END,
-      maxCount: 1,
-    })) {
-      return resolved;
+/** The marker stream's last record, read raw: the store's own reads hide marker streams. */
+function lastMarker(io: AppendIo, marker: string): Promise<ResolvedEvent | undefined> {
+  return withRetry(io.retry, async () => {
+    try {
+      for await (const resolved of io.client.readStream(marker, {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: 1,
+      })) {
+        return resolved;
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return undefined;
+      throw error;
     }
-  } catch (error) {
-    if (error instanceof StreamNotFoundError) return undefined;
-    throw error;
-  }
-  return undefined;
+    return undefined;
+  });
 }
 
 async function firstRevisionFor(
@@ -159,8 +183,17 @@ async function firstRevisionFor(
   return ((await io.streamRevision(streamId)) ?? -1) + 1;
 }
 
-/** Whether the claim's first event is in its stream, between its revision and the write window. */
-async function claimWritten(io: AppendIo, claim: Claim, claimedAt: number): Promise<boolean> {
+/**
+ * Revisions of the given ids in the claim's stream, searched from the claimed revision until events
+ * recorded after the claim's write window.
+ */
+async function claimedEvents(
+  io: AppendIo,
+  claim: Claim,
+  claimedAt: number,
+  ids: ReadonlySet<string>,
+): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
   let from = claim.fromRevision;
   for (;;) {
     const page = await io.readStream(claim.streamId, {
@@ -168,10 +201,10 @@ async function claimWritten(io: AppendIo, claim: Claim, claimedAt: number): Prom
       maxCount: PRESENCE_PAGE,
     });
     for (const event of page) {
-      if (event.id === claim.firstEventId) return true;
-      if (event.recordedAt.getTime() > claimedAt + CLAIM_WRITE_WINDOW_MS) return false;
+      if (event.recordedAt.getTime() > claimedAt + CLAIM_WRITE_WINDOW_MS) return found;
+      if (ids.has(event.id)) found.set(event.id, event.revision);
     }
-    if (page.length < PRESENCE_PAGE) return false;
+    if (page.length < PRESENCE_PAGE) return found;
     from += PRESENCE_PAGE;
   }
 }

@@ -29,7 +29,7 @@ export async function positionsFromAll(
   client: EventStoreDBClient,
   retry: RetryPolicy,
   streamId: string,
-  ids: ReadonlySet<string> | 'last',
+  ids: ReadonlySet<string>,
 ): Promise<Map<string, Position>> {
   const found = new Map<string, Position>();
   const filter = streamNameFilter({ prefixes: [streamId] });
@@ -48,7 +48,6 @@ export async function positionsFromAll(
       const event = resolved.event;
       const position = rawPosition(resolved);
       if (!event || !position || event.streamId !== streamId) continue;
-      if (ids === 'last') return new Map([[event.id, position]]);
       if (ids.has(event.id)) found.set(event.id, position);
       if (found.size === ids.size) return found;
     }

@@ -96,7 +96,7 @@ export class FakeEsdbClient {
   private readonly log: StoredRecord[] = [];
   private readonly subscriptions = new Set<FakeSubscription>();
   private nextPosition = 1000n;
-  private readonly faults: Array<{ operation: FakeOperation; error: Error }> = [];
+  private readonly faults: Array<{ operation: FakeOperation; error: Error; skip: number }> = [];
   private readonly lostAnswers: Array<{ error: Error; afterWrite?: () => void }> = [];
   /** Event id → where it was written, oldest first; bounded like the server's commit cache. */
   private readonly recentIds = new Map<string, { streamId: string; revision: bigint }>();
@@ -121,7 +121,12 @@ export class FakeEsdbClient {
 
   /** The next `times` calls of `operation` fail with `error` (reads: while iterating, as the client does). */
   failNext(operation: FakeOperation, error: Error, times = 1): void {
-    for (let i = 0; i < times; i += 1) this.faults.push({ operation, error });
+    for (let i = 0; i < times; i += 1) this.faults.push({ operation, error, skip: 0 });
+  }
+
+  /** The call of `operation` after the next `skip` ones fails with `error` (e.g. a split append's second call). */
+  failAfter(operation: FakeOperation, skip: number, error: Error): void {
+    this.faults.push({ operation, error, skip });
   }
 
   /**
@@ -152,7 +157,12 @@ export class FakeEsdbClient {
 
   private takeFault(operation: FakeOperation): Error | undefined {
     const index = this.faults.findIndex((f) => f.operation === operation);
-    if (index < 0) return undefined;
+    const fault = this.faults[index];
+    if (!fault) return undefined;
+    if (fault.skip > 0) {
+      fault.skip -= 1;
+      return undefined;
+    }
     return this.faults.splice(index, 1)[0]!.error;
   }
 
