@@ -2,6 +2,7 @@ import {
   DeadlineExceededError,
   MaxAppendSizeExceededError,
   UnknownError,
+  WrongExpectedVersionError,
 } from '@eventstore/db-client';
 import { WrongExpectedRevisionError, type EventData } from '../event-store.port';
 import { DuplicateEventIdError } from '../shared/duplicate-event-id-error';
@@ -106,6 +107,23 @@ describe('EsdbEventStore split appends stopped part way', () => {
     expect(ids).toHaveLength(8);
     const again = store.append('split', events, 'any', key);
     await expect(again).rejects.toBeInstanceOf(DuplicateEventIdError);
+    await store.close();
+  });
+
+  it('with a key: refused for its revision part way, it keeps the key for its repeat', async () => {
+    const { fake, store } = setup({ maxAppendSize: 1000 }, limits);
+    const events = Array.from({ length: 4 }, (_, i) => sized(`E${i}`, 300));
+    const key = { idempotencyKey: 'import-8' };
+    const overtaken = new WrongExpectedVersionError(undefined, {
+      streamName: 'split',
+      expected: 1n,
+      current: 2n,
+    });
+    fake.failAfter('appendToStream', 2, overtaken);
+    const first = store.append('split', events, 'any', key);
+    await expect(first).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    expect((await store.append('split', events, 'any', key)).nextExpectedRevision).toBe(3);
+    expect((await store.readStream('split')).map((e) => e.id)).toEqual(events.map((e) => e.id));
     await store.close();
   });
 });

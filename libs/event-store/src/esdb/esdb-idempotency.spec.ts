@@ -61,6 +61,23 @@ describe('EsdbEventStore appends with an idempotency key', () => {
     await Promise.all([one.close(), two.close()]);
   });
 
+  it('refuses a repeat long after, past any hold, because its events are in the stream', async () => {
+    let clock = Date.now();
+    const fake = new FakeEsdbClient({ sendsCaughtUp: true, now: () => clock });
+    const store = storeOn(fake, () => clock);
+    const batch = [event('Imported')];
+    await store.append('imp-1', batch, 'no_stream', { idempotencyKey: 'batch-1' });
+    clock += 10 * CLAIM_HOLD_MS;
+    await store.append('imp-1', [event('Later')], 0);
+    const repeat: unknown = await store
+      .append('imp-1', batch, 'any', { idempotencyKey: 'batch-1' })
+      .catch((e: unknown) => e);
+    expect(repeat).toMatchObject({ name: 'DuplicateEventIdError' });
+    expect(causeOf(repeat)).toMatch(/was written/);
+    expect((await store.readStream('imp-1')).map((e) => e.type)).toEqual(['Imported', 'Later']);
+    await store.close();
+  });
+
   it('frees the key when the append was refused for its expected revision', async () => {
     const fake = new FakeEsdbClient({ sendsCaughtUp: true });
     const store = storeOn(fake);

@@ -89,11 +89,11 @@ export async function keyedAppend(
     const claimedAt = last.event.created.getTime();
     const ids = new Set([claim.firstEventId, claim.lastEventId, ...events.map((e) => e.id)]);
     const found = await claimedEvents(io, claim, claimedAt, ids);
-    const first = found.get(claim.firstEventId);
-    if (first && (found.has(claim.lastEventId) || claim.firstEventId !== events[0]!.id)) {
+    const started = found.has(claim.firstEventId);
+    if (started && (found.has(claim.lastEventId) || claim.firstEventId !== events[0]!.id)) {
       throw duplicate(streamId, 'an earlier append with this idempotency key was written');
     }
-    if (first) {
+    if (started) {
       // The same split append, stopped part way: write what is missing after what is there.
       const missing = events.filter((e) => !found.has(e.id));
       if (missing.length === 0) throw duplicate(streamId, 'these events were written already');
@@ -115,9 +115,13 @@ export async function keyedAppend(
   try {
     return await write(events, expected);
   } catch (error) {
-    // Refused for its expected revision: nothing was written, the key is free again.
+    // Refused for its expected revision before its first event: the key is free again. (A split
+    // append refused part way keeps it: its repeat completes it.)
     if (error instanceof WrongExpectedRevisionError) {
-      await appendMarker(io, marker, RELEASED, {}, claimed).catch(() => undefined);
+      const wrote = await claimedEvents(io, claim, Infinity, new Set([claim.firstEventId]));
+      if (wrote.size === 0) {
+        await appendMarker(io, marker, RELEASED, {}, claimed).catch(() => undefined);
+      }
     }
     throw error;
   }

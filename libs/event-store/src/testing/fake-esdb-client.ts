@@ -16,8 +16,11 @@ import {
  * logic (mapping, paging, exclusivity, system events, catch-up detection, backpressure) runs on
  * machines where no server can. It mimics the server as documented: reads from a position are
  * inclusive, subscriptions from a position exclusive, `$all` holds system records, a missing
- * stream throws StreamNotFoundError while iterating. It proves nothing about the wire protocol:
- * the contract suite against a real server (EVENT_STORE_URL) does that.
+ * stream throws StreamNotFoundError while iterating. Appends behave as a production server's do:
+ * MaxAppendSize enforced, event ids deduplicated only at the same expected revision or (with `any`)
+ * from a bounded recent-ids cache, and on request answers lost after the write, leader changes,
+ * appends arriving out of order, positions unknown (before 22.6) and `$all` access denied. It proves
+ * nothing about the wire protocol: the contract suite against a real server (EVENT_STORE_URL) does.
  */
 export interface FakeEsdbOptions {
   /** Servers ≥ 23.10 send CaughtUp; older ones only checkpoints. */
