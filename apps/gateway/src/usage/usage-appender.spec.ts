@@ -98,11 +98,11 @@ describe('UsageAppender', () => {
     const serverLimit = 1024 * 1024;
     const sent: number[] = [];
     const append = store.append.bind(store);
-    jest.spyOn(store, 'append').mockImplementation((stream, events, expected, options) => {
+    jest.spyOn(store, 'append').mockImplementation((stream, events, expected) => {
       const bytes = events.reduce((sum, e) => sum + eventBytes(e), 0);
       sent.push(bytes);
       if (bytes > serverLimit) return Promise.reject(new Error('Maximum append size exceeded'));
-      return append(stream, events, expected, options);
+      return append(stream, events, expected);
     });
     const appender = new UsageAppender(store);
     const bigName = 'n'.repeat(MAX_APPEND_BYTES / 10);

@@ -29,18 +29,15 @@ export class RecentIdsEventStore implements EventStore {
   private readonly keys = new Set<string>();
   private head = 0n;
 
-  append(
+  async append(
     streamId: string,
     events: readonly EventData[],
     expected: ExpectedRevision,
     options?: AppendOptions,
   ): Promise<AppendResult> {
     this.calls.push({ streamId, events: events.length, ...(options ? { options } : {}) });
-    try {
-      return Promise.resolve(this.write(streamId, events, expected, options?.idempotencyKey));
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+    await Promise.resolve(); // a round trip: appends sent together interleave
+    return this.write(streamId, events, expected, options?.idempotencyKey);
   }
 
   readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
