@@ -37,9 +37,9 @@ export type ImportOutcome = string;
 /**
  * Appends through the deciders, with import metadata and event ids derived from (source, table,
  * row id, stream): a resumed run re-decides every step of a row and appends only what is missing,
- * and an event an earlier run appended is never appended twice. Every append carries an
- * idempotency key (the source and its first event id), so an engine that deduplicates only recent
- * ids refuses it too, however far the stream moved on since.
+ * and an event an earlier run appended is never appended twice. Every append of decided events
+ * carries an idempotency key (the source and its first event id), so an engine that deduplicates
+ * only recent ids refuses it too, however far the stream moved on since.
  */
 export class ImportWriter {
   private readonly runId = randomUUID();
