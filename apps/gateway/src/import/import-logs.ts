@@ -13,7 +13,10 @@ import { ImportRefused, type SourceDatabase, type SourceProject } from './source
 
 /** Rows per page read from the source. */
 const BATCH = 1000;
-/** Rows per append (one transaction, one fsync), and how many appends may be in flight. */
+/**
+ * Rows decided together, and how many such batches may be in flight. The writer sends a batch in
+ * appends capped by size and count (ImportAppends), one at a time, in order.
+ */
 const APPEND_BATCH = 2000;
 const MAX_IN_FLIGHT = 3;
 const PROGRESS_EVERY = 50_000;
@@ -98,9 +101,9 @@ function importedLog(
 }
 
 /**
- * The rows on their way to the `imported-logs` stream, APPEND_BATCH an append. Appends stay in
- * flight while the next pages are read and mapped: the writer thread commits one batch while this
- * thread prepares the next (the revisions are known ahead, so the order holds).
+ * The rows on their way to the `imported-logs` stream, APPEND_BATCH a batch. Batches stay in
+ * flight while the next pages are read and mapped: the store commits one batch while this thread
+ * prepares the next (the revisions are known ahead; the writer sends them in the order given).
  */
 class LogBatches {
   private batch: ImportedLog[] = [];

@@ -7,6 +7,7 @@ import {
   type UserNotificationSettingsChanged,
 } from '@tollgate/domain';
 import { SecretBox } from '../infrastructure/secret-box';
+import { RecentIdsEventStore } from '../infrastructure/testing/recent-ids-event-store';
 import { isSkipped, mapUserRow, type MappedUser } from './import-mapping';
 import { ImportWriter } from './import-writer';
 
@@ -121,6 +122,40 @@ describe('ImportWriter: new-api notification settings', () => {
     const after = await settingsEvents();
     expect(after).toHaveLength(2);
     expect(after[1]!.data).toMatchObject({ notifyType: 'email', quotaWarningThreshold: 5 });
+  });
+
+  it('on an engine that forgets old event ids, a re-run still does not repeat the settings the user changed since', async () => {
+    const esdb = new RecentIdsEventStore();
+    const run = () => new ImportWriter(esdb, box, 'new-api', FINGERPRINT);
+    await run().user(mapped());
+    const events = await esdb.readStream('user-2');
+    await esdb.append(
+      'user-2',
+      [
+        {
+          id: randomUUID(),
+          type: 'UserNotificationSettingsChanged',
+          data: { ...events[1]!.data!, notifyType: 'email' },
+          metadata: { actor: { kind: 'user', id: 2, role: 1 } },
+        },
+      ],
+      events[events.length - 1]!.revision,
+    );
+
+    expect(await run().user(mapped())).toBe('already');
+
+    const changes = (await esdb.readStream('user-2')).filter(
+      (e) => e.type === 'UserNotificationSettingsChanged',
+    );
+    expect(changes.map((e) => (e.data as { notifyType: string }).notifyType)).toEqual([
+      'webhook',
+      'email',
+    ]);
+    // The refused repeat carried the key its first write recorded.
+    const settingsKeys = esdb.calls
+      .filter((c) => c.streamId === 'user-2')
+      .map((c) => c.options?.idempotencyKey);
+    expect(settingsKeys[settingsKeys.length - 1]).toBe(settingsKeys[1]);
   });
 
   it('writes none for a deleted user, nor for a user without settings', async () => {

@@ -21,6 +21,7 @@ import { derivedId } from '../infrastructure/derived-id';
 import { SecretBox, sha256Hex } from '../infrastructure/secret-box';
 import { SCHEMA_VERSION } from '../infrastructure/stream-commands';
 import { crashPoint } from '../shared/crash-point';
+import { expectedAfter, ImportAppends, importAppendKey } from './import-appends';
 import type { BalanceFacts, MappedUser, TokenFacts } from './import-mapping';
 import type { SourceProject } from './source-database';
 
@@ -36,10 +37,13 @@ export type ImportOutcome = string;
 /**
  * Appends through the deciders, with import metadata and event ids derived from (source, table,
  * row id, stream): a resumed run re-decides every step of a row and appends only what is missing,
- * and an event an earlier run appended is never appended twice (DuplicateEventIdError is "done").
+ * and an event an earlier run appended is never appended twice. Every append of decided events
+ * carries an idempotency key (the source and its first event id), so an engine that deduplicates
+ * only recent ids refuses it too, however far the stream moved on since.
  */
 export class ImportWriter {
   private readonly runId = randomUUID();
+  private readonly appends: ImportAppends;
 
   constructor(
     private readonly store: EventStore,
@@ -47,7 +51,9 @@ export class ImportWriter {
     readonly box: SecretBox,
     readonly project: SourceProject,
     readonly fingerprint: string,
-  ) {}
+  ) {
+    this.appends = new ImportAppends(store, fingerprint);
+  }
 
   /**
    * One users row: the unique claims (username, aff code, verified email, external ids), then
@@ -257,8 +263,9 @@ export class ImportWriter {
 
   /**
    * Appends events a decider decided on a stream whose revision the caller tracks (a long stream
-   * written a batch at a time: the logs), each id derived from its own source row. Returns the new
-   * revision.
+   * written a batch at a time: the logs), each id derived from its own source row, in appends
+   * capped by size (ImportAppends: calls made back to back reach the store in order, and an append
+   * refused as a duplicate is completed event by event). Returns the new revision.
    */
   async appendDecided(
     stream: string,
@@ -267,7 +274,7 @@ export class ImportWriter {
   ): Promise<number> {
     // One time and envelope for the batch (thousands of rows: no clock read per row).
     const base = this.metadata({ table: '', rowId: 0 });
-    const result = await this.store.append(
+    return this.appends.appendAll(
       stream,
       decided.map(({ event, origin }) => ({
         id: derivedId(`import:${this.fingerprint}:${origin.table}:${origin.rowId}:${stream}`),
@@ -275,9 +282,8 @@ export class ImportWriter {
         data: event.data,
         metadata: { ...base, import: { ...base.import, table: origin.table, rowId: origin.rowId } },
       })),
-      revision === null ? 'no_stream' : revision,
+      revision,
     );
-    return result.nextExpectedRevision;
   }
 
   /** The envelope of an imported event: the system actor, this run, and where it came from. */
@@ -311,6 +317,11 @@ export class ImportWriter {
    * from `origin` (and `step`, when one row appends twice to the same stream). True when this
    * call appended; false when there was nothing to do (an earlier run did it). A refusal of the
    * decider (DomainError) is thrown.
+   *
+   * One step is one append of a few small events, atomic on every engine (far below any size at
+   * which one is split), so an append refused as a duplicate was written whole: the step is done.
+   * Unlike a logs batch it is not completed event by event: decided again at a later revision, its
+   * events may belong elsewhere (the user changed the settings since), not after the current head.
    */
   async execute<C, S, E extends DomainEvent>(
     stream: string,
@@ -323,16 +334,18 @@ export class ImportWriter {
     const events = decider.decide(command, state, { now: new Date() });
     if (events.length === 0) return false;
     const base = `import:${this.fingerprint}:${origin.table}:${origin.rowId}:${stream}${step ? `:${step}` : ''}`;
+    const ids = events.map((_, i) => derivedId(base, i));
     try {
       await this.store.append(
         stream,
         events.map((e, i) => ({
-          id: derivedId(base, i),
+          id: ids[i]!,
           type: e.type,
           data: e.data,
           metadata: this.metadata(origin),
         })),
-        revision === null ? 'no_stream' : revision,
+        expectedAfter(revision),
+        { idempotencyKey: importAppendKey(this.fingerprint, ids[0]!) },
       );
       return true;
     } catch (error) {

@@ -3,6 +3,7 @@ import { SYSTEM_ACTOR, billingDecider, sequenceDecider } from '@tollgate/domain'
 import type { RequestMeta } from '../shared/request-meta';
 import { derivedId } from './derived-id';
 import { SNAPSHOT_EVERY, StreamCommands, snapshotStream } from './stream-commands';
+import { RecentIdsEventStore } from './testing/recent-ids-event-store';
 
 const meta: RequestMeta = { actor: SYSTEM_ACTOR, correlationId: 'req-1', lang: 'en' };
 const grant = (amount: number) =>
@@ -93,5 +94,30 @@ describe('StreamCommands', () => {
     );
     const { state } = await new StreamCommands(store).load('seq-token', sequenceDecider);
     expect(state.last).toBe(50);
+  });
+
+  describe('on an engine that forgets event ids (EventStoreDB past its recent-id cache)', () => {
+    it('a caller-given command id is the idempotency key: repeated later, the command appends nothing', async () => {
+      const esdb = new RecentIdsEventStore();
+      const commands = new StreamCommands(esdb);
+      const credit = { commandId: 'credit:topup:T1' };
+      await commands.execute('billing-1', billingDecider, grant(10), meta, credit);
+      // Other commands move the stream on: the repeat is at a later revision.
+      await commands.execute('billing-1', billingDecider, grant(1), meta);
+      await commands.execute('billing-1', billingDecider, grant(1), meta);
+      const again = await new StreamCommands(esdb).execute(
+        'billing-1',
+        billingDecider,
+        grant(10),
+        meta,
+        credit,
+      );
+      expect(again.events).toEqual([]);
+      const ids = (await esdb.readStream('billing-1')).map((e) => e.id);
+      expect(ids.filter((id) => id === derivedId(credit.commandId, 0))).toHaveLength(1);
+      expect(ids).toHaveLength(3);
+      const keys = esdb.calls.map((c) => c.options?.idempotencyKey);
+      expect(keys).toEqual([credit.commandId, undefined, undefined, credit.commandId]);
+    });
   });
 });

@@ -37,7 +37,10 @@ export interface ExecuteOptions {
   readonly now?: Date;
   /**
    * Identifies this command: event ids derive from it (a retried command appends nothing twice)
-   * and the events' causationId is it. Default: a fresh uuid.
+   * and the events' causationId is it. Given, it is also the append's idempotency key, so a repeat
+   * is refused however many events the stream took since (an engine that deduplicates only recent
+   * ids records the key, at one extra write per append). Default: a fresh uuid, which never repeats
+   * and so goes without a key.
    */
   readonly commandId?: string;
   /** When an event (rather than a request) caused the command: its id becomes the causationId. */
@@ -91,6 +94,7 @@ export class StreamCommands {
   ): Promise<Decided<S, E>> {
     const now = options.now ?? new Date();
     const commandId = options.commandId ?? randomUUID();
+    const appendOptions = options.commandId ? { idempotencyKey: options.commandId } : undefined;
     return this.locks.run(streamId, async () => {
       for (let attempt = 1; ; attempt += 1) {
         const entry = await this.fold(streamId, decider);
@@ -109,6 +113,7 @@ export class StreamCommands {
               metadata,
             })),
             entry.revision === null ? 'no_stream' : entry.revision,
+            appendOptions,
           );
           const next: Folded = {
             ...entry,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@tollgate/event-store';
 import { SYSTEM_ACTOR } from '@tollgate/domain';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
+import { eventBytes, MAX_APPEND_BYTES } from '../infrastructure/append-chunks';
 import { PendingWrites } from '../infrastructure/pending-writes';
 import { UsageAppender, usageEventId } from './usage-appender';
 
@@ -90,6 +91,31 @@ describe('UsageAppender', () => {
     await Promise.all(waiting);
     expect(await store.readAll()).toHaveLength(3);
     jest.useRealTimers();
+  });
+
+  it('a burst past the byte cap goes as several appends, none over it, every receipt durable', async () => {
+    // As EventStoreDB does: an append over 1 MiB of data and metadata is refused whole.
+    const serverLimit = 1024 * 1024;
+    const sent: number[] = [];
+    const append = store.append.bind(store);
+    jest.spyOn(store, 'append').mockImplementation((stream, events, expected) => {
+      const bytes = events.reduce((sum, e) => sum + eventBytes(e), 0);
+      sent.push(bytes);
+      if (bytes > serverLimit) return Promise.reject(new Error('Maximum append size exceeded'));
+      return append(stream, events, expected);
+    });
+    const appender = new UsageAppender(store);
+    const bigName = 'n'.repeat(MAX_APPEND_BYTES / 10);
+    const count = 30; // three times the cap, more than the server's limit
+    const positions = await Promise.all(
+      Array.from({ length: count }, () =>
+        appender.append(usageReceipt({ tokenName: bigName }), meta),
+      ),
+    );
+    expect(positions).toHaveLength(count);
+    expect(sent.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...sent)).toBeLessThanOrEqual(MAX_APPEND_BYTES);
+    expect(await store.readAll()).toHaveLength(count);
   });
 
   it('splits streams by hour', async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { EventData, EventStore, Position } from '@tollgate/event-store';
 import { usageStreamId, type Actor, type RequestRelayed } from '@tollgate/domain';
+import { chunkBySize, eventBytes } from '../infrastructure/append-chunks';
 import { derivedId } from '../infrastructure/derived-id';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
@@ -34,6 +35,8 @@ function merge(items: readonly Pending[]): Pending {
   };
 }
 
+const bytesOfPending = (item: Pending): number => eventBytes(item.event);
+
 /** The id of a receipt's event: derived from the request id, so a retry is a duplicate. */
 export function usageEventId(requestId: string): string {
   return derivedId(`usage:${requestId}`);
@@ -42,8 +45,10 @@ export function usageEventId(requestId: string): string {
 /**
  * Appends the RequestRelayed receipts: grouped per tick into one append per usage stream
  * (`usage-<process>-<hour>`, expected `any`, so appends never conflict), which the store commits in
- * one transaction. A receipt appended twice (a retry) is recognised by its derived event id and
- * resolves as already durable.
+ * one transaction. A tick's receipts past MAX_APPEND_BYTES (a latency spike queues many) go as
+ * further appends, each settling its own receipts: EventStoreDB refuses an append over 1 MiB
+ * whole, which would fail every receipt in it. A receipt appended twice (a retry) is recognised by
+ * its derived event id and resolves as already durable.
  *
  * Paced (USAGE_BATCH_MS): the first receipt after a quiet spell goes on the next tick; later ones
  * wait until that many ms after the previous flush. At a request per millisecond every receipt
@@ -126,11 +131,13 @@ export class UsageAppender {
       events.set(item.event.id, [...(events.get(item.event.id) ?? []), item]);
       byStream.set(item.stream, events);
     }
-    await Promise.all(
-      [...byStream].map(([stream, events]) =>
-        this.appendGroup(stream, [...events.values()].map(merge)),
-      ),
-    );
+    const appends: Array<Promise<void>> = [];
+    for (const [stream, events] of byStream) {
+      // Concurrent: expected `any`, so their order in the stream does not matter.
+      for (const chunk of chunkBySize([...events.values()].map(merge), bytesOfPending))
+        appends.push(this.appendGroup(stream, chunk));
+    }
+    await Promise.all(appends);
   }
 
   private async appendGroup(stream: string, items: readonly Pending[]): Promise<void> {
