@@ -100,8 +100,11 @@ describe('projections on a store without atomic transactions', () => {
         onError: (_name, error) => errors.push(error.message),
       }),
     );
+    // An earlier batch leaves a checkpoint to resume from, which must not be trusted after the failure.
+    await append(events, 'user-2', 'UserRegistered', { userId: '2', name: 'Bob' });
     await runner.start();
     await runner.caughtUp;
+    expect(await store.collection(CHECKPOINTS).get('test_users')).toMatchObject({ position: '1/1' });
     // One append, so one live batch: the rename flushes top-ups 1 and 2 to the store before 3 fails.
     const { position } = await events.append(
       'user-1',
@@ -118,17 +121,28 @@ describe('projections on a store without atomic transactions', () => {
     expect(errors).toEqual(['crash in the middle of the batch']);
     const batch = ['UserRegistered', 'QuotaAdded1', 'QuotaAdded2', 'UserRenamed', 'QuotaAdded3'];
     // The failed batch, then the rebuilt projection's replay from the start of the log.
-    expect(applied).toEqual([...batch, ...batch]);
+    expect(applied).toEqual(['UserRegistered', ...batch, 'UserRegistered', ...batch]);
     expect(await store.collection('test_users').get('1')).toEqual(whole);
     expect((await store.collection(CHECKPOINTS).get('test_users'))?.['dirty']).toBeUndefined();
   });
 
   it('an offline rebuild interrupted mid-page is rebuilt again by the runner', async () => {
-    await seedCrashingBatch();
+    // Pages of three: [register, rename, +1] then [+2, rename, +3], the second failing at +3 after
+    // its rename flushed +2 to the store, with the first page's checkpoint already written.
+    await append(events, 'user-1', 'UserRegistered', { userId: '1', name: 'Ann' });
+    await append(events, 'user-1', 'UserRenamed', { userId: '1', name: 'Anne' });
+    await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 1 });
+    await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 2 });
+    await append(events, 'user-1', 'UserRenamed', { userId: '1', name: 'Anna' });
+    await append(events, 'billing-1', 'QuotaAdded', { userId: '1', amount: 3 });
     await expect(
-      rebuildProjections(events, store, [crashAtAmount(3)], { batchSize: 100 }),
+      rebuildProjections(events, store, [crashAtAmount(3)], { batchSize: 3 }),
     ).rejects.toThrow(/crash in the middle/);
     expect((await store.collection('test_users').get('1'))?.['quota']).toBe(3);
+    expect(await store.collection(CHECKPOINTS).get('test_users')).toMatchObject({
+      position: '3/3',
+      dirty: '6/6',
+    });
 
     const runner = run(new ProjectionRunner(events, store, [usersProjection()]));
     await runner.start();
