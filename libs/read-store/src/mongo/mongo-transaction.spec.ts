@@ -74,7 +74,7 @@ describe('MongoReadStore transactions under projection batches (fake replica set
     expect(server.documents('test_users')).toEqual([]);
   });
 
-  it('a labelled error outlasting withTransaction\'s budget is retried by the runner with backoff, even while catching up', async () => {
+  it("a labelled error outlasting withTransaction's budget is retried by the runner with backoff, even while catching up", async () => {
     const reported: unknown[] = [];
     // Budget 0: withTransaction gives up at the first transient error, as after 120 s of them.
     const server = serverFailingThirdWrite(writeConflict, 0);

@@ -272,7 +272,9 @@ export class ProjectionRunner {
     }
     if (work.length > 0) {
       const { atomicTransactions } = this.readStore;
-      const writing = work.filter((w) => w.relevant.length > 0).map((w) => w.member.projection.name);
+      const writing = work
+        .filter((w) => w.relevant.length > 0)
+        .map((w) => w.member.projection.name);
       if (!atomicTransactions) await markInBatch(this.readStore, writing, last.position);
       await this.readStore.transaction(async (session) => {
         for (const { member, relevant } of work) {

@@ -48,14 +48,18 @@ describe('projections on a store without atomic transactions', () => {
 
   it('a crash mid-batch leaves the projection marked, and the next start rebuilds it instead of counting twice', async () => {
     await seedCrashingBatch();
-    const first = run(new ProjectionRunner(events, store, [crashAtAmount(3)], { maxBatchSize: 100 }));
+    const first = run(
+      new ProjectionRunner(events, store, [crashAtAmount(3)], { maxBatchSize: 100 }),
+    );
     await first.start();
     await expect(first.caughtUp).rejects.toThrow(/crash in the middle/);
     // Part of the batch landed (no rollback here), and the mark says so.
     expect((await store.collection('test_users').get('1'))?.['quota']).toBe(3);
     expect(await store.collection(CHECKPOINTS).get('test_users')).toMatchObject({ dirty: '5/5' });
 
-    const second = run(new ProjectionRunner(events, store, [usersProjection()], { maxBatchSize: 100 }));
+    const second = run(
+      new ProjectionRunner(events, store, [usersProjection()], { maxBatchSize: 100 }),
+    );
     await second.start();
     await second.caughtUp;
     expect(await store.collection('test_users').get('1')).toEqual(whole);
@@ -65,7 +69,9 @@ describe('projections on a store without atomic transactions', () => {
 
   it('a resumed projection that was not marked replays nothing (the mark is cleared with each checkpoint)', async () => {
     const position = await seedCrashingBatch();
-    const first = run(new ProjectionRunner(events, store, [usersProjection()], { maxBatchSize: 2 }));
+    const first = run(
+      new ProjectionRunner(events, store, [usersProjection()], { maxBatchSize: 2 }),
+    );
     await first.start();
     await first.caughtUp;
     await first.stop();
@@ -73,7 +79,9 @@ describe('projections on a store without atomic transactions', () => {
 
     const applied: string[] = [];
     const second = run(
-      new ProjectionRunner(events, store, [usersProjection({ onApply: (e) => applied.push(e.type) })]),
+      new ProjectionRunner(events, store, [
+        usersProjection({ onApply: (e) => applied.push(e.type) }),
+      ]),
     );
     await second.start();
     await second.caughtUp;
@@ -104,7 +112,9 @@ describe('projections on a store without atomic transactions', () => {
     await append(events, 'user-2', 'UserRegistered', { userId: '2', name: 'Bob' });
     await runner.start();
     await runner.caughtUp;
-    expect(await store.collection(CHECKPOINTS).get('test_users')).toMatchObject({ position: '1/1' });
+    expect(await store.collection(CHECKPOINTS).get('test_users')).toMatchObject({
+      position: '1/1',
+    });
     // One append, so one live batch: the rename flushes top-ups 1 and 2 to the store before 3 fails.
     const { position } = await events.append(
       'user-1',

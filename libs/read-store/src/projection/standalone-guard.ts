@@ -25,5 +25,7 @@ export async function markInBatch(
 
 /** Clears the mark without moving the checkpoint (another process already wrote a later one). */
 export async function clearInBatch(session: ReadStoreSession, projection: string): Promise<void> {
-  await session.collection<CheckpointDoc>(CHECKPOINTS).update(projection, { $unset: { dirty: '' } });
+  await session
+    .collection<CheckpointDoc>(CHECKPOINTS)
+    .update(projection, { $unset: { dirty: '' } });
 }

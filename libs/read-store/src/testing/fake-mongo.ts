@@ -42,7 +42,11 @@ export interface FakeMongoOptions {
   readonly now?: () => number;
 }
 
-export function serverError(code: number, message: string, labels: string[] = []): MongoServerError {
+export function serverError(
+  code: number,
+  message: string,
+  labels: string[] = [],
+): MongoServerError {
   return new MongoServerError({ message, errmsg: message, code, errorLabels: labels });
 }
 
@@ -104,7 +108,10 @@ export class FakeMongoServer {
   /** @internal */
   beginTransaction(): Store {
     if (this.options.standalone)
-      throw serverError(20, 'Transaction numbers are only allowed on a replica set member or mongos');
+      throw serverError(
+        20,
+        'Transaction numbers are only allowed on a replica set member or mongos',
+      );
     this.attempts++;
     return structuredClone(this.data);
   }
@@ -170,7 +177,9 @@ class FakeDb {
   }
   async createCollection(name: string): Promise<FakeCollection> {
     if (this.server.indexesOf(name, false))
-      throw this.server.answer(serverError(MONGO_CODES.namespaceExists, `Collection ${name} already exists.`));
+      throw this.server.answer(
+        serverError(MONGO_CODES.namespaceExists, `Collection ${name} already exists.`),
+      );
     this.server.indexesOf(name, true);
     return this.collection(name);
   }
@@ -283,11 +292,17 @@ class FakeCollection {
       if (sameName && sameKey && (index.unique === true) === unique) return options.name;
       if (sameName && !sameKey)
         throw this.server.answer(
-          serverError(MONGO_CODES.indexKeySpecsConflict, `An existing index has the same name as the requested index: ${options.name}`),
+          serverError(
+            MONGO_CODES.indexKeySpecsConflict,
+            `An existing index has the same name as the requested index: ${options.name}`,
+          ),
         );
       if (sameName || sameKey)
         throw this.server.answer(
-          serverError(MONGO_CODES.indexOptionsConflict, `Index already exists with different options: ${index.name}`),
+          serverError(
+            MONGO_CODES.indexOptionsConflict,
+            `Index already exists with different options: ${index.name}`,
+          ),
         );
     }
     indexes.set(options.name, { name: options.name, key, ...(unique ? { unique } : {}) });
@@ -297,9 +312,13 @@ class FakeCollection {
   async dropIndex(name: string): Promise<void> {
     const indexes = this.server.indexesOf(this.name, false);
     if (!indexes)
-      throw this.server.answer(serverError(MONGO_CODES.namespaceNotFound, `ns not found ${this.name}`));
+      throw this.server.answer(
+        serverError(MONGO_CODES.namespaceNotFound, `ns not found ${this.name}`),
+      );
     if (!indexes.delete(name))
-      throw this.server.answer(serverError(MONGO_CODES.indexNotFound, `index not found with name [${name}]`));
+      throw this.server.answer(
+        serverError(MONGO_CODES.indexNotFound, `index not found with name [${name}]`),
+      );
   }
 
   async drop(): Promise<boolean> {
@@ -330,6 +349,8 @@ class FakeCollection {
 function idOf(filter: Document): string {
   const keys = Object.keys(filter);
   if (keys.length !== 1 || typeof filter['_id'] !== 'string')
-    throw new Error(`fake MongoDB answers only {} and { _id } filters, got ${JSON.stringify(filter)}`);
+    throw new Error(
+      `fake MongoDB answers only {} and { _id } filters, got ${JSON.stringify(filter)}`,
+    );
   return filter['_id'];
 }
