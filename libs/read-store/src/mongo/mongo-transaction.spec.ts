@@ -91,4 +91,25 @@ describe('MongoReadStore transactions under projection batches (fake replica set
     expect(server.attempts).toBe(2);
     expect(server.documents('test_users')).toEqual([whole]);
   });
+
+  it('a commit whose answer was lost after the budget is retried by the runner without applying the batch twice', async () => {
+    const reported: Error[] = [];
+    const server = new FakeMongoServer({ transactionBudgetMs: 0 });
+    server.failCommit(
+      () => serverError(91, 'ShutdownInProgress', ['UnknownTransactionCommitResult']),
+      { landed: true },
+    );
+    const runner = run(
+      new ProjectionRunner(events, server.readStore(), [usersProjection()], {
+        retryDelayMs: 1,
+        onError: (_name, error) => reported.push(error),
+      }),
+    );
+    await runner.start();
+    await runner.caughtUp;
+    expect(reported.map((e) => e.message)).toEqual(['ShutdownInProgress']);
+    // The retried batch read the checkpoint the lost commit had written and skipped its events.
+    expect(server.commits).toBe(2);
+    expect(server.documents('test_users')).toEqual([whole]);
+  });
 });

@@ -25,8 +25,8 @@ export interface ProjectionRunnerOptions {
   readonly checkpointEvery?: number;
   /**
    * First delay before resubscribing after an error; doubles up to 30 s (default 1000). Transient
-   * read-store errors (MongoDB's labelled ones, no server selectable) are retried so while catching
-   * up at start-up too; any other error there rejects `caughtUp`.
+   * read-store errors (MongoDB's labelled ones, no server selectable) are retried this way while
+   * catching up at start-up too; any other error there rejects `caughtUp`.
    */
   readonly retryDelayMs?: number;
   /**

@@ -63,6 +63,7 @@ export class FakeMongoServer {
   private data: Store = new Map();
   private readonly indexes = new Map<string, Map<string, IndexInfo>>();
   private readonly faults: Array<() => Error | null> = [];
+  private readonly commitFaults: Array<{ error: () => Error; landed: boolean }> = [];
   /** How many times a transaction body started, and how many committed. */
   attempts = 0;
   commits = 0;
@@ -74,6 +75,14 @@ export class FakeMongoServer {
   /** The next writes inside a transaction each take one of these: an error to throw, or null to pass. */
   failTransactionWrites(...errors: Array<() => Error | null>): void {
     this.faults.push(...errors);
+  }
+
+  /**
+   * The next commit fails with this error; `landed`: the server committed and the answer was lost
+   * (what UnknownTransactionCommitResult leaves open).
+   */
+  failCommit(error: () => Error, options: { landed: boolean }): void {
+    this.commitFaults.push({ error, landed: options.landed });
   }
 
   /** A MongoReadStore over this server, as connectMongo would build it. */
@@ -118,8 +127,11 @@ export class FakeMongoServer {
 
   /** @internal */
   commit(staged: Store): void {
+    const fault = this.commitFaults.shift();
+    if (fault && !fault.landed) throw this.answer(fault.error());
     this.data = staged;
     this.commits++;
+    if (fault) throw this.answer(fault.error());
   }
 
   /** @internal */
@@ -185,7 +197,11 @@ class FakeDb {
   }
 }
 
-/** withTransaction as the driver runs it: the body again while its error is labelled transient. */
+/**
+ * withTransaction as the driver runs it (sessions.js): the body again while its error is labelled
+ * TransientTransactionError, the commit again while it fails with UnknownTransactionCommitResult,
+ * until the time budget is spent; then the last error as it is.
+ */
 export class FakeSession {
   staged: Store | null = null;
   constructor(private readonly server: FakeMongoServer) {}
@@ -193,19 +209,31 @@ export class FakeSession {
   async withTransaction<R>(fn: (session: this) => Promise<R>): Promise<R> {
     const now = this.server.options.now ?? Date.now;
     const deadline = now() + (this.server.options.transactionBudgetMs ?? TRANSACTION_BUDGET_MS);
+    const labelled = (error: unknown, label: string) =>
+      error instanceof MongoError && error.hasErrorLabel(label);
     for (;;) {
-      this.staged = this.server.beginTransaction();
+      const staged = this.server.beginTransaction();
+      this.staged = staged;
+      let result: R;
       try {
-        const result = await fn(this);
-        this.server.commit(this.staged);
-        return result;
+        result = await fn(this);
       } catch (error) {
-        const transient =
-          error instanceof MongoError &&
-          error.hasErrorLabel(MongoErrorLabel.TransientTransactionError);
-        if (!transient || now() >= deadline) throw error;
+        if (!labelled(error, MongoErrorLabel.TransientTransactionError) || now() >= deadline)
+          throw error;
+        continue;
       } finally {
         this.staged = null;
+      }
+      for (;;) {
+        try {
+          this.server.commit(staged);
+          return result;
+        } catch (error) {
+          if (labelled(error, MongoErrorLabel.UnknownTransactionCommitResult) && now() < deadline)
+            continue;
+          if (labelled(error, MongoErrorLabel.TransientTransactionError) && now() < deadline) break;
+          throw error;
+        }
       }
     }
   }
