@@ -9,6 +9,8 @@ export interface ReadStoreConfig {
   readonly readStoreUrl?: string;
   /** DATA_DIR: the SQLite file lives at `<dataDir>/read.sqlite`. */
   readonly dataDir: string;
+  /** READ_STORE_ALLOW_STANDALONE=on: accept a MongoDB server without transactions (guarded batches). */
+  readonly allowStandalone?: boolean;
 }
 
 export async function createReadStore(config: ReadStoreConfig): Promise<ReadStore> {
@@ -17,7 +19,7 @@ export async function createReadStore(config: ReadStoreConfig): Promise<ReadStor
     // A typo must not silently fall back to a local file.
     if (!/^mongodb(\+srv)?:\/\//.test(url))
       throw new Error('READ_STORE_URL must start with mongodb:// or mongodb+srv://');
-    return connectMongo(url);
+    return connectMongo(url, { allowStandalone: config.allowStandalone === true });
   }
   mkdirSync(config.dataDir, { recursive: true });
   return new SqliteReadStore(join(config.dataDir, 'read.sqlite'));

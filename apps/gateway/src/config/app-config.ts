@@ -12,6 +12,11 @@ export interface AppConfig {
   readonly dataDir: string;
   readonly eventStoreUrl?: string;
   readonly readStoreUrl?: string;
+  /**
+   * READ_STORE_ALLOW_STANDALONE=on: accept a MongoDB server without transactions (no replica set);
+   * projections then mark each batch and rebuild a projection a crash left half-applied.
+   */
+  readonly readStoreAllowStandalone: boolean;
   /** Signs sessions and derives the key that encrypts secrets in events. */
   readonly sessionSecret: string;
   readonly consoleDir: string;
@@ -188,6 +193,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     eventStoreUrl: env.EVENT_STORE_URL || undefined,
     readStoreUrl: env.READ_STORE_URL || undefined,
+    readStoreAllowStandalone:
+      choiceFromEnv(env, 'READ_STORE_ALLOW_STANDALONE', ['on', 'off'], 'off') === 'on',
     sessionSecret: resolveSessionSecret(env, dataDir),
     consoleDir: resolve(env.CONSOLE_DIR ?? 'frontend/dist'),
     criticalRateLimit: {

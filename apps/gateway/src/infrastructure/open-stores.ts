@@ -41,6 +41,7 @@ export async function openStores(
     const readStore = await createReadStore({
       readStoreUrl: config.readStoreUrl,
       dataDir: config.dataDir,
+      allowStandalone: config.readStoreAllowStandalone,
     });
     const opened = eventStore;
     return {

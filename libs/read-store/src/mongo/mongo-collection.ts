@@ -56,8 +56,11 @@ export class MongoCollection<T extends Doc = AnyDoc> implements Collection<T> {
 
   async count(filter: Filter = {}): Promise<number> {
     this.check();
-    // Without a filter the collection's metadata answers (no scan); countDocuments is an aggregation
-    // over every document, and the only count allowed inside a transaction.
+    // Without a filter the collection's metadata answers (estimatedDocumentCount, no scan): the
+    // totals of unfiltered console lists. It is the count the server keeps, not a count of the
+    // documents: after an unclean shutdown it may be off until the collection is validated, and on
+    // a sharded cluster it can include orphaned documents during a migration. countDocuments is an
+    // aggregation over every matching document, and the only count allowed inside a transaction.
     if (!this.session && Object.values(filter).every((v) => v === undefined))
       return this.driver.estimatedDocumentCount();
     return this.driver.countDocuments(filter, { session: this.session });

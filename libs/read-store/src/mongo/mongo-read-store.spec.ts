@@ -1,6 +1,13 @@
 import { readStoreContract } from '../testing/read-store.contract';
-import { connectMongo, dbNameFromUrl, maskCredentials } from './connect-mongo';
+import {
+  connectMongo,
+  createMongoClient,
+  dbNameFromUrl,
+  maskCredentials,
+  openMongoReadStore,
+} from './connect-mongo';
 import { closedPort } from '../testing/closed-port';
+import { FakeMongoServer } from '../testing/fake-mongo';
 
 // No MongoDB server can run on the build machines, so the contract runs only when READ_STORE_URL
 // points at one (see eventstore/ for a compose file); the fail-fast behaviour is tested everywhere.
@@ -20,6 +27,38 @@ describe('connectMongo', () => {
       `MongoDB unreachable at mongodb://user:***@127.0.0.1:${port}/tollgate`,
     );
     expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  it('keeps the short deadline on the start-up probe only: the long-lived client waits out an election', async () => {
+    const client = createMongoClient('mongodb://127.0.0.1:27017/tollgate?replicaSet=rs0');
+    try {
+      // The driver's defaults: 30 s to find a primary, enough for a replica-set election.
+      expect(client.options.serverSelectionTimeoutMS).toBe(30_000);
+      expect(client.options.connectTimeoutMS).toBe(30_000);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses a standalone server with one line naming the way out', async () => {
+    const server = new FakeMongoServer({ standalone: true });
+    const url = 'mongodb://app:pw@db:27017/tollgate';
+    await expect(openMongoReadStore(server.client(), url)).rejects.toThrow(
+      new Error(
+        'MongoDB at mongodb://app:***@db:27017/tollgate is a standalone server: projections need ' +
+          'transactions; run a one-member replica set (docs/engines.md) or set ' +
+          'READ_STORE_ALLOW_STANDALONE=on',
+      ),
+    );
+  });
+
+  it('accepts a standalone server when allowed, without atomic transactions', async () => {
+    const server = new FakeMongoServer({ standalone: true });
+    const url = 'mongodb://db:27017/tollgate';
+    const store = await openMongoReadStore(server.client(), url, { allowStandalone: true });
+    expect(store.atomicTransactions).toBe(false);
+    const replicaSet = await openMongoReadStore(new FakeMongoServer().client(), url);
+    expect(replicaSet.atomicTransactions).toBe(true);
   });
 
   it('reads the database name from the URL', () => {

@@ -4,13 +4,13 @@ import type {
   Collection,
   CollectionSpec,
   AnyDoc,
+  DeclareOptions,
   Doc,
   ReadStore,
   ReadStoreSession,
 } from '../read-store.port';
-import { DuplicateKeyError } from '../read-store.port';
-import { indexName } from '../shared/index-name';
 import { MongoCollection } from './mongo-collection';
+import { declareIndexes } from './mongo-indexes';
 
 const NAMESPACE_EXISTS = 48;
 const NAMESPACE_NOT_FOUND = 26;
@@ -18,8 +18,9 @@ const NAMESPACE_NOT_FOUND = 26;
 /**
  * ReadStore over MongoDB (create it with `connectMongo`). Filters, updates and sorts pass through.
  * `transaction` is a real multi-document transaction on a replica set or sharded cluster; on a
- * standalone server the body's writes apply one by one (`atomicTransactions` is false), so callers
- * such as projections must keep their writes idempotent.
+ * standalone server (accepted only with READ_STORE_ALLOW_STANDALONE=on, see connect-mongo.ts) the
+ * body's writes apply one by one (`atomicTransactions` is false): the projection runner then marks
+ * each batch and rebuilds a projection a crash left half-applied (projection/standalone-guard.ts).
  */
 export class MongoReadStore implements ReadStore {
   private readonly declared = new Set<string>();
@@ -37,64 +38,18 @@ export class MongoReadStore implements ReadStore {
     );
   }
 
-  async declare(specs: readonly CollectionSpec[]): Promise<void> {
+  async declare(specs: readonly CollectionSpec[], options: DeclareOptions = {}): Promise<void> {
+    const reconcile = options.reconcileIndexes ?? true;
     for (const spec of specs) {
       try {
         await this.db.createCollection(spec.name);
       } catch (error) {
+        // Another process (or an earlier start) created it: fine.
         if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
       }
-      await this.reconcileIndexes(spec);
+      await declareIndexes(this.db.collection(spec.name), spec, reconcile);
       this.specs.set(spec.name, spec);
       this.declared.add(spec.name);
-    }
-  }
-
-  /**
-   * Makes the collection's indexes exactly the declared ones (listIndexes): an index the
-   * declaration no longer lists is dropped, one whose key or options changed is dropped and built
-   * again. Unique indexes are plain ones: MongoDB indexes a missing field as null, so null and
-   * missing are one value (the SQLite adapter does the same). Non-unique indexes end with `_id`,
-   * like the SQLite ones, so a sort ending with the `_id` tie-breaker is answered in index order.
-   */
-  private async reconcileIndexes(spec: CollectionSpec): Promise<void> {
-    const driver = this.db.collection(spec.name);
-    const wanted = new Map(
-      (spec.indexes ?? []).map((index) => {
-        const key: Record<string, 1 | -1> = { ...index.fields };
-        if (!index.unique && !('_id' in key)) key['_id'] = 1;
-        return [indexName(spec.name, index), { key, unique: index.unique === true }] as const;
-      }),
-    );
-    const existing = (await driver.listIndexes().toArray()) as Array<{
-      name: string;
-      key: Record<string, unknown>;
-      unique?: boolean;
-      sparse?: boolean;
-      partialFilterExpression?: unknown;
-    }>;
-    const current = new Set<string>();
-    for (const index of existing) {
-      if (index.name === '_id_') continue;
-      const want = wanted.get(index.name);
-      const same =
-        want !== undefined &&
-        sameKey(index.key, want.key) &&
-        (index.unique === true) === want.unique &&
-        !index.sparse &&
-        index.partialFilterExpression === undefined;
-      if (same) current.add(index.name);
-      else await driver.dropIndex(index.name);
-    }
-    for (const [name, want] of wanted) {
-      if (current.has(name)) continue;
-      try {
-        await driver.createIndex(want.key, { name, ...(want.unique ? { unique: true } : {}) });
-      } catch (error) {
-        if (error instanceof MongoServerError && error.code === 11000)
-          throw new DuplicateKeyError(spec.name, { cause: error });
-        throw error;
-      }
     }
   }
 
@@ -104,7 +59,12 @@ export class MongoReadStore implements ReadStore {
     if (!this.atomicTransactions) return body({ collection: (name) => this.collection(name) });
     const session = this.client.startSession();
     try {
-      // withTransaction retries the body on transient errors; a retried body starts from a clean slate.
+      // The driver's withTransaction runs the body again (from a clean slate, after a short backoff)
+      // while it throws a MongoError labelled TransientTransactionError (a WriteConflict, a failover),
+      // and the commit again while it fails with UnknownTransactionCommitResult, for up to 120 s in
+      // all; applyEvents lets labelled errors through unwrapped for that. What still fails reaches
+      // the projection runner, which applies the batch again later with backoff.
+      // Reads inside go to the primary: the driver refuses another read preference in a transaction.
       return await session.withTransaction(() =>
         body({
           collection: <T extends Doc = AnyDoc>(name: string) =>
@@ -131,7 +91,8 @@ export class MongoReadStore implements ReadStore {
       } catch (error) {
         if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
       }
-      await this.declare([spec]);
+      // A fresh collection has nothing to reconcile: create, tolerating a concurrent declare.
+      await this.declare([spec], { reconcileIndexes: false });
     }
   }
 
@@ -143,10 +104,4 @@ export class MongoReadStore implements ReadStore {
     if (!this.declared.has(name))
       throw new Error(`Collection ${name} is not declared; call readStore.declare() first`);
   }
-}
-
-/** Same fields, same order, same directions (the server may report 1 as 1.0 or Int32). */
-function sameKey(actual: Record<string, unknown>, wanted: Record<string, 1 | -1>): boolean {
-  const a = Object.entries(actual).map(([field, dir]) => [field, Number(dir)]);
-  return JSON.stringify(a) === JSON.stringify(Object.entries(wanted));
 }

@@ -2,6 +2,7 @@ import type { RecordedEvent } from '@tollgate/event-store/event-store.port';
 import type { ReadStore, ReadStoreSession } from '../read-store.port';
 import { BatchWrites } from './batch-writes';
 import type { Projection } from './projection';
+import { errorLabels } from './store-errors';
 
 /** A projection failed on a batch; `cause` is its error. */
 export class ProjectionFailure extends Error {
@@ -42,6 +43,10 @@ export async function applyEvents(
     }
     await writes.flush(session);
   } catch (error) {
+    // A labelled store error (MongoDB's TransientTransactionError on a write conflict or failover)
+    // passes unwrapped: the driver's withTransaction retries the body only for a MongoError that
+    // carries the label itself, and the runner's backoff recognises it the same way.
+    if (errorLabels(error).length > 0) throw error;
     throw error instanceof ProjectionFailure
       ? error
       : new ProjectionFailure(

@@ -9,7 +9,7 @@ export interface ProjectionHostOptions {
   readonly retryDelayMs?: number;
   /** See ProjectionRunnerOptions.livePacingMs. */
   readonly livePacingMs?: number;
-  /** Runner errors after start-up and listener errors. Default: console.error. */
+  /** Errors the runner retries (after start-up; transient store errors during it) and listener errors. Default: console.error. */
   readonly onError?: (projection: string, error: Error) => void;
 }
 

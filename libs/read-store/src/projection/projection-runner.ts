@@ -9,6 +9,8 @@ import type { ReadStore } from '../read-store.port';
 import { applyEvents, ProjectionFailure } from './apply-events';
 import { checkpointCollection, CHECKPOINTS, readCheckpoint, writeCheckpoint } from './checkpoint';
 import type { Projection } from './projection';
+import { clearInBatch, markInBatch } from './standalone-guard';
+import { isTransientStoreError } from './store-errors';
 
 export type AppliedListener = (projection: string, events: readonly RecordedEvent[]) => void;
 
@@ -21,7 +23,11 @@ export interface ProjectionRunnerOptions {
   readonly onError?: (projection: string, error: Error) => void;
   /** Write a projection's checkpoint after this many events of other types even when nothing applied (default 1000). */
   readonly checkpointEvery?: number;
-  /** First delay before resubscribing after an error; doubles up to 30 s (default 1000). */
+  /**
+   * First delay before resubscribing after an error; doubles up to 30 s (default 1000). Transient
+   * read-store errors (MongoDB's labelled ones, no server selectable) are retried this way while
+   * catching up at start-up too; any other error there rejects `caughtUp`.
+   */
   readonly retryDelayMs?: number;
   /**
    * Once caught up, after a batch with frequent events, the next waits this many ms (default 0:
@@ -66,7 +72,13 @@ export interface ProjectionProgress {
  *
  * A projection that throws rolls its whole batch back, for every projection: they all wait (no read
  * model runs ahead of the others on the shared position) while the runner reports the failing one by
- * name and retries with backoff; while catching up at start-up it rejects `caughtUp` instead.
+ * name and retries with backoff; while catching up at start-up it rejects `caughtUp` instead, unless
+ * the error is the read store's transient kind (a failover outlasting the driver's own retries),
+ * which is retried with backoff there too.
+ *
+ * On a store without atomic transactions each batch is marked in the checkpoints of the projections
+ * it writes before it starts (standalone-guard.ts); a projection still marked at start-up or after a
+ * failed batch is rebuilt from the log, so a batch that landed in part is never replayed on top.
  */
 export class ProjectionRunner {
   /** Resolves once everything in the log at start time is applied; rejects if that fails. */
@@ -144,18 +156,7 @@ export class ProjectionRunner {
       ...this.members.flatMap((m) => m.projection.collections),
       checkpointCollection,
     ]);
-    for (const member of this.members) {
-      const { projection } = member;
-      const checkpoint = await readCheckpoint(readStore, projection.name);
-      if (checkpoint && checkpoint.version === projection.version) {
-        member.position = checkpoint.position;
-      } else {
-        // New projection, new version or lost checkpoint: the read model is rebuilt from the log.
-        await readStore.drop(projection.collections.map((c) => c.name));
-        await readStore.collection(CHECKPOINTS).delete(projection.name);
-      }
-    }
-    this.current = this.oldestMemberPosition();
+    await this.loadCheckpoints();
     const head = await this.eventStore.headPosition();
     if (head === null || this.hasReached(head)) this.markCaughtUp();
     else {
@@ -178,6 +179,27 @@ export class ProjectionRunner {
     await this.subscription?.stop();
     this.subscription = undefined;
     await this.inflight;
+  }
+
+  /** Positions from the stored checkpoints; a projection that cannot resume is reset for a replay. */
+  private async loadCheckpoints(): Promise<void> {
+    const { readStore } = this;
+    for (const member of this.members) {
+      const { projection } = member;
+      const checkpoint = await readCheckpoint(readStore, projection.name);
+      if (checkpoint && checkpoint.version === projection.version && !checkpoint.dirty) {
+        // After a failed batch the position in memory may be ahead (events it had no use for).
+        member.position ??= checkpoint.position;
+      } else {
+        // New projection, new version, lost checkpoint or a batch that may have landed in part:
+        // the read model is rebuilt from the log.
+        await readStore.drop(projection.collections.map((c) => c.name));
+        await readStore.collection(CHECKPOINTS).delete(projection.name);
+        member.position = null;
+        member.appliedAt = null;
+      }
+    }
+    this.current = this.oldestMemberPosition();
   }
 
   private oldestMemberPosition(): Position | null {
@@ -249,6 +271,11 @@ export class ProjectionRunner {
         work.push({ member, relevant });
     }
     if (work.length > 0) {
+      const { atomicTransactions } = this.readStore;
+      const writing = work
+        .filter((w) => w.relevant.length > 0)
+        .map((w) => w.member.projection.name);
+      if (!atomicTransactions) await markInBatch(this.readStore, writing, last.position);
       await this.readStore.transaction(async (session) => {
         for (const { member, relevant } of work) {
           const { projection } = member;
@@ -262,6 +289,8 @@ export class ProjectionRunner {
           await applyEvents(projection, fresh, session, this.readStore);
           if (!done || comparePositions(last.position, done) > 0) {
             await writeCheckpoint(session, projection.name, last.position, projection.version);
+          } else if (!atomicTransactions && writing.includes(projection.name)) {
+            await clearInBatch(session, projection.name);
           }
         }
       });
@@ -298,7 +327,7 @@ export class ProjectionRunner {
   private fail(error: Error): void {
     this.subscription = undefined;
     if (this.stopped) return;
-    if (!this.isCaughtUp) {
+    if (!this.isCaughtUp && !isTransientStoreError(error)) {
       // At start-up a failing projection is a bug to surface, not to retry forever in the background.
       this.stopped = true;
       this.rejectCaughtUp(
@@ -310,8 +339,29 @@ export class ProjectionRunner {
     }
     if (error instanceof ProjectionFailure) this.report(error.projection, error.cause);
     else this.report(SUBSCRIPTION, error);
-    this.retryTimer = setTimeout(() => this.subscribe(), this.retryMs);
+    this.retryTimer = setTimeout(() => {
+      this.inflight = this.resume();
+    }, this.retryMs);
     this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+  }
+
+  /**
+   * Resubscribes after a failed batch. Without atomic transactions the batch may have landed in
+   * part: the projections it marked are reset first, and the subscription restarts from the oldest
+   * position (the others skip what they already have).
+   */
+  private async resume(): Promise<void> {
+    if (this.stopped) return;
+    if (!this.readStore.atomicTransactions) {
+      try {
+        await this.loadCheckpoints();
+      } catch (error) {
+        this.fail(error as Error);
+        return;
+      }
+      if (this.stopped) return;
+    }
+    this.subscribe();
   }
 
   private report(name: string, error: Error): void {

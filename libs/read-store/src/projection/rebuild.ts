@@ -4,6 +4,7 @@ import type { ReadStore, ReadStoreSession } from '../read-store.port';
 import { applyEvents } from './apply-events';
 import { checkpointCollection, CHECKPOINTS, writeCheckpoint } from './checkpoint';
 import type { Projection } from './projection';
+import { markInBatch } from './standalone-guard';
 
 export interface RebuildOptions {
   /**
@@ -28,7 +29,8 @@ export interface RebuildResult {
 /**
  * Rebuilds read models offline (gateway stopped): drops their collections and checkpoints, then replays
  * the log up to its current head in pages, one transaction per page including the checkpoints, so an
- * interrupted rebuild resumes from where it stopped when the runners start.
+ * interrupted rebuild resumes from where it stopped when the runners start (on a store without
+ * atomic transactions: the runners rebuild what the interrupted page had marked).
  */
 export async function rebuildProjections(
   eventStore: EventStore,
@@ -73,6 +75,14 @@ export async function rebuildProjections(
   };
   for await (const events of pages()) {
     const counts = new Map<string, number>();
+    // Without atomic transactions a page interrupted half-way stays marked: the runners then
+    // rebuild those projections instead of replaying the page on top of its first half.
+    if (!readStore.atomicTransactions)
+      await markInBatch(
+        readStore,
+        projections.map((p) => p.name),
+        events[events.length - 1]!.position,
+      );
     await readStore.transaction(async (session) => {
       counts.clear(); // a retried transaction starts over
       for (const { projection, types } of handlers) {

@@ -4,6 +4,7 @@ import type {
   Collection,
   CollectionSpec,
   AnyDoc,
+  DeclareOptions,
   Doc,
   ReadStore,
   ReadStoreSession,
@@ -99,7 +100,12 @@ export class SqliteReadStore implements ReadStore {
     return new SqliteCollection<T>(name, this.storeAccess);
   }
 
-  async declare(specs: readonly CollectionSpec[]): Promise<void> {
+  /**
+   * Always reconciles (`reconcileIndexes` is accepted and has no effect): one SQLite file belongs to
+   * one DATA_DIR on one machine, and the schema changes run in one write transaction, so
+   * processes sharing the file take turns and none can see a half-reconciled table.
+   */
+  async declare(specs: readonly CollectionSpec[], _options?: DeclareOptions): Promise<void> {
     this.checkNotInsideTransaction();
     const searches = await this.mutex.run(() =>
       this.writer.transaction(() =>
