@@ -43,7 +43,7 @@ export function fakeLeaseCollection(
     });
 
   const apply = (update: Document | Document[], row: Row): void => {
-    const stages: Document[] = Array.isArray(update) ? update : [update];
+    const stages = (Array.isArray(update) ? update : [update]) as Document[];
     for (const stage of stages) {
       const set = (stage as { $set?: Document }).$set;
       if (!set || Object.keys(stage).length !== 1) throw new Error('fake leases: $set only');
