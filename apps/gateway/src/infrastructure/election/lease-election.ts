@@ -35,7 +35,8 @@ export class LeaseElection implements Election {
     readonly holder: string,
     private readonly options: LeaseElectionOptions,
   ) {
-    this.now = options.now ?? Date.now;
+    // Monotonic: a wall clock set back must not stretch a confirmation.
+    this.now = options.now ?? (() => performance.now());
   }
 
   get held(): boolean {
