@@ -1,5 +1,6 @@
 import { SqliteEventStore } from '@tollgate/event-store';
 import { EventStoreLease, LEASE_TAKEN, leaseStreamId } from './event-store-lease';
+import { LeaseElection } from './lease-election';
 
 const TTL = 1000;
 
@@ -67,4 +68,39 @@ describe('EventStoreLease (over the SQLite event store)', () => {
     ]);
     expect(results.filter((r) => r !== null)).toHaveLength(1);
   });
+
+  it('elects one scheduler of two machines, and the other takes over when the holder stops', async () => {
+    const ttlMs = 90;
+    const fail = (error: Error) => {
+      throw error;
+    };
+    const a = new LeaseElection(new EventStoreLease(store), 'scheduler', 'a', {
+      ttlMs,
+      onError: fail,
+    });
+    a.start();
+    await until(() => a.held);
+    const b = new LeaseElection(new EventStoreLease(store), 'scheduler', 'b', {
+      ttlMs,
+      onError: fail,
+    });
+    b.start();
+    const first = a.token!;
+    // Several renewals later, still a alone.
+    await until(async () => (await store.streamRevision(leaseStreamId('scheduler')))! >= first + 3);
+    expect(b.held).toBe(false);
+
+    await a.release();
+    await until(() => b.held);
+    expect(b.token).toBeGreaterThan(first);
+    await b.release();
+  });
 });
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
