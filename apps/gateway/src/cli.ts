@@ -1,6 +1,8 @@
 import { serializePosition } from '@tollgate/event-store';
 import { formatProgressBar, rebuildProjections } from '@tollgate/read-store';
 import { loadConfig } from './config/app-config';
+import { openLeases } from './infrastructure/election/open-leases';
+import { takeProjectorLease } from './infrastructure/election/rebuild-lease';
 import { openStores } from './infrastructure/open-stores';
 import { setOptionOffline } from './options/set-option-offline';
 import { ALL_PROJECTIONS, serverProjections } from './projection-registry';
@@ -10,12 +12,26 @@ import { runImport } from './import/run-import';
 import { ImportRefused } from './import/source-database';
 import { registerServerMessages } from './server-messages';
 
-/** `node dist/apps/gateway/src/cli.js projections:rebuild` — run with the gateway stopped. */
+/**
+ * `node dist/apps/gateway/src/cli.js projections:rebuild`. With an embedded store it holds DATA_DIR
+ * alone (the gateways stopped); on a shared read store (READ_STORE_URL) it holds the projector
+ * lease instead, and refuses while a live projector holds it.
+ */
 async function rebuild(): Promise<void> {
   const config = loadConfig();
   const stores = await openStores(config);
-  const { eventStore, readStore } = stores;
+  const { eventStore } = stores;
+  let readStore = stores.readStore;
+  const leases = config.readStoreUrl ? await openLeases(config, eventStore) : null;
+  let lease: { release(): Promise<void> } | undefined;
   try {
+    if (leases) {
+      const taken = await takeProjectorLease(leases.port, readStore, (error) =>
+        console.error(`projector lease: ${error.message}`),
+      );
+      lease = taken;
+      readStore = taken.store;
+    }
     const started = Date.now();
     const result = await rebuildProjections(eventStore, readStore, serverProjections(config), {
       onProgress: (done, total) =>
@@ -29,6 +45,8 @@ async function rebuild(): Promise<void> {
       `Rebuilt from ${result.events} events in ${Date.now() - started} ms (${perProjection})`,
     );
   } finally {
+    await lease?.release();
+    await leases?.close();
     await stores.close();
   }
 }
@@ -72,7 +90,13 @@ async function ledgerVerify(): Promise<void> {
   const config = loadConfig();
   const stores = await openStores(config);
   try {
-    await stores.readStore.declare(ALL_PROJECTIONS.flatMap((p) => p.collections));
+    // Reads only: the indexes are the projector's to reconcile.
+    await stores.readStore.declare(
+      ALL_PROJECTIONS.flatMap((p) => p.collections),
+      {
+        reconcileIndexes: false,
+      },
+    );
     const book = new BalanceBook();
     const types = new Set<string>(book.eventTypes);
     const report = await verifyLedger(stores.eventStore, stores.readStore, {

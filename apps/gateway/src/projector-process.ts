@@ -1,23 +1,38 @@
 /**
  * The projector process, wired here at the composition root beside the projection registry: the
  * read models written by a process of their own (`apps/projector`, docs/scale-out.md). It joins
- * DATA_DIR like a scale-out gateway and projects once it holds DATA_DIR/projector.lock.
+ * DATA_DIR like a scale-out gateway and projects while it holds the projector election
+ * (DATA_DIR/projector.lock, or the projector lease when the read store is shared across machines).
  */
 import { Logger } from '@nestjs/common';
 import { loadConfig } from './config/app-config';
-import { startElection } from './infrastructure/create-projections';
-import type { LockElection } from './infrastructure/lock-election';
+import { projectorReadStore, startElection } from './infrastructure/create-projections';
+import type { Election } from './infrastructure/election/election';
+import { LeaseLostError } from './infrastructure/election/lease.port';
+import { openLeases } from './infrastructure/election/open-leases';
 import { openStores } from './infrastructure/open-stores';
 import { RecordingProjectionHost } from './infrastructure/recording-projection-host';
 import { serverProjections } from './projection-registry';
 
 const logger = new Logger('Projector');
 
-function elected(election: LockElection | null): Promise<void> {
-  if (!election) return Promise.resolve();
-  if (!election.held) logger.log('Waiting for DATA_DIR/projector.lock (another process projects)');
+function elected(election: Election | null): Promise<void> {
+  if (!election || election.held) return Promise.resolve();
+  logger.log('Waiting for the projector election (another process projects)');
   return new Promise((resolve) => election.onWon(resolve));
 }
+
+/** Resolves when this tenure ends: the lease lost, or a write refused by its fence. */
+function tenureEnd(election: Election | null): { ended: Promise<string>; end(why: string): void } {
+  let end!: (why: string) => void;
+  const ended = new Promise<string>((resolve) => (end = resolve));
+  const off = election?.onLost(() => end('the projector lease was lost'));
+  void ended.then(() => off?.());
+  return { ended, end };
+}
+
+const leaseLost = (error: unknown): boolean =>
+  error instanceof LeaseLostError || (error as Error).cause instanceof LeaseLostError;
 
 /** Runs the projector until SIGTERM or SIGINT; throws when it cannot start. */
 export async function runProjector(): Promise<void> {
@@ -34,32 +49,52 @@ export async function runProjector(): Promise<void> {
     },
     'shared',
   );
-  const election = startElection(config, 'projector');
-  const projecting: { host?: RecordingProjectionHost } = {}; // set once elected
+  const leases = await openLeases(config, stores.eventStore);
+  const election = startElection(config, 'projector', leases?.port ?? null);
+  const projecting: { host?: RecordingProjectionHost } = {}; // set while elected
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.log(`${signal}: stopping`);
     await projecting.host?.stop();
-    election?.release();
+    await election?.release();
+    await leases?.close();
     await stores.close();
     process.exit(process.exitCode ?? 0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
-  await elected(election);
-  if (stopping) return;
-  const started = Date.now();
   const projections = serverProjections(config);
-  const host = new RecordingProjectionHost(stores.eventStore, stores.readStore, projections, {
-    onError: (name, error) => logger.error(`${name}: ${error.stack ?? error.message}`),
-    livePacingMs: config.projectionPacingMs,
-  });
-  projecting.host = host;
-  await host.start();
-  logger.log(
-    `Projecting ${projections.length} read models (caught up in ${Date.now() - started} ms; data: ${config.dataDir})`,
-  );
+  // One tenure per win: a lost lease stops the host, and the process waits for its next win.
+  for (;;) {
+    await elected(election);
+    if (stopping) return;
+    const tenure = tenureEnd(election);
+    const started = Date.now();
+    const fenced = projectorReadStore(stores.readStore, election, () =>
+      tenure.end('a write was refused: another process holds the projector lease'),
+    );
+    const host = new RecordingProjectionHost(stores.eventStore, fenced.store, projections, {
+      onError: (name, error) => logger.error(`${name}: ${error.stack ?? error.message}`),
+      livePacingMs: config.projectionPacingMs,
+    });
+    projecting.host = host;
+    try {
+      await fenced.raise();
+      await host.start();
+      logger.log(
+        `Projecting ${projections.length} read models (caught up in ${Date.now() - started} ms; data: ${config.dataDir})`,
+      );
+    } catch (error) {
+      if (!leaseLost(error)) throw error;
+      tenure.end('the projector lease was taken while starting');
+    }
+    const why = await tenure.ended;
+    if (stopping) return;
+    logger.error(`Stopping the projections (${why}); waiting to be elected again`);
+    await host.stop();
+    projecting.host = undefined;
+  }
 }

@@ -25,3 +25,10 @@ export {
   type RebuildOptions,
   type RebuildResult,
 } from './projection/rebuild';
+export {
+  MongoLease,
+  connectMongoLease,
+  LEASES_COLLECTION,
+  type LeaseCollection,
+  type LeaseDoc,
+} from './mongo/mongo-lease';

@@ -37,10 +37,13 @@ export class ChannelTestSchedule implements OnApplicationBootstrap, OnApplicatio
   onApplicationBootstrap(): void {
     if (this.periodMs <= 0) return;
     // In scale-out only the elected process runs the schedule (from when it wins the election).
-    this.gate.whenElected(() => {
-      this.logger.log(`testing every channel every ${this.periodMs / 60_000} min`);
-      this.scheduleNext();
-    });
+    this.gate.whenElected(
+      () => {
+        this.logger.log(`testing every channel every ${this.periodMs / 60_000} min`);
+        this.scheduleNext();
+      },
+      () => clearTimeout(this.timer),
+    );
   }
 
   onApplicationShutdown(): void {
@@ -49,12 +52,15 @@ export class ChannelTestSchedule implements OnApplicationBootstrap, OnApplicatio
   }
 
   private scheduleNext(): void {
-    if (this.stopped) return;
+    // Not elected any more: the next win starts the schedule again (one timer: the old one goes).
+    clearTimeout(this.timer);
+    if (this.stopped || !this.gate.mayRun()) return;
     this.timer = setTimeout(() => void this.run(), this.periodMs);
     this.timer.unref();
   }
 
   private async run(): Promise<void> {
+    if (!this.gate.mayRun()) return;
     try {
       await this.tasks.testAll(systemMeta());
     } catch (error) {

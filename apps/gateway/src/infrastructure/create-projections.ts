@@ -5,23 +5,68 @@ import { ProjectionHost, type Projection, type ReadStore } from '@tollgate/read-
 import type { AppConfig } from '../config/app-config';
 import { projectionMode } from '../config/projection-mode';
 import { ElectedProjections } from './elected-projections';
+import type { Election } from './election/election';
+import {
+  ELECTION_LEASE_TTL_MS,
+  electionEngine,
+  type ElectedRole,
+} from './election/election-engine';
+import { FencedReadStore } from './election/fenced-read-store';
+import { holderId } from './election/holder-id';
+import { LeaseElection } from './election/lease-election';
+import type { LeasePort } from './election/lease.port';
 import { FollowerProjections } from './follower-projections';
 import type { HotCache } from './hot-caches/hot-cache';
 import { LockElection } from './lock-election';
 import { RecordingProjectionHost } from './recording-projection-host';
 
-/** The scale-out roles, each elected on its own lock file in DATA_DIR (docs/scale-out.md). */
-export type ElectedRole = 'projector' | 'scheduler';
+export type { ElectedRole } from './election/election-engine';
 
-/** In scale-out, the election for `role` on DATA_DIR/<role>.lock, tried at once; null alone. */
-export function startElection(config: AppConfig, role: ElectedRole): LockElection | null {
+/**
+ * In scale-out, the election for `role`, tried at once: on DATA_DIR/<role>.lock, or on the shared
+ * engine's lease (see electionEngine; `leases` is that engine's, null with embedded stores). Null
+ * alone.
+ */
+export function startElection(
+  config: AppConfig,
+  role: ElectedRole,
+  leases: LeasePort | null,
+): Election | null {
   if (!config.scaleOut) return null;
   const logger = new Logger('Election');
-  const election = new LockElection(join(config.dataDir, `${role}.lock`), (error) =>
-    logger.error(`${role}.lock: ${error.message}`),
-  );
+  const engine = electionEngine(config, role);
+  const election =
+    engine === 'file-lock' || !leases
+      ? new LockElection(join(config.dataDir, `${role}.lock`), (error) =>
+          logger.error(`${role}.lock: ${error.message}`),
+        )
+      : new LeaseElection(leases, role, holderId(), {
+          ttlMs: ELECTION_LEASE_TTL_MS,
+          onError: (error) => logger.error(`${role} lease: ${error.message}`),
+        });
+  if (election instanceof LeaseElection) {
+    election.onWon(() =>
+      logger.log(`${role} lease won by ${election.holder} (token ${election.token})`),
+    );
+    election.onLost(() => logger.error(`${role} lease lost by ${election.holder}`));
+  }
   election.start();
   return election;
+}
+
+/**
+ * The read store the elected projector writes through: fenced by its lease's token when elected
+ * on a lease (a stale holder's batches are refused), the store itself under a file lock.
+ */
+export function projectorReadStore(
+  readStore: ReadStore,
+  election: Election | null,
+  onFenced: () => void,
+): { store: ReadStore; raise(): Promise<void> } {
+  if (!(election instanceof LeaseElection))
+    return { store: readStore, raise: () => Promise.resolve() };
+  const store = new FencedReadStore(readStore, election.role, () => election.token, onFenced);
+  return { store, raise: () => store.raise() };
 }
 
 /**
@@ -33,17 +78,17 @@ export function createProjections(
   readStore: ReadStore,
   config: AppConfig,
   feed: { register(cache: HotCache): void },
-  election: LockElection | null,
+  election: Election | null,
   projections: readonly Projection[],
 ): ProjectionHost | FollowerProjections | ElectedProjections {
   const logger = new Logger('Projections');
   const onError = (name: string, error: Error) =>
     logger.error(`${name}: ${error.stack ?? error.message}`);
   const options = { onError, livePacingMs: config.projectionPacingMs };
-  const host = () =>
+  const host = (store = readStore) =>
     config.scaleOut
-      ? new RecordingProjectionHost(eventStore, readStore, projections, options)
-      : new ProjectionHost(eventStore, readStore, projections, options);
+      ? new RecordingProjectionHost(eventStore, store, projections, options)
+      : new ProjectionHost(eventStore, store, projections, options);
   const follower = () =>
     new FollowerProjections(eventStore, readStore, feed, projections, {
       log: (line) => logger.log(line),
@@ -53,5 +98,17 @@ export function createProjections(
   const mode = projectionMode(config);
   if (mode === 'project') return host();
   if (mode === 'follow' || !election) return follower();
-  return new ElectedProjections(follower(), election, host, logger);
+  const elected: ElectedProjections = new ElectedProjections(
+    follower,
+    election,
+    async () => {
+      const fenced = projectorReadStore(readStore, election, () =>
+        elected.stepDown('a write was refused: another process holds the projector lease'),
+      );
+      await fenced.raise();
+      return host(fenced.store);
+    },
+    logger,
+  );
+  return elected;
 }

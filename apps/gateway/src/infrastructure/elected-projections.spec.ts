@@ -58,7 +58,7 @@ describe('ElectedProjections', () => {
       { log: () => undefined, warn: () => undefined, onError: fail },
     );
     projections = new ElectedProjections(
-      follower,
+      () => follower,
       election,
       () => new RecordingProjectionHost(events, read, PROJECTIONS, { onError: fail }),
       { log: () => undefined, error: (line) => fail('', new Error(line)) },
@@ -66,7 +66,7 @@ describe('ElectedProjections', () => {
   });
   afterEach(async () => {
     await projections.stop();
-    election.release();
+    await election.release();
     await holder.kill();
     await events.close();
     await read.close();

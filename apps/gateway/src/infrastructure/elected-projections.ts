@@ -1,7 +1,8 @@
 import type { Position, RecordedEvent } from '@tollgate/event-store';
 import type { AppliedListener, ProjectionHost } from '@tollgate/read-store';
+import type { Election } from './election/election';
+import { LeaseLostError } from './election/lease.port';
 import type { FollowerProjections } from './follower-projections';
-import type { LockElection } from './lock-election';
 
 type Projections = FollowerProjections | ProjectionHost;
 
@@ -11,18 +12,23 @@ export interface ElectedProjectionsLog {
 }
 
 /**
- * PROJECTIONS=auto in scale-out on the embedded read store: follows the elected projector until
- * this process wins DATA_DIR/projector.lock, then starts its own ProjectionHost and answers from
- * it. Listeners registered here keep working across the switch.
+ * PROJECTIONS=auto in scale-out: follows the elected projector until this process wins the
+ * projector election (DATA_DIR/projector.lock, or the projector lease across machines), then starts
+ * its own ProjectionHost and answers from it. A lost lease (or a write refused by its fence) stops
+ * the host and makes this process a follower again, until it wins again. Listeners registered here
+ * keep working across the switches.
  */
 export class ElectedProjections {
   /** For the metrics, which keep this object: whichever side answers now. */
   readonly runner = { progress: () => this.active.runner.progress() };
 
   private active: Projections;
+  private follower: FollowerProjections;
   private starting: ProjectionHost | undefined;
   private host: ProjectionHost | undefined;
   private switching: Promise<void> | undefined;
+  /** Take-overs and step-downs, one after the other. */
+  private transitions: Promise<void> = Promise.resolve();
   private readonly advanceListeners = new Set<() => void>();
   private readonly appliedListeners = new Set<AppliedListener>();
   private projecting!: () => void;
@@ -30,23 +36,22 @@ export class ElectedProjections {
   private stopped = false;
 
   constructor(
-    private readonly follower: FollowerProjections,
-    private readonly election: LockElection,
-    private readonly createHost: () => ProjectionHost,
+    private readonly createFollower: () => FollowerProjections,
+    private readonly election: Election,
+    /** Resolves once the host may start (a lease's fence is raised first). */
+    private readonly createHost: () => ProjectionHost | Promise<ProjectionHost>,
     private readonly logger: ElectedProjectionsLog,
   ) {
-    this.active = follower;
-    follower.onAdvance(() => {
-      if (this.active === follower) this.advanced();
-    });
-    follower.onApplied((name, events) => this.applied(name, events));
+    this.follower = this.follow();
+    this.active = this.follower;
   }
 
   /** Resolves once the side answering has caught up with the log (see both sides' `start`). */
   async start(): Promise<void> {
     let booted = false;
+    this.election.onLost(() => this.stepDown('the projector lease was lost'));
     this.election.onWon(() => {
-      this.switching ??= this.takeOver();
+      this.switching ??= this.enqueue(() => this.takeOver());
       if (booted)
         void this.switching.catch((error: Error) =>
           this.logger.error(
@@ -86,25 +91,72 @@ export class ElectedProjections {
     this.stopped = true;
     await this.starting?.stop();
     await this.switching?.catch(() => undefined);
+    await this.transitions;
     await this.follower.stop();
     await this.host?.stop();
   }
 
-  private async takeOver(): Promise<void> {
+  /**
+   * A write of this process's projector was refused by its lease's fence (another process holds
+   * the role now): stop projecting and follow; the election tries again once its lease is lost.
+   */
+  stepDown(reason: string): void {
     if (this.stopped) return;
-    this.logger.log(
-      'Elected projector (DATA_DIR/projector.lock): this process now writes the read models',
+    void this.enqueue(async () => {
+      const host = this.host;
+      if (!host || this.stopped) return;
+      this.logger.error(`Stopping the projections (${reason}): this process follows again`);
+      this.host = undefined;
+      this.switching = undefined;
+      this.follower = this.follow();
+      this.active = this.follower;
+      await host.stop();
+      await this.follower.start();
+    }).catch((error: Error) =>
+      this.logger.error(`Following again: ${error.stack ?? error.message}`),
     );
+  }
+
+  private follow(): FollowerProjections {
+    const follower = this.createFollower();
+    follower.onAdvance(() => {
+      if (this.active === follower) this.advanced();
+    });
+    follower.onApplied((name, events) => {
+      if (this.active === follower) this.applied(name, events);
+    });
+    return follower;
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    const next = this.transitions.then(step);
+    this.transitions = next.catch(() => undefined);
+    return next;
+  }
+
+  private async takeOver(): Promise<void> {
+    if (this.stopped || this.host) return;
+    this.logger.log('Elected projector: this process now writes the read models');
     // The follower hands over what the last head covers; the host applies (and reports) the rest.
     await this.follower.stop();
-    const host = this.createHost();
-    host.onAdvance(() => this.advanced());
-    host.onApplied((name, events) => this.applied(name, events));
-    this.starting = host;
+    let host: ProjectionHost | undefined;
     try {
+      host = await this.createHost();
+      host.onAdvance(() => this.advanced());
+      host.onApplied((name, events) => this.applied(name, events));
+      this.starting = host;
       await host.start();
     } catch (error) {
-      this.election.release();
+      if (isLeaseLost(error)) {
+        await host?.stop();
+        // Taken by another process meanwhile: follow, and let the election try again.
+        this.switching = undefined;
+        this.follower = this.follow();
+        this.active = this.follower;
+        void this.follower.start().catch(() => undefined);
+        return;
+      }
+      void this.election.release();
       if (this.stopped) return;
       throw error;
     } finally {
@@ -122,4 +174,9 @@ export class ElectedProjections {
   private applied(name: string, events: readonly RecordedEvent[]): void {
     for (const listener of [...this.appliedListeners]) listener(name, events);
   }
+}
+
+function isLeaseLost(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) if (e instanceof LeaseLostError) return true;
+  return false;
 }

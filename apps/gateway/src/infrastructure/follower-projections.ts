@@ -73,11 +73,12 @@ export class FollowerProjections {
 
   /** Resolves once the projector head has reached the log head of now (bounded). */
   async start(): Promise<void> {
-    // The query handlers read these collections; declaring is idempotent beside the projector.
-    await this.readStore.declare([
-      ...this.projections.flatMap((p) => p.collections),
-      { name: CHECKPOINTS },
-    ]);
+    // The query handlers read these collections; declaring is idempotent beside the projector,
+    // which alone reconciles the indexes (a follower of another version must not drop them).
+    await this.readStore.declare(
+      [...this.projections.flatMap((p) => p.collections), { name: CHECKPOINTS }],
+      { reconcileIndexes: false },
+    );
     const target = await this.eventStore.headPosition();
     await this.refresh();
     if (target && !this.hasReached(target)) {

@@ -6,3 +6,7 @@ export const PROJECTION_HOST = Symbol('PROJECTION_HOST');
 export const STORES = Symbol('STORES');
 /** The read models this process projects (given by the composition root). */
 export const PROJECTIONS = Symbol('PROJECTIONS');
+/** The lease engine of a scale-out deployment on shared engines; null otherwise (file locks). */
+export const LEASES = Symbol('LEASES');
+/** The projector election of a PROJECTIONS=auto scale-out gateway; null otherwise. */
+export const PROJECTOR_ELECTION = Symbol('PROJECTOR_ELECTION');

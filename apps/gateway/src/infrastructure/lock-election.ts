@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Election } from './election/election';
 import { lockExclusively } from './sqlite-file-lock';
 
 const RETRY_MS = 500;
@@ -10,7 +11,7 @@ const RETRY_MS = 500;
  * OS drops its lock) one of them takes over. Once won, the lock is held until `release` or the end
  * of the process.
  */
-export class LockElection {
+export class LockElection implements Election {
   private db: Database.Database | null = null;
   private readonly listeners = new Set<() => void>();
   private timer: NodeJS.Timeout | undefined;
@@ -26,6 +27,18 @@ export class LockElection {
     return this.db !== null;
   }
 
+  /** No fencing token: the lock is never lost while this process lives. */
+  readonly token = null;
+
+  confirmed(): boolean {
+    return this.held;
+  }
+
+  /** Never fires: only the end of the process drops the lock, and then nothing is left to stop. */
+  onLost(): () => void {
+    return () => undefined;
+  }
+
   /** Tries now (synchronously), then every retry interval until won. */
   start(): void {
     this.stopped = false;
@@ -39,11 +52,12 @@ export class LockElection {
   }
 
   /** Gives the lock up (shutdown, or a projector that failed to start) and stops trying. */
-  release(): void {
+  release(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     this.db?.close();
     this.db = null;
+    return Promise.resolve();
   }
 
   private attempt(): void {

@@ -38,7 +38,8 @@ export class ProjectorHeadWriter {
 
   /** Removes a head an earlier projector left: its read models may be older (a version bump). */
   async clear(): Promise<void> {
-    await this.readStore.declare([{ name: CHECKPOINTS }]);
+    // Only the collection is needed here: the runner declares (and reconciles) the checkpoints.
+    await this.readStore.declare([{ name: CHECKPOINTS }], { reconcileIndexes: false });
     await this.readStore.transaction((session) =>
       session.collection(CHECKPOINTS).delete(PROJECTOR_HEAD),
     );

@@ -15,33 +15,53 @@ import { StreamCommands } from './stream-commands';
 import { CacheFeed } from './hot-caches/cache-feed';
 import { PendingWrites } from './pending-writes';
 import { APP_CONFIG } from '../config/config.tokens';
-import { EVENT_STORE, PROJECTION_HOST, PROJECTIONS, READ_STORE, STORES } from './injection-tokens';
+import {
+  EVENT_STORE,
+  LEASES,
+  PROJECTION_HOST,
+  PROJECTIONS,
+  PROJECTOR_ELECTION,
+  READ_STORE,
+  STORES,
+} from './injection-tokens';
 import { PasswordHasher } from './password-hasher';
-import { LockElection } from './lock-election';
+import type { Election } from './election/election';
+import { openLeases, type Leases } from './election/open-leases';
+import type { EventStore } from '@tollgate/event-store';
 import { ReadYourWrites } from './read-your-writes';
 import { SchedulerGate } from './scheduler-gate';
 import { SecretBox } from './secret-box';
 import type { Stores } from './open-stores';
 
 const SERVICES: Provider[] = [
+  // Scale-out on shared engines only: alone, or on embedded stores, no lease traffic at all.
+  {
+    provide: LEASES,
+    inject: [APP_CONFIG, EVENT_STORE],
+    useFactory: (config: AppConfig, eventStore: EventStore) =>
+      config.scaleOut ? openLeases(config, eventStore) : null,
+  },
   // Scale-out with PROJECTIONS=auto only (else null): whether this process writes the read models.
   // Never taken by a process that will not project, or it would hold apps/projector off.
   {
-    provide: LockElection,
-    inject: [APP_CONFIG],
-    useFactory: (config: AppConfig) =>
-      projectionMode(config) === 'elect' ? startElection(config, 'projector') : null,
+    provide: PROJECTOR_ELECTION,
+    inject: [APP_CONFIG, LEASES],
+    useFactory: (config: AppConfig, leases: Leases | null) =>
+      projectionMode(config) === 'elect'
+        ? startElection(config, 'projector', leases?.port ?? null)
+        : null,
   },
   {
     provide: PROJECTION_HOST,
-    inject: [EVENT_STORE, READ_STORE, APP_CONFIG, CacheFeed, LockElection, PROJECTIONS],
+    inject: [EVENT_STORE, READ_STORE, APP_CONFIG, CacheFeed, PROJECTOR_ELECTION, PROJECTIONS],
     useFactory: createProjections,
   },
   {
     provide: SchedulerGate,
-    inject: [APP_CONFIG],
-    // Its own lock: a separate projector process (apps/projector) holds projector.lock.
-    useFactory: (config: AppConfig) => new SchedulerGate(startElection(config, 'scheduler')),
+    inject: [APP_CONFIG, LEASES],
+    // Its own election: a separate projector process (apps/projector) holds the projector's.
+    useFactory: (config: AppConfig, leases: Leases | null) =>
+      new SchedulerGate(startElection(config, 'scheduler', leases?.port ?? null)),
   },
   {
     provide: SecretBox,
@@ -102,8 +122,9 @@ export class StorageModule implements OnApplicationShutdown {
     @Inject(STORES) private readonly stores: Stores,
     private readonly hasher: PasswordHasher,
     private readonly pending: PendingWrites,
-    @Inject(LockElection) private readonly election: LockElection | null,
+    @Inject(PROJECTOR_ELECTION) private readonly election: Election | null,
     private readonly scheduler: SchedulerGate,
+    @Inject(LEASES) private readonly leases: Leases | null,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -112,8 +133,9 @@ export class StorageModule implements OnApplicationShutdown {
     await this.hasher.close();
     await this.host.stop();
     // Another scale-out process may take over the projections and the scheduled jobs now.
-    this.election?.release();
-    this.scheduler.release();
+    await this.election?.release();
+    await this.scheduler.release();
+    await this.leases?.close();
     await this.stores.close();
   }
 }

@@ -66,6 +66,8 @@ export class NoticeDelivery implements OnApplicationShutdown {
     lookup: (host) => (this.lookup ?? systemLookup)(host),
   });
   now: () => number = Date.now;
+  /** Whether a scheduled attempt may run here now (the scheduler role in scale-out). */
+  mayAttempt: () => boolean = () => true;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly busy = new Set<string>();
   private stopped = false;
@@ -132,10 +134,15 @@ export class NoticeDelivery implements OnApplicationShutdown {
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
+  /** The scheduler role was lost: the next holder's `resume` retries what is still open. */
+  pause(): void {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.pause();
     await this.guarded.close();
   }
 
@@ -150,7 +157,7 @@ export class NoticeDelivery implements OnApplicationShutdown {
   }
 
   private async attempt(notice: NoticeRaised['data'], attempt: number): Promise<void> {
-    if (this.stopped || this.busy.has(notice.noticeId)) return;
+    if (this.stopped || this.busy.has(notice.noticeId) || !this.mayAttempt()) return;
     this.busy.add(notice.noticeId);
     try {
       const expired = this.now() > notice.raisedTime + this.policy.windowMs;

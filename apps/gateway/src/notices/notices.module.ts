@@ -65,7 +65,16 @@ export class NoticesModule implements OnModuleInit, OnApplicationBootstrap, OnAp
   }
 
   onApplicationBootstrap(): void {
-    this.gate.whenElected(() => void this.goLive());
+    // Deliveries wait for the scheduler role; a process that loses it stops raising and sending.
+    this.delivery.mayAttempt = () => this.gate.mayRun();
+    this.gate.whenElected(
+      () => void this.goLive(),
+      () => {
+        this.live = false;
+        this.alerts.live = false;
+        this.delivery.pause();
+      },
+    );
   }
 
   onApplicationShutdown(): void {

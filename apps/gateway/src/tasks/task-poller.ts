@@ -76,7 +76,10 @@ export class TaskPoller implements OnApplicationBootstrap, OnApplicationShutdown
 
   onApplicationBootstrap(): void {
     // In scale-out only the elected process polls (and times tasks out); POST /api/task/poll works anywhere.
-    this.gate.whenElected(() => this.schedule());
+    this.gate.whenElected(
+      () => this.schedule(),
+      () => clearTimeout(this.timer),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -106,8 +109,11 @@ export class TaskPoller implements OnApplicationBootstrap, OnApplicationShutdown
 
   private schedule(): void {
     const interval = this.config.tasks.pollIntervalMs;
-    if (interval <= 0 || this.stopped) return;
+    // Not elected any more: the next win starts the loop again (one loop: the old timer goes).
+    clearTimeout(this.timer);
+    if (interval <= 0 || this.stopped || !this.gate.mayRun()) return;
     this.timer = setTimeout(() => {
+      if (!this.gate.mayRun()) return;
       void this.pollNow()
         .catch((error: unknown) => this.logger.error(`task poll: ${String(error)}`))
         .finally(() => this.schedule());
