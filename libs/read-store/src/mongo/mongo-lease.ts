@@ -83,6 +83,8 @@ export class MongoLease {
 export async function connectMongoLease(
   url: string,
 ): Promise<{ lease: MongoLease; close(): Promise<void> }> {
+  // Short on purpose, unlike the read store's client: a renewal that cannot reach a primary must
+  // fail and be tried again within the ttl, not queue for 30 s while the lease runs out.
   const client = new MongoClient(url, { serverSelectionTimeoutMS: 2500 });
   await client.connect();
   const leases = client.db(dbNameFromUrl(url)).collection<LeaseDoc>(LEASES_COLLECTION);
