@@ -13,3 +13,4 @@ export * from './pricing';
 export * from './channel';
 export * from './task';
 export * from './notice';
+export * from './rate-limit';

@@ -10,6 +10,7 @@ import type { Actor, RequestRelayed } from '@tollgate/domain';
 import type { BalanceBook } from '../billing/balance-book';
 import type { BalanceLeases } from '../billing/balance-leases';
 import type { RoutingTable } from '../channels/routing-table';
+import type { ScaleOutLimits } from '../rate-limits/scale-out-limits';
 import type { TokenDirectory } from '../tokens/token-directory';
 
 import type { Reservation } from '../billing/balance-book';
@@ -33,6 +34,12 @@ export type BalanceBookPort = Pick<
 
 /** Scale-out: the one awaited step of a reservation, taken when this process's lease falls short. */
 export type BalanceLeasesPort = Pick<BalanceLeases, 'active' | 'reserve'>;
+
+/** Scale-out: the rate limits counted across processes (awaited only when a slice is taken). */
+export type ScaleOutLimitsPort = Pick<
+  ScaleOutLimits,
+  'active' | 'admitToken' | 'admitUser' | 'tokenUsed' | 'userSucceeded'
+>;
 
 /** The leases a reservation drew on, as its receipt names them (none in single-process mode). */
 export const leasesOf = (
@@ -63,6 +70,7 @@ export interface RelayCommandsPort {
 
 export const BALANCE_BOOK_PORT = Symbol('BALANCE_BOOK_PORT');
 export const BALANCE_LEASES_PORT = Symbol('BALANCE_LEASES_PORT');
+export const SCALE_OUT_LIMITS_PORT = Symbol('SCALE_OUT_LIMITS_PORT');
 export const TOKEN_DIRECTORY_PORT = Symbol('TOKEN_DIRECTORY_PORT');
 export const USAGE_APPENDER_PORT = Symbol('USAGE_APPENDER_PORT');
 export const ROUTING_TABLE_PORT = Symbol('ROUTING_TABLE_PORT');

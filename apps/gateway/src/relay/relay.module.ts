@@ -8,6 +8,8 @@ import { Authenticator } from '../auth/authenticator';
 import { ChannelsModule } from '../channels/channels.module';
 import { RoutingTable } from '../channels/routing-table';
 import { OptionsCache } from '../options/options.cache';
+import { RateLimitsModule } from '../rate-limits/rate-limits.module';
+import { ScaleOutLimits } from '../rate-limits/scale-out-limits';
 import { TokenDirectory } from '../tokens/token-directory';
 import { UsageAppender } from '../usage/usage-appender';
 import { RelayAdmission } from './relay-admission';
@@ -19,6 +21,7 @@ import {
   BALANCE_LEASES_PORT,
   RELAY_COMMANDS_PORT,
   ROUTING_TABLE_PORT,
+  SCALE_OUT_LIMITS_PORT,
   TOKEN_DIRECTORY_PORT,
   USAGE_APPENDER_PORT,
 } from './relay-ports';
@@ -37,7 +40,7 @@ import { UpstreamPools } from './upstream-pools';
  * relays (/mj, /suno) join its front through TASK_RELAY_PORT (task-relay-port.ts).
  */
 @Module({
-  imports: [ChannelsModule],
+  imports: [ChannelsModule, RateLimitsModule],
   providers: [
     // The app module provides these two; the relay reads them without owning them.
     {
@@ -59,6 +62,7 @@ import { UpstreamPools } from './upstream-pools';
     RelayCommands,
     { provide: BALANCE_BOOK_PORT, useExisting: BalanceBook },
     { provide: BALANCE_LEASES_PORT, useExisting: BalanceLeases },
+    { provide: SCALE_OUT_LIMITS_PORT, useExisting: ScaleOutLimits },
     { provide: TOKEN_DIRECTORY_PORT, useExisting: TokenDirectory },
     { provide: USAGE_APPENDER_PORT, useExisting: UsageAppender },
     { provide: ROUTING_TABLE_PORT, useExisting: RoutingTable },

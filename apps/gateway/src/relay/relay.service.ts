@@ -38,6 +38,8 @@ import {
   type RoutedChannel,
   ROUTING_TABLE_PORT,
   type RoutingTablePort,
+  SCALE_OUT_LIMITS_PORT,
+  type ScaleOutLimitsPort,
   USAGE_APPENDER_PORT,
   type UsageAppenderPort,
 } from './relay-ports';
@@ -89,6 +91,9 @@ export class RelayService {
     @Optional()
     @Inject(APP_CONFIG)
     config?: Pick<AppConfig, 'relayReserveWaitMs' | 'billingDurability'>,
+    @Optional()
+    @Inject(SCALE_OUT_LIMITS_PORT)
+    private readonly scaleOutLimits?: ScaleOutLimitsPort,
   ) {
     this.waits = new ReservationWaits(book, config?.relayReserveWaitMs ?? DEFAULT_RESERVE_WAIT_MS);
     const settlement = new Settlement(
@@ -99,6 +104,7 @@ export class RelayService {
       this.userLimiter,
       config?.billingDurability === 'strict',
       this.logger,
+      scaleOutLimits,
     );
     this.passThrough = new PassThroughAttempts(pools, settlement);
     this.converted = new ConvertedAttempts(pools, settlement);
@@ -114,7 +120,12 @@ export class RelayService {
       // new-api's ModelRequestRateLimit sits right after token auth on /v1 (not the playground):
       // every request counts, a refused or failing one included.
       if (!call.playground) {
-        const userVerdict = this.userLimiter.admit(call.caller.user.id, settings.userLimits);
+        let userVerdict = this.userLimiter.admit(call.caller.user.id, settings.userLimits);
+        // Scale-out: the same counts across processes (awaited only when a slice is taken).
+        if (userVerdict.ok && this.scaleOutLimits?.active) {
+          const shared = this.scaleOutLimits.admitUser(call.caller.user.id, settings.userLimits);
+          userVerdict = shared instanceof Promise ? await shared : shared;
+        }
         if (!userVerdict.ok) {
           return sendError(
             res,
@@ -130,6 +141,15 @@ export class RelayService {
       if (!limits.ok) {
         const error = this.limitError(call.lang, limits, settings);
         return sendError(res, error, call.requestId, wire);
+      }
+      const token = call.caller.token;
+      if (token && this.scaleOutLimits?.active) {
+        const admitted = this.scaleOutLimits.admitToken(token.id, token.rateLimits);
+        const shared = admitted instanceof Promise ? await admitted : admitted;
+        if (!shared.ok) {
+          const error = this.limitError(call.lang, shared, settings);
+          return sendError(res, error, call.requestId, wire);
+        }
       }
       const args = reservationOf(prepared);
       // Scale-out: a lease this process lacks is taken first (awaited, once per slice).

@@ -11,7 +11,12 @@ import { buildReceipt } from './build-receipt';
 import type { ClientStream } from './client-stream';
 import type { Answered, AttemptResult, Prepared } from './relay-call';
 import { relayError, sendError } from './relay-http';
-import type { BalanceBookPort, RelayCommandsPort, UsageAppenderPort } from './relay-ports';
+import type {
+  BalanceBookPort,
+  RelayCommandsPort,
+  ScaleOutLimitsPort,
+  UsageAppenderPort,
+} from './relay-ports';
 
 /** The rest of a streamed answer, written once its receipt allows. */
 export interface StreamEnd {
@@ -31,6 +36,8 @@ export class Settlement {
     /** BILLING_DURABILITY=strict: an answer's last bytes wait for its receipt's commit. */
     readonly strict: boolean,
     private readonly logger: Logger,
+    /** Scale-out: the limits counted across processes (undefined or inactive alone). */
+    private readonly scaleOutLimits?: ScaleOutLimitsPort,
   ) {}
 
   /**
@@ -45,6 +52,7 @@ export class Settlement {
     const token = call.caller.token;
     if (token) this.tokenLimiter.consumed(token.id, charge.promptTokens + charge.completionTokens);
     if (!call.playground) this.userLimiter.succeeded(call.caller.user.id);
+    if (this.scaleOutLimits?.active) this.countAcrossProcesses(p, charge);
     const data = buildReceipt(answered, charge, charged, Date.now());
     const trace = call.trace;
     trace.promptTokens = data.promptTokens;
@@ -68,6 +76,16 @@ export class Settlement {
         .catch((error: unknown) => this.logger.warn(`mark token exhausted: ${String(error)}`));
     }
     return appended;
+  }
+
+  /** Scale-out: the tokens and the success counted against the allowances shared by processes. */
+  private countAcrossProcesses(p: Prepared, charge: ReturnType<typeof chargeFor>): void {
+    const limits = this.scaleOutLimits!;
+    const { caller, playground } = p.call;
+    const token = caller.token;
+    if (token)
+      limits.tokenUsed(token.id, token.rateLimits, charge.promptTokens + charge.completionTokens);
+    if (!playground) limits.userSucceeded(caller.user.id, p.settings.userLimits);
   }
 
   /**

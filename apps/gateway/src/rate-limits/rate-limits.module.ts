@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { RateAllowances } from './rate-allowances';
+import { ScaleOutLimits } from './scale-out-limits';
+
+/**
+ * Request rate limits across scale-out processes (docs/scale-out.md, "Rate limits across
+ * processes"); inactive in single-process mode, where the relay's in-memory limiters alone count.
+ */
+@Module({
+  providers: [RateAllowances, ScaleOutLimits],
+  exports: [ScaleOutLimits],
+})
+export class RateLimitsModule {}
