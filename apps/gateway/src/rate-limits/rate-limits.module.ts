@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConcurrencySlots } from './concurrency-slots';
 import { RateAllowances } from './rate-allowances';
 import { ScaleOutLimits } from './scale-out-limits';
 
@@ -7,7 +8,7 @@ import { ScaleOutLimits } from './scale-out-limits';
  * processes"); inactive in single-process mode, where the relay's in-memory limiters alone count.
  */
 @Module({
-  providers: [RateAllowances, ScaleOutLimits],
+  providers: [RateAllowances, ConcurrencySlots, ScaleOutLimits],
   exports: [ScaleOutLimits],
 })
 export class RateLimitsModule {}

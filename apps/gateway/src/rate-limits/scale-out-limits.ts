@@ -6,6 +6,7 @@ import {
   type UserRequestLimits,
 } from '@tollgate/relay';
 import { windowStartOf } from '@tollgate/domain';
+import { ConcurrencySlots } from './concurrency-slots';
 import { RateAllowances } from './rate-allowances';
 
 const MINUTE_MS = 60_000;
@@ -16,26 +17,53 @@ type Verdict = LimitVerdict | Promise<LimitVerdict>;
 /**
  * The per-token rpm / tpm and the per-user ModelRequestRateLimit* counts held across scale-out
  * processes (RateAllowances), in fixed windows: the token's minute, the user's
- * ModelRequestRateLimitDurationMinutes. Checked after the in-memory limiters (which still hold each
- * process to its sliding window and keep the concurrency per process). Inactive alone.
+ * ModelRequestRateLimitDurationMinutes; the token's concurrency by slots held per process
+ * (ConcurrencySlots). Checked after the in-memory limiters, which still hold each process to its
+ * sliding window and its own concurrency. Inactive alone.
  */
 @Injectable()
 export class ScaleOutLimits {
-  constructor(private readonly allowances: RateAllowances) {}
+  constructor(
+    private readonly allowances: RateAllowances,
+    private readonly slots: ConcurrencySlots,
+  ) {}
 
   get active(): boolean {
     return this.allowances.active;
   }
 
-  /** A token's rpm (one request taken now) and tpm (some allowance still held). */
+  /**
+   * A token's tpm (some allowance still held), concurrency (a slot, given back by the verdict's
+   * `release`) and rpm (one request taken now).
+   */
   admitToken(tokenId: number, limits: TokenLimits, now = Date.now()): Verdict {
     const tpm =
       limits.tpm > 0 ? this.allowances.holds(tpmKey(tokenId), limits.tpm, MINUTE_MS, now) : true;
     return then(tpm, (held) => {
       if (!held) return refusal('tpm', limits.tpm, MINUTE_MS, now);
-      if (limits.rpm <= 0) return ADMITTED;
-      const taken = this.allowances.take(rpmKey(tokenId), limits.rpm, MINUTE_MS, 1, now);
-      return then(taken, (ok) => (ok ? ADMITTED : refusal('rpm', limits.rpm, MINUTE_MS, now)));
+      if (limits.concurrency <= 0) return this.admitRpm(tokenId, limits, now, ADMITTED);
+      return then(this.slots.acquire(tokenId, limits.concurrency), (slot) => {
+        if (!slot)
+          return { ok: false, limit: 'concurrency', retryAfter: 1, max: limits.concurrency };
+        const admitted: LimitVerdict = { ok: true, release: () => this.slots.release(tokenId) };
+        return this.admitRpm(tokenId, limits, now, admitted);
+      });
+    });
+  }
+
+  /** The rpm after the other checks: a refusal gives back what `admitted` holds. */
+  private admitRpm(
+    tokenId: number,
+    limits: TokenLimits,
+    now: number,
+    admitted: LimitVerdict,
+  ): Verdict {
+    if (limits.rpm <= 0) return admitted;
+    const taken = this.allowances.take(rpmKey(tokenId), limits.rpm, MINUTE_MS, 1, now);
+    return then(taken, (ok) => {
+      if (ok) return admitted;
+      if (admitted.ok) admitted.release();
+      return refusal('rpm', limits.rpm, MINUTE_MS, now);
     });
   }
 

@@ -114,6 +114,8 @@ export class RelayService {
   /** Relays one call and writes the answer (or the error) to `res`. Never throws. */
   async relay(call: RelayCall, res: ServerResponse): Promise<void> {
     let limits: LimitVerdict = { ok: true, release: () => undefined };
+    /** Scale-out: what the limits held across processes admitted (a concurrency slot). */
+    let shared: LimitVerdict = ADMITTED;
     const wire = clientWireOfIngress(call.ingress);
     try {
       const settings = this.settingsView.current();
@@ -145,7 +147,7 @@ export class RelayService {
       const token = call.caller.token;
       if (token && this.scaleOutLimits?.active) {
         const admitted = this.scaleOutLimits.admitToken(token.id, token.rateLimits);
-        const shared = admitted instanceof Promise ? await admitted : admitted;
+        shared = admitted instanceof Promise ? await admitted : admitted;
         if (!shared.ok) {
           const error = this.limitError(call.lang, shared, settings);
           return sendError(res, error, call.requestId, wire);
@@ -179,6 +181,7 @@ export class RelayService {
       } else res.destroy();
     } finally {
       if (limits.ok) limits.release();
+      if (shared.ok) shared.release();
     }
   }
 

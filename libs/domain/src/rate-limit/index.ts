@@ -1,1 +1,2 @@
 export * from './allowance.decider';
+export * from './concurrency-slots.decider';
