@@ -86,14 +86,14 @@ export class ScaleOutLimits {
   }
 
   /** The tokens an answered request used, counted against the token's tpm allowance. */
-  tokenUsed(tokenId: number, limits: TokenLimits, tokens: number): void {
-    if (limits.tpm > 0) this.allowances.use(tpmKey(tokenId), MINUTE_MS, tokens);
+  tokenUsed(tokenId: number, limits: TokenLimits, tokens: number, now = Date.now()): void {
+    if (limits.tpm > 0) this.allowances.use(tpmKey(tokenId), MINUTE_MS, tokens, now);
   }
 
   /** A successful request, counted against the user's ModelRequestRateLimitSuccessCount. */
-  userSucceeded(userId: number, limits: UserRequestLimits): void {
+  userSucceeded(userId: number, limits: UserRequestLimits, now = Date.now()): void {
     if (!limits.enabled || limits.durationMinutes <= 0 || limits.successCount <= 0) return;
-    this.allowances.use(successesKey(userId), limits.durationMinutes * MINUTE_MS, 1);
+    this.allowances.use(successesKey(userId), limits.durationMinutes * MINUTE_MS, 1, now);
   }
 }
 
