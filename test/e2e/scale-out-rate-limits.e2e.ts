@@ -20,10 +20,17 @@ const MINUTE_MS = 60_000;
 const EDGE_MARGIN_MS = 10_000;
 /** Plenty for every call: the rpm, not the balance, is what refuses. */
 const NEW_USER_QUOTA = 100_000_000;
+const CONCURRENCY = 2;
+/** Long enough that every call of a burst is still running when the last one arrives. */
+const SLOW_ANSWER_MS = 3_000;
 const SCALE_OUT_ENV = { SCALE_OUT: 'on', LEASE_TTL_MS: '3000' };
 
-/** Registers `name` (QuotaForNewUser: plenty) with one unlimited-quota token limited to `rpm`. */
-async function tokenWithRpm(url: string, name: string, rpm: number) {
+/** Registers `name` (QuotaForNewUser: plenty) with one unlimited-quota token with these limits. */
+async function limitedToken(
+  url: string,
+  name: string,
+  limits: { rate_limit_rpm?: number; rate_limit_concurrency?: number },
+) {
   const password = `${name}-password`;
   await gatewayApi(url, '/api/user/register', {
     method: 'POST',
@@ -32,7 +39,7 @@ async function tokenWithRpm(url: string, name: string, rpm: number) {
   const session = await gatewayLogin(url, name, password);
   await gatewayApi(url, '/api/token/', {
     method: 'POST',
-    body: { name: 'k', unlimited_quota: true, rate_limit_rpm: rpm },
+    body: { name: 'k', unlimited_quota: true, ...limits },
     ...session,
   });
   const tokens = await gatewayApi(url, '/api/token/?p=0&size=10', { method: 'GET', ...session });
@@ -111,7 +118,7 @@ describe('scale-out rate limits: three gateway processes on one DATA_DIR', () =>
   });
 
   it(`a token limited to ${RPM} a minute gets ${RPM} of ${CALLS} calls one after another`, async () => {
-    const token = await tokenWithRpm(gateways[0]!.url, 'paced', RPM);
+    const token = await limitedToken(gateways[0]!.url, 'paced', { rate_limit_rpm: RPM });
     await knownEverywhere(gateways, token.key);
     const window = await clearOfMinuteEdge();
     const statuses: number[] = [];
@@ -127,7 +134,7 @@ describe('scale-out rate limits: three gateway processes on one DATA_DIR', () =>
   });
 
   it(`${CALLS} concurrent calls on a token limited to ${RPM} a minute: at most ${RPM} served`, async () => {
-    const token = await tokenWithRpm(gateways[0]!.url, 'burst', RPM);
+    const token = await limitedToken(gateways[0]!.url, 'burst', { rate_limit_rpm: RPM });
     await knownEverywhere(gateways, token.key);
     const window = await clearOfMinuteEdge();
     const statuses = await Promise.all(
@@ -141,5 +148,31 @@ describe('scale-out rate limits: three gateway processes on one DATA_DIR', () =>
       true,
     );
     expect(allowanceTaken(dataDir, token.id, window)).toBeLessThanOrEqual(RPM);
+  });
+
+  it(`a token limited to ${CONCURRENCY} at once runs at most ${CONCURRENCY} across the processes`, async () => {
+    const token = await limitedToken(gateways[0]!.url, 'parallel', {
+      rate_limit_concurrency: CONCURRENCY,
+    });
+    await knownEverywhere(gateways, token.key);
+    const burst = 12;
+    upstream.next({ latencyMs: SLOW_ANSWER_MS }, burst);
+    const statuses = await Promise.all(
+      Array.from({ length: burst }, (_, i) => call(gateways[i % 3]!.url, token.key)),
+    );
+    upstream.reset();
+    const served = statuses.filter((status) => status === 200).length;
+    console.log(`${burst} concurrent slow calls at concurrency ${CONCURRENCY}: ${served} served`);
+    // Per process alone that would be 2 on each of the three.
+    expect(served).toBeLessThanOrEqual(CONCURRENCY);
+    expect(served).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status !== 200).every((status) => status === 429)).toBe(
+      true,
+    );
+    expect(
+      readStoredEvents(dataDir, { streamId: `concurrency-token-${token.id}` }).some(
+        (event) => event.type === 'SlotsHeld',
+      ),
+    ).toBe(true);
   });
 });
