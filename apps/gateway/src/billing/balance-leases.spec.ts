@@ -382,9 +382,12 @@ describe('BalanceLeases: periodic budgets leased per window across processes', (
         ),
       'the budget lease returned',
     );
+    // B refused b0 with what it saw then; it asks again once it has seen the return.
     await until(
-      () => b.book.periodUse('user', USER, 'day').used === 4 * CALL,
-      "B has seen A's receipts",
+      () =>
+        b.book.periodUse('user', USER, 'day').used === 4 * CALL &&
+        Object.keys(b.book.leaseView('user-budget', USER, 0).seen).length === 0,
+      "B has seen A's receipts and return",
     );
     const served = [];
     for (const i of [1, 2, 3, 4, 5, 6, 7]) served.push(await b.spend(`b${i}`, CALL));
