@@ -112,3 +112,87 @@ describe('BalanceBook with balance leases (scale-out)', () => {
     });
   });
 });
+
+describe('BalanceBook with budget leases (scale-out)', () => {
+  const UTC = 'UTC';
+  const DAY_START = Date.parse('2026-05-01T00:00:00Z');
+  const DAY_END = Date.parse('2026-05-02T00:00:00Z');
+  const TODAY = { period: 'day', start: DAY_START, end: DAY_END } as const;
+  const budgetSet = (periodQuota: number) =>
+    recorded('BudgetSet', {
+      userId: 1,
+      periodQuota,
+      period: 'day',
+      previous: { periodQuota: 0, period: '' },
+    });
+  const budgetLeased = (leaseId: string, holder: string, amount: number, expiresAt: number) =>
+    recorded('BalanceLeased', { userId: 1, window: TODAY, leaseId, holder, amount, expiresAt });
+
+  function budgetedBook(now: { at: number }): BalanceBook {
+    const book = new BalanceBook();
+    book.useClock(() => now.at, UTC);
+    book.useLeases('me', 5_000);
+    book.apply([granted(1, 10_000), leased('L1', 'me', 10_000), budgetSet(300)]);
+    return book;
+  }
+
+  it('reserves a budget only from its lease, and names the lease in the reservation', () => {
+    const now = { at: NOW };
+    const book = budgetedBook(now);
+    // The balance lease covers it, the budget has room as seen here, but no budget lease: refused.
+    expect(book.reserve('r0', 1, 0, 10)).toMatchObject({ ok: false, reason: 'user_budget' });
+    expect(book.budgetWindow('user-budget', 1)).toEqual(TODAY);
+    book.apply([budgetLeased('B1', 'me', 100, NOW + 60_000)]);
+    expect(book.reserve('r1', 1, 0, 60)).toMatchObject({
+      ok: true,
+      reservation: { leaseId: 'L1', budgetLeaseId: 'B1', amount: 60 },
+    });
+    // Lowered to what is left of the budget lease (40), as a budget lowers the ceiling alone.
+    expect(book.reserve('r2', 1, 0, 60, 10)).toMatchObject({
+      ok: true,
+      reservation: { amount: 40 },
+      limitedBy: 'user_budget',
+    });
+  });
+
+  it("views a budget as the budget less the window's charges, with the leases of that window", () => {
+    const now = { at: NOW };
+    const book = budgetedBook(now);
+    book.apply([
+      budgetLeased('B9', 'other', 200, NOW + 60_000),
+      recorded(
+        'RequestRelayed',
+        {
+          ...usageReceipt({ requestId: 'their', userId: 1, tokenId: 0, quota: 50 }),
+          budgetLeaseId: 'B9',
+        } satisfies RequestRelayed['data'],
+        { recordedAt: new Date(NOW) }, // charged in today's window
+      ),
+    ]);
+    expect(book.leaseView('user-budget', 1, 7)).toEqual({
+      settled: 250,
+      seen: { B9: 50 },
+      atVersion: 7,
+    });
+  });
+
+  it('a budget lease cut at its window end is spent to the end, not after', () => {
+    const now = { at: DAY_END - 1_000 }; // within the 5 s renewal margin of a balance lease
+    const book = budgetedBook(now);
+    // The balance lease renewed past midnight; the budget lease ends with the day.
+    book.apply([leased('L1', 'me', 10_000, DAY_END + 60_000)]);
+    book.apply([budgetLeased('B1', 'me', 100, DAY_END)]);
+    expect(book.reserve('r1', 1, 0, 10)).toMatchObject({ ok: true });
+    now.at = DAY_END;
+    expect(book.reserve('r2', 1, 0, 10)).toMatchObject({ ok: false, reason: 'user_budget' });
+  });
+
+  it('a new budget ends the leases of the old one', () => {
+    const book = budgetedBook({ at: NOW });
+    book.apply([budgetLeased('B1', 'me', 100, NOW + 60_000)]);
+    expect(book.heldLease('user-budget', 1)).toBeDefined();
+    book.apply([budgetSet(500)]);
+    expect(book.heldLease('user-budget', 1)).toBeUndefined();
+    expect(book.heldLease('user', 1)).toBeDefined();
+  });
+});

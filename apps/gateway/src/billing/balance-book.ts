@@ -10,6 +10,7 @@ import {
   type BudgetPeriod,
   type LeaseEvent,
   type LeaseView,
+  type LeaseWindow,
   type RequestRelayed,
   type TaskRefunded,
   type TokenEvent,
@@ -33,12 +34,12 @@ import type {
   Reservation,
   ReserveResult,
 } from './balance-terms';
-import { BookLeases } from './book-leases';
-import type { HeldLease } from './lease-ledger';
+import { BookLeases, LEASE_KINDS } from './book-leases';
+import type { HeldLease, LeaseKind, SilentLease } from './lease-ledger';
 import { type Budgeted, PeriodWindows } from './period-windows';
 import { defaultTimeZone } from './time-zone';
 
-export type { HeldLease } from './lease-ledger';
+export type { HeldLease, LeaseKind } from './lease-ledger';
 export type {
   BudgetRefusal,
   LimitReason,
@@ -89,7 +90,10 @@ export class BalanceBook implements HotCache {
   private freedListener: ((userId: number) => void) | undefined;
   private readonly freedUsers = new Set<number>();
   private readonly tokenEffects: TokenEffects = {
-    capEnded: (tokenId) => this.leases?.token.drop(tokenId),
+    capEnded: (tokenId) => {
+      this.leases?.token.drop(tokenId);
+      this.leases?.['token-budget'].drop(tokenId);
+    },
     freed: (userId) => this.freed(userId),
   };
 
@@ -140,6 +144,9 @@ export class BalanceBook implements HotCache {
         default:
           if ((BILLING_EVENT_TYPES as readonly string[]).includes(event.type)) {
             const billing = { type: event.type, data: event.data } as BillingEvent;
+            // A new budget ends the leases on the old one (as the billing stream's state does).
+            if (billing.type === 'BudgetSet')
+              this.leases?.['user-budget'].drop(billing.data.userId);
             if (applyBillingEvent(this.account(billing.data.userId), billing))
               this.freed(billing.data.userId);
           } else {
@@ -193,6 +200,9 @@ export class BalanceBook implements HotCache {
     const at = this.now();
     if (token && token.budgetQuota > 0) {
       free = this.periods.budgetLeft(token, at);
+      // Scale-out: and no more than this process's lease on the budget of this window.
+      if (this.leases)
+        free = Math.min(free, this.leases.spendable('token-budget', tokenId, token.reserved));
       if (free < least) return this.refusal('token_budget', token, free, least);
       if (free < amount) {
         amount = free;
@@ -201,6 +211,8 @@ export class BalanceBook implements HotCache {
     }
     if (account.budgetQuota > 0) {
       free = this.periods.budgetLeft(account, at);
+      if (this.leases)
+        free = Math.min(free, this.leases.spendable('user-budget', userId, account.reserved));
       if (free < least) return this.refusal('user_budget', account, free, least);
       if (free < amount) {
         amount = free;
@@ -210,7 +222,11 @@ export class BalanceBook implements HotCache {
     account.reserved += amount;
     if (token) token.reserved += amount;
     const reservation: Reservation = this.leases
-      ? this.leases.reservation(requestId, userId, tokenId, amount, !!token && !token.unlimited)
+      ? this.leases.reservation(requestId, userId, tokenId, amount, {
+          token: !!token && !token.unlimited,
+          userBudget: account.budgetQuota > 0,
+          tokenBudget: !!token && token.budgetQuota > 0,
+        })
       : { requestId, userId, tokenId, amount };
     this.open.set(requestId, reservation);
     return limitedBy ? { ok: true, reservation, limitedBy } : { ok: true, reservation };
@@ -320,9 +336,9 @@ export class BalanceBook implements HotCache {
     return this.leases ? this.leases.spendable('token', tokenId, token.reserved) : tokenLeft(token);
   }
 
-  /** The lease this process holds on a user's balance or a token's quota, if any. */
-  heldLease(kind: 'user' | 'token', id: number): HeldLease | undefined {
-    const reserved = (kind === 'user' ? this.users : this.tokens).get(id)?.reserved ?? 0;
+  /** The lease this process holds on a user's balance, a token's quota or either's budget. */
+  heldLease(kind: LeaseKind, id: number): HeldLease | undefined {
+    const reserved = this.budgeted(kind, id)?.reserved ?? 0;
     return this.leases?.[kind].held(id, reserved);
   }
 
@@ -330,23 +346,45 @@ export class BalanceBook implements HotCache {
   heldLeases(): HeldLease[] {
     const leases = this.leases;
     if (!leases) return [];
-    return (['user', 'token'] as const).flatMap((kind) =>
+    return LEASE_KINDS.flatMap((kind) =>
       leases[kind].heldIds().map((id) => this.heldLease(kind, id)!),
     );
   }
 
-  /** Other processes' leases past `expiresAt + graceMs`: their holders went silent. */
-  silentLeases(graceMs: number): { kind: 'user' | 'token'; id: number; leaseId: string }[] {
-    if (!this.leases) return [];
-    return [...this.leases.user.silent(graceMs), ...this.leases.token.silent(graceMs)];
+  /** Leases past `expiresAt + graceMs` their holders no longer keep (LeaseLedger.silent). */
+  silentLeases(graceMs: number): SilentLease[] {
+    const leases = this.leases;
+    if (!leases) return [];
+    return LEASE_KINDS.flatMap((kind) => leases[kind].silent(graceMs));
+  }
+
+  /**
+   * The current period window of a user's or token's budget (a budget lease is of one window);
+   * undefined without a budget.
+   */
+  budgetWindow(kind: 'user-budget' | 'token-budget', id: number): LeaseWindow | undefined {
+    const subject = this.budgeted(kind, id);
+    if (!subject || subject.budgetQuota <= 0) return undefined;
+    const { budgetPeriod: period } = subject;
+    return { period, ...this.periods.window(period, this.now()) };
   }
 
   /**
    * What this process has seen of the charges on a user's balance or a token's quota, for a lease
    * decision on its stream at `atVersion` (LeaseView): what is settled (a user's credits −
    * charges; a token's cap − charges since it was set) and the charges seen under each open lease.
+   * For a budget: the budget less what its current window was charged, and the charges seen under
+   * the open leases of that window.
    */
-  leaseView(kind: 'user' | 'token', id: number, atVersion: number): LeaseView {
+  leaseView(kind: LeaseKind, id: number, atVersion: number): LeaseView {
+    if (kind === 'user-budget' || kind === 'token-budget') {
+      const window = this.budgetWindow(kind, id);
+      const subject = this.budgeted(kind, id);
+      if (!window || !subject) return { settled: 0, seen: {}, atVersion };
+      const { used } = this.periods.use(subject.spend, window.period, this.now());
+      const seen = this.leases?.[kind].seen(id, window) ?? {};
+      return { settled: subject.budgetQuota - used, seen, atVersion };
+    }
     const settled =
       kind === 'user' ? (this.settledBalance(id) ?? 0) : (this.tokenSettledRemaining(id) ?? 0);
     return { settled, seen: this.leases?.[kind].seen(id) ?? {}, atVersion };
@@ -356,9 +394,14 @@ export class BalanceBook implements HotCache {
    * A figure that moves whenever what could be leased may have grown: a credit or a charge (the
    * settled figure) or a lease opened, renewed or closed anywhere.
    */
-  leaseChanges(kind: 'user' | 'token', id: number): string {
+  leaseChanges(kind: LeaseKind, id: number): string {
     const view = this.leaseView(kind, id, 0);
     return `${view.settled}:${this.leases?.[kind].eventsApplied(id) ?? 0}`;
+  }
+
+  /** The user or token account a lease kind spends from. */
+  private budgeted(kind: LeaseKind, id: number): Account | TokenAccount | undefined {
+    return kind === 'user' || kind === 'user-budget' ? this.users.get(id) : this.tokens.get(id);
   }
 
   private unreserve(reservation: Reservation): void {

@@ -273,3 +273,124 @@ describe('BalanceLeases: processes sharing one balance through leases', () => {
     expect(events[2]!.data).toMatchObject({ spent: 300 });
   });
 });
+
+describe('BalanceLeases: periodic budgets leased per window across processes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-budget-leases-'));
+  const nodes: Node[] = [];
+  /** An unlimited token of USER whose only limit is its daily budget. */
+  const BUDGETED_TOKEN = 8;
+  const CALL = 100;
+  /** A daily budget of 10 calls of CALL, far below the balance (10 000) and the slice (3 000). */
+  const DAILY = 10 * CALL;
+  let file: string;
+
+  beforeEach(async () => {
+    file = join(dir, `events-${Date.now()}-${Math.random()}.sqlite`);
+    const setup = SqliteEventStore.open(file);
+    await setup.append(
+      `billing-${USER}`,
+      [
+        {
+          id: 'grant-1',
+          type: 'QuotaGranted',
+          data: { userId: USER, amount: 10_000, reason: 'topup' },
+        },
+        {
+          id: 'budget-1',
+          type: 'BudgetSet',
+          data: {
+            userId: USER,
+            periodQuota: DAILY,
+            period: 'day',
+            previous: { periodQuota: 0, period: '' },
+          },
+        },
+      ],
+      'no_stream',
+    );
+    await setup.append(
+      `token-${BUDGETED_TOKEN}`,
+      [
+        {
+          id: 'token-b',
+          type: 'TokenCreated',
+          data: tokenData({
+            tokenId: BUDGETED_TOKEN,
+            userId: USER,
+            unlimitedQuota: true,
+            periodQuota: DAILY / 2,
+            period: 'day',
+          }),
+        },
+      ],
+      'no_stream',
+    );
+    await setup.close();
+  });
+  afterEach(async () => {
+    await Promise.all(nodes.splice(0).map((node) => node.stop().catch(() => undefined)));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const node = async () => {
+    const started = await new Node(file, 3_000, 3_000).start();
+    nodes.push(started);
+    return started;
+  };
+  const budgetLeased = async (store: SqliteEventStore, stream: string) =>
+    (await store.readStream(stream))
+      .filter((event) => event.type === 'BalanceLeased' && 'window' in (event.data as object))
+      .map((event) => event.data as { amount: number; expiresAt: number; window: { end: number } });
+
+  it("two processes together never pass a user's daily budget", async () => {
+    const [a, b] = [await node(), await node()];
+    const spent = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).spend(`u${i}`, CALL)),
+    );
+    // The balance would cover 100 calls, the budget 10: exactly 10, whoever holds the lease.
+    expect(spent.filter(Boolean)).toHaveLength(10);
+    const leases = await budgetLeased(a.store, `billing-${USER}`);
+    expect(leases.length).toBeGreaterThan(0);
+    expect(leases.reduce((sum, lease) => sum + lease.amount, 0)).toBeLessThanOrEqual(DAILY);
+    // A budget lease never outlives its window.
+    for (const lease of leases) expect(lease.expiresAt).toBeLessThanOrEqual(lease.window.end);
+    await a.appender.drained();
+    await b.appender.drained();
+    await until(() => a.book.periodUse('user', USER, 'day').used === DAILY, "A saw B's receipts");
+    expect(b.book.periodUse('user', USER, 'day').used).toBe(DAILY);
+  });
+
+  it("a token's budget is leased on its own stream and holds across processes", async () => {
+    const [a, b] = [await node(), await node()];
+    a.tokenId = b.tokenId = BUDGETED_TOKEN;
+    const spent = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).spend(`t${i}`, CALL)),
+    );
+    expect(spent.filter(Boolean)).toHaveLength(5); // the token's budget (500) binds first
+    const leases = await budgetLeased(a.store, `token-${BUDGETED_TOKEN}`);
+    expect(leases.reduce((sum, lease) => sum + lease.amount, 0)).toBeLessThanOrEqual(DAILY / 2);
+  });
+
+  it('an idle budget lease is given back with what it spent, and the rest is free to the other', async () => {
+    const [a, b] = [await node(), await node()];
+    for (const i of [1, 2, 3, 4]) expect(await a.spend(`a${i}`, CALL)).toBe(true);
+    expect(await b.spend('b0', CALL)).toBe(false); // A leased the whole day's budget
+    await until(
+      async () =>
+        (await a.store.readStream(`billing-${USER}`)).some(
+          (event) => event.type === 'BalanceLeaseReturned' && 'window' in (event.data as object),
+        ),
+      'the budget lease returned',
+    );
+    // B refused b0 with what it saw then; it asks again once it has seen the return.
+    await until(
+      () =>
+        b.book.periodUse('user', USER, 'day').used === 4 * CALL &&
+        Object.keys(b.book.leaseView('user-budget', USER, 0).seen).length === 0,
+      "B has seen A's receipts and return",
+    );
+    const served = [];
+    for (const i of [1, 2, 3, 4, 5, 6, 7]) served.push(await b.spend(`b${i}`, CALL));
+    expect(served).toEqual([true, true, true, true, true, true, false]);
+  });
+});

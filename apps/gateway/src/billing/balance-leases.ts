@@ -14,6 +14,7 @@ import {
   type LeaseAccount,
   type LeaseCommand,
   type LeaseView,
+  type LeaseWindow,
 } from '@tollgate/domain';
 import type { EventStore } from '@tollgate/event-store';
 import type { AppConfig } from '../config/app-config';
@@ -24,7 +25,8 @@ import { PendingWrites } from '../infrastructure/pending-writes';
 import { StreamCommands } from '../infrastructure/stream-commands';
 import type { RequestMeta } from '../shared/request-meta';
 import { UsageAppender } from '../usage/usage-appender';
-import { BalanceBook, type HeldLease, type ReserveResult } from './balance-book';
+import { lapsesAt } from './lease-ledger';
+import { BalanceBook, type HeldLease, type LeaseKind, type ReserveResult } from './balance-book';
 
 /** The lease timings (docs/scale-out.md); tests shorten them through LEASE_TTL_MS. */
 export interface LeaseTimings {
@@ -52,8 +54,18 @@ export function leaseTimings(ttlMs: number): LeaseTimings {
 
 const STALE_ATTEMPTS = 8;
 const REFUSAL_MEMORY_MS = 1_000;
-/** Lease decisions one reservation may wait on (the user's and the token's, and a second turn). */
-const RESERVE_ATTEMPTS = 4;
+/**
+ * Lease decisions one reservation may wait on: the user's balance, the token's quota, the two
+ * budgets, and a second turn for two of them.
+ */
+const RESERVE_ATTEMPTS = 6;
+/** The lease a refusal lacked, by its reason (in scale-out every limit is held through a lease). */
+const LEASE_OF_LIMIT = {
+  user_quota: 'user',
+  token_quota: 'token',
+  user_budget: 'user-budget',
+  token_budget: 'token-budget',
+} as const;
 
 /**
  * Scale-out only (SCALE_OUT=on): takes, renews, returns and expires the balance leases of this
@@ -159,13 +171,12 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
     let result = this.book.reserve(requestId, userId, tokenId, wanted, floor);
     for (let attempt = 0; this.active && attempt < RESERVE_ATTEMPTS; attempt++) {
       // Short of a lease (refused, or reserved less than wanted because of one): take or top it
-      // up, then reserve again. A budget is not a lease: nothing to take.
+      // up, then reserve again. A budget's allowance is leased per window like a balance.
       const short = result.ok ? result.limitedBy : result.reason;
-      if (short !== 'user_quota' && short !== 'token_quota') break;
-      const leased =
-        short === 'user_quota'
-          ? await this.ensure('user', userId, wanted, floor)
-          : await this.ensure('token', tokenId, wanted, floor);
+      if (short === undefined) break;
+      const kind = LEASE_OF_LIMIT[short];
+      const owner = kind === 'user' || kind === 'user-budget' ? userId : tokenId;
+      const leased = await this.ensure(kind, owner, wanted, floor);
       if (!leased) break;
       const before = result;
       if (before.ok) this.book.release(before.reservation);
@@ -177,12 +188,19 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private covers(kind: LeaseKind, id: number, amount: number): boolean {
-    const held = this.book.heldLease(kind, id);
+    const held = this.heldNow(kind, id);
     return !!held && held.left >= amount && !this.lapsing(held);
   }
 
   private lapsing(lease: HeldLease): boolean {
-    return lease.expiresAt - this.timings.marginMs <= Date.now();
+    return lapsesAt(lease, this.timings.marginMs) <= Date.now();
+  }
+
+  /** The lease held on the account; for a budget, only one of its current window. */
+  private heldNow(kind: LeaseKind, id: number): HeldLease | undefined {
+    const held = this.book.heldLease(kind, id);
+    if (!held || !isBudget(kind)) return held;
+    return held.window?.start === this.book.budgetWindow(kind, id)?.start ? held : undefined;
   }
 
   /**
@@ -196,14 +214,17 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
     floor: number,
   ): Promise<boolean> {
     try {
-      const held = this.book.heldLease(kind, id);
+      const window = isBudget(kind) ? this.book.budgetWindow(kind, id) : undefined;
+      // No budget (any more): nothing to lease, the book will not ask for it either.
+      if (isBudget(kind) && !window) return false;
+      const held = this.heldNow(kind, id);
       // What the held lease lacks for this request; a lease about to lapse is renewed as well.
       const lacking = Math.max(0, amount - (held?.left ?? 0));
       if (held && lacking === 0 && !this.lapsing(held)) return true;
       const minimum = Math.max(0, Math.min(lacking, floor - (held?.left ?? 0)));
       const leased = await this.decide(kind, id, (view) => ({
         type: 'LeaseBalance',
-        account: accountOf(kind, id),
+        account: accountOf(kind, id, window),
         leaseId: held?.leaseId ?? randomUUID(),
         holder: this.holder,
         minimum: held ? minimum : Math.max(1, floor),
@@ -212,7 +233,7 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
         view,
       }));
       // A renewal that added nothing made no room, unless the lease only needed its time back.
-      const now = this.book.heldLease(kind, id);
+      const now = this.heldNow(kind, id);
       const usable =
         leased &&
         now !== undefined &&
@@ -240,20 +261,19 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
     id: number,
     command: (view: LeaseView) => LeaseCommand,
   ): Promise<boolean> {
-    const stream = kind === 'user' ? `billing-${id}` : `token-${id}`;
+    const onBilling = kind === 'user' || kind === 'user-budget';
+    const stream = onBilling ? `billing-${id}` : `token-${id}`;
     for (let attempt = 1; ; attempt += 1) {
-      const { state } =
-        kind === 'user'
-          ? await this.streams.load(stream, billingDecider)
-          : await this.streams.load(stream, tokenDecider);
+      const { state } = onBilling
+        ? await this.streams.load(stream, billingDecider)
+        : await this.streams.load(stream, tokenDecider);
       const [last] = await this.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
       if (last) await this.caches.waitFor(last.position);
       try {
         const view = this.book.leaseView(kind, id, state.version ?? 0);
-        const decided =
-          kind === 'user'
-            ? await this.streams.execute(stream, billingDecider, command(view), META)
-            : await this.streams.execute(stream, tokenDecider, command(view), META);
+        const decided = onBilling
+          ? await this.streams.execute(stream, billingDecider, command(view), META)
+          : await this.streams.execute(stream, tokenDecider, command(view), META);
         if (!decided.position) return false;
         // The book holds the new lease (or has dropped it) once it has applied the event.
         await this.caches.waitFor(decided.position);
@@ -274,12 +294,13 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
       for (const lease of this.book.heldLeases()) {
         if (!lease.busy && now - lease.lastUsedAt >= this.timings.idleMs)
           await this.giveBack(lease);
-        else if (lease.expiresAt - now <= this.timings.renewBeforeMs) await this.renew(lease);
+        else if (lease.expiresAt - now <= this.timings.renewBeforeMs && renewable(lease))
+          await this.renew(lease);
       }
-      for (const { kind, id, leaseId } of this.book.silentLeases(this.timings.graceMs))
+      for (const { kind, id, leaseId, window } of this.book.silentLeases(this.timings.graceMs))
         await this.decide(kind, id, () => ({
           type: 'ExpireLease',
-          account: accountOf(kind, id),
+          account: accountOf(kind, id, window),
           leaseId,
           graceMs: this.timings.graceMs,
         }));
@@ -293,7 +314,7 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
   private async renew(lease: HeldLease): Promise<void> {
     await this.decide(lease.kind, lease.id, (view) => ({
       type: 'LeaseBalance',
-      account: accountOf(lease.kind, lease.id),
+      account: accountOf(lease.kind, lease.id, lease.window),
       leaseId: lease.leaseId,
       holder: this.holder,
       minimum: 0,
@@ -310,7 +331,7 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
     if (!now || now.leaseId !== lease.leaseId || now.busy) return;
     await this.decide(lease.kind, lease.id, () => ({
       type: 'ReturnLease',
-      account: accountOf(lease.kind, lease.id),
+      account: accountOf(lease.kind, lease.id, lease.window),
       leaseId: lease.leaseId,
       holder: this.holder,
       spent: now.spent,
@@ -334,10 +355,18 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
   }
 }
 
-type LeaseKind = HeldLease['kind'];
+const isBudget = (kind: LeaseKind): kind is 'user-budget' | 'token-budget' =>
+  kind === 'user-budget' || kind === 'token-budget';
+
+/** A budget lease already lasting to its window's end has nothing to be renewed into. */
+const renewable = (lease: HeldLease): boolean =>
+  !lease.window || lease.expiresAt < lease.window.end;
 
 /** The account in a command; on a token stream the decider puts the token's own (owner, id). */
-const accountOf = (kind: LeaseKind, id: number): LeaseAccount =>
-  kind === 'user' ? { userId: id } : { userId: 0, tokenId: id };
+function accountOf(kind: LeaseKind, id: number, window?: LeaseWindow): LeaseAccount {
+  const owner =
+    kind === 'user' || kind === 'user-budget' ? { userId: id } : { userId: 0, tokenId: id };
+  return window ? { ...owner, window } : owner;
+}
 
 const META: RequestMeta = { actor: SYSTEM_ACTOR, correlationId: 'balance-lease', lang: 'en' };

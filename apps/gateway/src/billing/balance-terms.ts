@@ -10,6 +10,10 @@ export interface Reservation {
   readonly leaseId?: string;
   /** Scale-out: the same on a limited token's quota. */
   readonly tokenLeaseId?: string;
+  /** Scale-out: the lease on the user's budget in the current period window. */
+  readonly budgetLeaseId?: string;
+  /** Scale-out: the lease on the token's budget in the current period window. */
+  readonly tokenBudgetLeaseId?: string;
 }
 /** A periodic budget would be passed (docs/budgets.md): its limit and when the period ends. */
 export interface BudgetRefusal {

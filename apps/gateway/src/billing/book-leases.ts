@@ -4,13 +4,17 @@
  */
 import type { LeaseEvent } from '@tollgate/domain';
 import type { Reservation } from './balance-terms';
-import { LeaseLedger } from './lease-ledger';
+import { LeaseLedger, type LeaseKind } from './lease-ledger';
 
-export type LeaseKind = 'user' | 'token';
+export type { LeaseKind } from './lease-ledger';
+export const LEASE_KINDS: readonly LeaseKind[] = ['user', 'token', 'user-budget', 'token-budget'];
 
 export class BookLeases {
   readonly user: LeaseLedger;
   readonly token: LeaseLedger;
+  /** Leases on users' and tokens' periodic budgets, one window at a time (docs/budgets.md). */
+  readonly 'user-budget': LeaseLedger;
+  readonly 'token-budget': LeaseLedger;
 
   constructor(
     holder: string,
@@ -20,11 +24,14 @@ export class BookLeases {
   ) {
     this.user = new LeaseLedger('user', holder, now);
     this.token = new LeaseLedger('token', holder, now);
+    this['user-budget'] = new LeaseLedger('user-budget', holder, now);
+    this['token-budget'] = new LeaseLedger('token-budget', holder, now);
   }
 
   apply(lease: LeaseEvent): void {
-    if (lease.data.tokenId === undefined) this.user.apply(lease.data.userId, lease);
-    else this.token.apply(lease.data.tokenId, lease);
+    const { tokenId, userId, window } = lease.data;
+    if (tokenId === undefined) (window ? this['user-budget'] : this.user).apply(userId, lease);
+    else (window ? this['token-budget'] : this.token).apply(tokenId, lease);
   }
 
   /**
@@ -42,10 +49,14 @@ export class BookLeases {
     userId: number,
     tokenId: number,
     amount: number,
-    limitedToken: boolean,
+    limited: { token: boolean; userBudget: boolean; tokenBudget: boolean },
   ): Reservation {
     const leaseId = this.user.touch(userId);
-    const tokenLeaseId = limitedToken ? this.token.touch(tokenId) : undefined;
+    const tokenLeaseId = limited.token ? this.token.touch(tokenId) : undefined;
+    const budgetLeaseId = limited.userBudget ? this['user-budget'].touch(userId) : undefined;
+    const tokenBudgetLeaseId = limited.tokenBudget
+      ? this['token-budget'].touch(tokenId)
+      : undefined;
     return {
       requestId,
       userId,
@@ -53,16 +64,24 @@ export class BookLeases {
       amount,
       ...(leaseId ? { leaseId } : {}),
       ...(tokenLeaseId ? { tokenLeaseId } : {}),
+      ...(budgetLeaseId ? { budgetLeaseId } : {}),
+      ...(tokenBudgetLeaseId ? { tokenBudgetLeaseId } : {}),
     };
   }
 
   /** A charge under the reservation's leases (spent: by this process's own settle). */
   charge(
-    of: Pick<Reservation, 'userId' | 'tokenId' | 'leaseId' | 'tokenLeaseId'>,
+    of: Pick<
+      Reservation,
+      'userId' | 'tokenId' | 'leaseId' | 'tokenLeaseId' | 'budgetLeaseId' | 'tokenBudgetLeaseId'
+    >,
     amount: number,
     spent: boolean,
   ): void {
     if (of.leaseId) this.user.charge(of.userId, of.leaseId, amount, spent);
     if (of.tokenLeaseId) this.token.charge(of.tokenId, of.tokenLeaseId, amount, spent);
+    if (of.budgetLeaseId) this['user-budget'].charge(of.userId, of.budgetLeaseId, amount, spent);
+    if (of.tokenBudgetLeaseId)
+      this['token-budget'].charge(of.tokenId, of.tokenBudgetLeaseId, amount, spent);
   }
 }

@@ -1,8 +1,12 @@
-import type { LeaseEvent } from '@tollgate/domain';
+import type { LeaseEvent, LeaseWindow } from '@tollgate/domain';
+
+/** What is leased: a user's balance, a limited token's quota, or the budget of either. */
+export type LeaseKind = 'user' | 'token' | 'user-budget' | 'token-budget';
 
 /** A lease this process holds on one account (at most one per account). */
 interface OwnLease {
   readonly leaseId: string;
+  readonly window?: LeaseWindow;
   amount: number;
   /** Charged under it by this process's settles. */
   spent: number;
@@ -14,6 +18,7 @@ interface OwnLease {
 /** An open lease of any process, as the events show it; `seen` = the receipts charged under it. */
 interface KnownLease {
   readonly holder: string;
+  readonly window?: LeaseWindow;
   amount: number;
   expiresAt: number;
   seen: number;
@@ -21,7 +26,9 @@ interface KnownLease {
 
 /** What the lease keeper needs of a lease this process holds. */
 export interface HeldLease {
-  readonly kind: 'user' | 'token';
+  readonly kind: LeaseKind;
+  /** A budget lease: its period window. */
+  readonly window?: LeaseWindow;
   /** The user, or the token, whose quota is leased. */
   readonly id: number;
   readonly leaseId: string;
@@ -30,10 +37,23 @@ export interface HeldLease {
   readonly expiresAt: number;
   readonly lastUsedAt: number;
   /** Reservations of this process on the account still open: the lease is in use. */
+  // (For a budget: the reservations on its user or token.)
   readonly busy: boolean;
   /** What a reservation may still take from it (amount − spent − open reservations). */
   readonly left: number;
 }
+
+/**
+ * When a lease stops being spendable: `marginMs` before its expiry so that a renewal lands in
+ * time, except a budget lease that ends with its window (nothing to renew it into: spent to the end).
+ */
+export const lapsesAt = (
+  lease: { readonly expiresAt: number; readonly window?: LeaseWindow },
+  marginMs: number,
+): number =>
+  lease.window && lease.expiresAt >= lease.window.end
+    ? lease.expiresAt
+    : lease.expiresAt - marginMs;
 
 /**
  * The leases on one kind of account (users' balances on billing-<id>, limited tokens' quotas on
@@ -47,7 +67,7 @@ export class LeaseLedger {
   private readonly events = new Map<number, number>();
 
   constructor(
-    readonly kind: 'user' | 'token',
+    readonly kind: LeaseKind,
     private readonly holder: string,
     private readonly now: () => number,
   ) {}
@@ -55,7 +75,7 @@ export class LeaseLedger {
   /** The lease this process holds on `id`, unless it lapses within `marginMs`. */
   usable(id: number, marginMs: number): OwnLease | undefined {
     const lease = this.own.get(id);
-    return lease && lease.expiresAt - marginMs > this.now() ? lease : undefined;
+    return lease && lapsesAt(lease, marginMs) > this.now() ? lease : undefined;
   }
 
   /** Marks this process's lease on `id` as used now (by a reservation). */
@@ -76,21 +96,32 @@ export class LeaseLedger {
     return [...this.own.keys()];
   }
 
-  /** Other processes' leases past `expiresAt + graceMs`: their holders went silent. */
-  silent(graceMs: number): { kind: 'user' | 'token'; id: number; leaseId: string }[] {
+  /**
+   * Leases past `expiresAt + graceMs` whose holder no longer keeps them: other processes' (they
+   * went silent), and this process's budget leases of a window it has left for a newer one.
+   */
+  silent(graceMs: number): SilentLease[] {
     const now = this.now();
-    const found: { kind: 'user' | 'token'; id: number; leaseId: string }[] = [];
+    const found: SilentLease[] = [];
     for (const [id, leases] of this.open)
-      for (const [leaseId, lease] of leases)
-        if (lease.holder !== this.holder && lease.expiresAt + graceMs <= now)
-          found.push({ kind: this.kind, id, leaseId });
+      for (const [leaseId, lease] of leases) {
+        const kept = lease.holder === this.holder && this.own.get(id)?.leaseId === leaseId;
+        if (!kept && lease.expiresAt + graceMs <= now)
+          found.push({
+            kind: this.kind,
+            id,
+            leaseId,
+            ...(lease.window ? { window: lease.window } : {}),
+          });
+      }
     return found;
   }
 
-  /** Per open lease on `id`: the charges this process has seen under it. */
-  seen(id: number): Record<string, number> {
+  /** Per open lease on `id` (of `window` for a budget): the charges this process has seen under it. */
+  seen(id: number, window?: LeaseWindow): Record<string, number> {
     const seen: Record<string, number> = {};
-    for (const [leaseId, lease] of this.open.get(id) ?? []) seen[leaseId] = lease.seen;
+    for (const [leaseId, lease] of this.open.get(id) ?? [])
+      if (lease.window?.start === window?.start) seen[leaseId] = lease.seen;
     return seen;
   }
 
@@ -120,10 +151,18 @@ export class LeaseLedger {
     const mine = event.data.holder === this.holder;
     switch (event.type) {
       case 'BalanceLeased': {
-        const { holder, amount, expiresAt } = event.data;
-        leases.set(leaseId, { holder, amount, expiresAt, seen: 0 });
+        const { holder, amount, expiresAt, window } = event.data;
+        const scope = window ? { window } : {};
+        leases.set(leaseId, { holder, amount, expiresAt, seen: 0, ...scope });
         if (mine)
-          this.own.set(id, { leaseId, amount, spent: 0, expiresAt, lastUsedAt: this.now() });
+          this.own.set(id, {
+            leaseId,
+            amount,
+            spent: 0,
+            expiresAt,
+            lastUsedAt: this.now(),
+            ...scope,
+          });
         return;
       }
       case 'BalanceLeaseRenewed': {
@@ -143,4 +182,12 @@ export class LeaseLedger {
         return;
     }
   }
+}
+
+/** A lease to close for a holder that no longer keeps it. */
+export interface SilentLease {
+  readonly kind: LeaseKind;
+  readonly id: number;
+  readonly leaseId: string;
+  readonly window?: LeaseWindow;
 }

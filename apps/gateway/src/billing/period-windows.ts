@@ -76,6 +76,12 @@ export class PeriodWindows {
     return { used, resetAt: window.end };
   }
 
+  /** The current window of `period` at `at`: [start, end) in ms since the epoch. */
+  window(period: BudgetPeriod, at: number): { readonly start: number; readonly end: number } {
+    const { start, end } = this.current(PERIOD_INDEX[period], at);
+    return { start, end };
+  }
+
   /** What is left of `subject`'s budget at `at`: less what it spent and holds reserved. */
   budgetLeft(subject: Budgeted, at: number): number {
     const index = PERIOD_INDEX[subject.budgetPeriod];

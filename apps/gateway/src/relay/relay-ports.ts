@@ -44,9 +44,14 @@ export type ScaleOutLimitsPort = Pick<
 /** The leases a reservation drew on, as its receipt names them (none in single-process mode). */
 export const leasesOf = (
   reservation: Reservation,
-): Pick<RequestRelayed['data'], 'leaseId' | 'tokenLeaseId'> => ({
+): Pick<
+  RequestRelayed['data'],
+  'leaseId' | 'tokenLeaseId' | 'budgetLeaseId' | 'tokenBudgetLeaseId'
+> => ({
   ...(reservation.leaseId ? { leaseId: reservation.leaseId } : {}),
   ...(reservation.tokenLeaseId ? { tokenLeaseId: reservation.tokenLeaseId } : {}),
+  ...(reservation.budgetLeaseId ? { budgetLeaseId: reservation.budgetLeaseId } : {}),
+  ...(reservation.tokenBudgetLeaseId ? { tokenBudgetLeaseId: reservation.tokenBudgetLeaseId } : {}),
 });
 
 export type TokenDirectoryPort = Pick<TokenDirectory, 'byKey' | 'user'>;

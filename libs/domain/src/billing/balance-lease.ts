@@ -1,5 +1,6 @@
 import type { DecideContext, DomainEvent } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
+import type { BudgetPeriod } from './budget-period';
 
 /**
  * Balance leases (scale-out, docs/scale-out.md): several gateway processes spend one user's balance
@@ -14,11 +15,27 @@ import { DomainError } from '../shared/domain-error';
  * tells the decider what it has seen of them (`seen`): the settled balance and, per open lease, how
  * much of it the receipts show spent. A lease it has seen nothing of counts whole, so a stale view
  * can only lease less, never more.
+ *
+ * The same machinery leases a periodic budget (docs/budgets.md): the account is then the budget of
+ * the user (on billing-<id>) or of the token (on token-<id>) in one period `window`; its cap is the
+ * budget less what the window was charged, its leases count only against leases of the same window
+ * and end with it.
  */
-/** Whose quota: a user's balance, or (with `tokenId`) a limited token of that user. */
+/** A budget's period window (ms since the epoch, [start, end)). */
+export interface LeaseWindow {
+  readonly period: BudgetPeriod;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Whose quota: a user's balance, or (with `tokenId`) a limited token of that user; with `window`,
+ * that user's or token's budget in that period window instead.
+ */
 export interface LeaseAccount {
   readonly userId: number;
   readonly tokenId?: number;
+  readonly window?: LeaseWindow;
 }
 
 export interface OpenLease {
@@ -26,6 +43,8 @@ export interface OpenLease {
   readonly amount: number;
   /** ms since the epoch; the holder stops spending before this, others may expire it after. */
   readonly expiresAt: number;
+  /** A budget lease: the window it belongs to (it never outlives it). */
+  readonly window?: LeaseWindow;
 }
 
 export type BalanceLeased = DomainEvent<
@@ -103,12 +122,34 @@ export interface LeaseState {
   readonly leases?: Readonly<Record<string, OpenLease>>;
 }
 
-/** Quota the stream's open leases may still spend, by the view's account of their charges. */
-export function leasedUnspent(state: LeaseState, seen: LeaseView['seen']): number {
+/** Same account on one stream: both balance leases, or budget leases of one window. */
+export const sameWindow = (a: LeaseWindow | undefined, b: LeaseWindow | undefined): boolean =>
+  a === undefined || b === undefined
+    ? a === b
+    : a.start === b.start && a.end === b.end && a.period === b.period;
+
+/**
+ * Quota the stream's open leases of one account (the balance, or the budget of `window`) may still
+ * spend, by the view's account of their charges.
+ */
+export function leasedUnspent(
+  state: LeaseState,
+  seen: LeaseView['seen'],
+  window?: LeaseWindow,
+): number {
   let held = 0;
   for (const [id, lease] of Object.entries(state.leases ?? {}))
-    held += Math.max(0, lease.amount - (seen[id] ?? 0));
+    if (sameWindow(lease.window, window)) held += Math.max(0, lease.amount - (seen[id] ?? 0));
   return held;
+}
+
+/** The leases left once a budget changed: its budget leases end (the holders lease again). */
+export function withoutBudgetLeases(
+  leases: LeaseState['leases'],
+): Readonly<Record<string, OpenLease>> {
+  const kept: Record<string, OpenLease> = {};
+  for (const [id, lease] of Object.entries(leases ?? {})) if (!lease.window) kept[id] = lease;
+  return kept;
 }
 
 const LEASE_TYPES: ReadonlySet<string> = new Set(LEASE_EVENT_TYPES);
@@ -137,8 +178,10 @@ export function evolveLease<S extends LeaseState>(state: S, event: LeaseEvent): 
   const leases = { ...state.leases };
   switch (event.type) {
     case 'BalanceLeased': {
-      const { leaseId, holder, amount, expiresAt } = event.data;
-      leases[leaseId] = { holder, amount, expiresAt };
+      const { leaseId, holder, amount, expiresAt, window } = event.data;
+      leases[leaseId] = window
+        ? { holder, amount, expiresAt, window }
+        : { holder, amount, expiresAt };
       break;
     }
     case 'BalanceLeaseRenewed': {
@@ -172,9 +215,14 @@ export function decideLease(
         throw new DomainError('billing.invalid_amount');
       // Another lease, a credit or a return landed after the view was taken: take it again.
       if (view.atVersion !== (state.version ?? 0)) throw new DomainError('billing.lease_stale');
-      const free = Math.max(0, view.settled - leasedUnspent(state, view.seen));
+      // A lease id names one account: a balance lease is not renewed as a budget's, nor the reverse.
+      if (lease && !sameWindow(lease.window, account.window)) return [];
+      const { window } = account;
+      // A budget lease ends with its window: none is taken or renewed once the window is over.
+      if (window && now.getTime() >= window.end) return [];
+      const free = Math.max(0, view.settled - leasedUnspent(state, view.seen, window));
       const granted = Math.min(want, Math.floor(free));
-      const expiresAt = now.getTime() + ttlMs;
+      const expiresAt = Math.min(now.getTime() + ttlMs, window?.end ?? Infinity);
       if (lease && lease.holder === holder) {
         if (granted < minimum) return [];
         return [
@@ -198,7 +246,7 @@ export function decideLease(
         {
           type: 'BalanceLeaseReturned',
           data: {
-            ...command.account,
+            ...accountOfLease(command.account, lease),
             leaseId: command.leaseId,
             holder: command.holder,
             amount: lease.amount,
@@ -212,7 +260,7 @@ export function decideLease(
         {
           type: 'BalanceLeaseExpired',
           data: {
-            ...command.account,
+            ...accountOfLease(command.account, lease),
             leaseId: command.leaseId,
             holder: lease.holder,
             amount: lease.amount,
@@ -223,3 +271,9 @@ export function decideLease(
 }
 
 const isQuantity = (n: number): boolean => Number.isSafeInteger(n) && n >= 0;
+
+/** The account a closing event names: the lease's own window, whatever the command said. */
+function accountOfLease(account: LeaseAccount, lease: OpenLease): LeaseAccount {
+  const { window: _sent, ...owner } = account;
+  return lease.window ? { ...owner, window: lease.window } : owner;
+}

@@ -11,6 +11,7 @@ import {
   type LeaseCommand,
   type LeaseEvent,
   type LeaseState,
+  withoutBudgetLeases,
 } from './balance-lease';
 
 export interface BillingState extends LeaseState {
@@ -117,9 +118,11 @@ function evolveCredit(state: BillingState, event: BillingEvent): BillingState {
         quota: state.quota + event.data.amount,
       };
     case 'BudgetSet':
+      // A new budget: the leases of the old one end with it (the holders lease from the new one).
       return {
         ...state,
         budget: { periodQuota: event.data.periodQuota, period: event.data.period },
+        leases: withoutBudgetLeases(state.leases),
       };
     case 'BalanceImported':
       return {
@@ -169,7 +172,14 @@ export const billingDecider: Decider<BillingCommand, BillingState, BillingStream
   // 2: the state counts its events (version) and holds the open leases.
   snapshotVersion: 2,
   decide(command, state, context) {
-    if (isLeaseCommand(command)) return decideLease(command, state, context);
+    if (isLeaseCommand(command)) {
+      // A budget lease needs that budget: a window of the user's current period.
+      const window = command.account.window;
+      const budget = state.budget;
+      const unbudgeted = !budget || budget.periodQuota <= 0 || budget.period !== window?.period;
+      if (command.type === 'LeaseBalance' && window && unbudgeted) return [];
+      return decideLease(command, state, context);
+    }
     switch (command.type) {
       case 'ImportBalance': {
         const b = command.balance;

@@ -132,9 +132,19 @@ export const tokenDecider: Decider<TokenCommand, TokenState, TokenStreamEvent> =
     if (isLeaseCommand(command)) {
       // Only a limited token that exists has a quota to lease (a return or an expiry still ends
       // what is open).
-      const unleasable = !state.exists || state.deleted || state.settings?.unlimitedQuota;
+      // A budget lease needs the token's budget of that period, whatever its quota.
+      const { window } = command.account;
+      const settings = state.settings;
+      const leasable = window
+        ? (settings?.periodQuota ?? 0) > 0 && settings?.period === window.period
+        : !settings?.unlimitedQuota;
+      const unleasable = !state.exists || state.deleted || !leasable;
       if (command.type === 'LeaseBalance' && unleasable) return [];
-      const account = { userId: state.userId, tokenId: state.tokenId };
+      const account = {
+        userId: state.userId,
+        tokenId: state.tokenId,
+        ...(window ? { window } : {}),
+      };
       return decideLease({ ...command, account }, state, context);
     }
     const { now } = context;

@@ -41,6 +41,10 @@ export type RequestRelayed = DomainEvent<
     readonly leaseId?: string;
     /** Scale-out: the lease on the (limited) token's quota it was spent from. */
     readonly tokenLeaseId?: string;
+    /** Scale-out: the lease on the user's periodic budget it was spent from (docs/budgets.md). */
+    readonly budgetLeaseId?: string;
+    /** Scale-out: the lease on the token's periodic budget it was spent from. */
+    readonly tokenBudgetLeaseId?: string;
     /**
      * The output ceiling sent upstream when it was lowered below the asked one (the client's
      * max_tokens, else the model's maximum) to what `loweredBy` could still pay for.
