@@ -13,3 +13,6 @@ export * from './pricing';
 export * from './channel';
 export * from './task';
 export * from './notice';
+export * from './email-code';
+export * from './oauth-mark';
+export * from './password-attempt';
