@@ -34,7 +34,7 @@ async function startSmtpSink(dir: string): Promise<ChildProcess & { port: number
     env: { ...process.env, SMTP_SINK_USER: SMTP_ACCOUNT, SMTP_SINK_PASS: SMTP_TOKEN },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`smtp sink exited with ${code}`)));
     lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
