@@ -99,8 +99,16 @@ export class EmailCodes {
     meta: RequestMeta,
   ): Promise<boolean> {
     const codeHash = this.codeHash(purpose, email, secret);
-    const { state } = await this.run(purpose, email, meta, { type: 'CheckEmailCode', codeHash });
-    return emailCodeVerdict(state, codeHash, this.now()) === 'valid';
+    // One instant for the decision and the verdict, so they never disagree at the expiry.
+    const now = this.now();
+    const { state } = await this.run(
+      purpose,
+      email,
+      meta,
+      { type: 'CheckEmailCode', codeHash },
+      now,
+    );
+    return emailCodeVerdict(state, codeHash, now) === 'valid';
   }
 
   /**
@@ -131,9 +139,10 @@ export class EmailCodes {
     email: string,
     meta: RequestMeta,
     command: Parameters<typeof emailCodeDecider.decide>[0],
+    now = this.now(),
   ) {
     return this.streams.execute(this.streamOf(purpose, email), emailCodeDecider, command, meta, {
-      now: new Date(this.now()),
+      now: new Date(now),
     });
   }
 
