@@ -14,3 +14,6 @@ export * from './channel';
 export * from './task';
 export * from './notice';
 export * from './rate-limit';
+export * from './email-code';
+export * from './oauth-mark';
+export * from './password-attempt';

@@ -1,42 +1,45 @@
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { normalizeEmail } from '@tollgate/domain';
+import {
+  emailCodeDecider,
+  emailCodeVerdict,
+  normalizeEmail,
+  type EmailCodePurpose,
+} from '@tollgate/domain';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
-import { ApiError } from '../shared/api-error';
+import { StreamCommands } from '../infrastructure/stream-commands';
+import type { RequestMeta } from '../shared/request-meta';
 
-/** `verify`: registration and email bind (both prove the mailbox); `reset`: password reset links. */
-export type CodePurpose = 'verify' | 'reset';
+export type CodePurpose = EmailCodePurpose;
+export { MAX_CODE_FAILURES as MAX_FAILURES, RESEND_INTERVAL_MS } from '@tollgate/domain';
 
-/** A new mail for the same address and purpose waits 30 seconds. */
-export const RESEND_INTERVAL_MS = 30_000;
-/** Wrong guesses before a code is void (a 6-digit code then holds against guessing). */
-export const MAX_FAILURES = 5;
-/** Pending codes kept at most; beyond it the oldest are dropped (the rate limit keeps it far off). */
-export const MAX_ENTRIES = 10_000;
-
-interface Entry {
-  readonly digest: Buffer;
-  readonly sentAt: number;
-  readonly expiresAt: number;
-  failures: number;
-}
+/** Separates the keys derived from SESSION_SECRET for the stream names and the code hashes. */
+const ADDRESS_KEY_LABEL = 'tollgate mail-code address';
+const CODE_KEY_LABEL = 'tollgate mail-code secret';
 
 /**
- * Codes and reset tokens in memory only: an HMAC under a key drawn at start-up, never the code, so
- * not even a heap dump gives them away, and a restart voids them all (ephemeral by design: they are
- * secrets, not history, so they stay out of the event log).
+ * Mailed codes and reset-link tokens, kept in the log (`mailcode-<purpose>-<address hash>`) so any
+ * process verifies what another issued, once, and a restart voids nothing. The events hold a keyed
+ * HMAC of the code (the key derives from SESSION_SECRET, which every process shares), never the
+ * code; the stream name holds a keyed hash of the address. Each call reads the stream's tail from
+ * the store, so a code issued by one process is seen by the next request at another.
  */
 @Injectable()
 export class EmailCodes {
-  private readonly entries = new Map<string, Entry>();
-  private readonly key = randomBytes(32);
   private readonly ttlMs: number;
+  private readonly addressKey: Buffer;
+  private readonly codeKey: Buffer;
   /** Replaceable in tests. */
   now: () => number = Date.now;
 
-  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'mail'>) {
+  constructor(
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'mail' | 'sessionSecret'>,
+    private readonly streams: StreamCommands,
+  ) {
     this.ttlMs = config.mail.codeTtlMs;
+    this.addressKey = derivedKey(config.sessionSecret, ADDRESS_KEY_LABEL);
+    this.codeKey = derivedKey(config.sessionSecret, CODE_KEY_LABEL);
   }
 
   get validMinutes(): number {
@@ -55,29 +58,33 @@ export class EmailCodes {
 
   /**
    * Records `secret` as the one valid for this address and purpose (replacing an older one), or
-   * refuses while the last one is younger than 30 seconds.
+   * refuses (`mail.resend_too_soon`) while the last one is younger than 30 seconds.
    */
-  issue(purpose: CodePurpose, email: string, secret: string): void {
-    const key = this.keyOf(purpose, email);
-    const now = this.now();
-    const last = this.entries.get(key);
-    if (last && now - last.sentAt < RESEND_INTERVAL_MS)
-      throw new ApiError('mail.resend_too_soon', {
-        seconds: Math.ceil((RESEND_INTERVAL_MS - (now - last.sentAt)) / 1000),
-      });
-    this.entries.delete(key);
-    this.makeRoom(now);
-    this.entries.set(key, {
-      digest: this.digest(secret),
-      sentAt: now,
-      expiresAt: now + this.ttlMs,
-      failures: 0,
+  async issue(
+    purpose: CodePurpose,
+    email: string,
+    secret: string,
+    meta: RequestMeta,
+  ): Promise<void> {
+    await this.run(purpose, email, meta, {
+      type: 'IssueEmailCode',
+      purpose,
+      codeHash: this.codeHash(purpose, email, secret),
+      ttlMs: this.ttlMs,
     });
   }
 
   /** The mail did not leave: the code is void and the address may ask again at once. */
-  withdraw(purpose: CodePurpose, email: string): void {
-    this.entries.delete(this.keyOf(purpose, email));
+  async withdraw(
+    purpose: CodePurpose,
+    email: string,
+    secret: string,
+    meta: RequestMeta,
+  ): Promise<void> {
+    await this.run(purpose, email, meta, {
+      type: 'WithdrawEmailCode',
+      codeHash: this.codeHash(purpose, email, secret),
+    });
   }
 
   /**
@@ -85,44 +92,67 @@ export class EmailCodes {
    * refused for another reason (a taken name) does not cost the user their code. Each wrong guess
    * counts; the fifth voids the code.
    */
-  check(purpose: CodePurpose, email: string, secret: string): boolean {
-    const key = this.keyOf(purpose, email);
-    const entry = this.entries.get(key);
-    if (!entry) return false;
-    if (this.now() >= entry.expiresAt) {
-      this.entries.delete(key);
-      return false;
-    }
-    if (timingSafeEqual(entry.digest, this.digest(secret))) return true;
-    entry.failures += 1;
-    if (entry.failures >= MAX_FAILURES) this.entries.delete(key);
-    return false;
+  async check(
+    purpose: CodePurpose,
+    email: string,
+    secret: string,
+    meta: RequestMeta,
+  ): Promise<boolean> {
+    const codeHash = this.codeHash(purpose, email, secret);
+    // One instant for the decision and the verdict, so they never disagree at the expiry.
+    const now = this.now();
+    const { state } = await this.run(
+      purpose,
+      email,
+      meta,
+      { type: 'CheckEmailCode', codeHash },
+      now,
+    );
+    return emailCodeVerdict(state, codeHash, now) === 'valid';
   }
 
-  /** Ends the code once it did its job (single use). */
-  consume(purpose: CodePurpose, email: string): void {
-    this.entries.delete(this.keyOf(purpose, email));
+  /**
+   * Spends `secret` if it is the live one: true for exactly one caller across every process (a
+   * concurrent second one loses the expected revision, folds the consumption and gets false).
+   */
+  async consume(
+    purpose: CodePurpose,
+    email: string,
+    secret: string,
+    meta: RequestMeta,
+  ): Promise<boolean> {
+    const codeHash = this.codeHash(purpose, email, secret);
+    const { events } = await this.run(purpose, email, meta, { type: 'ConsumeEmailCode', codeHash });
+    return events.some((event) => event.type === 'EmailCodeConsumed');
   }
 
-  get size(): number {
-    return this.entries.size;
+  /** The stream of one address and purpose (the address lower-cased, then hashed under a key). */
+  streamOf(purpose: CodePurpose, email: string): string {
+    const address = createHmac('sha256', this.addressKey)
+      .update(normalizeEmail(email))
+      .digest('base64url');
+    return `mailcode-${purpose}-${address}`;
   }
 
-  private keyOf(purpose: CodePurpose, email: string): string {
-    return `${purpose}:${normalizeEmail(email)}`;
+  private run(
+    purpose: CodePurpose,
+    email: string,
+    meta: RequestMeta,
+    command: Parameters<typeof emailCodeDecider.decide>[0],
+    now = this.now(),
+  ) {
+    return this.streams.execute(this.streamOf(purpose, email), emailCodeDecider, command, meta, {
+      now: new Date(now),
+    });
   }
 
-  private digest(secret: string): Buffer {
-    return createHmac('sha256', this.key).update(secret).digest();
+  private codeHash(purpose: CodePurpose, email: string, secret: string): string {
+    return createHmac('sha256', this.codeKey)
+      .update(`${purpose}\n${normalizeEmail(email)}\n${secret}`)
+      .digest('base64url');
   }
+}
 
-  private makeRoom(now: number): void {
-    if (this.entries.size < MAX_ENTRIES) return;
-    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
-    // Map order is insertion order: the first keys are the oldest codes.
-    for (const key of this.entries.keys()) {
-      if (this.entries.size < MAX_ENTRIES) break;
-      this.entries.delete(key);
-    }
-  }
+function derivedKey(secret: string, label: string): Buffer {
+  return createHmac('sha256', secret).update(label).digest();
 }

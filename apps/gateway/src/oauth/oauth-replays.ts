@@ -1,40 +1,50 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-
-/** Values remembered at most; past it the soonest-expiring ones go first (they expire anyway). */
-const MAX_REMEMBERED = 100_000;
+import { Inject, Injectable } from '@nestjs/common';
+import { oauthMarkDecider } from '@tollgate/domain';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.tokens';
+import { StreamCommands } from '../infrastructure/stream-commands';
+import type { RequestMeta } from '../shared/request-meta';
+import { SpentValuesInMemory } from './spent-values-in-memory';
 
 /**
  * Single use on our side of states and authorization codes (the providers' own single use aside):
- * a value is accepted once until it expires. Kept in memory by hash, never in clear; a replay on
- * another gateway process still fails there because the state cookie was cleared and the provider
- * refuses a used code.
+ * a value is accepted once until it expires. A single gateway remembers them in memory. With
+ * SCALE_OUT=on the mark is an event on `oauthmark-<SHA-256 of scope and value>` (the value is never
+ * stored), appended with the stream's expected revision, so whichever process sees a value first
+ * accepts it and of two processes seeing it at once only one does.
  */
 @Injectable()
 export class OAuthReplays {
-  private readonly used = new Map<string, number>();
+  private readonly memory: SpentValuesInMemory | null;
+
+  constructor(
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'scaleOut'>,
+    private readonly streams: StreamCommands,
+  ) {
+    this.memory = config.scaleOut ? null : new SpentValuesInMemory();
+  }
 
   /** True the first time `value` is seen (in `scope`) before `expiresAtMs`; false on a replay. */
-  consume(scope: string, value: string, expiresAtMs: number, nowMs = Date.now()): boolean {
-    this.prune(nowMs);
-    const key = createHash('sha256').update(`${scope}\n${value}`).digest('base64url');
-    const until = this.used.get(key);
-    if (until !== undefined && until > nowMs) return false;
-    this.used.delete(key);
-    this.used.set(key, expiresAtMs);
-    return true;
+  async consume(
+    scope: string,
+    value: string,
+    expiresAtMs: number,
+    meta: RequestMeta,
+    nowMs = Date.now(),
+  ): Promise<boolean> {
+    if (this.memory) return this.memory.spend(scope, value, expiresAtMs, nowMs);
+    const { events } = await this.streams.execute(
+      OAuthReplays.streamOf(scope, value),
+      oauthMarkDecider,
+      { type: 'SpendOAuthValue', scope, expiresAt: expiresAtMs },
+      meta,
+      { now: new Date(nowMs) },
+    );
+    return events.length > 0;
   }
 
-  get size(): number {
-    return this.used.size;
-  }
-
-  private prune(nowMs: number): void {
-    for (const [key, until] of this.used) if (until <= nowMs) this.used.delete(key);
-    while (this.used.size >= MAX_REMEMBERED) {
-      const oldest = this.used.keys().next();
-      if (oldest.done) break;
-      this.used.delete(oldest.value);
-    }
+  static streamOf(scope: string, value: string): string {
+    return `oauthmark-${createHash('sha256').update(`${scope}\n${value}`).digest('base64url')}`;
   }
 }

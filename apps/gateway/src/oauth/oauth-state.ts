@@ -33,8 +33,8 @@ const randomToken = (bytes = 24) => randomBytes(bytes).toString('base64url');
  * `GET /api/oauth/state` hands out a random value and sets it, signed and with an expiry, in a
  * short-lived cookie (new-api keeps it in its session); the console puts the value into the
  * authorize URL it builds, and the callback must present both, matching. Stateless, so any gateway
- * process checks it; single use is on top (OAuthReplays). Tollgate's own OIDC sign-in gets its
- * state the same way, marked `pkce`.
+ * process checks it; single use is on top (OAuthReplays, marks in the log). Tollgate's own OIDC
+ * sign-in gets its state the same way, marked `pkce`.
  */
 export class OAuthStateCodec {
   constructor(private readonly secret: string) {}

@@ -95,7 +95,7 @@ export class OAuthController {
     @Meta() meta: RequestMeta,
   ) {
     if (!this.options.bool('GitHubOAuthEnabled')) throw new ApiError('oauth.github_disabled');
-    const { code, user, aff } = await this.consumeState(query, request, reply, 'github');
+    const { code, user, aff } = await this.consumeState(query, request, reply, 'github', meta);
     const profile = await this.github.identify(code);
     return this.complete(profile, user, request, reply, meta, aff);
   }
@@ -107,7 +107,7 @@ export class OAuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Meta() meta: RequestMeta,
   ) {
-    const profile = await this.wechatProfile(query);
+    const profile = await this.wechatProfile(query, meta);
     return this.signIn(profile, request, reply, meta);
   }
 
@@ -118,7 +118,7 @@ export class OAuthController {
     @CurrentUser() user: SignedInUser,
     @Meta() meta: RequestMeta,
   ) {
-    return this.bind(user.id, await this.wechatProfile(query), meta);
+    return this.bind(user.id, await this.wechatProfile(query, meta), meta);
   }
 
   @Get('telegram/login')
@@ -177,7 +177,13 @@ export class OAuthController {
     @Meta() meta: RequestMeta,
   ) {
     if (!this.options.bool('oidc.enabled')) throw new ApiError('oauth.oidc_disabled');
-    const { code, user, aff, pkce, state } = await this.consumeState(query, request, reply, 'oidc');
+    const { code, user, aff, pkce, state } = await this.consumeState(
+      query,
+      request,
+      reply,
+      'oidc',
+      meta,
+    );
     const flow = pkce ? oidcFlowSecrets(this.sessionSecret, state) : undefined;
     const profile = await this.oidc.identify(code, this.oidcRedirectUri(request), flow);
     return this.complete(profile, user, request, reply, meta, aff);
@@ -198,7 +204,7 @@ export class OAuthController {
       throw new ApiError('oauth.provider_error', { message: message || error });
     }
     if (!this.options.bool('LinuxDOOAuthEnabled')) throw new ApiError('oauth.linuxdo_disabled');
-    const { code, user, aff } = await this.consumeState(query, request, reply, 'linuxdo');
+    const { code, user, aff } = await this.consumeState(query, request, reply, 'linuxdo', meta);
     const profile = await this.linuxdo.identify(
       code,
       `${this.serverAddress(request)}/oauth/linuxdo`,
@@ -215,6 +221,7 @@ export class OAuthController {
     request: FastifyRequest,
     reply: FastifyReply,
     provider: StateProvider,
+    meta: RequestMeta,
   ): Promise<{
     code: string;
     aff: string;
@@ -232,11 +239,11 @@ export class OAuthController {
     if (
       !claims ||
       claims.userId !== (user?.id ?? 0) ||
-      !this.replays.consume('state', claims.state, claims.expiresAt, now)
+      !(await this.replays.consume('state', claims.state, claims.expiresAt, meta, now))
     )
       throw new ApiError('oauth.state_invalid');
     if (!code) throw new ApiError('oauth.code_required');
-    if (!this.replays.consume(provider, code, now + OAUTH_STATE_TTL_MS, now))
+    if (!(await this.replays.consume(provider, code, now + OAUTH_STATE_TTL_MS, meta, now)))
       throw new ApiError('oauth.code_used');
     return { code, aff: claims.aff ?? '', user, state: claims.state, pkce: claims.pkce === true };
   }
@@ -286,12 +293,12 @@ export class OAuthController {
     return ok(undefined, 'bind');
   }
 
-  private async wechatProfile(query: QueryParams): Promise<ExternalProfile> {
+  private async wechatProfile(query: QueryParams, meta: RequestMeta): Promise<ExternalProfile> {
     if (!this.options.bool('WeChatAuthEnabled')) throw new ApiError('oauth.wechat_disabled');
     const code = param(query, 'code', 64);
     if (!code) throw new ApiError('oauth.wechat_code_empty');
     const now = Date.now();
-    if (!this.replays.consume('wechat', code, now + WECHAT_CODE_TTL_MS, now))
+    if (!(await this.replays.consume('wechat', code, now + WECHAT_CODE_TTL_MS, meta, now)))
       throw new ApiError('oauth.code_used');
     return this.wechat.identify(code);
   }

@@ -41,7 +41,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
     if (email) assertEmailAllowed(email, this.options);
     // The code stays valid until the registration succeeds (a taken name does not cost it); the
     // email's guard stops a second registration with the same code.
-    if (verifying && !this.codes.check('verify', email, body.verification_code ?? ''))
+    if (verifying && !(await this.codes.check('verify', email, body.verification_code ?? '', meta)))
       throw new ApiError('auth.verification_code_invalid');
     const { userId, position } = await this.registrar.register(
       {
@@ -55,7 +55,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand>
       },
       meta,
     );
-    if (verifying) this.codes.consume('verify', email);
+    if (verifying) await this.codes.consume('verify', email, body.verification_code ?? '', meta);
     await this.readYourWrites.waitFor(position);
     return { userId };
   }

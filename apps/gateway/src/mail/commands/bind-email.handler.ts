@@ -41,7 +41,7 @@ export class BindEmailHandler implements ICommandHandler<BindEmailCommand> {
     const email = normalizeEmail(raw);
     if (!email || !code) throw new ApiError('common.invalid_params');
     assertEmailAllowed(email, this.options);
-    if (!this.codes.check('verify', email, code))
+    if (!(await this.codes.check('verify', email, code, meta)))
       throw new ApiError('auth.verification_code_invalid');
     const { position: claimed } = await this.claims.claim(
       'email',
@@ -63,7 +63,7 @@ export class BindEmailHandler implements ICommandHandler<BindEmailCommand> {
       if (claimed) await this.claims.release('email', email, user.id, meta);
       throw error;
     }
-    this.codes.consume('verify', email);
+    await this.codes.consume('verify', email, code, meta);
     const previous =
       bound.events[0]?.type === 'UserEmailBound' ? bound.events[0].data.previous : '';
     const released =

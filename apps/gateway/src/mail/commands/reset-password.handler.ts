@@ -43,9 +43,10 @@ export class ResetPasswordHandler implements ICommandHandler<ResetPasswordComman
   async execute({ email: raw, token, meta }: ResetPasswordCommand): Promise<string> {
     const email = normalizeEmail(raw);
     if (!email || !token) throw new ApiError('common.invalid_params');
-    // Checked and spent in one synchronous step: two requests with one link cannot both pass.
-    if (!this.codes.check('reset', email, token)) throw new ApiError('mail.reset_link_invalid');
-    this.codes.consume('reset', email);
+    // Checked and spent in one append with the stream's expected revision: two requests with one
+    // link cannot both pass, whichever processes they reach.
+    if (!(await this.codes.consume('reset', email, token, meta)))
+      throw new ApiError('mail.reset_link_invalid');
     const user = await accountByVerifiedEmail(this.readStore, email);
     if (!user) throw new ApiError('mail.email_not_registered');
     const password = randomAlphanumeric(RESET_PASSWORD_LENGTH);

@@ -43,7 +43,7 @@ export class SendPasswordResetHandler implements ICommandHandler<SendPasswordRes
     if (!(await accountByVerifiedEmail(this.readStore, email)))
       throw new ApiError('mail.email_not_registered');
     const token = EmailCodes.newToken();
-    this.codes.issue('reset', email, token);
+    await this.codes.issue('reset', email, token, meta);
     try {
       await this.mailer.send(
         resetMail(
@@ -55,7 +55,7 @@ export class SendPasswordResetHandler implements ICommandHandler<SendPasswordRes
         ),
       );
     } catch (error) {
-      this.codes.withdraw('reset', email);
+      await this.codes.withdraw('reset', email, token, meta);
       throw error;
     }
   }

@@ -40,7 +40,7 @@ export class SendVerificationCodeHandler implements ICommandHandler<SendVerifica
     assertEmailAllowed(email, this.options);
     if (await isEmailTaken(this.readStore, email)) throw new ApiError('mail.email_taken');
     const code = EmailCodes.newCode();
-    this.codes.issue('verify', email, code);
+    await this.codes.issue('verify', email, code, meta);
     try {
       await this.mailer.send(
         verificationMail(
@@ -52,7 +52,7 @@ export class SendVerificationCodeHandler implements ICommandHandler<SendVerifica
         ),
       );
     } catch (error) {
-      this.codes.withdraw('verify', email);
+      await this.codes.withdraw('verify', email, code, meta);
       throw error;
     }
   }

@@ -1,0 +1,2 @@
+export * from './email-code.events';
+export * from './email-code.decider';

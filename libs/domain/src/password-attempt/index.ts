@@ -1,0 +1,1 @@
+export * from './password-attempt.decider';
