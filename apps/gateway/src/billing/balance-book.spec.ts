@@ -1,7 +1,8 @@
 import type { RecordedEvent } from '@tollgate/event-store';
 import type { RequestRelayed, TaskRefunded, TokenCreated } from '@tollgate/domain';
 import { recordedEvent as recorded } from '@tollgate/testing/recorded-event';
-import { BalanceBook, type Reservation } from './balance-book';
+import { BalanceBook } from './balance-book';
+import type { Reservation } from './balance-terms';
 import { tokenCreated as tokenData } from '@tollgate/testing/token-created';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
 const granted = (userId: number, amount: number) =>

@@ -39,15 +39,6 @@ import type { HeldLease, LeaseKind, SilentLease } from './lease-ledger';
 import { type Budgeted, PeriodWindows } from './period-windows';
 import { defaultTimeZone } from './time-zone';
 
-export type { HeldLease, LeaseKind } from './lease-ledger';
-export type {
-  BudgetRefusal,
-  LimitReason,
-  QuotaRefusal,
-  Reservation,
-  ReserveResult,
-} from './balance-terms';
-
 /**
  * The in-memory ledger the relay checks on its hot path: per user credits − charges − open
  * reservations, per token its cap − charges − reservations. Fed by the process's cache
@@ -344,18 +335,14 @@ export class BalanceBook implements HotCache {
 
   /** Every lease this process holds (the keeper renews or returns them). */
   heldLeases(): HeldLease[] {
-    const leases = this.leases;
-    if (!leases) return [];
     return LEASE_KINDS.flatMap((kind) =>
-      leases[kind].heldIds().map((id) => this.heldLease(kind, id)!),
+      (this.leases?.[kind].heldIds() ?? []).map((id) => this.heldLease(kind, id)!),
     );
   }
 
   /** Leases past `expiresAt + graceMs` their holders no longer keep (LeaseLedger.silent). */
   silentLeases(graceMs: number): SilentLease[] {
-    const leases = this.leases;
-    if (!leases) return [];
-    return LEASE_KINDS.flatMap((kind) => leases[kind].silent(graceMs));
+    return LEASE_KINDS.flatMap((kind) => this.leases?.[kind].silent(graceMs) ?? []);
   }
 
   /**
@@ -445,11 +432,7 @@ export class BalanceBook implements HotCache {
     this.leases?.charge(receipt, receipt.quota, open !== undefined);
   }
 
-  /**
-   * A failed task's charge given back (its receipt was charged like any other): the user's charges
-   * and the token's go down by the whole quota. The token's remaining goes back up even past the
-   * cap its owner set (new-api's `remain_quota += quota`).
-   */
+  /** A failed task's charge given back, the token's even past its cap (new-api's `remain_quota += quota`). */
   private applyRefund(refund: TaskRefunded['data'], at: number): void {
     this.charge(refund.userId, refund.tokenId, -refund.quota, at);
   }

@@ -26,7 +26,9 @@ import { StreamCommands } from '../infrastructure/stream-commands';
 import type { RequestMeta } from '../shared/request-meta';
 import { UsageAppender } from '../usage/usage-appender';
 import { lapsesAt } from './lease-ledger';
-import { BalanceBook, type HeldLease, type LeaseKind, type ReserveResult } from './balance-book';
+import { BalanceBook } from './balance-book';
+import type { ReserveResult } from './balance-terms';
+import type { HeldLease, LeaseKind } from './lease-ledger';
 
 /** The lease timings (docs/scale-out.md); tests shorten them through LEASE_TTL_MS. */
 export interface LeaseTimings {

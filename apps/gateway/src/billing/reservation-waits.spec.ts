@@ -1,5 +1,6 @@
 import { recordedEvent as recorded } from '@tollgate/testing/recorded-event';
-import { BalanceBook, type Reservation, type ReserveResult } from './balance-book';
+import { BalanceBook } from './balance-book';
+import type { Reservation, ReserveResult } from './balance-terms';
 import { ReservationWaits } from './reservation-waits';
 
 const granted = (userId: number, amount: number) =>

@@ -1,4 +1,5 @@
-import type { BalanceBook, ReserveResult } from './balance-book';
+import type { BalanceBook } from './balance-book';
+import type { ReserveResult } from './balance-terms';
 
 interface Waiter {
   readonly args: Parameters<BalanceBook['reserve']>;

@@ -1,6 +1,6 @@
 import type { RelayError } from '@tollgate/relay';
 import type { BudgetPeriod } from '@tollgate/domain';
-import type { BudgetRefusal } from '../billing/balance-book';
+import type { BudgetRefusal } from '../billing/balance-terms';
 import type { Lang } from '../shared/i18n/messages';
 import { relayError } from './relay-http';
 import { defaultTimeZone } from '../billing/time-zone';

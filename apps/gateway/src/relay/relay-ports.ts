@@ -13,9 +13,9 @@ import type { RoutingTable } from '../channels/routing-table';
 import type { ScaleOutLimits } from '../rate-limits/scale-out-limits';
 import type { TokenDirectory } from '../tokens/token-directory';
 
-import type { Reservation } from '../billing/balance-book';
+import type { Reservation } from '../billing/balance-terms';
 
-export type { LimitReason, Reservation, ReserveResult } from '../billing/balance-book';
+export type { LimitReason, Reservation, ReserveResult } from '../billing/balance-terms';
 export type { RoutedChannel } from '../channels/routing-table';
 export type { RelayToken, RelayUser } from '../tokens/token-directory';
 

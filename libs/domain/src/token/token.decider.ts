@@ -7,7 +7,7 @@ import {
   type LeaseEvent,
   type LeaseState,
 } from '../billing/balance-lease';
-import type { Decider } from '../shared/decider';
+import type { DecideContext, Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type { SealedSecret } from '../options/options.events';
 import type { TokenEvent, TokenImported, TokenSettings } from './token.events';
@@ -129,24 +129,7 @@ export const tokenDecider: Decider<TokenCommand, TokenState, TokenStreamEvent> =
   // 2: the state counts its events (version) and holds the open leases.
   snapshotVersion: 2,
   decide(command, state, context) {
-    if (isLeaseCommand(command)) {
-      // Only a limited token that exists has a quota to lease (a return or an expiry still ends
-      // what is open).
-      // A budget lease needs the token's budget of that period, whatever its quota.
-      const { window } = command.account;
-      const settings = state.settings;
-      const leasable = window
-        ? (settings?.periodQuota ?? 0) > 0 && settings?.period === window.period
-        : !settings?.unlimitedQuota;
-      const unleasable = !state.exists || state.deleted || !leasable;
-      if (command.type === 'LeaseBalance' && unleasable) return [];
-      const account = {
-        userId: state.userId,
-        tokenId: state.tokenId,
-        ...(window ? { window } : {}),
-      };
-      return decideLease({ ...command, account }, state, context);
-    }
+    if (isLeaseCommand(command)) return decideTokenLease(command, state, context);
     const { now } = context;
     switch (command.type) {
       case 'CreateToken': {
@@ -217,6 +200,30 @@ export const tokenDecider: Decider<TokenCommand, TokenState, TokenStreamEvent> =
     }
   },
 };
+
+/**
+ * Only a limited token that exists has a quota to lease (a return or an expiry still ends what is
+ * open); a budget lease needs the token's budget of that period, whatever its quota.
+ */
+function decideTokenLease(
+  command: LeaseCommand,
+  state: TokenState,
+  context: DecideContext,
+): TokenStreamEvent[] {
+  const { window } = command.account;
+  const settings = state.settings;
+  const leasable = window
+    ? (settings?.periodQuota ?? 0) > 0 && settings?.period === window.period
+    : !settings?.unlimitedQuota;
+  const unleasable = !state.exists || state.deleted || !leasable;
+  if (command.type === 'LeaseBalance' && unleasable) return [];
+  const account = {
+    userId: state.userId,
+    tokenId: state.tokenId,
+    ...(window ? { window } : {}),
+  };
+  return decideLease({ ...command, account }, state, context);
+}
 
 function statusChanged(
   state: TokenState,
