@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import request from 'supertest';
-import { allSqliteText, readStoredEvents } from '../support/e2e-helpers';
+import { allSqliteText, readStateEvents, readStoredEvents } from '../support/e2e-helpers';
 import {
   ConsoleClient,
   loginRoot,
@@ -173,7 +173,7 @@ describe('Linux DO sign-in and binding', () => {
   });
 
   it('refuses a bad state, a refused code, and passes on what Linux DO said when the user declined', async () => {
-    const before = readStoredEvents(t.dataDir).length;
+    const before = readStateEvents(t.dataDir).length;
     const agent = request.agent(t.url);
     await agent.get('/api/oauth/state');
     const badState = await zh(agent.get('/api/oauth/linuxdo').query({ code: 'c', state: 'nope' }));
@@ -196,7 +196,7 @@ describe('Linux DO sign-in and binding', () => {
       success: false,
       message: '授权失败：The resource owner denied the request',
     });
-    expect(readStoredEvents(t.dataDir).length).toBe(before);
+    expect(readStateEvents(t.dataDir).length).toBe(before);
   });
 
   it('the client secret is in no answer, event or read model', () => {

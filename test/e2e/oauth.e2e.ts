@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import request from 'supertest';
-import { allSqliteText, readStoredEvents } from '../support/e2e-helpers';
+import { allSqliteText, readStateEvents, readStoredEvents } from '../support/e2e-helpers';
 import {
   ConsoleClient,
   loginRoot,
@@ -221,7 +221,7 @@ describe('third-party sign-in and binding (GitHub, WeChat, Telegram)', () => {
     it('refuses a wrong state, a state without its cookie and a replayed state, asking GitHub nothing', async () => {
       githubCodes.set('code-state', { id: 1002, login: 'stately', name: null, email: null });
       const calls = github.calls.length;
-      const events = readStoredEvents(t.dataDir).length;
+      const events = readStateEvents(t.dataDir).length;
       const refused = { success: false, message: '登录状态无效或已过期，请重新发起登录' };
       expect((await githubCallback(request.agent(t.url), 'code-state', 'forged')).body).toEqual(
         refused,
@@ -261,26 +261,26 @@ describe('third-party sign-in and binding (GitHub, WeChat, Telegram)', () => {
       expect(replay.body).toEqual(refused);
       expect(github.calls.length).toBe(callsAfterOk);
       expect(callsAfterOk - calls).toBe(2); // only the successful one: token + user
-      expect(readStoredEvents(t.dataDir).length).toBeGreaterThan(events);
+      expect(readStateEvents(t.dataDir).length).toBeGreaterThan(events);
     });
 
     it('refuses a replayed code on our side, before GitHub is asked', async () => {
       githubCodes.set('code-once', { id: 1003, login: 'once', name: null, email: null });
       expect((await githubCallback(request.agent(t.url), 'code-once')).body.success).toBe(true);
       const calls = github.calls.length;
-      const events = readStoredEvents(t.dataDir).length;
+      const events = readStateEvents(t.dataDir).length;
       const replay = await githubCallback(request.agent(t.url), 'code-once');
       expect(replay.body).toEqual({ success: false, message: '授权码已使用，请重新发起登录' });
       expect(github.calls.length).toBe(calls);
-      expect(readStoredEvents(t.dataDir)).toHaveLength(events);
+      expect(readStateEvents(t.dataDir)).toHaveLength(events);
     });
 
     it('a code GitHub refuses signs nobody in and changes nothing', async () => {
-      const events = readStoredEvents(t.dataDir).length;
+      const events = readStateEvents(t.dataDir).length;
       const res = await githubCallback(request.agent(t.url), 'code-unknown');
       expect(res.body).toEqual({ success: false, message: '无法通过 GitHub 验证身份，请稍后重试' });
       expect(String(res.headers['set-cookie'] ?? '')).not.toMatch(/session=/);
-      expect(readStoredEvents(t.dataDir)).toHaveLength(events);
+      expect(readStateEvents(t.dataDir)).toHaveLength(events);
     });
 
     it('makes a taken login unique and keeps the display name within the rules', async () => {
@@ -325,14 +325,14 @@ describe('third-party sign-in and binding (GitHub, WeChat, Telegram)', () => {
     it('refuses binding an id bound to someone else, and a second id for the same provider', async () => {
       const carol = await registerAndLogin(t.url, 'carol');
       githubCodes.set('code-carol', { id: 2002, login: 'bob-gh', name: null, email: null });
-      const events = readStoredEvents(t.dataDir).length;
+      const events = readStateEvents(t.dataDir).length;
       let state = await carol.get('/api/oauth/state');
       let res = await zh(
         carol.get('/api/oauth/github').query({ code: 'code-carol', state: state.body.data }),
       );
       expect(res.body).toEqual({ success: false, message: '该 GitHub 账户已被绑定' });
       expect(boundEvents(carol.userId)).toEqual([]);
-      expect(readStoredEvents(t.dataDir)).toHaveLength(events);
+      expect(readStateEvents(t.dataDir)).toHaveLength(events);
       expect((await carol.get('/api/user/self')).body.data.github_id).toBe('');
 
       githubCodes.set('code-bob-2', { id: 3003, login: 'bob-alt', name: null, email: null });
@@ -342,7 +342,7 @@ describe('third-party sign-in and binding (GitHub, WeChat, Telegram)', () => {
       );
       expect(res.body).toEqual({ success: false, message: '当前账户已绑定另一个 github 账户' });
       expect(readStoredEvents(t.dataDir, { streamId: 'githubid-3003' })).toEqual([]);
-      expect(readStoredEvents(t.dataDir)).toHaveLength(events);
+      expect(readStateEvents(t.dataDir)).toHaveLength(events);
     });
 
     it('a state asked for anonymously does not bind for a session that appears later', async () => {
@@ -363,10 +363,10 @@ describe('third-party sign-in and binding (GitHub, WeChat, Telegram)', () => {
       await setOption('RegisterEnabled', 'false');
       try {
         githubCodes.set('code-new', { id: 5005, login: 'newcomer', name: null, email: null });
-        const events = readStoredEvents(t.dataDir).length;
+        const events = readStateEvents(t.dataDir).length;
         const res = await githubCallback(request.agent(t.url), 'code-new');
         expect(res.body).toEqual({ success: false, message: '管理员关闭了新用户注册' });
-        expect(readStoredEvents(t.dataDir)).toHaveLength(events);
+        expect(readStateEvents(t.dataDir)).toHaveLength(events);
         githubCodes.set('code-octo-3', { id: 1001, login: 'octocat', name: null, email: null });
         const again = await githubCallback(request.agent(t.url), 'code-octo-3');
         expect(again.body).toMatchObject({ success: true, data: { id: octoId } });
@@ -492,7 +492,7 @@ describe('third-party sign-in and binding (GitHub, WeChat, Telegram)', () => {
     });
 
     it('refuses a bad hash, altered data, a stale auth_date and a hash made with another bot token', async () => {
-      const events = readStoredEvents(t.dataDir).length;
+      const events = readStateEvents(t.dataDir).length;
       const login = (query: object) =>
         zh(request(t.url).get('/api/oauth/telegram/login').query(query));
       const invalid = { success: false, message: 'Telegram 登录数据校验失败' };
@@ -509,7 +509,7 @@ describe('third-party sign-in and binding (GitHub, WeChat, Telegram)', () => {
         message: 'Telegram 登录数据已过期，请重新登录',
       });
       expect((await login(widget({ auth_date: String(nowS() + 3600) }))).body.success).toBe(false);
-      expect(readStoredEvents(t.dataDir)).toHaveLength(events);
+      expect(readStateEvents(t.dataDir)).toHaveLength(events);
     });
 
     it('binds for a signed-in user and refuses an id bound elsewhere', async () => {

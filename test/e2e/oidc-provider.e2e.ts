@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { Logger } from '@nestjs/common';
 import request from 'supertest';
 import { SESSION_COOKIE } from '../../apps/gateway/src/auth/session-codec';
-import { allSqliteText, readStoredEvents } from '../support/e2e-helpers';
+import { allSqliteText, readStateEvents, readStoredEvents } from '../support/e2e-helpers';
 import { ForgingOidcProvider } from '../support/forging-oidc-provider';
 import {
   ConsoleClient,
@@ -272,7 +272,7 @@ describe('OpenID Connect with a real provider (new-api oidc.* options)', () => {
   });
 
   it('our flow refuses an id_token with another nonce, a code of another challenge, a stolen code', async () => {
-    const before = readStoredEvents(t.dataDir).length;
+    const before = readStateEvents(t.dataDir).length;
     const agent = request.agent(t.url);
     const wrongNonce = await signInOurs(agent, 'grace', (url) =>
       url.searchParams.set('nonce', 'a-nonce-of-the-attacker-choosing'),
@@ -305,7 +305,7 @@ describe('OpenID Connect with a real provider (new-api oidc.* options)', () => {
       message: 'OIDC 获取 Token 失败，请检查设置！',
     });
     noSession(redeemed);
-    expect(readStoredEvents(t.dataDir).length).toBe(before);
+    expect(readStateEvents(t.dataDir).length).toBe(before);
     expect(readStoredEvents(t.dataDir, { streamId: 'oidcsub-grace' })).toEqual([]);
     expect(logged.join('\n')).toContain('id_token refused: nonce');
   });
@@ -331,7 +331,7 @@ describe('OpenID Connect with a real provider (new-api oidc.* options)', () => {
   });
 
   it('refuses a wrong or missing state and signs nobody in', async () => {
-    const before = readStoredEvents(t.dataDir).length;
+    const before = readStateEvents(t.dataDir).length;
     const wrong = await signInAt(request.agent(t.url), 'mallory', 'not-the-state');
     expect(wrong.body).toEqual({
       success: false,
@@ -349,7 +349,7 @@ describe('OpenID Connect with a real provider (new-api oidc.* options)', () => {
       success: false,
       message: '登录状态无效或已过期，请重新发起登录',
     });
-    expect(readStoredEvents(t.dataDir).length).toBe(before);
+    expect(readStateEvents(t.dataDir).length).toBe(before);
     expect(readStoredEvents(t.dataDir, { streamId: 'oidcsub-mallory' })).toEqual([]);
   });
 
@@ -415,13 +415,13 @@ describe('OpenID Connect with a real provider (new-api oidc.* options)', () => {
       ['from another issuer', { claims: { iss: 'https://evil.example' } }, 'VALIDATION_FAILED iss'],
       ['missing', { noIdToken: true }, 'token answer without an id_token'],
     ])('refuses an id_token %s: no session, no event', async (_what, forgery, reason) => {
-      const before = readStoredEvents(t.dataDir).length;
+      const before = readStateEvents(t.dataDir).length;
       const logFrom = logged.length;
       forging.forgeNext(forgery);
       const res = await callbackWith('forged-fiona');
       expect(res.body).toEqual({ success: false, message: 'OIDC 获取 Token 失败，请检查设置！' });
       noSession(res);
-      expect(readStoredEvents(t.dataDir).length).toBe(before);
+      expect(readStateEvents(t.dataDir).length).toBe(before);
       expect(readStoredEvents(t.dataDir, { streamId: 'oidcsub-forged-fiona' })).toEqual([]);
       // Refused for that reason, and the log names it without the token.
       expect(logged.slice(logFrom).join('\n')).toContain(reason);
@@ -429,7 +429,7 @@ describe('OpenID Connect with a real provider (new-api oidc.* options)', () => {
     });
 
     it("refuses user info about another subject than the id_token's, and a failing user info", async () => {
-      const before = readStoredEvents(t.dataDir).length;
+      const before = readStateEvents(t.dataDir).length;
       forging.forgeNext({ userInfoSub: 'honest-henry' });
       const other = await callbackWith('forged-fiona');
       expect(other.body).toEqual({
@@ -442,7 +442,7 @@ describe('OpenID Connect with a real provider (new-api oidc.* options)', () => {
         success: false,
         message: 'OIDC 获取用户信息失败！请检查设置！',
       });
-      expect(readStoredEvents(t.dataDir).length).toBe(before);
+      expect(readStateEvents(t.dataDir).length).toBe(before);
     });
   });
 

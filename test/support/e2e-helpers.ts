@@ -31,6 +31,14 @@ interface EventRow {
  * Reads the embedded event store directly (read-only; WAL lets it run beside the live gateway).
  * Optionally filtered by stream id and/or event type; ordered by global position.
  */
+/**
+ * The stored events that change what someone has or is: all but the OAuth single-use marks
+ * (`oauthmark-…`), which even a refused sign-in leaves so its state or code cannot be replayed.
+ */
+export function readStateEvents(dataDir: string): StoredEvent[] {
+  return readStoredEvents(dataDir).filter((event) => !event.streamId.startsWith('oauthmark-'));
+}
+
 export function readStoredEvents(
   dataDir: string,
   where: { streamId?: string; type?: string } = {},

@@ -6,12 +6,11 @@ import { SqliteEventStore } from '@tollgate/event-store';
 import { StreamCommands } from '../infrastructure/stream-commands';
 import type { RequestMeta } from '../shared/request-meta';
 import { OAuthReplays } from './oauth-replays';
-import { SpentValuesInMemory } from './spent-values-in-memory';
 
 const meta: RequestMeta = { actor: SYSTEM_ACTOR, correlationId: 'test', lang: 'en' };
 
 /** Each "process" is its own store handle on one SQLite file, as gateways sharing a DATA_DIR. */
-describe('OAuthReplays, scale-out: single use kept in the log', () => {
+describe('OAuthReplays: single use kept in the log', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-oauth-marks-'));
   const stores: SqliteEventStore[] = [];
   let file: string;
@@ -19,7 +18,7 @@ describe('OAuthReplays, scale-out: single use kept in the log', () => {
   const process = () => {
     const store = SqliteEventStore.open(file, { synchronous: 'normal' });
     stores.push(store);
-    return { replays: new OAuthReplays({ scaleOut: true }, new StreamCommands(store)), store };
+    return { replays: new OAuthReplays(new StreamCommands(store)), store };
   };
 
   beforeEach(() => {
@@ -59,23 +58,5 @@ describe('OAuthReplays, scale-out: single use kept in the log', () => {
     );
     expect(stored).toContain('OAuthValueSpent');
     expect(stored + stream).not.toContain('state-value-1');
-  });
-});
-
-describe('OAuthReplays, one process: in memory, nothing appended', () => {
-  it('accepts a value once until it expires, per scope', async () => {
-    const replays = new OAuthReplays({ scaleOut: false }, {} as StreamCommands);
-    expect(await replays.consume('github', 'code', 2000, meta, 1000)).toBe(true);
-    expect(await replays.consume('github', 'code', 2000, meta, 1500)).toBe(false);
-    expect(await replays.consume('wechat', 'code', 2000, meta, 1500)).toBe(true);
-    expect(await replays.consume('github', 'code', 4000, meta, 2500)).toBe(true);
-  });
-
-  it('forgets expired values as new ones come', () => {
-    const spent = new SpentValuesInMemory();
-    for (let i = 0; i < 10; i += 1) spent.spend('state', `s${i}`, 100, 0);
-    expect(spent.size).toBe(10);
-    spent.spend('state', 'late', 500, 200);
-    expect(spent.size).toBe(1);
   });
 });
