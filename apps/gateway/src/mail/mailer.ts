@@ -44,9 +44,18 @@ export class Mailer {
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'mail'>,
   ) {}
 
-  async send(mail: OutgoingMail): Promise<void> {
+  /**
+   * Refuses at once when no SMTP server is set: callers check before they record a code, so a
+   * call that can send nothing changes nothing.
+   */
+  assertConfigured(): void {
     const smtp = smtpSettings(this.options);
     if (!smtp.host || !smtp.from) throw new ApiError('mail.smtp_not_configured');
+  }
+
+  async send(mail: OutgoingMail): Promise<void> {
+    this.assertConfigured();
+    const smtp = smtpSettings(this.options);
     const timeout = this.config.mail.smtpTimeoutMs;
     // Loaded on the first mail: most gateways never send one (~12 MiB less at start-up).
     const { createTransport }: typeof Nodemailer = await import('nodemailer');

@@ -42,6 +42,7 @@ export class SendPasswordResetHandler implements ICommandHandler<SendPasswordRes
     if (!server) throw new ApiError('mail.server_address_required');
     if (!(await accountByVerifiedEmail(this.readStore, email)))
       throw new ApiError('mail.email_not_registered');
+    this.mailer.assertConfigured();
     const token = EmailCodes.newToken();
     await this.codes.issue('reset', email, token, meta);
     try {

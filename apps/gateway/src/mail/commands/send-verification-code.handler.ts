@@ -23,7 +23,8 @@ export class SendVerificationCodeCommand extends Command<void> {
 
 /**
  * `GET /api/verification`: a 6-digit code for registration or the email bind, mailed to an address
- * the whitelist and alias rules allow and no account holds verified. Appends nothing.
+ * the whitelist and alias rules allow and no account holds verified. Records the code (its keyed
+ * hash, EmailCodes) only once the call could send it, and withdraws it when the mail fails.
  */
 @CommandHandler(SendVerificationCodeCommand)
 export class SendVerificationCodeHandler implements ICommandHandler<SendVerificationCodeCommand> {
@@ -39,6 +40,7 @@ export class SendVerificationCodeHandler implements ICommandHandler<SendVerifica
     if (!email) throw new ApiError('common.invalid_params');
     assertEmailAllowed(email, this.options);
     if (await isEmailTaken(this.readStore, email)) throw new ApiError('mail.email_taken');
+    this.mailer.assertConfigured();
     const code = EmailCodes.newCode();
     await this.codes.issue('verify', email, code, meta);
     try {
