@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { APIRequestContext, Page } from 'playwright-core';
 import {
@@ -17,6 +16,7 @@ import {
   unique,
   useBrowserSession,
 } from './browser-helpers';
+import { startSmtpSink } from '../support/start-smtp-sink';
 
 // Settings and sign-in in the browser: root edits a card on each settings tab (operation, system, other) and
 // sees it take effect; a visitor registers with a code mailed to a real SMTP server process
@@ -39,20 +39,6 @@ let sink: ChildProcess | undefined;
 let github: Server | undefined;
 let githubUrl = '';
 const githubCalls: string[] = [];
-
-/** The SMTP server process: every accepted message lands in mailDir as <n>.eml. */
-async function startSmtpSink(dir: string): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(__dirname, '../support/smtp-sink.mjs'), dir], {
-    env: { ...process.env, SMTP_SINK_USER: SMTP_ACCOUNT, SMTP_SINK_PASS: SMTP_TOKEN },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`smtp sink exited with ${code}`)));
-    lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-  });
-  return { port, child };
-}
 
 /**
  * github.com played locally: the authorize page grants at once and redirects to the console's
@@ -104,7 +90,7 @@ function startGithubMock(consoleUrl: () => string): Promise<Server> {
 // Started before the gateway (whose environment points at the GitHub mock).
 beforeAll(async () => {
   mailDir = mkdtempSync(join(tmpdir(), 'tollgate-browser-mail-'));
-  const smtp = await startSmtpSink(mailDir);
+  const smtp = await startSmtpSink(mailDir, SMTP_ACCOUNT, SMTP_TOKEN);
   sink = smtp.child;
   smtpPort = smtp.port;
   github = await startGithubMock(() => session.gateway.url);

@@ -1,32 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import request from 'supertest';
 import { EmailCodes } from '../../apps/gateway/src/mail/email-codes';
 import { ConsoleClient, loginRoot, startTestApp, type TestApp } from '../support/test-app';
+import { startSmtpSink } from '../support/start-smtp-sink';
 
 const SMTP_ACCOUNT = 'mailer@tollgate.test';
 const SMTP_TOKEN = 'smtp-Secret-Token-4f9a1c';
 const TURNSTILE_SECRET = 'turnstile-Secret-7d2e0b';
 const SERVER_ADDRESS = 'http://console.tollgate.test';
-
-/** The SMTP server process: smtp-server in a child node, one .eml file per accepted message. */
-async function startSmtpSink(dir: string): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(__dirname, '../support/smtp-sink.mjs'), dir], {
-    env: { ...process.env, SMTP_SINK_USER: SMTP_ACCOUNT, SMTP_SINK_PASS: SMTP_TOKEN },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`smtp sink exited with ${code}`)));
-    lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-  });
-  return { port, child };
-}
 
 /** Cloudflare's siteverify, played locally: the token "good" passes, anything else fails. */
 function startSiteverifyMock(seen: Array<Record<string, string>>): Promise<Server> {
@@ -107,7 +93,7 @@ describe('mail: verification codes, password reset, email bind, Turnstile (real 
 
   beforeAll(async () => {
     mailDir = mkdtempSync(join(tmpdir(), 'tollgate-mail-'));
-    const smtp = await startSmtpSink(mailDir);
+    const smtp = await startSmtpSink(mailDir, SMTP_ACCOUNT, SMTP_TOKEN);
     sink = smtp.child;
     siteverify = await startSiteverifyMock(siteverifyCalls);
     const address = siteverify.address();

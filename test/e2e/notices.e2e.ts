@@ -3,13 +3,12 @@
  * real node:http receiver that verifies the HMAC), retries, the private-address rule, channel
  * alerts from an upstream `invalid_api_key`, and who may list which notices.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import request from 'supertest';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
@@ -25,6 +24,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../support/test-app';
+import { startSmtpSink } from '../support/start-smtp-sink';
 
 jest.setTimeout(120_000);
 
@@ -33,19 +33,6 @@ const SMTP_TOKEN = 'smtp-Secret-Token-notices';
 const SERVER_ADDRESS = 'http://console.tollgate.test';
 const WEBHOOK_SECRET = 'whsec-Notice-Secret-31f7a9';
 const ROOT_SECRET = 'whsec-Root-Secret-8c2d44';
-
-async function startSmtpSink(dir: string): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(__dirname, '../support/smtp-sink.mjs'), dir], {
-    env: { ...process.env, SMTP_SINK_USER: SMTP_ACCOUNT, SMTP_SINK_PASS: SMTP_TOKEN },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`smtp sink exited with ${code}`)));
-    lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-  });
-  return { port, child };
-}
 
 interface Delivery {
   readonly path: string;
@@ -154,7 +141,7 @@ describe('notices: low-balance warnings, channel alerts, webhook and mail delive
 
   beforeAll(async () => {
     mailDir = mkdtempSync(join(tmpdir(), 'tollgate-notices-'));
-    const smtp = await startSmtpSink(mailDir);
+    const smtp = await startSmtpSink(mailDir, SMTP_ACCOUNT, SMTP_TOKEN);
     sink = smtp.child;
     receiver = await startReceiver({ '/user': WEBHOOK_SECRET, '/root': ROOT_SECRET });
     upstream = await MockUpstream.start();

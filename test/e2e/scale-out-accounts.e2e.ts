@@ -3,17 +3,17 @@
  * client. A code or reset link mailed by one process works at another, once (the codes are events,
  * not one process's memory); the failed-password lock-out counts the failures of every process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { request } from 'undici';
 import { readStoredEvents, waitUntil } from '../support/e2e-helpers';
 import { gatewayApi, gatewayLogin, type GatewaySession } from '../support/gateway-http';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { tempDataDir } from '../support/test-app';
+import { startScaleOutCluster, type ScaleOutCluster } from '../support/scale-out-cluster';
+import { startSmtpSink } from '../support/start-smtp-sink';
+import type { RunningGateway } from '../support/start-gateway';
 
 jest.setTimeout(120_000);
 
@@ -27,20 +27,6 @@ const SCALE_OUT_ENV = {
   PASSWORD_ATTEMPT_LIMIT: String(ATTEMPT_LIMIT),
   PASSWORD_ATTEMPT_WINDOW: '600',
 };
-
-/** The SMTP capture of the mail tests: one .eml file per accepted message in `dir`. */
-async function startSmtpSink(dir: string): Promise<ChildProcess & { port: number }> {
-  const child = spawn(process.execPath, [join(__dirname, '../support/smtp-sink.mjs'), dir], {
-    env: { ...process.env, SMTP_SINK_USER: SMTP_ACCOUNT, SMTP_SINK_PASS: SMTP_TOKEN },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`smtp sink exited with ${code}`)));
-    lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-  });
-  return Object.assign(child, { port });
-}
 
 /** A call whose refusal is the point: status and envelope, never thrown. */
 async function call(url: string, method: 'GET' | 'POST', path: string, body?: object) {
@@ -57,7 +43,8 @@ describe('scale-out accounts: mailed codes and password attempts across three pr
   let dataDir: string;
   let mailDir: string;
   let sink: ChildProcess;
-  const gateways: RunningGateway[] = [];
+  let cluster: ScaleOutCluster;
+  let gateways: readonly RunningGateway[] = [];
   let root: GatewaySession;
   let turn = 0;
   let read = 0;
@@ -81,19 +68,13 @@ describe('scale-out accounts: mailed codes and password attempts across three pr
 
   beforeAll(async () => {
     mailDir = mkdtempSync(join(tmpdir(), 'tollgate-scale-mail-'));
-    sink = await startSmtpSink(mailDir);
-    dataDir = tempDataDir();
-    gateways.push(await startGateway({ dataDir, env: SCALE_OUT_ENV }));
-    gateways.push(
-      ...(await Promise.all([
-        startGateway({ dataDir, env: SCALE_OUT_ENV }),
-        startGateway({ dataDir, env: SCALE_OUT_ENV }),
-      ])),
-    );
-    root = await gatewayLogin(gateways[0]!.url, 'root', '123456');
+    const smtp = await startSmtpSink(mailDir, SMTP_ACCOUNT, SMTP_TOKEN);
+    sink = smtp.child;
+    cluster = await startScaleOutCluster(SCALE_OUT_ENV);
+    ({ dataDir, gateways, root } = cluster);
     const options: Array<[string, string]> = [
       ['SMTPServer', '127.0.0.1'],
-      ['SMTPPort', String((sink as ChildProcess & { port: number }).port)],
+      ['SMTPPort', String(smtp.port)],
       ['SMTPAccount', SMTP_ACCOUNT],
       ['SMTPFrom', 'noreply@tollgate.test'],
       ['SMTPToken', SMTP_TOKEN],
@@ -115,7 +96,7 @@ describe('scale-out accounts: mailed codes and password attempts across three pr
   });
 
   afterAll(async () => {
-    await Promise.all(gateways.map((gateway) => gateway.stop()));
+    await cluster?.stop();
     sink?.kill('SIGTERM');
   });
 

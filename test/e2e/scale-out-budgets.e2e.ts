@@ -3,13 +3,18 @@
  * client. A periodic budget is leased per period window like a balance (docs/budgets.md), so the
  * processes together never pass it.
  */
-import { request } from 'undici';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import { readStoredEvents, waitUntil } from '../support/e2e-helpers';
 import { gatewayApi, gatewayLogin, type GatewaySession } from '../support/gateway-http';
 import { storedReceipts } from '../support/relay-helpers';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { tempDataDir } from '../support/test-app';
+import type { RunningGateway } from '../support/start-gateway';
+import {
+  chatStatus,
+  knownEverywhere,
+  setOption,
+  startScaleOutCluster,
+  type ScaleOutCluster,
+} from '../support/scale-out-cluster';
 
 jest.setTimeout(120_000);
 
@@ -24,10 +29,6 @@ const SCALE_OUT_ENV = {
   LEASE_TTL_MS: '3000',
   LEASE_SLICE_QUOTA: String(20 * PER_CALL),
 };
-
-async function option(url: string, root: GatewaySession, key: string, value: string) {
-  await gatewayApi(url, '/api/option/', { method: 'PUT', body: { key, value }, ...root });
-}
 
 /** Registers `name` (a balance of 100 calls: beforeAll); `budget` runs before its key is made. */
 async function register(
@@ -54,31 +55,6 @@ async function register(
   return { session, key, tokenId: id };
 }
 
-/**
- * Every process learns of the key (and of what came before it in the log: the budget) from its
- * cache feed, a few ms after the one that wrote it: wait until each knows the key.
- */
-async function knownEverywhere(gateways: readonly RunningGateway[], key: string): Promise<void> {
-  for (const gateway of gateways)
-    await waitUntil(async () => {
-      const res = await request(`${gateway.url}/v1/models`, {
-        headers: { authorization: `Bearer sk-${key}` },
-      });
-      await res.body.dump();
-      return res.statusCode === 200;
-    }, `${gateway.url} knows the new key`);
-}
-
-async function call(url: string, key: string): Promise<number> {
-  const res = await request(`${url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'x' }] }),
-  });
-  await res.body.dump();
-  return res.statusCode;
-}
-
 /** The budget leases (BalanceLeased with a window) on `streamId`. */
 const budgetLeases = (dataDir: string, streamId: string) =>
   readStoredEvents(dataDir, { streamId }).filter(
@@ -88,22 +64,16 @@ const budgetLeases = (dataDir: string, streamId: string) =>
 describe('scale-out: periodic budgets leased across three processes', () => {
   let upstream: MockUpstream;
   let dataDir: string;
-  const gateways: RunningGateway[] = [];
+  let cluster: ScaleOutCluster;
+  let gateways: readonly RunningGateway[];
   let root: GatewaySession;
 
   beforeAll(async () => {
     upstream = await MockUpstream.start();
-    dataDir = tempDataDir();
-    gateways.push(await startGateway({ dataDir, env: SCALE_OUT_ENV }));
-    gateways.push(
-      ...(await Promise.all([
-        startGateway({ dataDir, env: SCALE_OUT_ENV }),
-        startGateway({ dataDir, env: SCALE_OUT_ENV }),
-      ])),
-    );
-    root = await gatewayLogin(gateways[0]!.url, 'root', '123456');
-    await option(gateways[0]!.url, root, 'ModelPrice', JSON.stringify({ [MODEL]: 0.002 }));
-    await option(gateways[0]!.url, root, 'QuotaForNewUser', String(100 * PER_CALL));
+    cluster = await startScaleOutCluster(SCALE_OUT_ENV);
+    ({ dataDir, gateways, root } = cluster);
+    await setOption(gateways[0]!.url, root, 'ModelPrice', JSON.stringify({ [MODEL]: 0.002 }));
+    await setOption(gateways[0]!.url, root, 'QuotaForNewUser', String(100 * PER_CALL));
     await gatewayApi(gateways[1]!.url, '/api/channel/', {
       method: 'POST',
       body: { type: 1, name: 'mock', key: 'sk-up', base_url: upstream.url, models: MODEL },
@@ -112,14 +82,14 @@ describe('scale-out: periodic budgets leased across three processes', () => {
   });
 
   afterAll(async () => {
-    await Promise.all(gateways.map((gateway) => gateway.stop()));
+    await cluster?.stop();
     await upstream?.close();
   });
 
   /** CALLS concurrent calls spread round-robin; the served count, every refusal a 429. */
   async function load(key: string): Promise<number> {
     const statuses = await Promise.all(
-      Array.from({ length: CALLS }, (_, i) => call(gateways[i % 3]!.url, key)),
+      Array.from({ length: CALLS }, (_, i) => chatStatus(gateways[i % 3]!.url, key, MODEL)),
     );
     const served = statuses.filter((status) => status === 200).length;
     expect(statuses.filter((status) => status !== 200).every((status) => status === 429)).toBe(

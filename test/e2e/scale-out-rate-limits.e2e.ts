@@ -3,12 +3,17 @@
  * round-robin client. A token's rpm holds across them (allowance slices per fixed minute,
  * docs/scale-out.md "Rate limits across processes"), not once per process.
  */
-import { request } from 'undici';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
-import { readStoredEvents, waitUntil } from '../support/e2e-helpers';
+import { readStoredEvents } from '../support/e2e-helpers';
 import { gatewayApi, gatewayLogin, type GatewaySession } from '../support/gateway-http';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { tempDataDir } from '../support/test-app';
+import type { RunningGateway } from '../support/start-gateway';
+import {
+  chatStatus,
+  knownEverywhere,
+  setOption,
+  startScaleOutCluster,
+  type ScaleOutCluster,
+} from '../support/scale-out-cluster';
 
 jest.setTimeout(180_000);
 
@@ -47,28 +52,6 @@ async function limitedToken(
   return { id: token!.id, key: token!.key };
 }
 
-/** Every process learns of a token from the log: wait until each one knows the key. */
-async function knownEverywhere(gateways: readonly RunningGateway[], key: string): Promise<void> {
-  for (const gateway of gateways)
-    await waitUntil(async () => {
-      const res = await request(`${gateway.url}/v1/models`, {
-        headers: { authorization: `Bearer sk-${key}` },
-      });
-      await res.body.dump();
-      return res.statusCode === 200;
-    }, `${gateway.url} knows the new key`);
-}
-
-async function call(url: string, key: string): Promise<number> {
-  const res = await request(`${url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'x' }] }),
-  });
-  await res.body.dump();
-  return res.statusCode;
-}
-
 /** Waits for the next minute when less than EDGE_MARGIN_MS is left of this one. */
 async function clearOfMinuteEdge(): Promise<number> {
   const left = MINUTE_MS - (Date.now() % MINUTE_MS);
@@ -86,25 +69,15 @@ const allowanceTaken = (dataDir: string, tokenId: number, window: number) =>
 describe('scale-out rate limits: three gateway processes on one DATA_DIR', () => {
   let upstream: MockUpstream;
   let dataDir: string;
-  const gateways: RunningGateway[] = [];
+  let cluster: ScaleOutCluster;
+  let gateways: readonly RunningGateway[];
   let root: GatewaySession;
 
   beforeAll(async () => {
     upstream = await MockUpstream.start();
-    dataDir = tempDataDir();
-    gateways.push(await startGateway({ dataDir, env: SCALE_OUT_ENV }));
-    gateways.push(
-      ...(await Promise.all([
-        startGateway({ dataDir, env: SCALE_OUT_ENV }),
-        startGateway({ dataDir, env: SCALE_OUT_ENV }),
-      ])),
-    );
-    root = await gatewayLogin(gateways[0]!.url, 'root', '123456');
-    await gatewayApi(gateways[0]!.url, '/api/option/', {
-      method: 'PUT',
-      body: { key: 'QuotaForNewUser', value: String(NEW_USER_QUOTA) },
-      ...root,
-    });
+    cluster = await startScaleOutCluster(SCALE_OUT_ENV);
+    ({ dataDir, gateways, root } = cluster);
+    await setOption(gateways[0]!.url, root, 'QuotaForNewUser', String(NEW_USER_QUOTA));
     await gatewayApi(gateways[1]!.url, '/api/channel/', {
       method: 'POST',
       body: { type: 1, name: 'mock', key: 'sk-up', base_url: upstream.url, models: MODEL },
@@ -113,7 +86,7 @@ describe('scale-out rate limits: three gateway processes on one DATA_DIR', () =>
   });
 
   afterAll(async () => {
-    await Promise.all(gateways.map((gateway) => gateway.stop()));
+    await cluster?.stop();
     await upstream?.close();
   });
 
@@ -122,7 +95,8 @@ describe('scale-out rate limits: three gateway processes on one DATA_DIR', () =>
     await knownEverywhere(gateways, token.key);
     const window = await clearOfMinuteEdge();
     const statuses: number[] = [];
-    for (let i = 0; i < CALLS; i++) statuses.push(await call(gateways[i % 3]!.url, token.key));
+    for (let i = 0; i < CALLS; i++)
+      statuses.push(await chatStatus(gateways[i % 3]!.url, token.key, MODEL));
     const served = statuses.filter((status) => status === 200).length;
     console.log(`${CALLS} calls one after another at ${RPM} rpm: ${served} served`);
     // Counts known up front overshoot by nothing: exactly the limit, whichever process served.
@@ -138,7 +112,7 @@ describe('scale-out rate limits: three gateway processes on one DATA_DIR', () =>
     await knownEverywhere(gateways, token.key);
     const window = await clearOfMinuteEdge();
     const statuses = await Promise.all(
-      Array.from({ length: CALLS }, (_, i) => call(gateways[i % 3]!.url, token.key)),
+      Array.from({ length: CALLS }, (_, i) => chatStatus(gateways[i % 3]!.url, token.key, MODEL)),
     );
     const served = statuses.filter((status) => status === 200).length;
     console.log(`${CALLS} concurrent calls at ${RPM} rpm: ${served} served`);
@@ -158,7 +132,7 @@ describe('scale-out rate limits: three gateway processes on one DATA_DIR', () =>
     const burst = 12;
     upstream.next({ latencyMs: SLOW_ANSWER_MS }, burst);
     const statuses = await Promise.all(
-      Array.from({ length: burst }, (_, i) => call(gateways[i % 3]!.url, token.key)),
+      Array.from({ length: burst }, (_, i) => chatStatus(gateways[i % 3]!.url, token.key, MODEL)),
     );
     upstream.reset();
     const served = statuses.filter((status) => status === 200).length;

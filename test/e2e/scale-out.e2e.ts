@@ -12,6 +12,7 @@ import { gatewayApi, gatewayLogin, type GatewaySession } from '../support/gatewa
 import { storedReceipts } from '../support/relay-helpers';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { tempDataDir } from '../support/test-app';
+import { knownEverywhere, setOption } from '../support/scale-out-cluster';
 
 jest.setTimeout(180_000);
 
@@ -24,10 +25,6 @@ const SCALE_OUT_ENV = {
   LEASE_SLICE_QUOTA: String(5 * PER_CALL),
 };
 
-async function option(url: string, root: GatewaySession, key: string, value: string) {
-  await gatewayApi(url, '/api/option/', { method: 'PUT', body: { key, value }, ...root });
-}
-
 /**
  * Registers `name` with `quota` (QuotaForNewUser set just before) and a token: unlimited, or
  * limited to `tokenQuota`.
@@ -39,7 +36,7 @@ async function userWithKey(
   quota: number,
   tokenQuota?: number,
 ) {
-  await option(url, root, 'QuotaForNewUser', String(quota));
+  await setOption(url, root, 'QuotaForNewUser', String(quota));
   const password = `${name}-password`;
   await gatewayApi(url, '/api/user/register', {
     method: 'POST',
@@ -56,21 +53,6 @@ async function userWithKey(
   });
   const tokens = await gatewayApi(url, '/api/token/?p=0&size=10', { method: 'GET', ...session });
   return { session, key: (tokens.data as Array<{ key: string }>)[0]!.key };
-}
-
-/**
- * Each process learns of a token from the log (its hot cache), a few ms after the one that
- * created it: wait until every process knows the key (GET /v1/models costs nothing).
- */
-async function knownEverywhere(gateways: readonly RunningGateway[], key: string): Promise<void> {
-  for (const gateway of gateways)
-    await waitUntil(async () => {
-      const res = await request(`${gateway.url}/v1/models`, {
-        headers: { authorization: `Bearer sk-${key}` },
-      });
-      await res.body.dump();
-      return res.statusCode === 200;
-    }, `${gateway.url} knows the new key`);
 }
 
 /** One chat call; the status, or 0 when the process did not answer (killed). */
@@ -117,7 +99,7 @@ describe('scale-out: three gateway processes on one DATA_DIR', () => {
       ])),
     );
     root = await gatewayLogin(gateways[0]!.url, 'root', '123456');
-    await option(gateways[0]!.url, root, 'ModelPrice', JSON.stringify({ [MODEL]: 0.002 }));
+    await setOption(gateways[0]!.url, root, 'ModelPrice', JSON.stringify({ [MODEL]: 0.002 }));
     const created = await gatewayApi(gateways[1]!.url, '/api/channel/', {
       method: 'POST',
       body: { type: 1, name: 'mock', key: 'sk-up', base_url: upstream.url, models: MODEL },
@@ -154,7 +136,7 @@ describe('scale-out: three gateway processes on one DATA_DIR', () => {
       console.log(`${what} seen by the other processes after ${seen.join(', ')} ms`);
       return seen;
     };
-    await option(gateways[0]!.url, root, 'SystemName', 'Scaled Gate');
+    await setOption(gateways[0]!.url, root, 'SystemName', 'Scaled Gate');
     const option_ = await seenAfter('an option change', async (gateway) => {
       const status = await gatewayApi(gateway.url, '/api/status', { method: 'GET' });
       return status.data.system_name === 'Scaled Gate';
