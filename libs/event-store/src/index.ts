@@ -11,4 +11,5 @@ export { EsdbEventStore } from './esdb/esdb-event-store';
 export { connectEsdb, redactUrl, type ConnectEsdbOptions } from './esdb/connect-esdb';
 export type { EsdbEventStoreOptions } from './esdb/esdb-event-store';
 export { matchesFilter } from './shared/event-filter';
+export { chunkBySize, eventBytes, type ChunkLimits } from './shared/chunk-by-size';
 export { DEFAULT_MAX_BATCH_SIZE } from './shared/subscription-pump';

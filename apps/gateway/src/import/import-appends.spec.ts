@@ -1,5 +1,6 @@
 import { SqliteEventStore, type EventData, type EventStore } from '@tollgate/event-store';
-import { eventBytes, MAX_APPEND_BYTES } from '../infrastructure/append-chunks';
+import { eventBytes } from '@tollgate/event-store';
+import { MAX_APPEND_BYTES } from '../infrastructure/append-chunks';
 import { derivedId } from '../infrastructure/derived-id';
 import { RecentIdsEventStore } from '../infrastructure/testing/recent-ids-event-store';
 import { ImportAppends, importAppendKey } from './import-appends';

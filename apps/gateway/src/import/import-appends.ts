@@ -1,5 +1,6 @@
 import type { EventData, EventStore, ExpectedRevision } from '@tollgate/event-store';
-import { chunkBySize, eventBytes } from '../infrastructure/append-chunks';
+import { chunkBySize, eventBytes } from '@tollgate/event-store';
+import { APPEND_LIMITS } from '../infrastructure/append-chunks';
 import { KeyedMutex } from '../shared/keyed-mutex';
 
 /**
@@ -47,7 +48,7 @@ export class ImportAppends {
     events: readonly EventData[],
     revision: number | null,
   ): Promise<number> {
-    const appends = chunkBySize(events, eventBytes);
+    const appends = chunkBySize(events, eventBytes, APPEND_LIMITS);
     // run() queues synchronously: calls made back to back keep their order.
     return this.streams.run(stream, async () => {
       let at = revision;

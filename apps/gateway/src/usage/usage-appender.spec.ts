@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@tollgate/event-store';
 import { SYSTEM_ACTOR } from '@tollgate/domain';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
-import { eventBytes, MAX_APPEND_BYTES } from '../infrastructure/append-chunks';
+import { eventBytes } from '@tollgate/event-store';
+import { MAX_APPEND_BYTES } from '../infrastructure/append-chunks';
 import { PendingWrites } from '../infrastructure/pending-writes';
 import { UsageAppender, usageEventId } from './usage-appender';
 

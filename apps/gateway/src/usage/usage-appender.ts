@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { EventData, EventStore, Position } from '@tollgate/event-store';
 import { usageStreamId, type Actor, type RequestRelayed } from '@tollgate/domain';
-import { chunkBySize, eventBytes } from '../infrastructure/append-chunks';
+import { chunkBySize, eventBytes } from '@tollgate/event-store';
+import { APPEND_LIMITS } from '../infrastructure/append-chunks';
 import { derivedId } from '../infrastructure/derived-id';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
@@ -134,7 +135,11 @@ export class UsageAppender {
     const appends: Array<Promise<void>> = [];
     for (const [stream, events] of byStream) {
       // Concurrent: expected `any`, so their order in the stream does not matter.
-      for (const chunk of chunkBySize([...events.values()].map(merge), bytesOfPending))
+      for (const chunk of chunkBySize(
+        [...events.values()].map(merge),
+        bytesOfPending,
+        APPEND_LIMITS,
+      ))
         appends.push(this.appendGroup(stream, chunk));
     }
     await Promise.all(appends);

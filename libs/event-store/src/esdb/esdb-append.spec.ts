@@ -10,7 +10,7 @@ import { event } from '../testing/event-store.contract';
 import { cancelledError, notLeaderError } from '../testing/esdb-errors';
 import { FakeEsdbClient, type FakeEsdbOptions } from '../testing/fake-esdb-client';
 import { CLOCK_SKEW_MARGIN_MS } from './esdb-append';
-import { eventBytes } from './esdb-append-size';
+import { eventBytes } from '../shared/chunk-by-size';
 import { EsdbEventStore, type EsdbEventStoreOptions } from './esdb-event-store';
 import { toEsdbEvent } from './esdb-mapping';
 

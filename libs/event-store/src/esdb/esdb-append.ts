@@ -15,7 +15,7 @@ import {
 } from '../event-store.port';
 import { DuplicateEventIdError } from '../shared/duplicate-event-id-error';
 import { toError } from '../shared/to-error';
-import { chunkBySize } from './esdb-append-size';
+import { chunkAppend } from './esdb-append-size';
 import { keyedAppend, type WriteEvents } from './esdb-idempotency';
 import { fromEsdbCurrent, toEsdbEvent, toEsdbExpected } from './esdb-mapping';
 import { knownPosition } from './esdb-positions';
@@ -87,7 +87,7 @@ export class EsdbAppender {
   }
 
   private chunk(streamId: string, events: readonly EventData[]): EventData[][] {
-    return chunkBySize(streamId, events, this.settings.chunkBytes, this.settings.maxAppendBytes);
+    return chunkAppend(streamId, events, this.settings.chunkBytes, this.settings.maxAppendBytes);
   }
 
   /** Chunk k+1 expects the revision chunk k wrote, so the chunks land back to back. */

@@ -1,4 +1,4 @@
-import { chunkBySize, eventBytes } from './append-chunks';
+import { chunkBySize, eventBytes } from './chunk-by-size';
 
 const sizes = (chunks: number[][]) => chunks.map((c) => c.reduce((a, b) => a + b, 0));
 
@@ -24,8 +24,8 @@ describe('chunkBySize', () => {
 
   it('does not measure a single item', () => {
     const measure = jest.fn((n: number) => n);
-    expect(chunkBySize([7], measure)).toEqual([[7]]);
-    expect(chunkBySize([], measure)).toEqual([]);
+    expect(chunkBySize([7], measure, { maxBytes: 1 })).toEqual([[7]]);
+    expect(chunkBySize([], measure, { maxBytes: 1 })).toEqual([]);
     expect(measure).not.toHaveBeenCalled();
   });
 });
