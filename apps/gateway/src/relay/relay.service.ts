@@ -125,8 +125,8 @@ export class RelayService {
         let userVerdict = this.userLimiter.admit(call.caller.user.id, settings.userLimits);
         // Scale-out: the same counts across processes (awaited only when a slice is taken).
         if (userVerdict.ok && this.scaleOutLimits?.active) {
-          const shared = this.scaleOutLimits.admitUser(call.caller.user.id, settings.userLimits);
-          userVerdict = shared instanceof Promise ? await shared : shared;
+          const counted = this.scaleOutLimits.admitUser(call.caller.user.id, settings.userLimits);
+          userVerdict = counted instanceof Promise ? await counted : counted;
         }
         if (!userVerdict.ok) {
           return sendError(
