@@ -25,6 +25,7 @@ module.exports = {
     {
       ...base,
       displayName: 'unit',
+      setupFilesAfterEnv: ['<rootDir>/test/support/unit-timeout.ts'],
       testMatch: [
         '<rootDir>/libs/**/*.spec.ts',
         '<rootDir>/apps/**/*.spec.ts',
