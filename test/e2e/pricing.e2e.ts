@@ -207,7 +207,7 @@ describe('GET /api/pricing', () => {
     let groupRatios = '';
     for (const [model, , , , group, groupRatio, expected] of CASES) {
       const next = JSON.stringify({ default: 1, vip: 1, [group]: groupRatio });
-      // An unchanged value is refused (你似乎并没有修改什么): set only what changes.
+      // An unchanged value records nothing: set only what changes.
       if (next !== groupRatios) await setOption('GroupRatio', (groupRatios = next));
       const answer = await anonymous();
       const found = row(answer, model);

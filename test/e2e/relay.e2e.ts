@@ -46,7 +46,7 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
   let users = 0;
 
   const optionValues = new Map<string, string>();
-  /** Sets an option (the API refuses an unchanged value, so unchanged ones are skipped). */
+  /** Sets an option (unchanged ones are skipped: they would record nothing anyway). */
   const option = async (key: string, value: string) => {
     if (optionValues.get(key) === value) return;
     const res = await root.put('/api/option/', { key, value });

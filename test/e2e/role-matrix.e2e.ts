@@ -409,6 +409,11 @@ const ROWS: readonly Row[] = [
   { route: 'GET /api/channel/search', min: 10, path: () => '/api/channel/search?keyword=m' },
   { route: 'GET /api/channel/models', min: 10, path: () => '/api/channel/models' },
   {
+    route: 'GET /api/channel/models_enabled',
+    min: 10,
+    path: () => '/api/channel/models_enabled',
+  },
+  {
     route: 'GET /api/channel/:id',
     min: 10,
     path: () => '/api/channel/999999',

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import type { UserDto } from '@tollgate/contracts';
+import { ROOT_STARTING_QUOTA } from '../../apps/gateway/src/accounts/root-account';
 import {
   PasswordHasher,
   PasswordQueueFullError,
@@ -593,7 +594,7 @@ describe('user management (管理用户)', () => {
       );
       expectFailure(await admin.put('/api/user/', { id: 1, quota: 999 }), FORBIDDEN_MANAGE);
       expect(await getUser(otherId)).toEqual(before);
-      expect((await getUser(1)).quota).toBe(0);
+      expect((await getUser(1)).quota).toBe(ROOT_STARTING_QUOTA);
       expect((await login('root', '123456')).body.success).toBe(true);
 
       expectFailure(await admin.get(`/api/user/${otherId}`), FORBIDDEN_VIEW);

@@ -41,6 +41,7 @@ import {
   UpdateChannelBody,
 } from './channels.dto';
 import {
+  EnabledModelsQuery,
   FetchModelsQuery,
   GetChannelQuery,
   KnownModelsQuery,
@@ -95,6 +96,12 @@ export class ChannelsController {
   @Get('models')
   async models() {
     return ok(await this.queries.execute(new KnownModelsQuery()));
+  }
+
+  /** The models of enabled channels: the operation settings list those without a ratio. */
+  @Get('models_enabled')
+  async enabledModels() {
+    return ok(await this.queries.execute(new EnabledModelsQuery()));
   }
 
   @Get('test')

@@ -27,6 +27,7 @@ import { UpdateChannelHandler } from './commands/update-channel.handler';
 import {
   FetchModelsHandler,
   GetChannelHandler,
+  EnabledModelsHandler,
   GroupModelsHandler,
   KnownModelsHandler,
   ListChannelsHandler,
@@ -65,6 +66,7 @@ import { RoutingTable } from './routing-table';
     KnownModelsHandler,
     ModelsByTypeHandler,
     GroupModelsHandler,
+    EnabledModelsHandler,
     FetchModelsHandler,
   ],
   exports: [RoutingTable],

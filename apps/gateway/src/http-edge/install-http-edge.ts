@@ -106,6 +106,12 @@ function installBodyParsers(fastify: FastifyInstance): void {
     'application/json',
     { parseAs: 'string', bodyLimit: RELAY_BODY_LIMIT },
     (request, body, done) => {
+      // No body at all, only the header (scripts and SDK wrappers set it on every request): a
+      // route that reads none goes on, one that needs one says which fields are required.
+      if (body === '') {
+        done(null, undefined);
+        return;
+      }
       const limits = limitsFor(request.method, request.url);
       const problem = limits ? scanJson(body as string, limits) : null;
       if (problem) {

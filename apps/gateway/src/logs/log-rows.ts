@@ -98,6 +98,8 @@ function grantRow(d: QuotaGranted['data'], base: LogDocument): LogDocument {
     return { ...base, type: LogType.TopUp, quota: amount, content: `充值 ${amount} 额度` };
   if (reason === 'new_user')
     return { ...base, quota: amount, content: `新用户注册赠送 ${amount} 额度` };
+  if (reason === 'root_start')
+    return { ...base, quota: amount, content: `root 账户初始额度 ${amount}` };
   return { ...base, quota: amount, content: `使用邀请码赠送 ${amount} 额度` };
 }
 

@@ -11,7 +11,7 @@ const errorsFor = (plain: object) =>
   validateSync(plainToInstance(Sample, plain)).map((e) => e.property);
 
 describe('DTO fields', () => {
-  it('Optional: absent is fine, null is not', () => {
+  it('Optional: absent skips the rules; a null reaching it is refused (the pipe drops nulls first)', () => {
     expect(errorsFor({})).toEqual([]);
     expect(errorsFor({ name: null })).toEqual(['name']);
     expect(errorsFor({ name: 'x' })).toEqual([]);

@@ -1,6 +1,13 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import {
+  ValidationPipe,
+  type ArgumentMetadata,
+  type PipeTransform,
+  type ValidationError,
+} from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
+import { withoutEmptyQueryValues, withoutNullFields } from './absent-input';
 import { ApiError } from './api-error';
+import { QUERY_INPUT } from './dto-fields';
 import { hasMessage, type Message, type MessageParams } from './i18n/messages';
 
 /**
@@ -91,7 +98,6 @@ function constraintMessages(error: ValidationError, path: string, top: boolean):
   const field = fieldOf(path);
   if (hasValue && error.value === undefined)
     return [{ code: 'validation.required', params: { field } }];
-  if (hasValue && error.value === null) return [{ code: 'validation.not_null', params: { field } }];
   const kind = KIND_RULES.find((name) => names.includes(name));
   return (kind ? [kind] : names).map((name) => {
     const declared = declaredRule(error, name);
@@ -126,12 +132,39 @@ export function invalidInput(errors: readonly ValidationError[]): ApiError {
     : new ApiError('common.invalid_params');
 }
 
-/** class-validator on every body and query DTO; failures become the envelope's 输入不合法 message. */
-export const validationPipe = new ValidationPipe({
-  transform: true,
-  whitelist: true,
-  // The errors are not sent as they are: their targets tell which declared rule failed (its
-  // arguments, and whether it applies to each item of an array).
-  validationError: { target: true },
-  exceptionFactory: invalidInput,
-});
+const dtoPipe = (groups: string[] | undefined) =>
+  new ValidationPipe({
+    transform: true,
+    whitelist: true,
+    transformOptions: groups ? { groups } : undefined,
+    // The errors are not sent as they are: their targets tell which declared rule failed (its
+    // arguments, and whether it applies to each item of an array).
+    validationError: { target: true },
+    exceptionFactory: invalidInput,
+  });
+
+/** The types Nest passes for an untyped argument: there is no DTO to validate, so no field to drop. */
+const UNTYPED: readonly unknown[] = [undefined, Object, Array, String, Number, Boolean];
+
+/**
+ * class-validator on every body and query DTO; failures become the envelope's 输入不合法 message.
+ * Before that, what new-api reads as "not given" is made absent (absent-input.ts), and query DTOs
+ * are transformed in the QUERY_INPUT group (an unparsable optional number is absent there).
+ */
+export class InputValidationPipe implements PipeTransform {
+  private readonly bodies = dtoPipe(undefined);
+  private readonly queries = dtoPipe([QUERY_INPUT]);
+
+  transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // Path parameters reach their own strict pipe as sent: Nest's primitive conversion would read
+    // "0x10" as 16 and "1e3" as 1000 before ParseIntPipe saw them.
+    if (metadata.type === 'param') return Promise.resolve(value);
+    if (UNTYPED.includes(metadata.metatype)) return this.bodies.transform(value, metadata);
+    if (metadata.type === 'query')
+      return this.queries.transform(withoutEmptyQueryValues(value), metadata);
+    if (metadata.type === 'body') return this.bodies.transform(withoutNullFields(value), metadata);
+    return this.bodies.transform(value, metadata);
+  }
+}
+
+export const validationPipe = new InputValidationPipe();

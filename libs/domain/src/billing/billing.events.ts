@@ -2,7 +2,8 @@ import type { DomainEvent } from '../shared/decider';
 import type { ImportSource } from '../shared/import-source';
 import type { BudgetPeriod } from './budget-period';
 
-export type GrantReason = 'new_user' | 'invitee_bonus' | 'redemption' | 'topup';
+/** `root_start`: the root account's starting balance on a gateway's first start. */
+export type GrantReason = 'new_user' | 'invitee_bonus' | 'redemption' | 'topup' | 'root_start';
 
 /** Quota credited to the balance (all amounts in quota units, 500000 = $1). */
 export type QuotaGranted = DomainEvent<

@@ -180,6 +180,21 @@ export class GroupModelsHandler implements IQueryHandler<GroupModelsQuery> {
   }
 }
 
+/** Every model an enabled channel serves, once each (new-api's GET /api/channel/models_enabled). */
+export class EnabledModelsQuery extends Query<string[]> {}
+
+@QueryHandler(EnabledModelsQuery)
+export class EnabledModelsHandler implements IQueryHandler<EnabledModelsQuery> {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  async execute(): Promise<string[]> {
+    const rows = await this.readStore
+      .collection<AbilityDocument>(ABILITIES)
+      .find({ enabled: true });
+    return [...new Set(rows.map((row) => row.model))].sort();
+  }
+}
+
 @QueryHandler(FetchModelsQuery)
 export class FetchModelsHandler implements IQueryHandler<FetchModelsQuery> {
   constructor(

@@ -1,5 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
+  DomainError,
   OPTIONS_STREAM,
   blankWhenAbsent,
   isSecretOption,
@@ -47,7 +48,10 @@ function asOptionText(key: string, value: unknown): string {
   throw new ApiError('common.invalid_params');
 }
 
-/** One option change, an event with old and new value; secret values are sealed before they reach the log. */
+/**
+ * One option change, an event with old and new value; secret values are sealed before they reach the
+ * log. The stored value again changes nothing and succeeds.
+ */
 @CommandHandler(UpdateOptionCommand)
 export class UpdateOptionHandler implements ICommandHandler<UpdateOptionCommand> {
   constructor(
@@ -61,8 +65,15 @@ export class UpdateOptionHandler implements ICommandHandler<UpdateOptionCommand>
     const command: OptionsCommand = isSecretOption(key)
       ? { type: 'ChangeSecretOption', key, sealed: text === '' ? null : this.sealSecret(text) }
       : { type: 'ChangeOption', key, value: text };
-    const result = await this.store.execute(OPTIONS_STREAM, optionsDecider, command, meta);
-    await this.readYourWrites.waitFor(result.position);
+    try {
+      const result = await this.store.execute(OPTIONS_STREAM, optionsDecider, command, meta);
+      await this.readYourWrites.waitFor(result.position);
+    } catch (error) {
+      // The stored value again: nothing to record, and nothing wrong (new-api saves it and answers
+      // success; forms that save several keys at once send the unchanged ones too). The console
+      // says "你似乎并没有修改什么" itself before it sends anything.
+      if (!(error instanceof DomainError && error.code === 'option.unchanged')) throw error;
+    }
   }
 
   private sealSecret(text: string) {

@@ -28,7 +28,6 @@ export const VALIDATION_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en:
   'validation.each': { 'zh-CN': '{field} 中的每一项', en: 'Each value in {field}' },
 
   'validation.required': { 'zh-CN': '{field} 不能为空', en: '{field} is required' },
-  'validation.not_null': { 'zh-CN': '{field} 不能为 null', en: '{field} must not be null' },
   'validation.not_allowed': {
     'zh-CN': '不允许的字段 {name}',
     en: 'The field {name} is not allowed',
