@@ -50,6 +50,7 @@ type Kind =
   | 'nested' // an object of the route's fields
   | 'flag' // a query flag: true/false/1/0
   | 'long_text' // a query filter of up to 200 characters
+  | 'keyword' // new-api's log search keyword: up to 128 characters
   | 'wide_page_size' // a page size of up to 1000 (channels)
   | 'secret'; // a key to replace the stored one; empty keeps it
 
@@ -483,9 +484,14 @@ const ROWS: readonly Row[] = [
         start_timestamp: 'timestamp',
         end_timestamp: 'timestamp',
         channel: 'page',
+        group: 'text',
       },
     }),
   ),
+  { route: 'GET /api/log/self/search', query: { keyword: 'keyword' } },
+  // A token's log by its key, without a session: every fuzzed key is refused (no such token).
+  { route: 'GET /api/log/token', as: 'anonymous', query: { key: 'text' } },
+  { route: 'GET /api/status/test' },
   ...['GET /api/data', 'GET /api/data/self'].map((route): Row => ({
     route,
     path: () => `${route.slice(4)}/`,
@@ -723,6 +729,7 @@ function badValues(kind: Kind): readonly unknown[] {
     case 'wide_page_size':
     case 'flag':
     case 'long_text':
+    case 'keyword':
       return []; // query kinds: see badQueryValues
   }
 }
@@ -769,6 +776,8 @@ function badQueryValues(kind: Kind, name: string): readonly string[] {
       return [...common, 'yes', '2', 'TRUE', 'true%20'];
     case 'long_text':
       return [...common, 'x'.repeat(201)];
+    case 'keyword':
+      return [...common, 'x'.repeat(129)];
     default:
       return [...common, 'x'.repeat(101)];
   }

@@ -59,6 +59,13 @@ interface Row {
 const ROWS: readonly Row[] = [
   // Public
   { route: 'GET /api/status', min: 0, path: () => '/api/status' },
+  // A token's log: the key is the credential, not a session (none here: refused to everyone).
+  {
+    route: 'GET /api/log/token',
+    min: 0,
+    path: () => '/api/log/token?key=sk-matrix-unknown',
+    succeeds: () => false,
+  },
   { route: 'GET /api/notice', min: 0, path: () => '/api/notice' },
   { route: 'GET /api/about', min: 0, path: () => '/api/about' },
   {
@@ -352,6 +359,8 @@ const ROWS: readonly Row[] = [
   // The log
   { route: 'GET /api/log', min: 10, path: () => '/api/log/?p=1' },
   { route: 'GET /api/log/self', min: 1, path: () => '/api/log/self/?p=1' },
+  { route: 'GET /api/log/self/search', min: 1, path: () => '/api/log/self/search?keyword=gpt' },
+  { route: 'GET /api/status/test', min: 10, path: () => '/api/status/test' },
   { route: 'GET /api/log/stat', min: 10, path: () => '/api/log/stat' },
   { route: 'GET /api/log/self/stat', min: 1, path: () => '/api/log/self/stat' },
   { route: 'DELETE /api/log', min: 100, path: () => '/api/log/?target_timestamp=1' },

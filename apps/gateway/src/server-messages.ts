@@ -11,6 +11,7 @@ import { OPTION_MESSAGES } from './options/options.messages';
 import { REDEMPTION_MESSAGES } from './redemptions/redemptions.messages';
 import { RELAY_MESSAGES } from './relay/relay.messages';
 import { SETUP_MESSAGES } from './setup/setup.messages';
+import { STATUS_MESSAGES } from './status/status.messages';
 import { registerMessages, type MessageTable } from './shared/i18n/messages';
 import { TOKEN_MESSAGES } from './tokens/tokens.messages';
 import { STRIPE_MESSAGES } from './topup/stripe/stripe.messages';
@@ -38,6 +39,7 @@ export const SERVER_MESSAGES: readonly MessageTable[] = [
   LOG_MESSAGES,
   RELAY_MESSAGES,
   USAGE_DATA_MESSAGES,
+  STATUS_MESSAGES,
 ];
 
 /** Puts every feature's texts in the catalogue (the gateway, the CLI and tests call it first). */

@@ -1,4 +1,11 @@
-import type { ChannelDto, LogDto, RedemptionDto, TokenDto, UserDto } from '@tollgate/contracts';
+import {
+  SINGLE_KEY_CHANNEL_FIELDS,
+  type ChannelDto,
+  type LogDto,
+  type RedemptionDto,
+  type TokenDto,
+  type UserDto,
+} from '@tollgate/contracts';
 
 /** A complete UserDto for tests; override what the test is about. */
 export function userFixture(overrides: Partial<UserDto> = {}): UserDto {
@@ -109,6 +116,7 @@ export function channelFixture(overrides: Partial<ChannelDto> = {}): ChannelDto 
     balance: 0,
     balance_updated_time: 0,
     used_quota: 0,
+    ...SINGLE_KEY_CHANNEL_FIELDS,
     ...overrides,
   };
 }
@@ -129,6 +137,10 @@ export function logFixture(overrides: Partial<LogDto> = {}): LogDto {
     use_time: 0,
     is_stream: false,
     channel: 0,
+    channel_name: '',
+    token_id: 0,
+    group: '',
+    request_id: '',
     retry: '',
     ip: '',
     content: '通过兑换码充值 $1.00',

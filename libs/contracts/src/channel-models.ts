@@ -60,5 +60,7 @@ export const CHANNEL_TYPE_MODELS: Readonly<Record<number, readonly string[]>> = 
   39: ['@cf/meta/llama-3.1-8b-instruct'],
   40: ['deepseek-ai/DeepSeek-V2.5', 'Qwen/Qwen2.5-72B-Instruct'],
   41: ['gemini-1.5-pro', 'claude-3-5-sonnet@20240620'],
+  42: ['mistral-large-latest', 'mistral-small-latest', 'open-mistral-nemo', 'mistral-embed'],
   43: ['deepseek-chat', 'deepseek-reasoner'],
+  48: ['grok-2', 'grok-2-vision', 'grok-beta'],
 };

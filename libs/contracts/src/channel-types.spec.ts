@@ -38,6 +38,18 @@ describe('channel type table', () => {
     expect(CHANNEL_TYPES[46]).toMatch(/Qianfan V2/);
   });
 
+  it("new-api's OpenAI-compatible 6, 7, 9, 42 and 48 keep their own number, name and address", () => {
+    expect(
+      [6, 7, 9, 42, 48].map((type) => [CHANNEL_TYPES[type], channelTypeInfo(type)?.defaultBaseUrl]),
+    ).toEqual([
+      ['OpenAI Max', 'https://api.openaimax.com'],
+      ['OhMyGPT', 'https://api.ohmygpt.com'],
+      ['AILS', 'https://api.caipacity.com'],
+      ['Mistral AI', 'https://api.mistral.ai'],
+      ['xAI', 'https://api.x.ai'],
+    ]);
+  });
+
   it('Azure and Spark carry their default for other', () => {
     expect(channelTypeInfo(3)?.other?.default).toBe('2023-06-01-preview');
     expect(channelTypeInfo(18)?.other?.default).toBe('v2.1');

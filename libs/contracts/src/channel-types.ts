@@ -52,8 +52,8 @@ const t = (
 
 /**
  * One-api's types plus the new-api types whose providers have a balance API, so the
- * "update balance" action has something to do beyond OpenAI, and new-api's 45 / 46 (an imported
- * channel of those types opens, edits and saves like any other).
+ * "update balance" action has something to do beyond OpenAI, and new-api's 6, 7, 9, 42, 45, 46 and
+ * 48 (an imported channel of those types keeps its type, and opens, edits and saves like any other).
  */
 export const CHANNEL_TYPE_TABLE: readonly ChannelTypeInfo[] = [
   t(1, 'OpenAI', 'https://api.openai.com', { balanceApi: true, modelListApi: true }),
@@ -61,7 +61,11 @@ export const CHANNEL_TYPE_TABLE: readonly ChannelTypeInfo[] = [
   t(3, 'Azure OpenAI', '', { other: { kind: 'api_version', default: '2023-06-01-preview' } }),
   t(4, 'Ollama', 'http://localhost:11434', { modelListApi: true }),
   t(5, 'Midjourney Proxy Plus', ''),
+  // OpenAI-compatible resellers new-api keeps as their own types (relayed as OpenAI at their base).
+  t(6, 'OpenAI Max', 'https://api.openaimax.com', { modelListApi: true }),
+  t(7, 'OhMyGPT', 'https://api.ohmygpt.com', { modelListApi: true }),
   t(8, 'Custom', '', { balanceApi: true, modelListApi: true }),
+  t(9, 'AILS', 'https://api.caipacity.com', { modelListApi: true }),
   t(10, 'AI Proxy', 'https://api.aiproxy.io', { balanceApi: true, modelListApi: true }),
   t(11, 'PaLM2', ''),
   t(12, 'API2GPT', 'https://api.api2gpt.com', { balanceApi: true, modelListApi: true }),
@@ -98,10 +102,12 @@ export const CHANNEL_TYPE_TABLE: readonly ChannelTypeInfo[] = [
   t(39, 'Cloudflare', 'https://api.cloudflare.com', { other: { kind: 'account_id' } }),
   t(40, 'SiliconCloud', 'https://api.siliconflow.cn', { balanceApi: true, modelListApi: true }),
   t(41, 'Vertex AI', '', { keyFormat: 'json', jsonKey: true, other: { kind: 'region_json' } }),
+  t(42, 'Mistral AI', 'https://api.mistral.ai', { modelListApi: true }),
   t(43, 'DeepSeek', 'https://api.deepseek.com', { balanceApi: true, modelListApi: true }),
   // new-api's 字节火山方舟、豆包通用 and 百度文心千帆V2: the relay calls <base>/api/v3/... and <base>/v2/...
   t(45, 'VolcEngine Ark (Doubao)', 'https://ark.cn-beijing.volces.com'),
   t(46, 'Baidu Qianfan V2', 'https://qianfan.baidubce.com'),
+  t(48, 'xAI', 'https://api.x.ai', { modelListApi: true }),
 ];
 
 const BY_TYPE = new Map(CHANNEL_TYPE_TABLE.map((info) => [info.value, info]));

@@ -61,7 +61,40 @@ export interface ChannelDto {
   balance_updated_time: number;
   /** Quota consumed through this channel. */
   used_quota: number;
+  /** new-api's extra request headers (JSON text); Tollgate sends none: always null. */
+  header_override: string | null;
+  /** new-api's free-text note on the channel; always null here. */
+  remark: string | null;
+  /** new-api's multi-key state: a Tollgate channel holds one key (more keys make more channels). */
+  channel_info: ChannelInfoDto;
+  /** new-api's JSON text of settings nobody searches (e.g. its Azure responses version); ''. */
+  settings: string;
 }
+
+/** new-api's `channel_info` of a single-key channel. */
+export interface ChannelInfoDto {
+  is_multi_key: boolean;
+  multi_key_size: number;
+  multi_key_status_list: Record<string, number> | null;
+  multi_key_polling_index: number;
+  multi_key_mode: string;
+}
+
+/** The new-api fields a Tollgate channel answers with their zero values (no data behind them). */
+export const SINGLE_KEY_CHANNEL_FIELDS: Readonly<
+  Pick<ChannelDto, 'header_override' | 'remark' | 'channel_info' | 'settings'>
+> = {
+  header_override: null,
+  remark: null,
+  channel_info: {
+    is_multi_key: false,
+    multi_key_size: 0,
+    multi_key_status_list: null,
+    multi_key_polling_index: 0,
+    multi_key_mode: '',
+  },
+  settings: '',
+};
 
 /**
  * POST /api/channel/ body: the channel fields; `key` may hold several keys, one per line, which

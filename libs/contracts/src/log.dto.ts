@@ -38,7 +38,10 @@ export interface LogOtherDto {
   [key: string]: unknown;
 }
 
-/** One log row. Users (GET /api/log/self/) get no admin details: channel 0, no admin_info. */
+/**
+ * One log row, new-api's fields. Users (GET /api/log/self/, /self/search, /token) get no admin
+ * details: channel 0, channel_name '', retry '', no admin_info.
+ */
 export interface LogDto {
   id: number;
   /** Unix seconds. */
@@ -55,6 +58,14 @@ export interface LogDto {
   use_time: number;
   is_stream: boolean;
   channel: number;
+  /** The channel's name now (read from the channels at query time; admins only, '' otherwise). */
+  channel_name: string;
+  /** The token the call was made with (0 for rows no token made). */
+  token_id: number;
+  /** The group the call was billed in ('' for rows of no call). */
+  group: string;
+  /** The gateway's id of the request ('' for rows of no call). */
+  request_id: string;
   /** Comma list of tried channel ids (admins only; '' otherwise). */
   retry: string;
   ip: string;
@@ -76,8 +87,18 @@ export interface LogQuery {
   /** Unix seconds, inclusive. */
   end_timestamp?: number;
   channel?: number;
+  /** The group the calls were billed in. */
+  group?: string;
 }
 /** → data: PageOf<LogDto> (1-based p). */
+
+/**
+ * GET /api/log/self/search?keyword= → data: LogDto[] (the user's latest rows whose token or model
+ * name holds the keyword, or of that type when it is a type number). GET /api/log/token with a
+ * token's key (`?key=sk-…` or Authorization) → data: LogDto[], that token's latest rows, no
+ * session needed. Both at most {@link RECENT_LOG_ROWS} rows, as a user sees their own.
+ */
+export const RECENT_LOG_ROWS = 100;
 
 /** GET /api/log/stat and /api/log/self/stat (same filters as the list) → data. */
 export interface LogStatDto {

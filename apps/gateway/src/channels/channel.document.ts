@@ -1,8 +1,11 @@
-import type { ChannelDto } from '@tollgate/contracts';
+import { SINGLE_KEY_CHANNEL_FIELDS, type ChannelDto } from '@tollgate/contracts';
 import type { SealedSecret } from '@tollgate/domain';
 
+/** The answer's fields no Tollgate channel has data for: added with their zero values on reads. */
+type AnsweredOnly = keyof typeof SINGLE_KEY_CHANNEL_FIELDS;
+
 /** The `channels` read model: the API's ChannelDto plus what searches need (never returned as is). */
-export interface ChannelDocument extends ChannelDto {
+export interface ChannelDocument extends Omit<ChannelDto, AnsweredOnly> {
   _id: string;
   [key: string]: unknown;
   /** Keyed hash of the key: a search for the exact key finds its channel; never reversible. */
@@ -51,5 +54,5 @@ export function toChannelDto(doc: ChannelDocument): ChannelDto {
     ...dto
   } = doc;
   // The key is write-only: answers always carry it empty.
-  return { ...dto, key: '' };
+  return { ...dto, ...SINGLE_KEY_CHANNEL_FIELDS, key: '' };
 }

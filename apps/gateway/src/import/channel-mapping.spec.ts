@@ -64,11 +64,9 @@ describe('mapChannelRow', () => {
     [4, 1, 'https://api.closeai-proxy.xyz'],
     [5, 1, 'https://api.openai-sb.com'],
     [26, 1, 'https://api.baichuan-ai.com'],
-    [28, 1, 'https://api.mistral.ai'],
     [29, 1, 'https://api.groq.com/openai'],
     [32, 1, 'https://api.stepfun.com'],
     [39, 1, 'https://api.together.xyz'],
-    [45, 1, 'https://api.x.ai'],
     [48, 1, 'https://spark-api-open.xf-yun.com'],
     [49, 1, 'https://dashscope.aliyuncs.com/compatible-mode'],
     [19, 19, 'https://ai.360.cn'],
@@ -138,12 +136,21 @@ describe('mapChannelRow', () => {
     expect(item(m, 'status')?.reason).toMatch(/imported disabled/);
   });
 
-  it('a new-api channel keeps its type; a type the console lacks but relays at /v1 becomes OpenAI', () => {
+  it('a new-api channel keeps its type, the OpenAI-compatible resellers and Mistral and xAI too', () => {
     const suno = map({ type: 36, models: 'suno_music' }, 'new-api');
     expect(suno.channel.config.type).toBe(36);
     expect(suno.channel.status).toBe(1);
-    const mistral = map({ type: 42 }, 'new-api');
-    expect(mistral.channel.config).toMatchObject({ type: 1, baseUrl: 'https://api.mistral.ai' });
+    for (const type of [6, 7, 9, 42, 48]) {
+      const m = map({ type }, 'new-api');
+      expect([type, m.channel.config.type, m.channel.status]).toEqual([type, type, 1]);
+      expect(item(m, 'type')).toBeUndefined();
+    }
+  });
+
+  it("one-api's Mistral, xAI and resellers become new-api's own types (their default address)", () => {
+    expect(map({ type: 28 }).channel.config).toMatchObject({ type: 42, baseUrl: '' });
+    expect(map({ type: 45 }).channel.config).toMatchObject({ type: 48, baseUrl: '' });
+    expect(map({ type: 7 }).channel.config.type).toBe(7);
   });
 
   it('config moves: Azure api_version, Cloudflare account, Ali plugin, AWS keys, Vertex', () => {

@@ -81,18 +81,6 @@ export const ONE_API_TYPES: Readonly<Record<number, OneApiType>> = {
   51: { name: 'GeminiOpenAICompatible', to: 24 },
 };
 
-/**
- * new-api types Tollgate relays on the OpenAI wire at `/v1/...` but has no console type for: they
- * become OpenAI (1) with their provider's base URL, so they stay editable and routable.
- */
-const OPENAI_LIKE: Readonly<Record<number, { name: string; base: string }>> = {
-  6: { name: 'OpenAIMax', base: 'https://api.openaimax.com' },
-  7: { name: 'OhMyGPT', base: 'https://api.ohmygpt.com' },
-  9: { name: 'AILS', base: 'https://api.caipacity.com' },
-  42: { name: 'Mistral', base: 'https://api.mistral.ai' },
-  48: { name: 'xAI', base: 'https://api.x.ai' },
-};
-
 /** Whether Tollgate can serve a channel of this (new-api) type: the console lists it or the relay speaks it. */
 export function isSupportedChannelType(type: number): boolean {
   return channelTypeInfo(type) !== undefined || channelProtocol(type).kind !== 'unsupported';
@@ -108,27 +96,18 @@ export interface RoutedType {
 }
 
 /**
- * The row's type as a new-api type Tollgate serves: one-api's numbering translated, the types the
- * relay speaks at /v1 without a console entry made OpenAI at their base URL, and a type nobody
- * serves noted as a reason to come in disabled.
+ * The row's type as a new-api type Tollgate serves: one-api's numbering translated (a new-api
+ * row keeps its number), and a type nobody serves noted as a reason to come in disabled.
  */
 export function routeChannelType(
   project: SourceProject,
   sourceType: number,
   notes: ChannelRowNotes,
 ): RoutedType {
-  let routed: RoutedType =
+  const routed: RoutedType =
     project === 'one-api'
       ? fromOneApiType(sourceType, notes)
       : { type: sourceType, fillBase: '', endpoint: '' };
-  const openaiLike = OPENAI_LIKE[routed.type];
-  if (openaiLike && channelTypeInfo(routed.type) === undefined) {
-    notes.changed(
-      'type',
-      `new-api type ${routed.type} (${openaiLike.name}) is imported as OpenAI-compatible (1) at its base URL`,
-    );
-    routed = { ...routed, type: 1, fillBase: routed.fillBase || openaiLike.base };
-  }
   if (!isSupportedChannelType(routed.type) && notes.disable.length === 0)
     notes.disable.push(`type ${routed.type} is not supported by Tollgate`);
   return routed;

@@ -4,8 +4,15 @@ export const LOGS = 'logs';
 /** Usernames as the log projection knows them (its own copy: projections run independently). */
 export const LOG_USERS = 'log_users';
 
-/** A log row; `admin_id` (type 3) is resolved to a name for admins only, at query time. */
-export type LogDocument = { [K in keyof LogDto]: LogDto[K] } & { _id: string; admin_id: number };
+/**
+ * A log row; `admin_id` (type 3) is resolved to a name for admins only, at query time, and so is
+ * `channel_name` (a renamed channel shows its new name, as new-api's join does).
+ */
+export type LogDocument = { [K in keyof StoredLog]: StoredLog[K] } & {
+  _id: string;
+  admin_id: number;
+};
+type StoredLog = Omit<LogDto, 'channel_name'>;
 export type LogUserDocument = { _id: string; username: string };
 
 /**

@@ -15,6 +15,17 @@ export class LogQueryParams implements LogQuery {
   @Optional() @ToInt() @IsInt() @Min(0) @Max(MAX_INT) start_timestamp?: number;
   @Optional() @ToInt() @IsInt() @Min(0) @Max(MAX_INT) end_timestamp?: number;
   @Optional() @ToInt() @IsInt() @Min(0) @Max(MAX_INT) channel?: number;
+  @Optional() @IsString() @MaxLength(64) group?: string;
+}
+
+/** GET /api/log/self/search?keyword= (new-api caps the keyword at 128 characters). */
+export class LogSearchParams {
+  @Optional() @IsString() @MaxLength(128) keyword?: string;
+}
+
+/** GET /api/log/token?key=sk-… (or the key in Authorization, as new-api reads it now). */
+export class TokenLogParams {
+  @Optional() @IsString() @MaxLength(200) key?: string;
 }
 
 export class ClearLogsQuery {

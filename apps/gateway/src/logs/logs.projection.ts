@@ -61,7 +61,8 @@ export const logsProjection: Projection = {
   // 2: log_totals. 3: the cache and reasoning counts in `other`.
   // 4: task charges' content (action, task id); TaskRefunded rows, subtracted from log_totals.
   // 5: LogImported (a one-api / new-api log row, with its own time and username).
-  version: 5,
+  // 6: token_id, group and request_id on each row (new-api's columns).
+  version: 6,
   collections: [
     {
       name: LOGS,
@@ -73,6 +74,8 @@ export const logsProjection: Projection = {
         { fields: { type: 1, created_at: 1, quota: 1, prompt_tokens: 1, completion_tokens: 1 } },
         // The admin's username filter on a large log (S8) walks this index instead of every row.
         { fields: { username: 1, id: -1 } },
+        // GET /api/log/token: one token's latest rows.
+        { fields: { token_id: 1, id: -1 } },
       ],
     },
     { name: LOG_USERS },

@@ -27,14 +27,19 @@ export function requestRecordOf(req: IncomingMessage): RequestRecord | undefined
 export class RequestTracker {
   private readonly observers: RequestObserver[] = [];
   private readonly upstreamObservers: UpstreamObserver[] = [];
+  private open = 0;
   /** One listener for every response ('close' calls it with the response as `this`). */
   private readonly onClose: (this: ServerResponse) => void;
 
   constructor() {
     const observers = this.observers;
+    const closed = (): void => {
+      this.open -= 1;
+    };
     this.onClose = function (this: ServerResponse): void {
       const record = (this as TrackedResponse)[RECORD];
       if (!record) return;
+      closed();
       record.durationMs = performance.now() - record.startedAt;
       // A client that left before any answer: nginx's 499, so it is not counted as a 200.
       record.status = this.headersSent ? this.statusCode : 499;
@@ -46,6 +51,11 @@ export class RequestTracker {
         }
       }
     };
+  }
+
+  /** Requests being answered right now (new-api's `active_connections`). */
+  get inFlight(): number {
+    return this.open;
   }
 
   observe(observer: RequestObserver): void {
@@ -108,6 +118,7 @@ export class RequestTracker {
     (req as Tracked)[RECORD] = record;
     (res as TrackedResponse)[RECORD] = record;
     res.setHeader('x-request-id', record.requestId);
+    this.open += 1;
     res.once('close', this.onClose);
     return record;
   }

@@ -9,7 +9,6 @@ import {
 } from '@tollgate/contracts';
 import type { Filter, ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
-import { USERS, type UserDocument } from '../../users/user.document';
 import type { LogQueryParams } from '../logs.dto';
 import {
   ALL_TOTALS,
@@ -20,6 +19,7 @@ import {
   type LogDocument,
   type LogTotalsDocument,
 } from '../log.document';
+import { forAdmins, forSelf } from './log-views';
 
 /** Whose rows: `self` = one user's own (no admin details), otherwise every row (admins). */
 export type LogScope =
@@ -57,23 +57,12 @@ export function logFilter(scope: LogScope, params: LogQueryParams): Filter {
   if (params.type) filter['type'] = params.type;
   if (params.token_name?.trim()) filter['token_name'] = params.token_name.trim();
   if (params.model_name?.trim()) filter['model_name'] = params.model_name.trim();
+  if (params.group?.trim()) filter['group'] = params.group.trim();
   const range: Record<string, number> = {};
   if (params.start_timestamp) range['$gte'] = params.start_timestamp;
   if (params.end_timestamp) range['$lte'] = params.end_timestamp;
   if (Object.keys(range).length > 0) filter['created_at'] = range;
   return filter;
-}
-
-/** What a user may see of their own row: no channel, retries or admin details. */
-function forSelf(doc: LogDocument): LogDto {
-  const { _id: _i, admin_id: _a, ...row } = doc;
-  let other = row.other;
-  if (other) {
-    const parsed = JSON.parse(other) as Record<string, unknown>;
-    delete parsed['admin_info'];
-    other = JSON.stringify(parsed);
-  }
-  return { ...row, channel: 0, retry: '', other };
 }
 
 @QueryHandler(ListLogsQuery)
@@ -89,23 +78,8 @@ export class ListLogsHandler implements IQueryHandler<ListLogsQuery> {
       logs.find(filter, { sort: { id: -1 }, skip: (page - 1) * size, limit: size }),
       logs.count(filter),
     ]);
-    const items = scope.kind === 'self' ? docs.map(forSelf) : await this.withAdmins(docs);
+    const items = scope.kind === 'self' ? docs.map(forSelf) : await forAdmins(this.readStore, docs);
     return { items, total, page, page_size: size };
-  }
-
-  /** Admin rows name the admin who edited the quota (admins only). */
-  private async withAdmins(docs: LogDocument[]): Promise<LogDto[]> {
-    const adminIds = [...new Set(docs.map((d) => d.admin_id).filter((id) => id > 0))];
-    const admins = adminIds.length
-      ? await this.readStore.collection<UserDocument>(USERS).find({ id: { $in: adminIds } })
-      : [];
-    const names = new Map(admins.map((a) => [a.id, a.username]));
-    return docs.map(({ _id: _i, admin_id, ...row }) => {
-      if (!admin_id) return row;
-      const other = row.other ? (JSON.parse(row.other) as Record<string, unknown>) : {};
-      other['admin_info'] = { admin_id, admin_username: names.get(admin_id) ?? '' };
-      return { ...row, other: JSON.stringify(other) };
-    });
   }
 }
 
