@@ -6,6 +6,7 @@ import { keyOfAuthorization } from '../../relay/relay-admission';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { sha256Hex } from '../../infrastructure/secret-box';
 import { ApiError } from '../../shared/api-error';
+import { escapeRegex } from '../../shared/escape-regex';
 import { TOKENS, type TokenDocument } from '../../tokens/token.document';
 import { USERS, type UserDocument } from '../../users/user.document';
 import { LOGS, type LogDocument } from '../log.document';
@@ -29,7 +30,6 @@ export class TokenLogsQuery extends Query<LogDto[]> {
 }
 
 const LATEST = { sort: { id: -1 }, limit: RECENT_LOG_ROWS } as const;
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The search filter: the keyword in the token or model name; a type number (new-api's search
