@@ -28,5 +28,6 @@ export function toChannelChanges(body: ChannelFieldsBody): ChannelChanges {
     changes.maxInputTokens = body.max_input_tokens;
   if (body.tag !== undefined) changes.tag = text(body.tag);
   if (body.setting !== undefined) changes.setting = text(body.setting);
+  if (body.param_override !== undefined) changes.paramOverride = text(body.param_override);
   return changes;
 }

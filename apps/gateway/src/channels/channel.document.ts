@@ -51,5 +51,6 @@ export function toChannelDto(doc: ChannelDocument): ChannelDto {
     ...dto
   } = doc;
   // The key is write-only: answers always carry it empty.
-  return { ...dto, key: '' };
+  // Documents written before channels had an override carry none.
+  return { ...dto, param_override: dto.param_override ?? '', key: '' };
 }

@@ -37,6 +37,8 @@ export class ChannelFieldsBody {
   @IsOptional() @ToInt() @IsInt() @Min(0) @Max(INT_MAX) max_input_tokens?: number | null;
   @IsOptional() @IsString() @MaxLength(200) tag?: string | null;
   @IsOptional() @IsString() @MaxLength(100_000) setting?: string | null;
+  /** Its own bound and shape are the channel rules' (with their message, not the generic one). */
+  @IsOptional() @IsString() @MaxLength(100_000) param_override?: string | null;
   @Optional() @ToInt() @IsInt() @Min(0) @Max(10) status?: number;
 }
 
