@@ -49,6 +49,7 @@ const STRING_FIELDS = [
   'test_model',
   'tag',
   'setting',
+  'param_override',
 ];
 const NUMBER_FIELDS = ['type', 'priority', 'weight', 'auto_ban', 'max_input_tokens', 'status'];
 

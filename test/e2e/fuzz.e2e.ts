@@ -105,6 +105,7 @@ const CHANNEL_FIELDS: Readonly<Record<string, Kind>> = {
   max_input_tokens: 'signed_int',
   tag: 'nullable_text',
   setting: 'json_text',
+  param_override: 'json_text',
   status: 'status',
 };
 

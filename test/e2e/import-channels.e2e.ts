@@ -513,7 +513,7 @@ describe('import of channels, redemption codes and options (built CLI)', () => {
     expect(run.out).toMatch(/redemptions: read 2, imported 2/);
     expect(run.out).toMatch(/options: read 3, imported 1, already imported 0, skipped 2/);
     expect(run.out).not.toMatch(/channels #2 changed type/);
-    expect(run.out).toMatch(/channels #1 dropped param_override/);
+    expect(run.out).not.toMatch(/channels #1 dropped param_override/);
     expect(run.out).toMatch(/options #\d skipped RegisterEnabled: invalid value/);
     expect(run.out).not.toContain('service_account');
     const channels = new Map(
@@ -524,7 +524,13 @@ describe('import of channels, redemption codes and options (built CLI)', () => {
     );
     expect(channels.get(1)).toMatchObject({
       status: 1,
-      config: { type: 36, tag: 'music', statusCodeMapping: '{"429":"500"}', autoBan: false },
+      config: {
+        type: 36,
+        tag: 'music',
+        statusCodeMapping: '{"429":"500"}',
+        autoBan: false,
+        paramOverride: '{"temperature":0}',
+      },
     });
     expect(channels.get(2)).toMatchObject({ status: 1, config: { type: 42, baseUrl: '' } });
     expect(channels.get(3)).toMatchObject({

@@ -102,6 +102,7 @@ export function channelFixture(overrides: Partial<ChannelDto> = {}): ChannelDto 
     other: '',
     model_mapping: '',
     status_code_mapping: '',
+    param_override: '',
     models: 'gpt-4o,gpt-4o-mini',
     group: 'default',
     auto_ban: 1,

@@ -128,6 +128,7 @@ export const VERTEX_REGION_TEMPLATE = '{\n  "default": "us-central1"\n}';
 export const MODEL_MAPPING_TEMPLATE =
   '{\n  "gpt-3.5-turbo-0301": "gpt-3.5-turbo",\n  "gpt-4-0314": "gpt-4"\n}';
 export const STATUS_CODE_MAPPING_TEMPLATE = '{\n  "400": "500"\n}';
+export const PARAM_OVERRIDE_TEMPLATE = '{\n  "temperature": 0\n}';
 
 const PART = '[^|\\s]+';
 const KEY_PATTERNS: Readonly<Record<ChannelKeyFormat, RegExp>> = {

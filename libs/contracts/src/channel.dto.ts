@@ -49,6 +49,11 @@ export interface ChannelDto {
   tag: string | null;
   /** JSON object text of extra per-channel settings (e.g. {"force_format": true}), or ''. */
   setting: string;
+  /**
+   * JSON object text whose top-level members replace the same members of every request body sent
+   * upstream (after conversion to the channel's protocol), or ''. `model` and `stream` refused.
+   */
+  param_override: string;
   /** JSON text of ChannelOtherInfo. */
   other_info: string;
   /** Milliseconds of the last test; 0 = never tested. */
@@ -119,6 +124,7 @@ export interface CreateChannelRequest {
   weight?: number | null;
   tag?: string | null;
   setting?: string;
+  param_override?: string | null;
   status?: number;
 }
 

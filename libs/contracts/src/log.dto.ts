@@ -33,6 +33,8 @@ export interface LogOtherDto {
   ceiling_ignored?: boolean;
   /** The stream was cut at its reservation. */
   stream_cut?: boolean;
+  /** The members the channel's parameter override set on the upstream body (names only). */
+  param_override?: string[];
   /** Admins only. */
   admin_info?: { use_channel?: number[]; admin_username?: string };
   [key: string]: unknown;

@@ -221,6 +221,7 @@ function configFields(config: Partial<ChannelConfig>): Record<string, unknown> {
   if (config.maxInputTokens !== undefined) set['max_input_tokens'] = config.maxInputTokens;
   if (config.tag !== undefined) set['tag'] = config.tag;
   if (config.setting !== undefined) set['setting'] = config.setting;
+  if (config.paramOverride !== undefined) set['param_override'] = config.paramOverride;
   return set;
 }
 
@@ -245,5 +246,6 @@ function fullConfigFields(c: ChannelConfig) {
     max_input_tokens: c.maxInputTokens,
     tag: c.tag,
     setting: c.setting,
+    param_override: c.paramOverride ?? '',
   };
 }

@@ -54,5 +54,11 @@ export function toChannelDto(doc: ChannelDocument): ChannelDto {
     ...dto
   } = doc;
   // The key is write-only: answers always carry it empty.
-  return { ...dto, ...SINGLE_KEY_CHANNEL_FIELDS, key: '' };
+  // Documents written before channels had an override carry none.
+  return {
+    ...dto,
+    ...SINGLE_KEY_CHANNEL_FIELDS,
+    param_override: dto.param_override ?? '',
+    key: '',
+  };
 }

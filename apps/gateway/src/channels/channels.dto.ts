@@ -5,7 +5,6 @@ import {
   IsIn,
   IsBoolean,
   IsInt,
-  IsOptional,
   IsString,
   Max,
   MaxLength,
@@ -17,26 +16,31 @@ import { Optional, ToBool, ToInt } from '../shared/dto-fields';
 
 const INT_MAX = 2_147_483_647;
 
-/** The channel fields of create and update (wire names; absent = keep / default). */
+/**
+ * The channel fields of create and update (wire names; absent = keep / default; a null is absent,
+ * as in new-api, whose update skips nil fields; '' clears a text field).
+ */
 export class ChannelFieldsBody {
   @Optional() @ToInt() @IsInt() @Min(0) @Max(1000) type?: number;
   @Optional() @IsString() @MaxLength(200) name?: string;
   /** One key, or several on separate lines (create). */
   @Optional() @IsString() @MaxLength(1_000_000) key?: string;
-  @IsOptional() @IsString() @MaxLength(2000) base_url?: string | null;
-  @IsOptional() @IsString() @MaxLength(10_000) other?: string | null;
+  @Optional() @IsString() @MaxLength(2000) base_url?: string;
+  @Optional() @IsString() @MaxLength(10_000) other?: string;
   @Optional() @IsString() @MaxLength(200_000) models?: string;
   @Optional() @IsString() @MaxLength(10_000) group?: string;
-  @IsOptional() @IsString() @MaxLength(100_000) model_mapping?: string | null;
-  @IsOptional() @IsString() @MaxLength(10_000) status_code_mapping?: string | null;
-  @IsOptional() @ToInt() @IsInt() @Min(-INT_MAX) @Max(INT_MAX) priority?: number | null;
-  @IsOptional() @ToInt() @IsInt() @Min(-INT_MAX) @Max(INT_MAX) weight?: number | null;
+  @Optional() @IsString() @MaxLength(100_000) model_mapping?: string;
+  @Optional() @IsString() @MaxLength(10_000) status_code_mapping?: string;
+  @Optional() @ToInt() @IsInt() @Min(-INT_MAX) @Max(INT_MAX) priority?: number;
+  @Optional() @ToInt() @IsInt() @Min(-INT_MAX) @Max(INT_MAX) weight?: number;
   @Optional() @ToInt() @IsIn([0, 1]) auto_ban?: number;
-  @IsOptional() @IsString() @MaxLength(200) test_model?: string | null;
-  @IsOptional() @IsString() @MaxLength(200) openai_organization?: string | null;
-  @IsOptional() @ToInt() @IsInt() @Min(0) @Max(INT_MAX) max_input_tokens?: number | null;
-  @IsOptional() @IsString() @MaxLength(200) tag?: string | null;
-  @IsOptional() @IsString() @MaxLength(100_000) setting?: string | null;
+  @Optional() @IsString() @MaxLength(200) test_model?: string;
+  @Optional() @IsString() @MaxLength(200) openai_organization?: string;
+  @Optional() @ToInt() @IsInt() @Min(0) @Max(INT_MAX) max_input_tokens?: number;
+  @Optional() @IsString() @MaxLength(200) tag?: string;
+  @Optional() @IsString() @MaxLength(100_000) setting?: string;
+  /** Its own bound and shape are the channel rules' (with their message, not the generic one). */
+  @Optional() @IsString() @MaxLength(100_000) param_override?: string;
   @Optional() @ToInt() @IsInt() @Min(0) @Max(10) status?: number;
 }
 

@@ -24,6 +24,14 @@ export const CHANNEL_MESSAGES: Readonly<Record<string, { 'zh-CN': string; en: st
     'zh-CN': '渠道额外设置必须是合法的 JSON 格式！',
     en: 'The channel settings must be a valid JSON object',
   },
+  'channel.param_override_invalid': {
+    'zh-CN': '参数覆盖必须是合法的 JSON 对象（不超过 10000 个字符）！',
+    en: 'The parameter override must be a valid JSON object (at most 10000 characters)',
+  },
+  'channel.param_override_protected': {
+    'zh-CN': '参数覆盖不能修改 {keys}：计费与响应格式取决于客户端的请求',
+    en: 'The parameter override cannot set {keys}: billing and the answer format follow the client request',
+  },
   'channel.region_invalid': {
     'zh-CN': '部署地区必须是合法的 JSON 格式！',
     en: 'The region must be a valid JSON object',

@@ -4,6 +4,7 @@ import {
   CHANNEL_EVENT_TYPES,
   evolveChannel,
   initialChannelState,
+  overridableMembers,
   type ChannelEvent,
   type ChannelState,
 } from '@tollgate/domain';
@@ -35,6 +36,8 @@ export interface RoutedChannel {
   readonly openaiOrganization: string;
   readonly testModel: string;
   readonly setting: Readonly<Record<string, unknown>>;
+  /** Members set on every request body sent upstream ({} = none). */
+  readonly paramOverride: Readonly<Record<string, unknown>>;
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
@@ -166,6 +169,7 @@ export class RoutingTable implements HotCache {
         openaiOrganization: c.openaiOrganization,
         testModel: c.testModel,
         setting: Object.freeze(parseObject<unknown>(c.setting)),
+        paramOverride: Object.freeze(overridableMembers(c.paramOverride ?? '')),
       }),
     );
   }

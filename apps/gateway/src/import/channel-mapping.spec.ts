@@ -231,7 +231,7 @@ describe('mapChannelRow', () => {
     expect(auto.extraChannels[0]?.statusReason).toBe(auto.channel.statusReason);
   });
 
-  it('new-api fields: tag, auto_ban, test model, organization; param_override reported', () => {
+  it('new-api fields: tag, auto_ban, test model, organization, param_override', () => {
     const m = map(
       {
         type: 1,
@@ -250,8 +250,24 @@ describe('mapChannelRow', () => {
       testModel: 'gpt-4o-mini',
       openaiOrganization: 'org-1',
       statusCodeMapping: '{"429":"500"}',
+      paramOverride: '{"temperature":0}',
     });
-    expect(item(m, 'param_override')?.action).toBe('dropped');
+    expect(item(m, 'param_override')).toBeUndefined();
+  });
+
+  it('param_override: malformed dropped with a note; model and stream left out', () => {
+    const bad = map({ type: 1, param_override: '[1,2]' }, 'new-api');
+    expect(bad.channel.config.paramOverride).toBe('');
+    expect(item(bad, 'param_override')?.action).toBe('dropped');
+    const huge = map({ type: 1, param_override: `{"a":"${'x'.repeat(10_000)}"}` }, 'new-api');
+    expect(huge.channel.config.paramOverride).toBe('');
+    const guarded = map(
+      { type: 1, param_override: '{"model":"other","stream":false,"top_p":0.5}' },
+      'new-api',
+    );
+    expect(guarded.channel.config.paramOverride).toBe('{"top_p":0.5}');
+    expect(item(guarded, 'param_override')?.action).toBe('changed');
+    expect(map({ type: 1 }, 'one-api').channel.config.paramOverride).toBe('');
   });
 
   it('a multi-line key: the row takes the first, each other distinct line one more channel', () => {

@@ -2,6 +2,9 @@ import { channelTypeInfo, type ChannelStatusValue } from '@tollgate/contracts';
 import {
   EMPTY_CHANNEL_CONFIG,
   MIN_CHANNEL_PRIORITY,
+  PARAM_OVERRIDE_MAX_CHARS,
+  parseParamOverride,
+  protectedOverrideKeys,
   splitList,
   type ChannelConfig,
   type ImportSource,
@@ -180,11 +183,9 @@ function channelConfigOf(
 function jsonFieldsOf(
   row: Row,
   notes: RowNotes,
-): Pick<ChannelConfig, 'modelMapping' | 'statusCodeMapping' | 'setting'> {
+): Pick<ChannelConfig, 'modelMapping' | 'statusCodeMapping' | 'setting' | 'paramOverride'> {
   if (text(row['system_prompt']) !== '')
     notes.dropped('system_prompt', 'channel system prompts are not supported');
-  if (text(row['param_override']) !== '')
-    notes.dropped('param_override', 'parameter overrides are not supported');
   const checked = (field: string, valid: (raw: string) => boolean, what: string): string => {
     const raw = text(row[field]);
     if (raw === '' || valid(raw)) return raw;
@@ -195,7 +196,32 @@ function jsonFieldsOf(
     modelMapping: checked('model_mapping', isStringRecord, ' of model names'),
     statusCodeMapping: checked('status_code_mapping', isStringRecord, ' of status codes'),
     setting: checked('setting', (raw) => parseObject(raw) !== null, ''),
+    paramOverride: paramOverrideOf(text(row['param_override']), notes),
   };
+}
+
+/**
+ * new-api's parameter override (one-api has none): dropped when it is not a JSON object within
+ * the size the console allows; the members Tollgate lets no override set (model, stream) left out.
+ */
+function paramOverrideOf(raw: string, notes: RowNotes): string {
+  if (raw === '') return '';
+  const parsed = parseParamOverride(raw);
+  if (!parsed) {
+    notes.dropped(
+      'param_override',
+      `not a JSON object of at most ${PARAM_OVERRIDE_MAX_CHARS} characters`,
+    );
+    return '';
+  }
+  const refused = protectedOverrideKeys(parsed);
+  if (refused.length === 0) return raw;
+  for (const key of refused) delete parsed[key];
+  notes.changed(
+    'param_override',
+    `${refused.join(', ')} left out: billing and the answer format follow the client's request`,
+  );
+  return Object.keys(parsed).length > 0 ? JSON.stringify(parsed) : '';
 }
 
 const isStringRecord = (raw: string): boolean => {

@@ -155,6 +155,8 @@ function consumptionOther(d: RequestRelayed['data']): Record<string, unknown> {
     ...(d.ceilingIgnored ? { ceiling_ignored: true } : {}),
     ...(d.streamCut ? { stream_cut: true } : {}),
     ...(d.overrun ? { overrun: d.overrun } : {}),
+    // The channel's parameter override: which members it set (their values stay in the channel).
+    ...(d.paramOverride ? { param_override: [...d.paramOverride] } : {}),
     admin_info: { use_channel: d.channelChain },
   };
 }

@@ -27,6 +27,8 @@ const prepared = (over: Partial<Prepared> = {}): Prepared =>
     ceiling: 100,
     loweredBy: undefined,
     reservation: { requestId: 'r1', userId: 7, tokenId: 3, amount: 500 },
+    settings: { providers: { passThrough: false } },
+    boundary: undefined,
     ...over,
   }) as unknown as Prepared;
 
@@ -48,7 +50,7 @@ const charge = (over: Partial<ChargeReceipt> = {}): ChargeReceipt => ({
 
 const answered = (over: Partial<Answered> = {}): Answered => ({
   prepared: prepared(),
-  channel: { id: 5 } as RoutedChannel,
+  channel: { id: 5, paramOverride: {} } as unknown as RoutedChannel,
   upstreamModel: 'gpt-4o-mini-2024',
   usage: { promptTokens: 10, completionTokens: 90, cachedTokens: 0 },
   estimated: false,
@@ -133,5 +135,17 @@ describe('buildReceipt', () => {
     const receipt = buildReceipt(answered({ prepared: p }), charge(), 400, 2_000);
     p.chain.push(9);
     expect(receipt.channelChain).toEqual([4, 5]);
+  });
+
+  it('names the members the channel override set on the upstream body', () => {
+    const channel = { id: 5, paramOverride: { temperature: 0.2, top_p: 1 } };
+    const receipt = buildReceipt(
+      answered({ channel: channel as unknown as RoutedChannel }),
+      charge(),
+      400,
+      2_000,
+    );
+    expect(receipt.paramOverride).toEqual(['temperature', 'top_p']);
+    expect(buildReceipt(answered(), charge(), 400, 2_000)).not.toHaveProperty('paramOverride');
   });
 });

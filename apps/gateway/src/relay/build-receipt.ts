@@ -1,5 +1,6 @@
 /** The usage receipt (RequestRelayed) of an answered call: what was charged and why. */
 import type { ChargeReceipt, RequestRelayed } from '@tollgate/domain';
+import { paramOverrideOf } from './param-override';
 import type { Answered } from './relay-call';
 import { leasesOf } from './relay-ports';
 
@@ -20,6 +21,7 @@ export function buildReceipt(
   const overrun = charged - reservation.amount;
   // The upstream wrote more than the ceiling it was sent: counted against its channel.
   const ceilingIgnored = p.ceiling !== undefined && charge.completionTokens > p.ceiling * p.choices;
+  const overridden = paramOverrideOf(p, answered.channel);
   return {
     requestId: call.requestId,
     userId: call.caller.user.id,
@@ -50,6 +52,7 @@ export function buildReceipt(
     ...(overrun > 0 ? { overrun } : {}),
     ...(ceilingIgnored ? { ceilingIgnored: true } : {}),
     ...(answered.cut ? { streamCut: true } : {}),
+    ...(overridden ? { paramOverride: Object.keys(overridden) } : {}),
     modelRatio: charge.modelRatio,
     completionRatio: charge.completionRatio,
     groupRatio: charge.groupRatio,

@@ -65,14 +65,13 @@ export class ConvertedAttempts {
       request = adaptor.request(endpoint, bounded, channel, mapped, facts.stream, new Date(), rctx);
       // Global pass-through: the client's bytes replace the conversion, before any signing.
       if (rctx.passThroughBody) request = { ...request, body: rctx.passThroughBody };
-      if (adaptor.authorize) request = await adaptor.authorize(request, channel, new Date());
     } catch (error) {
       // A channel whose key or base URL cannot make a request (a malformed Bedrock key).
       return { kind: 'failed', failure: networkFailure(error) };
     }
     // The model the provider got (Claude's `-thinking` adapter sends the base model).
     const upstreamModel = request.upstreamModel ?? mapped;
-    const sent = await sendToProvider(this.pools, request, adaptor);
+    const sent = await sendToProvider(this.pools, p, channel, request, adaptor);
     if ('failed' in sent) return sent.failed;
     const { answer } = sent;
     const ctx = answerContext(p);

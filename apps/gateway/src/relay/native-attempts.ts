@@ -49,7 +49,7 @@ export class NativeAttempts {
       return { kind: 'failed', failure: networkFailure(error) };
     }
     const upstreamModel = request.upstreamModel ?? mapped;
-    const sent = await sendToProvider(this.pools, request, adaptor);
+    const sent = await sendToProvider(this.pools, p, channel, request, adaptor);
     if ('failed' in sent) return sent.failed;
     const { answer } = sent;
     const contentType = scrubbedHeader(answer.headers['content-type'], channel);

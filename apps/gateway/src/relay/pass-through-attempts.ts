@@ -36,6 +36,7 @@ import {
   readAll,
   readBounded,
 } from './upstream-io';
+import { dispatchUpstream } from './upstream-dispatch';
 import type { UpstreamPools } from './upstream-pools';
 import { scrubbedHeader } from './upstream-secrets';
 
@@ -61,10 +62,9 @@ export class PassThroughAttempts {
         call.contentType,
         facts.stream,
       );
-      answer = await this.pools.pool(target.origin).request({
+      answer = await dispatchUpstream(this.pools, p, channel, {
+        ...target,
         method: 'POST',
-        path: target.path,
-        headers: target.headers,
         body: outBody,
       });
     } catch (error) {

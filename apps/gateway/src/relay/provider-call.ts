@@ -14,6 +14,8 @@ import {
 import type { Dispatcher } from 'undici';
 import { ceilingWireOf } from './pass-through-stream';
 import type { AttemptResult, Prepared } from './relay-call';
+import type { RoutedChannel } from './relay-ports';
+import { dispatchUpstream } from './upstream-dispatch';
 import { MAX_ERROR_BODY_BYTES, networkFailure, readBounded } from './upstream-io';
 import type { UpstreamPools } from './upstream-pools';
 
@@ -25,21 +27,22 @@ export function failedWith(failure: ConvertedFailure): AttemptResult {
   };
 }
 
-/** Sends; a non-2xx answer becomes the attempt's failure in the OpenAI error fields. */
+/**
+ * Sends (the channel's override set, the adaptor's authorization added); a non-2xx answer becomes
+ * the attempt's failure in the OpenAI error fields.
+ */
 export async function sendToProvider(
   pools: UpstreamPools,
+  p: Prepared,
+  channel: RoutedChannel,
   request: ProviderRequest,
   adaptor: ChatAdaptor,
 ): Promise<{ answer: Dispatcher.ResponseData } | { failed: AttemptResult }> {
   let answer: Dispatcher.ResponseData;
   try {
-    answer = await pools.pool(request.origin).request({
-      method: request.method,
-      path: request.path,
-      headers: request.headers,
-      body: request.body,
-    });
+    answer = await dispatchUpstream(pools, p, channel, request, adaptor);
   } catch (error) {
+    // Also a channel whose key cannot be authorized (a malformed Bedrock or Tencent key).
     return { failed: { kind: 'failed', failure: networkFailure(error) } };
   }
   if (answer.statusCode >= 200 && answer.statusCode < 300) return { answer };

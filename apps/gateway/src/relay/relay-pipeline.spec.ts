@@ -84,6 +84,7 @@ const channel = (
   openaiOrganization: '',
   testModel: '',
   setting: {},
+  paramOverride: {},
   ...over,
 });
 

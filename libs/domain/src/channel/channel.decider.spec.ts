@@ -134,6 +134,44 @@ describe('channelDecider', () => {
       spec(channelDecider).given([]).when(command).thenRejects(code);
     });
 
+    it('keeps a parameter override object; refuses one that is not an object or sets model/stream', () => {
+      spec(channelDecider)
+        .given([])
+        .when(create({ paramOverride: ' {"temperature":0.2} ' }))
+        .then([created({ paramOverride: '{"temperature":0.2}' })]);
+      for (const bad of ['{oops', '[1]', '3', `{"a":"${'x'.repeat(10_000)}"}`])
+        spec(channelDecider)
+          .given([])
+          .when(create({ paramOverride: bad }))
+          .thenRejects('channel.param_override_invalid');
+      spec(channelDecider)
+        .given([])
+        .when(create({ paramOverride: '{"stream":true,"model":"x"}' }))
+        .thenRejects('channel.param_override_protected', { keys: 'model, stream' });
+    });
+
+    it('an update sets and clears the override; a channel created before it had none', () => {
+      const { paramOverride: _none, ...older } = CONFIG;
+      const before: ChannelCreated = { ...created(), data: { ...created().data, config: older } };
+      spec(channelDecider)
+        .given([before])
+        .when({ type: 'UpdateChannel', changes: { paramOverride: '{"top_p":1}' } })
+        .then([
+          {
+            type: 'ChannelUpdated',
+            data: { channelId: 5, changes: { paramOverride: '{"top_p":1}' } },
+          },
+        ]);
+      spec(channelDecider)
+        .given([before])
+        .when({ type: 'UpdateChannel', changes: { name: 'n' } })
+        .then([{ type: 'ChannelUpdated', data: { channelId: 5, changes: { name: 'n' } } }]);
+      spec(channelDecider)
+        .given([created({ paramOverride: '{"top_p":1}' })])
+        .when({ type: 'UpdateChannel', changes: { paramOverride: '' } })
+        .then([{ type: 'ChannelUpdated', data: { channelId: 5, changes: { paramOverride: '' } } }]);
+    });
+
     it('names the expected key format', () => {
       spec(channelDecider)
         .given([])

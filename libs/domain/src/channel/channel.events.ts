@@ -25,6 +25,11 @@ export interface ChannelConfig {
   readonly tag: string;
   /** JSON object text or ''. */
   readonly setting: string;
+  /**
+   * JSON object text or '': members set on every request body the channel is sent
+   * (param-override.ts). Absent on events recorded before channels had it.
+   */
+  readonly paramOverride?: string;
 }
 
 /** A channel came to be (created by an admin, one per key line, or copied from another). */

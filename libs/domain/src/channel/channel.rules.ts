@@ -1,6 +1,7 @@
 import { channelTypeInfo, isValidChannelKey, ChannelStatus } from '@tollgate/contracts';
 import { DomainError } from '../shared/domain-error';
 import type { ChannelConfig } from './channel.events';
+import { paramOverrideProblem } from './param-override';
 
 /** Lowest priority the form allows. */
 export const MIN_CHANNEL_PRIORITY = -999;
@@ -48,6 +49,13 @@ function isObjectJson(text: string): boolean {
   }
 }
 
+function assertParamOverride(text: string): void {
+  const problem = paramOverrideProblem(text);
+  if (problem?.kind === 'invalid') throw new DomainError('channel.param_override_invalid');
+  if (problem?.kind === 'protected')
+    throw new DomainError('channel.param_override_protected', { keys: problem.keys.join(', ') });
+}
+
 /**
  * The console form's rules applied to a whole channel configuration: normalizes (trailing slashes,
  * list clean-up, clamped weight, the Azure / Spark `other` defaults) or throws the form's message.
@@ -70,6 +78,8 @@ export function normalizeChannelConfig(config: ChannelConfig): ChannelConfig {
     throw new DomainError('channel.status_code_mapping_invalid');
   const setting = config.setting.trim();
   if (setting !== '' && !isObjectJson(setting)) throw new DomainError('channel.setting_invalid');
+  const paramOverride = (config.paramOverride ?? '').trim();
+  assertParamOverride(paramOverride);
   if (!Number.isInteger(config.priority) || config.priority < MIN_CHANNEL_PRIORITY)
     throw new DomainError('channel.priority_too_low', { min: MIN_CHANNEL_PRIORITY });
   const baseUrl = config.baseUrl.trim().replace(/\/+$/, '');
@@ -88,6 +98,7 @@ export function normalizeChannelConfig(config: ChannelConfig): ChannelConfig {
     modelMapping,
     statusCodeMapping,
     setting,
+    paramOverride,
     weight: Math.max(0, Math.floor(config.weight)),
     maxInputTokens: Math.max(0, Math.floor(config.maxInputTokens)),
     testModel: config.testModel.trim(),

@@ -34,6 +34,7 @@ export const EMPTY_CHANNEL_CONFIG: ChannelConfig = {
   maxInputTokens: 0,
   tag: '',
   setting: '',
+  paramOverride: '',
 };
 
 export const initialChannelState: ChannelState = {
@@ -59,7 +60,8 @@ export function evolveChannel(state: ChannelState, event: ChannelEvent): Channel
         ...initialChannelState,
         exists: true,
         channelId: event.data.channelId,
-        config: event.data.config,
+        // Defaults for the fields events recorded before them lack.
+        config: { ...EMPTY_CHANNEL_CONFIG, ...event.data.config },
         key: event.data.key,
         status: event.data.status,
         createdTime: event.data.createdTime,
@@ -93,7 +95,7 @@ export function evolveChannel(state: ChannelState, event: ChannelEvent): Channel
         exists: true,
         deleted: false,
         channelId: d.channelId,
-        config: d.config,
+        config: { ...EMPTY_CHANNEL_CONFIG, ...d.config },
         key: d.key,
         status: d.status,
         statusReason: d.statusReason,

@@ -4,3 +4,4 @@ export * from './channel.events';
 export * from './channel.rules';
 export * from './channel.state';
 export * from './channel-failure';
+export * from './param-override';

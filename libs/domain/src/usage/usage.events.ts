@@ -60,6 +60,8 @@ export type RequestRelayed = DomainEvent<
     readonly ceilingIgnored?: boolean;
     /** The stream was cut when its output passed what the reservation covers. */
     readonly streamCut?: boolean;
+    /** The members the answering channel's parameter override set on the upstream body. */
+    readonly paramOverride?: readonly string[];
     readonly modelRatio: number;
     readonly completionRatio: number;
     readonly groupRatio: number;

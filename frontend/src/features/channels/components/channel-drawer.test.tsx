@@ -130,6 +130,7 @@ describe('add channel panel', () => {
       group: 'default',
       model_mapping: '{\n  "gpt-3.5-turbo-0301": "gpt-3.5-turbo",\n  "gpt-4-0314": "gpt-4"\n}',
       status_code_mapping: '',
+      param_override: '',
       setting: '',
       test_model: '',
       tag: '',

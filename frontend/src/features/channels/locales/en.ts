@@ -153,6 +153,9 @@ export const channelsEn: typeof channelsZhCN = {
       statusCodeMapping: 'Status code mapping',
       statusCodeMappingPlaceholder:
         'Optional JSON object rewriting returned status codes, e.g. 400 → 500',
+      paramOverride: 'Parameter override',
+      paramOverridePlaceholder:
+        'Optional JSON object whose top-level members replace those of every request body sent upstream, e.g. {"temperature": 0}; model and stream cannot be set',
       setting: 'Extra settings',
       settingPlaceholder: 'Optional JSON object',
       fillTemplate: 'Fill template',
@@ -173,6 +176,7 @@ export const channelsEn: typeof channelsZhCN = {
       modelsRequired: 'Please choose at least one model!',
       modelMappingJson: 'The model mapping must be valid JSON!',
       statusCodeMappingJson: 'The status code mapping must be valid JSON!',
+      paramOverrideJson: 'The parameter override must be a valid JSON object!',
       settingJson: 'The extra settings must be valid JSON!',
       otherJson: 'The regions must be valid JSON!',
       keyJson: 'The key must be valid JSON!',

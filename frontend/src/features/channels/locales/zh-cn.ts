@@ -151,6 +151,9 @@ export const channelsZhCN = {
       statusCodeMapping: '状态码复写',
       statusCodeMappingPlaceholder:
         '可选，用于复写返回的状态码，为一个 JSON 字符串，例如将 400 改为 500',
+      paramOverride: '参数覆盖',
+      paramOverridePlaceholder:
+        '可选，JSON 对象，其顶层字段覆盖发往上游的请求体中的同名字段，例如 {"temperature": 0}；不能修改 model 和 stream',
       setting: '渠道额外设置',
       settingPlaceholder: '可选，JSON 对象',
       fillTemplate: '填入模板',
@@ -171,6 +174,7 @@ export const channelsZhCN = {
       modelsRequired: '请至少选择一个模型！',
       modelMappingJson: '模型映射必须是合法的 JSON 格式！',
       statusCodeMappingJson: '状态码复写必须是合法的 JSON 格式！',
+      paramOverrideJson: '参数覆盖必须是合法的 JSON 格式！',
       settingJson: '渠道额外设置必须是合法的 JSON 格式！',
       otherJson: '部署地区必须是合法的 JSON 格式！',
       keyJson: '密钥必须是合法的 JSON 格式！',

@@ -49,6 +49,9 @@ describe('channel form rules', () => {
     expect(
       validateChannelForm({ ...filled, status_code_mapping: '{"400":' }, 'create')?.message,
     ).toBe('channels.validation.statusCodeMappingJson');
+    expect(validateChannelForm({ ...filled, param_override: '[1]' }, 'create')?.message).toBe(
+      'channels.validation.paramOverrideJson',
+    );
     expect(validateChannelForm({ ...filled, setting: 'x' }, 'create')?.message).toBe(
       'channels.validation.settingJson',
     );

@@ -22,6 +22,7 @@ export interface ChannelFormValues {
   groups: string[];
   model_mapping: string;
   status_code_mapping: string;
+  param_override: string;
   setting: string;
   test_model: string;
   tag: string;
@@ -45,6 +46,7 @@ export function emptyChannelForm(): ChannelFormValues {
     groups: ['default'],
     model_mapping: '',
     status_code_mapping: '',
+    param_override: '',
     setting: '',
     test_model: '',
     tag: '',
@@ -69,6 +71,7 @@ export function channelToForm(channel: ChannelDto): ChannelFormValues {
     groups: groups.length > 0 ? groups : ['default'],
     model_mapping: channel.model_mapping ?? '',
     status_code_mapping: channel.status_code_mapping ?? '',
+    param_override: channel.param_override ?? '',
     setting: channel.setting ?? '',
     test_model: channel.test_model ?? '',
     tag: channel.tag ?? '',
@@ -128,6 +131,9 @@ export function validateChannelForm(
   if (!isJsonObjectOrEmpty(values.status_code_mapping)) {
     return { message: 'channels.validation.statusCodeMappingJson' };
   }
+  if (!isJsonObjectOrEmpty(values.param_override)) {
+    return { message: 'channels.validation.paramOverrideJson' };
+  }
   if (!isJsonObjectOrEmpty(values.setting)) return { message: 'channels.validation.settingJson' };
   if (info?.other?.kind === 'region_json' && !isJsonObjectOrEmpty(values.other)) {
     return { message: 'channels.validation.otherJson' };
@@ -155,6 +161,7 @@ export function formToRequest(values: ChannelFormValues): CreateChannelRequest {
     group: (values.groups.length > 0 ? values.groups : ['default']).join(','),
     model_mapping: values.model_mapping.trim(),
     status_code_mapping: values.status_code_mapping.trim(),
+    param_override: values.param_override.trim(),
     setting: values.setting.trim(),
     test_model: values.test_model.trim(),
     tag: values.tag.trim(),

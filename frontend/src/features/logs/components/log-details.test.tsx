@@ -76,6 +76,13 @@ describe('log details: the output ceiling', () => {
     ]);
   });
 
+  it('names the members the channel parameter override set (names only, strings only)', () => {
+    expect(linesOf(consumption({ param_override: ['temperature', 'top_p', 3] }))[1]).toBe(
+      '渠道参数覆盖：temperature, top_p',
+    );
+    expect(linesOf(consumption({ param_override: 'temperature' }))).toHaveLength(1);
+  });
+
   it('reads ceiling fields on consumption rows only', () => {
     const topUp = logFixture({ type: 1, other: JSON.stringify({ stream_cut: true, overrun: 9 }) });
     expect(linesOf(topUp)).toEqual(['通过兑换码充值 $1.00']);

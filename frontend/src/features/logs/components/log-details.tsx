@@ -25,6 +25,13 @@ function ceilingText(note: CeilingNote, t: TFunction, formatSpent: (quota: numbe
   }
 }
 
+/** The override's member names as one list; undefined when the row names none (JSON from the server). */
+function overriddenKeys(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const names = value.filter((name): name is string => typeof name === 'string');
+  return names.length > 0 ? names.join(', ') : undefined;
+}
+
 /**
  * The details column: a consumption row's pricing, cache and reasoning counts and what happened
  * to its output ceiling, then the row's content and, for admins, who made an admin change.
@@ -68,6 +75,8 @@ export function LogDetails({ log, admin }: { log: LogDto; admin: boolean }) {
     for (const note of ceilingNotes(other)) {
       lines.push({ text: ceilingText(note, t, formatSpent) });
     }
+    const overridden = overriddenKeys(other.param_override);
+    if (overridden) lines.push({ text: t('logs.paramOverride', { keys: overridden }) });
   }
   // The server writes the content in Chinese (the log API's wording, as one-api's): the browser and
   // screen readers are told so in an English console.

@@ -54,6 +54,7 @@ export const logsEn: typeof logsZhCN = {
     cacheRead: 'Cache read {{tokens}} tokens × {{ratio}}',
     cacheWrite: 'Cache write {{tokens}} tokens × {{ratio}}',
     reasoning: 'Reasoning {{tokens}} tokens (billed as completion)',
+    paramOverride: 'Channel parameter override: {{keys}}',
     ceiling: {
       lowered: 'Output ceiling lowered to {{tokens}} tokens (limited by {{limit}})',
       loweredUnnamed: 'Output ceiling lowered to {{tokens}} tokens (limited by what was left)',

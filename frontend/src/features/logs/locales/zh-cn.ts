@@ -53,6 +53,7 @@ export const logsZhCN = {
     cacheRead: '缓存读取 {{tokens}} tokens × {{ratio}}',
     cacheWrite: '缓存创建 {{tokens}} tokens × {{ratio}}',
     reasoning: '推理 {{tokens}} tokens（按补全计费）',
+    paramOverride: '渠道参数覆盖：{{keys}}',
     ceiling: {
       lowered: '输出上限降至 {{tokens}} tokens（受{{limit}}限制）',
       loweredUnnamed: '输出上限降至 {{tokens}} tokens（受可用额度限制）',

@@ -257,3 +257,24 @@ describe('TENCENT_ADAPTOR.error', () => {
     expect(TENCENT_ADAPTOR.error(503, '').message).toBe('Tencent answered HTTP 503');
   });
 });
+
+describe('TENCENT_ADAPTOR.authorize', () => {
+  it('signs again over the body as it is sent (changed after request())', async () => {
+    const req = TENCENT_ADAPTOR.request('chat', { messages: [] }, channel(), 'm', false, NOW);
+    const changed = { ...req, body: Buffer.from('{"Model":"m","Temperature":0.2}') };
+    const signed = await TENCENT_ADAPTOR.authorize!(changed, channel(), NOW);
+    expect(signed.body).toBe(changed.body);
+    expect(signed.headers.authorization).toBe(
+      tc3Authorization({
+        secretId: 'AKIDtest',
+        secretKey: 'secret-key',
+        service: 'hunyuan',
+        host: 'hunyuan.tencentcloudapi.com',
+        contentType: 'application/json',
+        payload: changed.body,
+        timestamp: 1715158600,
+      }),
+    );
+    expect(signed.headers.authorization).not.toBe(req.headers.authorization);
+  });
+});

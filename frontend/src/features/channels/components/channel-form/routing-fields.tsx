@@ -1,5 +1,9 @@
 import { Autocomplete, NumberInput, SimpleGrid, Switch, Textarea, TextInput } from '@mantine/core';
-import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE } from '@tollgate/contracts';
+import {
+  MODEL_MAPPING_TEMPLATE,
+  PARAM_OVERRIDE_TEMPLATE,
+  STATUS_CODE_MAPPING_TEMPLATE,
+} from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import type { SetChannelField } from '../../hooks/use-channel-form-state';
 import type { ChannelFormValues } from '../../utils/channel-form';
@@ -30,6 +34,14 @@ export function ChannelRoutingFields({ values, set }: RoutingFieldsProps) {
         value={values.status_code_mapping}
         onChange={(value) => set('status_code_mapping', value)}
         template={STATUS_CODE_MAPPING_TEMPLATE}
+        templateLabel={t('channels.form.fillTemplate')}
+      />
+      <JsonField
+        label={t('channels.form.paramOverride')}
+        placeholder={t('channels.form.paramOverridePlaceholder')}
+        value={values.param_override}
+        onChange={(value) => set('param_override', value)}
+        template={PARAM_OVERRIDE_TEMPLATE}
         templateLabel={t('channels.form.fillTemplate')}
       />
       <ChannelNumberFields values={values} set={set} />
