@@ -116,9 +116,15 @@ test('the dashboard draws spend, requests and model share from relay calls, and 
   expect(await spend.locator('path.recharts-area-area').count()).toBe(0);
   for (const model of MODELS) await spend.getByText(model, { exact: true }).first().waitFor();
   // The y axis: every tick in the money format, no two alike, none a rounded-up cent.
-  const ticks = await spend
-    .locator('.recharts-yAxis .recharts-cartesian-axis-tick-value')
-    .allTextContents();
+  // (The axes' tick labels are drawn in recharts' own layers: the y axis's are the ones in dollars.)
+  const tickLabels = spend.locator('.recharts-cartesian-axis-tick-value');
+  const yTicks = async () =>
+    (await tickLabels.allTextContents()).filter((text) => text.startsWith('$'));
+  await poll(
+    async () => (await yTicks()).length > 2,
+    async () => `axis ticks: ${(await tickLabels.allTextContents()).join(' | ')}`,
+  );
+  const ticks = await yTicks();
   expect(ticks.length).toBeGreaterThan(2);
   expect(new Set(ticks).size).toBe(ticks.length);
   for (const tick of ticks) expect(tick).toMatch(/^\$0\.\d+$/);
