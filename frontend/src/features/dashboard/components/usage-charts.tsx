@@ -96,6 +96,7 @@ export function UsageCharts({ series }: { series: UsageSeries }) {
             valueFormatter={count}
             withLegend
             legendProps={{ verticalAlign: 'bottom' }}
+            yAxisProps={{ allowDecimals: false }}
           />
         </ChartCard>
         <ChartCard title={t('dashboard.charts.share')} testId="dashboard-chart-share">
