@@ -28,6 +28,13 @@ beforeAll(async () => {
   });
   const root = await rootApi(session);
   await root.call('put', '/api/option/', { key: 'QuotaForNewUser', value: '5000000' });
+  // (100 prompt + 20 completion tokens) × ratio: gpt-4o-mini 1.7 → 204 quota ($0.000408) a call,
+  // gpt-4o 1.25 → 150 ($0.0003).
+  await root.call('put', '/api/option/', {
+    key: 'ModelRatio',
+    value: JSON.stringify({ 'gpt-4o-mini': 1.7, 'gpt-4o': 1.25 }),
+  });
+  await root.call('put', '/api/option/', { key: 'CompletionRatio', value: '{}' });
   await root.call('post', '/api/channel/', {
     type: 1,
     name: 'mock',
@@ -93,19 +100,35 @@ test('the dashboard draws spend, requests and model share from relay calls, and 
     async () => `requests card: "${await count.textContent()}"`,
   );
   await expectText(page.getByTestId('dashboard-card-tokens'), /360/);
-  // DisplayInCurrencyEnabled is on by default: dollars.
-  await expectText(page.getByTestId('dashboard-card-quota'), /\$\d+\.\d\d/);
+  // DisplayInCurrencyEnabled is on by default: dollars, to the digits that make them not $0.00
+  // (204 + 204 + 150 quota = $0.001116).
+  await expectText(page.getByTestId('dashboard-card-quota'), /\$0\.00112/);
 
   const spend = page.getByTestId('dashboard-chart-quota');
   await spend.locator('.recharts-surface').first().waitFor();
-  // One stacked area per model, each with a drawn path; the legend names the models.
+  // Bars per bucket, stacked by model (no smoothed curve spreading an hour over three); the
+  // legend names the models.
+  const spendBars = spend.locator('.recharts-bar-rectangle path');
   await poll(
-    async () => (await spend.locator('path.recharts-area-area').count()) === MODELS.length,
-    async () => `areas: ${await spend.locator('path.recharts-area-area').count()}`,
+    async () => (await spendBars.count()) >= MODELS.length,
+    async () => `spend bars: ${await spendBars.count()}`,
   );
-  for (const path of await spend.locator('path.recharts-area-area').all())
-    expect((await path.getAttribute('d'))?.length ?? 0).toBeGreaterThan(10);
+  expect(await spend.locator('path.recharts-area-area').count()).toBe(0);
   for (const model of MODELS) await spend.getByText(model, { exact: true }).first().waitFor();
+  // The y axis: every tick in the money format, no two alike, none a rounded-up cent.
+  // (The axes' tick labels are drawn in recharts' own layers: the y axis's are the ones in dollars.)
+  const tickLabels = spend.locator('.recharts-cartesian-axis-tick-value');
+  const yTicks = async () =>
+    (await tickLabels.allTextContents()).filter((text) => text.startsWith('$'));
+  await poll(
+    async () => (await yTicks()).length > 2,
+    async () => `axis ticks: ${(await tickLabels.allTextContents()).join(' | ')}`,
+  );
+  const ticks = await yTicks();
+  expect(ticks.length).toBeGreaterThan(2);
+  expect(new Set(ticks).size).toBe(ticks.length);
+  for (const tick of ticks) expect(tick).toMatch(/^\$0\.\d+$/);
+  expect(ticks).not.toContain('$0.01');
 
   const requests = page.getByTestId('dashboard-chart-count');
   await requests.locator('.recharts-surface').first().waitFor();
@@ -119,10 +142,15 @@ test('the dashboard draws spend, requests and model share from relay calls, and 
     async () => `sectors: ${await share.locator('.recharts-pie-sector path').count()}`,
   );
   await shoot(page, 'dashboard');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await shoot(page, 'dashboard-1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shoot(page, 'dashboard-mobile');
+  await page.setViewportSize({ width: 1280, height: 860 });
 
   // Granularity: per day, the same totals in fewer buckets; the charts still draw.
   await page.getByText('天', { exact: true }).click();
-  await spend.locator('path.recharts-area-area').first().waitFor();
+  await spendBars.first().waitFor();
   await expectText(count, /3/);
 
   // New usage while the page is open: the cards follow (throttled refetch on the push).
@@ -132,7 +160,15 @@ test('the dashboard draws spend, requests and model share from relay calls, and 
     if (Date.now() > deadline) throw new Error(`no live refresh: "${await count.textContent()}"`);
     await page.waitForTimeout(200);
   }
+  await expectText(page.getByTestId('dashboard-card-quota'), /\$0\.00142/);
   await shoot(page, 'dashboard-live');
+
+  // In English, the same figures.
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await expectText(page.getByTestId('dashboard-card-quota'), /\$0\.00142/);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await shoot(page, 'dashboard-en');
 });
 
 test('a user without usage sees the empty state', async () => {

@@ -1,7 +1,12 @@
 import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import {
   expectCount,
   expectText,
+  pageApi,
+  poll,
+  rootApi,
   register,
   shoot,
   signIn,
@@ -196,4 +201,86 @@ test('changes made elsewhere reach the open token and wallet pages; the pages in
   await page.getByRole('heading', { name: 'Usage logs' }).waitFor();
   await page.locator('[data-testid^="log-row-"]').first().waitFor();
   await shoot(page, 'log-en');
+});
+
+/** One chat completion through the relay; the token may take a moment to reach the relay. */
+async function relay(page: Page, key: string, model: string): Promise<void> {
+  let last = '';
+  await poll(
+    async () => {
+      const reply = await page.context().request.post('/v1/chat/completions', {
+        headers: { Authorization: `Bearer sk-${key}` },
+        data: { model, messages: [{ role: 'user', content: 'hello' }] },
+      });
+      last = `${reply.status()} ${await reply.text()}`;
+      return reply.status() === 200;
+    },
+    async () => `the relay did not answer: ${last}`,
+  );
+}
+
+test('a call costing $0.000408 shows as such in the log, the wallet and the token list', async () => {
+  // (100 prompt + 20 completion tokens) × ratio 1.7 = 204 quota units = $0.000408.
+  const upstream = await MockUpstream.start({
+    defaults: { models: ['cheap-model'], usage: { prompt_tokens: 100, completion_tokens: 20 } },
+  });
+  try {
+    const root = await rootApi(session);
+    const stored = await root.call<{ key: string; value: string }[]>('get', '/api/option/');
+    const ratios = JSON.parse(stored.find((o) => o.key === 'ModelRatio')?.value ?? '{}');
+    await root.call('put', '/api/option/', {
+      key: 'ModelRatio',
+      value: JSON.stringify({ ...ratios, 'cheap-model': 1.7 }),
+    });
+    // Room for the reservation of the answer's output ceiling before the charge settles.
+    await root.call('put', '/api/option/', { key: 'QuotaForNewUser', value: '50000000' });
+    await root.call('post', '/api/channel/', {
+      type: 1,
+      name: 'cheap',
+      key: 'sk-cheap-upstream',
+      base_url: upstream.url,
+      models: 'cheap-model',
+      group: 'default',
+    });
+    await root.close();
+
+    const page = await session.openPage({ viewport: { width: 1440, height: 900 } });
+    const username = unique('cheap');
+    await register(page, username, 'cheap-password');
+    await signIn(page, username, 'cheap-password');
+    await pageApi(page, 'post', '/api/token/', {
+      name: 'cheap-token',
+      remain_quota: 50_000_000,
+      expired_time: -1,
+      unlimited_quota: false,
+    });
+    const tokens = await pageApi<{ key: string }[]>(page, 'get', '/api/token/?p=0&size=10');
+    await relay(page, tokens[0]!.key, 'cheap-model');
+
+    await page.goto('/log');
+    const callRow = page.locator('[data-testid^="log-row-"]').filter({ hasText: 'cheap-model' });
+    await expectText(callRow.first(), /\$0\.000408/);
+    await shoot(page, 'money-log');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shoot(page, 'money-log-mobile');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    await page.goto('/topup');
+    await expectText(page.getByTestId('wallet-used'), /\$0\.000408/);
+    await shoot(page, 'money-wallet');
+
+    await page.goto('/token');
+    const tokenRow = page.getByTestId('token-row-cheap-token');
+    await expectText(tokenRow, /\$0\.000408/);
+    await expectText(tokenRow, /\$100\.00/);
+    await shoot(page, 'money-token-list');
+
+    await page.getByTestId('language-switch').click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await page.goto('/log');
+    await expectText(callRow.first(), /\$0\.000408/);
+    await shoot(page, 'money-log-en');
+  } finally {
+    await upstream.close();
+  }
 });

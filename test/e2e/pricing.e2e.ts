@@ -5,6 +5,7 @@ import {
   type PricingResponse,
   type PricingRowDto,
 } from '@tollgate/contracts';
+import { SELF_USE_MODEL_RATIO } from '@tollgate/domain';
 import { countStoredEvents, expectSuccess } from '../support/e2e-helpers';
 import {
   ConsoleClient,
@@ -110,6 +111,7 @@ describe('GET /api/pricing', () => {
         'model_price',
         'model_ratio',
         'owner_by',
+        'price_configured',
         'quota_type',
       ]);
   });
@@ -140,6 +142,26 @@ describe('GET /api/pricing', () => {
       model_ratio: 0,
       completion_ratio: 0,
     });
+  });
+
+  it('a model without ratio or price is said to have none, with no invented ratio', async () => {
+    await setOption('ModelRatio', { 'gpt-4o': 2.5 });
+    await setOption('ModelPrice', {});
+    expect(row(await anonymous(), 'gpt-4o-mini')).toMatchObject({
+      price_configured: false,
+      model_ratio: 0,
+      completion_ratio: 0,
+      model_price: 0,
+    });
+    expect(row(await anonymous(), 'gpt-4o')).toMatchObject({ price_configured: true });
+    expectSuccess(await root.put('/api/option/', { key: 'SelfUseModeEnabled', value: 'true' }));
+    expect(row(await anonymous(), 'gpt-4o-mini')).toMatchObject({
+      price_configured: false,
+      model_ratio: SELF_USE_MODEL_RATIO,
+    });
+    expectSuccess(await root.put('/api/option/', { key: 'SelfUseModeEnabled', value: 'false' }));
+    await setOption('ModelRatio', { 'gpt-4o': 2.5, 'gpt-4o-mini': 0.075 });
+    await setOption('ModelPrice', { 'gpt-4o-mini': 0.02 });
   });
 
   it('group_ratio follows GroupRatio, restricted to the usable groups', async () => {

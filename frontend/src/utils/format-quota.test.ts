@@ -1,81 +1,84 @@
 import { describe, expect, it } from 'vitest';
-import { abbreviateNumber, formatQuota, formatSpend } from './format-quota';
+import { formatQuota, quotaToDollars, tickDecimals } from './format-quota';
 
-describe('abbreviateNumber', () => {
-  it('keeps numbers below 10,000 as they are', () => {
-    expect(abbreviateNumber(0)).toBe('0');
-    expect(abbreviateNumber(9_999)).toBe('9999');
+const currency = { displayInCurrency: true, quotaPerUnit: 500_000 };
+const units = { displayInCurrency: false, quotaPerUnit: 500_000 };
+
+describe('formatQuota in currency mode', () => {
+  it.each([
+    [0, '$0.00'],
+    [500_000, '$1.00'],
+    [6_175_000, '$12.35'],
+    [617_250_000, '$1,234.50'],
+    [500_000_000_000, '$1,000,000.00'],
+    [250_000, '$0.50'],
+    [62_500, '$0.125'],
+    [2_050, '$0.0041'],
+    [206, '$0.000412'],
+    [1, '$0.000002'],
+    [0.2, '$0.0000004'],
+    [0.0002, '$0.0000000004'],
+  ])('%d units → %s', (quota, shown) => {
+    expect(formatQuota(quota, currency)).toBe(shown);
   });
 
-  it('uses k from 10,000, M from a million and B from a billion', () => {
-    expect(abbreviateNumber(10_000)).toBe('10.0k');
-    expect(abbreviateNumber(500_000)).toBe('500.0k');
-    expect(abbreviateNumber(1_000_000)).toBe('1.0M');
-    expect(abbreviateNumber(2_500_000)).toBe('2.5M');
-    expect(abbreviateNumber(1_000_000_000)).toBe('1.0B');
-  });
-
-  it('abbreviates negative values by their size', () => {
-    expect(abbreviateNumber(-25_000)).toBe('-25.0k');
-  });
-});
-
-describe('formatQuota', () => {
-  const currency = { displayInCurrency: true, quotaPerUnit: 500_000 };
-  const raw = { displayInCurrency: false, quotaPerUnit: 500_000 };
-
-  it('shows dollars with two decimals in currency mode', () => {
-    expect(formatQuota(500_000, currency)).toBe('$1.00');
-    expect(formatQuota(1_234_567, currency)).toBe('$2.47');
-    expect(formatQuota(0, currency)).toBe('$0.00');
-  });
-
-  it('divides by the configured quota per unit', () => {
-    expect(formatQuota(1_000, { displayInCurrency: true, quotaPerUnit: 1_000 })).toBe('$1.00');
-  });
-
-  it('falls back to the default unit when the status carries none', () => {
-    expect(formatQuota(500_000, { displayInCurrency: true, quotaPerUnit: 0 })).toBe('$1.00');
-  });
-
-  it('abbreviates outside currency mode', () => {
-    expect(formatQuota(500_000, raw)).toBe('500.0k');
-    expect(formatQuota(42, raw)).toBe('42');
+  it('never shows a non-zero amount as zero', () => {
+    for (const quota of [0.01, 0.5, 1, 3, 49, 2_499, 4_999])
+      expect(formatQuota(quota, currency)).not.toMatch(/^-?\$0\.0+$/);
   });
 
   it('puts the sign of a debt before the dollar sign', () => {
     expect(formatQuota(-500_000, currency)).toBe('-$1.00');
-    expect(formatQuota(-1_234_567, currency)).toBe('-$2.47');
-    expect(formatQuota(-5_000, currency)).toBe('-$0.01');
-    expect(formatQuota(-25_000, raw)).toBe('-25.0k');
-    expect(formatQuota(-42, raw)).toBe('-42');
+    expect(formatQuota(-206, currency)).toBe('-$0.000412');
+    expect(formatQuota(-617_250_000, currency)).toBe('-$1,234.50');
   });
 
-  it('never shows a debt below a cent as -$0.00', () => {
-    expect(formatQuota(-200, currency)).toBe('-$0.0004');
-    expect(formatQuota(-1, currency)).toBe('-$0.000002');
-    expect(formatQuota(-2_400, currency)).toBe('-$0.0048');
+  it('divides by the configured quota per unit, or the default one', () => {
+    expect(formatQuota(1_000, { displayInCurrency: true, quotaPerUnit: 1_000 })).toBe('$1.00');
+    expect(formatQuota(500_000, { displayInCurrency: true, quotaPerUnit: 0 })).toBe('$1.00');
+    expect(quotaToDollars(250_000, currency)).toBe(0.5);
   });
 
-  it('keeps a positive amount below a cent at two decimals, as before', () => {
-    expect(formatQuota(2_400, currency)).toBe('$0.00');
+  it('keeps a fixed precision when asked (an axis)', () => {
+    expect(formatQuota(1_250, currency, { decimals: 4 })).toBe('$0.0025');
+    expect(formatQuota(0, currency, { decimals: 4 })).toBe('$0.00');
+    expect(formatQuota(500_000, currency, { decimals: 4 })).toBe('$1.00');
+  });
+
+  it('shows no number it cannot read', () => {
+    expect(formatQuota(Number.NaN, currency)).toBe('—');
   });
 });
 
-describe('formatSpend', () => {
-  const currency = { displayInCurrency: true, quotaPerUnit: 500_000 };
-  const units = { displayInCurrency: false, quotaPerUnit: 500_000 };
-
+describe('formatQuota in units mode', () => {
   it.each([
-    [0, currency, '$0.00'],
-    [1_500_000, currency, '$3.00'],
-    [5_000, currency, '$0.01'],
-    [14, currency, '$0.000028'],
-    [2_400, currency, '$0.0048'],
-    [-2_400, currency, '-$0.0048'],
-    [14, units, '14'],
-    [25_000, units, '25.0k'],
-  ])('%d → %s', (quota, display, shown) => {
-    expect(formatSpend(quota, display)).toBe(shown);
+    [0, '0'],
+    [42, '42'],
+    [50_000_000, '50,000,000'],
+    [-25_000, '-25,000'],
+    [0.75, '0.75'],
+  ])('%d → %s', (quota, shown) => {
+    expect(formatQuota(quota, units)).toBe(shown);
+  });
+});
+
+describe('tickDecimals', () => {
+  it('tells sub-cent dollar ticks apart', () => {
+    const ticks = [0, 1_250, 2_500, 3_750, 5_000];
+    const decimals = tickDecimals(ticks, currency);
+    expect(decimals).toBe(4);
+    expect(ticks.map((tick) => formatQuota(tick, currency, { decimals }))).toEqual([
+      '$0.00',
+      '$0.0025',
+      '$0.005',
+      '$0.0075',
+      '$0.01',
+    ]);
+  });
+
+  it('keeps two decimals for whole-cent ticks and none for whole units', () => {
+    expect(tickDecimals([0, 500_000, 1_000_000], currency)).toBe(2);
+    expect(tickDecimals([0, 1_000, 2_000], units)).toBe(0);
+    expect(tickDecimals([0, 0.5, 1], units)).toBe(1);
   });
 });

@@ -7,47 +7,80 @@ export interface QuotaDisplay {
 
 export const DEFAULT_QUOTA_PER_UNIT = 500_000;
 
-/** Significant digits an amount below a cent keeps where it must not read as zero. */
-const SUB_CENT_DIGITS = 2;
+/** Significant digits an amount below a dollar keeps: `$0.000412`, `$0.0041`, `$0.125`. */
+const SIGNIFICANT_DIGITS = 3;
+/** Decimals a dollar amount always shows (`$0.50`, `$12.35`). */
+const MIN_DECIMALS = 2;
+/** toFixed's limit: past it an amount is not worth showing in more detail. */
+const MAX_DECIMALS = 20;
 
-/** Abbreviates from 10,000 on (k), a million (M) and a billion (B), one decimal. */
-export function abbreviateNumber(value: number): string {
-  const abs = Math.abs(value);
-  if (abs >= 1_000_000_000) return `${(value / 1_000_000_000).toFixed(1)}B`;
-  if (abs >= 1_000_000) return `${(value / 1_000_000).toFixed(1)}M`;
-  if (abs >= 10_000) return `${(value / 1_000).toFixed(1)}k`;
-  return String(value);
+/** Dollars for quota units, with the default unit when the status carries none. */
+export function quotaToDollars(quota: number, display: QuotaDisplay): number {
+  return quota / (display.quotaPerUnit > 0 ? display.quotaPerUnit : DEFAULT_QUOTA_PER_UNIT);
 }
 
-const toDollars = (quota: number, display: QuotaDisplay) =>
-  quota / (display.quotaPerUnit > 0 ? display.quotaPerUnit : DEFAULT_QUOTA_PER_UNIT);
+/** Decimals that keep `SIGNIFICANT_DIGITS` of an amount below a dollar, and at least two. */
+function decimalsFor(abs: number): number {
+  if (abs === 0 || abs >= 1) return MIN_DECIMALS;
+  const leadingZeros = -Math.floor(Math.log10(abs)) - 1;
+  return Math.min(Math.max(MIN_DECIMALS, leadingZeros + SIGNIFICANT_DIGITS), MAX_DECIMALS);
+}
 
-/** `-$1.00`, not `$-1.00`: the sign goes before the currency symbol. */
-const dollarText = (dollars: number, digits: string) => `${dollars < 0 ? '-' : ''}$${digits}`;
+/** `1234.5` → `1,234.50`; past two decimals, trailing zeros go (`0.000400` → `0.0004`). */
+function groupedDecimals(abs: number, decimals: number): string {
+  const [whole = '0', fraction = ''] = abs.toFixed(decimals).split('.');
+  const grouped = Number(whole).toLocaleString('en-US');
+  const kept = fraction.replace(/0+$/, '').padEnd(MIN_DECIMALS, '0');
+  return `${grouped}.${kept}`;
+}
 
-/** `$0.0048`: two significant digits, for an amount that two decimals would show as `$0.00`. */
-const subCentText = (dollars: number) =>
-  dollarText(dollars, String(Number(Math.abs(dollars).toPrecision(SUB_CENT_DIGITS))));
-
-/**
- * `$` and two decimals in currency mode, otherwise the abbreviated quota. A negative balance is a
- * debt: it reads `-$1.00`, and one below a cent keeps its digits (`-$0.0004`), never `-$0.00`.
- */
-export function formatQuota(quota: number, display: QuotaDisplay): string {
-  if (!display.displayInCurrency) return abbreviateNumber(quota);
-  const dollars = toDollars(quota, display);
-  const cents = Math.abs(dollars).toFixed(2);
-  if (dollars < 0 && Number(cents) === 0) return subCentText(dollars);
-  return dollarText(dollars, cents);
+/** Options of one call: `decimals` fixes the precision (a chart axis whose ticks share one). */
+export interface QuotaFormatOptions {
+  readonly decimals?: number;
 }
 
 /**
- * The console's quota format, except that a spend below a cent keeps two significant digits in
- * currency mode: a few cheap calls would otherwise read `$0.00` on every card, axis tick and
- * tooltip of the dashboard, and a log row's overrun would read as nothing.
+ * The console's one money format. In currency mode quota units become dollars (quota ÷
+ * QuotaPerUnit) with as many decimals as keep a non-zero amount from reading as zero: `$0.000412`,
+ * `$0.0041`, `$12.35`, `$1,234.50`; a debt reads `-$0.0004`. Otherwise the quota units themselves
+ * with thousands separators (`50,000,000`).
  */
-export function formatSpend(quota: number, display: QuotaDisplay): string {
-  const shown = formatQuota(quota, display);
-  if (!display.displayInCurrency || quota === 0 || shown !== '$0.00') return shown;
-  return subCentText(toDollars(quota, display));
+export function formatQuota(
+  quota: number,
+  display: QuotaDisplay,
+  options: QuotaFormatOptions = {},
+): string {
+  if (!Number.isFinite(quota)) return '—';
+  if (!display.displayInCurrency) {
+    return quota.toLocaleString('en-US', {
+      maximumFractionDigits: options.decimals ?? MIN_DECIMALS,
+    });
+  }
+  const dollars = quotaToDollars(quota, display);
+  const abs = Math.abs(dollars);
+  const decimals = Math.min(options.decimals ?? decimalsFor(abs), MAX_DECIMALS);
+  const digits = groupedDecimals(abs, decimals);
+  const zero = /^[0.,]+$/.test(digits);
+  return `${dollars < 0 && !zero ? '-' : ''}$${digits}`;
+}
+
+/** The fewest decimals (from `floor`) that write `value` without rounding it. */
+function exactDecimals(value: number, floor: number): number {
+  for (let decimals = floor; decimals < MAX_DECIMALS; decimals += 1)
+    if (Math.abs(Number(value.toFixed(decimals)) - value) <= Math.abs(value) * 1e-9)
+      return decimals;
+  return MAX_DECIMALS;
+}
+
+/**
+ * The one precision for all ticks of a chart axis: each tick written without rounding (dollar
+ * ticks 0.0025 apart show `$0.0025`, `$0.005`, `$0.0075`), never two alike; at least two decimals
+ * for dollars, none for whole units.
+ */
+export function tickDecimals(ticks: readonly number[], display: QuotaDisplay): number {
+  const floor = display.displayInCurrency ? MIN_DECIMALS : 0;
+  const shown = ticks.map((tick) =>
+    display.displayInCurrency ? quotaToDollars(tick, display) : tick,
+  );
+  return Math.max(floor, ...shown.map((value) => exactDecimals(value, floor)));
 }

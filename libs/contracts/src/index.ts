@@ -13,6 +13,7 @@ export * from './log.dto';
 export * from './channel.dto';
 export * from './history.dto';
 export * from './pricing.dto';
+export * from './price-configured';
 export * from './quota-data.dto';
 export * from './task.dto';
 export * from './notice.dto';

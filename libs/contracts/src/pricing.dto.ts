@@ -21,6 +21,12 @@ export interface PricingRowDto {
   enable_groups: string[];
   /** The provider whose preset model list holds the model ('' when none does). */
   owner_by: string;
+  /**
+   * Tollgate's addition beside new-api's fields: false when neither ModelPrice nor ModelRatio
+   * names the model. The relay then refuses it, and the ratio fields are 0; in self-use mode it
+   * bills it at the fallback ratio, which the ratio fields then carry.
+   */
+  price_configured: boolean;
 }
 
 /**

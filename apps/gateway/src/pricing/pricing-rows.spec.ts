@@ -6,6 +6,7 @@ const PRICES = {
   modelRatio: { 'gpt-4o': 1.25, mj_imagine: 9, 'gpt-4o-mini': 0.075 },
   completionRatio: { 'gpt-4o': 4 },
   modelPrice: { mj_imagine: 0.1 },
+  selfUseMode: false,
 };
 
 const served = (entries: Record<string, string[]>) => new Map(Object.entries(entries));
@@ -54,9 +55,29 @@ describe('buildPricingRows', () => {
     });
   });
 
-  it('a model with neither price nor ratio shows the fallback ratio', () => {
+  it('a model with neither price nor ratio has no price set and no invented ratio', () => {
     const [row] = buildPricingRows(served({ default: ['my-own-model'] }), PRICES, owners);
-    expect(row).toMatchObject({ quota_type: QuotaType.Ratio, model_ratio: SELF_USE_MODEL_RATIO });
+    expect(row).toMatchObject({
+      quota_type: QuotaType.Ratio,
+      model_ratio: 0,
+      completion_ratio: 0,
+      model_price: 0,
+      price_configured: false,
+    });
+  });
+
+  it('in self-use mode an unpriced model shows the fallback ratio the relay bills it at', () => {
+    const [row] = buildPricingRows(
+      served({ default: ['my-own-model'] }),
+      { ...PRICES, selfUseMode: true },
+      owners,
+    );
+    expect(row).toMatchObject({ model_ratio: SELF_USE_MODEL_RATIO, price_configured: false });
+  });
+
+  it('a priced model, by ratio or per call, has its price set', () => {
+    const rows = buildPricingRows(served({ default: ['gpt-4o', 'mj_imagine'] }), PRICES, owners);
+    expect(rows.map((row) => row.price_configured)).toEqual([true, true]);
   });
 
   it('owner_by comes from the preset lists only', () => {

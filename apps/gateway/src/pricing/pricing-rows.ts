@@ -1,6 +1,7 @@
 import {
   CHANNEL_TYPE_MODELS,
   CHANNEL_TYPES,
+  hasConfiguredPrice,
   type PricingResponse,
   type PricingRowDto,
   QuotaType,
@@ -8,7 +9,10 @@ import {
 import { type PriceOptions, quotePrice } from '@tollgate/domain';
 
 /** The price options a pricing row reads. */
-export type RowPriceOptions = Pick<PriceOptions, 'modelRatio' | 'completionRatio' | 'modelPrice'>;
+export type RowPriceOptions = Pick<
+  PriceOptions,
+  'modelRatio' | 'completionRatio' | 'modelPrice' | 'selfUseMode'
+>;
 
 /**
  * model → the provider whose preset list holds it (lowest type number first), for `owner_by`. From
@@ -25,17 +29,8 @@ export function presetOwners(): ReadonlyMap<string, string> {
   return owners;
 }
 
-/**
- * Every model an enabled channel serves, once, with the groups serving it and its price as the relay
- * quotes it: a ModelPrice entry makes it per call, else its ModelRatio and CompletionRatio. A model
- * with neither is shown at one-api's and new-api's fallback ratio (what self-use mode bills it at).
- * `served` is group → models (the routing table's index); rows are sorted by model name.
- */
-export function buildPricingRows(
-  served: ReadonlyMap<string, readonly string[]>,
-  price: RowPriceOptions,
-  owners: ReadonlyMap<string, string>,
-): PricingRowDto[] {
+/** model → the groups whose enabled channels serve it. */
+function groupsByModel(served: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
   const groupsOf = new Map<string, string[]>();
   for (const [group, models] of served)
     for (const model of models) {
@@ -43,30 +38,65 @@ export function buildPricingRows(
       if (groups) groups.push(group);
       else groupsOf.set(model, [group]);
     }
+  return groupsOf;
+}
+
+/** One model's price fields as the relay quotes it; zeros when the relay refuses it. */
+function priceFields(
+  options: PriceOptions,
+  model: string,
+): Pick<
+  PricingRowDto,
+  'quota_type' | 'model_ratio' | 'completion_ratio' | 'model_price' | 'price_configured'
+> {
+  const price_configured = hasConfiguredPrice(options, model);
+  const quoted = quotePrice(options, model, '');
+  if (!quoted.ok)
+    return {
+      quota_type: QuotaType.Ratio,
+      model_ratio: 0,
+      completion_ratio: 0,
+      model_price: 0,
+      price_configured,
+    };
+  const { quote } = quoted;
+  return {
+    quota_type: quote.mode === 'price' ? QuotaType.PerCall : QuotaType.Ratio,
+    model_ratio: quote.mode === 'ratio' ? quote.modelRatio : 0,
+    completion_ratio: quote.mode === 'ratio' ? quote.completionRatio : 0,
+    model_price: quote.mode === 'price' ? quote.modelPrice : 0,
+    price_configured,
+  };
+}
+
+/**
+ * Every model an enabled channel serves, once, with the groups serving it and its price as the relay
+ * quotes it: a ModelPrice entry makes it per call, else its ModelRatio and CompletionRatio. A model
+ * with neither has `price_configured` false: zeros where the relay refuses it, the fallback ratio
+ * where self-use mode bills it. `served` is group → models (the routing table's index); rows are
+ * sorted by model name.
+ */
+export function buildPricingRows(
+  served: ReadonlyMap<string, readonly string[]>,
+  price: RowPriceOptions,
+  owners: ReadonlyMap<string, string>,
+): PricingRowDto[] {
   const options: PriceOptions = {
     ...price,
     groupRatio: {},
     cacheRatio: {},
     cacheCreationRatio: {},
-    selfUseMode: true,
     preConsumedQuota: 0,
     quotaPerUnit: 500000,
   };
   const rows: PricingRowDto[] = [];
-  for (const [model, groups] of groupsOf) {
-    const quoted = quotePrice(options, model, '');
-    if (!quoted.ok) continue; // unreachable with self-use mode on
-    const { quote } = quoted;
+  for (const [model, groups] of groupsByModel(served))
     rows.push({
       model_name: model,
-      quota_type: quote.mode === 'price' ? QuotaType.PerCall : QuotaType.Ratio,
-      model_ratio: quote.mode === 'ratio' ? quote.modelRatio : 0,
-      completion_ratio: quote.mode === 'ratio' ? quote.completionRatio : 0,
-      model_price: quote.mode === 'price' ? quote.modelPrice : 0,
+      ...priceFields(options, model),
       enable_groups: groups.sort(),
       owner_by: owners.get(model) ?? '',
     });
-  }
   return rows.sort((a, b) =>
     a.model_name < b.model_name ? -1 : a.model_name > b.model_name ? 1 : 0,
   );

@@ -6,7 +6,7 @@ import { OptionsCache } from '../options/options.cache';
 import { numberMap, stringMap } from '../options/option-maps';
 import { buildPricingRows, presetOwners, pricingForCaller } from './pricing-rows';
 
-const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'ModelPrice'] as const;
+const PRICE_KEYS = ['ModelRatio', 'CompletionRatio', 'ModelPrice', 'SelfUseModeEnabled'] as const;
 
 /** Re-parses an option only when its raw text changed. */
 class Parsed<T> {
@@ -59,12 +59,17 @@ export class PricingView {
     const built = this.builtFrom;
     if (built && built.served === served && raw.every((value, i) => value === built.raw[i]))
       return this.rows;
-    const [modelRatio, completionRatio, modelPrice] = raw.map(numberMap) as [
+    const [modelRatio, completionRatio, modelPrice] = raw.slice(0, 3).map(numberMap) as [
       Record<string, number>,
       Record<string, number>,
       Record<string, number>,
     ];
-    this.rows = buildPricingRows(served, { modelRatio, completionRatio, modelPrice }, this.owners);
+    const selfUseMode = raw[3] === 'true';
+    this.rows = buildPricingRows(
+      served,
+      { modelRatio, completionRatio, modelPrice, selfUseMode },
+      this.owners,
+    );
     this.builtFrom = { served, raw };
     return this.rows;
   }

@@ -1,4 +1,4 @@
 export { DEFAULT_STATUS, statusQueries } from './api/status.api';
 export { QuotaBalance } from './components/quota-balance';
-export { useQuotaFormatter } from './hooks/use-quota-formatter';
+export { useQuotaDisplay, useQuotaFormatter } from './hooks/use-quota-formatter';
 export { useStatus } from './hooks/use-status';

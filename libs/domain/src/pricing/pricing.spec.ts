@@ -1,4 +1,5 @@
 import { chargeFor, type PriceOptions, quotePrice, SELF_USE_MODEL_RATIO } from './pricing';
+import { hasConfiguredPrice } from '@tollgate/contracts';
 
 const options: PriceOptions = {
   modelRatio: {
@@ -247,5 +248,20 @@ describe('quotePrice', () => {
 
   it('does not take inherited object keys for prices', () => {
     expect(quotePrice(options, 'constructor', 'default').ok).toBe(false);
+  });
+});
+
+describe('hasConfiguredPrice', () => {
+  it('is true for a ModelRatio or a ModelPrice entry, a ratio of 0 included', () => {
+    expect(hasConfiguredPrice(options, 'gpt-4o')).toBe(true);
+    expect(hasConfiguredPrice(options, 'dall-e-3')).toBe(true);
+    expect(hasConfiguredPrice(options, 'free')).toBe(true);
+  });
+
+  it('is false for a model with neither, or only a negative price, as the relay refuses it', () => {
+    expect(hasConfiguredPrice(options, 'mystery')).toBe(false);
+    expect(hasConfiguredPrice({ modelRatio: {}, modelPrice: { x: -1 } }, 'x')).toBe(false);
+    expect(hasConfiguredPrice(options, 'constructor')).toBe(false);
+    expect(quotePrice({ ...options, modelPrice: { x: -1 } }, 'x', 'default').ok).toBe(false);
   });
 });

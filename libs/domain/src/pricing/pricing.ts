@@ -6,6 +6,8 @@
  * integer cannot drift apart.
  */
 
+import { hasConfiguredPrice } from '@tollgate/contracts';
+
 /** The price options as the relay holds them (parsed once per option change, not per request). */
 export interface PriceOptions {
   readonly modelRatio: Readonly<Record<string, number>>;
@@ -106,6 +108,8 @@ export function groupRatioOf(options: PriceOptions, group: string): number {
  * else refused unless self-use mode. Billing is always on the requested model name.
  */
 export function quotePrice(options: PriceOptions, model: string, group: string): QuoteResult {
+  if (!hasConfiguredPrice(options, model) && !options.selfUseMode)
+    return { ok: false, code: 'model_price_not_configured', model };
   const groupRatio = groupRatioOf(options, group);
   const price = own(options.modelPrice, model);
   if (price !== undefined && price >= 0) {
@@ -124,11 +128,7 @@ export function quotePrice(options: PriceOptions, model: string, group: string):
       },
     };
   }
-  let modelRatio = own(options.modelRatio, model);
-  if (modelRatio === undefined) {
-    if (!options.selfUseMode) return { ok: false, code: 'model_price_not_configured', model };
-    modelRatio = SELF_USE_MODEL_RATIO;
-  }
+  const modelRatio = own(options.modelRatio, model) ?? SELF_USE_MODEL_RATIO;
   return {
     ok: true,
     quote: {

@@ -1,7 +1,6 @@
 import { Paper, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useQuotaFormatter } from '@/features/status';
-import { formatSpend } from '@/utils/format-quota';
 import type { UsageSummary } from '../utils/usage-series';
 
 const CARDS = ['quota', 'count', 'tokens', 'rpm', 'tpm'] as const;
@@ -9,7 +8,7 @@ const CARDS = ['quota', 'count', 'tokens', 'rpm', 'tpm'] as const;
 /** Quota spent, requests, tokens, and the average RPM / TPM over the chosen range. */
 export function SummaryCards({ summary }: { summary: UsageSummary }) {
   const { t } = useTranslation();
-  const formatQuota = useQuotaFormatter(formatSpend);
+  const formatQuota = useQuotaFormatter();
   const value = (card: (typeof CARDS)[number]) =>
     card === 'quota' ? formatQuota(summary.quota) : summary[card].toLocaleString('en-US');
   return (

@@ -1,11 +1,11 @@
 // The chart styles travel with the lazily loaded dashboard, not the console's start-up files.
 import '@mantine/charts/styles.css';
-import { AreaChart, BarChart, DonutChart } from '@mantine/charts';
+import { BarChart, DonutChart } from '@mantine/charts';
 import { Paper, SimpleGrid, Stack, Title, type MantineColor } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuotaFormatter } from '@/features/status';
-import { formatSpend } from '@/utils/format-quota';
+import { useQuotaDisplay, useQuotaFormatter } from '@/features/status';
+import { spendAxis, stackedMax } from '../utils/spend-axis';
 import type { UsageSeries } from '../utils/usage-series';
 
 const COLORS: readonly MantineColor[] = [
@@ -46,10 +46,19 @@ function ChartCard({
 
 const count = (value: number) => value.toLocaleString('en-US');
 
-/** Spend over time stacked by model, requests over time, and each model's share of requests. */
+/**
+ * Spend per bucket stacked by model, requests per bucket, and each model's share of requests. Both
+ * time charts are bars: a bucket's spend is its own, not a curve smoothed into its neighbours. The
+ * spend axis and tooltips use the console's money format, the axis at one precision for all ticks.
+ */
 export function UsageCharts({ series }: { series: UsageSeries }) {
   const { t } = useTranslation();
-  const formatQuota = useQuotaFormatter(formatSpend);
+  const formatQuota = useQuotaFormatter();
+  const display = useQuotaDisplay();
+  const axis = useMemo(
+    () => spendAxis(stackedMax(series.quota, series.models), display),
+    [series, display],
+  );
   const chartSeries = series.models.map((model, index) => ({
     name: model.key,
     label: model.name,
@@ -58,18 +67,22 @@ export function UsageCharts({ series }: { series: UsageSeries }) {
   return (
     <Stack>
       <ChartCard title={t('dashboard.charts.quota')} testId="dashboard-chart-quota">
-        <AreaChart
+        <BarChart
           h={300}
           data={series.quota}
           dataKey="label"
           series={chartSeries}
           type="stacked"
-          curveType="monotone"
-          withDots={false}
           valueFormatter={formatQuota}
           withLegend
           legendProps={{ verticalAlign: 'bottom' }}
-          yAxisProps={{ width: 80 }}
+          yAxisProps={{
+            width: 88,
+            ticks: axis.ticks,
+            domain: [0, axis.ticks.at(-1) ?? 'auto'],
+            tickFormatter: axis.format,
+            allowDecimals: true,
+          }}
         />
       </ChartCard>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
@@ -83,6 +96,7 @@ export function UsageCharts({ series }: { series: UsageSeries }) {
             valueFormatter={count}
             withLegend
             legendProps={{ verticalAlign: 'bottom' }}
+            yAxisProps={{ allowDecimals: false }}
           />
         </ChartCard>
         <ChartCard title={t('dashboard.charts.share')} testId="dashboard-chart-share">

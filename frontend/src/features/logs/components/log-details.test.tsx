@@ -51,7 +51,7 @@ describe('log details: the output ceiling', () => {
   it('shows the overrun with the quota formatter, a cent fraction kept', () => {
     expect(linesOf(consumption({ overrun: 5_000 }))[1]).toBe('超出预扣 $0.01，已计入欠费');
     expect(linesOf(consumption({ overrun: 200 }))[1]).toBe('超出预扣 $0.0004，已计入欠费');
-    expect(linesOf(consumption({ overrun: 25_000 }), false)[1]).toBe('超出预扣 25.0k，已计入欠费');
+    expect(linesOf(consumption({ overrun: 25_000 }), false)[1]).toBe('超出预扣 25,000，已计入欠费');
   });
 
   it('says when the upstream ignored its ceiling and when the stream was cut', () => {

@@ -3,9 +3,9 @@ import { LogType, type LogDto } from '@tollgate/contracts';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useQuotaFormatter } from '@/features/status';
-import { formatSpend } from '@/utils/format-quota';
 import { ceilingNotes, type CeilingNote } from '../utils/ceiling-notes';
 import { parseOther } from '../utils/log-other';
+import { quotaContent } from '../utils/quota-content';
 
 function ceilingText(note: CeilingNote, t: TFunction, formatSpent: (quota: number) => string) {
   switch (note.kind) {
@@ -38,8 +38,7 @@ function overriddenKeys(value: unknown): string | undefined {
  */
 export function LogDetails({ log, admin }: { log: LogDto; admin: boolean }) {
   const { t } = useTranslation();
-  // An overrun can be a fraction of a cent: kept visible instead of reading $0.00.
-  const formatSpent = useQuotaFormatter(formatSpend);
+  const formatSpent = useQuotaFormatter();
   const other = parseOther(log.other);
   const lines: { text: string; lang?: string }[] = [];
   if (log.type === LogType.Consume) {
@@ -80,7 +79,7 @@ export function LogDetails({ log, admin }: { log: LogDto; admin: boolean }) {
   }
   // The server writes the content in Chinese (the log API's wording, as one-api's): the browser and
   // screen readers are told so in an English console.
-  if (log.content) lines.push({ text: log.content, lang: 'zh-CN' });
+  if (log.content) lines.push({ text: quotaContent(log, formatSpent), lang: 'zh-CN' });
   const adminName = other.admin_info?.admin_username;
   if (admin && adminName) lines.push({ text: t('logs.adminBy', { name: adminName }) });
   return (

@@ -1,5 +1,5 @@
 import { Badge, Group, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
-import { IconCircleCheckFilled, IconCircleX } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCircleCheckFilled, IconCircleX } from '@tabler/icons-react';
 import { QuotaType, type PricingRowDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import type { QuotaDisplay } from '@/utils/format-quota';
@@ -7,9 +7,26 @@ import { priceCells } from '../utils/prices';
 
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
-/** A check when the shown group may use the model, a cross when not. */
-export function AvailableIcon({ available }: { available: boolean }) {
+/** A row the relay has no price for (neither ModelPrice nor ModelRatio names it). */
+export const unpriced = (row: Pick<PricingRowDto, 'price_configured'>) =>
+  row.price_configured === false;
+
+/**
+ * A check when the shown group may use the model, a cross when not, and a warning instead of the
+ * check when no price is set (the relay refuses the model unless self-use mode is on).
+ */
+export function AvailableIcon({ available, priced }: { available: boolean; priced: boolean }) {
   const { t } = useTranslation();
+  if (available && !priced)
+    return (
+      <Tooltip label={t('pricing.unpricedHint')}>
+        <IconAlertTriangle
+          size={20}
+          color="var(--mantine-color-orange-6)"
+          aria-label={t('pricing.unpriced')}
+        />
+      </Tooltip>
+    );
   return available ? (
     <Tooltip label={t('pricing.available')}>
       <IconCircleCheckFilled
@@ -41,10 +58,16 @@ export function ModelNameBadge({ name, onCopy }: { name: string; onCopy: (name: 
   );
 }
 
-/** Billed per call or by token ratios. */
-export function QuotaTypeBadge({ quotaType }: { quotaType: number }) {
+/** Billed per call or by token ratios; no price set. */
+export function QuotaTypeBadge({ row }: { row: PricingRowDto }) {
   const { t } = useTranslation();
-  return quotaType === QuotaType.PerCall ? (
+  if (unpriced(row))
+    return (
+      <Badge variant="light" color="orange" tt="none" data-testid="unpriced-badge">
+        {t('pricing.unpriced')}
+      </Badge>
+    );
+  return row.quota_type === QuotaType.PerCall ? (
     <Badge variant="light" color="teal">
       {t('pricing.quotaType.perCall')}
     </Badge>
@@ -94,6 +117,7 @@ export function GroupTags({ groups, current, usable, onSwitch }: GroupTagsProps)
 /** Model, completion and group ratios (the first two do not apply to per-call models). */
 export function RatioCell({ row, groupRatio }: { row: PricingRowDto; groupRatio: number }) {
   const { t } = useTranslation();
+  if (unpriced(row)) return <UnpricedText row={row} />;
   const perCall = row.quota_type === QuotaType.PerCall;
   return (
     <Stack gap={0}>
@@ -121,6 +145,7 @@ interface PriceCellProps {
 /** The price in the shown group: per call, or per prompt and completion tokens. */
 export function PriceCell({ row, groupRatio, display }: PriceCellProps) {
   const { t } = useTranslation();
+  if (unpriced(row)) return <UnpricedText row={row} />;
   const cells = priceCells(row, groupRatio, display);
   return cells.mode === 'price' ? (
     <Text size="sm" style={NO_WRAP} data-testid="price-per-call">
@@ -134,6 +159,23 @@ export function PriceCell({ row, groupRatio, display }: PriceCellProps) {
       <Text size="sm" style={NO_WRAP} data-testid="price-completion">
         {t('pricing.completion', { price: cells.completion })}
       </Text>
+    </Stack>
+  );
+}
+
+/** No price set: said so, with the ratio self-use mode bills at when it is on, and no numbers else. */
+function UnpricedText({ row }: { row: PricingRowDto }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={0}>
+      <Text size="sm" c="orange" style={NO_WRAP}>
+        {t('pricing.unpriced')}
+      </Text>
+      {row.model_ratio > 0 && (
+        <Text size="xs" c="dimmed" style={NO_WRAP}>
+          {t('pricing.selfUseRatio', { ratio: row.model_ratio })}
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -11,6 +11,7 @@ import {
   PriceCell,
   QuotaTypeBadge,
   RatioCell,
+  unpriced,
 } from './pricing-cells';
 
 const column = createColumnHelper<typeof selectableFeatures, PricingRowDto>();
@@ -42,7 +43,10 @@ export function usePricingColumns(setup: PricingColumnsSetup) {
           id: 'available',
           header: t('pricing.columns.available'),
           cell: ({ row }) => (
-            <AvailableIcon available={row.original.enable_groups.includes(group)} />
+            <AvailableIcon
+              available={row.original.enable_groups.includes(group)}
+              priced={!unpriced(row.original)}
+            />
           ),
         }),
         column.accessor('model_name', {
@@ -51,7 +55,7 @@ export function usePricingColumns(setup: PricingColumnsSetup) {
         }),
         column.accessor('quota_type', {
           header: t('pricing.columns.type'),
-          cell: ({ getValue }) => <QuotaTypeBadge quotaType={getValue()} />,
+          cell: ({ row }) => <QuotaTypeBadge row={row.original} />,
         }),
         column.accessor('enable_groups', {
           header: t('pricing.columns.groups'),

@@ -20,6 +20,7 @@ const PRICING: PricingResponse = {
       model_price: 0,
       enable_groups: ['default', 'vip'],
       owner_by: 'OpenAI',
+      price_configured: true,
     },
     {
       model_name: 'gpt-4o-mini',
@@ -29,6 +30,7 @@ const PRICING: PricingResponse = {
       model_price: 0,
       enable_groups: ['default'],
       owner_by: 'OpenAI',
+      price_configured: true,
     },
     {
       model_name: 'mj_imagine',
@@ -38,6 +40,17 @@ const PRICING: PricingResponse = {
       model_price: 0.1,
       enable_groups: ['vip'],
       owner_by: 'Midjourney',
+      price_configured: true,
+    },
+    {
+      model_name: 'my-own-model',
+      quota_type: 0,
+      model_ratio: 0,
+      completion_ratio: 0,
+      model_price: 0,
+      enable_groups: ['default'],
+      owner_by: '',
+      price_configured: false,
     },
   ],
   group_ratio: { default: 1, vip: 0.5 },
@@ -68,17 +81,29 @@ describe('pricing page', { timeout: 20_000 }, () => {
       '您还未登录，显示的是默认分组的价格，分组倍率为 1。',
     );
     expect(screen.getByTestId('pricing-formula')).toHaveTextContent('模型倍率 × 2 × 分组倍率');
-    expect(within(gpt4o).getByText('提示 $2.5 / 1M tokens')).toBeInTheDocument();
-    expect(within(gpt4o).getByText('补全 $10 / 1M tokens')).toBeInTheDocument();
+    expect(within(gpt4o).getByText('提示 $2.50 / 1M tokens')).toBeInTheDocument();
+    expect(within(gpt4o).getByText('补全 $10.00 / 1M tokens')).toBeInTheDocument();
     expect(within(gpt4o).getByText('按量计费')).toBeInTheDocument();
     const mj = await row('mj_imagine');
-    expect(within(mj).getByText('$0.1 / 次')).toBeInTheDocument();
+    expect(within(mj).getByText('$0.10 / 次')).toBeInTheDocument();
     expect(within(mj).getByText('模型倍率：无')).toBeInTheDocument();
     expect(within(mj).getByText('按次计费')).toBeInTheDocument();
     // Not served in the default group: marked, not hidden (new-api's availability column).
     expect(mj).toHaveAttribute('data-available', 'false');
     expect(gpt4o).toHaveAttribute('data-available', 'true');
     expect(calls.some((call) => call.path === '/api/pricing')).toBe(true);
+  });
+
+  it('a model with no price set is said to have none: no tick, no ratio, no price', async () => {
+    setup();
+    const own = await row('my-own-model');
+    expect(own).toHaveAttribute('data-priced', 'false');
+    expect(await row('gpt-4o')).toHaveAttribute('data-priced', 'true');
+    expect(within(own).getAllByText('未配置价格').length).toBeGreaterThanOrEqual(2);
+    expect(within(own).queryByLabelText('所选分组可以使用该模型')).toBeNull();
+    expect(within(own).getByLabelText('未配置价格')).toBeInTheDocument();
+    expect(own).not.toHaveTextContent('$');
+    expect(own).not.toHaveTextContent('37.5');
   });
 
   it('filters model names fuzzily, ignoring case', async () => {
@@ -105,7 +130,7 @@ describe('pricing page', { timeout: 20_000 }, () => {
     await vi.waitFor(() =>
       expect(within(gpt4o).getByText('提示 $1.25 / 1M tokens')).toBeInTheDocument(),
     );
-    expect(within(gpt4o).getByText('补全 $5 / 1M tokens')).toBeInTheDocument();
+    expect(within(gpt4o).getByText('补全 $5.00 / 1M tokens')).toBeInTheDocument();
     expect(within(gpt4o).getByText('分组倍率：0.5')).toBeInTheDocument();
     expect(within(await row('mj_imagine')).getByText('$0.05 / 次')).toBeInTheDocument();
     expect(await row('mj_imagine')).toHaveAttribute('data-available', 'true');
@@ -115,7 +140,7 @@ describe('pricing page', { timeout: 20_000 }, () => {
     // A group tag switches back.
     await userEvent.click(within(gpt4o).getByRole('button', { name: '查看分组 default 的价格' }));
     await vi.waitFor(() =>
-      expect(within(gpt4o).getByText('提示 $2.5 / 1M tokens')).toBeInTheDocument(),
+      expect(within(gpt4o).getByText('提示 $2.50 / 1M tokens')).toBeInTheDocument(),
     );
   });
 
@@ -168,7 +193,7 @@ describe('pricing page', { timeout: 20_000 }, () => {
     await i18n.changeLanguage('en');
     setup();
     const gpt4o = await row('gpt-4o');
-    expect(within(gpt4o).getByText('Prompt $2.5 / 1M tokens')).toBeInTheDocument();
+    expect(within(gpt4o).getByText('Prompt $2.50 / 1M tokens')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Copy selected models' })).toBeInTheDocument();
     expect(screen.getByTestId('pricing-group-banner')).toHaveTextContent(
       'You are not signed in: prices are those of the default group, ratio 1.',

@@ -49,6 +49,7 @@ export function PricingTable({
         return {
           'data-testid': `pricing-row-${row.original.model_name}`,
           'data-available': available,
+          'data-priced': row.original.price_configured !== false,
           c: available ? undefined : 'dimmed',
         };
       }}

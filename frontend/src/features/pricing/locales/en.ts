@@ -28,6 +28,10 @@ export const pricingEn: typeof pricingZhCN = {
     modelRatio: 'Model ratio: {{value}}',
     completionRatio: 'Completion ratio: {{value}}',
     groupRatio: 'Group ratio: {{value}}',
+    unpriced: 'No price set',
+    unpricedHint:
+      'No ratio or price is set for this model: calls are refused (self-use mode bills the default ratio)',
+    selfUseRatio: 'Self-use mode bills it at the default ratio {{ratio}}',
     none: 'none',
     prompt: 'Prompt {{price}} / 1M tokens',
     completion: 'Completion {{price}} / 1M tokens',

@@ -27,29 +27,35 @@ describe('priceCells: the pricing page formulas', () => {
       ratioRow(1, 1),
       1,
       DOLLARS,
-      { mode: 'ratio', prompt: '$2', completion: '$2' },
+      { mode: 'ratio', prompt: '$2.00', completion: '$2.00' },
     ],
-    ['gpt-4o', ratioRow(1.25, 4), 1, DOLLARS, { mode: 'ratio', prompt: '$2.5', completion: '$10' }],
+    [
+      'gpt-4o',
+      ratioRow(1.25, 4),
+      1,
+      DOLLARS,
+      { mode: 'ratio', prompt: '$2.50', completion: '$10.00' },
+    ],
     [
       'no float noise',
       ratioRow(0.075, 4),
       1,
       DOLLARS,
-      { mode: 'ratio', prompt: '$0.15', completion: '$0.6' },
+      { mode: 'ratio', prompt: '$0.15', completion: '$0.60' },
     ],
     [
       'group ratio 0.5',
       ratioRow(15, 2),
       0.5,
       DOLLARS,
-      { mode: 'ratio', prompt: '$15', completion: '$30' },
+      { mode: 'ratio', prompt: '$15.00', completion: '$30.00' },
     ],
     [
       'group ratio 2',
       ratioRow(0.1, 3),
       2,
       DOLLARS,
-      { mode: 'ratio', prompt: '$0.4', completion: '$1.2' },
+      { mode: 'ratio', prompt: '$0.40', completion: '$1.20' },
     ],
     [
       'tiny ratio',
@@ -58,7 +64,13 @@ describe('priceCells: the pricing page formulas', () => {
       DOLLARS,
       { mode: 'ratio', prompt: '$0.0002', completion: '$0.0002' },
     ],
-    ['free group', ratioRow(5, 2), 0, DOLLARS, { mode: 'ratio', prompt: '$0', completion: '$0' }],
+    [
+      'free group',
+      ratioRow(5, 2),
+      0,
+      DOLLARS,
+      { mode: 'ratio', prompt: '$0.00', completion: '$0.00' },
+    ],
     [
       'ratio in quota',
       ratioRow(1.25, 4),
@@ -83,7 +95,7 @@ describe('priceCells: the pricing page formulas', () => {
       { displayInCurrency: false, quotaPerUnit: 1000 },
       { mode: 'price', perCall: '1,000' },
     ],
-    ['free per call', perCallRow(0), 1, DOLLARS, { mode: 'price', perCall: '$0' }],
+    ['free per call', perCallRow(0), 1, DOLLARS, { mode: 'price', perCall: '$0.00' }],
   ] as const)('%s', (_name, row, groupRatio, display, expected) => {
     expect(priceCells(row, groupRatio, display)).toEqual(expected);
   });

@@ -1,5 +1,5 @@
 import { modelPrices, type PricingRowDto } from '@tollgate/contracts';
-import { DEFAULT_QUOTA_PER_UNIT, type QuotaDisplay } from '@/utils/format-quota';
+import { DEFAULT_QUOTA_PER_UNIT, formatQuota, type QuotaDisplay } from '@/utils/format-quota';
 
 /** A model's price cells for one group, formatted for the display setting. */
 export type PriceCells =
@@ -7,13 +7,14 @@ export type PriceCells =
   | { readonly mode: 'price'; readonly perCall: string };
 
 /**
- * Dollars as `$` and up to six decimals (no float noise: 0.075 × 2 shows 0.15), or, when the site
- * shows quota, the same amount in quota units (QuotaPerUnit per dollar), rounded like the billing.
+ * A price in dollars written by the console's money format: `$75.00`, `$0.15`, `$0.000412`, or,
+ * when the site shows quota, the same amount in quota units (QuotaPerUnit per dollar), rounded like
+ * the billing.
  */
 export function formatPriceAmount(usd: number, display: QuotaDisplay): string {
-  if (display.displayInCurrency) return `$${Number(usd.toFixed(6))}`;
   const perUnit = display.quotaPerUnit > 0 ? display.quotaPerUnit : DEFAULT_QUOTA_PER_UNIT;
-  return Math.round(usd * perUnit).toLocaleString('en-US');
+  const quota = usd * perUnit;
+  return formatQuota(display.displayInCurrency ? quota : Math.round(quota), display);
 }
 
 /** The page's price column: the shared formulas (modelPrices), then the display setting. */

@@ -14,6 +14,12 @@ export const optionQueries = {
         return Object.fromEntries(list.map(({ key, value }) => [key, value]));
       },
     }),
+  /** GET /api/channel/models_enabled: every model an enabled channel serves. */
+  enabledModels: () =>
+    queryOptions({
+      queryKey: ['channels', 'models-enabled'] as const,
+      queryFn: ({ signal }) => http.get<string[]>('/api/channel/models_enabled', undefined, signal),
+    }),
 };
 
 export const optionsApi = {

@@ -23,14 +23,14 @@ describe('invitation transfer', () => {
     expect(calls.some((call) => call.path === '/api/user/aff_transfer')).toBe(false);
   });
 
-  it('names the minimum as abbreviated quota outside currency mode', async () => {
+  it('names the minimum in quota units with separators outside currency mode', async () => {
     mockApi({});
     renderWithProviders(<TransferModal opened onClose={() => undefined} available={0} />, {
       user: ordinaryUser,
       status: { display_in_currency: false, quota_per_unit: 500_000 },
     });
     await transfer('10');
-    expect(await screen.findByText('划转金额最低为500.0k')).toBeInTheDocument();
+    expect(await screen.findByText('划转金额最低为500,000')).toBeInTheDocument();
   });
 
   it('transfers an amount of at least one unit', async () => {

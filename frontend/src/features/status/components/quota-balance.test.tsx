@@ -47,7 +47,7 @@ describe('QuotaBalance', () => {
 
   it('marks a debt in quota units too', () => {
     const balance = show(-25_000, { currency: false });
-    expect(within(balance).getByText('-25.0k')).toHaveStyle({ color: RED });
+    expect(within(balance).getByText('-25,000')).toHaveStyle({ color: RED });
     expect(within(balance).getByTestId('debt-badge')).toBeInTheDocument();
   });
 

@@ -47,6 +47,7 @@ function BalanceCard() {
         <Stat
           label={t('wallet.usedQuota')}
           value={self.data ? formatQuota(self.data.used_quota) : '—'}
+          testId="wallet-used"
         />
         <Stat
           label={t('wallet.requestCount')}

@@ -86,10 +86,7 @@ export const MODEL_CLAUDE_FIELDS: readonly FieldSpec[] = [
 ];
 
 export const RATIO_FIELDS: readonly FieldSpec[] = [
-  { key: 'ModelRatio', kind: 'json' },
-  { key: 'CompletionRatio', kind: 'json' },
   { key: 'ModelMaxOutputTokens', kind: 'json' },
-  { key: 'ModelPrice', kind: 'json' },
   { key: 'GroupRatio', kind: 'json' },
   { key: 'UserUsableGroups', kind: 'json' },
   { key: 'CacheRatio', kind: 'json' },

@@ -27,13 +27,9 @@ describe('operation tab', { timeout: 20_000 }, () => {
     expect(optionPuts(calls)).toEqual([]);
 
     type(ratio, '分组倍率', '{"default": 1, "vip": 2}');
-    type(ratio, '模型倍率', '{"gpt-4o": 1.5}');
     await saveCard(ratio);
     expect(await screen.findByText('保存成功')).toBeInTheDocument();
-    expect(optionPuts(calls)).toEqual([
-      { key: 'ModelRatio', value: '{"gpt-4o": 1.5}' },
-      { key: 'GroupRatio', value: '{"default": 1, "vip": 2}' },
-    ]);
+    expect(optionPuts(calls)).toEqual([{ key: 'GroupRatio', value: '{"default": 1, "vip": 2}' }]);
   });
 
   it('Chats must be a JSON list', async () => {
@@ -48,7 +44,7 @@ describe('operation tab', { timeout: 20_000 }, () => {
   it('resets the model ratios after confirmation', async () => {
     const { calls } = setup({}, { 'POST /api/option/rest_model_ratio': () => ok() });
     await userEvent.click(
-      within(await card('倍率设置')).getByRole('button', { name: '重置模型倍率' }),
+      within(await card('模型价格')).getByRole('button', { name: '重置模型倍率' }),
     );
     await userEvent.click(await screen.findByRole('button', { name: '确定' }));
     expect(await screen.findByText('模型倍率已重置')).toBeInTheDocument();

@@ -16,7 +16,7 @@ import {
   SENSITIVE_FIELDS,
 } from './operation-fields';
 import { OptionsCard } from './options-card';
-import { ResetModelRatios } from './reset-model-ratios';
+import { PriceTableCard } from './price-table-card';
 
 /** /setting?tab=operation (super administrator). */
 export function OperationTab() {
@@ -33,9 +33,8 @@ export function OperationTab() {
       <OptionsCard name="rateLimit" fields={RATE_LIMIT_FIELDS} columns={3} />
       <OptionsCard name="quota" fields={QUOTA_FIELDS} columns={4} />
       <OptionsCard name="chats" fields={CHATS_FIELDS} />
-      <OptionsCard name="ratio" fields={RATIO_FIELDS}>
-        <ResetModelRatios />
-      </OptionsCard>
+      <PriceTableCard />
+      <OptionsCard name="ratio" fields={RATIO_FIELDS} />
       <OptionsCard name="modelGlobal" hint="modelGlobal" fields={MODEL_GLOBAL_FIELDS} />
       <OptionsCard name="modelGemini" fields={MODEL_GEMINI_FIELDS} />
       <OptionsCard name="modelClaude" fields={MODEL_CLAUDE_FIELDS} />

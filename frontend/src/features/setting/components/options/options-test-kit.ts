@@ -68,6 +68,7 @@ export function mockOptions(
       stored[key] = value;
       return ok();
     },
+    'GET /api/channel/models_enabled': () => ok(['gpt-4o']),
     ...extra,
   });
   return { ...api, stored };
