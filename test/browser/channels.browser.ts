@@ -4,6 +4,7 @@ import {
   expectAttribute,
   expectCount,
   expectText,
+  pageApi,
   shoot,
   signInAsRoot,
   useBrowserSession,
@@ -182,4 +183,56 @@ test('the channel page in English and on a phone', async () => {
   await page.getByRole('button', { name: '添加渠道' }).click();
   await page.getByRole('dialog').getByText('创建新的渠道').waitFor();
   await shoot(page, 'channels-add-mobile');
+});
+
+/** A port nothing listens on: a channel there fails with ECONNREFUSED. */
+const DEAD_URL = 'http://127.0.0.1:9';
+/** A model only the dead channel serves (it has a default price). */
+const DEAD_MODEL = 'gpt-4o-mini';
+
+test('a failed test is red, named and explained; a failed call is an error row in the log', async () => {
+  const page = await openChannelsAsRoot();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const name = unique('dead-');
+  await pageApi(page, 'post', '/api/channel/', {
+    type: 1,
+    name,
+    key: `sk-${name}`,
+    base_url: DEAD_URL,
+    models: DEAD_MODEL,
+  });
+  const row = rowOf(page, name);
+  await row.getByRole('button', { name: '测试', exact: true }).click();
+  await page.getByText(`渠道 ${name} 测试失败：连接被拒绝，请检查渠道的地址和端口`).waitFor();
+  await page.getByText(/^原始信息：.*ECONNREFUSED/).waitFor();
+  const responseTime = row.locator('[data-band]');
+  await expectText(responseTime, /^失败$/);
+  await expectAttribute(responseTime, 'data-band', 'failed');
+  await row.getByTestId('channel-last-failure').waitFor();
+  await shoot(page, 'channels-test-failed');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shoot(page, 'channels-test-failed-mobile');
+
+  // A relayed call that only the dead channel could serve: the client gets an error, the log a row.
+  await pageApi(page, 'post', '/api/token/', { name, unlimited_quota: true });
+  const tokens = await pageApi<Array<{ name: string; key: string }>>(
+    page,
+    'get',
+    '/api/token/?p=0&size=100',
+  );
+  const key = tokens.find((token) => token.name === name)!.key;
+  const relayed = await page.context().request.post('/v1/chat/completions', {
+    headers: { authorization: `Bearer sk-${key}` },
+    data: { model: DEAD_MODEL, messages: [{ role: 'user', content: 'hi' }] },
+  });
+  expect(relayed.status()).toBe(502);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/log?type=5');
+  const errorRow = page.getByRole('row').filter({ hasText: 'ECONNREFUSED' }).first();
+  await errorRow.waitFor();
+  await errorRow.getByText('错误', { exact: true }).waitFor();
+  await errorRow.getByText('状态码 502').waitFor();
+  await shoot(page, 'channels-error-log');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shoot(page, 'channels-error-log-mobile');
 });

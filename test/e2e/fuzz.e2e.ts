@@ -498,6 +498,11 @@ const ROWS: readonly Row[] = [
     path: () => `${route.slice(4)}/`,
     query: { username: 'text', start_timestamp: 'timestamp', end_timestamp: 'timestamp' },
   })),
+  ...['GET /api/data/failures', 'GET /api/data/self/failures'].map((route): Row => ({
+    route,
+    path: () => route.slice(4),
+    query: { start_timestamp: 'timestamp', end_timestamp: 'timestamp' },
+  })),
   {
     route: 'DELETE /api/log',
     path: () => '/api/log/',

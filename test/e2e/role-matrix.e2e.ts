@@ -412,6 +412,8 @@ const ROWS: readonly Row[] = [
   // Dashboard data (quota_data)
   { route: 'GET /api/data', min: 10, path: () => '/api/data/' },
   { route: 'GET /api/data/self', min: 1, path: () => '/api/data/self' },
+  { route: 'GET /api/data/failures', min: 10, path: () => '/api/data/failures' },
+  { route: 'GET /api/data/self/failures', min: 1, path: () => '/api/data/self/failures' },
   { route: 'GET /api/group', min: 10, path: () => '/api/group/' },
   // Channels (administrators). A dead base URL keeps the provider calls local and quick.
   { route: 'GET /api/channel', min: 10, path: () => '/api/channel/?p=0&page_size=10' },

@@ -7,6 +7,7 @@ import { optionsProjection } from './options/options.projection';
 import { uniqueClaimsProjection } from './users/unique-claims.projection';
 import { usersProjection } from './users/users.projection';
 import { quotaDataProjection } from './usage-data/quota-data.projection';
+import { callOutcomesProjection } from './usage-data/call-outcomes.projection';
 import { tokenListProjection } from './tokens/token-list.projection';
 import { redemptionListProjection } from './redemptions/redemption-list.projection';
 import { logsProjection } from './logs/logs.projection';
@@ -29,6 +30,7 @@ export const allProjections = (openKey?: ChannelKeyOpener): readonly Projection[
   logsProjection,
   channelsProjection(openKey),
   quotaDataProjection,
+  callOutcomesProjection,
   setupStateProjection,
   auditIndexProjection,
   ledgerUsageProjection,

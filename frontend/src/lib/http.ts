@@ -5,6 +5,13 @@ import { getSessionUser } from './session';
 /** A reply with success=false: the server's message is meant for the user as is. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  constructor(
+    message: string,
+    /** The refusal's whole envelope: fields beside `message` some answers carry (a test's status). */
+    readonly envelope: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+  }
 }
 
 /** A non-2xx HTTP answer (other than 401, which signs the user out instead). */
@@ -113,7 +120,8 @@ export async function requestEnvelope<T>(
   if (!response.ok) throw new HttpError(response.status, await readMessage(response));
 
   const envelope = (await response.json()) as ApiEnvelope<T>;
-  if (!envelope.success) throw new ApiError(envelope.message);
+  if (!envelope.success)
+    throw new ApiError(envelope.message, envelope as unknown as Record<string, unknown>);
   return envelope;
 }
 

@@ -15,6 +15,12 @@ export function notifyError(message: string, id?: string): void {
   notifications.show({ color: 'red', message, autoClose: 5000, ...(id ? { id } : {}) });
 }
 
+/** A failure worded for the user (the title), with the raw detail below it when there is one. */
+export function notifyErrorDetail(message: string, detail: string): void {
+  if (!detail) return notifyError(message);
+  notifications.show({ color: 'red', title: message, message: detail, autoClose: 8000 });
+}
+
 /** How each failed request reaches the user. */
 export function notifyRequestError(error: unknown): void {
   // 401 already redirected to /login?expired=true, which shows its own message.

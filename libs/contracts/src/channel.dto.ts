@@ -16,11 +16,26 @@ export interface ChannelOtherInfo {
 }
 
 /**
+ * The last failure a channel had: a relayed call that failed on it, or a failed test. Answers carry
+ * all four (zero values when none); older read models lack them.
+ */
+export interface ChannelLastFailureDto {
+  /** Unix seconds; 0 = none recorded. */
+  last_failure_time?: number;
+  /** The upstream's message, the channel's key masked ('' when none). */
+  last_failure_reason?: string;
+  /** The upstream's HTTP status (0 for a network failure or a timeout). */
+  last_failure_status?: number;
+  /** The last test failed: the response time then says so, not a time. */
+  test_failed?: boolean;
+}
+
+/**
  * A channel as GET /api/channel/ (list, search, one) returns it. `key` is always '' in answers:
  * the key is write-only (an update without a key keeps the stored one).
  * JSON-valued fields travel as JSON text, as one-api and new-api send them.
  */
-export interface ChannelDto {
+export interface ChannelDto extends ChannelLastFailureDto {
   id: number;
   type: number;
   /** Always '' in answers. */
@@ -138,6 +153,8 @@ export type UpdateChannelRequest = { id: number } & Partial<CreateChannelRequest
 export interface ChannelTestResult {
   success: boolean;
   message: string;
+  /** A failed test: the upstream's HTTP status (0 for a network failure or a timeout). */
+  status_code?: number;
   /** Seconds the test request took. */
   time: number;
 }

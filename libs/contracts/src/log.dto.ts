@@ -1,10 +1,12 @@
-/** The log: top-ups, consumption, admin and system rows. */
+/** The log: top-ups, consumption, admin, system and error rows (new-api's later numbering). */
 export const LogType = {
   Unknown: 0,
   TopUp: 1,
   Consume: 2,
   Manage: 3,
   System: 4,
+  /** A relayed call that failed upstream: no charge, `content` is the scrubbed reason. */
+  Error: 5,
 } as const;
 export type LogType = (typeof LogType)[keyof typeof LogType];
 export const LOG_TYPES: readonly LogType[] = Object.values(LogType);
@@ -35,6 +37,9 @@ export interface LogOtherDto {
   stream_cut?: boolean;
   /** The members the channel's parameter override set on the upstream body (names only). */
   param_override?: string[];
+  /** An error row (type 5): the HTTP status the client was answered with, and the retries made. */
+  status_code?: number;
+  retries?: number;
   /** Admins only. */
   admin_info?: { use_channel?: number[]; admin_username?: string };
   [key: string]: unknown;

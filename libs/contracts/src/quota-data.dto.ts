@@ -14,3 +14,17 @@ export interface QuotaDataRowDto {
   /** Quota units. */
   quota: number;
 }
+
+/**
+ * One row of the dashboard's failure rates: GET /api/data/failures (admin, per channel) and
+ * GET /api/data/self/failures (the caller's own calls, per model), over the same range as the rows.
+ * `failed` / `calls` is the rate; `calls` counts answered and failed calls alike.
+ */
+export interface FailureRateDto {
+  /** The channel (admin view) or the model (own view) the row counts. */
+  key: string;
+  /** The channel's id in the admin view (0 in the own view). */
+  channel_id: number;
+  calls: number;
+  failed: number;
+}

@@ -9,6 +9,7 @@ import type {
   ChannelStatusChanged,
   ChannelTested,
   ChannelUpdated,
+  RequestFailed,
   SealedSecret,
 } from '@tollgate/domain';
 import {
@@ -115,8 +116,38 @@ export async function onChannelStatusChanged(d: ChannelStatusChanged['data'], ap
   await writeAbilities(apply.session, id);
 }
 
+/** A test's time and outcome; a failed one is also the channel's last failure. */
 export async function onChannelTested(d: ChannelTested['data'], apply: ChannelApply) {
-  await update(apply, d.channelId, { response_time: d.responseTimeMs, test_time: d.testTime });
+  const set: Record<string, unknown> = {
+    response_time: d.responseTimeMs,
+    test_time: d.testTime,
+    test_failed: !d.success,
+  };
+  if (!d.success) {
+    set['last_failure_time'] = d.testTime;
+    set['last_failure_reason'] = await maskedReason(
+      apply.session,
+      d.channelId,
+      d.message,
+      apply.openKey,
+    );
+    set['last_failure_status'] = d.status ?? 0;
+  }
+  await update(apply, d.channelId, set);
+}
+
+/** A relayed call that failed: the last channel tried has its last failure (time, reason). */
+export async function onRequestFailed(
+  d: RequestFailed['data'],
+  apply: ChannelApply,
+  occurredAtMs: number,
+) {
+  if (d.channelId <= 0) return;
+  await update(apply, d.channelId, {
+    last_failure_time: Math.floor(occurredAtMs / 1000),
+    last_failure_reason: await maskedReason(apply.session, d.channelId, d.message, apply.openKey),
+    last_failure_status: d.status,
+  });
 }
 
 export async function onChannelBalanceUpdated(

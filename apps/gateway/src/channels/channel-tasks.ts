@@ -57,6 +57,7 @@ export class ChannelTasks implements OnApplicationShutdown {
     const model = requestedModel || channel.testModel || channel.models[0] || 'gpt-4o-mini';
     const outcome = await this.upstream.test(channel, model);
     const verdict = judgeTest(outcome, channel, this.settings.testRules, meta.lang, model);
+    const status = !outcome.ok && outcome.failure.kind === 'http' ? outcome.failure.status : 0;
     const recorded = await this.store.execute(
       channelStreamId(channel.id),
       channelDecider,
@@ -66,6 +67,7 @@ export class ChannelTasks implements OnApplicationShutdown {
         success: verdict.success,
         responseTimeMs: outcome.elapsedMs,
         message: verdict.message,
+        ...(status ? { status } : {}),
       },
       meta,
     );
@@ -75,7 +77,9 @@ export class ChannelTasks implements OnApplicationShutdown {
       position = changed.position ?? position;
     }
     const time = Math.round(outcome.elapsedMs) / 1000;
-    return { result: { success: verdict.success, message: verdict.message, time }, position };
+    const result: ChannelTestResult = { success: verdict.success, message: verdict.message, time };
+    if (!verdict.success) result.status_code = status;
+    return { result, position };
   }
 
   /**

@@ -1,4 +1,8 @@
-import { SINGLE_KEY_CHANNEL_FIELDS, type ChannelDto } from '@tollgate/contracts';
+import {
+  SINGLE_KEY_CHANNEL_FIELDS,
+  type ChannelDto,
+  type ChannelLastFailureDto,
+} from '@tollgate/contracts';
 import type { SealedSecret } from '@tollgate/domain';
 
 /** The answer's fields no Tollgate channel has data for: added with their zero values on reads. */
@@ -44,6 +48,14 @@ export const CHANNELS = 'channels';
 export const ABILITIES = 'abilities';
 export const CHANNEL_KEYS = 'channel_keys';
 
+/** A channel that never failed (and documents projected before failures were kept). */
+const NO_FAILURE: Required<ChannelLastFailureDto> = {
+  last_failure_time: 0,
+  last_failure_reason: '',
+  last_failure_status: 0,
+  test_failed: false,
+};
+
 export function toChannelDto(doc: ChannelDocument): ChannelDto {
   const {
     _id: _ignoredId,
@@ -56,6 +68,7 @@ export function toChannelDto(doc: ChannelDocument): ChannelDto {
   // The key is write-only: answers always carry it empty.
   // Documents written before channels had an override carry none.
   return {
+    ...NO_FAILURE,
     ...dto,
     ...SINGLE_KEY_CHANNEL_FIELDS,
     param_override: dto.param_override ?? '',

@@ -1,9 +1,11 @@
-import type { RecordedEvent } from '@tollgate/event-store';
+import { eventTimeMs, type RecordedEvent } from '@tollgate/event-store';
 import type { Projection } from '@tollgate/read-store';
 import {
   CHANNEL_EVENT_TYPES,
+  FAILURE_EVENT_TYPES,
   TASK_REFUND_EVENT_TYPES,
   type ChannelEvent,
+  type RequestFailed,
   type RequestRelayed,
   type TaskRefunded,
 } from '@tollgate/domain';
@@ -15,6 +17,7 @@ import {
   onChannelStatusChanged,
   onChannelTested,
   onChannelUpdated,
+  onRequestFailed,
   writeAbilities,
   type ChannelApply,
 } from './channel-event-handlers';
@@ -27,7 +30,7 @@ export const ROUTING_FIX_STREAM = 'routing-fix';
 
 /**
  * channels + abilities, from the channel-<id> streams and the usage receipts (used_quota, less the
- * task refunds). With `openKey` (the server's SecretBox), a key quoted in a status reason is
+ * task refunds); a failed call (RequestFailed) or test sets the channel's last failure. With `openKey` (the server's SecretBox), a key quoted in a status reason is
  * masked; without (collections, tests), reasons are copied as they are.
  */
 export const channelsProjection = (openKey?: ChannelKeyOpener): Projection => ({
@@ -35,7 +38,8 @@ export const channelsProjection = (openKey?: ChannelKeyOpener): Projection => ({
   // 2: TaskRefunded takes a failed task's charge back out of used_quota.
   // 3: ChannelImported (channels taken over from a one-api / new-api database).
   // 4: channel_keys; status reasons with the channel's keys masked.
-  version: 4,
+  // 5: the last failure (RequestFailed, failed tests) and whether the last test failed.
+  version: 5,
   collections: [
     {
       name: CHANNELS,
@@ -50,6 +54,7 @@ export const channelsProjection = (openKey?: ChannelKeyOpener): Projection => ({
   eventTypes: [
     ...CHANNEL_EVENT_TYPES,
     'RequestRelayed',
+    ...FAILURE_EVENT_TYPES,
     ...TASK_REFUND_EVENT_TYPES,
     ROUTING_REBUILD_REQUESTED,
   ],
@@ -62,6 +67,8 @@ export const channelsProjection = (openKey?: ChannelKeyOpener): Projection => ({
     }
     const position = Number(event.position.commit);
     const apply: ChannelApply = { session, channels, position, openKey };
+    if (event.type === 'RequestFailed')
+      return onRequestFailed(event.data as RequestFailed['data'], apply, eventTimeMs(event));
     // Each event type has its own handler (channel-event-handlers.ts).
     const domainEvent = { type: event.type, data: event.data } as ChannelEvent;
     switch (domainEvent.type) {

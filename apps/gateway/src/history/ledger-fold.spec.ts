@@ -35,6 +35,16 @@ describe('LedgerFold (what the events say every balance is)', () => {
     expect(fold.channels.get(2)).toEqual({ used: 120, requests: 2 });
   });
 
+  it('a failed call (RequestFailed) charges no one and counts no request', () => {
+    const fold = new LedgerFold();
+    fold.apply('UserRegistered', { userId: 7 });
+    fold.apply('QuotaGranted', { userId: 7, amount: 1000, reason: 'new_user' });
+    fold.apply('RequestFailed', { requestId: 'f1', userId: 7, tokenId: 3, channelId: 2, quota: 0 });
+    expect(LEDGER_EVENT_TYPES).not.toContain('RequestFailed');
+    expect(fold.users.get(7)).toMatchObject({ credited: 1000, charged: 0, requests: 0 });
+    expect(fold.channels.get(2)).toBeUndefined();
+  });
+
   it("an imported channel's used quota is where its receipts start counting", () => {
     const fold = new LedgerFold();
     expect(LEDGER_EVENT_TYPES).toContain('ChannelImported');

@@ -9,6 +9,7 @@ import {
   type BillingEvent,
   type LogImported,
   type QuotaGranted,
+  type RequestFailed,
   type RequestRelayed,
   type TaskRefunded,
 } from '@tollgate/domain';
@@ -168,6 +169,34 @@ function taskChargeLogText(
 ): string {
   const text = `模型固定价格 ${d.modelPrice.toFixed(2)}，分组倍率 ${d.groupRatio.toFixed(2)}，操作 ${task.action}`;
   return task.platform === 'midjourney' ? `${text}，ID ${task.upstreamTaskId}` : text;
+}
+
+/**
+ * A failed call's error row (new-api's type 5): no charge, `content` the upstream's message (keys
+ * masked), `other` the status the client got and the channels tried.
+ */
+export function errorRow(d: RequestFailed['data'], base: LogDocument): LogDocument {
+  return {
+    ...base,
+    type: LogType.Error,
+    token_name: d.tokenName,
+    model_name: d.model,
+    quota: 0,
+    use_time: Math.round(d.useTimeMs / 1000),
+    is_stream: d.stream,
+    channel: d.channelId,
+    token_id: d.tokenId,
+    group: d.group,
+    request_id: d.requestId,
+    retry: d.channelChain.length > 1 ? d.channelChain.join(',') : '',
+    ip: d.ip,
+    content: d.message,
+    other: JSON.stringify({
+      status_code: d.status,
+      retries: d.retries,
+      admin_info: { use_channel: d.channelChain },
+    }),
+  };
 }
 
 /** A task refund: a system row naming the model, its quota given back. */

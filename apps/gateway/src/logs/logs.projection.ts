@@ -8,6 +8,7 @@ import {
 } from '@tollgate/read-store';
 import {
   BILLING_EVENT_TYPES,
+  FAILURE_EVENT_TYPES,
   LOG_EVENT_TYPES,
   LOG_IMPORT_EVENT_TYPES,
   TASK_REFUND_EVENT_TYPES,
@@ -15,6 +16,7 @@ import {
   type BillingEvent,
   type LogEvent,
   type LogImported,
+  type RequestFailed,
   type TaskRefunded,
   type UsageEvent,
   type UserImported,
@@ -32,12 +34,26 @@ import {
   type LogTotalsDocument,
   type LogUserDocument,
 } from './log.document';
-import { baseRow, billingRow, consumptionRow, importedRow, refundRow } from './log-rows';
+import { baseRow, billingRow, consumptionRow, errorRow, importedRow, refundRow } from './log-rows';
 
 type Source =
-  BillingEvent | UsageEvent | TaskRefunded | LogEvent | UserRegistered | UserImported | UserRenamed;
+  | BillingEvent
+  | UsageEvent
+  | RequestFailed
+  | TaskRefunded
+  | LogEvent
+  | UserRegistered
+  | UserImported
+  | UserRenamed;
 /** The events that become a row. */
-type RowSource = BillingEvent | UsageEvent | TaskRefunded | LogImported;
+type RowSource = BillingEvent | UsageEvent | RequestFailed | TaskRefunded | LogImported;
+/** The events written in batches: the receipts, failures, refunds and imported rows. */
+const BATCHED_TYPES = [
+  ...USAGE_EVENT_TYPES,
+  ...FAILURE_EVENT_TYPES,
+  ...TASK_REFUND_EVENT_TYPES,
+  ...LOG_IMPORT_EVENT_TYPES,
+];
 
 /** Usernames, read once per batch (a batch of receipts is mostly a few users' requests). */
 const usernames = new BatchMemo<string>();
@@ -52,7 +68,7 @@ function usernameOf(userId: number, session: ReadStoreSession): Promise<string> 
 /**
  * logs: one row per balance-changing event — 1 top-up (redemption), 2 consumption (RequestRelayed
  * receipts), 3 admin (quota edits), 4 system (new-user grant, invitation rewards, aff transfers,
- * task refunds). `log_totals` = Σ consumption rows − Σ task refund rows (the charge given back).
+ * task refunds) — and 5 error per failed call (RequestFailed, no charge). `log_totals` = Σ consumption rows − Σ task refund rows (the charge given back).
  * The row id is the event's `$all` position: stable across rebuilds, newest = highest. A
  * LogsCleared event drops the rows before its time (the log stream keeps who cleared what).
  */
@@ -62,7 +78,8 @@ export const logsProjection: Projection = {
   // 4: task charges' content (action, task id); TaskRefunded rows, subtracted from log_totals.
   // 5: LogImported (a one-api / new-api log row, with its own time and username).
   // 6: token_id, group and request_id on each row (new-api's columns).
-  version: 6,
+  // 7: RequestFailed error rows (type 5).
+  version: 7,
   collections: [
     {
       name: LOGS,
@@ -86,10 +103,8 @@ export const logsProjection: Projection = {
     'UserImported',
     'UserRenamed',
     ...BILLING_EVENT_TYPES,
-    ...USAGE_EVENT_TYPES,
-    ...TASK_REFUND_EVENT_TYPES,
+    ...BATCHED_TYPES,
     ...LOG_EVENT_TYPES,
-    ...LOG_IMPORT_EVENT_TYPES,
   ],
   async apply(recorded, session) {
     const event = { type: recorded.type, data: recorded.data } as Source;
@@ -151,10 +166,10 @@ export const logsProjection: Projection = {
   // Receipts: the row as any other, and its quota into the totals, merged per batch. A task
   // refund's row (type 4) takes its quota back out of the totals: the consumption was given back.
   batched: {
-    eventTypes: [...USAGE_EVENT_TYPES, ...TASK_REFUND_EVENT_TYPES, ...LOG_IMPORT_EVENT_TYPES],
+    eventTypes: BATCHED_TYPES,
     async apply(recorded, writes, session) {
       const event = { type: recorded.type, data: recorded.data } as
-        UsageEvent | TaskRefunded | LogImported;
+        UsageEvent | RequestFailed | TaskRefunded | LogImported;
       const row = await putRow(event, recorded, session);
       const position = Number(recorded.position.commit);
       if (row?.type === LogType.Consume) addToTotals(writes, row.user_id, row.quota, position);
@@ -195,6 +210,8 @@ async function toRow(
       return consumptionRow(event.data, base);
     case 'TaskRefunded':
       return refundRow(event.data, base);
+    case 'RequestFailed':
+      return errorRow(event.data, base);
     default:
       return billingRow(event, base, recorded);
   }

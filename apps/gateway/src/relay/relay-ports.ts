@@ -6,7 +6,7 @@
  * small. All reads are synchronous in-memory look-ups; the only I/O is the upstream call and the
  * batched usage append.
  */
-import type { Actor, RequestRelayed } from '@tollgate/domain';
+import type { Actor, RequestFailed, RequestRelayed } from '@tollgate/domain';
 import type { BalanceBook } from '../billing/balance-book';
 import type { BalanceLeases } from '../billing/balance-leases';
 import type { RoutingTable } from '../channels/routing-table';
@@ -59,6 +59,11 @@ export type TokenDirectoryPort = Pick<TokenDirectory, 'byKey' | 'user'>;
 export interface UsageAppenderPort {
   append(
     receipt: RequestRelayed['data'],
+    meta: { ip?: string; actor: Actor; correlationId: string },
+  ): Promise<unknown>;
+  /** A failed call's RequestFailed (the error log row); absent in doubles that record none. */
+  appendFailure?(
+    failure: RequestFailed['data'],
     meta: { ip?: string; actor: Actor; correlationId: string },
   ): Promise<unknown>;
 }

@@ -27,6 +27,8 @@ export interface RelaySettings {
   readonly failureBudget: { readonly count: number; readonly windowMs: number };
   readonly displayInCurrency: boolean;
   readonly displayTokenStat: boolean;
+  /** ErrorLogEnabled: a failed call becomes a RequestFailed event (an error log row). */
+  readonly errorLog: boolean;
   readonly sensitive: SensitiveSettings;
   readonly permissions: RelayPermissions;
   /** new-api's `claude.*`, `gemini.*` and `global.pass_through_request_enabled`, for the adaptors. */
@@ -84,6 +86,7 @@ const KEYS = [
   'ChannelFailureBudgetWindowSeconds',
   'DisplayInCurrencyEnabled',
   'DisplayTokenStatEnabled',
+  'ErrorLogEnabled',
   'CheckSensitiveEnabled',
   'CheckSensitiveOnPromptEnabled',
   'StopOnSensitiveEnabled',
@@ -165,6 +168,7 @@ export class RelaySettingsView {
       },
       displayInCurrency: o.bool('DisplayInCurrencyEnabled'),
       displayTokenStat: o.bool('DisplayTokenStatEnabled'),
+      errorLog: o.bool('ErrorLogEnabled'),
       sensitive: this.sensitive(),
       permissions: {
         fileUpload: int('FileUploadPermission'),

@@ -26,6 +26,7 @@ import { prepareRequest } from './prepare-request';
 import { REQUEST_TRACKER } from '../observability/observability.tokens';
 import type { RequestTracker } from '../observability/request-tracker';
 import { finalError, unsupported } from './attempt-failures';
+import { buildFailure } from './build-failure';
 import type { AttemptResult, LastFailure, Prepared, RelayCall } from './relay-call';
 import { relayError, sendError } from './relay-http';
 import {
@@ -84,7 +85,7 @@ export class RelayService {
     pools: UpstreamPools,
     @Inject(BALANCE_BOOK_PORT) private readonly book: BalanceBookPort,
     @Inject(ROUTING_TABLE_PORT) private readonly routing: RoutingTablePort,
-    @Inject(USAGE_APPENDER_PORT) appender: UsageAppenderPort,
+    @Inject(USAGE_APPENDER_PORT) private readonly appender: UsageAppenderPort,
     @Inject(RELAY_COMMANDS_PORT) private readonly commands: RelayCommandsPort,
     @Inject(REQUEST_TRACKER) private readonly tracker: RequestTracker,
     @Optional() @Inject(BALANCE_LEASES_PORT) private readonly leases?: BalanceLeasesPort,
@@ -225,6 +226,21 @@ export class RelayService {
     if (outcome === 'answered') return;
     const error = finalError(p.call.lang, p.group, p.facts.model, outcome);
     sendError(res, error, p.call.requestId, p.client);
+    // Only a call an upstream failed is an error row (as new-api): no channel, no row.
+    if (outcome && p.settings.errorLog) this.recordFailure(p, outcome, error);
+  }
+
+  /** The failed call's RequestFailed (the error log row); its append failing is only logged. */
+  private recordFailure(p: Prepared, last: LastFailure, error: RelayError): void {
+    const { call } = p;
+    const user = call.caller.user;
+    this.appender
+      .appendFailure?.(buildFailure(p, last, error, Date.now()), {
+        ip: call.ip,
+        actor: { kind: 'user', id: user.id, role: user.role },
+        correlationId: call.correlationId,
+      })
+      .catch((e: unknown) => this.logger.error(`failure append ${call.requestId}: ${String(e)}`));
   }
 
   /** The attempts in routing order: 'answered', or the last failure (none when no channel). */

@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { EventData, EventStore, Position } from '@tollgate/event-store';
-import { usageStreamId, type Actor, type RequestRelayed } from '@tollgate/domain';
+import {
+  usageStreamId,
+  type Actor,
+  type RequestFailed,
+  type RequestRelayed,
+} from '@tollgate/domain';
 import { chunkBySize, eventBytes } from '@tollgate/event-store';
 import { APPEND_LIMITS } from '../infrastructure/append-chunks';
 import { derivedId } from '../infrastructure/derived-id';
@@ -43,8 +48,13 @@ export function usageEventId(requestId: string): string {
   return derivedId(`usage:${requestId}`);
 }
 
+/** The id of a failed call's RequestFailed: derived from the request id, as a receipt's. */
+export function failureEventId(requestId: string): string {
+  return derivedId(`failure:${requestId}`);
+}
+
 /**
- * Appends the RequestRelayed receipts: grouped per tick into one append per usage stream
+ * Appends the RequestRelayed receipts (and the RequestFailed of failed calls, on the same streams): grouped per tick into one append per usage stream
  * (`usage-<process>-<hour>`, expected `any`, so appends never conflict), which the store commits in
  * one transaction. A tick's receipts past MAX_APPEND_BYTES (a latency spike queues many) go as
  * further appends, each settling its own receipts: EventStoreDB refuses an append over 1 MiB
@@ -85,16 +95,37 @@ export class UsageAppender {
   }
 
   append(receipt: RequestRelayed['data'], meta: UsageMeta, now = new Date()): Promise<Position> {
+    const id = usageEventId(receipt.requestId);
+    return this.enqueue(id, 'RequestRelayed', receipt, meta, now);
+  }
+
+  /** A failed call's RequestFailed: batched with the receipts, no balance changes by it. */
+  appendFailure(
+    failure: RequestFailed['data'],
+    meta: UsageMeta,
+    now = new Date(),
+  ): Promise<Position> {
+    const id = failureEventId(failure.requestId);
+    return this.enqueue(id, 'RequestFailed', failure, meta, now);
+  }
+
+  private enqueue(
+    id: string,
+    type: string,
+    data: RequestRelayed['data'] | RequestFailed['data'],
+    meta: UsageMeta,
+    now: Date,
+  ): Promise<Position> {
     const event: EventData = {
-      id: usageEventId(receipt.requestId),
-      type: 'RequestRelayed',
-      data: receipt,
+      id,
+      type,
+      data,
       metadata: {
         schemaVersion: SCHEMA_VERSION,
         actor: meta.actor,
         ...(meta.ip ? { ip: meta.ip } : {}),
         correlationId: meta.correlationId,
-        causationId: receipt.requestId,
+        causationId: data.requestId,
         occurredAt: now.toISOString(),
       },
     };

@@ -65,6 +65,8 @@ export interface RecordChannelTest {
   readonly success: boolean;
   readonly responseTimeMs: number;
   readonly message: string;
+  /** A failed test's upstream HTTP status (0 or absent: a network failure or a timeout). */
+  readonly status?: number;
 }
 
 export interface RecordChannelBalance {

@@ -530,6 +530,33 @@ describe('channelDecider', () => {
         ]);
     });
 
+    it('a failed test keeps the upstream status', () => {
+      spec(channelDecider)
+        .given([created()])
+        .when({
+          type: 'RecordChannelTest',
+          model: 'gpt-4o',
+          success: false,
+          responseTimeMs: 12,
+          message: 'Incorrect API key provided',
+          status: 401,
+        })
+        .then([
+          {
+            type: 'ChannelTested',
+            data: {
+              channelId: 5,
+              model: 'gpt-4o',
+              success: false,
+              responseTimeMs: 12,
+              message: 'Incorrect API key provided',
+              testTime: NOW_S,
+              status: 401,
+            },
+          },
+        ]);
+    });
+
     it('records a balance', () => {
       spec(channelDecider)
         .given([created()])

@@ -254,6 +254,7 @@ function decideTestRecord(
         responseTimeMs: Math.max(0, Math.round(command.responseTimeMs)),
         message: clip(command.message),
         testTime: seconds(now),
+        ...(!command.success && command.status ? { status: command.status } : {}),
       },
     },
   ];

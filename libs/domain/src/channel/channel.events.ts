@@ -76,6 +76,8 @@ export type ChannelTested = DomainEvent<
     message: string;
     /** Unix seconds. */
     testTime: number;
+    /** A failed test's upstream HTTP status (absent on success, a network failure, older events). */
+    status?: number;
   }
 >;
 export type ChannelBalanceUpdated = DomainEvent<

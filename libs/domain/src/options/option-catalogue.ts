@@ -258,6 +258,7 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   ImageDownloadPermission: role(0),
   // Logs and dashboard
   LogConsumeEnabled: bool(true),
+  ErrorLogEnabled: bool(true),
   DataExportEnabled: bool(true),
   DataExportInterval: int(5, 1),
   DataExportDefaultTime: { kind: 'string', defaultValue: 'hour', choices: ['hour', 'day', 'week'] },

@@ -1,1 +1,2 @@
 export * from './usage.events';
+export * from './request-failed.events';

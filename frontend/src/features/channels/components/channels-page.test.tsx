@@ -237,12 +237,38 @@ describe('channel management: row edits and actions', () => {
     );
   });
 
-  it('shows the server message when a test fails', async () => {
+  it('names the channel and says why when a test fails, the upstream text second', async () => {
     setup('/channel', {
-      'GET /api/channel/test/1': () => ({ success: false, message: '上游返回 401', time: 0.2 }),
+      'GET /api/channel/test/1': () => ({
+        success: false,
+        message: 'Incorrect API key provided',
+        status_code: 401,
+        time: 0.2,
+      }),
     });
     await userEvent.click(within(await row(1)).getByRole('button', { name: '测试' }));
-    expect(await screen.findByText('上游返回 401')).toBeInTheDocument();
+    expect(
+      await screen.findByText('渠道 openai-main 测试失败：上游拒绝了密钥（401），请检查渠道密钥'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('原始信息：Incorrect API key provided')).toBeInTheDocument();
+  });
+
+  it('shows a failed test as failed, never as a time', async () => {
+    setup('/channel', {}, [
+      channelFixture({
+        id: 1,
+        name: 'openai-main',
+        response_time: 0,
+        test_time: 1_764_000_000,
+        test_failed: true,
+        last_failure_time: 1_764_000_000,
+        last_failure_reason: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:4598',
+      }),
+    ]);
+    const cell = await row(1);
+    expect(within(cell).getByText('失败')).toBeInTheDocument();
+    expect(within(cell).queryByText('0.00 秒')).toBeNull();
+    expect(within(cell).getByTestId('channel-last-failure')).toBeInTheDocument();
   });
 
   it('updates one balance', async () => {

@@ -2,8 +2,15 @@ import { useMutation } from '@tanstack/react-query';
 import type { ChannelDto, CreateChannelRequest, UpdateChannelRequest } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/lib/http';
-import { notifyError, notifyInfo, notifySuccess } from '@/lib/notify';
+import {
+  notifyError,
+  notifyErrorDetail,
+  notifyInfo,
+  notifyRequestError,
+  notifySuccess,
+} from '@/lib/notify';
 import { channelQueries, channelsApi } from '../api/channels.api';
+import { useFailureText } from './use-failure-text';
 
 // Static success toasts and the list refetch (after a failure too: a refused row value or a failed
 // test that disabled the channel must show) come from `meta` (lib/query-client).
@@ -89,10 +96,18 @@ export function useCopyChannel() {
 
 export function useTestChannel() {
   const { t } = useTranslation();
+  const describe = useFailureText();
   return useMutation({
     mutationFn: ({ channel, model }: { channel: ChannelDto; model?: string }) =>
       channelsApi.test(channel.id, model),
-    meta: { invalidates },
+    // A failed test names the channel and says why in words; the upstream's text comes second.
+    meta: { invalidates, silent: true },
+    onError: (error, { channel }) => {
+      if (!(error instanceof ApiError)) return notifyRequestError(error);
+      const status = Number(error.envelope['status_code']) || 0;
+      const { reason, detail } = describe(error.message, status);
+      notifyErrorDetail(t('channels.messages.testFailed', { name: channel.name, reason }), detail);
+    },
     onSuccess: (seconds, { channel }) =>
       notifyInfo(
         t('channels.messages.testSucceeded', {

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { QuotaDataRowDto } from '@tollgate/contracts';
+import type { FailureRateDto, QuotaDataRowDto } from '@tollgate/contracts';
 import { http } from '@/lib/http';
 
 export interface DashboardFilters {
@@ -24,6 +24,18 @@ export const dashboardQueries = {
             end_timestamp: filters.end_timestamp,
             username: admin ? filters.username || undefined : undefined,
           },
+          signal,
+        ),
+      placeholderData: keepPreviousData,
+    }),
+  /** Failed ÷ all calls in the range: per channel for admins, per model of one's own calls. */
+  failures: (filters: DashboardFilters, admin: boolean) =>
+    queryOptions({
+      queryKey: [...dashboardQueries.all, 'failures', admin, filters] as const,
+      queryFn: ({ signal }) =>
+        http.get<FailureRateDto[]>(
+          admin ? '/api/data/failures' : '/api/data/self/failures',
+          { start_timestamp: filters.start_timestamp, end_timestamp: filters.end_timestamp },
           signal,
         ),
       placeholderData: keepPreviousData,

@@ -24,7 +24,13 @@ function setup({
   status?: Record<string, unknown>;
 } = {}) {
   const data = (_call: RecordedCall) => ok(answer);
-  const api = mockApi({ 'GET /api/data/self': data, 'GET /api/data/': data });
+  const failures = () => ok([{ key: 'gpt-4o', channel_id: 0, calls: 4, failed: 1 }]);
+  const api = mockApi({
+    'GET /api/data/self': data,
+    'GET /api/data/': data,
+    'GET /api/data/self/failures': failures,
+    'GET /api/data/failures': failures,
+  });
   const view = renderWithProviders(<DashboardPage />, {
     route: '/detail',
     user,
@@ -35,13 +41,23 @@ function setup({
       ...status,
     },
   });
-  const dataCalls = () => api.calls.filter((call) => call.path.startsWith('/api/data'));
+  const dataCalls = () =>
+    api.calls.filter(
+      (call) => call.path.startsWith('/api/data') && !call.path.endsWith('failures'),
+    );
   return { ...api, ...view, dataCalls };
 }
 
 const card = (name: string) => screen.getByTestId(`dashboard-card-${name}`);
 
 describe('DashboardPage', () => {
+  it('shows the failure rate of the own calls per model', async () => {
+    setup();
+    const table = await screen.findByTestId('dashboard-failures');
+    expect(within(table).getByText('模型失败率')).toBeInTheDocument();
+    expect(within(table).getByText('25.0%')).toBeInTheDocument();
+  });
+
   it("reads the user's own rows over the default range and sums them in the cards", async () => {
     const { dataCalls } = setup({ status: { data_export_default_time: 'day' } });
     await waitFor(() => expect(within(card('count')).getByText('5')).toBeInTheDocument());

@@ -18,13 +18,14 @@ import {
   type Granularity,
 } from '../utils/usage-series';
 import { DashboardFilterBar } from './dashboard-filter-bar';
+import { FailureRates } from './failure-rates';
 import { SummaryCards } from './summary-cards';
 import { UsageCharts } from './usage-charts';
 
 /**
  * /detail (shown while DataExportEnabled): the hourly usage rows of a range (GET /api/data/self,
  * or /api/data/ for admins, optionally one user's), as summary cards and charts grouped per hour,
- * day or week. Follows new usage live.
+ * day or week, and the failure rates of the range. Follows new usage live.
  */
 export function DashboardPage() {
   const { t } = useTranslation();
@@ -39,6 +40,7 @@ export function DashboardPage() {
     username: '',
   }));
   const data = useQuery(dashboardQueries.data(filters, admin));
+  const failures = useQuery(dashboardQueries.failures(filters, admin));
   useLiveDashboard();
 
   const rows = useMemo(() => data.data ?? [], [data.data]);
@@ -87,6 +89,7 @@ export function DashboardPage() {
       ) : (
         <UsageCharts series={series} />
       )}
+      {failures.data && <FailureRates rows={failures.data} admin={admin} />}
     </Stack>
   );
 }

@@ -77,9 +77,17 @@ export function LogDetails({ log, admin }: { log: LogDto; admin: boolean }) {
     const overridden = overriddenKeys(other.param_override);
     if (overridden) lines.push({ text: t('logs.paramOverride', { keys: overridden }) });
   }
+  const failed = log.type === LogType.Error;
+  if (failed && typeof other.status_code === 'number')
+    lines.push({ text: t('logs.errorStatus', { status: other.status_code }) });
   // The server writes the content in Chinese (the log API's wording, as one-api's): the browser and
-  // screen readers are told so in an English console.
-  if (log.content) lines.push({ text: quotaContent(log, formatSpent), lang: 'zh-CN' });
+  // screen readers are told so in an English console. An error row quotes the upstream as it was.
+  if (log.content)
+    lines.push(
+      failed
+        ? { text: log.content }
+        : { text: quotaContent(log, formatSpent), lang: 'zh-CN' },
+    );
   const adminName = other.admin_info?.admin_username;
   if (admin && adminName) lines.push({ text: t('logs.adminBy', { name: adminName }) });
   return (

@@ -7,6 +7,7 @@ const TYPES = {
   [LogType.Consume]: { key: 'consume', color: 'green' },
   [LogType.Manage]: { key: 'manage', color: 'orange' },
   [LogType.System]: { key: 'system', color: 'violet' },
+  [LogType.Error]: { key: 'error', color: 'red' },
 } as const;
 
 export function LogTypeTag({ type }: { type: number }) {

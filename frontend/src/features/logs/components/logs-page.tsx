@@ -18,6 +18,7 @@ const TYPE_OPTIONS = [
   { value: String(LogType.Consume), key: 'consume' },
   { value: String(LogType.Manage), key: 'manage' },
   { value: String(LogType.System), key: 'system' },
+  { value: String(LogType.Error), key: 'error' },
 ] as const;
 
 /** /log: summary badges (quota, RPM, TPM), filters, the type dropdown and the table. */

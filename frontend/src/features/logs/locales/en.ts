@@ -29,6 +29,7 @@ export const logsEn: typeof logsZhCN = {
       consume: 'Consumption',
       manage: 'Admin',
       system: 'System',
+      error: 'Error',
       unknown: 'Unknown',
     },
     columns: {
@@ -51,6 +52,7 @@ export const logsEn: typeof logsZhCN = {
     firstToken: 'First token {{value}} s',
     ratios: 'Model ratio {{model}}, completion ratio {{completion}}, group ratio {{group}}',
     price: 'Model price {{price}}, group ratio {{group}}',
+    errorStatus: 'Status {{status}}',
     cacheRead: 'Cache read {{tokens}} tokens × {{ratio}}',
     cacheWrite: 'Cache write {{tokens}} tokens × {{ratio}}',
     reasoning: 'Reasoning {{tokens}} tokens (billed as completion)',

@@ -28,6 +28,7 @@ export const logsZhCN = {
       consume: '消费',
       manage: '管理',
       system: '系统',
+      error: '错误',
       unknown: '未知',
     },
     columns: {
@@ -50,6 +51,7 @@ export const logsZhCN = {
     firstToken: '首字 {{value}} s',
     ratios: '模型倍率 {{model}}，补全倍率 {{completion}}，分组倍率 {{group}}',
     price: '模型价格 {{price}}，分组倍率 {{group}}',
+    errorStatus: '状态码 {{status}}',
     cacheRead: '缓存读取 {{tokens}} tokens × {{ratio}}',
     cacheWrite: '缓存创建 {{tokens}} tokens × {{ratio}}',
     reasoning: '推理 {{tokens}} tokens（按补全计费）',

@@ -140,6 +140,7 @@ export const optionsEn: typeof optionsZhCN = {
       StopOnSensitiveEnabled: 'Stop generating as soon as a sensitive word appears in the output',
       StreamCacheQueueLength: 'Stream events held back for the check',
       LogConsumeEnabled: 'Record quota consumption logs',
+      ErrorLogEnabled: 'Record failed calls in the log',
       DataExportEnabled: 'Enable the data dashboard (experimental)',
       DataExportInterval: 'Dashboard update interval (minutes)',
       DataExportDefaultTime: 'Dashboard default granularity',

@@ -135,6 +135,7 @@ export const optionsZhCN = {
       StopOnSensitiveEnabled: '在检测到屏蔽词时，立刻停止生成',
       StreamCacheQueueLength: '流模式下缓存队列长度',
       LogConsumeEnabled: '启用额度消费日志记录',
+      ErrorLogEnabled: '启用错误日志记录',
       DataExportEnabled: '启用数据看板（实验性）',
       DataExportInterval: '数据看板更新间隔（分钟）',
       DataExportDefaultTime: '数据看板默认时间粒度',

@@ -33,7 +33,10 @@ export const SENSITIVE_FIELDS: readonly FieldSpec[] = [
   { key: 'SensitiveWords', kind: 'textarea', rows: 4 },
 ];
 
-export const LOG_FIELDS: readonly FieldSpec[] = [{ key: 'LogConsumeEnabled', kind: 'switch' }];
+export const LOG_FIELDS: readonly FieldSpec[] = [
+  { key: 'LogConsumeEnabled', kind: 'switch' },
+  { key: 'ErrorLogEnabled', kind: 'switch' },
+];
 
 export const DASHBOARD_FIELDS: readonly FieldSpec[] = [
   { key: 'DataExportInterval', kind: 'number', min: 1, integer: true },

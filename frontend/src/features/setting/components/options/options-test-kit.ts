@@ -35,6 +35,7 @@ export const STORED_OPTIONS: Record<string, string> = {
   TelegramBotName: '',
   TurnstileSiteKey: '',
   LogConsumeEnabled: 'true',
+  ErrorLogEnabled: 'true',
   DataExportEnabled: 'true',
   DataExportInterval: '5',
   DataExportDefaultTime: 'hour',

@@ -1,0 +1,66 @@
+import { LogType } from '@tollgate/contracts';
+import type { RequestFailed } from '@tollgate/domain';
+import type { RecordedEvent } from '@tollgate/event-store';
+import { baseRow, errorRow } from './log-rows';
+
+const recorded = {
+  type: 'RequestFailed',
+  metadata: { occurredAt: '2026-01-15T08:00:00.000Z', ip: '10.0.0.1' },
+} as unknown as RecordedEvent;
+
+const failure: RequestFailed['data'] = {
+  requestId: 'req-1',
+  userId: 7,
+  tokenId: 3,
+  tokenName: 'ci',
+  group: 'default',
+  model: 'gpt-4o',
+  channelId: 9,
+  channelChain: [4, 9],
+  endpoint: '/v1/chat/completions',
+  status: 502,
+  message: 'upstream said sk-…a1b2 is broken',
+  retries: 1,
+  useTimeMs: 2400,
+  stream: true,
+  ip: '10.0.0.1',
+  quota: 0,
+};
+
+describe('errorRow', () => {
+  it('is a type 5 row of no charge whose content is the scrubbed message', () => {
+    const row = errorRow(failure, baseRow(42, recorded, 7, 'alice'));
+    expect(row).toMatchObject({
+      id: 42,
+      type: LogType.Error,
+      user_id: 7,
+      username: 'alice',
+      token_name: 'ci',
+      token_id: 3,
+      model_name: 'gpt-4o',
+      quota: 0,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      use_time: 2,
+      is_stream: true,
+      channel: 9,
+      group: 'default',
+      request_id: 'req-1',
+      retry: '4,9',
+      content: 'upstream said sk-…a1b2 is broken',
+    });
+    expect(JSON.parse(row.other)).toEqual({
+      status_code: 502,
+      retries: 1,
+      admin_info: { use_channel: [4, 9] },
+    });
+  });
+
+  it('names no retry for a single attempt', () => {
+    const row = errorRow(
+      { ...failure, channelChain: [9], retries: 0 },
+      baseRow(1, recorded, 7, ''),
+    );
+    expect(row.retry).toBe('');
+  });
+});
