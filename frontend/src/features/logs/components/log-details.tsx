@@ -84,9 +84,7 @@ export function LogDetails({ log, admin }: { log: LogDto; admin: boolean }) {
   // screen readers are told so in an English console. An error row quotes the upstream as it was.
   if (log.content)
     lines.push(
-      failed
-        ? { text: log.content }
-        : { text: quotaContent(log, formatSpent), lang: 'zh-CN' },
+      failed ? { text: log.content } : { text: quotaContent(log, formatSpent), lang: 'zh-CN' },
     );
   const adminName = other.admin_info?.admin_username;
   if (admin && adminName) lines.push({ text: t('logs.adminBy', { name: adminName }) });
