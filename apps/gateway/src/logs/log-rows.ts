@@ -107,6 +107,25 @@ function grantRow(d: QuotaGranted['data'], base: LogDocument): LogDocument {
   return { ...base, quota: amount, content: `使用邀请码赠送 ${amount} 额度` };
 }
 
+/** The fields a consumption row and an error row both take from their call. */
+function callRowFields(
+  d: Pick<
+    RequestRelayed['data'],
+    'useTimeMs' | 'stream' | 'channelId' | 'tokenId' | 'group' | 'requestId' | 'channelChain' | 'ip'
+  >,
+): Partial<LogDocument> {
+  return {
+    use_time: Math.round(d.useTimeMs / 1000),
+    is_stream: d.stream,
+    channel: d.channelId,
+    token_id: d.tokenId,
+    group: d.group,
+    request_id: d.requestId,
+    retry: d.channelChain.length > 1 ? d.channelChain.join(',') : '',
+    ip: d.ip,
+  };
+}
+
 /** A usage receipt's consumption row. */
 export function consumptionRow(d: RequestRelayed['data'], base: LogDocument): LogDocument {
   return {
@@ -117,14 +136,7 @@ export function consumptionRow(d: RequestRelayed['data'], base: LogDocument): Lo
     quota: d.quota,
     prompt_tokens: d.promptTokens,
     completion_tokens: d.completionTokens,
-    use_time: Math.round(d.useTimeMs / 1000),
-    is_stream: d.stream,
-    channel: d.channelId,
-    token_id: d.tokenId,
-    group: d.group,
-    request_id: d.requestId,
-    retry: d.channelChain.length > 1 ? d.channelChain.join(',') : '',
-    ip: d.ip,
+    ...callRowFields(d),
     content: d.task ? taskChargeLogText(d, d.task) : '',
     other: JSON.stringify(consumptionOther(d)),
   };
@@ -182,14 +194,7 @@ export function errorRow(d: RequestFailed['data'], base: LogDocument): LogDocume
     token_name: d.tokenName,
     model_name: d.model,
     quota: 0,
-    use_time: Math.round(d.useTimeMs / 1000),
-    is_stream: d.stream,
-    channel: d.channelId,
-    token_id: d.tokenId,
-    group: d.group,
-    request_id: d.requestId,
-    retry: d.channelChain.length > 1 ? d.channelChain.join(',') : '',
-    ip: d.ip,
+    ...callRowFields(d),
     content: d.message,
     other: JSON.stringify({
       status_code: d.status,

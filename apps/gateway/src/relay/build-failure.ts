@@ -1,6 +1,7 @@
 /** The RequestFailed of a call whose every attempt failed: who, where, what the upstream said. */
 import { boundedFailureMessage, type RequestFailed } from '@tollgate/domain';
 import type { RelayError } from '@tollgate/relay';
+import { callFacts } from './call-facts';
 import type { LastFailure, Prepared } from './relay-call';
 
 /**
@@ -14,17 +15,8 @@ export function buildFailure(
   now: number,
 ): RequestFailed['data'] {
   const { call } = p;
-  const token = call.caller.token;
   return {
-    requestId: call.requestId,
-    userId: call.caller.user.id,
-    tokenId: token?.id ?? 0,
-    tokenName: token?.name ?? '',
-    group: p.group,
-    model: p.facts.model,
-    channelId: last.channel.id,
-    channelChain: [...p.chain],
-    endpoint: call.route,
+    ...callFacts(p, last.channel.id),
     status: error.status,
     message: boundedFailureMessage(last.failure.message || error.message),
     retries: Math.max(0, p.chain.length - 1),

@@ -1,5 +1,6 @@
 /** The usage receipt (RequestRelayed) of an answered call: what was charged and why. */
 import type { ChargeReceipt, RequestRelayed } from '@tollgate/domain';
+import { callFacts } from './call-facts';
 import { paramOverrideOf } from './param-override';
 import type { Answered } from './relay-call';
 import { leasesOf } from './relay-ports';
@@ -17,22 +18,13 @@ export function buildReceipt(
 ): RequestRelayed['data'] {
   const { prepared: p, usage, firstAt, stream } = answered;
   const { call, reservation } = p;
-  const token = call.caller.token;
   const overrun = charged - reservation.amount;
   // The upstream wrote more than the ceiling it was sent: counted against its channel.
   const ceilingIgnored = p.ceiling !== undefined && charge.completionTokens > p.ceiling * p.choices;
   const overridden = paramOverrideOf(p, answered.channel);
   return {
-    requestId: call.requestId,
-    userId: call.caller.user.id,
-    tokenId: token?.id ?? 0,
-    tokenName: token?.name ?? '',
-    group: p.group,
-    model: p.facts.model,
+    ...callFacts(p, answered.channel.id),
     upstreamModel: answered.upstreamModel,
-    channelId: answered.channel.id,
-    channelChain: [...p.chain],
-    endpoint: call.route,
     promptTokens: charge.promptTokens,
     completionTokens: charge.completionTokens,
     cachedTokens: charge.cachedTokens,
