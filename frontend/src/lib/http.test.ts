@@ -34,7 +34,12 @@ describe('http client', () => {
 
   it('turns success=false into an ApiError carrying the server message', async () => {
     mockApi({ 'POST /api/user/': () => ({ success: false, message: '用户名已存在' }) });
-    await expect(http.post('/api/user/', {})).rejects.toEqual(new ApiError('用户名已存在'));
+    const error = await http.post('/api/user/', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      message: '用户名已存在',
+      envelope: { success: false, message: '用户名已存在' },
+    });
   });
 
   it('hands a 401 to the configured handler', async () => {
@@ -67,7 +72,9 @@ describe('http client', () => {
     const onSessionEnded = vi.fn();
     configureHttp({ onUnauthorized: vi.fn(), onSessionEnded });
     mockApi({ 'GET /api/user/self': () => ({ success: false, message: '用户已被封禁' }) });
-    await expect(http.get('/api/user/self')).rejects.toEqual(new ApiError('用户已被封禁'));
+    const error = await http.get('/api/user/self').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ message: '用户已被封禁' });
     expect(onSessionEnded).not.toHaveBeenCalled();
   });
 

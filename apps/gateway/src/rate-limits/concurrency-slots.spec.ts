@@ -8,8 +8,8 @@ import { ConcurrencySlots } from './concurrency-slots';
 
 const TOKEN = 9;
 const LIMIT = 3;
-/** Short holds: renewed from 400 ms left, idle slots given back after 100 ms. */
-const TTL_MS = 600;
+/** Short holds: renewed once a third of the TTL is left, idle slots given back after 200 ms. */
+const TTL_MS = 1_200;
 
 /** One gateway process: its own store handle on the shared file and its own slots. */
 class Node {

@@ -221,6 +221,10 @@ describe('relay pipeline', () => {
       new UsageAppender(store),
       commands,
       tracker,
+      undefined,
+      // Bursts queue their calls behind open reservations: a wait long enough that a starved test
+      // worker still serves every call the balance covers (the default, 5 s, is a latency choice).
+      { relayReserveWaitMs: 25_000, billingDurability: 'batched' },
     );
     const admission = new RelayAdmission(directory, book, commands);
     const routes = new RelayRoutes(

@@ -35,14 +35,14 @@ describe('personal tab', () => {
     expect(groups).toHaveTextContent('vipvip分组倍率 1.5');
   });
 
-  it('abbreviates quota when currency display is off', async () => {
+  it('shows quota units in full, grouped, when currency display is off', async () => {
     mockApi(selfHandlers);
     renderWithProviders(<PersonalTab />, {
       route: '/setting',
       user: ordinaryUser,
       status: { display_in_currency: false },
     });
-    expect(await screen.findByTestId('account-balance')).toHaveTextContent('1.3M');
+    expect(await screen.findByTestId('account-balance')).toHaveTextContent('1,250,000');
   });
 
   it('marks a negative balance as a debt', async () => {
