@@ -40,6 +40,7 @@ export const tokensEn: typeof tokensZhCN = {
     hideKey: 'Hide',
     keyOf: 'Key of {{name}}',
     chat: 'Chat',
+    chatWith: 'Chat in {{name}}',
     chatTargets: 'Choose a chat app',
     deleteTitle: 'Delete this token?',
     chatLinkBad: 'Chat link configuration error, please contact the administrator',
