@@ -16,7 +16,7 @@ export function UseTime({ log }: { log: LogDto }) {
   const timeColor = requestTimeColor(log.use_time);
   const firstColor = firstToken === null ? undefined : firstTokenColor(firstToken);
   return (
-    <Group gap={4} wrap="nowrap" data-testid="log-use-time">
+    <Group gap={4} wrap="nowrap" w="max-content" data-testid="log-use-time">
       <Badge variant="light" color={timeColor} data-color={timeColor} style={WHOLE}>
         {t('logs.seconds', { value: log.use_time })}
       </Badge>
