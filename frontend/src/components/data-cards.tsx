@@ -1,4 +1,4 @@
-import { Box, Group, Paper, Stack, Text, type PaperProps } from '@mantine/core';
+import { Box, Group, Paper, Stack, Text } from '@mantine/core';
 import type { ReactTable, Row, RowData, TableFeatures } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,7 +38,7 @@ export function DataCards<TFeatures extends TableFeatures, TData extends RowData
         const actions = cells.find((cell) => cell.column.id === ACTIONS);
         const extra = detail?.(row);
         return (
-          <Paper key={row.id} withBorder radius="md" p="sm" {...(rowProps(row) as PaperProps)}>
+          <Paper key={row.id} withBorder radius="md" p="sm" {...rowProps(row)}>
             <Stack gap={6}>
               {select && <table.FlexRender cell={select} />}
               {cells

@@ -1,5 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type PlaygroundMessage, streamPlayground } from '../api/playground.api';
+import {
+  type PlaygroundMessage,
+  type PlaygroundRequest,
+  streamPlayground,
+} from '../api/playground.api';
 import { readReplyError, type ReplyError } from '../utils/reply-error';
 
 /** A reply's course: loading, then incomplete while text streams, then complete or error. */
@@ -33,6 +37,18 @@ function historyOf(entries: ChatEntry[], settings: PlaygroundSettings): Playgrou
   ];
 }
 
+/** The call body: the messages with the chosen model, group and sampling. */
+function requestOf(messages: PlaygroundMessage[], settings: PlaygroundSettings): PlaygroundRequest {
+  return {
+    messages,
+    stream: true,
+    model: settings.model,
+    group: settings.group,
+    temperature: settings.temperature,
+    ...(settings.maxTokens > 0 ? { max_tokens: settings.maxTokens } : {}),
+  };
+}
+
 /** The conversation and the one reply that may be streaming; a reply can be asked for again. */
 export function usePlaygroundChat() {
   const [entries, setEntries] = useState<ChatEntry[]>([]);
@@ -54,14 +70,7 @@ export function usePlaygroundChat() {
     const abort = new AbortController();
     controller.current = abort;
     const end = await streamPlayground(
-      {
-        messages,
-        stream: true,
-        model: settings.model,
-        group: settings.group,
-        temperature: settings.temperature,
-        ...(settings.maxTokens > 0 ? { max_tokens: settings.maxTokens } : {}),
-      },
+      requestOf(messages, settings),
       (delta) =>
         update(replyId, (e) => ({ ...e, content: e.content + delta, status: 'incomplete' })),
       abort.signal,

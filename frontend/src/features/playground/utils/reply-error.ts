@@ -20,7 +20,7 @@ export function readReplyError(raw: string): ReplyError {
   let body: ErrorBody | undefined;
   try {
     const parsed = JSON.parse(raw) as unknown;
-    if (parsed && typeof parsed === 'object') body = parsed as ErrorBody;
+    if (parsed && typeof parsed === 'object') body = parsed;
   } catch {
     body = undefined;
   }
