@@ -133,6 +133,8 @@ interface LogFit {
   /** Elements of the 用时/首字 cells whose content is wider than their box (cut or ellipsed). */
   cut: string[];
   rows: number;
+  /** How far the table runs past its card's padding (≤ 0: every column on screen). */
+  sideways: number;
 }
 
 /** Measures the log table in the browser (a string so the bundler's helpers stay out of it). */
@@ -151,7 +153,10 @@ const MEASURE_LOG = `(() => {
     .flatMap((cell) => [cell.closest('td'), cell, ...cell.querySelectorAll('*')])
     .filter((el) => el.scrollWidth > el.clientWidth + 1)
     .map((el) => el.tagName + ' "' + el.textContent + '" ' + el.scrollWidth + '>' + el.clientWidth);
-  return { wrapped, cut, rows: timeCells.length };
+  // A table wider than its card scrolls inside it: its right edge then lies past the card's.
+  const card = table.closest('.mantine-Paper-root').getBoundingClientRect();
+  const sideways = Math.round(table.getBoundingClientRect().right - (card.right - 16));
+  return { wrapped, cut, rows: timeCells.length, sideways };
 })()`;
 
 test('root at 1440 px: a code block in the reply, then a log that fits, details unfolded', async () => {
@@ -188,6 +193,7 @@ test('root at 1440 px: a code block in the reply, then a log that fits, details 
     expect(fit.rows).toBeGreaterThan(0);
     expect(fit.wrapped).toEqual([]);
     expect(fit.cut).toEqual([]);
+    expect(fit.sideways).toBeLessThanOrEqual(0);
     await shoot(page, `log-${lang}-${scheme}-1440`);
 
     await row.getByRole('button', { name: lang === 'en' ? 'Show details' : '展开详情' }).click();

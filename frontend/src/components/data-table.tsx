@@ -115,6 +115,8 @@ interface DataTableViewProps<TFeatures extends TableFeatures, TData extends RowD
   rowProps: (row: Row<TFeatures, TData>) => TableTrProps & Record<`data-${string}`, unknown>;
   /** What unfolds under a row (the log's details): nothing while it returns null. */
   detail?: (row: Row<TFeatures, TData>) => ReactNode;
+  /** Space left and right in each cell (px); narrower for tables of many columns (the log). */
+  cellSpacing?: number;
 }
 
 /**
@@ -137,13 +139,20 @@ function DataTableRows<TFeatures extends TableFeatures, TData extends RowData>({
   striped = false,
   rowProps,
   detail,
+  cellSpacing,
 }: DataTableViewProps<TFeatures, TData>) {
   const { t } = useTranslation();
   const rows = table.getRowModel().rows;
   const span = table.getAllLeafColumns().length;
   return (
     <Table.ScrollContainer minWidth={minWidth}>
-      <Table striped={striped} highlightOnHover verticalSpacing="xs" data-testid={testId}>
+      <Table
+        striped={striped}
+        highlightOnHover
+        verticalSpacing="xs"
+        horizontalSpacing={cellSpacing}
+        data-testid={testId}
+      >
         <Table.Thead>
           {table.getHeaderGroups().map((group) => (
             <Table.Tr key={group.id}>

@@ -42,17 +42,12 @@ export function LogNameCell({ name, strong = false }: { name: string; strong?: b
   );
 }
 
-/** The channel's present name, with its id beside it; the id alone when the channel is gone. */
+/** The channel's present name (its id on hover); the id alone when the channel is gone. */
 export function LogChannelCell({ log }: { log: LogDto }) {
   if (!log.channel) return '';
   return (
-    <Text size="sm" style={{ overflowWrap: 'anywhere' }} miw={64}>
+    <Text size="sm" style={{ overflowWrap: 'anywhere' }} miw={64} title={`#${log.channel}`}>
       {log.channel_name || `#${log.channel}`}
-      {log.channel_name && (
-        <Text span size="xs" c="dimmed">
-          {` #${log.channel}`}
-        </Text>
-      )}
     </Text>
   );
 }

@@ -49,6 +49,7 @@ export function LogsTable({ rows, paging, loading, admin, onUserClick }: LogsTab
       minWidth={admin ? 1000 : 820}
       testId="logs-table"
       striped
+      cellSpacing={6}
       rowProps={(row) => ({ 'data-testid': `log-row-${row.original.id}` })}
       detail={(row) =>
         expanded.has(row.original.id) ? (
