@@ -41,7 +41,6 @@ export const tokensEn: typeof tokensZhCN = {
     keyOf: 'Key of {{name}}',
     chat: 'Chat',
     chatWith: 'Chat in {{name}}',
-    chatTargets: 'Choose a chat app',
     deleteTitle: 'Delete this token?',
     chatLinkBad: 'Chat link configuration error, please contact the administrator',
     chatLinkMissing: 'Please contact the administrator to configure chat links',
