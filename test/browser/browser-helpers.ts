@@ -161,6 +161,12 @@ export async function rootApi(session: BrowserSession) {
   };
 }
 
+/** Opens a table row's "…" menu (zh-CN) and picks the entry named `item`. */
+export async function chooseRowMenu(page: Page, row: Locator, item: string): Promise<void> {
+  await row.getByRole('button', { name: '更多操作' }).click();
+  await page.getByRole('menuitem', { name: item, exact: true }).click();
+}
+
 // Small polling assertions: playwright-core ships no `expect`.
 export async function poll(check: () => Promise<boolean>, describe: () => Promise<string>) {
   const deadline = Date.now() + 10_000;

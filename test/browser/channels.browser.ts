@@ -9,6 +9,7 @@ import {
   signInAsRoot,
   useBrowserSession,
   unique,
+  chooseRowMenu,
 } from './browser-helpers';
 
 // 管理渠道 in Debian's chromium against the built gateway, with the mock upstream as the provider:
@@ -111,11 +112,11 @@ test('add a channel against the mock upstream, fetch its models, test it, disabl
   await shoot(page, 'channels-tested');
 
   await dismissToasts(page);
-  await row.getByRole('button', { name: '禁用' }).click();
+  await chooseRowMenu(page, row, '禁用');
   await row.getByText('已禁用').waitFor();
   await expectAttribute(row, 'data-disabled', 'true');
   await shoot(page, 'channels-disabled');
-  await row.getByRole('button', { name: '启用' }).click();
+  await chooseRowMenu(page, row, '启用');
   await row.getByText('已启用').waitFor();
   await expectAttribute(row, 'data-disabled', null);
 

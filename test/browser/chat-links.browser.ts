@@ -122,16 +122,16 @@ test('/chat2link sends the window to the first chat link', async () => {
   await expectText(page.locator('#seen'), new RegExp(`key=sk-${enabled.key}`));
 });
 
-test("the token row's chat dropdown opens the chosen link with that row's key", async () => {
+test("the token row's menu opens the chosen link with that row's key", async () => {
   const page = await session.openPage();
   await signInAsRoot(page);
   const { disabled } = await configure(page);
   await page.goto(`/token`);
   const row = page.getByTestId(`token-row-${disabled.name}`);
-  await row.getByRole('button', { name: '选择聊天应用' }).click();
+  await row.getByRole('button', { name: '更多操作' }).click();
   const [popup] = await Promise.all([
     page.context().waitForEvent('page'),
-    page.getByRole('menuitem', { name: 'Second chat' }).click(),
+    page.getByRole('menuitem', { name: '在 Second chat 中聊天' }).click(),
   ]);
   await popup.waitForURL(`${chatAppUrl}/second**`);
   expect(popup.url()).toBe(`${chatAppUrl}/second#sk-${disabled.key}`);

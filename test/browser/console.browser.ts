@@ -2,6 +2,7 @@ import {
   expectAttribute,
   expectCount,
   expectText,
+  pageApi,
   poll,
   register,
   shoot,
@@ -10,6 +11,7 @@ import {
   unique,
   type BrowserSession,
   type Locator,
+  chooseRowMenu,
 } from './browser-helpers';
 
 // The console in Debian's chromium against the built gateway (temp DATA_DIR): the proof of the
@@ -67,7 +69,7 @@ test('root: default-password modal, then create, promote, disable and search a u
 
   const row = page.getByTestId(`user-row-${username}`);
   await row.getByText('普通用户').waitFor();
-  await row.getByRole('button', { name: '提升' }).click();
+  await chooseRowMenu(page, row, '提升');
   await row.getByText('管理员', { exact: true }).waitFor();
   await row.getByRole('button', { name: '禁用' }).click();
   await row.getByText('已封禁').waitFor();
@@ -242,3 +244,39 @@ async function isOffscreen(locator: Locator): Promise<boolean> {
   const box = await locator.boundingBox();
   return box === null || box.x + box.width <= 0;
 }
+
+test('at 390 px the tables are cards and the token copy button is on screen', async () => {
+  const page = await openPage({ viewport: { width: 390, height: 844 } });
+  const username = unique('phone');
+  await register(page, username, 'phone-password');
+  await signIn(page, username, 'phone-password');
+  await pageApi(page, 'post', '/api/token/', {
+    name: 'phone-token',
+    remain_quota: 0,
+    expired_time: -1,
+    unlimited_quota: true,
+  });
+  for (const [lang, scheme, copy] of [
+    ['zh-CN', 'light', '复制'],
+    ['en', 'dark', 'Copy'],
+  ] as const) {
+    await page.evaluate(
+      `localStorage.setItem('language', '${lang}'); localStorage.setItem('color-scheme', '${scheme}')`,
+    );
+    await page.goto('/token');
+    await expectAttribute(page.getByTestId('tokens-table'), 'data-layout', 'cards');
+    const card = page.getByTestId('token-row-phone-token');
+    const button = card.getByRole('button', { name: copy, exact: true });
+    await button.scrollIntoViewIfNeeded();
+    const box = await button.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await button.click({ trial: true });
+    await shoot(page, `cards-token-${lang}-${scheme}-390`);
+
+    await page.goto('/log');
+    await expectAttribute(page.getByTestId('logs-table'), 'data-layout', 'cards');
+    await shoot(page, `cards-log-${lang}-${scheme}-390`);
+  }
+});

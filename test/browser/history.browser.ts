@@ -8,6 +8,7 @@ import {
   signInAsRoot,
   unique,
   useBrowserSession,
+  chooseRowMenu,
 } from './browser-helpers';
 
 // History in Debian's chromium against the built gateway: an admin reads a user's history (the
@@ -73,7 +74,7 @@ test("an admin opens a user's history and sees the promotion and the quota chang
   await page.goto(`/user?keyword=${username}`);
   const row = page.getByTestId(`user-row-${username}`);
   await row.waitFor();
-  await row.getByRole('button', { name: `${username} 的历史` }).click();
+  await chooseRowMenu(page, row, '历史');
   const drawer = page.getByRole('dialog', { name: `用户历史：${username}` });
   await drawer.waitFor();
 
@@ -99,7 +100,7 @@ test("an admin opens a user's history and sees the promotion and the quota chang
   // Who did what: root's own drawer lists the promotion of this user.
   await page.keyboard.press('Escape');
   await page.goto('/user?keyword=root');
-  await page.getByTestId('user-row-root').getByRole('button', { name: 'root 的历史' }).click();
+  await chooseRowMenu(page, page.getByTestId('user-row-root'), '历史');
   const rootDrawer = page.getByRole('dialog', { name: '用户历史：root' });
   await rootDrawer.getByRole('tab', { name: '此管理员的操作' }).click();
   await expectCount(

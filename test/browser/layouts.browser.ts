@@ -20,6 +20,7 @@ import {
 jest.setTimeout(300_000);
 
 const MODELS = ['gpt-4o-mini'];
+const DESKTOP = 1440;
 const PHONE = 390;
 let upstream: MockUpstream;
 const session = useBrowserSession();
@@ -217,8 +218,9 @@ const PAGES: PageCase[] = [
     ready: async (p, l) => {
       await p
         .getByTestId('user-row-root')
-        .getByRole('button', { name: text('root 的历史', 'History of root')[l] })
+        .getByRole('button', { name: text('更多操作', 'More actions')[l] })
         .click();
+      await p.getByRole('menuitem', { name: text('历史', 'History')[l], exact: true }).click();
       await p
         .getByRole('dialog', { name: text('用户历史：root', 'User history: root')[l] })
         .getByTestId('history-list')
@@ -458,7 +460,7 @@ test('every new page in zh-CN and en, light and dark, at desktop and phone width
       await page.evaluate(
         `localStorage.setItem('language', '${lang}'); localStorage.setItem('color-scheme', '${scheme}')`,
       );
-      for (const width of [1280, PHONE]) {
+      for (const width of [DESKTOP, PHONE]) {
         await page.setViewportSize({ width, height: width > 600 ? 860 : 844 });
         const where = `${lang} ${scheme} ${width}`;
         for (const item of PAGES) {

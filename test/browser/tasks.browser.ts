@@ -199,17 +199,32 @@ test('a user follows a drawing and a Suno song from queued to done without reloa
   await shoot(page, 'tasks-task-done');
 });
 
+/** The console's pager (page buttons) sits inside the card that holds the table. */
+async function expectPagerInCard(page: Page) {
+  const pager = page.getByRole('button', { name: '下一页' });
+  const card = page.locator('.mantine-Paper-root').filter({ has: pager });
+  const [inner, outer] = [await pager.boundingBox(), await card.boundingBox()];
+  expect(inner && outer).toBeTruthy();
+  expect(inner!.x + inner!.width).toBeLessThanOrEqual(outer!.x + outer!.width);
+  expect(inner!.y + inner!.height).toBeLessThanOrEqual(outer!.y + outer!.height);
+}
+
 test('root sees every drawing with its channel and the callback-disabled banner', async () => {
-  const page = await session.openPage();
+  const page = await session.openPage({ viewport: { width: 1440, height: 900 } });
   await signInAsRoot(page);
   await page.goto('/midjourney');
   await page.getByRole('heading', { name: '绘图日志' }).waitFor();
   await expectText(page.getByTestId('mj-notify-disabled'), /未开启 Midjourney 回调/);
   await page.getByRole('columnheader', { name: '渠道' }).waitFor();
   await expectVisible(page.locator('[data-testid^="mj-row-"]'), 'a drawing row');
+  await expectPagerInCard(page);
   await shoot(page, 'tasks-midjourney-admin');
+  await page.goto('/task');
+  await expectVisible(page.locator('[data-testid^="task-row-"]'), 'a task row');
+  await expectPagerInCard(page);
+  await shoot(page, 'tasks-task-admin-1440');
 
-  // A phone: the table scrolls sideways inside the page, the filters stack.
+  // A phone: the rows are cards, the filters stack.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/task');
   await page.getByRole('heading', { name: '任务日志' }).waitFor();

@@ -14,6 +14,7 @@ import {
   useBrowserSession,
   unique,
   type BrowserSession,
+  chooseRowMenu,
 } from './browser-helpers';
 
 // In the browser: tokens, redemption codes, the wallet and the log, against the built
@@ -49,11 +50,13 @@ test('a user creates a token, views its key and copies it as sk-<key>', async ()
   const row = page.getByTestId('token-row-laptop');
   await row.getByText('已启用').waitFor();
   await expectText(row, /\$10\.00/);
-  await row.getByRole('button', { name: '查看' }).click();
+  await chooseRowMenu(page, row, '查看');
   const shown = page.getByTestId('token-key');
   await expectText(shown, /^sk-[A-Za-z0-9]{48}$/);
   const key = (await shown.textContent()) ?? '';
   await shoot(page, 'token-key');
+  await page.keyboard.press('Escape');
+  await shown.waitFor({ state: 'hidden' });
 
   await row.getByRole('button', { name: '复制' }).click();
   await page.getByText('已复制到剪贴板！').waitFor();
@@ -67,9 +70,11 @@ test('a user creates a token, views its key and copies it as sk-<key>', async ()
   await expectCount(page.locator('[data-testid^="token-row-"]'), 1);
 
   // A disabled token is greyed and offers enable again.
-  await row.getByRole('button', { name: '禁用' }).click();
+  await chooseRowMenu(page, row, '禁用');
   await row.getByText('已禁用').waitFor();
-  await row.getByRole('button', { name: '启用' }).waitFor();
+  await row.getByRole('button', { name: '更多操作' }).click();
+  await page.getByRole('menuitem', { name: '启用' }).waitFor();
+  await page.keyboard.press('Escape');
   await shoot(page, 'token-list');
   await page.setViewportSize({ width: 390, height: 844 });
   await shoot(page, 'token-mobile');

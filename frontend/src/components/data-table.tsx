@@ -1,4 +1,5 @@
 import { Checkbox, Stack, Table, Text, type TableTrProps } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   rowSelectionFeature,
   tableFeatures,
@@ -10,9 +11,13 @@ import {
   type TableFeatures,
   type TableOptions,
 } from '@tanstack/react-table';
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataCards } from './data-cards';
 import { TablePager } from './table-pager';
+
+/** Below this width tables turn into cards (one per row). */
+export const PHONE_QUERY = '(max-width: 600px)';
 
 /** The features of a table without a selection column (logs, users). */
 export const plainFeatures = tableFeatures({});
@@ -108,30 +113,51 @@ interface DataTableViewProps<TFeatures extends TableFeatures, TData extends RowD
   striped?: boolean;
   /** Per-row attributes: the test id and, where a list asks for it, the greying of inactive rows. */
   rowProps: (row: Row<TFeatures, TData>) => TableTrProps & Record<`data-${string}`, unknown>;
+  /** What unfolds under a row (the log's details): nothing while it returns null. */
+  detail?: (row: Row<TFeatures, TData>) => ReactNode;
+  /** Space left and right in each cell (px); narrower for tables of many columns (the log). */
+  cellSpacing?: number;
 }
 
 /**
  * The header, rows and "no data" line every console table renders the same way (alone: a list the
- * client holds whole, without a pager, such as the pricing table).
+ * client holds whole, without a pager, such as the pricing table). Below 600 px the rows are cards.
  */
-export function DataTableView<TFeatures extends TableFeatures, TData extends RowData>({
+export function DataTableView<TFeatures extends TableFeatures, TData extends RowData>(
+  props: DataTableViewProps<TFeatures, TData>,
+) {
+  const phone = useMediaQuery(PHONE_QUERY);
+  if (phone) return <DataCards {...props} />;
+  return <DataTableRows {...props} />;
+}
+
+function DataTableRows<TFeatures extends TableFeatures, TData extends RowData>({
   table,
   loading,
   minWidth,
   testId,
   striped = false,
   rowProps,
+  detail,
+  cellSpacing,
 }: DataTableViewProps<TFeatures, TData>) {
   const { t } = useTranslation();
   const rows = table.getRowModel().rows;
+  const span = table.getAllLeafColumns().length;
   return (
     <Table.ScrollContainer minWidth={minWidth}>
-      <Table striped={striped} highlightOnHover verticalSpacing="xs" data-testid={testId}>
+      <Table
+        striped={striped}
+        highlightOnHover
+        verticalSpacing="xs"
+        horizontalSpacing={cellSpacing}
+        data-testid={testId}
+      >
         <Table.Thead>
           {table.getHeaderGroups().map((group) => (
             <Table.Tr key={group.id}>
               {group.headers.map((header) => (
-                <Table.Th key={header.id}>
+                <Table.Th key={header.id} style={{ whiteSpace: 'nowrap' }}>
                   <table.FlexRender header={header} />
                 </Table.Th>
               ))}
@@ -139,18 +165,28 @@ export function DataTableView<TFeatures extends TableFeatures, TData extends Row
           ))}
         </Table.Thead>
         <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={row.id} {...rowProps(row)}>
-              {row.getAllCells().map((cell) => (
-                <Table.Td key={cell.id}>
-                  <table.FlexRender cell={cell} />
-                </Table.Td>
-              ))}
-            </Table.Tr>
-          ))}
+          {rows.map((row) => {
+            const unfolded = detail?.(row);
+            return (
+              <Fragment key={row.id}>
+                <Table.Tr {...rowProps(row)}>
+                  {row.getAllCells().map((cell) => (
+                    <Table.Td key={cell.id}>
+                      <table.FlexRender cell={cell} />
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+                {unfolded && (
+                  <Table.Tr data-detail-of={row.id}>
+                    <Table.Td colSpan={span}>{unfolded}</Table.Td>
+                  </Table.Tr>
+                )}
+              </Fragment>
+            );
+          })}
           {!loading && rows.length === 0 && (
             <Table.Tr>
-              <Table.Td colSpan={table.getAllLeafColumns().length}>
+              <Table.Td colSpan={span}>
                 <Text c="dimmed" ta="center" py="md">
                   {t('common.noData')}
                 </Text>

@@ -15,10 +15,11 @@ interface TablePagerProps {
   pageCount: number;
   pageSize: number;
   onPageChange: (page: number) => void;
-  onPageSizeChange: (pageSize: number) => void;
+  /** Absent for lists of a fixed page size (the task logs): no size choice then. */
+  onPageSizeChange?: (pageSize: number) => void;
 }
 
-/** The footer of every server-paged table: total, page size (10/20/50/100) and pages. */
+/** The footer of every paged table: total, page size (10/20/50/100) and pages. */
 export function TablePager({
   total,
   summary,
@@ -38,14 +39,19 @@ export function TablePager({
         </Text>
       )}
       <Group gap="sm">
-        <Select
-          aria-label={t('common.pageSize')}
-          data={SIZE_OPTIONS.map((size) => ({ value: size, label: t('common.perPage', { size }) }))}
-          value={String(pageSize)}
-          onChange={(value) => value && onPageSizeChange(Number(value))}
-          allowDeselect={false}
-          w={130}
-        />
+        {onPageSizeChange && (
+          <Select
+            aria-label={t('common.pageSize')}
+            data={SIZE_OPTIONS.map((size) => ({
+              value: size,
+              label: t('common.perPage', { size }),
+            }))}
+            value={String(pageSize)}
+            onChange={(value) => value && onPageSizeChange(Number(value))}
+            allowDeselect={false}
+            w={130}
+          />
+        )}
         <Pagination
           total={pageCount}
           value={Math.min(page, pageCount)}

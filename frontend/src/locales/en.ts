@@ -28,6 +28,9 @@ export const sharedEn: typeof sharedZhCN = {
     total: '{{count}} in total',
     pageSize: 'Rows per page',
     perPage: '{{size}} / page',
+    more: 'More actions',
+    expand: 'Show details',
+    collapse: 'Hide details',
     pager: {
       first: 'First page',
       previous: 'Previous page',

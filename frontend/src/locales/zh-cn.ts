@@ -27,6 +27,9 @@ export const sharedZhCN = {
     total: '共 {{count}} 条',
     pageSize: '每页条数',
     perPage: '{{size}} 条/页',
+    more: '更多操作',
+    expand: '展开详情',
+    collapse: '收起详情',
     pager: {
       first: '第一页',
       previous: '上一页',

@@ -7,6 +7,8 @@ import {
   IconCopy,
   IconDots,
   IconHistory,
+  IconPlayerPause,
+  IconPlayerPlay,
   IconTrash,
 } from '@tabler/icons-react';
 import { ChannelStatus, type ChannelDto } from '@tollgate/contracts';
@@ -27,28 +29,12 @@ interface ChannelActionsProps {
   onEdit: (id: number) => void;
 }
 
-/** A row's actions: test (with a model choice), enable/disable, edit, and the rarer ones in a menu. */
+/** A row's actions: test (with a model choice) and edit; the rarer ones in the "…" menu. */
 export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
   const { t } = useTranslation();
-  const patch = usePatchChannel();
-  const enabled = channel.status === ChannelStatus.Enabled;
   return (
     <Group gap={4} wrap="nowrap">
       <ChannelTestButton channel={channel} />
-      <Button
-        size="compact-xs"
-        variant="light"
-        color={enabled ? 'orange' : 'green'}
-        disabled={patch.isPending}
-        onClick={() =>
-          patch.mutate({
-            id: channel.id,
-            status: enabled ? ChannelStatus.ManuallyDisabled : ChannelStatus.Enabled,
-          })
-        }
-      >
-        {enabled ? t('common.disable') : t('common.enable')}
-      </Button>
       <Button size="compact-xs" variant="light" color="gray" onClick={() => onEdit(channel.id)}>
         {t('common.edit')}
       </Button>
@@ -101,11 +87,13 @@ function ChannelTestButton({ channel }: { channel: ChannelDto }) {
 }
 
 /**
- * The less frequent actions share one menu so the row fits beside the sidebar: update balance,
- * copy, history, delete.
+ * The less frequent actions share one menu so the row fits beside the sidebar: enable / disable,
+ * update balance, copy, history, delete.
  */
 function ChannelMoreMenu({ channel }: { channel: ChannelDto }) {
   const { t } = useTranslation();
+  const patch = usePatchChannel();
+  const enabled = channel.status === ChannelStatus.Enabled;
   const balance = useUpdateChannelBalance();
   const copy = useCopyChannel();
   const remove = useDeleteChannel();
@@ -134,12 +122,24 @@ function ChannelMoreMenu({ channel }: { channel: ChannelDto }) {
             variant="light"
             color="gray"
             aria-label={t('channels.actions.more')}
-            loading={balance.isPending || copy.isPending || remove.isPending}
+            loading={balance.isPending || copy.isPending || remove.isPending || patch.isPending}
           >
             <IconDots size={14} />
           </ActionIcon>
         </Menu.Target>
         <Menu.Dropdown>
+          <Menu.Item
+            color={enabled ? 'orange' : 'green'}
+            leftSection={enabled ? <IconPlayerPause size={14} /> : <IconPlayerPlay size={14} />}
+            onClick={() =>
+              patch.mutate({
+                id: channel.id,
+                status: enabled ? ChannelStatus.ManuallyDisabled : ChannelStatus.Enabled,
+              })
+            }
+          >
+            {enabled ? t('common.disable') : t('common.enable')}
+          </Menu.Item>
           <Menu.Item leftSection={<IconCoin size={14} />} onClick={() => balance.mutate(channel)}>
             {t('channels.actions.updateBalance')}
           </Menu.Item>

@@ -53,7 +53,7 @@ function setup(
 }
 
 const row = (id: number) => screen.findByTestId(`channel-row-${id}`);
-/** Update balance, copy and delete sit in the row's "more" menu. */
+/** Enable / disable, update balance, copy and delete sit in the row's "more" menu. */
 async function chooseMore(id: number, action: string) {
   await userEvent.click(within(await row(id)).getByRole('button', { name: '更多操作' }));
   await userEvent.click(await screen.findByRole('menuitem', { name: action }));
@@ -210,11 +210,11 @@ describe('channel management: row edits and actions', () => {
 
   it('disables and enables a channel', async () => {
     const { calls } = setup();
-    await userEvent.click(within(await row(1)).getByRole('button', { name: '禁用' }));
+    await chooseMore(1, '禁用');
     await vi.waitFor(() =>
       expect(callsTo(calls, 'PUT', '/api/channel/').at(-1)?.body).toEqual({ id: 1, status: 2 }),
     );
-    await userEvent.click(within(await row(2)).getByRole('button', { name: '启用' }));
+    await chooseMore(2, '启用');
     await vi.waitFor(() =>
       expect(callsTo(calls, 'PUT', '/api/channel/').at(-1)?.body).toEqual({ id: 2, status: 1 }),
     );

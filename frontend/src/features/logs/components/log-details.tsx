@@ -33,8 +33,9 @@ function overriddenKeys(value: unknown): string | undefined {
 }
 
 /**
- * The details column: a consumption row's pricing, cache and reasoning counts and what happened
- * to its output ceiling, then the row's content and, for admins, who made an admin change.
+ * The details unfolded under a log row: a consumption row's pricing, cache and reasoning counts and
+ * what happened to its output ceiling, then the row's content and, for admins, who made an admin
+ * change.
  */
 export function LogDetails({ log, admin }: { log: LogDto; admin: boolean }) {
   const { t } = useTranslation();
@@ -89,7 +90,7 @@ export function LogDetails({ log, admin }: { log: LogDto; admin: boolean }) {
   const adminName = other.admin_info?.admin_username;
   if (admin && adminName) lines.push({ text: t('logs.adminBy', { name: adminName }) });
   return (
-    <Stack gap={0} maw={360}>
+    <Stack gap={0} maw={720}>
       {lines.map((line) => (
         <Text key={line.text} size="xs" lang={line.lang}>
           {line.text}

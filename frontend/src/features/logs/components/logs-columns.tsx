@@ -1,50 +1,85 @@
-import { Badge, Text } from '@mantine/core';
+import { ActionIcon, Text } from '@mantine/core';
+import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { LogType, type LogDto } from '@tollgate/contracts';
 import type { TFunction } from 'i18next';
 import type { plainFeatures } from '@/components/data-table';
 import { formatDateTime } from '@/utils/date-time';
-import { LogDetails } from './log-details';
-import { LogUserCell, UseTime } from './log-cells';
+import { LogChannelCell, LogNameCell, LogUserCell, UseTime } from './log-cells';
 import { LogTypeTag } from './log-type-tag';
 
 const column = createColumnHelper<typeof plainFeatures, LogDto>();
 
 export interface LogColumnsContext {
   t: TFunction;
-  /** Adds the channel, user and retry columns. */
+  /** Adds the channel, user, group and retry columns. */
   admin: boolean;
   formatQuota: (quota: number) => string;
   onUserClick: (userId: number) => void;
+  /** Rows whose details are unfolded below them. */
+  expanded: ReadonlySet<number>;
+  onToggle: (id: number) => void;
 }
 
-/** The log table's columns: when and who, then what the call used and cost. */
+/** Keeps a short value on one line: the table grows the column instead. */
+const ONE_LINE = { whiteSpace: 'nowrap' } as const;
+
+/**
+ * The log table's columns: the fold of the details, when and who, then what the call used and
+ * cost. The details (pricing, content) unfold under the row instead of taking a column.
+ */
 export function logColumns(context: LogColumnsContext) {
   return column.columns([...originColumns(context), ...usageColumns(context)]);
 }
 
-function originColumns({ t, admin, onUserClick }: LogColumnsContext) {
+function originColumns({ t, admin, onUserClick, expanded, onToggle }: LogColumnsContext) {
   return column.columns([
+    column.display({
+      id: 'expand',
+      header: '',
+      cell: ({ row }) => {
+        const open = expanded.has(row.original.id);
+        return (
+          <ActionIcon
+            size="sm"
+            variant="subtle"
+            color="gray"
+            aria-label={t(open ? 'common.collapse' : 'common.expand')}
+            aria-expanded={open}
+            onClick={() => onToggle(row.original.id)}
+          >
+            {open ? <IconChevronDown size={14} /> : <IconChevronRight size={14} />}
+          </ActionIcon>
+        );
+      },
+    }),
     column.accessor('created_at', {
       header: t('logs.columns.time'),
-      cell: ({ getValue }) => <Text size="sm">{formatDateTime(getValue())}</Text>,
+      cell: ({ getValue }) => (
+        <Text size="sm" style={ONE_LINE} data-testid="log-time">
+          {formatDateTime(getValue())}
+        </Text>
+      ),
     }),
     ...(admin
       ? [
           column.accessor('channel', {
             header: t('logs.columns.channel'),
-            cell: ({ getValue }) =>
-              getValue() ? <Badge variant="outline">{getValue()}</Badge> : '',
+            cell: ({ row }) => <LogChannelCell log={row.original} />,
           }),
           column.accessor('username', {
             header: t('logs.columns.user'),
             cell: ({ row }) => <LogUserCell log={row.original} onUserClick={onUserClick} />,
           }),
+          column.accessor('group', {
+            header: t('logs.columns.group'),
+            cell: ({ getValue }) => <LogNameCell name={getValue()} />,
+          }),
         ]
       : []),
     column.accessor('token_name', {
       header: t('logs.columns.token'),
-      cell: ({ getValue }) => (getValue() ? <Badge variant="light">{getValue()}</Badge> : ''),
+      cell: ({ getValue }) => <LogNameCell name={getValue()} />,
     }),
     column.accessor('type', {
       header: t('logs.columns.type'),
@@ -52,14 +87,7 @@ function originColumns({ t, admin, onUserClick }: LogColumnsContext) {
     }),
     column.accessor('model_name', {
       header: t('logs.columns.model'),
-      cell: ({ getValue }) =>
-        getValue() ? (
-          <Badge variant="light" color="grape">
-            {getValue()}
-          </Badge>
-        ) : (
-          ''
-        ),
+      cell: ({ getValue }) => <LogNameCell name={getValue()} strong />,
     }),
   ]);
 }
@@ -84,7 +112,11 @@ function usageColumns({ t, admin, formatQuota }: LogColumnsContext) {
     }),
     column.accessor('quota', {
       header: t('logs.columns.quota'),
-      cell: ({ row }) => (row.original.quota ? formatQuota(row.original.quota) : ''),
+      cell: ({ row }) => (
+        <Text size="sm" style={ONE_LINE}>
+          {row.original.quota ? formatQuota(row.original.quota) : ''}
+        </Text>
+      ),
     }),
     ...(admin
       ? [
@@ -94,9 +126,5 @@ function usageColumns({ t, admin, formatQuota }: LogColumnsContext) {
           }),
         ]
       : []),
-    column.accessor('content', {
-      header: t('logs.columns.details'),
-      cell: ({ row }) => <LogDetails log={row.original} admin={admin} />,
-    }),
   ]);
 }

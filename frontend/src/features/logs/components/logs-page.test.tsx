@@ -21,6 +21,8 @@ const logs = [
     completion_tokens: 34,
     quota: 2_500,
     channel: 3,
+    channel_name: 'azure-east',
+    group: 'vip',
     retry: '3,4',
     other: JSON.stringify({
       frt: 4200,
@@ -63,6 +65,11 @@ function setup(user = ordinaryUser, route = '/log') {
 const listCalls = (calls: RecordedCall[]) =>
   calls.filter((call) => call.path === '/api/log/' || call.path === '/api/log/self/');
 const row = (id: number) => screen.findByTestId(`log-row-${id}`);
+/** Unfolds a row's details (pricing, content); resolves to them. */
+async function details(id: number) {
+  await userEvent.click(within(await row(id)).getByRole('button', { name: '展开详情' }));
+  return screen.findByTestId(`log-detail-${id}`);
+}
 
 describe('log page', { timeout: 20_000 }, () => {
   it('shows the summary badges and a user only their own rows, without admin filters', async () => {
@@ -77,6 +84,7 @@ describe('log page', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('textbox', { name: '用户名称' })).not.toBeInTheDocument();
     expect(screen.queryByRole('columnheader', { name: '渠道' })).not.toBeInTheDocument();
     expect(screen.queryByRole('columnheader', { name: '重试' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: '分组' })).not.toBeInTheDocument();
     expect(listCalls(calls).at(-1)?.query.has('username')).toBe(false);
   });
 
@@ -99,21 +107,23 @@ describe('log page', { timeout: 20_000 }, () => {
   it('tags every type and colours consumption latency', async () => {
     setup();
     expect(within(await row(1)).getByText('充值')).toBeInTheDocument();
-    expect(within(await row(1)).getByText('通过兑换码充值 $1.00')).toBeInTheDocument();
+    expect(screen.queryByText('通过兑换码充值 $1.00')).not.toBeInTheDocument();
+    expect(within(await details(1)).getByText('通过兑换码充值 $1.00')).toBeInTheDocument();
     const consume = await row(2);
     expect(within(consume).getByText('消费')).toBeInTheDocument();
     const badge = (text: string) => within(consume).getByText(text).closest('[data-color]');
     expect(badge('150 s')).toHaveAttribute('data-color', 'orange');
     expect(badge('首字 4.2 s')).toHaveAttribute('data-color', 'orange');
     expect(within(consume).getByText('流')).toBeInTheDocument();
-    expect(within(consume).getByText('模型倍率 0.075，补全倍率 4，分组倍率 1')).toBeInTheDocument();
+    const receipt = await details(2);
+    expect(within(receipt).getByText('模型倍率 0.075，补全倍率 4，分组倍率 1')).toBeInTheDocument();
     // The receipt's cache and reasoning counts.
-    expect(within(consume).getByText('缓存读取 8 tokens × 0.1')).toBeInTheDocument();
-    expect(within(consume).getByText('缓存创建 3 tokens × 1.25')).toBeInTheDocument();
-    expect(within(consume).getByText('推理 5 tokens（按补全计费）')).toBeInTheDocument();
+    expect(within(receipt).getByText('缓存读取 8 tokens × 0.1')).toBeInTheDocument();
+    expect(within(receipt).getByText('缓存创建 3 tokens × 1.25')).toBeInTheDocument();
+    expect(within(receipt).getByText('推理 5 tokens（按补全计费）')).toBeInTheDocument();
     expect(within(await row(3)).getByText('管理')).toBeInTheDocument();
     // The admin's name is for admins only.
-    expect(within(await row(3)).queryByText('操作管理员：root')).not.toBeInTheDocument();
+    expect(within(await details(3)).queryByText('操作管理员：root')).not.toBeInTheDocument();
     expect(within(await row(4)).getByText('系统')).toBeInTheDocument();
   });
 
@@ -168,7 +178,10 @@ describe('log page', { timeout: 20_000 }, () => {
     expect(calls.some((call) => call.path === '/api/log/stat')).toBe(true);
     expect(screen.getByRole('columnheader', { name: '渠道' })).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: '重试' })).toBeInTheDocument();
-    expect(within(await row(3)).getByText('操作管理员：root')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: '分组' })).toBeInTheDocument();
+    expect(within(await row(2)).getByText('azure-east')).toBeInTheDocument();
+    expect(within(await row(2)).getByText('vip')).toBeInTheDocument();
+    expect(within(await details(3)).getByText('操作管理员：root')).toBeInTheDocument();
 
     await userEvent.type(screen.getByRole('textbox', { name: '用户名称' }), 'alice');
     await userEvent.type(screen.getByRole('textbox', { name: '渠道 ID' }), '3');

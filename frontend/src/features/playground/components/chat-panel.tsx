@@ -1,18 +1,8 @@
-import { Badge, Button, Group, Paper, ScrollArea, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Paper, ScrollArea, Stack, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  type ChatEntry,
-  type PlaygroundSettings,
-  type usePlaygroundChat,
-} from '../hooks/use-playground-chat';
-
-const STATUS_COLOR = {
-  loading: 'gray',
-  incomplete: 'blue',
-  complete: 'green',
-  error: 'red',
-} as const;
+import type { PlaygroundSettings, usePlaygroundChat } from '../hooks/use-playground-chat';
+import { ChatReply } from './chat-reply';
 
 interface ChatPanelProps {
   chat: ReturnType<typeof usePlaygroundChat>;
@@ -42,7 +32,13 @@ export function ChatPanel({ chat, settings }: ChatPanelProps) {
               </Text>
             )}
             {chat.entries.map((entry) => (
-              <Reply key={entry.id} entry={entry} />
+              <ChatReply
+                key={entry.id}
+                entry={entry}
+                onRegenerate={
+                  chat.busy ? undefined : () => void chat.regenerate(entry.id, settings)
+                }
+              />
             ))}
           </Stack>
         </ScrollArea>
@@ -82,38 +78,5 @@ export function ChatPanel({ chat, settings }: ChatPanelProps) {
         </Group>
       </Stack>
     </Paper>
-  );
-}
-
-/** One message; a reply not yet complete shows its status. */
-function Reply({ entry }: { entry: ChatEntry }) {
-  const { t } = useTranslation();
-  const mine = entry.role === 'user';
-  return (
-    <Stack gap={4} align={mine ? 'flex-end' : 'flex-start'} data-testid={`chat-${entry.role}`}>
-      <Group gap="xs">
-        <Text size="xs" c="dimmed">
-          {mine ? t('playground.you') : t('playground.assistant')}
-        </Text>
-        {entry.status && entry.status !== 'complete' && (
-          <Badge size="xs" color={STATUS_COLOR[entry.status]} data-testid="reply-status">
-            {t(`playground.${entry.status}`)}
-          </Badge>
-        )}
-      </Group>
-      <Paper
-        withBorder
-        p="sm"
-        radius="md"
-        maw="85%"
-        bg={mine ? 'var(--mantine-color-blue-light)' : undefined}
-        data-status={entry.status ?? ''}
-        data-testid={mine ? 'user-message' : 'assistant-message'}
-      >
-        <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
-          {entry.content || (entry.status === 'loading' ? t('playground.loading') : '')}
-        </Text>
-      </Paper>
-    </Stack>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useSessionUser } from '@/features/auth';
 import { selfQueries } from '@/features/setting';
+import { isChatModel } from '../utils/chat-models';
 import type { PlaygroundSettings } from './use-playground-chat';
 
 /** The model chosen at first when the user's models include it. */
@@ -32,8 +33,8 @@ export function usePlaygroundSettings() {
     [groups.data],
   );
   // One list for every group, as new-api's playground offers it: the relay refuses a model the
-  // chosen group does not reach.
-  const modelOptions = useMemo(() => models.data ?? [], [models.data]);
+  // chosen group does not reach. Only models that chat (no embedding, image, audio… model).
+  const modelOptions = useMemo(() => (models.data ?? []).filter(isChatModel), [models.data]);
 
   // Keep the chosen model valid for the group; prefer gpt-4o-mini when it is offered.
   useEffect(() => {

@@ -20,6 +20,9 @@ export const playgroundEn: typeof playgroundZhCN = {
     loading: 'Thinking…',
     incomplete: 'Generating',
     error: 'Error',
+    copy: 'Copy the reply',
+    regenerate: 'Regenerate',
+    topUp: 'Balance too low: top up in the wallet',
     noModel: 'No model is available in this group',
   },
 };

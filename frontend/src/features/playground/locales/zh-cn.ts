@@ -19,6 +19,9 @@ export const playgroundZhCN = {
     loading: '思考中…',
     incomplete: '生成中',
     error: '出错了',
+    copy: '复制回复',
+    regenerate: '重新生成',
+    topUp: '余额不足，去钱包充值',
     noModel: '当前分组没有可用模型',
   },
 };

@@ -1,8 +1,11 @@
-import { Button, Group } from '@mantine/core';
+import { Button } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconEdit, IconHistory, IconTrash } from '@tabler/icons-react';
 import { RedemptionStatus, type RedemptionDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { confirmDelete } from '@/components/confirm-delete';
-import { HistoryButton } from '@/features/history';
+import { RowActions } from '@/components/row-actions';
+import { HistoryDrawer } from '@/features/history';
 import { useCopy } from '@/hooks/use-copy';
 import { useDeleteRedemption, useSetRedemptionStatus } from '../hooks/use-redemption-mutations';
 
@@ -11,12 +14,16 @@ interface RedemptionActionsProps {
   onEdit: (redemption: RedemptionDto) => void;
 }
 
-/** Unused ⇄ disabled by toggle, a used code cannot be enabled, edit only while unused. */
+/**
+ * Copy and unused ⇄ disabled (a used code cannot be enabled); edit (only while unused), history
+ * and delete in the "…" menu.
+ */
 export function RedemptionActions({ redemption, onEdit }: RedemptionActionsProps) {
   const { t } = useTranslation();
   const copy = useCopy();
   const setStatus = useSetRedemptionStatus();
   const remove = useDeleteRedemption();
+  const [historyOpened, history] = useDisclosure(false);
   const unused = redemption.status === RedemptionStatus.Unused;
   const used = redemption.status === RedemptionStatus.Used;
 
@@ -26,41 +33,53 @@ export function RedemptionActions({ redemption, onEdit }: RedemptionActionsProps
     );
 
   return (
-    <Group gap={4} wrap="nowrap">
-      <Button size="compact-xs" variant="light" onClick={() => void copy(redemption.key)}>
-        {t('common.copy')}
-      </Button>
-      <Button size="compact-xs" variant="light" color="red" onClick={askDelete}>
-        {t('common.delete')}
-      </Button>
-      <Button
-        size="compact-xs"
-        variant="light"
-        color={unused ? 'orange' : 'green'}
-        disabled={used}
-        loading={setStatus.isPending}
-        onClick={() =>
-          setStatus.mutate({
-            id: redemption.id,
-            status: unused ? RedemptionStatus.Disabled : RedemptionStatus.Unused,
-          })
-        }
-      >
-        {unused ? t('common.disable') : t('common.enable')}
-      </Button>
-      <HistoryButton
+    <RowActions
+      primary={
+        <>
+          <Button size="compact-xs" variant="light" onClick={() => void copy(redemption.key)}>
+            {t('common.copy')}
+          </Button>
+          <Button
+            size="compact-xs"
+            variant="light"
+            color={unused ? 'orange' : 'green'}
+            disabled={used}
+            loading={setStatus.isPending}
+            onClick={() =>
+              setStatus.mutate({
+                id: redemption.id,
+                status: unused ? RedemptionStatus.Disabled : RedemptionStatus.Unused,
+              })
+            }
+          >
+            {unused ? t('common.disable') : t('common.enable')}
+          </Button>
+        </>
+      }
+      menu={[
+        {
+          label: t('common.edit'),
+          icon: <IconEdit size={14} />,
+          disabled: !unused,
+          onClick: () => onEdit(redemption),
+        },
+        { label: t('history.action'), icon: <IconHistory size={14} />, onClick: history.open },
+        {
+          label: t('common.delete'),
+          icon: <IconTrash size={14} />,
+          color: 'red',
+          divided: true,
+          onClick: askDelete,
+        },
+      ]}
+      busy={remove.isPending}
+    >
+      <HistoryDrawer
+        opened={historyOpened}
+        onClose={history.close}
         subject={{ kind: 'redemption', id: redemption.id }}
         name={redemption.name || `#${redemption.id}`}
       />
-      <Button
-        size="compact-xs"
-        variant="light"
-        color="gray"
-        disabled={!unused}
-        onClick={() => onEdit(redemption)}
-      >
-        {t('common.edit')}
-      </Button>
-    </Group>
+    </RowActions>
   );
 }

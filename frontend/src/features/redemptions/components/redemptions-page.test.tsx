@@ -5,6 +5,7 @@ import { stubClipboard } from '@/test/clipboard';
 import { captureDownloads, readBlob } from '@/test/download';
 import { redemptionFixture } from '@/test/fixtures';
 import { mockApi, ok, type RecordedCall } from '@/test/mock-api';
+import { chooseRowMenu, rowMenuItem } from '@/test/row-menu';
 import { renderWithProviders, rootUser } from '@/test/render';
 import { RedemptionsPage } from './redemptions-page';
 
@@ -73,8 +74,10 @@ describe('redemption page', { timeout: 20_000 }, () => {
   it('toggles unused ⇄ disabled, never enables a used code, edits only unused ones', async () => {
     const { calls } = setup();
     expect(within(await row(3)).getByRole('button', { name: '启用' })).toBeDisabled();
-    expect(within(await row(3)).getByRole('button', { name: '编辑' })).toBeDisabled();
-    expect(within(await row(2)).getByRole('button', { name: '编辑' })).toBeDisabled();
+    expect(await rowMenuItem(await row(3), '编辑')).toBeDisabled();
+    await userEvent.keyboard('{Escape}');
+    expect(await rowMenuItem(await row(2), '编辑')).toBeDisabled();
+    await userEvent.keyboard('{Escape}');
     await userEvent.click(within(await row(2)).getByRole('button', { name: '启用' }));
     expect(await screen.findByText('操作成功完成！')).toBeInTheDocument();
     const toggle = sent(calls, 'PUT');
@@ -144,7 +147,7 @@ describe('redemption page', { timeout: 20_000 }, () => {
 
   it('edits an unused code: name and quota, without count', async () => {
     const { calls } = setup();
-    await userEvent.click(within(await row(1)).getByRole('button', { name: '编辑' }));
+    await chooseRowMenu(await row(1), '编辑');
     const form = await screen.findByTestId('redemption-form');
     expect(within(form).queryByRole('textbox', { name: '生成数量' })).not.toBeInTheDocument();
     const quota = within(form).getByRole('textbox', { name: '额度' });
@@ -157,7 +160,7 @@ describe('redemption page', { timeout: 20_000 }, () => {
 
   it('asks before deleting', async () => {
     const { calls } = setup();
-    await userEvent.click(within(await row(1)).getByRole('button', { name: '删除' }));
+    await chooseRowMenu(await row(1), '删除');
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('此修改将不可逆')).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: '删除' }));

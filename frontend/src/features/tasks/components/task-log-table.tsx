@@ -1,7 +1,9 @@
 import type { TableOptions } from '@tanstack/react-table';
-import { DataTableView, plainFeatures, useServerTable } from '@/components/data-table';
+import { TASK_PAGE_SIZE } from '@tollgate/contracts';
+import { useTranslation } from 'react-i18next';
+import { DataTableView, pageCountOf, plainFeatures, useServerTable } from '@/components/data-table';
+import { TablePager } from '@/components/table-pager';
 import type { TaskLog } from '../hooks/use-task-log';
-import { TasksPager } from './tasks-pager';
 
 interface TaskLogTableProps<R extends { id: number }> {
   log: TaskLog<R>;
@@ -12,8 +14,8 @@ interface TaskLogTableProps<R extends { id: number }> {
 }
 
 /**
- * The shell both task logs share: the scrolling table with its "no data" line, then the
- * previous / next pager (the lists come without a total).
+ * The shell both task logs share: the scrolling table with its "no data" line, then the console's
+ * pager (the lists come without a total and in pages of a fixed size).
  */
 export function TaskLogTable<R extends { id: number }>({
   log,
@@ -21,7 +23,10 @@ export function TaskLogTable<R extends { id: number }>({
   testId,
   rowTestId,
 }: TaskLogTableProps<R>) {
+  const { t } = useTranslation();
   const table = useServerTable({ features: plainFeatures, columns, data: log.list.data });
+  const rows = log.list.data?.length ?? 0;
+  const paging = { page: log.page, pageSize: TASK_PAGE_SIZE, onPaginationChange: () => undefined };
   return (
     <>
       <DataTableView
@@ -33,11 +38,12 @@ export function TaskLogTable<R extends { id: number }>({
         striped
         rowProps={(row) => ({ 'data-testid': `${rowTestId}-${row.original.id}` })}
       />
-      <TasksPager
+      <TablePager
+        summary={t('tasks.page', { page: log.page })}
         page={log.page}
-        rows={log.list.data?.length ?? 0}
-        loading={log.list.isPlaceholderData}
-        onPage={log.onPage}
+        pageCount={log.list.isPlaceholderData ? log.page : pageCountOf(paging, rows)}
+        pageSize={TASK_PAGE_SIZE}
+        onPageChange={log.onPage}
       />
     </>
   );

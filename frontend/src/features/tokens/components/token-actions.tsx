@@ -1,86 +1,102 @@
-import { Button, Code, Group, Popover } from '@mantine/core';
+import { Button, Code } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import {
+  IconEye,
+  IconHistory,
+  IconMessageCircle,
+  IconPlayerPause,
+  IconPlayerPlay,
+  IconTrash,
+} from '@tabler/icons-react';
 import { TokenStatus, type TokenDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { confirmDelete } from '@/components/confirm-delete';
-import { HistoryButton } from '@/features/history';
+import { RowActions, type RowMenuItem } from '@/components/row-actions';
+import { HistoryDrawer } from '@/features/history';
 import { useCopy } from '@/hooks/use-copy';
+import { useTokenChat } from '../hooks/use-token-chat';
 import { useDeleteToken, useSetTokenStatus } from '../hooks/use-token-mutations';
-import { TokenChatButton } from './token-chat-button';
 
 interface TokenActionsProps {
   token: TokenDto;
   onEdit: (token: TokenDto) => void;
 }
 
-/** Per-row actions: view key, copy, chat, delete, enable/disable, history, edit. */
+/** Copy and edit; the key, chat, enable/disable, history and delete in the "…" menu. */
 export function TokenActions({ token, onEdit }: TokenActionsProps) {
   const { t } = useTranslation();
   const copy = useCopy();
   const remove = useDeleteToken();
+  const setStatus = useSetTokenStatus();
+  const chat = useTokenChat(token);
+  const [historyOpened, history] = useDisclosure(false);
   const fullKey = `sk-${token.key}`;
+  const enabled = token.status === TokenStatus.Enabled;
 
+  const showKey = () =>
+    modals.open({
+      title: t('tokens.keyOf', { name: token.name }),
+      children: (
+        <Code block aria-label={t('tokens.keyOf', { name: token.name })} data-testid="token-key">
+          {fullKey}
+        </Code>
+      ),
+    });
   const askDelete = () =>
     confirmDelete(t('tokens.deleteTitle'), t('common.deleteConfirm'), () =>
       remove.mutate(token.id),
     );
-
-  return (
-    <Group gap={4} wrap="nowrap">
-      <KeyPopover token={token} fullKey={fullKey} />
-      <Button size="compact-xs" variant="light" onClick={() => void copy(fullKey)}>
-        {t('common.copy')}
-      </Button>
-      <TokenChatButton token={token} />
-      <Button size="compact-xs" variant="light" color="red" onClick={askDelete}>
-        {t('common.delete')}
-      </Button>
-      <StatusToggle token={token} />
-      <HistoryButton subject={{ kind: 'token', id: token.id }} name={token.name} />
-      <Button size="compact-xs" variant="light" color="gray" onClick={() => onEdit(token)}>
-        {t('common.edit')}
-      </Button>
-    </Group>
-  );
-}
-
-/** "View key": the full key in a popover. */
-function KeyPopover({ token, fullKey }: { token: TokenDto; fullKey: string }) {
-  const { t } = useTranslation();
-  return (
-    <Popover position="bottom" withArrow shadow="md">
-      <Popover.Target>
-        <Button size="compact-xs" variant="light" color="gray">
-          {t('tokens.viewKey')}
-        </Button>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <Code aria-label={t('tokens.keyOf', { name: token.name })} data-testid="token-key">
-          {fullKey}
-        </Code>
-      </Popover.Dropdown>
-    </Popover>
-  );
-}
-
-/** Disables an enabled token, enables any other. */
-function StatusToggle({ token }: { token: TokenDto }) {
-  const { t } = useTranslation();
-  const setStatus = useSetTokenStatus();
-  const enabled = token.status === TokenStatus.Enabled;
-  return (
-    <Button
-      size="compact-xs"
-      variant="light"
-      color={enabled ? 'orange' : 'green'}
-      loading={setStatus.isPending}
-      onClick={() =>
+  const menu: RowMenuItem[] = [
+    { label: t('tokens.viewKey'), icon: <IconEye size={14} />, onClick: showKey },
+    { label: t('tokens.chat'), icon: <IconMessageCircle size={14} />, onClick: () => chat.open() },
+    ...(chat.targets.length > 1
+      ? chat.targets.map((target) => ({
+          label: t('tokens.chatWith', { name: target.name }),
+          onClick: () => chat.open(target.template),
+        }))
+      : []),
+    {
+      label: enabled ? t('common.disable') : t('common.enable'),
+      icon: enabled ? <IconPlayerPause size={14} /> : <IconPlayerPlay size={14} />,
+      color: enabled ? 'orange' : 'green',
+      onClick: () =>
         setStatus.mutate({
           id: token.id,
           status: enabled ? TokenStatus.Disabled : TokenStatus.Enabled,
-        })
+        }),
+    },
+    { label: t('history.action'), icon: <IconHistory size={14} />, onClick: history.open },
+    {
+      label: t('common.delete'),
+      icon: <IconTrash size={14} />,
+      color: 'red',
+      divided: true,
+      onClick: askDelete,
+    },
+  ];
+
+  return (
+    <RowActions
+      primary={
+        <>
+          <Button size="compact-xs" variant="light" onClick={() => void copy(fullKey)}>
+            {t('common.copy')}
+          </Button>
+          <Button size="compact-xs" variant="light" color="gray" onClick={() => onEdit(token)}>
+            {t('common.edit')}
+          </Button>
+        </>
       }
+      menu={menu}
+      busy={setStatus.isPending || remove.isPending}
     >
-      {enabled ? t('common.disable') : t('common.enable')}
-    </Button>
+      <HistoryDrawer
+        opened={historyOpened}
+        onClose={history.close}
+        subject={{ kind: 'token', id: token.id }}
+        name={token.name}
+      />
+    </RowActions>
   );
 }

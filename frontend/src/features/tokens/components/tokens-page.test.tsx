@@ -5,6 +5,7 @@ import { readString, StorageKey } from '@/lib/storage';
 import { stubClipboard } from '@/test/clipboard';
 import { tokenFixture } from '@/test/fixtures';
 import { mockApi, ok, type RecordedCall } from '@/test/mock-api';
+import { chooseRowMenu, rowMenuItem } from '@/test/row-menu';
 import { ordinaryUser, renderWithProviders } from '@/test/render';
 import { TokensPage } from './tokens-page';
 
@@ -86,9 +87,10 @@ describe('token page', { timeout: 20_000 }, () => {
   it('offers enable for any status but enabled, and sends the toggle as status_only', async () => {
     const { calls } = setup();
     for (const name of ['server', 'old', 'spent']) {
-      expect(within(await row(name)).getByRole('button', { name: '启用' })).toBeInTheDocument();
+      expect(await rowMenuItem(await row(name), '启用')).toBeInTheDocument();
+      await userEvent.keyboard('{Escape}');
     }
-    await userEvent.click(within(await row('laptop')).getByRole('button', { name: '禁用' }));
+    await chooseRowMenu(await row('laptop'), '禁用');
     expect(await screen.findByText('操作成功完成！')).toBeInTheDocument();
     const toggle = calls.find((call) => call.method === 'PUT');
     expect(toggle?.query.get('status_only')).toBe('true');
@@ -141,7 +143,7 @@ describe('token page', { timeout: 20_000 }, () => {
     const { written } = stubClipboard();
     setup();
     const laptop = await row('laptop');
-    await userEvent.click(within(laptop).getByRole('button', { name: '查看' }));
+    await chooseRowMenu(laptop, '查看');
     expect(await screen.findByText(`sk-${key('a')}`)).toBeInTheDocument();
     await userEvent.click(within(laptop).getByRole('button', { name: '复制' }));
     expect(await screen.findByText('已复制到剪贴板！')).toBeInTheDocument();
@@ -150,7 +152,7 @@ describe('token page', { timeout: 20_000 }, () => {
 
   it('asks before deleting: this cannot be undone', async () => {
     const { calls } = setup();
-    await userEvent.click(within(await row('laptop')).getByRole('button', { name: '删除' }));
+    await chooseRowMenu(await row('laptop'), '删除');
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('此修改将不可逆')).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: '删除' }));
@@ -170,16 +172,13 @@ describe('token page', { timeout: 20_000 }, () => {
         { Lobe: 'https://lobe.example.com/?k={key}' },
       ],
     });
-    await userEvent.click(within(await row('laptop')).getByRole('button', { name: '聊天' }));
+    await chooseRowMenu(await row('laptop'), '聊天');
     expect(open).toHaveBeenCalledWith(
       `https://chat.example.com/#/?key=sk-${key('a')}&url=https%3A%2F%2Fgw.example.com`,
       '_blank',
       'noopener',
     );
-    await userEvent.click(
-      within(await row('laptop')).getByRole('button', { name: '选择聊天应用' }),
-    );
-    await userEvent.click(await screen.findByRole('menuitem', { name: 'Lobe' }));
+    await chooseRowMenu(await row('laptop'), '在 Lobe 中聊天');
     expect(open).toHaveBeenLastCalledWith(
       `https://lobe.example.com/?k=sk-${key('a')}`,
       '_blank',
@@ -189,7 +188,7 @@ describe('token page', { timeout: 20_000 }, () => {
 
   it('says to ask the administrator when no chat link exists', async () => {
     setup('/token', { chats: [], chat_link: '' });
-    await userEvent.click(within(await row('laptop')).getByRole('button', { name: '聊天' }));
+    await chooseRowMenu(await row('laptop'), '聊天');
     expect(await screen.findByText('请联系管理员配置聊天链接')).toBeInTheDocument();
   });
 

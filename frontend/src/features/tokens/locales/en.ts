@@ -40,7 +40,7 @@ export const tokensEn: typeof tokensZhCN = {
     hideKey: 'Hide',
     keyOf: 'Key of {{name}}',
     chat: 'Chat',
-    chatTargets: 'Choose a chat app',
+    chatWith: 'Chat in {{name}}',
     deleteTitle: 'Delete this token?',
     chatLinkBad: 'Chat link configuration error, please contact the administrator',
     chatLinkMissing: 'Please contact the administrator to configure chat links',

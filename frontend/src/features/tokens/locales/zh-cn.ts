@@ -38,7 +38,7 @@ export const tokensZhCN = {
     hideKey: '隐藏',
     keyOf: '{{name}} 的密钥',
     chat: '聊天',
-    chatTargets: '选择聊天应用',
+    chatWith: '在 {{name}} 中聊天',
     deleteTitle: '确定是否要删除此令牌？',
     chatLinkBad: '聊天链接配置错误，请联系管理员',
     chatLinkMissing: '请联系管理员配置聊天链接',

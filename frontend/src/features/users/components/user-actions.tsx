@@ -1,49 +1,29 @@
-import { Button, Group, Text } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
+import { IconArrowDown, IconArrowUp, IconHistory, IconUserX } from '@tabler/icons-react';
 import { isAdmin, UserStatus, type ManageAction, type UserDto } from '@tollgate/contracts';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { RowActions, type RowMenuItem } from '@/components/row-actions';
 import { useSessionUser } from '@/features/auth';
-import { HistoryButton } from '@/features/history';
+import { HistoryDrawer } from '@/features/history';
 import { useManageUser } from '../hooks/use-user-mutations';
 import { isDeregistered, userRights } from '../utils/user-state';
 
 /**
- * Row actions: enable only when not activated, disable only when activated, nothing but the
- * history once deregistered. Promote/demote follow the role ladder. What the server would refuse
- * is not offered (see `userRights`); editing oneself goes to the personal tab.
+ * Row actions: edit and enable / disable, then promote, demote, deregister and history in the "…"
+ * menu; nothing but the history once deregistered. Promote/demote follow the role ladder. What the
+ * server would refuse is not offered (see `userRights`); editing oneself goes to the personal tab.
  */
 export function UserActions({ user }: { user: UserDto }) {
-  // An admin's own changes (who-did-what) are a tab of their history drawer.
-  const history = (
-    <HistoryButton
-      subject={{ kind: 'user', id: user.id }}
-      name={user.username}
-      actorId={isAdmin(user.role) ? user.id : undefined}
-    />
-  );
-  if (isDeregistered(user))
-    return (
-      <Group gap={4} wrap="nowrap">
-        <Text c="dimmed">—</Text>
-        {history}
-      </Group>
-    );
-  return <ManageButtons user={user} history={history} />;
-}
-
-function ManageButtons({ user, history }: { user: UserDto; history: ReactNode }) {
   const { t } = useTranslation();
+  const [historyOpened, history] = useDisclosure(false);
   const manage = useManageUser();
   const rights = userRights(useSessionUser(), user);
+  const deregistered = isDeregistered(user);
   const run = (action: ManageAction) => manage.mutate({ id: user.id, action });
   const busy = manage.isPending;
-  // Activated users can be banned, banned ones activated (deregistered rows never get here).
-  const toggle =
-    user.status === UserStatus.Enabled
-      ? ({ action: 'disable', color: 'orange' } as const)
-      : ({ action: 'enable', color: 'green' } as const);
   const confirmDeregister = () =>
     modals.openConfirmModal({
       title: t('users.deregisterTitle'),
@@ -52,23 +32,66 @@ function ManageButtons({ user, history }: { user: UserDto; history: ReactNode })
       confirmProps: { color: 'red' },
       onConfirm: () => run('delete'),
     });
-  const action = (label: string, enabled: boolean, onClick: () => void, color?: string) => (
-    <Button
-      size="compact-xs"
-      variant="light"
-      color={color}
-      disabled={busy || !enabled}
-      onClick={onClick}
-    >
-      {label}
-    </Button>
-  );
+  const historyItem: RowMenuItem = {
+    label: t('history.action'),
+    icon: <IconHistory size={14} />,
+    onClick: history.open,
+  };
+  const menu: RowMenuItem[] = deregistered
+    ? [historyItem]
+    : [
+        {
+          label: t('users.promote'),
+          icon: <IconArrowUp size={14} />,
+          disabled: busy || !rights.promote,
+          onClick: () => run('promote'),
+        },
+        {
+          label: t('users.demote'),
+          icon: <IconArrowDown size={14} />,
+          disabled: busy || !rights.demote,
+          onClick: () => run('demote'),
+        },
+        historyItem,
+        {
+          label: t('users.deregister'),
+          icon: <IconUserX size={14} />,
+          color: 'red',
+          divided: true,
+          disabled: busy || !rights.manage,
+          onClick: confirmDeregister,
+        },
+      ];
 
   return (
-    <Group gap={4} wrap="nowrap">
-      {action(t('users.promote'), rights.promote, () => run('promote'))}
-      {action(t('users.demote'), rights.demote, () => run('demote'))}
-      {action(t(`users.${toggle.action}`), rights.manage, () => run(toggle.action), toggle.color)}
+    <RowActions
+      primary={deregistered ? <Text c="dimmed">—</Text> : <ManageButtons user={user} />}
+      menu={menu}
+      busy={busy}
+    >
+      <HistoryDrawer
+        opened={historyOpened}
+        onClose={history.close}
+        subject={{ kind: 'user', id: user.id }}
+        name={user.username}
+        // An admin's own changes (who-did-what) are a tab of their history drawer.
+        actorId={isAdmin(user.role) ? user.id : undefined}
+      />
+    </RowActions>
+  );
+}
+
+/** Edit, and disable an activated user or enable a banned one (deregistered rows never get here). */
+function ManageButtons({ user }: { user: UserDto }) {
+  const { t } = useTranslation();
+  const manage = useManageUser();
+  const rights = userRights(useSessionUser(), user);
+  const toggle =
+    user.status === UserStatus.Enabled
+      ? ({ action: 'disable', color: 'orange' } as const)
+      : ({ action: 'enable', color: 'green' } as const);
+  return (
+    <>
       <Button
         size="compact-xs"
         variant="light"
@@ -79,8 +102,15 @@ function ManageButtons({ user, history }: { user: UserDto; history: ReactNode })
       >
         {t('common.edit')}
       </Button>
-      {action(t('users.deregister'), rights.manage, confirmDeregister, 'red')}
-      {history}
-    </Group>
+      <Button
+        size="compact-xs"
+        variant="light"
+        color={toggle.color}
+        disabled={manage.isPending || !rights.manage}
+        onClick={() => manage.mutate({ id: user.id, action: toggle.action })}
+      >
+        {t(`users.${toggle.action}`)}
+      </Button>
+    </>
   );
 }

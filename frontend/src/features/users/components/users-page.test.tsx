@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { readString, StorageKey, writeString } from '@/lib/storage';
 import { userFixture } from '@/test/fixtures';
 import { mockApi, ok, type RecordedCall } from '@/test/mock-api';
+import { chooseRowMenu, rowMenuItem } from '@/test/row-menu';
 import { renderWithProviders, rootUser } from '@/test/render';
 import { UsersPage } from './users-page';
 
@@ -128,7 +129,11 @@ describe('user management', () => {
       within(carol)
         .getAllByRole('button')
         .map((button) => button.ariaLabel),
-    ).toEqual(['carol 的历史']);
+    ).toEqual(['更多操作']);
+    await userEvent.click(within(carol).getByRole('button', { name: '更多操作' }));
+    expect((await screen.findAllByRole('menuitem')).map((item) => item.textContent)).toEqual([
+      '历史',
+    ]);
   });
 
   it('shows a negative balance as a debt: red, sign first, with 欠费 beside it', async () => {
@@ -152,8 +157,11 @@ describe('user management', () => {
   it('does not offer what the server refuses: root disabled or deregistered, self edited here', async () => {
     setup();
     const root = await row('root');
-    for (const name of ['禁用', '注销', '降级', '提升'])
-      expect(within(root).getByRole('button', { name })).toBeDisabled();
+    expect(within(root).getByRole('button', { name: '禁用' })).toBeDisabled();
+    for (const name of ['注销', '降级', '提升']) {
+      expect(await rowMenuItem(root, name)).toBeDisabled();
+      await userEvent.keyboard('{Escape}');
+    }
     expect(within(root).getByRole('link', { name: '编辑' })).toHaveAttribute('href', '/setting');
     expect(within(await row('alice')).getByRole('link', { name: '编辑' })).toHaveAttribute(
       'href',
@@ -164,16 +172,20 @@ describe('user management', () => {
   it('an administrator may not promote, nor manage another administrator', async () => {
     setup('/user', { ...rootUser, id: 9, username: 'admin', role: 10 });
     const alice = await row('alice');
-    expect(within(alice).getByRole('button', { name: '提升' })).toBeDisabled();
+    expect(await rowMenuItem(alice, '提升')).toBeDisabled();
+    await userEvent.keyboard('{Escape}');
     expect(within(alice).getByRole('button', { name: '禁用' })).toBeEnabled();
     const bob = await row('bob');
-    for (const name of ['启用', '注销', '降级'])
-      expect(within(bob).getByRole('button', { name })).toBeDisabled();
+    expect(within(bob).getByRole('button', { name: '启用' })).toBeDisabled();
+    for (const name of ['注销', '降级']) {
+      expect(await rowMenuItem(bob, name)).toBeDisabled();
+      await userEvent.keyboard('{Escape}');
+    }
   });
 
   it('promotes a user and says so', async () => {
     const { calls } = setup();
-    await userEvent.click(within(await row('alice')).getByRole('button', { name: '提升' }));
+    await chooseRowMenu(await row('alice'), '提升');
     expect(await screen.findByText('操作成功完成！')).toBeInTheDocument();
     expect(calls.find((call) => call.path === '/api/user/manage')?.body).toEqual({
       id: 2,
@@ -183,7 +195,7 @@ describe('user management', () => {
 
   it('asks before deregistering', async () => {
     const { calls } = setup();
-    await userEvent.click(within(await row('alice')).getByRole('button', { name: '注销' }));
+    await chooseRowMenu(await row('alice'), '注销');
     const dialog = await screen.findByRole('dialog');
     await userEvent.click(within(dialog).getByRole('button', { name: '注销' }));
     await vi.waitFor(() =>
