@@ -2,7 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { publishChange } from '@/lib/change-bus';
-import { mockApi, ok, type RecordedCall } from '@/test/mock-api';
+import { mockApi, ok } from '@/test/mock-api';
 import { renderWithProviders, rootUser } from '@/test/render';
 import { formatDateTime } from '@/utils/date-time';
 import type { HistoryItem } from '../api/history.api';
@@ -73,7 +73,7 @@ describe('history in words', () => {
     items = [updated, created];
     act(() => publishChange({ topic: 'tokens', id: 7 }));
     expect(await within(drawer).findByText(formatDateTime(1_800_000_000))).toBeInTheDocument();
-    const reads = (calls as RecordedCall[]).filter((c) => c.path === '/api/token/7/history');
+    const reads = calls.filter((c) => c.path === '/api/token/7/history');
     expect(reads.length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -1,11 +1,10 @@
-import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { i18n } from '@/lib/i18n';
 import { formatDateTime } from '@/utils/date-time';
 import { formatChangeValue, type ValueContext } from './change-values';
 
 const ctx = (kind: ValueContext['kind'], lang = 'zh-CN'): ValueContext => ({
-  t: i18n.getFixedT(lang) as TFunction,
+  t: i18n.getFixedT(lang),
   formatQuota: (quota) => `$${(quota / 500_000).toFixed(2)}`,
   kind,
 });
