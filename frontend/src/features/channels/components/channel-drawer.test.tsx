@@ -170,9 +170,21 @@ describe('add channel panel', () => {
     });
 
     await userEvent.click(within(dialog).getByRole('combobox', { name: '类型' }));
-    await userEvent.click(await screen.findByRole('option', { name: '14 · Anthropic Claude' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Anthropic Claude' }));
     await userEvent.click(within(dialog).getByRole('button', { name: '获取模型列表' }));
     expect(await screen.findByText('仅支持 OpenAI 接口格式')).toBeInTheDocument();
+  });
+
+  it('finds a channel type by typing part of its name, listed without its number', async () => {
+    setup('/channel/add');
+    const dialog = await panel();
+    const type = within(dialog).getByRole('combobox', { name: '类型' });
+    await userEvent.clear(type);
+    await userEvent.type(type, 'claude');
+    const options = (await screen.findAllByRole('option')).map((option) => option.textContent);
+    expect(options).toEqual(['Anthropic Claude', 'AWS Claude']);
+    await userEvent.click(screen.getByRole('option', { name: 'Anthropic Claude' }));
+    expect(type).toHaveValue('Anthropic Claude');
   });
 
   it('says when the provider model list cannot be fetched', async () => {
@@ -190,17 +202,17 @@ describe('add channel panel', () => {
       await userEvent.click(within(dialog).getByRole('combobox', { name: '类型' }));
       await userEvent.click(await screen.findByRole('option', { name }));
     };
-    await chooseType('3 · Azure OpenAI');
+    await chooseType('Azure OpenAI');
     expect(within(dialog).getByRole('textbox', { name: '默认 API 版本' })).toHaveValue(
       '2023-06-01-preview',
     );
     expect(
       within(dialog).getByRole('textbox', { name: 'AZURE_OPENAI_ENDPOINT' }),
     ).toBeInTheDocument();
-    await chooseType('18 · Xunfei Spark');
+    await chooseType('Xunfei Spark');
     expect(within(dialog).getByRole('textbox', { name: '模型版本' })).toHaveValue('v2.1');
     expect(within(dialog).getByText(/密钥格式：APPID\|APISecret\|APIKey/)).toBeInTheDocument();
-    await chooseType('15 · Baidu');
+    await chooseType('Baidu');
     expect(within(dialog).getByText(/密钥格式：APIKey\|SecretKey/)).toBeInTheDocument();
 
     await fill(within(dialog).getByRole('textbox', { name: '名称' }), 'baidu');
@@ -208,7 +220,7 @@ describe('add channel panel', () => {
     await submit();
     expect(await screen.findByText('密钥格式不正确，应为：APIKey|SecretKey')).toBeInTheDocument();
 
-    await chooseType('41 · Vertex AI');
+    await chooseType('Vertex AI');
     expect(within(dialog).getByText(/整段作为一个密钥/)).toBeInTheDocument();
     await userEvent.click(within(dialog).getAllByRole('button', { name: '填入模板' })[0]!);
     expect(within(dialog).getByRole('textbox', { name: '部署地区' })).toHaveValue(
@@ -309,7 +321,7 @@ describe('edit channel panel', () => {
     const dialog = await panel();
     await within(dialog).findByDisplayValue('doubao');
     const type = within(dialog).getByRole('combobox', { name: '类型' });
-    expect(type).toHaveValue('45 · VolcEngine Ark (Doubao)');
+    expect(type).toHaveValue('VolcEngine Ark (Doubao)');
     expect(within(dialog).getByRole('textbox', { name: '代理地址' })).toHaveAttribute(
       'placeholder',
       '可选，默认为 https://ark.cn-beijing.volces.com，末尾的 / 会被去掉',
@@ -317,14 +329,14 @@ describe('edit channel panel', () => {
     expect(within(dialog).queryByText(/未知类型/)).toBeNull();
     // BaiduV2 is offered in the same list, with its own default address.
     await userEvent.click(type);
-    await userEvent.click(await screen.findByRole('option', { name: '46 · Baidu Qianfan V2' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Baidu Qianfan V2' }));
     expect(within(dialog).getByRole('textbox', { name: '代理地址' })).toHaveAttribute(
       'placeholder',
       '可选，默认为 https://qianfan.baidubce.com，末尾的 / 会被去掉',
     );
     await userEvent.click(type);
     await userEvent.click(
-      await screen.findByRole('option', { name: '45 · VolcEngine Ark (Doubao)' }),
+      await screen.findByRole('option', { name: 'VolcEngine Ark (Doubao)' }),
     );
 
     await submit();

@@ -103,6 +103,7 @@ export const channelsEn: typeof channelsZhCN = {
       addTitle: 'Create a channel',
       editTitle: 'Update the channel',
       type: 'Type',
+      typeNotFound: 'No type by that name',
       name: 'Name',
       namePlaceholder: 'Name the channel',
       baseUrl: 'Base URL',

@@ -101,6 +101,7 @@ export const channelsZhCN = {
       addTitle: '创建新的渠道',
       editTitle: '更新渠道信息',
       type: '类型',
+      typeNotFound: '没有这个名称的类型',
       name: '名称',
       namePlaceholder: '请为渠道命名',
       baseUrl: '代理地址',

@@ -90,12 +90,13 @@ function ChannelTypeSelect({ type, known, onChange }: TypeSelectProps) {
   const { t } = useTranslation();
   const options = CHANNEL_TYPE_TABLE.map((row) => ({
     value: String(row.value),
-    label: `${row.value} · ${row.name}`,
+    label: row.name,
   }));
+  // Only a type the table no longer lists shows its number: nothing else tells it apart.
   if (!known) {
     options.unshift({
       value: String(type),
-      label: `${type} · ${channelTypeName(type) ?? t('channels.unknownType')}`,
+      label: `${channelTypeName(type) ?? t('channels.unknownType')} (${type})`,
     });
   }
   return (
@@ -106,6 +107,7 @@ function ChannelTypeSelect({ type, known, onChange }: TypeSelectProps) {
       onChange={(value) => value && onChange(Number(value))}
       allowDeselect={false}
       searchable
+      nothingFoundMessage={t('channels.form.typeNotFound')}
     />
   );
 }
