@@ -35,9 +35,7 @@ export function useFieldErrors<F extends string>(): FieldErrors<F> {
     const shown = pending.current;
     if (!shown || shown !== fault) return;
     pending.current = null;
-    const input = ref.current?.querySelector<HTMLElement>(
-      `[${FIELD_ATTRIBUTE}="${shown.field}"]`,
-    );
+    const input = ref.current?.querySelector<HTMLElement>(`[${FIELD_ATTRIBUTE}="${shown.field}"]`);
     if (!input) return notifyError(shown.message);
     input.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
     input.focus({ preventScroll: true });

@@ -77,24 +77,32 @@ describe('add channel panel', () => {
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/channel'));
   });
 
-  it('asks for name and key, then at least one model, then valid mapping JSON', async () => {
+  it('asks for name and key, then at least one model, then valid mapping JSON, on each field', async () => {
     const { calls } = setup('/channel/add');
     const dialog = await panel();
+    const name = within(dialog).getByRole('textbox', { name: '名称' });
     await submit();
     expect(await screen.findByText('请填写渠道名称和渠道密钥！')).toBeInTheDocument();
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveFocus();
 
-    await fill(within(dialog).getByRole('textbox', { name: '名称' }), 'main');
+    await fill(name, 'main');
+    expect(name).not.toHaveAttribute('aria-invalid', 'true');
     await submit();
-    expect(await screen.findAllByText('请填写渠道名称和渠道密钥！')).toHaveLength(2);
+    const key = within(dialog).getByRole('textbox', { name: '密钥' });
+    expect(await within(dialog).findByText('请填写渠道名称和渠道密钥！')).toBeInTheDocument();
+    expect(key).toHaveAttribute('aria-invalid', 'true');
 
-    await fill(within(dialog).getByRole('textbox', { name: '密钥' }), 'sk-one');
+    await fill(key, 'sk-one');
     await submit();
     expect(await screen.findByText('请至少选择一个模型！')).toBeInTheDocument();
 
     await userEvent.click(within(dialog).getByRole('button', { name: '填入相关模型' }));
-    await fill(within(dialog).getByRole('textbox', { name: '模型重定向' }), '{not json');
+    const mapping = within(dialog).getByRole('textbox', { name: '模型重定向' });
+    await fill(mapping, '{not json');
     await submit();
     expect(await screen.findByText('模型映射必须是合法的 JSON 格式！')).toBeInTheDocument();
+    expect(mapping).toHaveAttribute('aria-invalid', 'true');
     expect(bodyOf(calls, 'POST')).toBeUndefined();
   });
 
@@ -335,9 +343,7 @@ describe('edit channel panel', () => {
       '可选，默认为 https://qianfan.baidubce.com，末尾的 / 会被去掉',
     );
     await userEvent.click(type);
-    await userEvent.click(
-      await screen.findByRole('option', { name: 'VolcEngine Ark (Doubao)' }),
-    );
+    await userEvent.click(await screen.findByRole('option', { name: 'VolcEngine Ark (Doubao)' }));
 
     await submit();
     expect(await screen.findByText('渠道更新成功！')).toBeInTheDocument();

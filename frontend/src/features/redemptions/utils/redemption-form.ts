@@ -34,7 +34,8 @@ export function buildRedemptionRequest(values: RedemptionFormValues, creating: b
     return { ok: false, error: 'redemptions.nameTooLong', field: 'name' };
   }
   const quota = toInteger(values.quota);
-  if (!Number.isInteger(quota) || quota <= 0) return { ok: false, error: 'redemptions.badQuota', field: 'quota' };
+  if (!Number.isInteger(quota) || quota <= 0)
+    return { ok: false, error: 'redemptions.badQuota', field: 'quota' };
   const request: CreateRedemptionRequest = { name, quota };
   if (creating) {
     const count = toInteger(values.count);

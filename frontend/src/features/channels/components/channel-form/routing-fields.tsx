@@ -1,6 +1,7 @@
 import { Autocomplete, NumberInput, SimpleGrid, Switch, Textarea, TextInput } from '@mantine/core';
 import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
+import { useFieldError } from '@/hooks/field-errors-context';
 import type { SetChannelField } from '../../hooks/use-channel-form-state';
 import type { ChannelFormValues } from '../../utils/channel-form';
 import { MIN_PRIORITY, MIN_WEIGHT } from '../../utils/channel-numbers';
@@ -14,6 +15,7 @@ interface RoutingFieldsProps {
 /** How the relay uses the channel: mappings, test model, tag, priority, weight, limits, auto-ban. */
 export function ChannelRoutingFields({ values, set }: RoutingFieldsProps) {
   const { t } = useTranslation();
+  const settingFault = useFieldError('setting');
   return (
     <>
       <JsonField
@@ -22,6 +24,7 @@ export function ChannelRoutingFields({ values, set }: RoutingFieldsProps) {
         value={values.model_mapping}
         onChange={(value) => set('model_mapping', value)}
         template={MODEL_MAPPING_TEMPLATE}
+        field="model_mapping"
         templateLabel={t('channels.form.fillTemplate')}
       />
       <JsonField
@@ -30,11 +33,13 @@ export function ChannelRoutingFields({ values, set }: RoutingFieldsProps) {
         value={values.status_code_mapping}
         onChange={(value) => set('status_code_mapping', value)}
         template={STATUS_CODE_MAPPING_TEMPLATE}
+        field="status_code_mapping"
         templateLabel={t('channels.form.fillTemplate')}
       />
       <ChannelNumberFields values={values} set={set} />
       <Textarea
         label={t('channels.form.setting')}
+        {...settingFault}
         placeholder={t('channels.form.settingPlaceholder')}
         autosize
         minRows={2}

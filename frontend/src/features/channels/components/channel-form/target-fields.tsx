@@ -8,6 +8,7 @@ import {
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSessionUser } from '@/features/auth';
+import { useFieldError } from '@/hooks/field-errors-context';
 import type { ChannelFormMode, SetChannelField } from '../../hooks/use-channel-form-state';
 import { channelTypeName } from '../../utils/channel-display';
 import type { ChannelFormValues } from '../../utils/channel-form';
@@ -30,6 +31,7 @@ export function ChannelTargetFields({ mode, values, set, onTypeChange }: TargetF
   const { t } = useTranslation();
   const info = channelTypeInfo(values.type);
   const baseUrl = baseUrlTexts(t, values.type, info);
+  const nameFault = useFieldError('name');
   return (
     <>
       <ChannelTypeSelect type={values.type} known={info !== undefined} onChange={onTypeChange} />
@@ -39,6 +41,7 @@ export function ChannelTargetFields({ mode, values, set, onTypeChange }: TargetF
         required
         value={values.name}
         onChange={(event) => set('name', event.currentTarget.value)}
+        {...nameFault}
       />
       <TextInput
         label={baseUrl.label}
@@ -135,6 +138,7 @@ function ChannelKeyField({ mode, info, value, set }: KeyFieldProps) {
   ]
     .filter(Boolean)
     .join('；');
+  const keyFault = useFieldError('key');
   return (
     <Textarea
       label={t('channels.form.key')}
@@ -150,6 +154,7 @@ function ChannelKeyField({ mode, info, value, set }: KeyFieldProps) {
       spellCheck={false}
       value={value}
       onChange={(event) => set('key', event.currentTarget.value)}
+      {...keyFault}
     />
   );
 }
