@@ -71,6 +71,9 @@ export const channelsZhCN = {
       selected: '已选择 {{count}} 个',
     },
     confirm: {
+      fixTitle: '修复数据库一致性',
+      fix: '将按每个通道当前的模型、分组与状态重建路由数据，重建期间请求可能短暂选不到通道。确定要继续吗？',
+      fixConfirm: '修复',
       deleteTitle: '删除渠道',
       delete: '确定要删除渠道 {{name}} 吗？此操作不可撤销。',
       deleteSelectedTitle: '删除所选通道',
