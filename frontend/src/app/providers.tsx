@@ -7,14 +7,6 @@ import { theme } from './theme';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'color-scheme' });
 
-/**
- * Toasts start below the console's top bar, never over its buttons: AppShell publishes the bar's
- * height on :root while it is shown (0 on pages without it).
- */
-const BELOW_TOP_BAR = {
-  root: { top: 'calc(var(--app-shell-header-height, 0px) + var(--mantine-spacing-md))' },
-};
-
 interface AppProvidersProps {
   queryClient: QueryClient;
   children: ReactNode;
@@ -32,7 +24,7 @@ export function AppProviders({ queryClient, children, env = 'default' }: AppProv
     >
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
-          <Notifications position="top-right" styles={BELOW_TOP_BAR} />
+          <Notifications position="top-right" />
           {children}
         </ModalsProvider>
       </QueryClientProvider>
