@@ -8,7 +8,7 @@ import { roleKey } from '../utils/change-values';
 import { visibleChanges } from '../utils/visible-changes';
 import { ChangeLine } from './change-line';
 
-const { types: TYPES, entity: ENTITIES } = historyZhCN.history;
+const { types: TYPES, entity: ENTITIES, reasons: REASONS } = historyZhCN.history;
 const has = <T extends object>(table: T, key: string): key is Extract<keyof T, string> =>
   Object.prototype.hasOwnProperty.call(table, key);
 
@@ -59,6 +59,11 @@ export function ActorLabel({ actor }: { actor: HistoryActor }) {
   );
 }
 
+/** A reason the server records as a code (a token's status change) in words; free text as it is. */
+function reasonText(t: TFunction, reason: string): string {
+  return has(REASONS, reason) ? t(`history.reasons.${reason}`) : reason;
+}
+
 function entityText(t: TFunction, entity: HistoryItem['entity'] | undefined): string | null {
   if (!entity) return null;
   const kind = has(ENTITIES, entity.kind) ? t(`history.entity.${entity.kind}`) : entity.kind;
@@ -105,7 +110,7 @@ export function HistoryEntry({ item, showEntity = false }: HistoryEntryProps) {
       )}
       {item.reason && (
         <Text size="sm" c="dimmed">
-          {t('history.reason', { reason: item.reason })}
+          {t('history.reason', { reason: reasonText(t, item.reason) })}
         </Text>
       )}
       {(item.request_id || item.ip) && (

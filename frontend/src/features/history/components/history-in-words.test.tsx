@@ -32,6 +32,7 @@ const updated: HistoryItem = {
   time: 1_700_000_100,
   type: 'TokenUpdated',
   changes: [{ field: 'expired_time', before: -1, after: 1_800_000_000 }],
+  reason: 'expired',
 };
 
 describe('history in words', () => {
@@ -73,6 +74,7 @@ describe('history in words', () => {
     items = [updated, created];
     act(() => publishChange({ topic: 'tokens', id: 7 }));
     expect(await within(drawer).findByText(formatDateTime(1_800_000_000))).toBeInTheDocument();
+    expect(within(drawer).getByText('原因：已过期')).toBeInTheDocument();
     const reads = calls.filter((c) => c.path === '/api/token/7/history');
     expect(reads.length).toBeGreaterThanOrEqual(2);
   });

@@ -33,6 +33,11 @@ export const historyEn: typeof historyZhCN = {
     yes: 'yes',
     no: 'no',
     never: 'Never expires',
+    reasons: {
+      user: 'by the user',
+      expired: 'expired',
+      exhausted: 'quota used up',
+    },
     role: {
       common: 'User',
       admin: 'Admin',

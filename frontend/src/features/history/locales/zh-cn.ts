@@ -32,6 +32,11 @@ export const historyZhCN = {
     yes: '是',
     no: '否',
     never: '永不过期',
+    reasons: {
+      user: '用户操作',
+      expired: '已过期',
+      exhausted: '额度已用尽',
+    },
     role: {
       common: '普通用户',
       admin: '管理员',
