@@ -237,3 +237,30 @@ test('a failed test is red, named and explained; a failed call is an error row i
   await page.setViewportSize({ width: 390, height: 844 });
   await shoot(page, 'channels-error-log-mobile');
 });
+
+test('the type picker finds a type by typing its name; an empty name is marked on its field', async () => {
+  const page = await openChannelsAsRoot();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByRole('button', { name: '添加渠道' }).click();
+  const panel = page.getByRole('dialog');
+  await panel.getByText('创建新的渠道').waitFor();
+  const type = panel.getByRole('combobox', { name: '类型' });
+  await expectAttribute(type, 'value', 'OpenAI');
+  await type.click();
+  await type.fill('Claude');
+  const options = page.getByRole('option');
+  await expectCount(options, 2);
+  await page.getByRole('option', { name: 'Anthropic Claude' }).waitFor();
+  await page.getByRole('option', { name: 'AWS Claude' }).waitFor();
+  await shoot(page, 'channels-type-search');
+  await page.getByRole('option', { name: 'Anthropic Claude' }).click();
+  await expectAttribute(type, 'value', 'Anthropic Claude');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await panel.getByRole('button', { name: '提交' }).click();
+  const name = panel.getByRole('textbox', { name: '名称', exact: true });
+  await expectAttribute(name, 'aria-invalid', 'true');
+  // Focused, so scrolled into view above the phone's fold.
+  await expectCount(panel.locator('input[data-field="name"]:focus'), 1);
+  await shoot(page, 'channels-empty-name-mobile');
+});

@@ -206,3 +206,52 @@ test('the channel page shows a test that auto-disables a channel as it happens',
   await stillSamePage(page);
   await shoot(page, 'history-channel-auto-disabled');
 });
+
+test("a token's history reads in words and follows a change made while it is open", async () => {
+  const page = await session.openPage({ viewport: { width: 1440, height: 900 } });
+  await signInAsRoot(page);
+  const tokenName = unique('words-');
+  const expires = Math.floor(Date.now() / 1000) + 30 * 86_400;
+  await api(page, 'post', '/api/token/', {
+    name: tokenName,
+    remain_quota: 500_000,
+    expired_time: expires,
+    unlimited_quota: false,
+  });
+  type Token = { id: number; name: string };
+  const tokens = await api<Token[] | { items: Token[] }>(page, 'get', '/api/token/?p=0&size=100');
+  const id = listOf(tokens).find((token) => token.name === tokenName)?.id;
+  if (id === undefined) throw new Error(`${tokenName} not found`);
+
+  await page.goto('/token');
+  await page.getByRole('button', { name: `${tokenName} 的历史` }).click();
+  const drawer = page.getByRole('dialog', { name: `令牌历史：${tokenName}` });
+  const created = drawer.getByTestId('history-item').filter({ hasText: '创建令牌' });
+  await expectCount(created, 1);
+  await expectText(created, new RegExp(`名称: ${tokenName}`));
+  await expectText(created, /过期时间: \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+  await expectText(created, /额度: \$1\.00/);
+  await expectText(created, /状态: 已启用/);
+  await expectText(created, /密钥: 已更改/);
+  const shown = (await drawer.textContent()) ?? '';
+  for (const raw of ['expired_time', 'unlimited_quota', 'test_time', '（空） → （空）'])
+    expect(shown).not.toContain(raw);
+
+  // Disabled elsewhere while the drawer is open: the new entry appears without reopening it.
+  await api(page, 'put', '/api/token/?status_only=true', { id, status: 2 });
+  const disabled = drawer.getByTestId('history-item').filter({ hasText: '令牌状态变更' });
+  await expectCount(disabled, 1);
+  await expectText(disabled, /状态: 已启用 → 已禁用/);
+  await shoot(page, 'history-token-words');
+
+  // English, at phone width.
+  await page.keyboard.press('Escape');
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: `History of ${tokenName}` }).click();
+  const english = page.getByRole('dialog', { name: `Token history: ${tokenName}` });
+  await expectText(english.getByTestId('history-item').first(), /Status: Enabled → Disabled/);
+  await expectText(english, /Expiry: \d{4}-\d{2}-\d{2}/);
+  await shoot(page, 'history-token-words-en-mobile');
+});

@@ -516,3 +516,34 @@ test('the layout checks see what they look for', async () => {
   expect(broken).toMatch(/unfilled/);
   expect(broken).toMatch(/light in dark mode: div/);
 });
+
+test('the token form marks an empty name on its field and brings it into view, at both widths', async () => {
+  for (const width of [1440, PHONE]) {
+    const page = await session.openPage({
+      viewport: { width, height: width === PHONE ? 844 : 900 },
+    });
+    await signInAsRoot(page);
+    await page.goto('/token');
+    await page.getByRole('button', { name: '添加令牌' }).click();
+    const form = page.getByTestId('token-form');
+    await form.waitFor();
+    // The submit button is at the bottom of a long drawer: the name field scrolls out of view.
+    await form.getByRole('button', { name: '提交' }).scrollIntoViewIfNeeded();
+    await form.getByRole('button', { name: '提交' }).click();
+    const name = form.getByRole('textbox', { name: '名称' });
+    await expectAttribute(name, 'aria-invalid', 'true');
+    await form.getByText('请输入令牌名称！').waitFor();
+    await poll(
+      async () => (await form.locator('input[data-field="name"]:focus').count()) === 1,
+      async () => 'the name field did not get the focus',
+    );
+    await poll(
+      async () => {
+        const box = await name.boundingBox();
+        return box !== null && box.y >= 0 && box.y + box.height <= (width === PHONE ? 844 : 900);
+      },
+      async () => `the name field is off-screen: ${JSON.stringify(await name.boundingBox())}`,
+    );
+    await shoot(page, `layout-token-empty-name-${width}`);
+  }
+});

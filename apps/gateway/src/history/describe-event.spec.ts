@@ -317,4 +317,18 @@ describe('history describers (given events → what changed)', () => {
       expect.arrayContaining([{ field: 'quota', before: null, after: 5_000_000 }]),
     );
   });
+
+  it('leaves out fields that go from empty to empty on creation', () => {
+    const { changes } = describeEvent(
+      'ChannelCreated',
+      {
+        channelId: 3,
+        config: { name: 'c', baseUrl: '', other: '', models: ['gpt-4o'], groups: [], tag: '' },
+        key: { hash: 'h' },
+        status: 1,
+      },
+      {},
+    );
+    expect(changes.map((change) => change.field)).toEqual(['name', 'models', 'status', 'key']);
+  });
 });

@@ -322,11 +322,21 @@ const EFFECTS: Readonly<Record<string, (d: Data) => EventEffect>> = {
   }),
 };
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** null, '', [] and {}: nothing, however it is stored ('' → [] on creation is no change). */
+const isBlank = (value: unknown): boolean =>
+  value === null ||
+  value === undefined ||
+  value === '' ||
+  (Array.isArray(value) && value.length === 0) ||
+  (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
+
+const same = (a: unknown, b: unknown): boolean =>
+  (isBlank(a) && isBlank(b)) || JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * "What changed" for one event, given the entity's fields before it: before → after per field,
- * secrets as "changed" only. Fields whose value did not change are left out.
+ * secrets as "changed" only. Fields whose value did not change (or went from empty to empty) are
+ * left out.
  */
 export function describeEvent(type: string, data: unknown, prior: FieldState): DescribedEvent {
   const effect = EFFECTS[type]?.(data && typeof data === 'object' ? (data as Data) : {}) ?? {};

@@ -21,7 +21,7 @@ export function useCompleteSignIn(): (user: LoginResultDto, destination: string)
       setSessionUser(user);
       notifySuccess(t('auth.loginSuccess'));
       if (user.default_password) {
-        openDefaultPasswordModal(() => void navigate('/setting?tab=personal'));
+        openDefaultPasswordModal(() => void navigate('/setting?tab=personal&dialog=password'));
       }
       void navigate(destination);
     },

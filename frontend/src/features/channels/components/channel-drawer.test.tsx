@@ -77,24 +77,32 @@ describe('add channel panel', () => {
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/channel'));
   });
 
-  it('asks for name and key, then at least one model, then valid mapping JSON', async () => {
+  it('asks for name and key, then at least one model, then valid mapping JSON, on each field', async () => {
     const { calls } = setup('/channel/add');
     const dialog = await panel();
+    const name = within(dialog).getByRole('textbox', { name: '名称' });
     await submit();
     expect(await screen.findByText('请填写渠道名称和渠道密钥！')).toBeInTheDocument();
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveFocus();
 
-    await fill(within(dialog).getByRole('textbox', { name: '名称' }), 'main');
+    await fill(name, 'main');
+    expect(name).not.toHaveAttribute('aria-invalid', 'true');
     await submit();
-    expect(await screen.findAllByText('请填写渠道名称和渠道密钥！')).toHaveLength(2);
+    const key = within(dialog).getByRole('textbox', { name: '密钥' });
+    expect(await within(dialog).findByText('请填写渠道名称和渠道密钥！')).toBeInTheDocument();
+    expect(key).toHaveAttribute('aria-invalid', 'true');
 
-    await fill(within(dialog).getByRole('textbox', { name: '密钥' }), 'sk-one');
+    await fill(key, 'sk-one');
     await submit();
     expect(await screen.findByText('请至少选择一个模型！')).toBeInTheDocument();
 
     await userEvent.click(within(dialog).getByRole('button', { name: '填入相关模型' }));
-    await fill(within(dialog).getByRole('textbox', { name: '模型重定向' }), '{not json');
+    const mapping = within(dialog).getByRole('textbox', { name: '模型重定向' });
+    await fill(mapping, '{not json');
     await submit();
     expect(await screen.findByText('模型映射必须是合法的 JSON 格式！')).toBeInTheDocument();
+    expect(mapping).toHaveAttribute('aria-invalid', 'true');
     expect(bodyOf(calls, 'POST')).toBeUndefined();
   });
 
@@ -171,9 +179,21 @@ describe('add channel panel', () => {
     });
 
     await userEvent.click(within(dialog).getByRole('combobox', { name: '类型' }));
-    await userEvent.click(await screen.findByRole('option', { name: '14 · Anthropic Claude' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Anthropic Claude' }));
     await userEvent.click(within(dialog).getByRole('button', { name: '获取模型列表' }));
     expect(await screen.findByText('仅支持 OpenAI 接口格式')).toBeInTheDocument();
+  });
+
+  it('finds a channel type by typing part of its name, listed without its number', async () => {
+    setup('/channel/add');
+    const dialog = await panel();
+    const type = within(dialog).getByRole('combobox', { name: '类型' });
+    await userEvent.clear(type);
+    await userEvent.type(type, 'claude');
+    const options = (await screen.findAllByRole('option')).map((option) => option.textContent);
+    expect(options).toEqual(['Anthropic Claude', 'AWS Claude']);
+    await userEvent.click(screen.getByRole('option', { name: 'Anthropic Claude' }));
+    expect(type).toHaveValue('Anthropic Claude');
   });
 
   it('says when the provider model list cannot be fetched', async () => {
@@ -191,17 +211,17 @@ describe('add channel panel', () => {
       await userEvent.click(within(dialog).getByRole('combobox', { name: '类型' }));
       await userEvent.click(await screen.findByRole('option', { name }));
     };
-    await chooseType('3 · Azure OpenAI');
+    await chooseType('Azure OpenAI');
     expect(within(dialog).getByRole('textbox', { name: '默认 API 版本' })).toHaveValue(
       '2023-06-01-preview',
     );
     expect(
       within(dialog).getByRole('textbox', { name: 'AZURE_OPENAI_ENDPOINT' }),
     ).toBeInTheDocument();
-    await chooseType('18 · Xunfei Spark');
+    await chooseType('Xunfei Spark');
     expect(within(dialog).getByRole('textbox', { name: '模型版本' })).toHaveValue('v2.1');
     expect(within(dialog).getByText(/密钥格式：APPID\|APISecret\|APIKey/)).toBeInTheDocument();
-    await chooseType('15 · Baidu');
+    await chooseType('Baidu');
     expect(within(dialog).getByText(/密钥格式：APIKey\|SecretKey/)).toBeInTheDocument();
 
     await fill(within(dialog).getByRole('textbox', { name: '名称' }), 'baidu');
@@ -209,7 +229,7 @@ describe('add channel panel', () => {
     await submit();
     expect(await screen.findByText('密钥格式不正确，应为：APIKey|SecretKey')).toBeInTheDocument();
 
-    await chooseType('41 · Vertex AI');
+    await chooseType('Vertex AI');
     expect(within(dialog).getByText(/整段作为一个密钥/)).toBeInTheDocument();
     await userEvent.click(within(dialog).getAllByRole('button', { name: '填入模板' })[0]!);
     expect(within(dialog).getByRole('textbox', { name: '部署地区' })).toHaveValue(
@@ -310,7 +330,7 @@ describe('edit channel panel', () => {
     const dialog = await panel();
     await within(dialog).findByDisplayValue('doubao');
     const type = within(dialog).getByRole('combobox', { name: '类型' });
-    expect(type).toHaveValue('45 · VolcEngine Ark (Doubao)');
+    expect(type).toHaveValue('VolcEngine Ark (Doubao)');
     expect(within(dialog).getByRole('textbox', { name: '代理地址' })).toHaveAttribute(
       'placeholder',
       '可选，默认为 https://ark.cn-beijing.volces.com，末尾的 / 会被去掉',
@@ -318,15 +338,13 @@ describe('edit channel panel', () => {
     expect(within(dialog).queryByText(/未知类型/)).toBeNull();
     // BaiduV2 is offered in the same list, with its own default address.
     await userEvent.click(type);
-    await userEvent.click(await screen.findByRole('option', { name: '46 · Baidu Qianfan V2' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Baidu Qianfan V2' }));
     expect(within(dialog).getByRole('textbox', { name: '代理地址' })).toHaveAttribute(
       'placeholder',
       '可选，默认为 https://qianfan.baidubce.com，末尾的 / 会被去掉',
     );
     await userEvent.click(type);
-    await userEvent.click(
-      await screen.findByRole('option', { name: '45 · VolcEngine Ark (Doubao)' }),
-    );
+    await userEvent.click(await screen.findByRole('option', { name: 'VolcEngine Ark (Doubao)' }));
 
     await submit();
     expect(await screen.findByText('渠道更新成功！')).toBeInTheDocument();

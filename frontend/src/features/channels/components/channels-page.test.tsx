@@ -345,6 +345,9 @@ describe('channel management: batch actions', () => {
     expect(callsTo(calls, 'DELETE', '/api/channel/disabled')).toHaveLength(1);
 
     await userEvent.click(screen.getByRole('button', { name: '修复数据库一致性' }));
+    const fixDialog = await screen.findByRole('dialog', { name: '修复数据库一致性' });
+    expect(callsTo(calls, 'POST', '/api/channel/fix')).toHaveLength(0);
+    await userEvent.click(within(fixDialog).getByRole('button', { name: '修复' }));
     expect(await screen.findByText('已修复 3 个通道！')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: '测试所有通道' }));

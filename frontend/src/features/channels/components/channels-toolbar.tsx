@@ -1,5 +1,6 @@
 import { Button, Group, Switch, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { confirmAction } from '@/components/confirm-action';
 import { confirmDelete } from '@/components/confirm-delete';
 import { notifyError } from '@/lib/notify';
 import {
@@ -71,6 +72,14 @@ function ChannelsBatchButtons({
       () => deleteDisabled.mutate(),
     );
 
+  const confirmFix = () =>
+    confirmAction({
+      title: t('channels.confirm.fixTitle'),
+      text: t('channels.confirm.fix'),
+      confirm: t('channels.confirm.fixConfirm'),
+      onConfirm: () => fix.mutate(),
+    });
+
   return (
     <Group gap="xs" wrap="wrap">
       <Button
@@ -91,13 +100,7 @@ function ChannelsBatchButtons({
       >
         {t('channels.batch.deleteDisabled')}
       </Button>
-      <Button
-        size="xs"
-        variant="light"
-        color="gray"
-        loading={fix.isPending}
-        onClick={() => fix.mutate()}
-      >
+      <Button size="xs" variant="light" color="gray" loading={fix.isPending} onClick={confirmFix}>
         {t('channels.batch.fix')}
       </Button>
       <Button

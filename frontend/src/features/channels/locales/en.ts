@@ -85,6 +85,9 @@ export const channelsEn: typeof channelsZhCN = {
       selected: '{{count}} selected',
     },
     confirm: {
+      fixTitle: 'Fix database consistency',
+      fix: "This rebuilds the routing data from every channel's current models, groups and status; requests may briefly find no channel while it runs. Continue?",
+      fixConfirm: 'Fix',
       deleteTitle: 'Delete channel',
       delete: 'Delete channel {{name}}? This cannot be undone.',
       deleteSelectedTitle: 'Delete selected channels',
@@ -116,6 +119,7 @@ export const channelsEn: typeof channelsZhCN = {
       addTitle: 'Create a channel',
       editTitle: 'Update the channel',
       type: 'Type',
+      typeNotFound: 'No type by that name',
       name: 'Name',
       namePlaceholder: 'Name the channel',
       baseUrl: 'Base URL',

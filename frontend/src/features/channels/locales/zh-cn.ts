@@ -83,6 +83,9 @@ export const channelsZhCN = {
       selected: '已选择 {{count}} 个',
     },
     confirm: {
+      fixTitle: '修复数据库一致性',
+      fix: '将按每个通道当前的模型、分组与状态重建路由数据，重建期间请求可能短暂选不到通道。确定要继续吗？',
+      fixConfirm: '修复',
       deleteTitle: '删除渠道',
       delete: '确定要删除渠道 {{name}} 吗？此操作不可撤销。',
       deleteSelectedTitle: '删除所选通道',
@@ -114,6 +117,7 @@ export const channelsZhCN = {
       addTitle: '创建新的渠道',
       editTitle: '更新渠道信息',
       type: '类型',
+      typeNotFound: '没有这个名称的类型',
       name: '名称',
       namePlaceholder: '请为渠道命名',
       baseUrl: '代理地址',

@@ -35,6 +35,7 @@ describe('channel form rules', () => {
     expect(validateChannelForm(baidu, 'create')).toEqual({
       message: 'channels.validation.keyFormat',
       format: 'APIKey|SecretKey',
+      field: 'key',
     });
     expect(validateChannelForm({ ...baidu, key: 'a|b\nc|d' }, 'create')).toBeNull();
     expect(validateChannelForm({ ...filled, type: 41, key: '{oops' }, 'create')?.message).toBe(

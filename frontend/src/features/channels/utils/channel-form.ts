@@ -105,6 +105,8 @@ function isJsonObjectOrEmpty(text: string): boolean {
 
 export interface FormProblem {
   message: ParseKeys;
+  /** The field the fault is about (shown on it). */
+  field: keyof ChannelFormValues;
   /** The expected key format, for the key-format message. */
   format?: string;
 }
@@ -116,27 +118,31 @@ export function validateChannelForm(
 ): FormProblem | null {
   const keys = splitChannelKeys(values.type, values.key);
   if (!values.name.trim() || (mode === 'create' && keys.length === 0)) {
-    return { message: 'channels.validation.nameAndKeyRequired' };
+    const field = values.name.trim() ? 'key' : 'name';
+    return { message: 'channels.validation.nameAndKeyRequired', field };
   }
   const info = channelTypeInfo(values.type);
   const badKey = keys.find((key) => !isValidChannelKey(values.type, key));
   if (badKey !== undefined) {
-    if (info?.jsonKey) return { message: 'channels.validation.keyJson' };
-    return { message: 'channels.validation.keyFormat', format: info?.keyFormat ?? 'api_key' };
+    if (info?.jsonKey) return { message: 'channels.validation.keyJson', field: 'key' };
+    const format = info?.keyFormat ?? 'api_key';
+    return { message: 'channels.validation.keyFormat', format, field: 'key' };
   }
-  if (values.models.length === 0) return { message: 'channels.validation.modelsRequired' };
+  if (values.models.length === 0)
+    return { message: 'channels.validation.modelsRequired', field: 'models' };
   if (!isJsonObjectOrEmpty(values.model_mapping)) {
-    return { message: 'channels.validation.modelMappingJson' };
+    return { message: 'channels.validation.modelMappingJson', field: 'model_mapping' };
   }
   if (!isJsonObjectOrEmpty(values.status_code_mapping)) {
-    return { message: 'channels.validation.statusCodeMappingJson' };
+    return { message: 'channels.validation.statusCodeMappingJson', field: 'status_code_mapping' };
   }
   if (!isJsonObjectOrEmpty(values.param_override)) {
-    return { message: 'channels.validation.paramOverrideJson' };
+    return { message: 'channels.validation.paramOverrideJson', field: 'param_override' };
   }
-  if (!isJsonObjectOrEmpty(values.setting)) return { message: 'channels.validation.settingJson' };
+  if (!isJsonObjectOrEmpty(values.setting))
+    return { message: 'channels.validation.settingJson', field: 'setting' };
   if (info?.other?.kind === 'region_json' && !isJsonObjectOrEmpty(values.other)) {
-    return { message: 'channels.validation.otherJson' };
+    return { message: 'channels.validation.otherJson', field: 'other' };
   }
   return null;
 }

@@ -56,7 +56,8 @@ const ACTOR_HISTORY_PATH = '/api/history';
 
 /**
  * History reads. Pages are 1-based (`p`), like the other `{items, total, page, page_size}` lists.
- * History only grows: the drawers refetch when opened again, not on every push.
+ * History only grows: a drawer refetches when opened again and on its subject's pushes
+ * (subject-history.tsx).
  */
 export const historyQueries = {
   all: ['history'] as const,

@@ -8,6 +8,7 @@ import { UsersPage } from '@/features/users';
 import { channelFixture, redemptionFixture, tokenFixture, userFixture } from '@/test/fixtures';
 import { fail, mockApi, ok, type RecordedCall } from '@/test/mock-api';
 import { ordinaryUser, renderWithProviders, rootUser } from '@/test/render';
+import { chooseRowMenu } from '@/test/row-menu';
 import { formatDateTime, parseDateTime } from '@/utils/date-time';
 import type { HistoryItem } from '../api/history.api';
 import { HistoryButton } from './history-button';
@@ -81,7 +82,7 @@ function setupUsers(extra: Record<string, (call: RecordedCall) => unknown> = {})
 
 async function openHistory(username: string) {
   const row = await screen.findByTestId(`user-row-${username}`);
-  await userEvent.click(within(row).getByRole('button', { name: `${username} 的历史` }));
+  await chooseRowMenu(row, '历史');
   return screen.findByRole('dialog', { name: `用户历史：${username}` });
 }
 
@@ -333,7 +334,8 @@ describe('history drawer', { timeout: 20_000 }, () => {
       'GET /api/user/self/groups': () => ok({}),
     });
     const first = renderWithProviders(<TokensPage />, { route: '/token', user: rootUser });
-    await userEvent.click(await screen.findByRole('button', { name: 'ci 的历史' }));
+    await userEvent.click(await screen.findByRole('button', { name: '更多操作' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: '历史' }));
     let drawer = await screen.findByRole('dialog', { name: '令牌历史：ci' });
     expect(await within(drawer).findByText('暂无历史记录')).toBeInTheDocument();
     await userEvent.click(within(drawer).getByRole('tab', { name: '余额回溯' }));
@@ -345,7 +347,8 @@ describe('history drawer', { timeout: 20_000 }, () => {
       route: '/redemption',
       user: rootUser,
     });
-    await userEvent.click(await screen.findByRole('button', { name: 'promo 的历史' }));
+    await userEvent.click(await screen.findByRole('button', { name: '更多操作' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: '历史' }));
     drawer = await screen.findByRole('dialog', { name: '兑换码历史：promo' });
     await within(drawer).findByText('暂无历史记录');
     // Codes have no balance-at view.

@@ -1,13 +1,14 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
-import { Role } from '@tollgate/contracts';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { useQuotaFormatter } from '@/features/status';
 import { formatDateTime } from '@/utils/date-time';
-import type { HistoryActor, HistoryChange, HistoryItem } from '../api/history.api';
+import type { HistoryActor, HistoryItem } from '../api/history.api';
 import { historyZhCN } from '../locales/zh-cn';
+import { roleKey } from '../utils/change-values';
+import { visibleChanges } from '../utils/visible-changes';
+import { ChangeLine } from './change-line';
 
-const { types: TYPES, fields: FIELDS, entity: ENTITIES } = historyZhCN.history;
+const { types: TYPES, entity: ENTITIES, reasons: REASONS } = historyZhCN.history;
 const has = <T extends object>(table: T, key: string): key is Extract<keyof T, string> =>
   Object.prototype.hasOwnProperty.call(table, key);
 
@@ -16,12 +17,6 @@ export function typeLabel(t: TFunction, type: string): string {
   return has(TYPES, type) ? t(`history.types.${type}`) : type;
 }
 
-function roleKey(role: number) {
-  if (role >= Role.Root) return 'root' as const;
-  if (role >= Role.Admin) return 'admin' as const;
-  if (role >= Role.Common) return 'common' as const;
-  return 'unknown' as const;
-}
 const ROLE_COLORS = { root: 'orange', admin: 'yellow', common: 'gray', unknown: 'red' } as const;
 
 function RoleBadge({ role }: { role: number }) {
@@ -64,64 +59,9 @@ export function ActorLabel({ actor }: { actor: HistoryActor }) {
   );
 }
 
-function useValueFormatter() {
-  const { t } = useTranslation();
-  const formatQuota = useQuotaFormatter();
-  return (field: string, value: unknown): string => {
-    if (value === undefined || value === null || value === '') return t('history.emptyValue');
-    if (typeof value === 'number' && /quota/i.test(field)) return formatQuota(value);
-    if (typeof value === 'number' && field === 'role') return t(`history.role.${roleKey(value)}`);
-    if (typeof value === 'boolean') return value ? t('history.yes') : t('history.no');
-    return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
-  };
-}
-
-/**
- * One field: "before → after"; only "changed" for a secret; a balance change the event records
- * as an amount only (a grant) as a signed amount.
- */
-export function ChangeLine({ change }: { change: HistoryChange }) {
-  const { t } = useTranslation();
-  const format = useValueFormatter();
-  const field = has(FIELDS, change.field) ? t(`history.fields.${change.field}`) : change.field;
-  const amountOnly =
-    change.before === null && change.after === null && typeof change.delta === 'number';
-  let body;
-  if (change.secret) {
-    body = (
-      <Text span fs="italic">
-        {t('history.changed')}
-      </Text>
-    );
-  } else if (amountOnly) {
-    const delta = change.delta ?? 0;
-    body = (
-      <Text span fw={500}>
-        {delta >= 0 ? '+' : '−'}
-        {format(change.field, Math.abs(delta))}
-      </Text>
-    );
-  } else {
-    body = (
-      <>
-        <Text span c="dimmed">
-          {format(change.field, change.before)}
-        </Text>
-        {' → '}
-        <Text span fw={500}>
-          {format(change.field, change.after)}
-        </Text>
-      </>
-    );
-  }
-  return (
-    <Text size="sm" data-testid="history-change" style={{ overflowWrap: 'anywhere' }}>
-      <Text span c="dimmed">
-        {field}:{' '}
-      </Text>
-      {body}
-    </Text>
-  );
+/** A reason the server records as a code (a token's status change) in words; free text as it is. */
+function reasonText(t: TFunction, reason: string): string {
+  return has(REASONS, reason) ? t(`history.reasons.${reason}`) : reason;
 }
 
 function entityText(t: TFunction, entity: HistoryItem['entity'] | undefined): string | null {
@@ -140,6 +80,7 @@ interface HistoryEntryProps {
 export function HistoryEntry({ item, showEntity = false }: HistoryEntryProps) {
   const { t } = useTranslation();
   const entity = showEntity ? entityText(t, item.entity) : null;
+  const changes = visibleChanges(item.changes);
   return (
     <Stack gap={4} data-testid="history-item">
       <Group gap="xs" justify="space-between" wrap="wrap">
@@ -158,16 +99,18 @@ export function HistoryEntry({ item, showEntity = false }: HistoryEntryProps) {
         </Text>
       </Group>
       <ActorLabel actor={item.actor} />
-      {item.changes.length === 0 ? (
+      {changes.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t('history.noChanges')}
         </Text>
       ) : (
-        item.changes.map((change, index) => <ChangeLine key={index} change={change} />)
+        changes.map((change, index) => (
+          <ChangeLine key={index} change={change} kind={item.entity?.kind} />
+        ))
       )}
       {item.reason && (
         <Text size="sm" c="dimmed">
-          {t('history.reason', { reason: item.reason })}
+          {t('history.reason', { reason: reasonText(t, item.reason) })}
         </Text>
       )}
       {(item.request_id || item.ip) && (

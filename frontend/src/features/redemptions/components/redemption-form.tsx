@@ -15,11 +15,11 @@ interface RedemptionFormProps {
 export function RedemptionForm(props: RedemptionFormProps) {
   const { t } = useTranslation();
   const formatQuota = useQuotaFormatter();
-  const { creating, values, set, submit, saving } = useRedemptionForm(props);
+  const { creating, values, set, errors, submit, saving } = useRedemptionForm(props);
   const quotaNumber = Number(values.quota);
 
   return (
-    <form onSubmit={submit} noValidate data-testid="redemption-form">
+    <form ref={errors.ref} onSubmit={submit} noValidate data-testid="redemption-form">
       <Stack>
         <TextInput
           label={t('redemptions.drawer.name')}
@@ -27,6 +27,7 @@ export function RedemptionForm(props: RedemptionFormProps) {
           withAsterisk={creating}
           value={values.name}
           onChange={(event) => set('name', event.currentTarget.value)}
+          {...errors.props('name')}
         />
         <NumberInput
           label={t('redemptions.drawer.quota')}
@@ -41,6 +42,7 @@ export function RedemptionForm(props: RedemptionFormProps) {
           allowNegative={false}
           value={values.quota}
           onChange={(value) => set('quota', value)}
+          {...errors.props('quota')}
         />
         {creating && (
           <NumberInput
@@ -52,6 +54,7 @@ export function RedemptionForm(props: RedemptionFormProps) {
             allowNegative={false}
             value={values.count}
             onChange={(value) => set('count', value)}
+            {...errors.props('count')}
           />
         )}
         <Group justify="flex-end">

@@ -100,14 +100,17 @@ describe('redemption page', { timeout: 20_000 }, () => {
     );
   });
 
-  it('creates with quota 100000 and count 1 by default; an empty name silently blocks', async () => {
+  it('creates with quota 100000 and count 1 by default; an empty name is marked on its field', async () => {
     const { calls } = setup();
     const form = await openAdd();
     expect(within(form).getByRole('textbox', { name: '额度' })).toHaveValue('100000');
     expect(within(form).getByRole('textbox', { name: '生成数量' })).toHaveValue('1');
     await userEvent.click(within(form).getByRole('button', { name: '提交' }));
     expect(sent(calls, 'POST')).toBeUndefined();
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    const name = within(form).getByRole('textbox', { name: '名称' });
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveAccessibleDescription('请输入兑换码名称！');
+    expect(name).toHaveFocus();
   });
 
   it('creates codes, then offers them as <name>.txt', async () => {

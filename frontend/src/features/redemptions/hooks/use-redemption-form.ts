@@ -1,7 +1,7 @@
 import type { RedemptionDto } from '@tollgate/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notifyError } from '@/lib/notify';
+import { useFieldErrors } from '@/hooks/use-field-errors';
 import {
   buildRedemptionRequest,
   emptyRedemptionForm,
@@ -17,7 +17,10 @@ interface RedemptionFormTarget {
   onCreated: (name: string, keys: string[]) => void;
 }
 
-/** The redemption form's values, and its submit: create a batch of codes or edit one. */
+/**
+ * The redemption form's values, and its submit: create a batch of codes or edit one; a fault is
+ * shown on its field.
+ */
 export function useRedemptionForm({ redemption, onDone, onCreated }: RedemptionFormTarget) {
   const { t } = useTranslation();
   const creating = redemption === undefined;
@@ -28,16 +31,16 @@ export function useRedemptionForm({ redemption, onDone, onCreated }: RedemptionF
       ? { name: redemption.name, quota: redemption.quota, count: 1 }
       : emptyRedemptionForm(),
   );
-  const set = <K extends keyof RedemptionFormValues>(name: K, value: RedemptionFormValues[K]) =>
+  const errors = useFieldErrors<keyof RedemptionFormValues>();
+  const set = <K extends keyof RedemptionFormValues>(name: K, value: RedemptionFormValues[K]) => {
+    errors.clear(name);
     setValues((current) => ({ ...current, [name]: value }));
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const result = buildRedemptionRequest(values, creating);
-    if (!result.ok) {
-      if (result.error) notifyError(t(result.error));
-      return;
-    }
+    if (!result.ok) return errors.show(result.field, t(result.error));
     const { request } = result;
     if (creating) {
       create.mutate(request, {
@@ -54,5 +57,6 @@ export function useRedemptionForm({ redemption, onDone, onCreated }: RedemptionF
     }
   };
 
-  return { creating, values, set, submit, saving: create.isPending || update.isPending };
+  const saving = create.isPending || update.isPending;
+  return { creating, values, set, errors, submit, saving };
 }

@@ -43,6 +43,7 @@ export const redemptionsEn: typeof redemptionsZhCN = {
     },
     badQuota: 'The quota must be a whole number above 0!',
     badCount: 'The count must be a whole number from 1 to 100!',
+    nameRequired: 'Please enter a name for the code!',
     nameTooLong: 'The code name is too long (20 characters at most)',
     created: 'Redemption codes created!',
     updated: 'Redemption code updated!',

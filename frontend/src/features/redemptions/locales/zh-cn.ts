@@ -42,6 +42,7 @@ export const redemptionsZhCN = {
     },
     badQuota: '额度必须是大于 0 的整数！',
     badCount: '生成数量必须是 1 到 100 之间的整数！',
+    nameRequired: '请输入兑换码名称！',
     nameTooLong: '兑换码名称过长，最多 20 个字符',
     created: '兑换码创建成功！',
     updated: '兑换码更新成功！',

@@ -21,26 +21,26 @@ export const emptyRedemptionForm = (): RedemptionFormValues => ({
 
 type Result =
   | { ok: true; request: CreateRedemptionRequest }
-  /** `error: null`: blocked without a message (an empty name). */
-  | { ok: false; error: ParseKeys | null };
+  | { ok: false; error: ParseKeys; field: keyof RedemptionFormValues };
 
 const toInteger = (value: number | string) =>
   typeof value === 'number' ? value : value.trim() === '' ? NaN : Number(value);
 
-/** Quota and count are parsed to integers; an empty name silently blocks the submit. */
+/** Quota and count are parsed to integers; the first fault names its field. */
 export function buildRedemptionRequest(values: RedemptionFormValues, creating: boolean): Result {
   const name = values.name.trim();
-  if (!name) return { ok: false, error: null };
+  if (!name) return { ok: false, error: 'redemptions.nameRequired', field: 'name' };
   if ([...name].length > REDEMPTION_NAME_MAX_LENGTH) {
-    return { ok: false, error: 'redemptions.nameTooLong' };
+    return { ok: false, error: 'redemptions.nameTooLong', field: 'name' };
   }
   const quota = toInteger(values.quota);
-  if (!Number.isInteger(quota) || quota <= 0) return { ok: false, error: 'redemptions.badQuota' };
+  if (!Number.isInteger(quota) || quota <= 0)
+    return { ok: false, error: 'redemptions.badQuota', field: 'quota' };
   const request: CreateRedemptionRequest = { name, quota };
   if (creating) {
     const count = toInteger(values.count);
     if (!Number.isInteger(count) || count < 1 || count > MAX_REDEMPTION_BATCH) {
-      return { ok: false, error: 'redemptions.badCount' };
+      return { ok: false, error: 'redemptions.badCount', field: 'count' };
     }
     request.count = count;
   }

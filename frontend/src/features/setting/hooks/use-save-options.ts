@@ -5,8 +5,11 @@ import { notifyError, notifyRequestError, notifySuccess } from '@/lib/notify';
 import { optionQueries, optionsApi } from '../api/options.api';
 import { saveOutcome, type OptionChange, type OptionKey } from '../utils/option-form';
 
-/** Query keys an option change makes stale: the shell's status and the home feature's pages. */
-const AFFECTED = [optionQueries.all, statusQueries.all, ['content']] as const;
+/**
+ * Query keys an option change makes stale: the shell's status, the home feature's pages and the
+ * settings history shown under the form.
+ */
+const AFFECTED = [optionQueries.all, statusQueries.all, ['content'], ['history']] as const;
 
 type ChangeList = readonly OptionChange[];
 

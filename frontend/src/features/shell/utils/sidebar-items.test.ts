@@ -41,8 +41,15 @@ describe('buildSidebarItems', () => {
     expect(keys({ role: Role.Root, status, now: ordinaryDay })).toContain('user');
   });
 
-  it('hides admin items when nobody is signed in', () => {
-    expect(keys({ role: undefined, status, now: ordinaryDay })).not.toContain('channel');
+  it('shows a visitor who is not signed in only the public pages', () => {
+    const visitor = keys({
+      role: undefined,
+      status: { ...status, enable_data_export: true, enable_drawing: true, enable_task: true },
+      now: ordinaryDay,
+    });
+    for (const key of ['channel', 'token', 'topup', 'log', 'setting', 'playground', 'detail'])
+      expect(visitor).not.toContain(key);
+    expect(visitor).toContain('pricing');
   });
 
   it('shows dashboard, drawing and tasks only when the status enables them', () => {

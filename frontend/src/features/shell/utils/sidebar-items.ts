@@ -43,23 +43,27 @@ function chatItem(status: SidebarContext['status']): SidebarItem | null {
   return status.chat_link ? link('chat', '/chat') : null;
 }
 
-/** The sidebar in order, each item with its visibility rule. */
+/**
+ * The sidebar in order, each item with its visibility rule. A visitor who is not signed in sees
+ * only the public pages (pricing, chat links): every other page would send them to the login.
+ */
 export function buildSidebarItems({ role, status, now }: SidebarContext): SidebarItem[] {
-  const admin = role !== undefined && isAdmin(role);
+  const signedIn = role !== undefined;
+  const admin = signedIn && isAdmin(role);
   const items: Array<SidebarItem | null | false> = [
-    link('playground', '/playground'),
+    signedIn && link('playground', '/playground'),
     link('pricing', '/pricing'),
     admin && link('channel', '/channel'),
     chatItem(status),
-    link('token', '/token'),
+    signedIn && link('token', '/token'),
     admin && link('redemption', '/redemption'),
-    link('topup', '/topup'),
+    signedIn && link('topup', '/topup'),
     admin && link('user', '/user'),
-    link('log', '/log'),
-    status.enable_data_export && link('detail', '/detail'),
-    status.enable_drawing && link('midjourney', '/midjourney'),
-    status.enable_task && link('task', '/task'),
-    link('setting', '/setting'),
+    signedIn && link('log', '/log'),
+    signedIn && status.enable_data_export && link('detail', '/detail'),
+    signedIn && status.enable_drawing && link('midjourney', '/midjourney'),
+    signedIn && status.enable_task && link('task', '/task'),
+    signedIn && link('setting', '/setting'),
     isNewYearSeason(now) && { key: 'newYear', label: { key: 'newYear' } },
   ];
   return items.filter((item): item is SidebarItem => Boolean(item));

@@ -15,12 +15,15 @@ export function BudgetFields({
   onPeriod,
   onPeriodQuota,
   testId,
+  quotaField,
 }: {
   period: BudgetPeriodName;
   periodQuota: number | string;
   onPeriod: (period: BudgetPeriodName) => void;
   onPeriodQuota: (quota: number | string) => void;
   testId: string;
+  /** The quota input's fault and marker (the shared form fault pattern), when the form has them. */
+  quotaField?: { error?: string; 'data-field': string };
 }) {
   const { t } = useTranslation();
   const formatQuota = useQuotaFormatter();
@@ -51,6 +54,7 @@ export function BudgetFields({
         disabled={!period}
         value={periodQuota}
         onChange={onPeriodQuota}
+        {...quotaField}
       />
     </SimpleGrid>
   );

@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { selfQueries } from '@/features/setting';
 import { useQuotaFormatter, useStatus } from '@/features/status';
 import { formatDateTime, nowSeconds } from '@/utils/date-time';
+import type { FieldErrors } from '@/hooks/use-field-errors';
 import type { SetTokenField } from '../hooks/use-token-form';
 import {
   COUNT_PRESETS,
@@ -30,6 +31,7 @@ import {
 interface SectionProps {
   values: TokenFormValues;
   set: SetTokenField;
+  errors: FieldErrors<keyof TokenFormValues>;
 }
 
 /** Quota units per dollar when the server's status does not give one. */
@@ -61,7 +63,7 @@ function PresetButtons({ presets, disabled }: { presets: Preset[]; disabled?: bo
 }
 
 /** The expiry as local date-time text ('' = never), with never / hour / day / month shortcuts. */
-export function ExpiryField({ values, set }: SectionProps) {
+export function ExpiryField({ values, set, errors }: SectionProps) {
   const { t } = useTranslation();
   const presets = EXPIRY_SHORTCUTS.map(({ key, seconds }) => ({
     key,
@@ -76,6 +78,7 @@ export function ExpiryField({ values, set }: SectionProps) {
         description={values.expiry.trim() ? undefined : t('tokens.neverExpires')}
         value={values.expiry}
         onChange={(event) => set('expiry', event.currentTarget.value)}
+        {...errors.props('expiry')}
       />
       <PresetButtons presets={presets} />
     </Stack>
@@ -83,7 +86,7 @@ export function ExpiryField({ values, set }: SectionProps) {
 }
 
 /** The remaining quota in units, dollar presets, and the unlimited switch that turns both off. */
-export function QuotaFields({ values, set }: SectionProps) {
+export function QuotaFields({ values, set, errors }: SectionProps) {
   const { t } = useTranslation();
   const { quota_per_unit } = useStatus();
   const formatQuota = useQuotaFormatter();
@@ -116,6 +119,7 @@ export function QuotaFields({ values, set }: SectionProps) {
           disabled={values.unlimited}
           value={values.remainQuota}
           onChange={(value) => set('remainQuota', value)}
+          {...errors.props('remainQuota')}
         />
         <PresetButtons presets={presets} disabled={values.unlimited} />
         <Switch
@@ -129,7 +133,7 @@ export function QuotaFields({ values, set }: SectionProps) {
 }
 
 /** How many tokens one create makes (creating only). */
-export function CountField({ values, set }: SectionProps) {
+export function CountField({ values, set, errors }: SectionProps) {
   const { t } = useTranslation();
   const presets = COUNT_PRESETS.map((count) => ({
     key: count,
@@ -148,6 +152,7 @@ export function CountField({ values, set }: SectionProps) {
         allowNegative={false}
         value={values.count}
         onChange={(value) => set('count', value)}
+        {...errors.props('count')}
       />
       <PresetButtons presets={presets} />
     </Stack>
@@ -217,7 +222,7 @@ export function GroupField({ values, set }: SectionProps) {
 const RATE_LIMIT_FIELDS = ['rpm', 'tpm', 'concurrency'] as const;
 
 /** Per-token requests per minute, tokens per minute and concurrent requests (0 = no limit). */
-export function RateLimitFields({ values, set }: SectionProps) {
+export function RateLimitFields({ values, set, errors }: SectionProps) {
   const { t } = useTranslation();
   return (
     <Stack gap={6}>
@@ -234,6 +239,7 @@ export function RateLimitFields({ values, set }: SectionProps) {
             allowNegative={false}
             value={values[field]}
             onChange={(value) => set(field, value)}
+            {...errors.props(field)}
           />
         ))}
       </SimpleGrid>

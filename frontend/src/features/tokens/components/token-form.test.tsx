@@ -40,11 +40,17 @@ const submit = () => userEvent.click(screen.getByRole('button', { name: '提交'
 const field = (label: string) => screen.getByRole('textbox', { name: label });
 
 describe('token form', { timeout: 20_000 }, () => {
-  it('requires a name on create', async () => {
+  it('requires a name on create: the fault is shown on the field, which gets the focus', async () => {
     const { calls } = setup();
     await submit();
     expect(await screen.findByText('请输入令牌名称！')).toBeInTheDocument();
+    expect(field('名称')).toHaveAttribute('aria-invalid', 'true');
+    expect(field('名称')).toHaveAccessibleDescription('请输入令牌名称！');
+    expect(field('名称')).toHaveFocus();
     expect(sent(calls, 'POST')).toBeUndefined();
+    // Typing clears it.
+    await userEvent.type(field('名称'), 'ci');
+    expect(field('名称')).not.toHaveAttribute('aria-invalid', 'true');
   });
 
   it('refuses an expiry that is not a date: 过期时间格式错误！', async () => {

@@ -24,11 +24,11 @@ interface TokenFormProps {
  */
 export function TokenForm({ token, onDone }: TokenFormProps) {
   const { t } = useTranslation();
-  const { values, set, submit, creating, pending } = useTokenForm(token, onDone);
-  const sections = { values, set };
+  const { values, set, errors, submit, creating, pending } = useTokenForm(token, onDone);
+  const sections = { values, set, errors };
 
   return (
-    <form onSubmit={submit} noValidate data-testid="token-form">
+    <form ref={errors.ref} onSubmit={submit} noValidate data-testid="token-form">
       <Stack>
         <TextInput
           label={t('tokens.drawer.name')}
@@ -36,6 +36,7 @@ export function TokenForm({ token, onDone }: TokenFormProps) {
           withAsterisk={creating}
           value={values.name}
           onChange={(event) => set('name', event.currentTarget.value)}
+          {...errors.props('name')}
         />
         <ExpiryField {...sections} />
         <QuotaFields {...sections} />
@@ -45,6 +46,7 @@ export function TokenForm({ token, onDone }: TokenFormProps) {
           periodQuota={values.periodQuota}
           onPeriod={(period) => set('period', period)}
           onPeriodQuota={(quota) => set('periodQuota', quota)}
+          quotaField={errors.props('periodQuota')}
         />
         {creating && <CountField {...sections} />}
         <Textarea

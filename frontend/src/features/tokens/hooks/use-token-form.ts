@@ -1,7 +1,7 @@
 import type { TokenDto } from '@tollgate/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notifyError } from '@/lib/notify';
+import { useFieldErrors } from '@/hooks/use-field-errors';
 import { nowSeconds } from '@/utils/date-time';
 import {
   buildTokenRequest,
@@ -18,8 +18,8 @@ export type SetTokenField = <K extends keyof TokenFormValues>(
 ) => void;
 
 /**
- * The token drawer's values and its submit: the values are checked (the first fault is shown as a
- * notice), then one request creates the batch or updates the token, and `onDone` closes the drawer.
+ * The token drawer's values and its submit: the values are checked (the first fault is shown on
+ * its field, scrolled into view), then one request creates the batch or updates the token, and `onDone` closes the drawer.
  */
 export function useTokenForm(token: TokenDto | undefined, onDone: () => void) {
   const { t } = useTranslation();
@@ -29,16 +29,26 @@ export function useTokenForm(token: TokenDto | undefined, onDone: () => void) {
   const [values, setValues] = useState<TokenFormValues>(() =>
     token ? tokenToForm(token) : emptyTokenForm(),
   );
-  const set: SetTokenField = (name, value) =>
+  const errors = useFieldErrors<keyof TokenFormValues>();
+  const set: SetTokenField = (name, value) => {
+    errors.clear(name);
     setValues((current) => ({ ...current, [name]: value }));
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const result = buildTokenRequest(values, nowSeconds(), creating);
-    if (!result.ok) return notifyError(t(result.error));
+    if (!result.ok) return errors.show(result.field, t(result.error));
     if (creating) create.mutate(result.request, { onSuccess: onDone });
     else update.mutate({ ...result.request, id: token.id }, { onSuccess: onDone });
   };
 
-  return { values, set, submit, creating, pending: create.isPending || update.isPending };
+  return {
+    values,
+    set,
+    errors,
+    submit,
+    creating,
+    pending: create.isPending || update.isPending,
+  };
 }

@@ -1,6 +1,7 @@
 import { Button, Group, Stack } from '@mantine/core';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FieldErrorsContext } from '@/hooks/field-errors-context';
 import { notifyError } from '@/lib/notify';
 import { useChannelFormState } from '../../hooks/use-channel-form-state';
 import {
@@ -22,40 +23,46 @@ interface ChannelFormProps {
   onCancel: () => void;
 }
 
-/** Every field of a channel; the form's rules are checked before anything is sent. */
+/**
+ * Every field of a channel; the form's rules are checked before anything is sent, the first fault
+ * shown on its field.
+ */
 export function ChannelForm({ channelId, initial, saving, onSubmit, onCancel }: ChannelFormProps) {
   const { t } = useTranslation();
   const mode = channelId === undefined ? 'create' : 'edit';
-  const { values, setValues, set } = useChannelFormState(initial);
+  const { values, setValues, set, errors } = useChannelFormState(initial);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (saving) return notifyError(t('channels.messages.duplicateSubmit'));
     const problem = validateChannelForm(values, mode);
-    if (problem) return notifyError(t(problem.message, { format: problem.format ?? '' }));
+    if (problem)
+      return errors.show(problem.field, t(problem.message, { format: problem.format ?? '' }));
     onSubmit(formToRequest(values));
   };
 
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <ChannelTargetFields
-          mode={mode}
-          values={values}
-          set={set}
-          onTypeChange={(type) => setValues((current) => withType(current, type))}
-        />
-        <ChannelModelFields channelId={channelId} mode={mode} values={values} set={set} />
-        <ChannelRoutingFields values={values} set={set} />
-        <Group justify="flex-end" mt="sm">
-          <Button variant="default" onClick={onCancel}>
-            {t('channels.form.cancel')}
-          </Button>
-          <Button type="submit" loading={saving}>
-            {t('channels.form.submit')}
-          </Button>
-        </Group>
-      </Stack>
+    <form ref={errors.ref} onSubmit={submit} noValidate>
+      <FieldErrorsContext value={errors}>
+        <Stack gap="sm">
+          <ChannelTargetFields
+            mode={mode}
+            values={values}
+            set={set}
+            onTypeChange={(type) => setValues((current) => withType(current, type))}
+          />
+          <ChannelModelFields channelId={channelId} mode={mode} values={values} set={set} />
+          <ChannelRoutingFields values={values} set={set} />
+          <Group justify="flex-end" mt="sm">
+            <Button variant="default" onClick={onCancel}>
+              {t('channels.form.cancel')}
+            </Button>
+            <Button type="submit" loading={saving}>
+              {t('channels.form.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </FieldErrorsContext>
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { useId } from 'react';
+import { useFieldError } from '@/hooks/field-errors-context';
 
 interface JsonFieldProps {
   label: string;
@@ -9,6 +10,8 @@ interface JsonFieldProps {
   /** Filled in by the template button beside the label. */
   template: string;
   templateLabel: string;
+  /** The form field it edits, for the form's faults. */
+  field: string;
 }
 
 /** A JSON text field with a "fill template" button beside its label (kept outside the label). */
@@ -19,8 +22,10 @@ export function JsonField({
   onChange,
   template,
   templateLabel,
+  field,
 }: JsonFieldProps) {
   const id = useId();
+  const fault = useFieldError(field);
   return (
     <Stack gap={4}>
       <Group justify="space-between" gap="xs" wrap="nowrap">
@@ -39,6 +44,7 @@ export function JsonField({
         spellCheck={false}
         value={value}
         onChange={(event) => onChange(event.currentTarget.value)}
+        {...fault}
       />
     </Stack>
   );

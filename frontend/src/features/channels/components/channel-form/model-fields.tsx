@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { groupQueries } from '@/features/users';
 import { notifyError } from '@/lib/notify';
+import { useFieldError } from '@/hooks/field-errors-context';
 import type { ChannelFormMode, SetChannelField } from '../../hooks/use-channel-form-state';
 import { useModelListActions } from '../../hooks/use-model-list-actions';
 import { addCustomModels, mergeModels, type ChannelFormValues } from '../../utils/channel-form';
@@ -22,6 +23,7 @@ export function ChannelModelFields({ channelId, mode, values, set }: ModelFields
   const { t } = useTranslation();
   const groups = useQuery(groupQueries.names());
   const actions = useModelListActions({ channelId, mode, values, set });
+  const modelsFault = useFieldError('models');
   const typeModels = CHANNEL_TYPE_MODELS[values.type] ?? [];
   const groupOptions = Array.from(new Set([...(groups.data ?? []), ...values.groups]));
   const modelOptions = mergeModels(
@@ -52,6 +54,7 @@ export function ChannelModelFields({ channelId, mode, values, set }: ModelFields
         clearable
         maxDropdownHeight={260}
         name="models"
+        {...modelsFault}
       />
       <Group gap="xs">
         <Button

@@ -2,6 +2,7 @@ import { TextInput } from '@mantine/core';
 import { VERTEX_REGION_TEMPLATE, type ChannelOtherKind } from '@tollgate/contracts';
 import type { ParseKeys } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useFieldError } from '@/hooks/field-errors-context';
 import type { SetChannelField } from '../../hooks/use-channel-form-state';
 import { JsonField } from './json-field';
 
@@ -40,6 +41,7 @@ interface OtherFieldProps {
 /** The type-specific `other` field: a version, an id, or Vertex's region JSON. */
 export function OtherField({ kind, value, set }: OtherFieldProps) {
   const { t } = useTranslation();
+  const fault = useFieldError('other');
   if (!kind) return null;
   const texts = OTHER_TEXTS[kind];
   const label = t(texts.label);
@@ -52,6 +54,7 @@ export function OtherField({ kind, value, set }: OtherFieldProps) {
         value={value}
         onChange={(next) => set('other', next)}
         template={VERTEX_REGION_TEMPLATE}
+        field="other"
         templateLabel={t('channels.form.fillTemplate')}
       />
     );
@@ -62,6 +65,7 @@ export function OtherField({ kind, value, set }: OtherFieldProps) {
       placeholder={placeholder}
       value={value}
       onChange={(event) => set('other', event.currentTarget.value)}
+      {...fault}
     />
   );
 }

@@ -5,6 +5,7 @@ import {
   STATUS_CODE_MAPPING_TEMPLATE,
 } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
+import { useFieldError } from '@/hooks/field-errors-context';
 import type { SetChannelField } from '../../hooks/use-channel-form-state';
 import type { ChannelFormValues } from '../../utils/channel-form';
 import { MIN_PRIORITY, MIN_WEIGHT } from '../../utils/channel-numbers';
@@ -18,6 +19,7 @@ interface RoutingFieldsProps {
 /** How the relay uses the channel: mappings, test model, tag, priority, weight, limits, auto-ban. */
 export function ChannelRoutingFields({ values, set }: RoutingFieldsProps) {
   const { t } = useTranslation();
+  const settingFault = useFieldError('setting');
   return (
     <>
       <JsonField
@@ -26,6 +28,7 @@ export function ChannelRoutingFields({ values, set }: RoutingFieldsProps) {
         value={values.model_mapping}
         onChange={(value) => set('model_mapping', value)}
         template={MODEL_MAPPING_TEMPLATE}
+        field="model_mapping"
         templateLabel={t('channels.form.fillTemplate')}
       />
       <JsonField
@@ -34,6 +37,7 @@ export function ChannelRoutingFields({ values, set }: RoutingFieldsProps) {
         value={values.status_code_mapping}
         onChange={(value) => set('status_code_mapping', value)}
         template={STATUS_CODE_MAPPING_TEMPLATE}
+        field="status_code_mapping"
         templateLabel={t('channels.form.fillTemplate')}
       />
       <JsonField
@@ -42,11 +46,13 @@ export function ChannelRoutingFields({ values, set }: RoutingFieldsProps) {
         value={values.param_override}
         onChange={(value) => set('param_override', value)}
         template={PARAM_OVERRIDE_TEMPLATE}
+        field="param_override"
         templateLabel={t('channels.form.fillTemplate')}
       />
       <ChannelNumberFields values={values} set={set} />
       <Textarea
         label={t('channels.form.setting')}
+        {...settingFault}
         placeholder={t('channels.form.settingPlaceholder')}
         autosize
         minRows={2}

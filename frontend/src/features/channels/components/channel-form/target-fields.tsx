@@ -8,6 +8,7 @@ import {
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSessionUser } from '@/features/auth';
+import { useFieldError } from '@/hooks/field-errors-context';
 import type { ChannelFormMode, SetChannelField } from '../../hooks/use-channel-form-state';
 import { channelTypeName } from '../../utils/channel-display';
 import type { ChannelFormValues } from '../../utils/channel-form';
@@ -30,6 +31,7 @@ export function ChannelTargetFields({ mode, values, set, onTypeChange }: TargetF
   const { t } = useTranslation();
   const info = channelTypeInfo(values.type);
   const baseUrl = baseUrlTexts(t, values.type, info);
+  const nameFault = useFieldError('name');
   return (
     <>
       <ChannelTypeSelect type={values.type} known={info !== undefined} onChange={onTypeChange} />
@@ -39,6 +41,7 @@ export function ChannelTargetFields({ mode, values, set, onTypeChange }: TargetF
         required
         value={values.name}
         onChange={(event) => set('name', event.currentTarget.value)}
+        {...nameFault}
       />
       <TextInput
         label={baseUrl.label}
@@ -90,12 +93,13 @@ function ChannelTypeSelect({ type, known, onChange }: TypeSelectProps) {
   const { t } = useTranslation();
   const options = CHANNEL_TYPE_TABLE.map((row) => ({
     value: String(row.value),
-    label: `${row.value} · ${row.name}`,
+    label: row.name,
   }));
+  // Only a type the table no longer lists shows its number: nothing else tells it apart.
   if (!known) {
     options.unshift({
       value: String(type),
-      label: `${type} · ${channelTypeName(type) ?? t('channels.unknownType')}`,
+      label: `${channelTypeName(type) ?? t('channels.unknownType')} (${type})`,
     });
   }
   return (
@@ -106,6 +110,7 @@ function ChannelTypeSelect({ type, known, onChange }: TypeSelectProps) {
       onChange={(value) => value && onChange(Number(value))}
       allowDeselect={false}
       searchable
+      nothingFoundMessage={t('channels.form.typeNotFound')}
     />
   );
 }
@@ -133,6 +138,7 @@ function ChannelKeyField({ mode, info, value, set }: KeyFieldProps) {
   ]
     .filter(Boolean)
     .join('；');
+  const keyFault = useFieldError('key');
   return (
     <Textarea
       label={t('channels.form.key')}
@@ -148,6 +154,7 @@ function ChannelKeyField({ mode, info, value, set }: KeyFieldProps) {
       spellCheck={false}
       value={value}
       onChange={(event) => set('key', event.currentTarget.value)}
+      {...keyFault}
     />
   );
 }
