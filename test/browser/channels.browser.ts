@@ -229,10 +229,13 @@ test('a failed test is red, named and explained; a failed call is an error row i
   expect(relayed.status()).toBe(502);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/log?type=5');
-  const errorRow = page.getByRole('row').filter({ hasText: 'ECONNREFUSED' }).first();
+  // The row names the channel and the type; its details (status, upstream message) fold out under it.
+  const errorRow = page.getByRole('row').filter({ hasText: name }).first();
   await errorRow.waitFor();
   await errorRow.getByText('错误', { exact: true }).waitFor();
-  await errorRow.getByText('状态码 502').waitFor();
+  await errorRow.getByRole('button', { name: '展开详情' }).click();
+  const details = page.locator('[data-testid^="log-detail-"]').filter({ hasText: 'ECONNREFUSED' });
+  await details.getByText('状态码 502').waitFor();
   await shoot(page, 'channels-error-log');
   await page.setViewportSize({ width: 390, height: 844 });
   await shoot(page, 'channels-error-log-mobile');

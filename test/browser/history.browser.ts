@@ -224,7 +224,7 @@ test("a token's history reads in words and follows a change made while it is ope
   if (id === undefined) throw new Error(`${tokenName} not found`);
 
   await page.goto('/token');
-  await page.getByRole('button', { name: `${tokenName} 的历史` }).click();
+  await chooseRowMenu(page, page.getByTestId(`token-row-${tokenName}`), '历史');
   const drawer = page.getByRole('dialog', { name: `令牌历史：${tokenName}` });
   const created = drawer.getByTestId('history-item').filter({ hasText: '创建令牌' });
   await expectCount(created, 1);
@@ -249,7 +249,9 @@ test("a token's history reads in words and follows a change made while it is ope
   await page.getByTestId('language-switch').click();
   await page.getByRole('menuitem', { name: 'English' }).click();
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.getByRole('button', { name: `History of ${tokenName}` }).click();
+  const card = page.getByTestId(`token-row-${tokenName}`);
+  await card.getByRole('button', { name: 'More actions' }).click();
+  await page.getByRole('menuitem', { name: 'History', exact: true }).click();
   const english = page.getByRole('dialog', { name: `Token history: ${tokenName}` });
   await expectText(english.getByTestId('history-item').first(), /Status: Enabled → Disabled/);
   await expectText(english, /Expiry: \d{4}-\d{2}-\d{2}/);

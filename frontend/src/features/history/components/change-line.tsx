@@ -58,7 +58,7 @@ export function ChangeLine({ change, kind }: { change: HistoryChange; kind?: His
   return (
     <Text size="sm" data-testid="history-change" style={{ overflowWrap: 'anywhere' }}>
       <Text span c="dimmed">
-        {labelKey ? t(labelKey) : change.field}:{' '}
+        {labelKey ? t(labelKey, { defaultValue: change.field }) : change.field}:{' '}
       </Text>
       <ChangeBody change={change} ctx={{ t, formatQuota, kind }} />
     </Text>

@@ -272,14 +272,17 @@ describe('history drawer', { timeout: 20_000 }, () => {
     expect(within(drawer).getByText('历史记录加载失败')).toBeInTheDocument();
   });
 
-  it('the settings history card lists option changes, secrets only as changed', async () => {
+  it('the settings history card lists option changes by their setting labels, secrets only as changed', async () => {
     mockApi({
       'GET /api/option/history': paged([
         item({
           time: 1_700_000_000,
           type: 'OptionChanged',
           entity: { kind: 'option', id: 0 },
-          changes: [{ field: 'SystemName', before: 'One API', after: 'Tollgate' }],
+          changes: [
+            { field: 'SystemName', before: 'One API', after: 'Tollgate' },
+            { field: 'SomeFutureOption', before: 'a', after: 'b' },
+          ],
         }),
         item({
           time: 1_699_999_000,
@@ -292,8 +295,10 @@ describe('history drawer', { timeout: 20_000 }, () => {
     renderWithProviders(<OptionsHistoryCard />, { user: rootUser });
     const card = screen.getByRole('region', { name: '设置变更历史' });
     const items = await within(card).findAllByTestId('history-item');
-    expect(items[0]).toHaveTextContent('SystemName: One API → Tollgate');
-    expect(items[1]).toHaveTextContent('SMTPToken: 已更改');
+    expect(items[0]).toHaveTextContent('系统名称: One API → Tollgate');
+    // An option the settings page does not label keeps its key.
+    expect(items[0]).toHaveTextContent('SomeFutureOption: a → b');
+    expect(items[1]).toHaveTextContent('SMTP 访问凭证: 已更改');
     expect(items[1]).toHaveTextContent('密钥设置修改');
   });
 

@@ -63,12 +63,17 @@ const FORM_LABELS: Partial<Record<HistoryEntityKind, Readonly<Record<string, Par
   },
 };
 
-/** The i18n key of a field's label, or null when none is known (the stored name is shown). */
+/**
+ * The i18n key of a field's label, or null when none is known (the stored name is shown). An
+ * option is labelled as the settings page labels it; an option the page does not show falls back
+ * to its key (the caller passes it as the default).
+ */
 export function fieldLabelKey(
   kind: HistoryEntityKind | undefined,
   field: string,
   historyFields: Readonly<Record<string, unknown>>,
 ): ParseKeys | null {
+  if (kind === 'option') return `options.labels.${field}` as ParseKeys;
   const form = kind ? FORM_LABELS[kind]?.[field] : undefined;
   if (form) return form;
   return Object.prototype.hasOwnProperty.call(historyFields, field)

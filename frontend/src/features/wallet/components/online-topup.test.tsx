@@ -162,7 +162,9 @@ describe('top-up orders', { timeout: 20_000 }, () => {
     const { calls } = setup();
     const row = await screen.findByTestId('topup-order-USR2NOabc123');
     expect(row).toHaveTextContent('支付宝');
-    expect(row).toHaveTextContent('36.50');
+    // Credited quota as money (2 500 000 units at 500 000 a dollar), paid in yuan.
+    expect(row).toHaveTextContent('$5.00');
+    expect(row).toHaveTextContent('¥36.50');
     expect(row).toHaveTextContent('待支付');
     expect(within(row).queryByRole('button')).not.toBeInTheDocument();
     expect(calls.some((call) => call.method === 'GET' && call.path === '/api/user/topup')).toBe(

@@ -3,6 +3,7 @@ import { modals } from '@mantine/modals';
 import { TOPUP_STATUSES, TopUpStatus, type TopUpOrderDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { StatusBadge } from '@/components/status-badge';
+import { useQuotaFormatter } from '@/features/status';
 import { formatDateTime } from '@/utils/date-time';
 import { useCompleteOrder } from '../hooks/use-complete-order';
 
@@ -16,6 +17,18 @@ const STATUS_COLORS: Record<string, string> = {
 const KNOWN_METHODS = ['alipay', 'wxpay', 'stripe'] as const;
 const known = (value: string): value is (typeof KNOWN_METHODS)[number] =>
   (KNOWN_METHODS as readonly string[]).includes(value);
+
+/** Epay charges in yuan; Stripe's currency is its price's, not known here, so no sign. */
+const YUAN_METHODS: readonly string[] = ['alipay', 'wxpay'];
+
+/** What the user paid, with cents and thousands separators (`¥1,234.50`). */
+function paid(order: TopUpOrderDto): string {
+  const amount = order.money.toLocaleString('en-US', {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+  return YUAN_METHODS.includes(order.payment_method) ? `¥${amount}` : amount;
+}
 
 /** Columns of the user's own list; an admin's adds the user and the actions. */
 const USER_COLUMNS = 6;
@@ -67,14 +80,15 @@ export function TopUpOrdersTable({ rows, admin, loaded }: TopUpOrdersTableProps)
 
 function OrderRow({ order, admin }: { order: TopUpOrderDto; admin: boolean }) {
   const { t } = useTranslation();
+  const formatQuota = useQuotaFormatter();
   const method = (value: string) => (known(value) ? t(`wallet.methods.${value}`) : value || '—');
   return (
     <Table.Tr data-testid={`topup-order-${order.trade_no}`}>
       <Table.Td>{order.trade_no}</Table.Td>
       {admin && <Table.Td>{order.user_id}</Table.Td>}
       <Table.Td>{method(order.payment_method)}</Table.Td>
-      <Table.Td>{order.amount}</Table.Td>
-      <Table.Td>{order.money.toFixed(2)}</Table.Td>
+      <Table.Td>{formatQuota(order.quota)}</Table.Td>
+      <Table.Td>{paid(order)}</Table.Td>
       <Table.Td>
         <StatusBadge color={STATUS_COLORS[order.status] ?? 'gray'}>
           {TOPUP_STATUSES.includes(order.status)

@@ -38,7 +38,7 @@ export const walletEn: typeof walletZhCN = {
       tradeNo: 'Trade number',
       user: 'User ID',
       method: 'Method',
-      amount: 'Amount',
+      amount: 'Credited',
       money: 'Paid',
       created: 'Created',
       actions: 'Actions',

@@ -37,7 +37,7 @@ export const walletZhCN = {
       tradeNo: '订单号',
       user: '用户 ID',
       method: '支付方式',
-      amount: '充值数量',
+      amount: '到账额度',
       money: '支付金额',
       created: '创建时间',
       actions: '操作',
