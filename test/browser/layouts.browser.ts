@@ -20,6 +20,10 @@ import {
 jest.setTimeout(300_000);
 
 const MODELS = ['gpt-4o-mini'];
+/** Listed by the channel but priced nowhere: the pricing page says so in every variant. */
+const UNPRICED_MODEL = 'layout-unpriced-model';
+/** Served only by a channel on a port nothing listens on: its call is the log's error row. */
+const FAILING_MODEL = 'gpt-3.5-turbo';
 const DESKTOP = 1440;
 const PHONE = 390;
 let upstream: MockUpstream;
@@ -37,14 +41,25 @@ type Lang = 'zh-CN' | 'en';
 type Text = Record<Lang, string>;
 const text = (zh: string, en: string): Text => ({ 'zh-CN': zh, en });
 
-/** A channel on the mock upstream, a token that used it, codes (one redeemed): every table has rows. */
+/**
+ * A channel on the mock upstream, a token that used it, codes (one redeemed): every table has rows.
+ * A dead channel's failed call and an unpriced model, so the error row and "no price set" are
+ * shown in every language, theme and width too.
+ */
 async function seed(page: Page): Promise<void> {
   await pageApi(page, 'post', '/api/channel/', {
     type: 1,
     name: unique('layout-channel-'),
     key: 'sk-layout',
     base_url: upstream.url,
-    models: MODELS.join(','),
+    models: [...MODELS, UNPRICED_MODEL].join(','),
+  });
+  await pageApi(page, 'post', '/api/channel/', {
+    type: 1,
+    name: unique('layout-dead-'),
+    key: 'sk-layout-dead',
+    base_url: 'http://127.0.0.1:9',
+    models: FAILING_MODEL,
   });
   const codes = await pageApi<string[]>(page, 'post', '/api/redemption/', {
     name: 'layout-code',
@@ -88,6 +103,11 @@ async function seed(page: Page): Promise<void> {
     },
     async () => `the relay did not serve the seeded token: ${last}`,
   );
+  const failed = await page.context().request.post('/v1/chat/completions', {
+    headers: { Authorization: `Bearer sk-${key}` },
+    data: { model: FAILING_MODEL, messages: [{ role: 'user', content: 'hello' }] },
+  });
+  if (failed.status() !== 502) throw new Error(`the dead channel answered ${failed.status()}`);
 }
 
 const expectValue = (locator: Locator, value: string) =>
@@ -141,7 +161,13 @@ const PAGES: PageCase[] = [
   {
     name: 'log',
     path: '/log',
-    ready: (p) => p.locator('[data-testid^="log-row-"]').first().waitFor(),
+    // The seed's calls: one served, one failed (its error row).
+    ready: (p, l) =>
+      p
+        .locator('[data-testid^="log-row-"]')
+        .getByText(text('错误', 'Error')[l], { exact: true })
+        .first()
+        .waitFor(),
     actions: (p, l) => [button(p, SEARCH[l])],
   },
   {
@@ -161,7 +187,14 @@ const PAGES: PageCase[] = [
     // The public pricing page (the seeded channel's model, priced in the default group).
     name: 'pricing',
     path: '/pricing',
-    ready: (p) => p.getByTestId('pricing-row-gpt-4o-mini').waitFor(),
+    ready: async (p, l) => {
+      await p.getByTestId('pricing-row-gpt-4o-mini').waitFor();
+      await p
+        .getByTestId(`pricing-row-${UNPRICED_MODEL}`)
+        .getByText(text('未配置价格', 'No price set')[l])
+        .first()
+        .waitFor();
+    },
     actions: (p) => [p.getByTestId('pricing-filter'), p.getByTestId('pricing-group')],
   },
   {
@@ -450,41 +483,48 @@ async function checkReachable(page: Page, label: string, actions: Locator[]): Pr
   return problems;
 }
 
-test('every new page in zh-CN and en, light and dark, at desktop and phone width', async () => {
+/** The data every variant shows, seeded once by the first. */
+let seeded: Promise<void> | undefined;
+const VARIANTS = [
+  ['zh-CN', 'light'],
+  ['zh-CN', 'dark'],
+  ['en', 'light'],
+  ['en', 'dark'],
+] as const;
+
+// One test per language and scheme: each stays well inside the timeout on a loaded machine.
+test.each(VARIANTS)('every page in %s, %s, at desktop and phone width', async (lang, scheme) => {
   const page = await session.openPage();
   await signInAsRoot(page);
-  await seed(page);
+  seeded ??= seed(page);
+  await seeded;
   const problems: string[] = [];
-  for (const lang of ['zh-CN', 'en'] as const) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.evaluate(
-        `localStorage.setItem('language', '${lang}'); localStorage.setItem('color-scheme', '${scheme}')`,
-      );
-      for (const width of [DESKTOP, PHONE]) {
-        await page.setViewportSize({ width, height: width > 600 ? 860 : 844 });
-        const where = `${lang} ${scheme} ${width}`;
-        for (const item of PAGES) {
-          await page.goto(item.path);
-          await item.ready(page, lang);
-          await expectAttribute(page.locator('html'), 'data-mantine-color-scheme', scheme);
-          await expectAttribute(page.locator('html'), 'lang', lang);
-          await shoot(page, `layout-${item.name}-${lang}-${scheme}-${width}`);
-          const label = `${item.path} (${where})`;
-          problems.push(...(await check(page, label, lang, width)));
-          problems.push(...(await checkReachable(page, label, item.actions(page, lang))));
-        }
-        for (const drawer of DRAWERS) {
-          await page.goto(drawer.path);
-          await button(page, drawer.open[lang]).click();
-          const dialog = page.getByRole('dialog', { name: drawer.title[lang] });
-          await dialog.waitFor();
-          await shoot(page, `layout-${drawer.name}-${lang}-${scheme}-${width}`);
-          const label = `${drawer.name} (${where})`;
-          problems.push(...(await check(page, label, lang, width)));
-          const submit = button(dialog, text('提交', 'Submit')[lang]);
-          problems.push(...(await checkReachable(page, label, [submit])));
-        }
-      }
+  await page.evaluate(
+    `localStorage.setItem('language', '${lang}'); localStorage.setItem('color-scheme', '${scheme}')`,
+  );
+  for (const width of [DESKTOP, PHONE]) {
+    await page.setViewportSize({ width, height: width > 600 ? 860 : 844 });
+    const where = `${lang} ${scheme} ${width}`;
+    for (const item of PAGES) {
+      await page.goto(item.path);
+      await item.ready(page, lang);
+      await expectAttribute(page.locator('html'), 'data-mantine-color-scheme', scheme);
+      await expectAttribute(page.locator('html'), 'lang', lang);
+      await shoot(page, `layout-${item.name}-${lang}-${scheme}-${width}`);
+      const label = `${item.path} (${where})`;
+      problems.push(...(await check(page, label, lang, width)));
+      problems.push(...(await checkReachable(page, label, item.actions(page, lang))));
+    }
+    for (const drawer of DRAWERS) {
+      await page.goto(drawer.path);
+      await button(page, drawer.open[lang]).click();
+      const dialog = page.getByRole('dialog', { name: drawer.title[lang] });
+      await dialog.waitFor();
+      await shoot(page, `layout-${drawer.name}-${lang}-${scheme}-${width}`);
+      const label = `${drawer.name} (${where})`;
+      problems.push(...(await check(page, label, lang, width)));
+      const submit = button(dialog, text('提交', 'Submit')[lang]);
+      problems.push(...(await checkReachable(page, label, [submit])));
     }
   }
   expect(problems).toEqual([]);

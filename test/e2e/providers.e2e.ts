@@ -7,7 +7,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
-import { MockUpstream } from '@tollgate/testing/mock-upstream';
+import { MOCK_THOUGHT, MockUpstream } from '@tollgate/testing/mock-upstream';
 import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
 import { waitUntil } from '../support/e2e-helpers';
 import {
@@ -323,6 +323,101 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
         .slice(before)
         .map((r) => r.quota),
     ).toEqual([formula(CLAUDE, 12, 2), formula(CLAUDE, 12, 2)]);
+  });
+
+  it('reasoning both ways: reasoning_effort to Anthropic as thinking, Claude Code thinking to OpenAI and Gemini', async () => {
+    const sdk = relaySdk(t.url, key);
+    upstream.setDefaults({
+      content: 'Blue',
+      chunks: 1,
+      usage: { prompt_tokens: 9, completion_tokens: 5 },
+    });
+    const before = receipts().length;
+    // openai SDK → Anthropic: thinking with a budget below max_tokens (the mock refuses any other).
+    const chat = await sdk.chat.completions.create({
+      model: CLAUDE,
+      messages: [{ role: 'user', content: 'Why is the sky blue?' }],
+      max_tokens: 4000,
+      reasoning_effort: 'high',
+      temperature: 0.2,
+    });
+    const sent = upstream.lastRequest()!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({
+      max_tokens: 4000,
+      thinking: { type: 'enabled', budget_tokens: 3200 },
+    });
+    expect(sent).not.toHaveProperty('temperature');
+    const message = chat.choices[0]!.message as {
+      content: string | null;
+      reasoning_content?: string;
+    };
+    expect(message).toMatchObject({ content: 'Blue', reasoning_content: MOCK_THOUGHT });
+    const stream = await sdk.chat.completions.create({
+      model: CLAUDE,
+      messages: [{ role: 'user', content: 'Why is the sky blue?' }],
+      max_tokens: 4000,
+      reasoning_effort: 'low',
+      stream: true,
+    });
+    let reasoning = '';
+    let text = '';
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as
+        { content?: string; reasoning_content?: string } | undefined;
+      reasoning += delta?.reasoning_content ?? '';
+      text += delta?.content ?? '';
+    }
+    expect({ reasoning, text }).toEqual({ reasoning: MOCK_THOUGHT, text: 'Blue' });
+    expect(upstream.lastRequest()!.body).toMatchObject({ thinking: { budget_tokens: 1024 } });
+    await waitUntil(() => receipts().length >= before + 2, 'two receipts');
+    expect(
+      receipts()
+        .slice(before)
+        .map((r) => r.quota),
+    ).toEqual([formula(CLAUDE, 9, 5), formula(CLAUDE, 9, 5)]);
+
+    // Claude-Code-shaped Messages with thinking → an OpenAI and a Gemini channel.
+    const claudeCode = (model: string) =>
+      anthropic.messages.create({
+        model,
+        // Under the SDK's 21,333 limit for a call that is not streamed.
+        max_tokens: 16_000,
+        thinking: { type: 'enabled', budget_tokens: 10_000 },
+        messages: [{ role: 'user', content: 'Plan the refactor.' }],
+      });
+    upstream.reset();
+    await claudeCode('gpt-4o-mini');
+    expect(upstream.lastRequest()!.body).toMatchObject({ reasoning_effort: 'high' });
+    upstream.reset();
+    await claudeCode('gemini-2.0-flash');
+    expect(upstream.lastRequest()!.body).toMatchObject({
+      generationConfig: { thinkingConfig: { thinkingBudget: 24_576, includeThoughts: true } },
+    });
+
+    // A converted thought (no signature) replayed to the Anthropic channel is dropped, not refused.
+    upstream.reset();
+    const replayed = await anthropic.messages.create({
+      model: CLAUDE,
+      max_tokens: 64,
+      messages: [
+        { role: 'user', content: 'Plan the refactor.' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'converted reasoning', signature: '' },
+            { type: 'text', text: 'Step one.' },
+          ],
+        },
+        { role: 'user', content: 'Go on.' },
+      ],
+    });
+    expect(replayed.content).toEqual([{ type: 'text', text: expect.any(String) }]);
+    const replay = JSON.stringify(upstream.lastRequest()!.body);
+    expect(replay).toContain('Step one.');
+    expect(replay).not.toContain('converted reasoning');
+    // Every call above billed once: two chats, two Claude Code calls, the replay.
+    await waitUntil(() => receipts().length >= before + 5, 'five receipts');
+    expect(receipts().slice(before)).toHaveLength(5);
   });
 
   it('openai SDK → Bedrock (SigV4, event stream), Ollama (NDJSON) and Cohere channels', async () => {

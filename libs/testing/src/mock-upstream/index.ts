@@ -1,3 +1,4 @@
 export * from './mock-behavior';
 export * from './mock-upstream';
 export * from './multipart';
+export { MOCK_THOUGHT } from './wires/anthropic-messages';

@@ -11,6 +11,7 @@ import {
 } from './anthropic-settings';
 import { openAiResponseOfAnthropic } from './anthropic-response';
 import { AnthropicStreamConverter } from './anthropic-stream';
+import { withoutUnsignedThinking } from './anthropic-thinking';
 
 /** The API version every request states (the Messages API's only stable one). */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -40,7 +41,9 @@ function nativeBody(
   ctx: RequestContext | undefined,
 ): JsonObject {
   const claude = ctx?.settings?.claude;
-  let out: JsonObject = body.model === upstreamModel ? body : { ...body, model: upstreamModel };
+  let out: JsonObject = withoutUnsignedThinking(
+    body.model === upstreamModel ? body : { ...body, model: upstreamModel },
+  );
   if (!claude) return out;
   if (typeof out.max_tokens !== 'number' || out.max_tokens <= 0) {
     out = { ...out, max_tokens: claudeDefaultMaxTokens(claude, upstreamModel) };

@@ -14,6 +14,7 @@ import {
   text,
 } from '../json-parts';
 import { CLAUDE_DEFAULT_MAX_TOKENS } from '../provider-settings';
+import { effortOfThinking, withEffortThinking } from './anthropic-thinking';
 
 /** OpenAI image_url / text parts as Anthropic content blocks. */
 function blocksOfContent(content: unknown): JsonObject[] {
@@ -54,11 +55,15 @@ function toolChoice(choice: unknown, parallel: unknown): JsonObject | undefined 
   return parallel === false ? { type: 'auto', ...noParallel } : undefined;
 }
 
-/** An OpenAI chat body as the Messages request for `model` (`defaultMaxTokens` without one). */
+/**
+ * An OpenAI chat body as the Messages request for `model` (`defaultMaxTokens` without one), its
+ * `reasoning_effort` as thinking (`thinkingBudgetRatio`: the share of max_tokens it may take).
+ */
 export function anthropicRequestOf(
   openai: JsonObject,
   model: string,
   defaultMaxTokens = CLAUDE_DEFAULT_MAX_TOKENS,
+  thinkingBudgetRatio?: number,
 ): JsonObject {
   const system: JsonObject[] = [];
   const messages: JsonObject[] = [];
@@ -113,7 +118,7 @@ export function anthropicRequestOf(
         input_schema: isObject(fn.parameters) ? fn.parameters : { type: 'object', properties: {} },
       });
     });
-  return defined({
+  const body = defined({
     model,
     max_tokens: max ?? defaultMaxTokens,
     system: system.length > 0 ? system : undefined,
@@ -132,6 +137,7 @@ export function anthropicRequestOf(
     // Not OpenAI's, but clients that know they reach Claude send it: passed on as it came.
     thinking: isObject(openai.thinking) ? openai.thinking : undefined,
   });
+  return withEffortThinking(body, openai.reasoning_effort, thinkingBudgetRatio);
 }
 
 /** Anthropic content blocks as OpenAI content parts (text and images). */
@@ -182,6 +188,7 @@ export function openAiRequestOfAnthropic(body: JsonObject): JsonObject | string 
     tools: tools.length > 0 ? tools : undefined,
     tool_choice: tools.length > 0 ? openAiToolChoiceOf(choice) : undefined,
     parallel_tool_calls: choice?.disable_parallel_tool_use === true ? false : undefined,
+    reasoning_effort: effortOfThinking(body.thinking, body.output_config),
     user:
       isObject(body.metadata) && typeof body.metadata.user_id === 'string'
         ? body.metadata.user_id

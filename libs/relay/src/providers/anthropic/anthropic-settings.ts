@@ -6,12 +6,9 @@
 import type { JsonObject } from '../../openai/request-body';
 import { CLAUDE_DEFAULT_MAX_TOKENS, type ClaudeSettings } from '../provider-settings';
 import { anthropicRequestOf } from './anthropic-request';
+import { takesAdaptiveThinkingOnly, THINKING_MIN_MAX_TOKENS } from './anthropic-thinking';
 
 const THINKING_SUFFIX = '-thinking';
-/** Anthropic refuses a budget under 1024; new-api raises max_tokens to 1280 first. */
-const THINKING_MIN_MAX_TOKENS = 1280;
-/** Models that refuse `thinking.type: enabled` and take adaptive thinking at an effort instead. */
-const ADAPTIVE_ONLY = ['claude-opus-4-7', 'claude-opus-4-8'];
 
 /** The max_tokens a request without one gets for `model` (the upstream model, before any cut). */
 export function claudeDefaultMaxTokens(claude: ClaudeSettings, model: string): number {
@@ -31,7 +28,7 @@ export function withThinkingAdapter(body: JsonObject, claude: ClaudeSettings): J
   const base = model.slice(0, -THINKING_SUFFIX.length);
   const out: JsonObject = { ...body, model: base };
   if (body.thinking !== undefined && body.thinking !== null) return out;
-  if (ADAPTIVE_ONLY.some((prefix) => base.startsWith(prefix))) {
+  if (takesAdaptiveThinkingOnly(base)) {
     out.thinking = { type: 'adaptive', display: 'summarized' };
     out.output_config = { effort: 'high' };
     delete out.temperature;
@@ -59,7 +56,12 @@ export function claudeMessagesBody(
   claude: ClaudeSettings | undefined,
 ): JsonObject {
   const maxTokens = claude ? claudeDefaultMaxTokens(claude, upstreamModel) : undefined;
-  const body = anthropicRequestOf({ ...openai, stream }, upstreamModel, maxTokens);
+  const body = anthropicRequestOf(
+    { ...openai, stream },
+    upstreamModel,
+    maxTokens,
+    claude?.thinkingBudgetRatio,
+  );
   return claude ? withThinkingAdapter(body, claude) : body;
 }
 

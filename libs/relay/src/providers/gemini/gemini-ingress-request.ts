@@ -6,24 +6,13 @@
 import type { IngressRoute } from '../ingress-codec';
 import type { JsonObject } from '../../openai/request-body';
 import { defined, isObject, numberOf, objectOf, objects, stringOf } from '../json-parts';
+import { effortOfBudget } from '../reasoning-effort';
 
 /** `obj.fieldName`, or `obj.field_name` as the snake_case spelling. */
 function field(obj: JsonObject | undefined, camel: string): unknown {
   if (!obj) return undefined;
   return obj[camel] ?? obj[camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
 }
-
-/** A thinking budget as reasoning_effort, the inverse of the adaptor's levels. */
-const effortOfBudget = (budget: number): string | undefined =>
-  budget === 0
-    ? 'none'
-    : budget < 0
-      ? undefined // dynamic: the upstream's default
-      : budget <= 1024
-        ? 'low'
-        : budget <= 8192
-          ? 'medium'
-          : 'high';
 
 export function geminiToOpenAi(body: JsonObject, route: IngressRoute): JsonObject | string {
   const model = route.model ?? stringOf(body.model)?.replace(/^models\//, '');

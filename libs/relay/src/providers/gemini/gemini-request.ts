@@ -12,22 +12,10 @@ import {
   parseObject,
   stringOf,
 } from '../json-parts';
+import { budgetOfEffort } from '../reasoning-effort';
 
 /** Google's documented placeholder for a function call whose real signature was lost. */
 export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
-
-/**
- * reasoning_effort as a thinking budget, the levels Google's own OpenAI-compatible endpoint uses
- * (low 1K, medium 8K, high 24K, none 0). `minimal` is undocumented there: it gets the low budget.
- */
-const THINKING_BUDGET: Readonly<Record<string, number>> = {
-  none: 0,
-  minimal: 1024,
-  low: 1024,
-  medium: 8192,
-  high: 24576,
-  xhigh: 24576,
-};
 
 /** The types guessed from a URL's extension for `fileData` (Gemini reads them from the URI). */
 const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
@@ -209,8 +197,7 @@ function toolConfig(choice: unknown): JsonObject | undefined {
 
 function generationConfig(openai: JsonObject): JsonObject | undefined {
   const stop = openai.stop;
-  const effort = stringOf(openai.reasoning_effort);
-  const budget = effort === undefined ? undefined : THINKING_BUDGET[effort];
+  const budget = budgetOfEffort(openai.reasoning_effort);
   const format = objectOf(openai.response_format);
   const schema = objectOf(objectOf(format?.json_schema)?.schema);
   const json = format?.type === 'json_object' || format?.type === 'json_schema';

@@ -20,13 +20,28 @@ export function anthropicUsage(behavior: MockBehavior) {
   };
 }
 
+/** The reasoning the mock answers with when a request enables thinking. */
+export const MOCK_THOUGHT = 'Thinking it through first.';
+
+/** Whether the request asks for thinking (enabled with a budget, or adaptive). */
+function thinks(call: WireCall): boolean {
+  const thinking = call.body.thinking as { type?: unknown } | undefined;
+  return thinking?.type === 'enabled' || thinking?.type === 'adaptive';
+}
+
+/** The signature Anthropic would put on the mock's thinking block (opaque to clients). */
+const signatureOf = (id: string) => `mock-signature-${id}`;
+
 export function anthropicMessage(call: WireCall, id: string) {
+  const thought = thinks(call)
+    ? [{ type: 'thinking', thinking: MOCK_THOUGHT, signature: signatureOf(id) }]
+    : [];
   return {
     id,
     type: 'message',
     role: 'assistant',
     model: call.model,
-    content: [{ type: 'text', text: pieces(call.behavior).join('') }],
+    content: [...thought, { type: 'text', text: pieces(call.behavior).join('') }],
     stop_reason: 'end_turn',
     stop_sequence: null,
     usage: anthropicUsage(call.behavior),
@@ -40,9 +55,31 @@ export interface AnthropicEvents {
   readonly tail: Array<Record<string, unknown>>;
 }
 
-/** The documented event sequence of a streamed text answer. */
+/** The documented event sequence of a streamed text answer (its thought first, when asked). */
 export function anthropicStreamEvents(call: WireCall, id: string): AnthropicEvents {
   const usage = anthropicUsage(call.behavior);
+  // With thinking, block 0 is the thought (its text, then its signature) and the answer is block 1.
+  const thought = thinks(call)
+    ? [
+        {
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'thinking', thinking: '', signature: '' },
+        },
+        {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'thinking_delta', thinking: MOCK_THOUGHT },
+        },
+        {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'signature_delta', signature: signatureOf(id) },
+        },
+        { type: 'content_block_stop', index: 0 },
+      ]
+    : [];
+  const text = thought.length > 0 ? 1 : 0;
   return {
     head: [
       {
@@ -58,15 +95,16 @@ export function anthropicStreamEvents(call: WireCall, id: string): AnthropicEven
           usage: { ...usage, output_tokens: Math.min(1, usage.output_tokens) },
         },
       },
-      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      ...thought,
+      { type: 'content_block_start', index: text, content_block: { type: 'text', text: '' } },
     ],
-    frames: pieces(call.behavior).map((text) => ({
+    frames: pieces(call.behavior).map((piece) => ({
       type: 'content_block_delta',
-      index: 0,
-      delta: { type: 'text_delta', text },
+      index: text,
+      delta: { type: 'text_delta', text: piece },
     })),
     tail: [
-      { type: 'content_block_stop', index: 0 },
+      { type: 'content_block_stop', index: text },
       {
         type: 'message_delta',
         delta: { stop_reason: 'end_turn', stop_sequence: null },

@@ -8,7 +8,46 @@ import { sendJson } from '../mock-kit';
 import { anthropicMessage, writeAnthropicSse } from './anthropic-messages';
 import type { ProviderWire, WireCall, WireFailure } from './provider-wire';
 
+type Body = Record<string, unknown>;
+
+/** What Anthropic refuses of a request's thinking, in its words; undefined when it is valid. */
+export function thinkingFault(body: Body): string | undefined {
+  const thinking = body.thinking as Body | undefined;
+  if (thinking?.type === 'enabled') {
+    const budget = thinking.budget_tokens;
+    if (typeof budget !== 'number' || budget < 1024)
+      return 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024';
+    if (typeof body.max_tokens !== 'number' || budget >= body.max_tokens)
+      return '`max_tokens` must be greater than `thinking.budget_tokens`';
+  }
+  if (thinking?.type === 'enabled' || thinking?.type === 'adaptive') {
+    if (body.temperature !== undefined && body.temperature !== 1)
+      return '`temperature` may only be set to 1 when thinking is enabled';
+    if (body.top_k !== undefined) return '`top_k` is not supported when thinking is enabled';
+    const choice = (body.tool_choice as Body | undefined)?.type;
+    if (choice === 'any' || choice === 'tool')
+      return 'Thinking may not be enabled when tool_choice forces tool use.';
+  }
+  const messages = Array.isArray(body.messages) ? (body.messages as Body[]) : [];
+  for (const [m, message] of messages.entries()) {
+    if (!Array.isArray(message.content)) continue;
+    for (const [c, block] of (message.content as Body[]).entries()) {
+      if (
+        block.type === 'thinking' &&
+        (typeof block.signature !== 'string' || block.signature === '')
+      )
+        return `messages.${m}.content.${c}: Invalid \`signature\` in \`thinking\` block`;
+    }
+  }
+  return undefined;
+}
+
 function answer(call: WireCall): void | Promise<void> {
+  const fault = thinkingFault(call.body);
+  if (fault) {
+    const refused = error(400, fault);
+    return sendJson(call.res, refused.status, refused.body);
+  }
   const id = `msg_mock_${call.id}`;
   if (call.body.stream !== true) return sendJson(call.res, 200, anthropicMessage(call, id));
   return writeAnthropicSse(call, id);
