@@ -1,6 +1,8 @@
 import type { JsonObject } from '../../openai/request-body';
+import { geminiChatBody } from '../gemini/gemini-request';
 import { ANTHROPIC_ADAPTOR } from './anthropic-adaptor';
 import { ANTHROPIC_INGRESS } from './anthropic-ingress';
+import { openAiRequestOfAnthropic } from './anthropic-request';
 
 const ctx = { id: 'chatcmpl-abc', model: 'claude-sonnet-4', created: 1_700_000_000 };
 
@@ -289,5 +291,34 @@ describe('Anthropic ingress: OpenAI answers → Messages answers', () => {
       'api_error',
       'api_error',
     ]);
+  });
+});
+
+describe("an Anthropic client's failed tool result", () => {
+  it('reaches the OpenAI hub (and so Gemini) as a tool message that says it failed', () => {
+    const hub = openAiRequestOfAnthropic({
+      model: 'm',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'weather?' },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'tu_1', name: 'weather', input: {} }],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'tu_1', content: 'timeout', is_error: true },
+          ],
+        },
+      ],
+    }) as JsonObject;
+    expect((hub.messages as JsonObject[])[2]).toEqual({
+      role: 'tool',
+      tool_call_id: 'tu_1',
+      content: 'Error: timeout',
+    });
+    const gemini = JSON.stringify(geminiChatBody(hub, 'gemini-2.5-pro'));
+    expect(gemini).toContain('Error: timeout');
   });
 });

@@ -229,15 +229,20 @@ function openAiMessagesOf(body: JsonObject): JsonObject[] {
   return messages;
 }
 
+/** How a failed tool result (`is_error: true`) reads on a wire without the flag. */
+export const TOOL_ERROR_PREFIX = 'Error: ';
+
 /** Tool results first: each is its own OpenAI tool message, answering the assistant's call. */
 function openAiUserMessagesOf(message: JsonObject, blocks: JsonObject[] | undefined): JsonObject[] {
   const messages: JsonObject[] = [];
   for (const block of blocks ?? []) {
     if (block.type === 'tool_result') {
+      const result = toolResultText(block.content);
       messages.push({
         role: 'tool',
         tool_call_id: text(block.tool_use_id),
-        content: toolResultText(block.content),
+        // OpenAI and Gemini tool messages have no failure flag: the text says it instead.
+        content: block.is_error === true ? `${TOOL_ERROR_PREFIX}${result}` : result,
       });
     }
   }
