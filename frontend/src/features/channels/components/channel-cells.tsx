@@ -41,9 +41,9 @@ export function ChannelStatusCell({
 
 /** Quota used through the channel, and the upstream balance with when it was last read. */
 export function ChannelBalanceCell({ channel }: { channel: ChannelDto }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const formatQuota = useQuotaFormatter();
-  const updatedAt = formatUnixTime(channel.balance_updated_time, i18n.language);
+  const updatedAt = formatUnixTime(channel.balance_updated_time);
   return (
     <Stack gap={4} align="flex-start">
       <Tooltip label={t('channels.usedQuota')}>

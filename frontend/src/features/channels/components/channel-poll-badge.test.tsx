@@ -6,6 +6,7 @@ import { publishChange } from '@/lib/change-bus';
 import { channelFixture } from '@/test/fixtures';
 import { mockApi, ok, type RecordedCall } from '@/test/mock-api';
 import { renderWithProviders, rootUser } from '@/test/render';
+import { formatDateTime } from '@/utils/date-time';
 import type { ChannelPollState } from '../api/channels.api';
 import { ChannelsPage } from './channels-page';
 
@@ -68,10 +69,10 @@ describe('channel management: task polling', () => {
 
     await userEvent.hover(badge);
     expect(await screen.findByText('最近错误：upstream 502 Bad Gateway')).toBeInTheDocument();
-    const nextPoll = new Date(NOW + 120_000).toLocaleString('zh-CN');
+    const nextPoll = formatDateTime((NOW + 120_000) / 1000);
     expect(screen.getByText(`下次轮询：${nextPoll}`)).toBeInTheDocument();
     expect(
-      screen.getByText(`上次成功：${new Date(NOW - 60_000).toLocaleString('zh-CN')}`),
+      screen.getByText(`上次成功：${formatDateTime((NOW - 60_000) / 1000)}`),
     ).toBeInTheDocument();
   });
 

@@ -4,18 +4,18 @@ import type { ChannelPollState } from '../api/channels.api';
 import { formatUnixTime } from '../utils/channel-display';
 
 /** Poll times are unix milliseconds; the page formats unix seconds. */
-const formatMs = (ms: number, language: string) => formatUnixTime(Math.floor(ms / 1000), language);
+const formatMs = (ms: number) => formatUnixTime(Math.floor(ms / 1000));
 
 /**
  * Beside the status of a Midjourney / Suno channel: an orange badge while its task polling fails
  * (the last error and the next try in a tooltip), else a quiet count of its open tasks.
  */
 export function ChannelPollBadge({ state }: { state: ChannelPollState | undefined }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   if (!state) return null;
   if (state.failures > 0) {
-    const nextPoll = formatMs(state.next_poll_at, i18n.language);
-    const lastSuccess = formatMs(state.last_success_at, i18n.language);
+    const nextPoll = formatMs(state.next_poll_at);
+    const lastSuccess = formatMs(state.last_success_at);
     const label = (
       <Stack gap={2}>
         {state.last_error && (

@@ -10,7 +10,7 @@ export function ChannelStatusTag({
 }: {
   channel: Pick<ChannelDto, 'status' | 'other_info'>;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   switch (channel.status) {
     case ChannelStatus.Enabled:
       return <StatusBadge color="green">{t('channels.status.enabled')}</StatusBadge>;
@@ -18,7 +18,7 @@ export function ChannelStatusTag({
       return <StatusBadge color="red">{t('channels.status.manuallyDisabled')}</StatusBadge>;
     case ChannelStatus.AutoDisabled: {
       const info = parseChannelOtherInfo(channel.other_info);
-      const time = formatUnixTime(info.status_time ?? 0, i18n.language);
+      const time = formatUnixTime(info.status_time ?? 0);
       const label = (
         <Stack gap={2}>
           {info.status_reason && (

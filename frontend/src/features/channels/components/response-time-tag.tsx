@@ -28,9 +28,9 @@ export function ResponseTimeTag({ channel }: { channel: TimedChannel }) {
 }
 
 function TimeBadge({ channel }: { channel: TimedChannel }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const describe = useFailureText();
-  const testedAt = formatUnixTime(channel.test_time, i18n.language);
+  const testedAt = formatUnixTime(channel.test_time);
   if (channel.test_failed) {
     const { reason } = describe(channel.last_failure_reason ?? '', channel.last_failure_status);
     return (
@@ -60,9 +60,9 @@ function TimeBadge({ channel }: { channel: TimedChannel }) {
 
 /** When the channel last failed (a relayed call or a test), its reason on hover. */
 function LastFailureNote({ channel }: { channel: TimedChannel }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const describe = useFailureText();
-  const time = formatUnixTime(channel.last_failure_time ?? 0, i18n.language);
+  const time = formatUnixTime(channel.last_failure_time ?? 0);
   if (!time) return null;
   const { reason, detail } = describe(
     channel.last_failure_reason ?? '',

@@ -1,8 +1,9 @@
 import { CHANNEL_TYPES } from '@tollgate/contracts';
+import { formatDateTime } from '@/utils/date-time';
 
-/** Unix seconds → local date and time in the console's language; 0 means never. */
-export function formatUnixTime(seconds: number, language: string): string {
-  return seconds > 0 ? new Date(seconds * 1000).toLocaleString(language) : '';
+/** Unix seconds → the console's date and time (`2026-12-02 12:00:59`); 0 means never (''). */
+export function formatUnixTime(seconds: number): string {
+  return seconds > 0 ? formatDateTime(seconds) : '';
 }
 
 /** The type's display name, or null for type 0 and numbers the table does not know. */

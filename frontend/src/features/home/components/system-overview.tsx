@@ -1,14 +1,13 @@
 import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '@/features/status';
+import { formatDateTime } from '@/utils/date-time';
 
 /** The default home page: what this gateway is and which sign-in methods it offers. */
 export function SystemOverview() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const status = useStatus();
-  const started = status.start_time
-    ? new Date(status.start_time * 1000).toLocaleString(i18n.language)
-    : '—';
+  const started = status.start_time ? formatDateTime(status.start_time) : '—';
   const switches = [
     ['home.emailVerification', status.email_verification],
     ['home.githubOAuth', status.github_oauth],

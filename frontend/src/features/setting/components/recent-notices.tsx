@@ -1,6 +1,7 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '@/utils/date-time';
 import { noticeQueries, type NoticeDto } from '../api/notify.api';
 
 /** The user's last notices with their delivery attempts (loaded once the user is known). */
@@ -34,7 +35,7 @@ function NoticeRow({ notice }: { notice: NoticeDto }) {
         <Badge size="sm" variant="light">
           {t(`notify.kinds.${notice.kind}`)}
         </Badge>
-        <Text size="sm">{new Date(notice.raised_time).toLocaleString()}</Text>
+        <Text size="sm">{formatDateTime(notice.raised_time / 1000)}</Text>
         <Badge size="sm" color={color}>
           {t(`notify.${state}`)}
         </Badge>
