@@ -35,7 +35,7 @@ module.exports = {
     {
       ...base,
       displayName: 'e2e',
-      // 30 s a test or hook unless the file says otherwise (see the file for why not testTimeout).
+      // 60 s a test or hook unless the file says otherwise (see the file for why not testTimeout).
       setupFilesAfterEnv: ['<rootDir>/test/support/e2e-timeout.ts'],
       testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'],
     },
