@@ -1,5 +1,6 @@
 import { ActionIcon, Group, Menu } from '@mantine/core';
-import { IconDots } from '@tabler/icons-react';
+import { IconDots, IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -12,6 +13,27 @@ export interface RowMenuItem {
   disabled?: boolean;
   /** Draws a divider above the entry (before the destructive ones). */
   divided?: boolean;
+}
+
+/** The enable / disable entry of a row with a status. */
+export function toggleMenuItem(t: TFunction, enabled: boolean, onClick: () => void): RowMenuItem {
+  return {
+    label: enabled ? t('common.disable') : t('common.enable'),
+    color: enabled ? 'orange' : 'green',
+    icon: enabled ? <IconPlayerPause size={14} /> : <IconPlayerPlay size={14} />,
+    onClick,
+  };
+}
+
+/** The delete entry: red, last, set apart by a divider. */
+export function deleteMenuItem(t: TFunction, onClick: () => void): RowMenuItem {
+  return {
+    label: t('common.delete'),
+    color: 'red',
+    icon: <IconTrash size={14} />,
+    divided: true,
+    onClick,
+  };
 }
 
 interface RowActionsProps {

@@ -1,20 +1,17 @@
 import { ActionIcon, Button, Group, Menu, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import {
-  IconChevronDown,
-  IconCoin,
-  IconCopy,
-  IconDots,
-  IconHistory,
-  IconPlayerPause,
-  IconPlayerPlay,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconChevronDown, IconCoin, IconCopy } from '@tabler/icons-react';
 import { ChannelStatus, type ChannelDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { confirmDelete } from '@/components/confirm-delete';
-import { HistoryDrawer } from '@/features/history';
+import {
+  deleteMenuItem,
+  RowActions,
+  type RowMenuItem,
+  toggleMenuItem,
+} from '@/components/row-actions';
+import { HistoryDrawer, historyMenuItem } from '@/features/history';
 import {
   useCopyChannel,
   useDeleteChannel,
@@ -32,14 +29,27 @@ interface ChannelActionsProps {
 /** A row's actions: test (with a model choice) and edit; the rarer ones in the "…" menu. */
 export function ChannelActions({ channel, onEdit }: ChannelActionsProps) {
   const { t } = useTranslation();
+  const more = useChannelMenu(channel);
   return (
-    <Group gap={4} wrap="nowrap">
-      <ChannelTestButton channel={channel} />
-      <Button size="compact-xs" variant="light" color="gray" onClick={() => onEdit(channel.id)}>
-        {t('common.edit')}
-      </Button>
-      <ChannelMoreMenu channel={channel} />
-    </Group>
+    <RowActions
+      primary={
+        <>
+          <ChannelTestButton channel={channel} />
+          <Button size="compact-xs" variant="light" color="gray" onClick={() => onEdit(channel.id)}>
+            {t('common.edit')}
+          </Button>
+        </>
+      }
+      menu={more.menu}
+      busy={more.busy}
+    >
+      <HistoryDrawer
+        opened={more.historyOpened}
+        onClose={more.closeHistory}
+        subject={{ kind: 'channel', id: channel.id }}
+        name={channel.name}
+      />
+    </RowActions>
   );
 }
 
@@ -87,10 +97,10 @@ function ChannelTestButton({ channel }: { channel: ChannelDto }) {
 }
 
 /**
- * The less frequent actions share one menu so the row fits beside the sidebar: enable / disable,
- * update balance, copy, history, delete.
+ * The less frequent actions share the "…" menu so the row fits beside the sidebar: enable /
+ * disable, update balance, copy, history, delete.
  */
-function ChannelMoreMenu({ channel }: { channel: ChannelDto }) {
+function useChannelMenu(channel: ChannelDto) {
   const { t } = useTranslation();
   const patch = usePatchChannel();
   const enabled = channel.status === ChannelStatus.Enabled;
@@ -112,55 +122,27 @@ function ChannelMoreMenu({ channel }: { channel: ChannelDto }) {
       labels: { confirm: t('common.copy'), cancel: t('common.cancel') },
       onConfirm: () => copy.mutate(channel.id),
     });
+  const toggle = () =>
+    patch.mutate({
+      id: channel.id,
+      status: enabled ? ChannelStatus.ManuallyDisabled : ChannelStatus.Enabled,
+    });
 
-  return (
-    <>
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <ActionIcon
-            size={22}
-            variant="light"
-            color="gray"
-            aria-label={t('channels.actions.more')}
-            loading={balance.isPending || copy.isPending || remove.isPending || patch.isPending}
-          >
-            <IconDots size={14} />
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item
-            color={enabled ? 'orange' : 'green'}
-            leftSection={enabled ? <IconPlayerPause size={14} /> : <IconPlayerPlay size={14} />}
-            onClick={() =>
-              patch.mutate({
-                id: channel.id,
-                status: enabled ? ChannelStatus.ManuallyDisabled : ChannelStatus.Enabled,
-              })
-            }
-          >
-            {enabled ? t('common.disable') : t('common.enable')}
-          </Menu.Item>
-          <Menu.Item leftSection={<IconCoin size={14} />} onClick={() => balance.mutate(channel)}>
-            {t('channels.actions.updateBalance')}
-          </Menu.Item>
-          <Menu.Item leftSection={<IconCopy size={14} />} onClick={confirmCopy}>
-            {t('common.copy')}
-          </Menu.Item>
-          <Menu.Item leftSection={<IconHistory size={14} />} onClick={history.open}>
-            {t('history.action')}
-          </Menu.Item>
-          <Menu.Divider />
-          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={askDelete}>
-            {t('common.delete')}
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
-      <HistoryDrawer
-        opened={historyOpened}
-        onClose={history.close}
-        subject={{ kind: 'channel', id: channel.id }}
-        name={channel.name}
-      />
-    </>
-  );
+  const menu: RowMenuItem[] = [
+    toggleMenuItem(t, enabled, toggle),
+    {
+      label: t('channels.actions.updateBalance'),
+      icon: <IconCoin size={14} />,
+      onClick: () => balance.mutate(channel),
+    },
+    { label: t('common.copy'), icon: <IconCopy size={14} />, onClick: confirmCopy },
+    historyMenuItem(t, history.open),
+    deleteMenuItem(t, askDelete),
+  ];
+  return {
+    menu,
+    busy: balance.isPending || copy.isPending || remove.isPending || patch.isPending,
+    historyOpened,
+    closeHistory: history.close,
+  };
 }

@@ -74,7 +74,6 @@ export const channelsEn: typeof channelsZhCN = {
       chooseTestModel: 'Choose the test model',
       defaultTestModel: 'Default test model',
       updateBalance: 'Update balance',
-      more: 'More actions',
     },
     batch: {
       deleteSelected: 'Delete selected',

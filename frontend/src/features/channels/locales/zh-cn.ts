@@ -72,7 +72,6 @@ export const channelsZhCN = {
       chooseTestModel: '选择测试模型',
       defaultTestModel: '默认测试模型',
       updateBalance: '更新余额',
-      more: '更多操作',
     },
     batch: {
       deleteSelected: '删除所选通道',

@@ -1,11 +1,11 @@
 import { Button } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconEdit, IconHistory, IconTrash } from '@tabler/icons-react';
+import { IconEdit } from '@tabler/icons-react';
 import { RedemptionStatus, type RedemptionDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { confirmDelete } from '@/components/confirm-delete';
-import { RowActions } from '@/components/row-actions';
-import { HistoryDrawer } from '@/features/history';
+import { deleteMenuItem, RowActions } from '@/components/row-actions';
+import { HistoryDrawer, historyMenuItem } from '@/features/history';
 import { useCopy } from '@/hooks/use-copy';
 import { useDeleteRedemption, useSetRedemptionStatus } from '../hooks/use-redemption-mutations';
 
@@ -63,14 +63,8 @@ export function RedemptionActions({ redemption, onEdit }: RedemptionActionsProps
           disabled: !unused,
           onClick: () => onEdit(redemption),
         },
-        { label: t('history.action'), icon: <IconHistory size={14} />, onClick: history.open },
-        {
-          label: t('common.delete'),
-          icon: <IconTrash size={14} />,
-          color: 'red',
-          divided: true,
-          onClick: askDelete,
-        },
+        historyMenuItem(t, history.open),
+        deleteMenuItem(t, askDelete),
       ]}
       busy={remove.isPending}
     >

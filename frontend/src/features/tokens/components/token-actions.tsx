@@ -1,19 +1,17 @@
 import { Button, Code } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import {
-  IconEye,
-  IconHistory,
-  IconMessageCircle,
-  IconPlayerPause,
-  IconPlayerPlay,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconEye, IconMessageCircle } from '@tabler/icons-react';
 import { TokenStatus, type TokenDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { confirmDelete } from '@/components/confirm-delete';
-import { RowActions, type RowMenuItem } from '@/components/row-actions';
-import { HistoryDrawer } from '@/features/history';
+import {
+  deleteMenuItem,
+  RowActions,
+  type RowMenuItem,
+  toggleMenuItem,
+} from '@/components/row-actions';
+import { HistoryDrawer, historyMenuItem } from '@/features/history';
 import { useCopy } from '@/hooks/use-copy';
 import { useTokenChat } from '../hooks/use-token-chat';
 import { useDeleteToken, useSetTokenStatus } from '../hooks/use-token-mutations';
@@ -56,24 +54,14 @@ export function TokenActions({ token, onEdit }: TokenActionsProps) {
           onClick: () => chat.open(target.template),
         }))
       : []),
-    {
-      label: enabled ? t('common.disable') : t('common.enable'),
-      icon: enabled ? <IconPlayerPause size={14} /> : <IconPlayerPlay size={14} />,
-      color: enabled ? 'orange' : 'green',
-      onClick: () =>
-        setStatus.mutate({
-          id: token.id,
-          status: enabled ? TokenStatus.Disabled : TokenStatus.Enabled,
-        }),
-    },
-    { label: t('history.action'), icon: <IconHistory size={14} />, onClick: history.open },
-    {
-      label: t('common.delete'),
-      icon: <IconTrash size={14} />,
-      color: 'red',
-      divided: true,
-      onClick: askDelete,
-    },
+    toggleMenuItem(t, enabled, () =>
+      setStatus.mutate({
+        id: token.id,
+        status: enabled ? TokenStatus.Disabled : TokenStatus.Enabled,
+      }),
+    ),
+    historyMenuItem(t, history.open),
+    deleteMenuItem(t, askDelete),
   ];
 
   return (

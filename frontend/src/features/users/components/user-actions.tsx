@@ -1,13 +1,13 @@
 import { Button, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import { IconArrowDown, IconArrowUp, IconHistory, IconUserX } from '@tabler/icons-react';
+import { IconArrowDown, IconArrowUp, IconUserX } from '@tabler/icons-react';
 import { isAdmin, UserStatus, type ManageAction, type UserDto } from '@tollgate/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { RowActions, type RowMenuItem } from '@/components/row-actions';
 import { useSessionUser } from '@/features/auth';
-import { HistoryDrawer } from '@/features/history';
+import { HistoryDrawer, historyMenuItem } from '@/features/history';
 import { useManageUser } from '../hooks/use-user-mutations';
 import { isDeregistered, userRights } from '../utils/user-state';
 
@@ -32,11 +32,7 @@ export function UserActions({ user }: { user: UserDto }) {
       confirmProps: { color: 'red' },
       onConfirm: () => run('delete'),
     });
-  const historyItem: RowMenuItem = {
-    label: t('history.action'),
-    icon: <IconHistory size={14} />,
-    onClick: history.open,
-  };
+  const historyItem = historyMenuItem(t, history.open);
   const menu: RowMenuItem[] = deregistered
     ? [historyItem]
     : [
