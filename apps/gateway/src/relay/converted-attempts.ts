@@ -17,12 +17,15 @@ import {
   OutputMeter,
   parseJsonObject,
   type ProviderRequest,
+  type RelayEndpoint,
+  RESPONSES_OVER_CHAT,
   SensitiveStreamGuard,
   upstreamModelName,
   type UpstreamUsage,
 } from '@tollgate/relay';
 import type { Dispatcher } from 'undici';
 import { ClientStream, pipeUpstream } from './client-stream';
+import { codecClient } from './client-wire';
 import { ConvertedOutput, eventsOf, KeptText, lengthFinish } from './converted-output';
 import { failedWith, requestContext, sendToProvider, sentCeiling } from './provider-call';
 import {
@@ -40,11 +43,49 @@ import { ANSWERED, type Settlement } from './settlement';
 import { headerText, MAX_JSON_ANSWER_BYTES, networkFailure, readAll } from './upstream-io';
 import type { UpstreamPools } from './upstream-pools';
 
+/** Answers and errors of a Responses client served through the chat hub. */
+const RESPONSES_CLIENT = codecClient(RESPONSES_OVER_CHAT);
+
 export class ConvertedAttempts {
   constructor(
     private readonly pools: UpstreamPools,
     private readonly settlement: Settlement,
   ) {}
+
+  /**
+   * A Responses API request on a channel without one: through the chat hub, answered as a
+   * `response` or the Responses events. What only OpenAI's store or hosted tools can serve is this
+   * channel's refusal (another channel may serve it).
+   */
+  responsesOverChat(
+    p: Prepared,
+    channel: RoutedChannel,
+    res: ServerResponse,
+    adaptor: ChatAdaptor,
+  ): Promise<AttemptResult> | AttemptResult {
+    const hub = p.body ? RESPONSES_OVER_CHAT.toOpenAi(p.body, {}) : undefined;
+    if (typeof hub !== 'object') {
+      return {
+        kind: 'failed',
+        failure: {
+          kind: 'http',
+          status: 400,
+          message: hub ?? 'the request body is not a JSON object',
+          type: 'invalid_request_error',
+          code: 'unsupported_on_channel',
+        },
+        notServedHere: true,
+      };
+    }
+    return this.convert(
+      { ...p, hub, client: RESPONSES_CLIENT },
+      channel,
+      res,
+      adaptor,
+      hub,
+      'chat',
+    );
+  }
 
   /** The client's protocol differs from the channel's: hub → adaptor → hub → the client's wire. */
   async convert(
@@ -53,9 +94,9 @@ export class ConvertedAttempts {
     res: ServerResponse,
     adaptor: ChatAdaptor,
     hub: JsonObject,
+    endpoint = p.call.ingress ? 'chat' : p.call.endpoint,
   ): Promise<AttemptResult> {
-    const { call, facts } = p;
-    const endpoint = call.ingress ? 'chat' : call.endpoint;
+    const { facts } = p;
     const mapped = upstreamModelName(channel, facts.model);
     const rctx = requestContext(p, mapped);
     const ceiling = sentCeiling(p, adaptor, mapped, rctx);
@@ -79,12 +120,13 @@ export class ConvertedAttempts {
     const jsonAnswer = headerText(answer.headers['content-type']).startsWith('application/json');
     if (facts.stream && !jsonAnswer)
       return this.stream(p, channel, upstreamModel, adaptor, answer, res, ctx);
-    return this.whole(p, channel, upstreamModel, adaptor, answer, res, ctx);
+    return this.whole(p, endpoint, channel, upstreamModel, adaptor, answer, res, ctx);
   }
 
   /** A whole answer converted (a provider that ignored `stream`: sent as a stream of one chunk). */
   private async whole(
     p: Prepared,
+    endpoint: RelayEndpoint,
     channel: RoutedChannel,
     upstreamModel: string,
     adaptor: ChatAdaptor,
@@ -110,7 +152,7 @@ export class ConvertedAttempts {
         },
       });
     }
-    const converted = adaptor.response(call.ingress ? 'chat' : call.endpoint, parsed, ctx);
+    const converted = adaptor.response(endpoint, parsed, ctx);
     if (!converted.ok) return failedWith(converted.failure);
     const firstAt = Date.now();
     const reported = converted.usage;

@@ -53,7 +53,17 @@ export interface LastFailure {
 
 export type AttemptResult =
   | { readonly kind: 'answered' }
-  | { readonly kind: 'failed'; readonly failure: AttemptFailure; readonly retryAfterMs?: number };
+  | {
+      readonly kind: 'failed';
+      readonly failure: AttemptFailure;
+      readonly retryAfterMs?: number;
+      /**
+       * The request asks what this channel's protocol cannot serve (a Responses request with
+       * previous_response_id on a Claude channel): not the channel's failure, so it is neither
+       * cooled nor counted against its failure budget, and another channel may be tried.
+       */
+      readonly notServedHere?: true;
+    };
 
 export interface Prepared {
   readonly call: RelayCall;

@@ -279,13 +279,15 @@ export class RelayService {
         return 'answered';
       }
       last = { failure: result.failure, channel };
-      this.afterFailure(p, channel, result.failure, result.retryAfterMs);
       const retriesLeft = settings.retryTimes - attempt;
-      const retry = shouldRetry(result.failure, {
-        retriesLeft,
-        pinned: pinned !== undefined,
-        ranges: settings.retryRanges,
-      });
+      if (!result.notServedHere) this.afterFailure(p, channel, result.failure, result.retryAfterMs);
+      const retry = result.notServedHere
+        ? retriesLeft > 0 && pinned === undefined
+        : shouldRetry(result.failure, {
+            retriesLeft,
+            pinned: pinned !== undefined,
+            ranges: settings.retryRanges,
+          });
       if (!retry || res.destroyed) break;
     }
     return last;
@@ -331,6 +333,13 @@ export class RelayService {
     }
     if (protocol.kind === 'adaptor' || p.call.ingress) {
       const adaptor = protocol.kind === 'adaptor' ? protocol.adaptor : OPENAI_WIRE_ADAPTOR;
+      if (
+        !p.call.ingress &&
+        p.call.endpoint === 'responses' &&
+        !adaptor.endpoints.has('responses')
+      ) {
+        return this.converted.responsesOverChat(p, channel, res, adaptor);
+      }
       if (!adaptor.endpoints.has(p.call.ingress ? 'chat' : p.call.endpoint) || !p.hub) {
         return unsupported(channel.type, p.call.endpoint);
       }

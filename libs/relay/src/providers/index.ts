@@ -6,4 +6,5 @@ export * from './ingress-codec';
 export * from './openai-chunks';
 export * from './openai-wire-adaptor';
 export * from './registry';
+export * from './responses';
 export * from './provider-settings';

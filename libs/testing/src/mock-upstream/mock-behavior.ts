@@ -59,4 +59,9 @@ export interface MockBehavior {
    * stream ends (no finish, no usage, no [DONE]): a provider failing mid-answer.
    */
   streamError?: unknown;
+  /**
+   * Anthropic and Gemini wires: when the request offers tools and its last turn is the user's
+   * (not a tool's result), the model calls this one instead of answering text.
+   */
+  toolCall?: { name: string; arguments: Record<string, unknown> };
 }

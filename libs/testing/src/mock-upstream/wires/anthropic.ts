@@ -7,6 +7,7 @@ import type { MockFailure } from '../mock-behavior';
 import { sendJson } from '../mock-kit';
 import { anthropicMessage, writeAnthropicSse } from './anthropic-messages';
 import type { ProviderWire, WireCall, WireFailure } from './provider-wire';
+import { answerAnthropicToolUse, toolCallOf, toolResultFault } from './tool-calls';
 
 type Body = Record<string, unknown>;
 
@@ -43,12 +44,14 @@ export function thinkingFault(body: Body): string | undefined {
 }
 
 function answer(call: WireCall): void | Promise<void> {
-  const fault = thinkingFault(call.body);
+  const fault = thinkingFault(call.body) ?? toolResultFault(call.body);
   if (fault) {
     const refused = error(400, fault);
     return sendJson(call.res, refused.status, refused.body);
   }
   const id = `msg_mock_${call.id}`;
+  const tool = toolCallOf(call);
+  if (tool) return answerAnthropicToolUse(call, id, tool);
   if (call.body.stream !== true) return sendJson(call.res, 200, anthropicMessage(call, id));
   return writeAnthropicSse(call, id);
 }

@@ -14,6 +14,7 @@ import {
   type StreamFormat,
 } from '../mock-kit';
 import type { ProviderWire, WireCall, WireFailure } from './provider-wire';
+import { answerGeminiFunctionCall, toolCallOf } from './tool-calls';
 
 /** Google separates alt=sse events with CRLF CRLF. */
 const GEMINI_SSE: StreamFormat = { headers: SSE_HEADERS, frame: (text) => `data: ${text}\r\n\r\n` };
@@ -64,6 +65,8 @@ function response(call: WireCall, text: string, finished: boolean) {
 /** A generateContent / streamGenerateContent answer (Vertex serves the same bodies). */
 export function geminiGenerate(call: WireCall): void | Promise<void> {
   const { behavior, res } = call;
+  const tool = toolCallOf(call);
+  if (tool) return answerGeminiFunctionCall(call, tool, usageMetadata(behavior));
   if (call.path.endsWith(':generateContent')) {
     return sendJson(res, 200, response(call, pieces(behavior).join(''), true));
   }

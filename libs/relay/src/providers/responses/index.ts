@@ -1,0 +1,1 @@
+export { RESPONSES_OVER_CHAT } from './responses-ingress';
