@@ -420,6 +420,47 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
     expect(receipts().slice(before)).toHaveLength(5);
   });
 
+  it('JSON mode to Anthropic: response_format as an instruction and a `{` prefill, JSON and stream', async () => {
+    const sdk = relaySdk(t.url, key);
+    const before = receipts().length;
+    const ask = { model: CLAUDE, messages: [{ role: 'user' as const, content: 'Status?' }] };
+    const format = { type: 'json_object' as const };
+    const chat = await sdk.chat.completions.create({ ...ask, response_format: format });
+    const sent = upstream.lastRequest()!.body as { system: unknown[]; messages: unknown[] };
+    expect(sent.system).toEqual([
+      { type: 'text', text: expect.stringContaining('one JSON object only') },
+    ]);
+    expect(sent.messages.at(-1)).toEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: '{' }],
+    });
+    expect(JSON.parse(chat.choices[0]!.message.content!)).toEqual({ ok: true });
+    const stream = await sdk.chat.completions.create({
+      ...ask,
+      response_format: format,
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(JSON.parse(text)).toEqual({ ok: true });
+    expect((upstream.lastRequest()!.body as { messages: unknown[] }).messages).toHaveLength(2);
+    // With thinking no prefill goes (the mock refuses both together, as Anthropic does).
+    const thought = await sdk.chat.completions.create({
+      ...ask,
+      response_format: format,
+      reasoning_effort: 'low',
+      max_tokens: 4000,
+    });
+    expect(thought.choices[0]!.message).toMatchObject({ reasoning_content: MOCK_THOUGHT });
+    expect(upstream.lastRequest()!.body).toMatchObject({
+      thinking: { type: 'enabled' },
+      messages: [{ role: 'user' }],
+    });
+    // One log row per call.
+    await waitUntil(() => receipts().length >= before + 3, 'three receipts');
+    expect(receipts().slice(before)).toHaveLength(3);
+  });
+
   it('openai SDK → Bedrock (SigV4, event stream), Ollama (NDJSON) and Cohere channels', async () => {
     const sdk = relaySdk(t.url, key);
     upstream.setDefaults({

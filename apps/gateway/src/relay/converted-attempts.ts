@@ -104,8 +104,11 @@ export class ConvertedAttempts {
     let request: ProviderRequest;
     try {
       request = adaptor.request(endpoint, bounded, channel, mapped, facts.stream, new Date(), rctx);
-      // Global pass-through: the client's bytes replace the conversion, before any signing.
-      if (rctx.passThroughBody) request = { ...request, body: rctx.passThroughBody };
+      // Global pass-through: the client's bytes replace the conversion (and its prefill), before
+      // any signing.
+      if (rctx.passThroughBody) {
+        request = { ...request, body: rctx.passThroughBody, answerPrefix: undefined };
+      }
     } catch (error) {
       // A channel whose key or base URL cannot make a request (a malformed Bedrock key).
       return { kind: 'failed', failure: networkFailure(error) };
@@ -115,7 +118,7 @@ export class ConvertedAttempts {
     const sent = await sendToProvider(this.pools, p, channel, request, adaptor);
     if ('failed' in sent) return sent.failed;
     const { answer } = sent;
-    const ctx = answerContext(p);
+    const ctx = answerContext(p, request.answerPrefix);
     // Some providers (Baidu, Tencent) answer a stream request's failure as one JSON body.
     const jsonAnswer = headerText(answer.headers['content-type']).startsWith('application/json');
     if (facts.stream && !jsonAnswer)

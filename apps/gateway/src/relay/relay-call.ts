@@ -122,12 +122,16 @@ export function honouredCeiling(p: Prepared, usage: UpstreamUsage): boolean {
   return p.ceiling !== undefined && usage.completionTokens <= p.ceiling * p.choices;
 }
 
-/** The names a converted answer and a cut stream's closing events carry. */
-export function answerContext(p: Prepared): ConvertContext {
+/**
+ * The names a converted answer and a cut stream's closing events carry, and the text the request
+ * prefilled (`answerPrefix`: the converted answer starts with it again).
+ */
+export function answerContext(p: Prepared, answerPrefix?: string): ConvertContext {
   return {
     id: `chatcmpl-${p.call.requestId}`,
     model: p.facts.model,
     created: Math.floor(p.call.startedAt / 1000),
+    ...(answerPrefix !== undefined ? { answerPrefix } : {}),
   };
 }
 

@@ -22,6 +22,11 @@ export interface ConvertContext {
   readonly model: string;
   /** Unix seconds. */
   readonly created: number;
+  /**
+   * Text the request prefilled as the assistant's turn (Claude's JSON mode `{`): the upstream
+   * answers only what follows, so the converted answer's text starts with it again.
+   */
+  readonly answerPrefix?: string;
 }
 
 /** A provider failure found in a 2xx answer (e.g. Gemini's safety block). */
@@ -40,6 +45,8 @@ export interface ProviderRequest extends UpstreamTarget {
   readonly body: Buffer;
   /** The model the provider is sent when it is not `upstreamModel` (Claude's `-thinking` cut). */
   readonly upstreamModel?: string;
+  /** Prefilled assistant text the answer continues: ConvertContext.answerPrefix of its answer. */
+  readonly answerPrefix?: string;
 }
 
 /** Per-call data besides the body: what the relay's options and the client ask of the adaptor. */

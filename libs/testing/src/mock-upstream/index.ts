@@ -1,4 +1,4 @@
 export * from './mock-behavior';
 export * from './mock-upstream';
 export * from './multipart';
-export { MOCK_THOUGHT } from './wires/anthropic-messages';
+export { MOCK_JSON_REST, MOCK_THOUGHT } from './wires/anthropic-messages';

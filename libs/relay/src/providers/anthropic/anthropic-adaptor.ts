@@ -88,7 +88,7 @@ export const ANTHROPIC_ADAPTOR: ChatAdaptor = {
   endpoints: new Set<RelayEndpoint>(['chat']),
   request(_endpoint, openai, channel, upstreamModel, stream, _now, ctx) {
     const claude = ctx?.settings?.claude;
-    const body = claudeMessagesBody(openai, upstreamModel, stream, claude);
+    const { body, answerPrefix } = claudeMessagesBody(openai, upstreamModel, stream, claude);
     const target = anthropicTarget(channel, stream);
     addClaudeModelHeaders(target.headers, claude, ctx?.clientModel ?? upstreamModel);
     const sent = typeof body.model === 'string' ? body.model : upstreamModel;
@@ -97,6 +97,7 @@ export const ANTHROPIC_ADAPTOR: ChatAdaptor = {
       method: 'POST',
       body: Buffer.from(JSON.stringify(body)),
       ...(sent !== upstreamModel ? { upstreamModel: sent } : {}),
+      ...(answerPrefix !== undefined ? { answerPrefix } : {}),
     };
   },
   response: (_endpoint, provider, ctx) => openAiResponseOfAnthropic(provider, ctx),

@@ -64,17 +64,20 @@ export function stopOfFinish(finish: unknown): string {
   }
 }
 
-/** A Messages answer as an OpenAI chat.completion. */
+/** A Messages answer as an OpenAI chat.completion (its first text after the request's prefill). */
 export function openAiResponseOfAnthropic(
   message: JsonObject,
   ctx: ConvertContext,
 ): ConvertedAnswer {
   let content = '';
   let reasoning = '';
+  let prefix = ctx.answerPrefix ?? '';
   const toolCalls: JsonObject[] = [];
   for (const block of objects(message.content)) {
-    if (block.type === 'text') content += text(block.text);
-    else if (block.type === 'thinking') reasoning += text(block.thinking);
+    if (block.type === 'text') {
+      content += prefix + text(block.text);
+      prefix = '';
+    } else if (block.type === 'thinking') reasoning += text(block.thinking);
     else if (block.type === 'tool_use') {
       toolCalls.push({
         id: text(block.id),

@@ -5,6 +5,7 @@
  */
 import type { JsonObject } from '../../openai/request-body';
 import { CLAUDE_DEFAULT_MAX_TOKENS, type ClaudeSettings } from '../provider-settings';
+import { type ClaudeJsonMode, withJsonMode } from './anthropic-json-mode';
 import { anthropicRequestOf } from './anthropic-request';
 import { takesAdaptiveThinkingOnly, THINKING_MIN_MAX_TOKENS } from './anthropic-thinking';
 
@@ -48,13 +49,16 @@ export function withThinkingAdapter(body: JsonObject, claude: ClaudeSettings): J
   return out;
 }
 
-/** The Messages body for an OpenAI hub body, with the settings applied when there are any. */
+/**
+ * The Messages body for an OpenAI hub body, with the settings applied when there are any, and its
+ * `response_format` last (whether `{` may be prefilled depends on the thinking decided before).
+ */
 export function claudeMessagesBody(
   openai: JsonObject,
   upstreamModel: string,
   stream: boolean,
   claude: ClaudeSettings | undefined,
-): JsonObject {
+): ClaudeJsonMode {
   const maxTokens = claude ? claudeDefaultMaxTokens(claude, upstreamModel) : undefined;
   const body = anthropicRequestOf(
     { ...openai, stream },
@@ -62,7 +66,7 @@ export function claudeMessagesBody(
     maxTokens,
     claude?.thinkingBudgetRatio,
   );
-  return claude ? withThinkingAdapter(body, claude) : body;
+  return withJsonMode(claude ? withThinkingAdapter(body, claude) : body, openai.response_format);
 }
 
 /** A header list's items, split at commas, trimmed, first occurrence kept. */

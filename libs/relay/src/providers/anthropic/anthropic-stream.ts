@@ -27,8 +27,18 @@ export class AnthropicStreamConverter implements StreamConverter {
   /** Content block index → the OpenAI tool_calls index of a tool_use block. */
   private readonly toolIndex = new Map<number, number>();
   private failed: ConvertedFailure | undefined;
+  /** The request's prefill, owed before the first text delta (the upstream continues after it). */
+  private prefix: string;
 
-  constructor(private readonly ctx: ConvertContext) {}
+  constructor(private readonly ctx: ConvertContext) {
+    this.prefix = ctx.answerPrefix ?? '';
+  }
+
+  private textChunk(delta: string): JsonObject {
+    const content = this.prefix + delta;
+    this.prefix = '';
+    return this.chunk({ content });
+  }
 
   private chunk(delta: JsonObject, finish: string | null = null): JsonObject {
     return chatChunk(this.ctx, delta, finish);
@@ -75,7 +85,7 @@ export class AnthropicStreamConverter implements StreamConverter {
       }
       case 'content_block_delta': {
         const delta = isObject(data.delta) ? data.delta : {};
-        if (delta.type === 'text_delta') return [this.chunk({ content: text(delta.text) })];
+        if (delta.type === 'text_delta') return [this.textChunk(text(delta.text))];
         if (delta.type === 'thinking_delta') {
           return [this.chunk({ reasoning_content: text(delta.thinking) })];
         }

@@ -146,6 +146,8 @@ export function bedrockAdaptor(anthropic: ChatAdaptor): ChatAdaptor {
         method: 'POST',
         body: bedrockBody(messages.body, messages.headers['anthropic-beta']),
         ...(sent !== upstreamModel ? { upstreamModel: sent } : {}),
+        // A JSON-mode prefill went in the Anthropic body: the answer starts with it again.
+        ...(messages.answerPrefix !== undefined ? { answerPrefix: messages.answerPrefix } : {}),
       };
     },
     authorize(req, channel, now) {

@@ -80,13 +80,18 @@ function claudeRequest(
 ): ProviderRequest {
   const claude = ctx?.settings?.claude;
   // The model lives in the URL (the `-thinking` adapter may cut it); Vertex refuses it in the body.
-  const { model, ...messages } = claudeMessagesBody(openai, upstreamModel, stream, claude);
+  const converted = claudeMessagesBody(openai, upstreamModel, stream, claude);
+  const { model, ...messages } = converted.body;
   const sent = typeof model === 'string' ? model : upstreamModel;
   const body = { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...messages };
   const method = stream ? 'streamRawPredict' : 'rawPredict';
   const req = call(channel, 'anthropic', sent, method, stream, body);
   addClaudeModelHeaders(req.headers, claude, ctx?.clientModel ?? upstreamModel);
-  return sent === upstreamModel ? req : { ...req, upstreamModel: sent };
+  return {
+    ...req,
+    ...(sent !== upstreamModel ? { upstreamModel: sent } : {}),
+    ...(converted.answerPrefix !== undefined ? { answerPrefix: converted.answerPrefix } : {}),
+  };
 }
 
 async function authorizeVertex(

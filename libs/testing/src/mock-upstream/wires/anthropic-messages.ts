@@ -29,6 +29,32 @@ function thinks(call: WireCall): boolean {
   return thinking?.type === 'enabled' || thinking?.type === 'adaptive';
 }
 
+/** What the mock's answer continues with after a `{` prefill: the whole text parses as JSON. */
+export const MOCK_JSON_REST = '"ok":true}';
+
+/** The text of the request's final assistant turn (a prefill), '' when it ends with the user. */
+function prefillOf(call: WireCall): string {
+  const messages = Array.isArray(call.body.messages)
+    ? (call.body.messages as Array<Record<string, unknown>>)
+    : [];
+  const last = messages[messages.length - 1];
+  if (last?.role !== 'assistant') return '';
+  if (typeof last.content === 'string') return last.content;
+  const blocks = Array.isArray(last.content)
+    ? (last.content as Array<Record<string, unknown>>)
+    : [];
+  return blocks
+    .map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : ''))
+    .join('');
+}
+
+/** The reply's pieces: after a `{` prefill (no content asked for), the rest of a JSON object. */
+function replyPieces(call: WireCall): string[] {
+  const continuesJson = prefillOf(call).trimEnd().endsWith('{');
+  if (!continuesJson || call.behavior.content !== undefined) return pieces(call.behavior);
+  return pieces({ ...call.behavior, content: MOCK_JSON_REST });
+}
+
 /** The signature Anthropic would put on the mock's thinking block (opaque to clients). */
 const signatureOf = (id: string) => `mock-signature-${id}`;
 
@@ -41,7 +67,7 @@ export function anthropicMessage(call: WireCall, id: string) {
     type: 'message',
     role: 'assistant',
     model: call.model,
-    content: [...thought, { type: 'text', text: pieces(call.behavior).join('') }],
+    content: [...thought, { type: 'text', text: replyPieces(call).join('') }],
     stop_reason: 'end_turn',
     stop_sequence: null,
     usage: anthropicUsage(call.behavior),
@@ -98,7 +124,7 @@ export function anthropicStreamEvents(call: WireCall, id: string): AnthropicEven
       ...thought,
       { type: 'content_block_start', index: text, content_block: { type: 'text', text: '' } },
     ],
-    frames: pieces(call.behavior).map((piece) => ({
+    frames: replyPieces(call).map((piece) => ({
       type: 'content_block_delta',
       index: text,
       delta: { type: 'text_delta', text: piece },

@@ -1,4 +1,5 @@
 import { MockUpstream } from '../mock-upstream';
+import { MOCK_JSON_REST } from './anthropic-messages';
 
 describe('mock upstream: Anthropic wire', () => {
   let mock: MockUpstream;
@@ -63,6 +64,36 @@ describe('mock upstream: Anthropic wire', () => {
     ]);
     expect(text).toContain('"delta":{"type":"text_delta","text":"a"}');
     expect(text).toContain('"usage":{"output_tokens":2}');
+  });
+
+  it('continues a `{` prefill as JSON; refuses a prefill with thinking, as Anthropic does', async () => {
+    const prefilled = [
+      { role: 'user', content: 'JSON please' },
+      { role: 'assistant', content: [{ type: 'text', text: '{' }] },
+    ];
+    const res = await post({ model: 'claude-x', max_tokens: 10, messages: prefilled });
+    const { content } = (await res.json()) as { content: Array<{ text: string }> };
+    expect(JSON.parse(`{${content[0]!.text}`)).toEqual(JSON.parse(`{${MOCK_JSON_REST}`));
+    const stream = await post({
+      model: 'claude-x',
+      max_tokens: 10,
+      stream: true,
+      messages: prefilled,
+    });
+    const deltas = [...(await stream.text()).matchAll(/"text_delta","text":("(?:[^"\\]|\\.)*")/g)];
+    expect(deltas.map((m) => JSON.parse(m[1]!) as string).join('')).toBe(MOCK_JSON_REST);
+    const thinking = { type: 'enabled', budget_tokens: 1024 };
+    const refused = await post({
+      model: 'claude-x',
+      max_tokens: 2000,
+      thinking,
+      messages: prefilled,
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.stringContaining('thinking block') },
+    });
   });
 
   it("fails in Anthropic's error shape", async () => {

@@ -2,6 +2,7 @@
  * Anthropic's Messages API in the mock: `POST /v1/messages` answered as JSON or, with
  * `stream: true`, as the documented SSE event sequence (`event:` + `data:` frames); failures in
  * Anthropic's error shape. The request's `anthropic-version` is not checked; its key is recorded.
+ * What Anthropic refuses of thinking (a prefill with it included) is refused the same way.
  */
 import type { MockFailure } from '../mock-behavior';
 import { sendJson } from '../mock-kit';
@@ -28,6 +29,8 @@ export function thinkingFault(body: Body): string | undefined {
     const choice = (body.tool_choice as Body | undefined)?.type;
     if (choice === 'any' || choice === 'tool')
       return 'Thinking may not be enabled when tool_choice forces tool use.';
+    const prefill = prefillFault(body);
+    if (prefill) return prefill;
   }
   const messages = Array.isArray(body.messages) ? (body.messages as Body[]) : [];
   for (const [m, message] of messages.entries()) {
@@ -41,6 +44,20 @@ export function thinkingFault(body: Body): string | undefined {
     }
   }
   return undefined;
+}
+
+/** With thinking on, a final assistant turn (a prefill) must start with a thinking block. */
+function prefillFault(body: Body): string | undefined {
+  const messages = Array.isArray(body.messages) ? (body.messages as Body[]) : [];
+  const last = messages[messages.length - 1];
+  if (last?.role !== 'assistant') return undefined;
+  const first = Array.isArray(last.content) ? (last.content as Body[])[0]?.type : 'text';
+  if (first === 'thinking' || first === 'redacted_thinking') return undefined;
+  return (
+    `messages.${messages.length - 1}.content.0.type: Expected \`thinking\` or ` +
+    `\`redacted_thinking\`, but found \`${String(first)}\`. When \`thinking\` is enabled, a ` +
+    'final `assistant` message must start with a thinking block.'
+  );
 }
 
 function answer(call: WireCall): void | Promise<void> {
