@@ -7,3 +7,4 @@ export * from './openai-chunks';
 export * from './openai-wire-adaptor';
 export * from './registry';
 export * from './provider-settings';
+export * from './gemini/gemini-array-stream';
