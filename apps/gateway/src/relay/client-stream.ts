@@ -1,5 +1,5 @@
 /**
- * Streaming an answer to the client while reading the upstream: SSE headers, backpressure, and a
+ * Streaming an answer to the client while reading the upstream: its headers and framing, backpressure, and a
  * client that leaves mid-stream. After the client left the upstream is still read (bounded in time
  * and bytes) so that the work it did is billed; then it is cut.
  */
