@@ -1,7 +1,7 @@
 /**
- * Streaming an answer to the client while reading the upstream: its headers and framing, backpressure, and a
- * client that leaves mid-stream. After the client left the upstream is still read (bounded in time
- * and bytes) so that the work it did is billed; then it is cut.
+ * Streaming an answer to the client while reading the upstream: its headers and framing,
+ * backpressure, and a client that leaves mid-stream. After the client left the upstream is still
+ * read (bounded in time and bytes) so that the work it did is billed; then it is cut.
  */
 import type { ServerResponse } from 'node:http';
 import { GeminiArrayStream } from '@tollgate/relay';
