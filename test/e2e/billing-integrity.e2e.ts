@@ -308,6 +308,30 @@ describe('billing integrity', () => {
       },
     );
 
+    it.each([GEMINI, MODEL])(
+      'a Gemini client without alt=sse (%s channel): the cut JSON array still parses, ending at MAX_TOKENS',
+      async (model) => {
+        const body = { contents: [{ role: 'user', parts: [{ text: messages[0]!.content }] }] };
+        const hub = ingressCodec('gemini').toOpenAi(body, { model, stream: true }) as JsonObject;
+        const prompt = estimatePromptTokens('chat', hub);
+        upstream.reset();
+        upstream.setDefaults({ writes: WRITES, usage: { prompt_tokens: prompt } });
+        const { userId, key } = await payer('balance', priceOf(prompt));
+        const res = await fetch(`${t.url}/v1beta/models/${model}:streamGenerateContent`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-goog-api-key': `sk-${key}` },
+          body: JSON.stringify(body),
+        });
+        expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
+        const elements = JSON.parse(await res.text()) as JsonObject[];
+        expect(elements.length).toBeLessThan(WRITES);
+        expect(elements.at(-1)).toMatchObject({ candidates: [{ finishReason: 'MAX_TOKENS' }] });
+        const [receipt] = await receiptsOf(userId, 1);
+        expect(receipt).toMatchObject({ streamCut: true, estimated: true });
+        expect(receipt!.quota).toBeLessThanOrEqual(receipt!.reserved);
+      },
+    );
+
     it.each(['openai-json', 'anthropic-json', 'gemini-json'] as const)(
       '%s: JSON answers are charged in full: the debt is recorded, refuses the next call, a top-up restores',
       async (path) => {

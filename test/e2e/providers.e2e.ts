@@ -637,6 +637,62 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
     expect(openai).toMatchObject({ model: 'gpt-4o-mini', quota: formula('gpt-4o-mini', 8, 2) });
   });
 
+  it('a Gemini stream without alt=sse is one JSON array, natively and converted; with it, SSE', async () => {
+    const stream = (model: string, query = '') =>
+      fetch(`${t.url}/v1beta/models/${model}:streamGenerateContent${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': `sk-${key}` },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Say hi' }] }] }),
+      });
+    type Element = { candidates?: { content?: { parts?: { text?: string }[] } }[] };
+    const textOf = (elements: Element[]) =>
+      elements
+        .flatMap((e) => e.candidates ?? [])
+        .flatMap((c) => c.content?.parts ?? [])
+        .map((part) => part.text ?? '')
+        .join('');
+    upstream.setDefaults({
+      content: 'Hola!',
+      chunks: 3,
+      usage: { prompt_tokens: 9, completion_tokens: 4 },
+    });
+    const before = receipts().length;
+    for (const model of ['gemini-2.0-flash', 'gpt-4o-mini']) {
+      const res = await stream(model);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
+      const elements = JSON.parse(await res.text()) as Element[];
+      expect(textOf(elements)).toBe('Hola!');
+      expect(elements.at(-1)).toMatchObject({ usageMetadata: { promptTokenCount: 9 } });
+      // The upstream is asked for SSE either way: usage and the reservation cut read events.
+      const sent = upstream.lastRequest()!;
+      if (model === 'gemini-2.0-flash') expect(sent.query).toMatchObject({ alt: 'sse' });
+      else expect(sent.body).toMatchObject({ stream: true });
+      const receipt = await nextReceipt(before + (model === 'gpt-4o-mini' ? 1 : 0));
+      expect(receipt).toMatchObject({
+        model,
+        endpoint: '/v1beta/models/{model}:streamGenerateContent',
+        stream: true,
+        promptTokens: 9,
+        completionTokens: 4,
+        estimated: false,
+        quota: formula(model as keyof typeof RATIOS, 9, 4),
+      });
+    }
+    for (const model of ['gemini-2.0-flash', 'gpt-4o-mini']) {
+      const res = await stream(model, '?alt=sse');
+      expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(await res.text()).toMatch(/^data: \{/);
+    }
+    // An upstream that breaks mid-stream: the array still parses, Google's error element last.
+    upstream.setDefaults({ breakAfterChunks: 1, chunkIntervalMs: 5 });
+    const broken = JSON.parse(await (await stream('gemini-2.0-flash')).text()) as unknown[];
+    upstream.setDefaults({ breakAfterChunks: undefined, chunkIntervalMs: undefined });
+    expect(textOf(broken as Element[])).toBe('Ho');
+    expect(broken.at(-1)).toMatchObject({ error: { code: 500, status: 'INTERNAL' } });
+    await waitUntil(() => receipts().length >= before + 5, 'five receipts');
+    expect(receipts()).toHaveLength(before + 5);
+  });
+
   it('openai SDK → Gemini channel: converted JSON and stream', async () => {
     const sdk = relaySdk(t.url, key);
     upstream.setDefaults({

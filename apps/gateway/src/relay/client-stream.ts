@@ -1,12 +1,26 @@
 /**
- * Streaming an answer to the client while reading the upstream: SSE headers, backpressure, and a
- * client that leaves mid-stream. After the client left the upstream is still read (bounded in time
- * and bytes) so that the work it did is billed; then it is cut.
+ * Streaming an answer to the client while reading the upstream: its headers and framing,
+ * backpressure, and a client that leaves mid-stream. After the client left the upstream is still
+ * read (bounded in time and bytes) so that the work it did is billed; then it is cut.
  */
 import type { ServerResponse } from 'node:http';
+import { GeminiArrayStream } from '@tollgate/relay';
 import type { Dispatcher } from 'undici';
+import type { RelayCall } from './relay-call';
 import { CORS_HEADERS, REQUEST_ID_HEADER } from './relay-http';
 import { AFTER_DISCONNECT_MAX_BYTES, AFTER_DISCONNECT_MAX_MS, drained } from './upstream-io';
+
+const SSE_CONTENT_TYPE = 'text/event-stream; charset=utf-8';
+
+/**
+ * A client stream framed otherwise than SSE (Gemini's JSON array): the SSE the relay writes goes
+ * through it, and it closes the answer validly whether the upstream ended well or broke.
+ */
+export interface StreamFraming {
+  readonly contentType: string;
+  push(sse: string | Buffer): string;
+  end(broken: boolean): string;
+}
 
 export class ClientStream {
   /** True once anything (headers included) went to the client. */
@@ -19,19 +33,21 @@ export class ClientStream {
   constructor(
     private readonly res: ServerResponse,
     private readonly requestId: string,
+    /** Undefined: SSE, written as it comes. */
+    private readonly framing?: StreamFraming,
   ) {
     res.on('close', this.onClose);
     if (res.destroyed) this.goneAt = Date.now();
   }
 
-  /** Sends the SSE headers now (the pass-through does, before the first chunk). */
+  /** Sends the stream's headers now (the pass-through does, before the first chunk). */
   open(): void {
     if (this.started) return;
     this.started = true;
     if (this.res.destroyed || this.res.headersSent) return;
     this.res.writeHead(200, {
       ...CORS_HEADERS,
-      'content-type': 'text/event-stream; charset=utf-8',
+      'content-type': this.framing?.contentType ?? SSE_CONTENT_TYPE,
       'cache-control': 'no-cache',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
@@ -48,25 +64,41 @@ export class ClientStream {
   write(data: string | Buffer): boolean {
     if (data.length === 0) return true;
     this.open();
-    return this.res.write(data);
+    const out = this.framing ? this.framing.push(data) : data;
+    return out.length === 0 || this.res.write(out);
   }
 
   /**
    * Ends the answer: with `tail` (closing events) when the upstream ended well, without it when it
-   * broke or was cut (the client sees an unfinished stream, not a fake ending).
+   * broke or was cut (the client sees an unfinished stream, not a fake ending). A framed stream is
+   * always closed by its framing (a JSON array must end to parse).
    */
   finish(tail: string, broken: boolean): void {
     this.res.off('close', this.onClose);
     if (this.res.destroyed || this.res.writableEnded) return;
     if (this.goneAt !== undefined) return void this.res.end();
     this.open();
-    if (broken || tail === '') this.res.end();
+    if (this.framing)
+      this.res.end(this.framing.push(broken ? '' : tail) + this.framing.end(broken));
+    else if (broken || tail === '') this.res.end();
     else this.res.end(tail);
   }
 
   drained(): Promise<void> {
     return drained(this.res);
   }
+}
+
+/** A call's stream to its client: SSE, or the JSON array a Gemini client without `alt=sse` reads. */
+export function clientStreamOf(
+  res: ServerResponse,
+  call: Pick<RelayCall, 'requestId' | 'arrayStream'>,
+): ClientStream {
+  return new ClientStream(
+    res,
+    call.requestId,
+    call.arrayStream ? new GeminiArrayStream() : undefined,
+  );
 }
 
 /**

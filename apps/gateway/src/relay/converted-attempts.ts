@@ -24,7 +24,7 @@ import {
   type UpstreamUsage,
 } from '@tollgate/relay';
 import type { Dispatcher } from 'undici';
-import { ClientStream, pipeUpstream } from './client-stream';
+import { clientStreamOf, pipeUpstream } from './client-stream';
 import { codecClient } from './client-wire';
 import { ConvertedOutput, eventsOf, KeptText, lengthFinish } from './converted-output';
 import { failedWith, requestContext, sendToProvider, sentCeiling } from './provider-call';
@@ -182,7 +182,7 @@ export class ConvertedAttempts {
       const text = chunksOfCompletion(converted.body, ctx, usage)
         .map((c) => encoder.chunk(c))
         .join('');
-      const client = new ClientStream(res, call.requestId);
+      const client = clientStreamOf(res, call);
       client.write(text);
       client.finish(encoder.end(usage), false);
     } else {
@@ -221,7 +221,7 @@ export class ConvertedAttempts {
       }
       return out;
     };
-    const client = new ClientStream(res, p.call.requestId);
+    const client = clientStreamOf(res, p.call);
     const secrets = channelScrubber(channel).stream();
     const read = await pipeUpstream(
       answer,

@@ -16,7 +16,7 @@ import {
   upstreamModelName,
 } from '@tollgate/relay';
 import type { Dispatcher } from 'undici';
-import { ClientStream, pipeUpstream } from './client-stream';
+import { clientStreamOf, pipeUpstream } from './client-stream';
 import { NativeStream } from './native-stream';
 import { requestContext, sendToProvider, sentCeiling } from './provider-call';
 import { answerContext, type AttemptResult, type Prepared } from './relay-call';
@@ -108,7 +108,7 @@ export class NativeAttempts {
   ): Promise<AttemptResult> {
     const ctx = answerContext(p);
     const stream = new NativeStream(p, channel, adaptor, native, ctx, this.settlement.strict);
-    const client = new ClientStream(res, p.call.requestId);
+    const client = clientStreamOf(res, p.call);
     const read = await pipeUpstream(
       answer,
       client,

@@ -41,6 +41,11 @@ export interface RelayCall {
   readonly ingress?: IngressKind;
   /** Gemini says "stream" in the path (:streamGenerateContent). */
   readonly streamFromPath?: boolean;
+  /**
+   * Gemini's stream without `alt=sse` in the query: the client reads one JSON array sent element
+   * by element, not SSE (the upstream is asked for SSE all the same).
+   */
+  readonly arrayStream?: boolean;
   /** Client headers a native upstream must see (anthropic-version, anthropic-beta). */
   readonly clientHeaders?: Readonly<Record<string, string | undefined>>;
 }

@@ -268,7 +268,8 @@ export class RelayRoutes {
 
   /**
    * Gemini's native API: `POST /v1beta/models/{model}:generateContent` or
-   * `:streamGenerateContent` (SSE with `alt=sse`), the key in x-goog-api-key or `?key=`.
+   * `:streamGenerateContent` (SSE with `alt=sse`, else one JSON array), the key in x-goog-api-key
+   * or `?key=`.
    */
   private onGemini(request: WildcardRequest, reply: FastifyReply): void {
     const [model = '', action = ''] = (request.params['*'] ?? '').split(':', 2);
@@ -287,12 +288,14 @@ export class RelayRoutes {
         clientWireOfIngress('gemini'),
       );
     }
+    const stream = action === 'streamGenerateContent';
     this.relayFor(request, reply, {
       endpoint: 'chat',
       route: `/v1beta/models/{model}:${action}`,
       ingress: 'gemini',
       modelFromPath: decodeURIComponent(model),
-      streamFromPath: action === 'streamGenerateContent',
+      streamFromPath: stream,
+      arrayStream: stream && queryOf(request)['alt'] !== 'sse',
     });
   }
 
@@ -316,7 +319,13 @@ export class RelayRoutes {
     reply: FastifyReply,
     how: Pick<
       RelayCall,
-      'endpoint' | 'route' | 'modelFromPath' | 'ingress' | 'streamFromPath' | 'clientHeaders'
+      | 'endpoint'
+      | 'route'
+      | 'modelFromPath'
+      | 'ingress'
+      | 'streamFromPath'
+      | 'arrayStream'
+      | 'clientHeaders'
     >,
   ): void {
     reply.hijack();

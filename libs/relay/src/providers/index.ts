@@ -8,3 +8,4 @@ export * from './openai-wire-adaptor';
 export * from './registry';
 export * from './responses';
 export * from './provider-settings';
+export * from './gemini/gemini-array-stream';
