@@ -350,6 +350,37 @@ describe('GEMINI_INGRESS stream', () => {
       responseId: 'resp-1',
     });
   });
+  it('returns reasoning as thought parts, whole and streamed', () => {
+    const whole = GEMINI_INGRESS.fromOpenAi(
+      {
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: 'Blue.', reasoning_content: 'Rayleigh.' },
+            finish_reason: 'stop',
+          },
+        ],
+      },
+      { promptTokens: 5, completionTokens: 9, cachedTokens: 0, reasoningTokens: 4 },
+      ctx,
+    );
+    expect(whole).toMatchObject({
+      candidates: [
+        { content: { parts: [{ text: 'Rayleigh.', thought: true }, { text: 'Blue.' }] } },
+      ],
+      usageMetadata: { candidatesTokenCount: 5, thoughtsTokenCount: 4 },
+    });
+    const encoder = GEMINI_INGRESS.stream(ctx);
+    const chunk = (delta: JsonObject) => ({ ...base, choices: [{ index: 0, delta }] });
+    const sent = events(
+      encoder.chunk(chunk({ reasoning_content: 'Rayleigh.' })) +
+        encoder.chunk(chunk({ content: 'Blue.' })),
+    );
+    expect(sent.map((e) => (e.candidates as JsonObject[])[0]!.content)).toEqual([
+      { role: 'model', parts: [{ text: 'Rayleigh.', thought: true }] },
+      { role: 'model', parts: [{ text: 'Blue.' }] },
+    ]);
+  });
 });
 
 describe('GEMINI_INGRESS errorBody', () => {
