@@ -18,10 +18,8 @@ import {
   rebuildProjections,
   type ReadStore,
 } from '@tollgate/read-store';
-import { EMPTY_CHANNEL_CONFIG } from '@tollgate/domain';
-import { usageReceipt } from '@tollgate/testing/usage-receipt';
-import { appendEvents } from '@tollgate/testing/append-events';
 import { ALL_PROJECTIONS } from '../../apps/gateway/src/projection-registry';
+import { seedReceiptLog } from './receipt-log';
 
 const RECEIPTS = Number(process.argv[2] ?? 50_000);
 /** Each mode runs this many times; the best run counts (the machine is shared). */
@@ -32,126 +30,6 @@ const ROUNDS = Number(process.argv[3] ?? 2);
  */
 const EACH = process.argv[4] === 'each';
 const ONLY = process.argv[4] && !EACH ? process.argv[4] : undefined;
-const USERS = 50;
-const TOKENS = 100;
-const CHANNELS = 5;
-const MODELS = ['gpt-4o-mini', 'gpt-4o', 'gpt-3.5-turbo'];
-
-const meta = (occurredAt: string) => ({
-  schemaVersion: 1,
-  actor: { kind: 'system', id: null, role: null },
-  occurredAt,
-});
-
-async function seed(store: EventStore): Promise<number> {
-  const start = Date.parse('2026-01-15T08:00:00.000Z');
-  const setup = meta(new Date(start).toISOString());
-  for (let u = 1; u <= USERS; u++) {
-    await appendEvents(
-      store,
-      `user-${u}`,
-      [
-        {
-          type: 'UserRegistered',
-          data: {
-            userId: u,
-            username: `user${u}`,
-            displayName: `user${u}`,
-            passwordHash: '$argon2id$x',
-            role: 1,
-            group: 'default',
-            email: '',
-            inviterId: 0,
-            affCode: `code${u}`,
-            source: 'register',
-          },
-        },
-      ],
-      setup,
-    );
-    await appendEvents(
-      store,
-      `billing-${u}`,
-      [{ type: 'QuotaGranted', data: { userId: u, amount: 10_000_000, reason: 'new_user' } }],
-      setup,
-    );
-  }
-  for (let t = 1; t <= TOKENS; t++) {
-    await appendEvents(
-      store,
-      `token-${t}`,
-      [
-        {
-          type: 'TokenCreated',
-          data: {
-            tokenId: t,
-            userId: ((t - 1) % USERS) + 1,
-            sealedKey: { cipher: 'sealed', hash: `h${t}` },
-            keyHash: `k${t}`,
-            createdTime: start / 1000,
-            name: `t${t}`,
-            expiredTime: -1,
-            remainQuota: 1_000_000,
-            unlimitedQuota: false,
-            modelLimitsEnabled: false,
-            modelLimits: [],
-            allowIps: [],
-            group: '',
-            rateLimits: { rpm: 0, tpm: 0, concurrency: 0 },
-          },
-        },
-      ],
-      setup,
-    );
-  }
-  for (let c = 1; c <= CHANNELS; c++) {
-    await appendEvents(
-      store,
-      `channel-${c}`,
-      [
-        {
-          type: 'ChannelCreated',
-          data: {
-            channelId: c,
-            config: { ...EMPTY_CHANNEL_CONFIG, name: `c${c}`, groups: ['default'], models: MODELS },
-            key: { cipher: 'sealed', hash: `hash${c}` },
-            status: 1,
-            createdTime: start / 1000,
-          },
-        },
-      ],
-      setup,
-    );
-  }
-  // Receipts as the batching appender writes them: a few hundred per append, two hours of traffic.
-  const perAppend = 200;
-  for (let i = 0; i < RECEIPTS; i += perAppend) {
-    const at = new Date(start + Math.floor((i / RECEIPTS) * 2 * 3600_000));
-    const batch = [];
-    for (let j = i; j < Math.min(RECEIPTS, i + perAppend); j++) {
-      const tokenId = (j % TOKENS) + 1;
-      batch.push({
-        type: 'RequestRelayed',
-        data: usageReceipt({
-          requestId: `req-${j}`,
-          userId: ((tokenId - 1) % USERS) + 1,
-          tokenId,
-          tokenName: `t${tokenId}`,
-          channelId: (j % CHANNELS) + 1,
-          model: MODELS[j % MODELS.length]!,
-          promptTokens: 20,
-          completionTokens: 30,
-          quota: 25 + (j % 7),
-          useTimeMs: 120,
-          ip: '127.0.0.1',
-        }),
-      });
-    }
-    await appendEvents(store, `usage-bench-${at.getUTCHours()}`, batch, meta(at.toISOString()));
-  }
-  return USERS * 2 + TOKENS + CHANNELS + RECEIPTS;
-}
-
 /** The same store, claiming no atomic transactions: the batch buffer then merges nothing. */
 function oneByOne(store: ReadStore): ReadStore {
   return new Proxy(store, {
@@ -173,7 +51,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-rebuild-'));
   const events = SqliteEventStore.open(join(dir, 'events.sqlite'));
   try {
-    const total = await seed(events);
+    const total = await seedReceiptLog(events, RECEIPTS);
     console.log(`log: ${total} events (${RECEIPTS} receipts)`);
     if (ONLY) {
       const projection = ALL_PROJECTIONS.find((p) => p.name === ONLY);
