@@ -122,12 +122,12 @@ describe('budgets', () => {
         },
         body: JSON.stringify({ model: MODEL, messages: hello }),
       });
-    const zh = await call();
+    const zh = await call('zh-CN');
     expect(zh.status).toBe(429);
     const zhBody = (await zh.json()) as { error: { message: string; type: string; code: string } };
     expect(zhBody.error).toMatchObject({ type: 'budget_exceeded', code: 'budget_exceeded' });
     expect(zhBody.error.message).toMatch(/^令牌每日预算已用尽：每日最多 10000 额度，将于 .+ 重置/);
-    const en = await call('en');
+    const en = await call(); // no Accept-Language: English, as SDKs send none
     const enBody = (await en.json()) as { error: { message: string } };
     expect(enBody.error.message).toMatch(
       /^This API key reached its daily budget of 10000 quota; it resets at \d{4}-\d\d-\d\d 00:00:00 /,
@@ -172,7 +172,7 @@ describe('budgets', () => {
     const sdk = relaySdk(t.url, key);
     await sdk.chat.completions.create({ model: MODEL, messages: hello });
     await expect(sdk.chat.completions.create({ model: MODEL, messages: hello })).rejects.toThrow(
-      /^429 令牌每日预算已用尽：每日最多 11000 额度/,
+      /^429 This API key reached its daily budget of 11000 quota/,
     );
     const removed = await web.put('/api/token/', {
       id: tokenId,
@@ -211,7 +211,7 @@ describe('budgets', () => {
     expect(served).toBe(5);
     expectBudgetRefusals(refused);
     const message = (refused[0] as APIError).message;
-    expect(message).toContain('用户每周预算已用尽');
+    expect(message).toContain('Your weekly budget of');
     expect(await waitCharged(web.userId, 5)).toEqual({ count: 5, quota: 5 * PRICE_QUOTA });
 
     await waitUntil(async () => {

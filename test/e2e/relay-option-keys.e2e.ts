@@ -167,12 +167,12 @@ describe('relay: new-api option keys through the relay', () => {
           expect((await chat(a.key, { messages: hello })).status).toBe(200);
           // A refused request (a model without a price) counts as a call too.
           expect((await chat(a.key, { model: 'nope-model', messages: hello })).status).toBe(403);
-          const refused = await chat(a.key, { messages: hello });
+          const refused = await chat(a.key, { messages: hello }, { 'accept-language': 'zh-CN' });
           expect(refused.status).toBe(429);
           expect((refused.json().error as { message: string }).message).toMatch(
             /^您已达到总请求数限制：1分钟内最多请求2次，包括失败次数，请检查您的请求是否正确/,
           );
-          const english = await chat(a.key, { messages: hello }, { 'accept-language': 'en' });
+          const english = await chat(a.key, { messages: hello });
           expect(english.status).toBe(429);
           expect(english.text).toContain('at most 2 requests (failed ones included) in 1 minutes');
           // The refusals did not reach the upstream; another user has its own count.
@@ -200,7 +200,9 @@ describe('relay: new-api option keys through the relay', () => {
           const refused = await chat(a.key, { messages: hello });
           expect(refused.status).toBe(429);
           expect(refused.json().error).toMatchObject({
-            message: expect.stringMatching(/^您已达到请求数限制：1分钟内最多请求2次/),
+            message: expect.stringMatching(
+              /^You reached the request limit: at most 2 successful requests in 1 minutes/,
+            ),
             code: 'rate_limit_exceeded',
           });
           // Raising the limit applies at once.
@@ -452,7 +454,7 @@ describe('relay: new-api option keys through the relay', () => {
           const refused = await chat(a.key, { messages: [image] });
           expect(refused.status).toBe(403);
           expect(refused.json().error).toMatchObject({ code: 'insufficient_permission' });
-          expect(refused.text).toContain('您无权通过接口上传图片');
+          expect(refused.text).toContain('Your role may not send images through the API');
           expect((await chat(a.key, { messages: hello })).status).toBe(200);
           const gen = await relay(a.key, '/v1/images/generations', {
             model: 'dall-e-3',
@@ -492,10 +494,12 @@ describe('relay: new-api option keys through the relay', () => {
       await withOptions({ FileUploadPermission: '10', FileDownloadPermission: '100' }, async () => {
         const up = await upload();
         expect(up.status).toBe(403);
-        expect(up.text).toContain('您无权通过接口上传文件');
+        expect(up.text).toContain('Your role may not send files through the API');
         const down = await speech();
         expect(down.status).toBe(403);
-        expect(down.text).toContain('您无权通过接口生成并下载文件');
+        expect(down.text).toContain(
+          'Your role may not generate and download files (speech audio) through the API',
+        );
         const file = await chat(a.key, {
           messages: [
             {

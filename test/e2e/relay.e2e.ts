@@ -375,7 +375,15 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
       code: 'token_invalid',
       param: '',
     });
-    expect(bad.body.error.message).toMatch(/^无效的令牌 \(request id: [0-9a-f]{32}\)$/);
+    // SDKs send no Accept-Language: English; a client naming Chinese reads new-api's wording.
+    expect(bad.body.error.message).toMatch(/^Invalid API key \(request id: [0-9a-f]{32}\)$/);
+    const zh = await request(t.url)
+      .post('/v1/chat/completions')
+      .set('authorization', 'Bearer sk-nope')
+      .set('accept-language', 'fr, zh-CN;q=0.8')
+      .send({ model: 'gpt-4o-mini', messages: [] });
+    expect(zh.status).toBe(401);
+    expect(zh.body.error.message).toMatch(/^无效的令牌 \(request id: [0-9a-f]{32}\)$/);
     for (const path of ['/dashboard/billing/subscription', '/v1/dashboard/billing/subscription']) {
       const sub = await request(t.url).get(path).set('authorization', `Bearer sk-${key}`);
       expect(sub.body).toMatchObject({

@@ -382,7 +382,9 @@ describe('task relays: Midjourney and Suno', () => {
   /** The one answer /mj/image gives for every failure (its request id aside). */
   const NO_IMAGE = {
     status: 404,
-    json: { error: { message: '图片暂不可用', type: 'tollgate_error', param: '', code: null } },
+    json: {
+      error: { message: 'Image unavailable', type: 'tollgate_error', param: '', code: null },
+    },
   };
   const image = async (id: string) => {
     const res = await call('', 'GET', `/mj/image/${id}`, undefined, {});

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { newRequestId } from '../observability/request-id';
 import { type RequestTracker, UNMATCHED_ROUTE } from '../observability/request-tracker';
-import { pickLang } from '../shared/i18n/messages';
+import { pickRelayLang, RELAY_DEFAULT_LANG } from '../shared/i18n/lang';
 import { type ClientWire, OPENAI_CLIENT } from './client-wire';
 import { closeUnlessDrainable } from './relay-gate';
 import {
@@ -30,10 +30,7 @@ const SHOWN_PATH = 200;
 const REQUEST_LINE_PEEK = 256;
 const REQUEST_LINE = /^([A-Z]{1,16}) (\/[^\s?#]*)/;
 
-const langOf = (req: IncomingMessage) => {
-  const header = req.headers['accept-language'];
-  return pickLang(typeof header === 'string' ? header : undefined);
-};
+const langOf = (req: IncomingMessage) => pickRelayLang(req.headers['accept-language']);
 
 /** A request under a relay prefix that no relay route matches: 405 when another method would. */
 export function answerUnmatched(
@@ -139,9 +136,9 @@ export function answerClientError(
   if (!wire) return false;
   const [status, code, errorCode] = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
   const requestId = newRequestId();
-  // No headers were parsed, so no Accept-Language: the default language.
+  // No headers were parsed, so no Accept-Language: the relay's default language.
   const failure = relayError({
-    lang: 'zh-CN',
+    lang: RELAY_DEFAULT_LANG,
     status,
     key: code,
     type: 'invalid_request_error',

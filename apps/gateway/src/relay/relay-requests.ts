@@ -2,15 +2,15 @@
 import type { IngressKind } from '@tollgate/relay';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestRecordOf } from '../observability/request-tracker';
-import { type Lang, pickLang } from '../shared/i18n/messages';
+import { type Lang, pickRelayLang } from '../shared/i18n/messages';
 import { clientWireOfIngress } from './client-wire';
 import { callerOf } from './relay-gate';
 import { relayError, sendError } from './relay-http';
 import type { RelayToken, RelayUser } from './relay-ports';
 
+/** The language of the relay's answers: the client's when we have it, else English (lang.ts). */
 export function langOf(request: FastifyRequest): Lang {
-  const header: unknown = request.headers['accept-language'];
-  return pickLang(typeof header === 'string' ? header : undefined);
+  return pickRelayLang(request.headers['accept-language']);
 }
 
 export function queryOf(request: FastifyRequest): Record<string, unknown> {

@@ -3,7 +3,7 @@ import { selectChannel } from '@tollgate/relay';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { OptionsCache } from '../options/options.cache';
-import { type Lang, pickLang } from '../shared/i18n/messages';
+import { type Lang, pickRelayLang } from '../shared/i18n/messages';
 import { budgetRefusal, isBudgetRefusal } from './budget-refusal';
 import { OPENAI_CLIENT } from './client-wire';
 import { type Caller, RelayAdmission } from './relay-admission';
@@ -55,7 +55,12 @@ export class TaskRelayAdapter implements TaskRelayPort {
     return this.gate.before(
       'call',
       (request) =>
-        this.admission.admitToken(keyOf(request), request.ip, langOf(request), Date.now()),
+        this.admission.admitToken(
+          keyOf(request),
+          request.ip,
+          pickRelayLang(request.headers['accept-language']),
+          Date.now(),
+        ),
       () => OPENAI_CLIENT,
     );
   }
@@ -139,9 +144,4 @@ export class TaskRelayAdapter implements TaskRelayPort {
   upstreamPool(origin: string): Dispatcher {
     return this.pools.pool(origin);
   }
-}
-
-function langOf(request: FastifyRequest): Lang {
-  const header: unknown = request.headers['accept-language'];
-  return pickLang(typeof header === 'string' ? header : undefined);
 }

@@ -41,8 +41,11 @@ export function sunoRetriable(status: number): boolean {
   return status === 429 || status === 307 || (status >= 500 && status !== 504 && status !== 524);
 }
 
-const sunoRefusal = (status: number, code: string, message = code): TaskReply =>
-  jsonRefusal(status, sunoErrorBody(code, message));
+const sunoRefusal = (status: number, code: string, message = code, lang?: Lang): TaskReply =>
+  jsonRefusal(
+    status,
+    sunoErrorBody(code, message, lang && translate('relay.task_request_failed', {}, lang)),
+  );
 
 /**
  * Suno's submissions (new-api's relay_task.go with the suno adaptor): music and lyrics, retried
@@ -156,7 +159,7 @@ export class SunoSubmitPlatform implements TaskSubmitPlatform<SunoTaskSubmission
 function failed(status: number, code: string, message: string, lang: Lang): TaskAttempt<never> {
   const shown =
     status === TOO_MANY_REQUESTS ? translate('relay.upstream_saturated', {}, lang) : message;
-  return { ok: false, status, refusal: sunoRefusal(status, code, shown) };
+  return { ok: false, status, refusal: sunoRefusal(status, code, shown, lang) };
 }
 
 /** A string field of a JSON object answer, if it has one. */

@@ -13,7 +13,7 @@ import { PendingWrites } from '../infrastructure/pending-writes';
 import { REQUEST_TRACKER } from '../observability/observability.tokens';
 import { newRelayTrace } from '../observability/request-record';
 import type { RequestTracker } from '../observability/request-tracker';
-import { type Lang, pickLang } from '../shared/i18n/messages';
+import { type Lang, pickRelayLang } from '../shared/i18n/messages';
 import { MjImageProxy } from './mj-image';
 import { MjRelay } from './mj-relay';
 import { SunoRelay } from './suno-relay';
@@ -162,9 +162,9 @@ export class TaskRoutes {
   }
 }
 
+/** The relay's language (lang.ts): the client's when we have it, else English. */
 function langOf(request: FastifyRequest): Lang {
-  const header: unknown = request.headers['accept-language'];
-  return pickLang(typeof header === 'string' ? header : undefined);
+  return pickRelayLang(request.headers['accept-language']);
 }
 
 /** new-api: the Authorization key, or `mj-api-secret` when it is empty or `midjourney-proxy`. */

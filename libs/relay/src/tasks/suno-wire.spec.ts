@@ -28,6 +28,8 @@ describe('Suno wire', () => {
       message: '请求上游地址失败',
       data: null,
     });
+    const english = sunoErrorBody('x', 'Post "http://up": refused', 'Could not reach it');
+    expect(JSON.parse(english)).toMatchObject({ message: 'Could not reach it' });
   });
 
   it('turns upstream task DTOs into snapshots, bounded', () => {

@@ -39,8 +39,15 @@ export function sunoSubmittedId(answer: unknown): string | undefined {
   return code === 'success' && typeof data === 'string' && data !== '' ? data : undefined;
 }
 
-/** new-api's TaskError body; transport details are never shown to the client. */
-export function sunoErrorBody(code: string, message: string): string {
-  const hidden = /post|dial|http/i.test(message) ? '请求上游地址失败' : message;
+/**
+ * new-api's TaskError body; transport details are never shown to the client, `hiddenAs` (new-api's
+ * text unless the caller has it in the client's language) stands in for them.
+ */
+export function sunoErrorBody(
+  code: string,
+  message: string,
+  hiddenAs = '请求上游地址失败',
+): string {
+  const hidden = /post|dial|http/i.test(message) ? hiddenAs : message;
   return JSON.stringify({ code, message: hidden, data: null });
 }

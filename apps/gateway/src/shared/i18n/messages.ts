@@ -1,8 +1,10 @@
 import { COMMON_MESSAGES } from './common.messages';
+import { CONSOLE_DEFAULT_LANG, type Lang } from './lang';
 import type { MessageTable } from './message-table';
 import { VALIDATION_MESSAGES } from './validation.messages';
 
 export type { MessageTable } from './message-table';
+export { type Lang, pickLang, pickRelayLang } from './lang';
 
 /**
  * The texts the server answers with, by code. Each feature keeps its own table beside its code;
@@ -23,8 +25,6 @@ export function hasMessage(code: string): boolean {
 }
 
 registerMessages(COMMON_MESSAGES, VALIDATION_MESSAGES);
-
-export type Lang = 'zh-CN' | 'en';
 
 /** A text by code, translated when the answer's language is known (a param may be one, or a list). */
 export interface Message {
@@ -47,16 +47,13 @@ function render(value: MessageParam, lang: Lang): string {
   return translate(message.code, message.params, lang);
 }
 
-export function translate(code: string, params: MessageParams = {}, lang: Lang = 'zh-CN'): string {
+export function translate(
+  code: string,
+  params: MessageParams = {},
+  lang: Lang = CONSOLE_DEFAULT_LANG,
+): string {
   const template = catalogue.get(code)?.[lang] ?? code;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     name in params ? render(params[name]!, lang) : whole,
   );
-}
-
-/** zh-CN unless the client prefers English (Accept-Language or the console's lang header). */
-export function pickLang(acceptLanguage: string | undefined): Lang {
-  if (!acceptLanguage) return 'zh-CN';
-  const first = acceptLanguage.split(',')[0]?.trim().toLowerCase() ?? '';
-  return first.startsWith('en') ? 'en' : 'zh-CN';
 }
