@@ -767,7 +767,9 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
       chunks: 2,
       usage: { prompt_tokens: 40, completion_tokens: 12, cached_tokens: 16, reasoning_tokens: 4 },
     });
-    const before = receipts().length;
+    // Only this endpoint's receipts: an earlier case's may still be landing.
+    const responseReceipts = () => receipts().filter((r) => r.endpoint === '/v1/responses');
+    const before = responseReceipts().length;
     const answer = await sdk.responses.create({
       model: 'gpt-4o-mini',
       instructions: 'Be brief.',
@@ -799,8 +801,9 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
     expect(completed).toBe(true);
     expect(upstream.lastRequest()!.body).not.toHaveProperty('stream_options');
 
-    await waitUntil(() => receipts().length >= before + 2, 'two receipts');
-    for (const receipt of receipts().slice(before)) {
+    await waitUntil(() => responseReceipts().length >= before + 2, 'two receipts');
+    expect(responseReceipts()).toHaveLength(before + 2);
+    for (const receipt of responseReceipts().slice(before)) {
       expect(receipt).toMatchObject({
         endpoint: '/v1/responses',
         model: 'gpt-4o-mini',
