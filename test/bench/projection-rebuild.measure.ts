@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
+import { SqliteEventStore } from '@tollgate/event-store';
 import {
   ProjectionHost,
   SqliteReadStore,
