@@ -36,17 +36,3 @@ describe('token estimates', () => {
     expect(estimatePromptTokens('audioTranscriptions', {})).toBe(0);
   });
 });
-
-describe('the tokenizer', () => {
-  it('is loaded by the first count, not by importing the estimates', () => {
-    jest.isolateModules(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh module registry
-      const fresh = require('./token-estimate') as typeof import('./token-estimate');
-      expect(fresh.tokenizerLoaded()).toBe(false);
-      expect(fresh.countText('')).toBe(0);
-      expect(fresh.tokenizerLoaded()).toBe(false);
-      expect(fresh.countText('hello world')).toBe(2);
-      expect(fresh.tokenizerLoaded()).toBe(true);
-    });
-  });
-});

@@ -4,7 +4,7 @@
  * one core, so long texts above TOKENIZE_LIMIT are bounded from their UTF-8 size instead (no common
  * tokenizer yields more than one token per 2 bytes of ordinary text).
  */
-import type { countTokens as CountTokens } from 'gpt-tokenizer';
+import { countTokens } from 'gpt-tokenizer';
 import type { JsonObject } from '../openai/request-body';
 
 export const TOKENIZE_LIMIT = 8192;
@@ -15,22 +15,10 @@ const REPLY_PRIMING = 3;
 /** A low-detail image tile; high-detail images cost more, the upstream's usage settles it. */
 const PER_IMAGE = 85;
 
-/**
- * The tokenizer, required by the first count: its ranks take ~65 MiB and ~0.4 s to load, which a
- * process that never counts (the projector, a CLI, a gateway serving only the console) should not
- * pay at start.
- */
-let tokenizer: typeof CountTokens | undefined;
-
-/** Whether a count has loaded the tokenizer yet. */
-export const tokenizerLoaded = (): boolean => tokenizer !== undefined;
-
 export function countText(text: string): number {
   if (text.length === 0) return 0;
   if (text.length > TOKENIZE_LIMIT) return Math.ceil(Buffer.byteLength(text, 'utf8') / 2);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
-  tokenizer ??= (require('gpt-tokenizer') as { countTokens: typeof CountTokens }).countTokens;
-  return tokenizer(text);
+  return countTokens(text);
 }
 
 function contentText(content: unknown, images: { count: number }): string {
