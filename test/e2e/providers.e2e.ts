@@ -29,9 +29,12 @@ jest.setTimeout(120_000);
 
 const CLAUDE = 'claude-3-5-sonnet-20241022';
 const HAIKU = 'claude-3-5-haiku-20241022';
+/** A generation that refuses any prefill (the mock refuses it as Anthropic does). */
+const OPUS_46 = 'claude-opus-4-6';
 const RATIOS = {
   [CLAUDE]: 1.5,
   [HAIKU]: 0.5,
+  [OPUS_46]: 2.5,
   'gpt-4o-mini': 0.075,
   'llama3.2': 0.1,
   'command-r': 0.25,
@@ -104,6 +107,7 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
     const quota = await root.put('/api/option/', { key: 'QuotaForNewUser', value: '5000000' });
     expect(quota.body).toMatchObject({ success: true });
     await channel({ type: 14, name: 'anthropic', key: 'sk-ant-upstream', models: CLAUDE });
+    await channel({ type: 14, name: 'anthropic-4-6', key: 'sk-ant-upstream', models: OPUS_46 });
     await channel({ type: 1, name: 'openai', key: 'sk-openai-upstream', models: 'gpt-4o-mini' });
     await channel({
       type: 33,
@@ -420,7 +424,7 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
     expect(receipts().slice(before)).toHaveLength(5);
   });
 
-  it('JSON mode to Anthropic: response_format as an instruction and a `{` prefill, JSON and stream', async () => {
+  it('JSON mode to Anthropic: response_format as an instruction and a `{` prefill (none on Claude 4.6), JSON and stream', async () => {
     const sdk = relaySdk(t.url, key);
     const before = receipts().length;
     const ask = { model: CLAUDE, messages: [{ role: 'user' as const, content: 'Status?' }] };
@@ -456,9 +460,22 @@ describe('providers (whole app, Anthropic and OpenAI SDKs, provider-format mocks
       thinking: { type: 'enabled' },
       messages: [{ role: 'user' }],
     });
+    // Claude 4.6 refuses any prefill: the instruction alone asks it for JSON.
+    upstream.setDefaults({ content: '{"ok":true}' });
+    const newest = await sdk.chat.completions.create({
+      model: OPUS_46,
+      messages: ask.messages,
+      response_format: format,
+    });
+    expect(JSON.parse(newest.choices[0]!.message.content!)).toEqual({ ok: true });
+    expect(upstream.lastRequest()!.body).toMatchObject({
+      model: OPUS_46,
+      system: [{ type: 'text', text: expect.stringContaining('one JSON object only') }],
+      messages: [{ role: 'user' }],
+    });
     // One log row per call.
-    await waitUntil(() => receipts().length >= before + 3, 'three receipts');
-    expect(receipts().slice(before)).toHaveLength(3);
+    await waitUntil(() => receipts().length >= before + 4, 'four receipts');
+    expect(receipts().slice(before)).toHaveLength(4);
   });
 
   it('openai SDK → Bedrock (SigV4, event stream), Ollama (NDJSON) and Cohere channels', async () => {

@@ -96,6 +96,30 @@ describe('mock upstream: Anthropic wire', () => {
     });
   });
 
+  it('refuses a prefill on Claude 4.6 and later, as those models do', async () => {
+    const prefilled = [
+      { role: 'user', content: 'JSON please' },
+      { role: 'assistant', content: [{ type: 'text', text: '{' }] },
+    ];
+    for (const model of ['claude-opus-4-6', 'claude-sonnet-5-20260101']) {
+      const refused = await post({ model, max_tokens: 10, messages: prefilled });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({
+        error: { type: 'invalid_request_error', message: expect.stringContaining('prefill') },
+      });
+    }
+    for (const model of ['claude-sonnet-4-5', 'claude-opus-4-20250514', 'claude-3-7-sonnet']) {
+      const served = await post({ model, max_tokens: 10, messages: prefilled });
+      expect(served.status).toBe(200);
+    }
+    const asked = await post({
+      model: 'claude-opus-4-6',
+      max_tokens: 10,
+      messages: prefilled.slice(0, 1),
+    });
+    expect(asked.status).toBe(200);
+  });
+
   it("fails in Anthropic's error shape", async () => {
     mock.acceptKeys(['sk-good']);
     const res = await post({ model: 'c', max_tokens: 1, messages: [] });

@@ -60,8 +60,20 @@ function prefillFault(body: Body): string | undefined {
   );
 }
 
+/** Claude 4.6 and later names (opus/sonnet/haiku 4-6 and up, 5 and up): no prefill accepted. */
+const REFUSES_PREFILL = /^claude-(?:opus|sonnet|haiku)-(?:4-(?:[6-9]|\d{2})|[5-9])(?!\d)/;
+
+/** The newest models refuse a conversation that ends with the assistant's turn. */
+export function modelPrefillFault(body: Body): string | undefined {
+  const messages = Array.isArray(body.messages) ? (body.messages as Body[]) : [];
+  if (messages[messages.length - 1]?.role !== 'assistant') return undefined;
+  if (typeof body.model !== 'string' || !REFUSES_PREFILL.test(body.model)) return undefined;
+  return 'This model does not support assistant message prefill. The conversation must end with a user message.';
+}
+
 function answer(call: WireCall): void | Promise<void> {
-  const fault = thinkingFault(call.body) ?? toolResultFault(call.body);
+  const fault =
+    thinkingFault(call.body) ?? modelPrefillFault(call.body) ?? toolResultFault(call.body);
   if (fault) {
     const refused = error(400, fault);
     return sendJson(call.res, refused.status, refused.body);
