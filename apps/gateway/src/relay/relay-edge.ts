@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { newRequestId } from '../observability/request-id';
 import { type RequestTracker, UNMATCHED_ROUTE } from '../observability/request-tracker';
-import { pickRelayLang, RELAY_DEFAULT_LANG } from '../shared/i18n/lang';
+import { pickRelayLang, RELAY_DEFAULT_LANG } from '../shared/i18n/messages';
 import { type ClientWire, OPENAI_CLIENT } from './client-wire';
 import { closeUnlessDrainable } from './relay-gate';
 import {

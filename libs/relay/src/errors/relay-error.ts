@@ -41,14 +41,16 @@ export function withRequestId(message: string, requestId: string): string {
 }
 
 export function errorBody(error: RelayError, requestId: string): RelayErrorBody {
-  return {
-    error: {
-      message: withRequestId(error.message, requestId),
-      type: error.type,
-      param: '',
-      code: error.code,
-    },
-  };
+  return openAiErrorBody(withRequestId(error.message, requestId), error.type, error.code);
+}
+
+/** OpenAI's error shape, every /v1 endpoint's (the message already carries the request id). */
+export function openAiErrorBody(
+  message: string,
+  type: string,
+  code: string | null,
+): RelayErrorBody {
+  return { error: { message, type, param: '', code } };
 }
 
 /** The routes one-api and new-api answer with 501 (not implemented). */

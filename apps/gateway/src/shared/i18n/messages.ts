@@ -4,7 +4,7 @@ import type { MessageTable } from './message-table';
 import { VALIDATION_MESSAGES } from './validation.messages';
 
 export type { MessageTable } from './message-table';
-export { type Lang, pickLang, pickRelayLang } from './lang';
+export { type Lang, pickLang, pickRelayLang, RELAY_DEFAULT_LANG } from './lang';
 
 /**
  * The texts the server answers with, by code. Each feature keeps its own table beside its code;

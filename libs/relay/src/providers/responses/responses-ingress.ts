@@ -4,6 +4,7 @@
  * `response` object or the Responses event sequence. Channels speaking the OpenAI wire get the
  * client's bytes as they are; this codec is only for the converting ones.
  */
+import { openAiErrorBody } from '../../errors/relay-error';
 import type { IngressCodec } from '../ingress-codec';
 import { responseOfChat } from './responses-answer';
 import { chatRequestOfResponses } from './responses-request';
@@ -14,6 +15,5 @@ export const RESPONSES_OVER_CHAT: IngressCodec = {
   toOpenAi: (body) => chatRequestOfResponses(body),
   fromOpenAi: responseOfChat,
   stream: (ctx) => new ResponsesStreamEncoder(ctx),
-  // OpenAI's error shape, as on every /v1 endpoint.
-  errorBody: (_status, message, type, code) => ({ error: { message, type, param: '', code } }),
+  errorBody: (_status, message, type, code) => ({ ...openAiErrorBody(message, type, code) }),
 };
