@@ -31,6 +31,7 @@ const RATIOS = {
   'whisper-1': 15,
   'claude-3-5-haiku-20241022': 0.5,
   'kw-model': 1,
+  'echo-model': 1,
 };
 const HAIKU = 'claude-3-5-haiku-20241022';
 
@@ -256,8 +257,6 @@ describe('relay: new-api option keys through the relay', () => {
         expect((await chat(a.key, { model: 'kw-model', messages: hello })).status).toBe(400);
         expect(await statusOf()).toBe(1);
         await option('AutomaticDisableKeywords', 'something else\nworkspace is suspended');
-        // The channel cooled down after the first failure; wait it out (5 s) before the next call.
-        await new Promise((resolve) => setTimeout(resolve, 5200));
         expect((await chat(a.key, { model: 'kw-model', messages: hello })).status).toBe(400);
         await waitUntil(async () => (await statusOf()) === 3, 'channel auto-disabled', 10_000);
         const other = JSON.parse(
@@ -266,6 +265,56 @@ describe('relay: new-api option keys through the relay', () => {
         expect(other.status_reason).toContain('Your Workspace Is Suspended right now');
       },
     );
+  });
+
+  it('a 400 neither cools nor disables through a keyword the client itself sent', async () => {
+    const a = await newCaller();
+    const channel = (name: string, key: string, priority: number) =>
+      addRelayChannel(root, routing, {
+        type: 1,
+        name,
+        key,
+        base_url: upstream.url,
+        models: 'echo-model',
+        group: 'default',
+        auto_ban: 1,
+        priority,
+      });
+    const first = await channel('echo-first', 'sk-echo-first', 10);
+    const fallback = await channel('echo-fallback', 'sk-echo-fallback', 0);
+    const statusOf = async () =>
+      ((await root.get(`/api/channel/${first}`)).body.data as { status: number }).status;
+    const ask = (text: string) =>
+      chat(a.key, { model: 'echo-model', messages: [{ role: 'user', content: text }] });
+    // An upstream quoting the request in its error, as OpenAI's "Invalid value: '…'" does.
+    const quoting = {
+      status: 400,
+      errorBody: {
+        error: { message: "Invalid value: 'Your credit balance is too low'", type: 'x' },
+      },
+    };
+    await withOptions({ AutomaticDisableChannelEnabled: 'true' }, async () => {
+      // (the first-choice channel answers first: the next call's behaviour is its)
+      upstream.next(quoting);
+      expect((await ask('Your credit balance is too low')).status).toBe(400);
+      // Not cooled: the very next request goes to the first-choice channel again…
+      expect((await ask('hello')).status).toBe(200);
+      const receipts = await waitReceipts(a.userId, 1);
+      expect(receipts.map((r) => r.channelId)).toEqual([first]);
+      // …and not disabled: the keyword came from the client.
+      expect(await statusOf()).toBe(1);
+      // The same upstream text to a request that did not carry it is the account's own state.
+      upstream.next(quoting);
+      expect((await ask('hello again')).status).toBe(400);
+      await waitUntil(async () => (await statusOf()) === 3, 'channel auto-disabled', 10_000);
+      await waitUntil(
+        () => routing.candidates('default', 'echo-model').every((c) => c.id !== first),
+        'routing without the disabled channel',
+      );
+      expect((await ask('and now')).status).toBe(200);
+      const after = await waitReceipts(a.userId, 2);
+      expect(after.map((r) => r.channelId)).toEqual([first, fallback]);
+    });
   });
 
   it('CacheRatio prices cached prompt tokens, shows in the receipt, and follows an edit live', async () => {

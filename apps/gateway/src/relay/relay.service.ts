@@ -7,6 +7,7 @@ import {
   CooldownBook,
   countsAgainstBudget,
   disableReason,
+  failureCoolsChannel,
   FailureBudget,
   type LimitVerdict,
   channelProtocol,
@@ -27,6 +28,7 @@ import { REQUEST_TRACKER } from '../observability/observability.tokens';
 import type { RequestTracker } from '../observability/request-tracker';
 import { finalError, unsupported } from './attempt-failures';
 import { buildFailure } from './build-failure';
+import { keywordSentBy } from './client-sent-text';
 import type { AttemptResult, LastFailure, Prepared, RelayCall } from './relay-call';
 import { relayError, sendError } from './relay-http';
 import {
@@ -301,9 +303,10 @@ export class RelayService {
   ): void {
     const model = p.facts.model;
     const s = p.settings;
-    this.cooldowns.cool(channel.id, model, retryAfter ?? DEFAULT_COOLDOWN_MS);
+    if (failureCoolsChannel(failure))
+      this.cooldowns.cool(channel.id, model, retryAfter ?? DEFAULT_COOLDOWN_MS);
     if (!s.autoDisable || !channel.autoBan) return;
-    let reason = disableReason(failure, channel.type, s.disableKeywords);
+    let reason = disableReason(failure, channel.type, s.disableKeywords, keywordSentBy(p));
     if (
       reason === undefined &&
       countsAgainstBudget(failure) &&

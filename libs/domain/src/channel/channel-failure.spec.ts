@@ -14,4 +14,14 @@ describe('failureDisablesChannel', () => {
   ])('%j on type %i → %s', (failure, type, expected) => {
     expect(failureDisablesChannel(failure, type)).toBe(expected);
   });
+
+  it('ignores a keyword the client sent itself (upstreams quote the request in their errors)', () => {
+    const echoed = { status: 400, message: "Invalid value: 'You exceeded your current quota'" };
+    const sent = (keyword: string) => keyword === 'You exceeded your current quota';
+    expect(failureDisablesChannel(echoed, 1, undefined, sent)).toBe(false);
+    // Another keyword in the same message still counts, and so do codes and statuses.
+    const both = { ...echoed, message: `${echoed.message}; Permission denied` };
+    expect(failureDisablesChannel(both, 1, undefined, sent)).toBe(true);
+    expect(failureDisablesChannel({ ...echoed, status: 401 }, 1, undefined, sent)).toBe(true);
+  });
 });

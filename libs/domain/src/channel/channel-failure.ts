@@ -27,12 +27,14 @@ export const DEFAULT_DISABLE_KEYWORDS: readonly string[] = [
 
 /**
  * Whether a failure says the channel's account or key is unusable (so the channel should stop
- * being picked), as opposed to a passing fault (429 rate limit, 5xx, timeouts).
+ * being picked), as opposed to a passing fault (429 rate limit, 5xx, timeouts). `sentByClient`
+ * tells whether the request itself carried a keyword (case-insensitive).
  */
 export function failureDisablesChannel(
   failure: UpstreamFailure,
   channelType: number,
   keywords: readonly string[] = DEFAULT_DISABLE_KEYWORDS,
+  sentByClient: (keyword: string) => boolean = () => false,
 ): boolean {
   if (failure.status === 401) return true;
   // Gemini answers 403 for a revoked key; elsewhere 403 is often a per-model refusal.
@@ -40,5 +42,10 @@ export function failureDisablesChannel(
   if (failure.code && DISABLING_CODES.has(failure.code)) return true;
   if (failure.type && DISABLING_TYPES.has(failure.type)) return true;
   const message = failure.message.toLowerCase();
-  return keywords.some((keyword) => keyword !== '' && message.includes(keyword.toLowerCase()));
+  // Upstreams quote the request in their errors ("Invalid value: '…'"): a keyword the client
+  // itself sent proves nothing about the channel's account, and must not let a client disable it.
+  return keywords.some(
+    (keyword) =>
+      keyword !== '' && message.includes(keyword.toLowerCase()) && !sentByClient(keyword),
+  );
 }

@@ -3,6 +3,7 @@ import {
   countsAgainstBudget,
   disableReason,
   FailureBudget,
+  failureCoolsChannel,
   mapStatusCode,
   parseKeywords,
   parseStatusRanges,
@@ -88,6 +89,25 @@ describe('disableReason', () => {
     expect(
       disableReason(http(402, { message: 'Your credit balance is too low' }), 1, keywords),
     ).toBeUndefined();
+  });
+});
+
+describe('failureCoolsChannel', () => {
+  it.each([
+    ['400: the request was malformed', http(400), false],
+    ['413: the request was too large', http(413), false],
+    ['422: the request was unprocessable', http(422), false],
+    ['401', http(401), true],
+    ['404: the channel lacks the model', http(404), true],
+    ['429', http(429), true],
+    ['500', http(500), true],
+  ])('%s → %s', (_name, failure, cools) => {
+    expect(failureCoolsChannel(failure)).toBe(cools);
+  });
+
+  it('cools on network errors and timeouts', () => {
+    expect(failureCoolsChannel({ kind: 'network', message: 'ECONNRESET' })).toBe(true);
+    expect(failureCoolsChannel({ kind: 'timeout', message: 'no answer' })).toBe(true);
   });
 });
 

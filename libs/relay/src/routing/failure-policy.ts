@@ -65,8 +65,12 @@ export function disableReason(
   failure: AttemptFailure,
   channelType: number,
   keywords: readonly string[] = DEFAULT_DISABLE_KEYWORDS,
+  sentByClient?: (keyword: string) => boolean,
 ): string | undefined {
-  if (failure.kind !== 'http' || !failureDisablesChannel(failure, channelType, keywords))
+  if (
+    failure.kind !== 'http' ||
+    !failureDisablesChannel(failure, channelType, keywords, sentByClient)
+  )
     return undefined;
   return `status ${failure.status}${failure.code ? `, code ${failure.code}` : ''}: ${failure.message}`;
 }
@@ -77,6 +81,18 @@ export function parseKeywords(text: string): string[] {
     .split('\n')
     .map((k) => k.trim())
     .filter((k) => k !== '');
+}
+
+/**
+ * Statuses that judge the request, not the channel (malformed, too large, unprocessable): they
+ * neither cool the channel nor count against it, or any client could push a model's traffic off
+ * its first-choice channels (onto dearer fallback tiers) by sending bad requests.
+ */
+const REQUEST_FAULT_STATUSES = new Set([400, 413, 422]);
+
+/** Whether a failure should cool the channel × model (the next requests prefer other channels). */
+export function failureCoolsChannel(failure: AttemptFailure): boolean {
+  return failure.kind !== 'http' || !REQUEST_FAULT_STATUSES.has(failure.status);
 }
 
 /** Failures a budget counts: upstream 5xx and timeouts (not 4xx, not local errors). */
