@@ -5,6 +5,7 @@ export * from './tokens/token-estimate';
 export * from './errors/relay-error';
 export * from './secrets';
 export * from './routing/channel-selector';
+export * from './routing/channel-stats';
 export * from './routing/failure-policy';
 export * from './limits/rate-limits';
 export * from './sensitive';

@@ -9,6 +9,8 @@ import {
   SensitiveMatcher,
   type StatusRanges,
   type UserRequestLimits,
+  ROUTING_STRATEGIES,
+  type RoutingStrategy,
 } from '@tollgate/relay';
 import { OptionsCache } from '../options/options.cache';
 import { numberMap, stringMap } from '../options/option-maps';
@@ -25,6 +27,8 @@ export interface RelaySettings {
   readonly usableGroups: Readonly<Record<string, string>>;
   readonly userLimits: UserRequestLimits;
   readonly failureBudget: { readonly count: number; readonly windowMs: number };
+  /** How a priority tier shares traffic (RoutingStrategy). */
+  readonly routingStrategy: RoutingStrategy;
   readonly displayInCurrency: boolean;
   readonly displayTokenStat: boolean;
   /** ErrorLogEnabled: a failed call becomes a RequestFailed event (an error log row). */
@@ -84,6 +88,7 @@ const KEYS = [
   'ModelRequestRateLimitSuccessCount',
   'ChannelFailureBudgetCount',
   'ChannelFailureBudgetWindowSeconds',
+  'RoutingStrategy',
   'DisplayInCurrencyEnabled',
   'DisplayTokenStatEnabled',
   'ErrorLogEnabled',
@@ -166,6 +171,7 @@ export class RelaySettingsView {
         count: int('ChannelFailureBudgetCount'),
         windowMs: int('ChannelFailureBudgetWindowSeconds', 1) * 1000,
       },
+      routingStrategy: routingStrategyOf(o.get('RoutingStrategy')),
       displayInCurrency: o.bool('DisplayInCurrencyEnabled'),
       displayTokenStat: o.bool('DisplayTokenStatEnabled'),
       errorLog: o.bool('ErrorLogEnabled'),
@@ -200,4 +206,9 @@ export class RelaySettingsView {
       streamQueue: Math.max(0, Math.floor(o.number('StreamCacheQueueLength'))),
     };
   }
+}
+
+/** The option's value; anything else (an older file, a hand edit) means today's default. */
+function routingStrategyOf(value: string): RoutingStrategy {
+  return ROUTING_STRATEGIES.find((strategy) => strategy === value) ?? 'weighted';
 }

@@ -4,6 +4,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
   ADMITTED,
   type AttemptFailure,
+  ChannelStats,
   CooldownBook,
   countsAgainstBudget,
   disableReason,
@@ -73,6 +74,8 @@ export class RelayService {
   private readonly logger = new Logger(RelayService.name);
   readonly cooldowns = new CooldownBook(() => Date.now());
   readonly budget = new FailureBudget(() => Date.now());
+  /** What each channel × model recently did: adaptive routing's figures. */
+  readonly channelStats = new ChannelStats();
   readonly tokenLimiter = new TokenLimiter(() => Date.now());
   readonly userLimiter = new UserRequestLimiter(() => Date.now());
   /** Injectable for tests that need a deterministic pick. */
@@ -267,6 +270,7 @@ export class RelayService {
                 this.cooldowns.isCooling(id, facts.model) ||
                 this.cooldowns.isCooling(id, ANY_MODEL),
               rng: this.rng,
+              cost: this.costOf(settings.routingStrategy, facts.model, facts.stream),
             });
       if (!channel) break;
       tried.add(channel.id);
@@ -274,8 +278,15 @@ export class RelayService {
       call.trace.channelId = channel.id;
       call.trace.retries = attempt;
       const attemptStart = performance.now();
+      this.channelStats.began(channel.id, facts.model, facts.stream);
       const result = scrubbedResult(await this.attempt(p, channel, res), channel);
-      this.tracker.upstreamDone(channel.id, (performance.now() - attemptStart) / 1000);
+      const attemptMs = performance.now() - attemptStart;
+      this.tracker.upstreamDone(channel.id, attemptMs / 1000);
+      this.channelStats.ended(channel.id, facts.model, facts.stream, {
+        ok: result.kind === 'answered' || result.notServedHere === true,
+        // Streams are judged by their first token (the length of the answer is the client's).
+        latencyMs: facts.stream ? (call.trace.ttftMs ?? attemptMs) : attemptMs,
+      });
       if (result.kind === 'answered') {
         this.budget.succeeded(channel.id, facts.model);
         return 'answered';
@@ -293,6 +304,16 @@ export class RelayService {
       if (!retry || res.destroyed) break;
     }
     return last;
+  }
+
+  /** Adaptive routing's cost function for this request, none under static weights. */
+  private costOf(
+    strategy: RelaySettings['routingStrategy'],
+    model: string,
+    stream: boolean,
+  ): ((channel: { readonly id: number }) => number | undefined) | undefined {
+    if (strategy === 'weighted') return undefined;
+    return (channel) => this.channelStats.cost(strategy, channel.id, model, stream);
   }
 
   private afterFailure(

@@ -303,6 +303,13 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   ModelRequestRateLimitSuccessCount: int(1000),
   ChannelFailureBudgetCount: int(0),
   ChannelFailureBudgetWindowSeconds: int(60, 1),
+  // How a priority tier shares traffic: static weights (one-api's and new-api's), observed
+  // latency and errors, or the fewest open calls (docs/relay.md "Adaptive routing").
+  RoutingStrategy: {
+    kind: 'string',
+    defaultValue: 'weighted',
+    choices: ['weighted', 'latency', 'least-busy'],
+  },
   UserUsableGroups: {
     kind: 'json-object-string',
     defaultValue: JSON.stringify({ default: '默认分组', vip: 'vip分组' }, null, 2),

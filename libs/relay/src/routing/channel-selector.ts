@@ -1,8 +1,9 @@
 /**
  * Picking the channel for one attempt of a request (docs/relay.md, "Channel selection
  * and retries"): priority tiers (highest first; attempt i aims at tier i like new-api), weighted
- * random inside a tier with P ∝ weight + 10, never a channel already tried in this request, and
- * channels cooling down after a failure on this model are used only when nothing else is left.
+ * random inside a tier with P ∝ weight + 10 (adaptive routing: divided by the observed cost
+ * squared), never a channel already tried in this request, and channels cooling down after a
+ * failure on this model are used only when nothing else is left.
  */
 
 export interface SelectableChannel {
@@ -18,7 +19,18 @@ export interface SelectionContext {
   readonly isCooling: (channelId: number) => boolean;
   /** [0, 1) */
   readonly rng: () => number;
+  /**
+   * Adaptive routing: a channel's observed cost (lower wins traffic ∝ weight / cost²), undefined
+   * for one without history (it is costed as its tier's average). Absent: static weights only.
+   */
+  readonly cost?: (channel: SelectableChannel) => number | undefined;
 }
+
+/**
+ * Under adaptive routing, the share of picks made uniformly inside the tier: every channel keeps
+ * being probed, so one that recovered wins its traffic back.
+ */
+export const PROBE_SHARE = 0.1;
 
 /** Weight smoothing of one-api and new-api: a weight-0 channel still gets traffic. */
 export const WEIGHT_SMOOTHING = 10;
@@ -44,6 +56,40 @@ function weightedPick<C extends SelectableChannel>(tier: readonly C[], rng: () =
   return tier[tier.length - 1] as C;
 }
 
+/** Weight ∝ (static weight) / cost²; a channel without history costs the tier's average. */
+function adaptivePick<C extends SelectableChannel>(
+  tier: readonly C[],
+  rng: () => number,
+  costOf: (channel: SelectableChannel) => number | undefined,
+): C {
+  if (tier.length === 1 || rng() < PROBE_SHARE)
+    return tier[Math.floor(rng() * tier.length)] ?? (tier[0] as C);
+  let known = 0;
+  let sum = 0;
+  const costs = tier.map((c) => {
+    const cost = costOf(c);
+    if (cost !== undefined) {
+      known += 1;
+      sum += cost;
+    }
+    return cost;
+  });
+  const fair = known > 0 ? sum / known : 1;
+  let total = 0;
+  const shares = tier.map((c, i) => {
+    const cost = Math.max(costs[i] ?? fair, Number.MIN_VALUE);
+    const share = (Math.max(0, c.weight) + WEIGHT_SMOOTHING) / (cost * cost);
+    total += share;
+    return share;
+  });
+  let point = rng() * total;
+  for (let i = 0; i < tier.length; i++) {
+    point -= shares[i] ?? 0;
+    if (point < 0) return tier[i] as C;
+  }
+  return tier[tier.length - 1] as C;
+}
+
 /** Tier to aim at, then the nearest lower tiers, then the higher ones. */
 function tierOrder(count: number, attempt: number): number[] {
   const target = Math.min(Math.max(attempt, 0), count - 1);
@@ -65,7 +111,8 @@ export function selectChannel<C extends SelectableChannel>(
       const eligible = (tiers[index] ?? []).filter(
         (c) => !ctx.tried.has(c.id) && (allowCooling || !ctx.isCooling(c.id)),
       );
-      if (eligible.length > 0) return weightedPick(eligible, ctx.rng);
+      if (eligible.length === 0) continue;
+      return ctx.cost ? adaptivePick(eligible, ctx.rng, ctx.cost) : weightedPick(eligible, ctx.rng);
     }
   }
   return undefined;

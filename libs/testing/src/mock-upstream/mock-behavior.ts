@@ -30,6 +30,11 @@ export interface MockBehavior {
   };
   /** A canned failure (401 invalid key, 429 with Retry-After, 429 quota, 500). */
   fail?: MockFailure;
+  /**
+   * With `fail` or `status`: only every Nth call of the key fails (2 = half the calls), the others
+   * answer normally — a flaky provider.
+   */
+  failEvery?: number;
   /** Any status: with `errorBody` (JSON) answers exactly that. Overrides `fail`. */
   status?: number;
   errorBody?: unknown;

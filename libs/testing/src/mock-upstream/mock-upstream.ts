@@ -59,6 +59,8 @@ interface Queued {
  */
 export class MockUpstream {
   readonly requests: RecordedRequest[] = [];
+  /** Calls per key, for `failEvery`. */
+  private readonly callsByKey = new Map<string, number>();
   private defaultBehavior: MockBehavior;
   private readonly byKey = new Map<string, MockBehavior>();
   private readonly byModel = new Map<string, MockBehavior>();
@@ -137,6 +139,7 @@ export class MockUpstream {
     this.defaultBehavior = { ...this.options.defaults };
     this.byKey.clear();
     this.byModel.clear();
+    this.callsByKey.clear();
     this.queue.length = 0;
     this.keys = this.options.keys ? new Set(this.options.keys) : undefined;
     this.requests.length = 0;
@@ -182,6 +185,15 @@ export class MockUpstream {
     return behavior;
   }
 
+  /** `failEvery`: the failure applies to every Nth call of the key only. */
+  private flaky(key: string, behavior: MockBehavior): MockBehavior {
+    const every = behavior.failEvery;
+    if (!every || every <= 1) return behavior;
+    const calls = (this.callsByKey.get(key) ?? 0) + 1;
+    this.callsByKey.set(key, calls);
+    return calls % every === 0 ? behavior : { ...behavior, fail: undefined, status: undefined };
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const [pathPart = '/', queryPart = ''] = (req.url ?? '/').split('?', 2);
@@ -203,7 +215,10 @@ export class MockUpstream {
         at: Date.now(),
       });
     }
-    const behavior = withWrites(this.behaviorFor(key, model, req.headers['x-mock-behavior']), body);
+    const behavior = this.flaky(
+      key,
+      withWrites(this.behaviorFor(key, model, req.headers['x-mock-behavior']), body),
+    );
     if (behavior.latencyMs) await sleep(behavior.latencyMs);
     if (behavior.headers) addHeaders(res, behavior.headers);
     if (sendFailure(res, behavior, key, wire)) return;

@@ -62,7 +62,14 @@ export const optionsEn: typeof optionsZhCN = {
         'Model ratios, completion ratios and fixed model prices go back to their defaults. This cannot be undone.',
       resetDone: 'Model ratios reset',
     },
-    choices: { hour: 'Hour', day: 'Day', week: 'Week' },
+    choices: {
+      hour: 'Hour',
+      day: 'Day',
+      week: 'Week',
+      weighted: 'By weight',
+      latency: 'By latency and errors',
+      'least-busy': 'Least busy',
+    },
     cards: {
       prices: 'Model prices',
       general: 'General',
@@ -151,6 +158,7 @@ export const optionsEn: typeof optionsZhCN = {
       AutomaticDisableKeywords: 'Automatic disable keywords',
       AutomaticRetryStatusCodes: 'Status codes retried automatically',
       ChannelFailureBudgetCount: 'Channel failure budget (count, 0 turns it off)',
+      RoutingStrategy: 'How channels of one priority share traffic',
       ChannelFailureBudgetWindowSeconds: 'Channel failure budget window (seconds)',
       ModelRequestRateLimitEnabled: 'Limit users’ model request rate',
       ModelRequestRateLimitDurationMinutes: 'Period (minutes)',

@@ -58,7 +58,14 @@ export const optionsZhCN = {
       resetConfirmBody: '模型倍率、补全倍率和模型固定价格将恢复为默认值，此修改不可逆。',
       resetDone: '模型倍率已重置',
     },
-    choices: { hour: '小时', day: '天', week: '周' },
+    choices: {
+      hour: '小时',
+      day: '天',
+      week: '周',
+      weighted: '按权重',
+      latency: '按延迟与错误率',
+      'least-busy': '最少进行中请求',
+    },
     cards: {
       prices: '模型价格',
       general: '通用设置',
@@ -146,6 +153,7 @@ export const optionsZhCN = {
       AutomaticDisableKeywords: '自动禁用关键词',
       AutomaticRetryStatusCodes: '自动重试的状态码',
       ChannelFailureBudgetCount: '渠道失败预算（次数，0 为关闭）',
+      RoutingStrategy: '同优先级渠道的分流方式',
       ChannelFailureBudgetWindowSeconds: '渠道失败预算窗口（秒）',
       ModelRequestRateLimitEnabled: '启用用户模型请求速率限制',
       ModelRequestRateLimitDurationMinutes: '限制周期（分钟）',

@@ -15,7 +15,7 @@ export interface FieldSpec {
   /** Whole numbers only. */
   readonly integer?: boolean;
   /** The values a select offers (labels under options.choices). */
-  readonly choices?: readonly ('hour' | 'day' | 'week')[];
+  readonly choices?: readonly ('hour' | 'day' | 'week' | 'weighted' | 'latency' | 'least-busy')[];
   /** Text areas: starting height. */
   readonly rows?: number;
 }

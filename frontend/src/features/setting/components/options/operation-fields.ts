@@ -50,6 +50,7 @@ export const MONITORING_FIELDS: readonly FieldSpec[] = [
   { key: 'AutomaticRetryStatusCodes', kind: 'text' },
   { key: 'ChannelFailureBudgetCount', kind: 'number', min: 0, integer: true },
   { key: 'ChannelFailureBudgetWindowSeconds', kind: 'number', min: 1, integer: true },
+  { key: 'RoutingStrategy', kind: 'select', choices: ['weighted', 'latency', 'least-busy'] },
   { key: 'AutomaticDisableKeywords', kind: 'textarea', rows: 4 },
   { key: 'AutomaticDisableChannelEnabled', kind: 'switch' },
   { key: 'AutomaticEnableChannelEnabled', kind: 'switch' },
