@@ -108,5 +108,13 @@ describe('adaptive routing: latency', () => {
     while (recovered.fast / 60 < 0.6 && Date.now() - started < 30_000)
       recovered = await traffic(60);
     expect(recovered.fast / 60).toBeGreaterThan(0.6);
+
+    // Every call above was routed by the strategy, and the metrics say so.
+    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    const answered =
+      /tollgate_routing_decisions_total\{strategy="latency",outcome="answered"\} (\d+)/.exec(
+        metrics,
+      );
+    expect(Number(answered?.[1])).toBeGreaterThan(300);
   });
 });

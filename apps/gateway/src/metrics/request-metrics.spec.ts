@@ -115,4 +115,17 @@ describe('RequestMetrics (pre-bound label cache)', () => {
     expect(await value(count, { channel_id: '4' })).toBe(2);
     expect(await value(count, { channel_id: '9' })).toBe(1);
   });
+
+  it('counts routing decisions by strategy and outcome; pinned calls are not routed', async () => {
+    const { metrics, value } = setup();
+    metrics.requestDone(record({}, { routing: 'latency' }));
+    metrics.requestDone(record({}, { routing: 'latency' }));
+    metrics.requestDone(record({ status: 502 }, { routing: 'latency' }));
+    metrics.requestDone(record({}, { routing: 'weighted' }));
+    metrics.requestDone(record({}, { routing: undefined }));
+    const decisions = 'tollgate_routing_decisions_total';
+    expect(await value(decisions, { strategy: 'latency', outcome: 'answered' })).toBe(2);
+    expect(await value(decisions, { strategy: 'latency', outcome: 'failed' })).toBe(1);
+    expect(await value(decisions, { strategy: 'weighted', outcome: 'answered' })).toBe(1);
+  });
 });

@@ -44,11 +44,14 @@ export class RequestMetrics implements RequestObserver, UpstreamObserver {
   private readonly tokens: CellCounter<'model' | 'kind'>;
   private readonly quota: CellCounter<'model'>;
   private readonly ceilingIgnored: CellCounter<'channel_id'>;
+  private readonly routing: CellCounter<'strategy' | 'outcome'>;
 
   private readonly routes = new Map<string, Map<string, RouteSeries>>();
   private readonly models = new Map<string, ModelSeries>();
   private readonly upstreams = new Map<number, HistogramCell>();
   private readonly ignoring = new Map<number, CounterCell>();
+  /** strategy → [answered, failed]. */
+  private readonly decisions = new Map<string, readonly [CounterCell, CounterCell]>();
 
   constructor(
     registry: Registry,
@@ -117,6 +120,12 @@ export class RequestMetrics implements RequestObserver, UpstreamObserver {
       ['channel_id'],
       registry,
     );
+    this.routing = new CellCounter(
+      'tollgate_routing_decisions_total',
+      'Relay calls routed, by RoutingStrategy and outcome (answered, or failed on every channel tried).',
+      ['strategy', 'outcome'],
+      registry,
+    );
   }
 
   requestDone(record: RequestRecord): void {
@@ -168,6 +177,19 @@ export class RequestMetrics implements RequestObserver, UpstreamObserver {
     series.quota.value += relay.quota;
     if (relay.ttftMs !== null) series.ttft.observe(relay.ttftMs / 1000);
     if (relay.ceilingIgnored) this.ignoredBy(relay.channelId).value += 1;
+    if (relay.routing) this.decided(relay.routing, status < 400);
+  }
+
+  private decided(strategy: string, answered: boolean): void {
+    let cells = this.decisions.get(strategy);
+    if (cells === undefined) {
+      cells = [
+        this.routing.cell({ strategy, outcome: 'answered' }),
+        this.routing.cell({ strategy, outcome: 'failed' }),
+      ];
+      this.decisions.set(strategy, cells);
+    }
+    cells[answered ? 0 : 1].value += 1;
   }
 
   private ignoredBy(channelId: number): CounterCell {

@@ -44,6 +44,8 @@ export interface RelayTrace {
   quota: number;
   /** The upstream wrote more output than the ceiling it was sent (counted per channel). */
   ceilingIgnored: boolean;
+  /** How the channels were picked (RoutingStrategy); undefined when none was picked. */
+  routing: 'weighted' | 'latency' | 'least-busy' | undefined;
 }
 
 export function newRelayTrace(tokenId: number): RelayTrace {
@@ -57,6 +59,7 @@ export function newRelayTrace(tokenId: number): RelayTrace {
     completionTokens: 0,
     quota: 0,
     ceilingIgnored: false,
+    routing: undefined,
   };
 }
 

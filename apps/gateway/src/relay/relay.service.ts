@@ -275,6 +275,7 @@ export class RelayService {
       if (!channel) break;
       tried.add(channel.id);
       p.chain.push(channel.id);
+      call.trace.routing = pinned === undefined ? settings.routingStrategy : undefined;
       call.trace.channelId = channel.id;
       call.trace.retries = attempt;
       const attemptStart = performance.now();
