@@ -85,6 +85,8 @@ export const logsProjection: Projection = {
   collections: [
     {
       name: LOGS,
+      // A row is put once and never changed: its index keys need not be stored beside it.
+      writeOnce: true,
       // Stored keys (stored-log.ts). Newest first is `_id` descending: the primary key answers the
       // unfiltered list, and each index below ends with it.
       indexes: [

@@ -33,7 +33,8 @@ export interface SqliteReadStoreOptions {
 
 /**
  * ReadStore on one SQLite file (or ':memory:'). One table per collection, `(id TEXT PRIMARY KEY, doc
- * TEXT)` with the document as JSON, plus one key column per indexed path (sql-names.ts, keyColumn);
+ * TEXT)` with the document as JSON, plus one key column per indexed path (sql-names.ts, keyColumn;
+ * computed, not stored, for a write-once collection);
  * filters run as SQL over json_extract and those columns, which the indexes are on. better-sqlite3
  * is synchronous but `transaction` bodies are async, so an async mutex makes transactions and
  * out-of-transaction writes take turns on the single write connection.
@@ -93,6 +94,7 @@ export class SqliteReadStore implements ReadStore {
       search: (name) => this.searchIndexes.get(name),
       indexed: (name) => this.indexedPaths.get(name),
       keys: (name) => this.keyColumns.get(name),
+      computedKeys: (name) => this.specs.get(name)?.writeOnce === true,
     };
   }
 
@@ -146,6 +148,7 @@ export class SqliteReadStore implements ReadStore {
         search: (name) => this.searchIndexes.get(name),
         indexed: (name) => this.indexedPaths.get(name),
         keys: (name) => this.keyColumns.get(name),
+        computedKeys: (name) => this.specs.get(name)?.writeOnce === true,
       };
       const session: ReadStoreSession = {
         collection: <T extends Doc = AnyDoc>(name: string) =>
