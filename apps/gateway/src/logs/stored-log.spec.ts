@@ -73,7 +73,7 @@ describe('the stored log row', () => {
       ch: 5,
       tk: 100,
       g: 'default',
-      r: '23a1313e2e6fb714572d602ee853b2a5',
+      rx: Buffer.from('23a1313e2e6fb714572d602ee853b2a5', 'hex').toString('base64url'),
       ip: '203.0.113.249',
       x: [0.075, 4, 1, -1, 0.5, 538],
     });
@@ -112,6 +112,16 @@ describe('the stored log row', () => {
       'not json',
     ])
       expect(roundTrip({ ...consumption, other })).toMatchObject({ o: other });
+  });
+
+  it("keeps a client's own request id as it is", () => {
+    for (const id of [
+      'req-1',
+      '23A1313E2E6FB714572D602EE853B2A5',
+      '23a1313e2e6fb714572d602ee853b2a',
+    ])
+      expect(roundTrip({ ...consumption, request_id: id })).toMatchObject({ r: id });
+    expect(roundTrip(consumption).rx).toHaveLength(22);
   });
 
   it('orders ids as their keys sort', () => {

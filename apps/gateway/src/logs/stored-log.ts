@@ -61,7 +61,7 @@ const DEFAULTS: Pick<LogRow, Exclude<Field, 'created_at' | 'type' | 'user_id'>> 
  */
 export type StoredLog = { _id: string; t: number; y: LogType; u: number } & {
   [F in Field as (typeof KEYS)[F]]?: LogRow[F];
-} & { x?: number[]; e?: Record<string, unknown>; o?: string };
+} & { rx?: string; x?: number[]; e?: Record<string, unknown>; o?: string };
 
 const FIELDS = Object.keys(KEYS) as Field[];
 
@@ -85,12 +85,23 @@ const RATIOS = ['model_ratio', 'completion_ratio', 'group_ratio', 'model_price',
 const FIRST_TOKEN = 'frt';
 const ADMIN_INFO = 'admin_info';
 
+/**
+ * The gateway's own request ids (32 lowercase hex digits, request-id.ts) are stored as their 16
+ * bytes in base 64 (22 characters); a client's own id is stored as it is.
+ */
+const GATEWAY_REQUEST_ID = /^[0-9a-f]{32}$/;
+const PACKED_REQUEST_ID = 'rx';
+
 export function packLog(row: LogRow): StoredLog {
   const stored: Record<string, unknown> = { _id: logKey(row.id) };
   for (const field of FIELDS) {
     // The fields every row is found or grouped by are stored even when zero.
     if (!(field in DEFAULTS) || row[field] !== DEFAULTS[field as keyof typeof DEFAULTS])
       stored[KEYS[field]] = row[field];
+  }
+  if (GATEWAY_REQUEST_ID.test(row.request_id)) {
+    delete stored[KEYS.request_id];
+    stored[PACKED_REQUEST_ID] = Buffer.from(row.request_id, 'hex').toString('base64url');
   }
   Object.assign(stored, packOther(row));
   return stored as StoredLog;
@@ -103,6 +114,8 @@ export function unpackLog(stored: StoredLog): LogRow {
     if (field === 'admin_id') row['other'] = unpackOther(stored, row as unknown as LogRow);
     row[field] = source[KEYS[field]] ?? DEFAULTS[field as keyof typeof DEFAULTS];
   }
+  if (stored.rx !== undefined)
+    row['request_id'] = Buffer.from(stored.rx, 'base64url').toString('hex');
   return row as unknown as LogRow;
 }
 
@@ -175,6 +188,8 @@ export function storedOptions(options: FindOptions): FindOptions {
 
 export function storedKey(field: string): string {
   if (field === 'id') return '_id';
+  // Two stored forms (packed or not): no single key to filter on.
+  if (field === 'request_id') throw new Error('The log rows cannot be filtered by request_id');
   const key = (KEYS as Record<string, string>)[field];
   if (!key) throw new Error(`The log rows have no field ${field}`);
   return key;
