@@ -143,7 +143,10 @@ export interface ReadStore extends ReadStoreSession {
   transaction<R>(body: (session: ReadStoreSession) => Promise<R>): Promise<R>;
   /** Whether `transaction` is truly atomic on this adapter. */
   readonly atomicTransactions: boolean;
-  /** Drops these collections' documents (keeps declared indexes) without deleting row by row. */
+  /**
+   * Drops these collections' documents (keeps declared indexes) without deleting row by row.
+   * An undeclared one goes whole (SQLite: its table, whatever its layout); declare() makes it anew.
+   */
   drop(names: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }

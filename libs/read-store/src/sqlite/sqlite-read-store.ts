@@ -13,7 +13,7 @@ import type { SearchIndex } from './search-narrowing';
 import { ReadPool, type ReadQuery } from './read-pool';
 import { registerRegexp } from './regexp-function';
 import { AsyncMutex } from './async-mutex';
-import { keyColumn, tableName } from './sql-names';
+import { keyColumn } from './sql-names';
 import { SqliteCollection, type SqliteAccess } from './sqlite-collection';
 import { declareCollection, dropCollection, keyPaths } from './sqlite-schema';
 import { StatementCache } from './statement-cache';
@@ -183,10 +183,8 @@ export class SqliteReadStore implements ReadStore {
             declareCollection(this.writer, spec);
             continue;
           }
-          const exists = this.writes
-            .get(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`)
-            .get(name);
-          if (exists) this.writer.exec(`DELETE FROM ${tableName(name)}`);
+          // Not declared here: its table (of whatever layout) goes; declare() makes it anew.
+          dropCollection(this.writer, name);
         }
       })(),
     );
