@@ -111,6 +111,7 @@ export function unpackLog(stored: StoredLog): LogRow {
   const source = stored as unknown as Record<string, unknown>;
   const row: Record<string, unknown> = { id: idOfKey(stored._id) };
   for (const field of FIELDS) {
+    // `other` (from the retries and channel, read by now) comes just before `admin_id`.
     if (field === 'admin_id') row['other'] = unpackOther(stored, row as unknown as LogRow);
     row[field] = source[KEYS[field]] ?? DEFAULTS[field as keyof typeof DEFAULTS];
   }
