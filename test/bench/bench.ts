@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { SqliteReadStore } from '@tollgate/read-store';
 import { ALL_TOTALS, LOG_TOTALS, userTotalsId } from '../../apps/gateway/src/logs/log.document';
 import { logsProjection } from '../../apps/gateway/src/logs/logs.projection';
+import { logStore } from '../../apps/gateway/src/logs/log-store';
 import { usersProjection } from '../../apps/gateway/src/users/users.projection';
 import {
   concurrentStreams,
@@ -489,7 +490,7 @@ async function seedLogs(dataDir: string, count: number): Promise<void> {
     let all = 0;
     for (let from = 0; from < count; from += batch) {
       await store.transaction(async (session) => {
-        const logs = session.collection('logs');
+        const logs = logStore(session);
         for (let i = from; i < Math.min(count, from + batch); i++) {
           const id = 10_000_000 + i;
           const user = 1_000_000 + ((i * 7919) % count);
@@ -497,7 +498,6 @@ async function seedLogs(dataDir: string, count: number): Promise<void> {
           perUser.set(user, (perUser.get(user) ?? 0) + quota);
           all += quota;
           await logs.put({
-            _id: String(id),
             id,
             created_at: now - (count - i),
             type: 2,
@@ -511,6 +511,9 @@ async function seedLogs(dataDir: string, count: number): Promise<void> {
             use_time: 1,
             is_stream: i % 2 === 0,
             channel: 1,
+            token_id: 0,
+            group: 'default',
+            request_id: '',
             retry: '',
             ip: '127.0.0.1',
             content: '',

@@ -6,7 +6,8 @@ import {
   type ReadStore,
 } from '@tollgate/read-store';
 import type { RequestRelayed, TokenCreated } from '@tollgate/domain';
-import { LOG_TOTALS, LOGS, type LogDocument } from './logs/log.document';
+import { LOG_TOTALS, LOGS } from './logs/log.document';
+import { logStore } from './logs/log-store';
 import { logsProjection } from './logs/logs.projection';
 import { REDEMPTIONS } from './redemptions/redemption.document';
 import { TOKENS, type TokenDocument } from './tokens/token.document';
@@ -157,7 +158,7 @@ describe('tokens, redemptions and logs projections', () => {
       redeemed_time: at + 5,
       key_cipher: 'code-cipher',
     });
-    const logs = await read.collection<LogDocument>(LOGS).find({}, { sort: { id: 1 } });
+    const logs = await logStore(read).find({}, { sort: { id: 1 } });
     expect(logs.map((l) => [l.type, l.quota, l.username])).toEqual([
       [4, 500, 'alice'],
       [1, 900, 'alice'],
@@ -184,9 +185,7 @@ describe('tokens, redemptions and logs projections', () => {
       relayed(3),
     ]);
     expect(await host.waitFor(last.position, 2000)).toBe(true);
-    const rows = await read
-      .collection<LogDocument>(LOGS)
-      .find({ type: 2, quota: { $lt: 10 } }, { sort: { id: 1 } });
+    const rows = await logStore(read).find({ type: 2, quota: { $lt: 10 } }, { sort: { id: 1 } });
     expect(rows.map((l) => [l.quota, l.username])).toEqual([
       [1, 'alice'],
       [2, 'alicia'],
@@ -198,7 +197,7 @@ describe('tokens, redemptions and logs projections', () => {
     await seed();
     const once = {
       token: await read.collection(TOKENS).get('3'),
-      logs: await read.collection(LOGS).find({}, { sort: { id: 1 } }),
+      logs: await logStore(read).find({}, { sort: { id: 1 } }),
       totals: await read.collection(LOG_TOTALS).find({}, { sort: { _id: 1 } }),
     };
     const replay = [
@@ -216,7 +215,7 @@ describe('tokens, redemptions and logs projections', () => {
       });
     expect({
       token: await read.collection(TOKENS).get('3'),
-      logs: await read.collection(LOGS).find({}, { sort: { id: 1 } }),
+      logs: await logStore(read).find({}, { sort: { id: 1 } }),
       totals: await read.collection(LOG_TOTALS).find({}, { sort: { _id: 1 } }),
     }).toEqual(once);
   });
@@ -226,7 +225,7 @@ describe('tokens, redemptions and logs projections', () => {
     const snapshot = async () => ({
       tokens: await read.collection(TOKENS).find({}, { sort: { id: 1 } }),
       codes: await read.collection(REDEMPTIONS).find({}, { sort: { id: 1 } }),
-      logs: await read.collection(LOGS).find({}, { sort: { id: 1 } }),
+      logs: await logStore(read).find({}, { sort: { id: 1 } }),
       totals: await read.collection(LOG_TOTALS).find({}, { sort: { _id: 1 } }),
     });
     const incremental = await snapshot();

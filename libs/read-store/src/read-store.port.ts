@@ -84,6 +84,13 @@ export interface CollectionSpec {
    * index (an unanchored regex scans there; Atlas Search would be the production answer).
    */
   readonly search?: readonly string[];
+  /**
+   * Documents put once and seldom changed (a log's rows). SQLite: the indexed paths' keys are
+   * computed from the document (virtual columns) instead of stored beside it in every row; an
+   * update then rewrites each index of the row, which the stored keys spare the counters. MongoDB:
+   * no effect.
+   */
+  readonly writeOnce?: boolean;
 }
 
 export interface SumResult {
@@ -136,7 +143,10 @@ export interface ReadStore extends ReadStoreSession {
   transaction<R>(body: (session: ReadStoreSession) => Promise<R>): Promise<R>;
   /** Whether `transaction` is truly atomic on this adapter. */
   readonly atomicTransactions: boolean;
-  /** Drops these collections' documents (keeps declared indexes) without deleting row by row. */
+  /**
+   * Drops these collections' documents (keeps declared indexes) without deleting row by row.
+   * An undeclared one goes whole (SQLite: its table, whatever its layout); declare() makes it anew.
+   */
   drop(names: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }

@@ -6,8 +6,10 @@ import { AUDIT_INDEX, type AuditIndexDocument } from './audit-index.document';
 import {
   LEDGER_TOKEN_CAPS,
   LEDGER_USAGE,
+  usageRange,
   type LedgerTokenCapDocument,
   type LedgerUsageDocument,
+  type UsageSubject,
 } from './ledger-usage.document';
 
 const HOUR = 3600;
@@ -28,16 +30,15 @@ export interface Consumption {
 export class BalanceAt {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async consumed(subject: 'u' | 't', id: number, at: number): Promise<Consumption> {
+  async consumed(subject: UsageSubject, id: number, at: number): Promise<Consumption> {
     const hour = Math.floor(at / HOUR) * HOUR;
     const usage = this.readStore.collection<LedgerUsageDocument>(LEDGER_USAGE);
-    const base = { subject, subject_id: id };
     const [hours, seconds] = await Promise.all([
-      usage.sum({ ...base, grain: 'h', t: { $lt: hour } }, null, ['quota', 'count']),
-      usage.sum({ ...base, grain: 's', t: { $gte: hour, $lte: at } }, null, ['quota', 'count']),
+      usage.sum(usageRange(subject, id, 'h', 0, hour - 1), null, ['q', 'n']),
+      usage.sum(usageRange(subject, id, 's', hour, at), null, ['q', 'n']),
     ]);
     const total = (field: string) => (hours[0]?.sums[field] ?? 0) + (seconds[0]?.sums[field] ?? 0);
-    return { quota: total('quota'), count: total('count') };
+    return { quota: total('q'), count: total('n') };
   }
 
   async credited(userId: number, at: number): Promise<number> {

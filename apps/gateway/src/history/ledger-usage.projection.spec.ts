@@ -3,8 +3,8 @@ import { ProjectionHost, rebuildProjections, type ReadStore } from '@tollgate/re
 import type { TaskRefunded, TokenCreated } from '@tollgate/domain';
 import { ALL_PROJECTIONS } from '../projection-registry';
 import { BalanceAt } from './balance-at';
-import { LEDGER_USAGE, type LedgerUsageDocument } from './ledger-usage.document';
-import { ledgerUsageProjection, usageBucketId } from './ledger-usage.projection';
+import { LEDGER_USAGE, usageBucketId, type LedgerUsageDocument } from './ledger-usage.document';
+import { ledgerUsageProjection } from './ledger-usage.projection';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
 import { closeProjectionHost, openProjectionHost } from '@tollgate/testing/projection-host';
 import { appendEvents } from '@tollgate/testing/append-events';
@@ -99,16 +99,16 @@ describe('ledger_usage: task refunds are negative consumption at their own time'
     await seed();
     const usage = read.collection<LedgerUsageDocument>(LEDGER_USAGE);
     expect(await usage.get(usageBucketId('u', 7, 'h', HOUR_8))).toMatchObject({
-      quota: 300,
-      count: 1,
+      q: 300,
+      n: 1,
     });
     expect(await usage.get(usageBucketId('u', 7, 'h', HOUR_9))).toMatchObject({
-      quota: -300,
-      count: -1,
+      q: -300,
+      n: -1,
     });
     expect(await usage.get(usageBucketId('t', 3, 's', refund.data.refundedTime))).toMatchObject({
-      quota: -300,
-      count: -1,
+      q: -300,
+      n: -1,
     });
     expect(ledgerUsageProjection.version).toBeGreaterThanOrEqual(2);
   });

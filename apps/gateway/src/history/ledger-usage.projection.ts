@@ -10,21 +10,23 @@ import {
   type TokenUpdated,
 } from '@tollgate/domain';
 import {
+  LAST_SECOND,
   LEDGER_TOKEN_CAPS,
   LEDGER_USAGE,
+  usageBucketId,
+  usageRange,
   type LedgerTokenCapDocument,
   type LedgerUsageDocument,
+  type UsageGrain,
+  type UsageSubject,
 } from './ledger-usage.document';
 
 const HOUR = 3600;
 
-export const usageBucketId = (subject: 'u' | 't', id: number, grain: 'h' | 's', t: number) =>
-  `${subject}:${id}:${grain}:${t}`;
-
 /** Adds consumption to a subject's hour and second buckets (the unbatched path). */
 async function addUsage(
   session: ReadStoreSession,
-  subject: 'u' | 't',
+  subject: UsageSubject,
   id: number,
   second: number,
   quota: number,
@@ -37,15 +39,7 @@ async function addUsage(
   ] as const) {
     const _id = usageBucketId(subject, id, grain, t);
     const doc = await usage.get(_id);
-    await usage.put({
-      _id,
-      subject,
-      subject_id: id,
-      grain,
-      t,
-      quota: (doc?.quota ?? 0) + quota,
-      count: (doc?.count ?? 0) + count,
-    });
+    await usage.put({ _id, q: (doc?.q ?? 0) + quota, n: (doc?.n ?? 0) + count });
   }
 }
 
@@ -60,9 +54,10 @@ export const ledgerUsageProjection: Projection = {
   name: 'ledger-usage',
   // 2: TaskRefunded (negative consumption).
   // 3: BalanceImported / TokenImported (the source's used quota, at the import).
-  version: 3,
+  // 4: the bucket's subject, grain and time in its `_id` only; the sums as `q` and `n`.
+  version: 4,
   collections: [
-    { name: LEDGER_USAGE, indexes: [{ fields: { subject: 1, subject_id: 1, grain: 1, t: 1 } }] },
+    { name: LEDGER_USAGE },
     { name: LEDGER_TOKEN_CAPS, indexes: [{ fields: { token_id: 1, revision: -1 } }] },
   ],
   eventTypes: [
@@ -88,7 +83,7 @@ export const ledgerUsageProjection: Projection = {
     const { tokenId, remainQuota, unlimitedQuota } = event.data;
     const [used] = await session
       .collection<LedgerUsageDocument>(LEDGER_USAGE)
-      .sum({ subject: 't', subject_id: tokenId, grain: 'h' }, null, ['quota']);
+      .sum(usageRange('t', tokenId, 'h', 0, LAST_SECOND), null, ['q']);
     await session.collection<LedgerTokenCapDocument>(LEDGER_TOKEN_CAPS).put({
       _id: `${tokenId}:${recorded.revision}`,
       token_id: tokenId,
@@ -96,7 +91,7 @@ export const ledgerUsageProjection: Projection = {
       at: Math.floor(eventTimeMs(recorded) / 1000),
       cap: remainQuota,
       unlimited: unlimitedQuota,
-      used_before: used?.sums['quota'] ?? 0,
+      used_before: used?.sums['q'] ?? 0,
     });
   },
   batched: {
@@ -107,14 +102,11 @@ export const ledgerUsageProjection: Projection = {
       const sign = recorded.type === 'TaskRefunded' ? -1 : 1;
       const second = Math.floor(eventTimeMs(recorded) / 1000);
       const hour = Math.floor(second / HOUR) * HOUR;
-      const add = (subject: 'u' | 't', id: number, grain: 'h' | 's', t: number) =>
+      const add = (subject: UsageSubject, id: number, grain: UsageGrain, t: number) =>
         writes.update(
           LEDGER_USAGE,
           usageBucketId(subject, id, grain, t),
-          {
-            $setOnInsert: { subject, subject_id: id, grain, t },
-            $inc: { quota: sign * d.quota, count: sign },
-          },
+          { $inc: { q: sign * d.quota, n: sign } },
           { upsert: true },
         );
       add('u', d.userId, 'h', hour);

@@ -13,7 +13,7 @@ import {
   type RequestRelayed,
   type TaskRefunded,
 } from '@tollgate/domain';
-import type { LogDocument } from './log.document';
+import type { LogRow } from './log.document';
 
 /** The fields every row shares, as a system row of nothing: each event's row overrides some. */
 export function baseRow(
@@ -21,9 +21,8 @@ export function baseRow(
   recorded: RecordedEvent,
   userId: number,
   username: string,
-): LogDocument {
+): LogRow {
   return {
-    _id: String(id),
     id,
     created_at: seconds(recorded),
     type: LogType.System,
@@ -53,9 +52,9 @@ const seconds = (event: RecordedEvent): number => Math.floor(eventTimeMs(event) 
 /** A billing event's row; null for those that change no balance the log shows. */
 export function billingRow(
   event: BillingEvent,
-  base: LogDocument,
+  base: LogRow,
   recorded: RecordedEvent,
-): LogDocument | null {
+): LogRow | null {
   switch (event.type) {
     case 'QuotaGranted':
       return grantRow(event.data, base);
@@ -89,7 +88,7 @@ export function billingRow(
 }
 
 /** Redemptions and top-ups are top-up rows; the sign-up and invitation gifts are system rows. */
-function grantRow(d: QuotaGranted['data'], base: LogDocument): LogDocument {
+function grantRow(d: QuotaGranted['data'], base: LogRow): LogRow {
   const { amount, reason, reference } = d;
   if (reason === 'redemption')
     return {
@@ -113,7 +112,7 @@ function callRowFields(
     RequestRelayed['data'],
     'useTimeMs' | 'stream' | 'channelId' | 'tokenId' | 'group' | 'requestId' | 'channelChain' | 'ip'
   >,
-): Partial<LogDocument> {
+): Partial<LogRow> {
   return {
     use_time: Math.round(d.useTimeMs / 1000),
     is_stream: d.stream,
@@ -127,7 +126,7 @@ function callRowFields(
 }
 
 /** A usage receipt's consumption row. */
-export function consumptionRow(d: RequestRelayed['data'], base: LogDocument): LogDocument {
+export function consumptionRow(d: RequestRelayed['data'], base: LogRow): LogRow {
   return {
     ...base,
     type: LogType.Consume,
@@ -187,7 +186,7 @@ function taskChargeLogText(
  * A failed call's error row (new-api's type 5): no charge, `content` the upstream's message (keys
  * masked), `other` the status the client got and the channels tried.
  */
-export function errorRow(d: RequestFailed['data'], base: LogDocument): LogDocument {
+export function errorRow(d: RequestFailed['data'], base: LogRow): LogRow {
   return {
     ...base,
     type: LogType.Error,
@@ -205,7 +204,7 @@ export function errorRow(d: RequestFailed['data'], base: LogDocument): LogDocume
 }
 
 /** A task refund: a system row naming the model, its quota given back. */
-export function refundRow(d: TaskRefunded['data'], base: LogDocument): LogDocument {
+export function refundRow(d: TaskRefunded['data'], base: LogRow): LogRow {
   return {
     ...base,
     type: LogType.System,
@@ -217,12 +216,11 @@ export function refundRow(d: TaskRefunded['data'], base: LogDocument): LogDocume
 }
 
 /** An imported row as the source wrote it: its time, its username, its figures. */
-export function importedRow(id: number, d: LogImported['data']): LogDocument {
+export function importedRow(id: number, d: LogImported['data']): LogRow {
   return {
-    _id: String(id),
     id,
     created_at: d.createdAt,
-    type: d.type as LogDocument['type'],
+    type: d.type as LogRow['type'],
     user_id: d.userId,
     username: d.username,
     token_name: d.tokenName,

@@ -5,14 +5,12 @@ export const LOGS = 'logs';
 export const LOG_USERS = 'log_users';
 
 /**
- * A log row; `admin_id` (type 3) is resolved to a name for admins only, at query time, and so is
+ * A log row as the projection builds it and the log routes answer it (stored-log.ts packs it);
+ * `admin_id` (type 3) is resolved to a name for admins only, at query time, and so is
  * `channel_name` (a renamed channel shows its new name, as new-api's join does).
  */
-export type LogDocument = { [K in keyof StoredLog]: StoredLog[K] } & {
-  _id: string;
-  admin_id: number;
-};
-type StoredLog = Omit<LogDto, 'channel_name'>;
+export type LogRow = { [K in keyof RowFields]: RowFields[K] } & { admin_id: number };
+type RowFields = Omit<LogDto, 'channel_name'>;
 export type LogUserDocument = { _id: string; username: string };
 
 /**
@@ -25,7 +23,8 @@ export const userTotalsId = (userId: number): string => `user:${userId}`;
 export type LogTotalsDocument = { _id: string; quota: number; source_position: number };
 
 /**
- * A task refund's row is type 4 (system) with its model named: the other system rows have none.
+ * A task refund's row is type 4 (system) with its model named: the other system rows have none
+ * (a stored row leaves an empty name out, so `$gt ''`, not `$ne ''`, which a missing field matches).
  * The log clear and the filtered stat find the refund rows by this (consumption given back).
  */
-export const REFUND_ROWS = { type: LogType.System, model_name: { $ne: '' } } as const;
+export const REFUND_ROWS = { type: LogType.System, model_name: { $gt: '' } } as const;

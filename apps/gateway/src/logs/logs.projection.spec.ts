@@ -7,7 +7,8 @@ import {
 } from '@tollgate/read-store';
 import type { TaskPlatform, TaskRefunded } from '@tollgate/domain';
 import { ALL_PROJECTIONS } from '../projection-registry';
-import { ALL_TOTALS, LOG_TOTALS, LOGS, userTotalsId, type LogDocument } from './log.document';
+import { ALL_TOTALS, LOG_TOTALS, LOGS, userTotalsId } from './log.document';
+import { logStore } from './log-store';
 import { logsProjection } from './logs.projection';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
 import { closeProjectionHost, openProjectionHost } from '@tollgate/testing/projection-host';
@@ -105,7 +106,7 @@ describe('logs projection: task charges and refunds', () => {
 
   it("names a task charge's action (and Midjourney's task id) as new-api does", async () => {
     await seed();
-    const rows = await read.collection<LogDocument>(LOGS).find({ type: 2 }, { sort: { id: 1 } });
+    const rows = await logStore(read).find({ type: 2 }, { sort: { id: 1 } });
     expect(rows.map((r) => [r.model_name, r.quota, r.content])).toEqual([
       ['gpt-4o-mini', 10, ''],
       ['mj_imagine', 300, '模型固定价格 0.10，分组倍率 1.00，操作 IMAGINE，ID up-a'],
@@ -115,7 +116,7 @@ describe('logs projection: task charges and refunds', () => {
 
   it('a refund is a system row naming model, channel and quota; the totals lose the refunded quota', async () => {
     await seed();
-    const rows = await read.collection<LogDocument>(LOGS).find({ type: 4 }, { sort: { id: 1 } });
+    const rows = await logStore(read).find({ type: 4 }, { sort: { id: 1 } });
     expect(rows).toEqual([
       expect.objectContaining({
         user_id: 7,
@@ -143,7 +144,7 @@ describe('logs projection: task charges and refunds', () => {
   it('replays change nothing; a rebuild equals incremental application; a clear leaves 0', async () => {
     await seed();
     const snapshot = async () => ({
-      logs: await read.collection(LOGS).find({}, { sort: { id: 1 } }),
+      logs: await logStore(read).find({}, { sort: { id: 1 } }),
       totals: await totals(),
     });
     const once = await snapshot();

@@ -30,11 +30,12 @@ import {
   LOG_USERS,
   REFUND_ROWS,
   userTotalsId,
-  type LogDocument,
+  type LogRow,
   type LogTotalsDocument,
   type LogUserDocument,
 } from './log.document';
 import { baseRow, billingRow, consumptionRow, errorRow, importedRow, refundRow } from './log-rows';
+import { logStore } from './log-store';
 
 type Source =
   | BillingEvent
@@ -79,20 +80,25 @@ export const logsProjection: Projection = {
   // 5: LogImported (a one-api / new-api log row, with its own time and username).
   // 6: token_id, group and request_id on each row (new-api's columns).
   // 7: RequestFailed error rows (type 5).
-  version: 7,
+  // 8: the stored row packed (stored-log.ts), its id in `_id`; fewer indexes.
+  version: 8,
   collections: [
     {
       name: LOGS,
+      // A row is put once and never changed: its index keys need not be stored beside it.
+      writeOnce: true,
+      // Stored keys (stored-log.ts). Newest first is `_id` descending: the primary key answers the
+      // unfiltered list, and each index below ends with it.
       indexes: [
-        { fields: { id: -1 } },
-        { fields: { user_id: 1, id: -1 } },
-        { fields: { created_at: 1 } },
-        // The stat's sums (rpm/tpm over the last minute, quota over a range) read only this index.
-        { fields: { type: 1, created_at: 1, quota: 1, prompt_tokens: 1, completion_tokens: 1 } },
+        // A user's own rows (/api/log/self, its search and stat).
+        { fields: { u: 1, _id: -1 } },
         // The admin's username filter on a large log (S8) walks this index instead of every row.
-        { fields: { username: 1, id: -1 } },
+        { fields: { n: 1, _id: -1 } },
         // GET /api/log/token: one token's latest rows.
-        { fields: { token_id: 1, id: -1 } },
+        { fields: { tk: 1, _id: -1 } },
+        // A time range (the list's, the stat's, the clear's). The stat's sums (rpm/tpm over the
+        // last minute, quota over a range) read only this index.
+        { fields: { t: 1, y: 1, q: 1, p: 1, c: 1 } },
       ],
     },
     { name: LOG_USERS },
@@ -126,7 +132,7 @@ export const logsProjection: Projection = {
         usernames.set(session, String(event.data.userId), event.data.to);
         return;
       case 'LogsCleared': {
-        const logs = session.collection<LogDocument>(LOGS);
+        const logs = logStore(session);
         const before = { $lt: event.data.before };
         const consumed = await logs.sum({ type: LogType.Consume, created_at: before }, 'user_id', [
           'quota',
@@ -183,9 +189,9 @@ async function putRow(
   event: RowSource,
   recorded: RecordedEvent,
   session: ReadStoreSession,
-): Promise<LogDocument | null> {
+): Promise<LogRow | null> {
   const row = await toRow(event, recorded, session);
-  if (row) await session.collection<LogDocument>(LOGS).put(row);
+  if (row) await logStore(session).put(row);
   return row;
 }
 
@@ -200,7 +206,7 @@ async function toRow(
   event: RowSource,
   recorded: RecordedEvent,
   session: ReadStoreSession,
-): Promise<LogDocument | null> {
+): Promise<LogRow | null> {
   const id = Number(recorded.position.commit);
   if (event.type === 'LogImported') return importedRow(id, event.data);
   const userId = event.data.userId;

@@ -80,19 +80,16 @@ export class MongoReadStore implements ReadStore {
 
   async drop(names: readonly string[]): Promise<void> {
     for (const name of names) {
-      const spec = this.specs.get(name);
-      if (!spec) {
-        await this.db.collection(name).deleteMany({});
-        continue;
-      }
-      // One command instead of deleting document by document; then the declared indexes again.
+      // One command instead of deleting document by document; then the declared indexes again (an
+      // undeclared collection is made by its declare()).
       try {
         await this.db.collection(name).drop();
       } catch (error) {
         if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
       }
+      const spec = this.specs.get(name);
       // A fresh collection has nothing to reconcile: create, tolerating a concurrent declare.
-      await this.declare([spec], { reconcileIndexes: false });
+      if (spec) await this.declare([spec], { reconcileIndexes: false });
     }
   }
 

@@ -152,11 +152,11 @@ export class ProjectionRunner {
   /** Resolves after the checkpoints are loaded and the subscription opened; catch-up continues in the background. */
   async start(): Promise<void> {
     const { readStore } = this;
-    await readStore.declare([
-      ...this.members.flatMap((m) => m.projection.collections),
-      checkpointCollection,
-    ]);
+    // The checkpoints first: a read model to rebuild is dropped before its collections are
+    // declared, which would otherwise bring its old table to the new layout only to drop it.
+    await readStore.declare([checkpointCollection]);
     await this.loadCheckpoints();
+    await readStore.declare(this.members.flatMap((m) => m.projection.collections));
     const head = await this.eventStore.headPosition();
     if (head === null || this.hasReached(head)) this.markCaughtUp();
     else {

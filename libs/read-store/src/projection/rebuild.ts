@@ -39,10 +39,12 @@ export async function rebuildProjections(
   options: RebuildOptions = {},
 ): Promise<RebuildResult> {
   const batchSize = options.batchSize ?? 1000;
-  await readStore.declare([...projections.flatMap((p) => p.collections), checkpointCollection]);
+  // Dropped before they are declared: declaring would first bring an old table to the new layout.
+  await readStore.declare([checkpointCollection]);
   await readStore.drop(projections.flatMap((p) => p.collections.map((c) => c.name)));
   for (const projection of projections)
     await readStore.collection(CHECKPOINTS).delete(projection.name);
+  await readStore.declare(projections.flatMap((p) => p.collections));
 
   const applied = Object.fromEntries(projections.map((p) => [p.name, 0]));
   const head = await eventStore.headPosition();

@@ -38,6 +38,8 @@ export interface SqliteAccess {
   indexed(collection: string): ReadonlySet<string> | undefined;
   /** The key column of each indexed path (written with every document, compared by filters). */
   keys(collection: string): ReadonlyMap<string, string> | undefined;
+  /** Whether the key columns are computed from the document (CollectionSpec.writeOnce). */
+  computedKeys(collection: string): boolean;
 }
 
 interface Row {
@@ -271,7 +273,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     const doc = JSON.stringify(body);
     const keys = this.access.keys(this.name);
     try {
-      if (!keys || keys.size === 0) {
+      if (!keys || keys.size === 0 || this.access.computedKeys(this.name)) {
         db.get(
           `INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`,
         ).run(id, doc);

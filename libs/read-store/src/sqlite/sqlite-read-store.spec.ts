@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import type { CollectionSpec } from '../read-store.port';
 import { readStoreContract } from '../testing/read-store.contract';
 import { filterToSql } from './filter-to-sql';
 import type { SearchIndex } from './search-narrowing';
@@ -235,6 +236,53 @@ describe('SqliteReadStore', () => {
           after.close();
         }
         store = new SqliteReadStore(file);
+      });
+
+      it('are computed for a write-once collection, with the same answers either way', async () => {
+        const spec = (writeOnce: boolean): CollectionSpec => ({
+          name: 'users',
+          indexes: [{ fields: { group: 1, n: -1 } }],
+          writeOnce,
+        });
+        const answers = async () => {
+          const users = store.collection('users');
+          return [
+            await users.find({ group: 'vip' }, { sort: { n: -1 } }),
+            await users.find({ group: { $gt: 2 } }),
+            await users.sum({ group: 'vip' }, null, ['n']),
+            await users.count({ group: 'std' }),
+          ];
+        };
+        const kinds = () =>
+          (store as unknown as { writer: Database.Database }).writer
+            .prepare(`SELECT name, hidden FROM pragma_table_xinfo('users') WHERE name LIKE 'key:%'`)
+            .all();
+        await store.declare([spec(true)]);
+        const users = store.collection('users');
+        await users.put({ _id: 'a', group: 'vip', n: 1 });
+        await users.put({ _id: 'b', group: 'vip', n: 5 });
+        await users.put({ _id: 'c', group: 3 });
+        await users.put({ _id: 'd', group: 'std', n: 2 });
+        await users.update('d', { $set: { group: 'vip' } });
+        const computed = await answers();
+        expect(computed[0]).toEqual([
+          { _id: 'b', group: 'vip', n: 5 },
+          { _id: 'd', group: 'vip', n: 2 },
+          { _id: 'a', group: 'vip', n: 1 },
+        ]);
+        expect(kinds()).toEqual([
+          { name: 'key:group', hidden: 2 },
+          { name: 'key:n', hidden: 2 },
+        ]);
+        // Stored again, then computed again: the columns follow the declaration, the answers stay.
+        await store.declare([spec(false)]);
+        expect(kinds()).toEqual([
+          { name: 'key:group', hidden: 0 },
+          { name: 'key:n', hidden: 0 },
+        ]);
+        expect(await answers()).toEqual(computed);
+        await store.declare([spec(true)]);
+        expect(await answers()).toEqual(computed);
       });
     });
 

@@ -13,7 +13,7 @@ import type { SearchIndex } from './search-narrowing';
 import { ReadPool, type ReadQuery } from './read-pool';
 import { registerRegexp } from './regexp-function';
 import { AsyncMutex } from './async-mutex';
-import { keyColumn, tableName } from './sql-names';
+import { keyColumn } from './sql-names';
 import { SqliteCollection, type SqliteAccess } from './sqlite-collection';
 import { declareCollection, dropCollection, keyPaths } from './sqlite-schema';
 import { StatementCache } from './statement-cache';
@@ -33,7 +33,8 @@ export interface SqliteReadStoreOptions {
 
 /**
  * ReadStore on one SQLite file (or ':memory:'). One table per collection, `(id TEXT PRIMARY KEY, doc
- * TEXT)` with the document as JSON, plus one key column per indexed path (sql-names.ts, keyColumn);
+ * TEXT)` with the document as JSON, plus one key column per indexed path (sql-names.ts, keyColumn;
+ * computed, not stored, for a write-once collection);
  * filters run as SQL over json_extract and those columns, which the indexes are on. better-sqlite3
  * is synchronous but `transaction` bodies are async, so an async mutex makes transactions and
  * out-of-transaction writes take turns on the single write connection.
@@ -93,6 +94,7 @@ export class SqliteReadStore implements ReadStore {
       search: (name) => this.searchIndexes.get(name),
       indexed: (name) => this.indexedPaths.get(name),
       keys: (name) => this.keyColumns.get(name),
+      computedKeys: (name) => this.specs.get(name)?.writeOnce === true,
     };
   }
 
@@ -146,6 +148,7 @@ export class SqliteReadStore implements ReadStore {
         search: (name) => this.searchIndexes.get(name),
         indexed: (name) => this.indexedPaths.get(name),
         keys: (name) => this.keyColumns.get(name),
+        computedKeys: (name) => this.specs.get(name)?.writeOnce === true,
       };
       const session: ReadStoreSession = {
         collection: <T extends Doc = AnyDoc>(name: string) =>
@@ -180,10 +183,8 @@ export class SqliteReadStore implements ReadStore {
             declareCollection(this.writer, spec);
             continue;
           }
-          const exists = this.writes
-            .get(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`)
-            .get(name);
-          if (exists) this.writer.exec(`DELETE FROM ${tableName(name)}`);
+          // Not declared here: its table (of whatever layout) goes; declare() makes it anew.
+          dropCollection(this.writer, name);
         }
       })(),
     );

@@ -25,7 +25,7 @@ import {
 export function declareCollection(db: Database, spec: CollectionSpec): SearchIndex | undefined {
   const table = tableName(spec.name);
   db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
-  const kept = dropUnwantedIndexes(db, spec);
+  const kept = dropUnwantedIndexes(db, spec, keyKindChanged(db, spec));
   reconcileKeyColumns(db, spec);
   createMissingIndexes(db, spec, kept);
   declareCounter(db, spec.name);
@@ -81,7 +81,7 @@ export function indexStatement(
  * are built. Runs inside declare()'s transaction, so a failed build (duplicates under a new unique
  * index) leaves the old indexes in place.
  */
-function dropUnwantedIndexes(db: Database, spec: CollectionSpec): Set<string> {
+function dropUnwantedIndexes(db: Database, spec: CollectionSpec, dropAll: boolean): Set<string> {
   const wanted = wantedIndexes(spec);
   const existing = db
     .prepare(
@@ -90,7 +90,7 @@ function dropUnwantedIndexes(db: Database, spec: CollectionSpec): Set<string> {
     .all(spec.name) as Array<{ name: string; sql: string }>;
   const kept = new Set<string>();
   for (const index of existing) {
-    if (wanted.get(index.name) === index.sql) kept.add(index.name);
+    if (!dropAll && wanted.get(index.name) === index.sql) kept.add(index.name);
     else db.exec(`DROP INDEX "${index.name.replace(/"/g, '""')}"`);
   }
   return kept;
@@ -119,25 +119,51 @@ function wantedIndexes(spec: CollectionSpec): Map<string, string> {
   );
 }
 
+/** pragma_table_xinfo's `hidden` of a virtual generated column. */
+const VIRTUAL_COLUMN = 2;
+
+/** The key columns a table has: path → whether it is computed (virtual) rather than stored. */
+function presentKeyColumns(db: Database, collection: string): Map<string, boolean> {
+  const columns = db
+    .prepare(`SELECT name, hidden FROM pragma_table_xinfo(?)`)
+    .all(collection) as Array<{ name: string; hidden: number }>;
+  return new Map(
+    columns
+      .filter((column) => column.name.startsWith(KEY_COLUMN_PREFIX))
+      .map((column) => [
+        column.name.slice(KEY_COLUMN_PREFIX.length),
+        column.hidden === VIRTUAL_COLUMN,
+      ]),
+  );
+}
+
+/** Whether a key column must change between stored and computed (its indexes go first). */
+function keyKindChanged(db: Database, spec: CollectionSpec): boolean {
+  const computed = spec.writeOnce === true;
+  return [...presentKeyColumns(db, spec.name).values()].some((virtual) => virtual !== computed);
+}
+
 /**
  * One key column per indexed path, filled from the documents when it is added (a table of an earlier
- * layout, or a path newly indexed); a column whose path is no longer indexed is dropped, so a column
- * that exists is always in step with the documents.
+ * layout, or a path newly indexed); a column whose path is no longer indexed, or of the other kind
+ * (stored / computed), is dropped, so a column that exists is always in step with the documents.
  */
 function reconcileKeyColumns(db: Database, spec: CollectionSpec): void {
   const table = tableName(spec.name);
-  const present = new Set(
-    (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(spec.name) as Array<{ name: string }>)
-      .map((column) => column.name)
-      .filter((name) => name.startsWith(KEY_COLUMN_PREFIX))
-      .map((name) => name.slice(KEY_COLUMN_PREFIX.length)),
-  );
+  const computed = spec.writeOnce === true;
+  const present = presentKeyColumns(db, spec.name);
   const wanted = keyPaths(spec);
-  for (const path of present) {
-    if (!wanted.includes(path)) db.exec(`ALTER TABLE ${table} DROP COLUMN ${keyColumn(path)}`);
+  for (const [path, virtual] of present) {
+    if (wanted.includes(path) && virtual === computed) continue;
+    db.exec(`ALTER TABLE ${table} DROP COLUMN ${keyColumn(path)}`);
+    present.delete(path);
   }
   for (const path of wanted) {
     if (present.has(path)) continue;
+    if (computed) {
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${keyColumn(path)} AS (${keyExpr(path)}) VIRTUAL`);
+      continue;
+    }
     // No declared type: no affinity, so numbers, text and blobs are kept exactly as keyExpr gives them.
     db.exec(`ALTER TABLE ${table} ADD COLUMN ${keyColumn(path)}`);
     db.exec(`UPDATE ${table} SET ${keyColumn(path)} = ${keyExpr(path)}`);

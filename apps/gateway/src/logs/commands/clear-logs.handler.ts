@@ -6,7 +6,7 @@ import { READ_STORE } from '../../infrastructure/injection-tokens';
 import { ReadYourWrites } from '../../infrastructure/read-your-writes';
 import { StreamCommands } from '../../infrastructure/stream-commands';
 import type { RequestMeta } from '../../shared/request-meta';
-import { LOGS, type LogDocument } from '../log.document';
+import { logStore } from '../log-store';
 
 /** DELETE /api/log/?target_timestamp=: root clears rows before that time; answers how many. */
 export class ClearLogsCommand extends Command<number> {
@@ -28,9 +28,7 @@ export class ClearLogsHandler implements ICommandHandler<ClearLogsCommand> {
   ) {}
 
   async execute({ before, meta }: ClearLogsCommand): Promise<number> {
-    const count = await this.readStore
-      .collection<LogDocument>(LOGS)
-      .count({ created_at: { $lt: before } });
+    const count = await logStore(this.readStore).count({ created_at: { $lt: before } });
     const result = await this.store.execute(
       LOGS_STREAM,
       logDecider,

@@ -9,7 +9,7 @@ import { ApiError } from '../../shared/api-error';
 import { escapeRegex } from '../../shared/escape-regex';
 import { TOKENS, type TokenDocument } from '../../tokens/token.document';
 import { USERS, type UserDocument } from '../../users/user.document';
-import { LOGS, type LogDocument } from '../log.document';
+import { logStore } from '../log-store';
 import { forSelf } from './log-views';
 
 /** One user's latest rows whose token or model name holds the keyword. */
@@ -50,9 +50,7 @@ export class SearchSelfLogsHandler implements IQueryHandler<SearchSelfLogsQuery>
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   async execute({ userId, keyword }: SearchSelfLogsQuery): Promise<LogDto[]> {
-    const docs = await this.readStore
-      .collection<LogDocument>(LOGS)
-      .find(selfSearchFilter(userId, keyword), LATEST);
+    const docs = await logStore(this.readStore).find(selfSearchFilter(userId, keyword), LATEST);
     return docs.map(forSelf);
   }
 }
@@ -77,9 +75,7 @@ export class TokenLogsHandler implements IQueryHandler<TokenLogsQuery> {
     if (!token) throw new ApiError('log.token_invalid');
     const owner = await this.readStore.collection<UserDocument>(USERS).get(String(token.user_id));
     if (!owner || owner.status !== UserStatus.Enabled) throw new ApiError('log.user_banned');
-    const docs = await this.readStore
-      .collection<LogDocument>(LOGS)
-      .find({ token_id: token.id }, LATEST);
+    const docs = await logStore(this.readStore).find({ token_id: token.id }, LATEST);
     return docs.map(forSelf);
   }
 }

@@ -4,12 +4,12 @@ import { sha256Hex } from '../../infrastructure/secret-box';
 import { ApiError } from '../../shared/api-error';
 import { TOKENS } from '../../tokens/token.document';
 import { USERS } from '../../users/user.document';
-import { LOGS, type LogDocument } from '../log.document';
+import { LOGS, type LogRow } from '../log.document';
+import { logStore } from '../log-store';
 import { SearchSelfLogsHandler, TokenLogsHandler, selfSearchFilter } from './log-lookups.handler';
 import { forAdmins, forSelf } from './log-views';
 
-const row = (id: number, overrides: Partial<LogDocument> = {}): LogDocument => ({
-  _id: String(id),
+const row = (id: number, overrides: Partial<LogRow> = {}): LogRow => ({
   id,
   created_at: 1_700_000_000 + id,
   type: 2,
@@ -67,7 +67,7 @@ describe('log views', () => {
         row(3, { token_id: 12, user_id: 8, token_name: 'gpt-free' }),
         row(4, { type: 3, channel: 0, token_id: 0, token_name: '', model_name: '', admin_id: 1 }),
       ])
-        await read.collection(LOGS).put(doc);
+        await logStore(read).put(doc);
     });
     afterEach(() => read.close());
 

@@ -13,12 +13,11 @@ import type { LogQueryParams } from '../logs.dto';
 import {
   ALL_TOTALS,
   LOG_TOTALS,
-  LOGS,
   REFUND_ROWS,
   userTotalsId,
-  type LogDocument,
   type LogTotalsDocument,
 } from '../log.document';
+import { logStore } from '../log-store';
 import { forAdmins, forSelf } from './log-views';
 
 /** Whose rows: `self` = one user's own (no admin details), otherwise every row (admins). */
@@ -73,7 +72,7 @@ export class ListLogsHandler implements IQueryHandler<ListLogsQuery> {
     const size = params.page_size || DEFAULT_PAGE_SIZE;
     const page = Math.max(1, params.p ?? 1);
     const filter = logFilter(scope, params);
-    const logs = this.readStore.collection<LogDocument>(LOGS);
+    const logs = logStore(this.readStore);
     const [docs, total] = await Promise.all([
       logs.find(filter, { sort: { id: -1 }, skip: (page - 1) * size, limit: size }),
       logs.count(filter),
@@ -93,7 +92,7 @@ export class LogStatHandler implements IQueryHandler<LogStatQuery> {
    * consumption rows of the last 60 s.
    */
   async execute({ scope, params, now }: LogStatQuery): Promise<LogStatDto> {
-    const logs = this.readStore.collection<LogDocument>(LOGS);
+    const logs = logStore(this.readStore);
     const filter = logFilter(scope, { ...params, type: undefined });
     const consume: Filter = { ...filter, type: LogType.Consume };
     const unranged: Filter = { ...consume };

@@ -6,11 +6,11 @@ import type { LogDto } from '@tollgate/contracts';
 import type { ReadStore } from '@tollgate/read-store';
 import { CHANNELS, type ChannelDocument } from '../../channels/channel.document';
 import { USERS, type UserDocument } from '../../users/user.document';
-import type { LogDocument } from '../log.document';
+import type { LogRow } from '../log.document';
 
 /** What a user may see of their own row: no channel (id or name), retries or admin details. */
-export function forSelf(doc: LogDocument): LogDto {
-  const { _id: _i, admin_id: _a, ...row } = doc;
+export function forSelf(doc: LogRow): LogDto {
+  const { admin_id: _a, ...row } = doc;
   let other = row.other;
   if (other) {
     const parsed = JSON.parse(other) as Record<string, unknown>;
@@ -21,7 +21,7 @@ export function forSelf(doc: LogDocument): LogDto {
 }
 
 /** Admin rows: the editing admin's name in `other`, the channel's name as it is now. */
-export async function forAdmins(readStore: ReadStore, docs: LogDocument[]): Promise<LogDto[]> {
+export async function forAdmins(readStore: ReadStore, docs: LogRow[]): Promise<LogDto[]> {
   const adminIds = idsOf(docs.map((d) => d.admin_id));
   const channelIds = idsOf(docs.map((d) => d.channel));
   const [admins, channels] = await Promise.all([
@@ -34,7 +34,7 @@ export async function forAdmins(readStore: ReadStore, docs: LogDocument[]): Prom
   ]);
   const adminNames = new Map(admins.map((a) => [a.id, a.username]));
   const channelNames = new Map(channels.map((c) => [c.id, c.name]));
-  return docs.map(({ _id: _i, admin_id, ...row }) => {
+  return docs.map(({ admin_id, ...row }) => {
     const channel_name = channelNames.get(row.channel) ?? '';
     if (!admin_id) return { ...row, channel_name };
     const other = row.other ? (JSON.parse(row.other) as Record<string, unknown>) : {};

@@ -1,0 +1,197 @@
+/**
+ * How a log row is stored: the log is the largest read model (a row per relayed request), so its
+ * document keeps only what the answer cannot derive, under short keys. Nothing outside this file
+ * sees the stored form: rows go in and come out whole (log-store.ts), field for field and `other`
+ * byte for byte as they were built.
+ */
+import type { LogType } from '@tollgate/contracts';
+import type { Filter, FindOptions } from '@tollgate/read-store';
+import type { LogRow } from './log.document';
+
+/** Each stored field's key, in the row's (and the answer's) field order; `id` is in `_id`. */
+const KEYS = {
+  created_at: 't',
+  type: 'y',
+  user_id: 'u',
+  username: 'n',
+  token_name: 'k',
+  model_name: 'm',
+  quota: 'q',
+  prompt_tokens: 'p',
+  completion_tokens: 'c',
+  use_time: 'ut',
+  is_stream: 's',
+  channel: 'ch',
+  token_id: 'tk',
+  group: 'g',
+  request_id: 'r',
+  retry: 'rt',
+  ip: 'ip',
+  content: 'ct',
+  admin_id: 'a',
+} as const satisfies Partial<Record<keyof LogRow, string>>;
+
+type Field = keyof typeof KEYS;
+
+/** What a row holds when its event says nothing of a field: left out of the stored row. */
+const DEFAULTS: Pick<LogRow, Exclude<Field, 'created_at' | 'type' | 'user_id'>> = {
+  username: '',
+  token_name: '',
+  model_name: '',
+  quota: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  use_time: 0,
+  is_stream: false,
+  channel: 0,
+  token_id: 0,
+  group: '',
+  request_id: '',
+  retry: '',
+  ip: '',
+  content: '',
+  admin_id: 0,
+};
+
+/**
+ * A stored row. A field at its default ('' / 0 / false) is left out. `other` is kept as `o`, its
+ * text, unless it packs: a consumption row's ratios as `x` ([model, completion, group, price,
+ * cache, then frt when there was one]), the keys between them and `admin_info` as `e`, and
+ * `admin_info` left out when it only names the channels tried (`retry`, or the row's channel).
+ */
+export type StoredLog = { _id: string; t: number; y: LogType; u: number } & {
+  [F in Field as (typeof KEYS)[F]]?: LogRow[F];
+} & { rx?: string; x?: number[]; e?: Record<string, unknown>; o?: string };
+
+const FIELDS = Object.keys(KEYS) as Field[];
+
+/**
+ * `_id` is the row id (the event's `$all` position) in base 36 behind a letter giving its length,
+ * so `_id` order is id order: the primary key serves "newest first" and ends every index.
+ */
+const ID_RADIX = 36;
+// 2^53 has 11 base-36 digits.
+const LENGTH_LETTERS = 'abcdefghijk';
+
+export function logKey(id: number): string {
+  const digits = id.toString(ID_RADIX);
+  return `${LENGTH_LETTERS[digits.length - 1]}${digits}`;
+}
+
+const idOfKey = (key: string): number => parseInt(key.slice(1), ID_RADIX);
+
+/** The ratios of a consumption row's `other`, in the order they are written (log-rows.ts). */
+const RATIOS = ['model_ratio', 'completion_ratio', 'group_ratio', 'model_price', 'cache_ratio'];
+const FIRST_TOKEN = 'frt';
+const ADMIN_INFO = 'admin_info';
+
+/**
+ * The gateway's own request ids (32 lowercase hex digits, request-id.ts) are stored as their 16
+ * bytes in base 64 (22 characters); a client's own id is stored as it is.
+ */
+const GATEWAY_REQUEST_ID = /^[0-9a-f]{32}$/;
+const PACKED_REQUEST_ID = 'rx';
+
+export function packLog(row: LogRow): StoredLog {
+  const stored: Record<string, unknown> = { _id: logKey(row.id) };
+  for (const field of FIELDS) {
+    // The fields every row is found or grouped by are stored even when zero.
+    if (!(field in DEFAULTS) || row[field] !== DEFAULTS[field as keyof typeof DEFAULTS])
+      stored[KEYS[field]] = row[field];
+  }
+  if (GATEWAY_REQUEST_ID.test(row.request_id)) {
+    delete stored[KEYS.request_id];
+    stored[PACKED_REQUEST_ID] = Buffer.from(row.request_id, 'hex').toString('base64url');
+  }
+  Object.assign(stored, packOther(row));
+  return stored as StoredLog;
+}
+
+export function unpackLog(stored: StoredLog): LogRow {
+  const source = stored as unknown as Record<string, unknown>;
+  const row: Record<string, unknown> = { id: idOfKey(stored._id) };
+  for (const field of FIELDS) {
+    // `other` (from the retries and channel, read by now) comes just before `admin_id`.
+    if (field === 'admin_id') row['other'] = unpackOther(stored, row as unknown as LogRow);
+    row[field] = source[KEYS[field]] ?? DEFAULTS[field as keyof typeof DEFAULTS];
+  }
+  if (stored.rx !== undefined)
+    row['request_id'] = Buffer.from(stored.rx, 'base64url').toString('hex');
+  return row as unknown as LogRow;
+}
+
+/** The channels a call row's `admin_info` names: the retries, else the row's channel. */
+const channelsTried = (row: Pick<LogRow, 'retry' | 'channel'>): number[] =>
+  row.retry ? row.retry.split(',').map(Number) : [row.channel];
+
+/** `other` packed when its text comes back exactly from the packed form, else as it is. */
+function packOther(row: LogRow): Partial<StoredLog> {
+  if (!row.other) return {};
+  const packed = packedOther(row);
+  if (packed && unpackOther(packed, row) === row.other) return packed;
+  return { o: row.other };
+}
+
+function packedOther(row: LogRow): Pick<StoredLog, 'x' | 'e'> | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(row.other);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const { [ADMIN_INFO]: admin, ...rest } = parsed as Record<string, unknown>;
+  if (JSON.stringify(admin) !== JSON.stringify({ use_channel: channelsTried(row) })) return null;
+  const { [FIRST_TOKEN]: frt, ...body } = rest;
+  const ratios = RATIOS.map((key) => body[key]);
+  if (!ratios.every((ratio) => typeof ratio === 'number')) return { e: rest };
+  for (const key of RATIOS) delete body[key];
+  const x = [...ratios, ...(typeof frt === 'number' ? [frt] : [])];
+  return Object.keys(body).length > 0 ? { x, e: body } : { x };
+}
+
+function unpackOther(stored: Partial<StoredLog>, row: LogRow): string {
+  if (stored.o !== undefined) return stored.o;
+  if (!stored.x && !stored.e) return '';
+  const { x } = stored;
+  const ratios = x
+    ? {
+        ...(x.length > RATIOS.length ? { [FIRST_TOKEN]: x[RATIOS.length] } : {}),
+        ...Object.fromEntries(RATIOS.map((key, i) => [key, x[i]])),
+      }
+    : {};
+  return JSON.stringify({
+    ...ratios,
+    ...stored.e,
+    [ADMIN_INFO]: { use_channel: channelsTried(row) },
+  });
+}
+
+/** A filter on row fields as a filter on the stored keys (`$or` / `$and` branches too). */
+export function storedFilter(filter: Filter): Filter {
+  return Object.fromEntries(
+    Object.entries(filter).map(([key, value]) =>
+      key === '$or' || key === '$and'
+        ? [key, (value as Filter[]).map(storedFilter)]
+        : [storedKey(key), value],
+    ),
+  );
+}
+
+/** Sorts name row fields; `id` is `_id`. */
+export function storedOptions(options: FindOptions): FindOptions {
+  if (!options.sort) return options;
+  const sort = Object.fromEntries(
+    Object.entries(options.sort).map(([key, dir]) => [storedKey(key), dir]),
+  );
+  return { ...options, sort };
+}
+
+export function storedKey(field: string): string {
+  if (field === 'id') return '_id';
+  // Two stored forms (packed or not): no single key to filter on.
+  if (field === 'request_id') throw new Error('The log rows cannot be filtered by request_id');
+  const key = (KEYS as Record<string, string>)[field];
+  if (!key) throw new Error(`The log rows have no field ${field}`);
+  return key;
+}
