@@ -58,7 +58,8 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
       level: zlib.constants.Z_BEST_COMPRESSION,
     });
     const header = [FORMAT_DEFLATE, ...varint(dictionary.id)];
-    if (header.length + packed.length >= Buffer.byteLength(text)) return undefined;
+    // Plain text stores both texts without the separator.
+    if (header.length + packed.length >= Buffer.byteLength(text) - SEPARATOR.length) return undefined;
     return Buffer.concat([Buffer.from(header), packed]);
   };
 
