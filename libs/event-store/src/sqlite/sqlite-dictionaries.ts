@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
 /** Events of one type a dictionary is built from, at most (more barely shrinks the payloads). */
-export const SAMPLES_PER_DICTIONARY = 8;
+const SAMPLES_PER_DICTIONARY = 8;
 
 /*
  * The writer's dictionaries, as JavaScript source evaluated with the writer (see sqlite-writer.ts).
