@@ -40,6 +40,9 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
   const MAX_DICTIONARY_BYTES = 32768;
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
   const UUID_BYTES = 16;
+  // zlib's output buffer (a larger output takes several): a receipt fits in one. The 16 KB default
+  // cost more to allocate than inflating a receipt (13 µs vs 5.5 per receipt, deflate 18 vs 14).
+  const CHUNK_BYTES = 1024;
 
   const varint = (n) => {
     const bytes = [];
@@ -54,7 +57,10 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
   const encode = (dictionary, texts) => {
     const text = texts.metadata + SEPARATOR + texts.data;
     // The default level: 9 gave receipts no byte less and cost more time.
-    const packed = zlib.deflateRawSync(Buffer.from(text), { dictionary: dictionary.bytes });
+    const packed = zlib.deflateRawSync(Buffer.from(text), {
+      dictionary: dictionary.bytes,
+      chunkSize: CHUNK_BYTES,
+    });
     const header = [FORMAT_DEFLATE, ...varint(dictionary.id)];
     // Plain text stores both texts without the separator.
     if (header.length + packed.length >= Buffer.byteLength(text) - SEPARATOR.length) return undefined;
@@ -73,7 +79,7 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
       if (byte < 0x80) break;
     }
     const text = zlib
-      .inflateRawSync(blob.subarray(at), { dictionary: dictionaryBytes(id) })
+      .inflateRawSync(blob.subarray(at), { dictionary: dictionaryBytes(id), chunkSize: CHUNK_BYTES })
       .toString();
     const cut = text.indexOf(SEPARATOR);
     return { metadata: text.slice(0, cut), data: text.slice(cut + 1) };

@@ -86,7 +86,16 @@ describe('SqliteEventStore: the payload format on disk', () => {
     const others: EventData[] = [
       // Too small for compression to pay: stays text.
       { id: 'not-a-uuid', type: 'Small', data: 7, metadata: {} },
-      { id: randomUUID(), type: 'Other', data: { text: 'x'.repeat(300) }, metadata: { n: 1 } },
+      {
+        id: randomUUID(),
+        type: 'Other',
+        data: {
+          text: 'x'.repeat(300),
+          // Larger than zlib's output chunk: inflated in several.
+          ids: Array.from({ length: 500 }, () => randomUUID()),
+        },
+        metadata: { n: 1 },
+      },
     ];
     try {
       await live.waitFor(() => live.caughtUpCalls === 1, 'caught up');
