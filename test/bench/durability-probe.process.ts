@@ -10,6 +10,7 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { openStoredEventDecoder, type StoredColumns } from '@tollgate/event-store';
 import { CHAT_BODY } from './bench-shared';
 
 const POLL_MS = 0.5;
@@ -27,9 +28,21 @@ async function main(): Promise<void> {
     fileMustExist: true,
   });
   const head = events.prepare('SELECT MAX(global_position) AS p FROM events');
-  const find = events.prepare(
-    `SELECT global_position AS p FROM events WHERE global_position > ? AND type = 'RequestRelayed' AND json_extract(data, '$.tokenId') = ? LIMIT 1`,
+  // Payloads are stored compressed: the probe's receipt is found by decoding the new ones.
+  const receiptsAfter = events.prepare(
+    `SELECT global_position AS p, event_id, data, metadata FROM events WHERE global_position > ? AND type = 'RequestRelayed' ORDER BY global_position`,
   );
+  const decoder = openStoredEventDecoder(events);
+  /** The position of the first probe receipt after `scanned.upTo`, which it moves past the others. */
+  const findProbe = (scanned: { upTo: number }): number | undefined => {
+    const rows = receiptsAfter.all(scanned.upTo) as Array<StoredColumns & { p: number }>;
+    for (const row of rows) {
+      const data = JSON.parse(decoder.texts(row).data) as { tokenId?: unknown };
+      if (data.tokenId === tokenId) return row.p;
+      scanned.upTo = row.p;
+    }
+    return undefined;
+  };
   const checkpoint = reads.prepare(
     `SELECT json_extract(doc, '$.position') AS position FROM projection_checkpoints WHERE id = 'users'`,
   );
@@ -47,10 +60,11 @@ async function main(): Promise<void> {
     await res.text();
     const answered = performance.now();
     let position = 0;
+    const scanned = { upTo: from };
     while (performance.now() - answered < 2000) {
-      const hit = find.get(from, tokenId) as { p: number } | undefined;
-      if (hit) {
-        position = hit.p;
+      const hit = findProbe(scanned);
+      if (hit !== undefined) {
+        position = hit;
         break;
       }
       await sleep(POLL_MS);

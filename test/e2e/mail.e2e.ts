@@ -1,6 +1,6 @@
 import { type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
@@ -8,6 +8,7 @@ import request from 'supertest';
 import { EmailCodes } from '../../apps/gateway/src/mail/email-codes';
 import { ConsoleClient, loginRoot, startTestApp, type TestApp } from '../support/test-app';
 import { startSmtpSink } from '../support/start-smtp-sink';
+import { sqliteFileBytes } from '../support/e2e-helpers';
 
 const SMTP_ACCOUNT = 'mailer@tollgate.test';
 const SMTP_TOKEN = 'smtp-Secret-Token-4f9a1c';
@@ -397,11 +398,8 @@ describe('mail: verification codes, password reset, email bind, Turnstile (real 
     answers.push(options.text);
     const logText = logged.join('');
     expect(logText).toContain('EAUTH');
-    const stored = ['events.sqlite', 'events.sqlite-wal']
-      .map((f) => join(t.dataDir, f))
-      .filter(existsSync)
-      .map((f) => readFileSync(f).toString('latin1'))
-      .join('');
+    // With the payloads decoded: they are stored compressed.
+    const stored = sqliteFileBytes(join(t.dataDir, 'events.sqlite')).toString('latin1');
     expect(stored).toContain('UserEmailBound');
     expect(spent).toHaveLength(2);
     const secrets = [SMTP_TOKEN, 'wrong-Token-for-the-log-check', TURNSTILE_SECRET, code, ...spent];

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Response } from 'supertest';
+import { openStoredEventDecoder } from '@tollgate/event-store';
 
 /** One row of `<dataDir>/events.sqlite`, JSON columns parsed. */
 export interface StoredEvent {
@@ -12,19 +13,19 @@ export interface StoredEvent {
   readonly type: string;
   readonly data: Record<string, unknown>;
   readonly metadata: Record<string, unknown>;
-  /** The raw JSON text of data and metadata, as stored. */
+  /** The JSON text of data and metadata, as appended (decoded when stored compressed). */
   readonly rawData: string;
   readonly rawMetadata: string;
 }
 
 interface EventRow {
-  event_id: string;
+  event_id: string | Buffer;
   global_position: number;
   stream_id: string;
   stream_revision: number;
   type: string;
-  data: string;
-  metadata: string;
+  data: string | Buffer;
+  metadata: string | Buffer;
 }
 
 /**
@@ -59,17 +60,21 @@ export function readStoredEvents(
       clauses.length ? ` WHERE ${clauses.join(' AND ')}` : ''
     } ORDER BY global_position`;
     const rows = db.prepare(sql).all(...params) as EventRow[];
-    return rows.map((row) => ({
-      id: row.event_id,
-      position: row.global_position,
-      streamId: row.stream_id,
-      revision: row.stream_revision,
-      type: row.type,
-      data: JSON.parse(row.data) as Record<string, unknown>,
-      metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-      rawData: row.data,
-      rawMetadata: row.metadata,
-    }));
+    const decoder = openStoredEventDecoder(db);
+    return rows.map((row) => {
+      const texts = decoder.texts(row);
+      return {
+        id: decoder.eventId(row),
+        position: row.global_position,
+        streamId: row.stream_id,
+        revision: row.stream_revision,
+        type: row.type,
+        data: JSON.parse(texts.data) as Record<string, unknown>,
+        metadata: JSON.parse(texts.metadata) as Record<string, unknown>,
+        rawData: texts.data,
+        rawMetadata: texts.metadata,
+      };
+    });
   } finally {
     db.close();
   }
@@ -79,7 +84,28 @@ export function countStoredEvents(dataDir: string): number {
   return readStoredEvents(dataDir).length;
 }
 
-/** Every text cell of every table of a SQLite file (read-only), for "this never got stored" checks. */
+/**
+ * The JSON texts of every event of an event store file (none for other files): its payloads are
+ * stored compressed, so a check of the stored text or bytes alone would never see a secret in them.
+ */
+function decodedPayloads(db: Database.Database): string[] {
+  const isEventStore = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'payload_dictionaries'")
+    .get();
+  if (!isEventStore) return [];
+  const decoder = openStoredEventDecoder(db);
+  const rows = db.prepare('SELECT event_id, data, metadata FROM events').all() as EventRow[];
+  return rows.flatMap((row) => {
+    const texts = decoder.texts(row);
+    return [texts.metadata, texts.data];
+  });
+}
+
+/**
+ * Every text cell of every table of a SQLite file (read-only), blobs read as UTF-8 (the event
+ * store's payload dictionaries), and an event store's payloads decoded: for "this never got stored"
+ * checks.
+ */
 export function allSqliteText(file: string): string {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
@@ -91,20 +117,34 @@ export function allSqliteText(file: string): string {
       for (const row of db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}"`).all() as Array<
         Record<string, unknown>
       >) {
-        for (const value of Object.values(row)) if (typeof value === 'string') parts.push(value);
+        for (const value of Object.values(row)) {
+          if (typeof value === 'string') parts.push(value);
+          else if (Buffer.isBuffer(value)) parts.push(value.toString('utf8'));
+        }
       }
     }
+    parts.push(...decodedPayloads(db));
     return parts.join('\n');
   } finally {
     db.close();
   }
 }
 
-/** The raw bytes of a SQLite database and its WAL/SHM side files, when present. */
+/**
+ * The raw bytes of a SQLite database and its WAL/SHM side files, when present, then (for an event
+ * store) its payloads decoded: compressed, a secret in them would not show in the raw bytes.
+ */
 export function sqliteFileBytes(file: string): Buffer {
-  return Buffer.concat(
-    [file, `${file}-wal`, `${file}-shm`].filter((f) => existsSync(f)).map((f) => readFileSync(f)),
-  );
+  const raw = [file, `${file}-wal`, `${file}-shm`]
+    .filter((f) => existsSync(f))
+    .map((f) => readFileSync(f));
+  if (!existsSync(file)) return Buffer.concat(raw);
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return Buffer.concat([...raw, Buffer.from(decodedPayloads(db).join('\n'))]);
+  } finally {
+    db.close();
+  }
 }
 
 /** `session=<value>` from a login answer, ready for a Cookie header. */

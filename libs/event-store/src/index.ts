@@ -6,6 +6,12 @@ export {
   type SqliteEventStoreOptions,
   type SqliteEventStoreStats,
 } from './sqlite/sqlite-event-store';
+export {
+  openStoredEventDecoder,
+  StoredEventDecoder,
+  type StoredColumns,
+} from './sqlite/sqlite-stored-events';
+export type { PayloadTexts } from './sqlite/sqlite-payload-codec';
 export { DuplicateEventIdError } from './shared/duplicate-event-id-error';
 export { EsdbEventStore } from './esdb/esdb-event-store';
 export { connectEsdb, redactUrl, type ConnectEsdbOptions } from './esdb/connect-esdb';

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { EventFilter, ReadStreamOptions, RecordedEvent } from '../event-store.port';
-import { EVENT_COLUMNS, NO_LIMIT, filterToSql, rowToEvent, type EventRow } from './sqlite-rows';
+import { EVENT_COLUMNS, NO_LIMIT, filterToSql, type EventRow } from './sqlite-rows';
+import { StoredEventDecoder } from './sqlite-stored-events';
 
 const MAX_REVISION = 9223372036854775807n;
 
@@ -17,8 +18,11 @@ export class SqliteEventReads {
   private readonly selectBackwards: Database.Statement<[string, number | bigint, number], EventRow>;
   private readonly selectHead: Database.Statement<[], { head: bigint | null }>;
   private readonly readAllStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
+  private readonly decoder: StoredEventDecoder;
+  private readonly toEvent = (row: EventRow): RecordedEvent => this.decoder.toEvent(row);
 
   constructor(private readonly db: Database.Database) {
+    this.decoder = new StoredEventDecoder(db);
     this.selectRevision = db
       .prepare<[string], { revision: bigint }>('SELECT revision FROM streams WHERE stream_id = ?')
       .safeIntegers(true);
@@ -44,10 +48,10 @@ export class SqliteEventReads {
     if (limit === 0) return [];
     if (backwards) {
       const upTo = from === 'end' ? MAX_REVISION : from === 'start' ? 0 : from;
-      return this.selectBackwards.all(streamId, upTo, limit).map(rowToEvent);
+      return this.selectBackwards.all(streamId, upTo, limit).map(this.toEvent);
     }
     if (from === 'end') return [];
-    return this.selectForwards.all(streamId, from === 'start' ? 0 : from, limit).map(rowToEvent);
+    return this.selectForwards.all(streamId, from === 'start' ? 0 : from, limit).map(this.toEvent);
   }
 
   revision(streamId: string): number | null {
@@ -77,6 +81,6 @@ export class SqliteEventReads {
         .safeIntegers(true);
       this.readAllStatements.set(sql.key, statement);
     }
-    return statement.all(after, upTo, ...sql.params, limit).map(rowToEvent);
+    return statement.all(after, upTo, ...sql.params, limit).map(this.toEvent);
   }
 }

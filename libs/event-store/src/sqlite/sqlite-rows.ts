@@ -1,14 +1,16 @@
-import type { EventFilter, RecordedEvent } from '../event-store.port';
+import type { EventFilter } from '../event-store.port';
 
 /** Columns as read with safeIntegers on, so positions never lose precision. */
 export interface EventRow {
   readonly global_position: bigint;
-  readonly event_id: string;
+  /** A UUID's 16 bytes, or text (sqlite-schema.ts). */
+  readonly event_id: string | Buffer;
   readonly stream_id: string;
   readonly stream_revision: bigint;
   readonly type: string;
-  readonly data: string;
-  readonly metadata: string;
+  /** A payload blob (metadata then an empty blob), or both as JSON text. */
+  readonly data: string | Buffer;
+  readonly metadata: string | Buffer;
   readonly recorded_at: bigint;
 }
 
@@ -17,19 +19,6 @@ export const EVENT_COLUMNS =
 
 /** SQLite's "no limit". */
 export const NO_LIMIT = -1;
-
-export function rowToEvent(row: EventRow): RecordedEvent {
-  return {
-    id: row.event_id,
-    type: row.type,
-    data: JSON.parse(row.data) as unknown,
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    streamId: row.stream_id,
-    revision: Number(row.stream_revision),
-    position: { commit: row.global_position, prepare: row.global_position },
-    recordedAt: new Date(Number(row.recorded_at)),
-  };
-}
 
 export interface FilterSql {
   /** Identifies the statement shape, for the prepared-statement cache. */

@@ -4,6 +4,9 @@ import type BetterSqlite3 from 'better-sqlite3';
 export type SqliteSynchronous = 'full' | 'normal';
 
 const SCHEMA = `
+-- event_id: a canonical lowercase UUID as its 16 bytes, any other id as text (older rows: text).
+-- data: a payload blob (sqlite-payload-codec.ts) with an empty metadata blob, or both as JSON text
+-- (older rows, and events compression does not shrink). TEXT affinity keeps blobs as blobs.
 CREATE TABLE IF NOT EXISTS events (
   global_position INTEGER PRIMARY KEY AUTOINCREMENT,
   event_id        TEXT    NOT NULL UNIQUE,
@@ -21,6 +24,13 @@ CREATE TABLE IF NOT EXISTS streams (
   stream_id TEXT    PRIMARY KEY,
   revision  INTEGER NOT NULL
 ) WITHOUT ROWID;
+-- Preset dictionaries of the payload blobs, by event type: written once, never changed or deleted.
+CREATE TABLE IF NOT EXISTS payload_dictionaries (
+  id      INTEGER PRIMARY KEY,
+  type    TEXT    NOT NULL,
+  samples INTEGER NOT NULL,
+  bytes   BLOB    NOT NULL
+);
 `;
 
 export function prepareDatabase(db: BetterSqlite3.Database, synchronous: SqliteSynchronous): void {

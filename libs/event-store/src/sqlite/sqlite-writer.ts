@@ -2,6 +2,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { runInThisContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import type { ExpectedRevision } from '../event-store.port';
+import { WRITER_DICTIONARIES_SOURCE } from './sqlite-dictionaries';
+import { PAYLOAD_CODEC_EXPRESSION, payloadCodec, type PayloadCodec } from './sqlite-payload-codec';
 import type { SqliteSynchronous } from './sqlite-schema';
 
 /** One event as the writer stores it: data and metadata already JSON on the caller's tick. */
@@ -58,13 +60,28 @@ export interface BatchWriter {
  * transaction, i.e. a SAVEPOINT: a wrong expected revision or a duplicate event id rolls back that
  * append alone; any other error (I/O, disk full) fails the whole BEGIN IMMEDIATE transaction.
  */
-const WRITER_SOURCE = `(function makeWriter(db) {
+const WRITER_SOURCE = `(function makeWriter(db, codec) {
+  const dictionaries = ${WRITER_DICTIONARIES_SOURCE}(db, codec);
   const selectRevision = db.prepare('SELECT revision FROM streams WHERE stream_id = ?');
   const selectEventId = db.prepare('SELECT 1 FROM events WHERE event_id = ?');
   const insertEvent = db
     .prepare('INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
     .safeIntegers(true);
   const upsertStream = db.prepare('INSERT INTO streams (stream_id, revision) VALUES (?, ?) ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision');
+  // Files from before ids were stored as bytes may hold UUIDs as text, which the unique index
+  // cannot match with their bytes: there the writer also looks for the text form. Text sorts
+  // before blobs, so the range reads only text ids.
+  const UUID_GLOB = [8, 4, 4, 4, 12].map((n) => '[0-9a-f]'.repeat(n)).join('-');
+  const legacyTextIds =
+    db.prepare("SELECT 1 FROM events WHERE event_id BETWEEN '0' AND 'g' AND event_id GLOB ? LIMIT 1").get(UUID_GLOB) !== undefined;
+  const EMPTY = Buffer.alloc(0);
+  const storedAsText = (id, stored) => legacyTextIds && stored !== id && selectEventId.get(id) !== undefined;
+  const isStored = (id) => {
+    const stored = codec.storedEventId(id);
+    return selectEventId.get(stored) !== undefined || storedAsText(id, stored);
+  };
+  const duplicate = () =>
+    Object.assign(new Error('UNIQUE constraint failed: events.event_id'), { code: 'SQLITE_CONSTRAINT_UNIQUE' });
   class WrongRevision { constructor(actual) { this.actual = actual; } }
   const holds = (expected, current) =>
     expected === 'any' ? true
@@ -81,23 +98,30 @@ const WRITER_SOURCE = `(function makeWriter(db) {
     if (!holds(item.expected, current)) {
       // A retry of an append that was written (same ids, same expected revision) is a duplicate,
       // as on EventStoreDB (the shared rule, docs/deployment.md), not a conflict.
-      if (item.events.some((e) => selectEventId.get(e.id))) {
-        throw Object.assign(new Error('UNIQUE constraint failed: events.event_id'), { code: 'SQLITE_CONSTRAINT_UNIQUE' });
-      }
+      if (item.events.some((e) => isStored(e.id))) throw duplicate();
       throw new WrongRevision(current);
     }
     let revision = current === null ? -1 : current;
     const positions = [];
     for (const e of item.events) {
       revision += 1;
-      const info = insertEvent.run(e.id, item.streamId, revision, e.type, e.data, e.metadata, recordedAt);
+      const stored = codec.storedEventId(e.id);
+      if (storedAsText(e.id, stored)) throw duplicate();
+      // Encoded here, on the writer's thread: the caller's loop only serialised the JSON.
+      const blob = codec.encode(dictionaries.forType(e.type), e);
+      const info = blob
+        ? insertEvent.run(stored, item.streamId, revision, e.type, blob, EMPTY, recordedAt)
+        : insertEvent.run(stored, item.streamId, revision, e.type, e.data, e.metadata, recordedAt);
       positions.push(BigInt(info.lastInsertRowid));
     }
     upsertStream.run(item.streamId, revision);
     return { ok: true, firstRevision: revision - item.events.length + 1, positions };
   });
-  const flush = db.transaction((batch) =>
-    batch.appends.map((item) => {
+  const NOTHING_NEW = () => {};
+  let forgetNewDictionaries = NOTHING_NEW;
+  const flush = db.transaction((batch) => {
+    forgetNewDictionaries = dictionaries.prepare(batch);
+    return batch.appends.map((item) => {
       try {
         return appendOne(item, batch.recordedAt);
       } catch (error) {
@@ -105,12 +129,15 @@ const WRITER_SOURCE = `(function makeWriter(db) {
         if (isDuplicate(error)) return { ok: false, duplicate: describe(error) };
         throw error;
       }
-    }),
-  );
+    });
+  });
   return (batch) => {
+    forgetNewDictionaries = NOTHING_NEW;
     try {
       return { outcomes: flush.immediate(batch) };
     } catch (error) {
+      // Rolled back with the batch: later rows must not refer to them.
+      forgetNewDictionaries();
       return { error: describe(error) };
     }
   };
@@ -130,7 +157,7 @@ const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = ' + workerData.synchronous);
 db.pragma('busy_timeout = 5000');
-const write = ${WRITER_SOURCE}(db);
+const write = ${WRITER_SOURCE}(db, ${PAYLOAD_CODEC_EXPRESSION});
 parentPort.on('message', (m) => {
   if (m === 'close') {
     db.close();
@@ -148,8 +175,11 @@ export class InThreadWriter implements BatchWriter {
   private readonly run: WriteFunction;
 
   constructor(db: BetterSqlite3.Database) {
-    const makeWriter = runInThisContext(WRITER_SOURCE) as (db: unknown) => WriteFunction;
-    this.run = makeWriter(db);
+    const makeWriter = runInThisContext(WRITER_SOURCE) as (
+      db: unknown,
+      codec: PayloadCodec,
+    ) => WriteFunction;
+    this.run = makeWriter(db, payloadCodec());
   }
 
   write(batch: WriteBatch, done: (reply: WriteReply) => void): void {
