@@ -14,6 +14,7 @@ import {
   type TaskRefunded,
 } from '@tollgate/domain';
 import type { LogRow } from './log.document';
+import { LOG_ROW_DEFAULTS } from './stored-log';
 
 /** The fields every row shares, as a system row of nothing: each event's row overrides some. */
 export function baseRow(
@@ -23,27 +24,14 @@ export function baseRow(
   username: string,
 ): LogRow {
   return {
+    ...LOG_ROW_DEFAULTS,
     id,
     created_at: seconds(recorded),
     type: LogType.System,
     user_id: userId,
     username,
-    token_name: '',
-    model_name: '',
-    quota: 0,
-    prompt_tokens: 0,
-    completion_tokens: 0,
-    use_time: 0,
-    is_stream: false,
-    channel: 0,
-    token_id: 0,
-    group: '',
-    request_id: '',
-    retry: '',
     ip: typeof recorded.metadata['ip'] === 'string' ? recorded.metadata['ip'] : '',
-    content: '',
     other: '',
-    admin_id: 0,
   };
 }
 

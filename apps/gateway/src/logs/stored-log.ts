@@ -34,7 +34,7 @@ const KEYS = {
 type Field = keyof typeof KEYS;
 
 /** What a row holds when its event says nothing of a field: left out of the stored row. */
-const DEFAULTS: Pick<LogRow, Exclude<Field, 'created_at' | 'type' | 'user_id'>> = {
+export const LOG_ROW_DEFAULTS: Pick<LogRow, Exclude<Field, 'created_at' | 'type' | 'user_id'>> = {
   username: '',
   token_name: '',
   model_name: '',
@@ -96,7 +96,10 @@ export function packLog(row: LogRow): StoredLog {
   const stored: Record<string, unknown> = { _id: logKey(row.id) };
   for (const field of FIELDS) {
     // The fields every row is found or grouped by are stored even when zero.
-    if (!(field in DEFAULTS) || row[field] !== DEFAULTS[field as keyof typeof DEFAULTS])
+    if (
+      !(field in LOG_ROW_DEFAULTS) ||
+      row[field] !== LOG_ROW_DEFAULTS[field as keyof typeof LOG_ROW_DEFAULTS]
+    )
       stored[KEYS[field]] = row[field];
   }
   if (GATEWAY_REQUEST_ID.test(row.request_id)) {
@@ -113,7 +116,7 @@ export function unpackLog(stored: StoredLog): LogRow {
   for (const field of FIELDS) {
     // `other` (from the retries and channel, read by now) comes just before `admin_id`.
     if (field === 'admin_id') row['other'] = unpackOther(stored, row as unknown as LogRow);
-    row[field] = source[KEYS[field]] ?? DEFAULTS[field as keyof typeof DEFAULTS];
+    row[field] = source[KEYS[field]] ?? LOG_ROW_DEFAULTS[field as keyof typeof LOG_ROW_DEFAULTS];
   }
   if (stored.rx !== undefined)
     row['request_id'] = Buffer.from(stored.rx, 'base64url').toString('hex');
