@@ -31,6 +31,17 @@ describe('concurrencySlotsDecider', () => {
       .then([]);
   });
 
+  it('grows a hold by what the limit leaves free when it cannot grow by all it asks', () => {
+    spec(concurrencySlotsDecider)
+      .given([held('a', 1), held('b', 1)])
+      .when(hold('b', 3))
+      .then([held('b', 2)]);
+    spec(concurrencySlotsDecider)
+      .given([held('a', 2)])
+      .when(hold('b', 3))
+      .then([held('b', 1)]);
+  });
+
   it('a lapsed hold (its process died) counts for nothing', () => {
     spec(concurrencySlotsDecider)
       .given([held('a', 3, NOW - 1)])

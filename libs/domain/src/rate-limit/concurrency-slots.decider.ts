@@ -5,7 +5,7 @@ import type { Decider, DomainEvent } from '../shared/decider';
  * limits across processes"). On `concurrency-token-<id>` each process records how many of the
  * token's slots it holds and until when; a hold not renewed by its expiry counts for nothing, so the
  * slots of a process killed mid-request come back on their own, without an event. A hold grows only
- * while the live holds of all processes stay within the limit.
+ * while the live holds of all processes stay within the limit, by what the limit leaves free.
  */
 export type SlotsHeld = DomainEvent<
   'SlotsHeld',
@@ -54,9 +54,12 @@ export const concurrencySlotsDecider: Decider<
     let others = 0;
     for (const [id, hold] of Object.entries(state.holds))
       if (id !== processId) others += liveSlots(hold, at);
-    // Growing past the limit is refused; keeping or shrinking a hold never is.
-    if (slots > own && others + slots > limit) return [];
-    return [{ type: 'SlotsHeld', data: { processId, slots, expiresAt: at + ttlMs } }];
+    // Keeping or shrinking a hold is never refused. Growing takes what the limit leaves free, so
+    // processes asking together share the slots instead of refusing each other; no free slot at
+    // all refuses the growth.
+    const granted = slots > own ? Math.min(slots, limit - others) : slots;
+    if (slots > own && granted <= own) return [];
+    return [{ type: 'SlotsHeld', data: { processId, slots: granted, expiresAt: at + ttlMs } }];
   },
 };
 
