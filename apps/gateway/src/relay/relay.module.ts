@@ -12,6 +12,7 @@ import { RateLimitsModule } from '../rate-limits/rate-limits.module';
 import { ScaleOutLimits } from '../rate-limits/scale-out-limits';
 import { TokenDirectory } from '../tokens/token-directory';
 import { UsageAppender } from '../usage/usage-appender';
+import { ChannelStatsSeeder } from './channel-stats-seeder';
 import { RelayAdmission } from './relay-admission';
 import { RelayCommands } from './relay-commands';
 import { RelayGate } from './relay-gate';
@@ -58,6 +59,8 @@ import { UpstreamPools } from './upstream-pools';
     RelayAdmission,
     RelayGate,
     RelayService,
+    // Adaptive routing's figures from the recent receipts, at start-up.
+    ChannelStatsSeeder,
     RelayRoutes,
     RelayCommands,
     { provide: BALANCE_BOOK_PORT, useExisting: BalanceBook },

@@ -14,7 +14,6 @@ import {
   channelProtocol,
   OPENAI_WIRE_ADAPTOR,
   RelayError,
-  selectChannel,
   shouldRetry,
   TokenLimiter,
   UserRequestLimiter,
@@ -29,6 +28,7 @@ import { REQUEST_TRACKER } from '../observability/observability.tokens';
 import type { RequestTracker } from '../observability/request-tracker';
 import { finalError, unsupported } from './attempt-failures';
 import { buildFailure } from './build-failure';
+import { ChannelPicker } from './channel-picker';
 import { keywordSentBy } from './client-sent-text';
 import type { AttemptResult, LastFailure, Prepared, RelayCall } from './relay-call';
 import { relayError, sendError } from './relay-http';
@@ -76,6 +76,7 @@ export class RelayService {
   readonly budget = new FailureBudget(() => Date.now());
   /** What each channel × model recently did: adaptive routing's figures. */
   readonly channelStats = new ChannelStats();
+  private readonly picker = new ChannelPicker(this.channelStats, this.cooldowns, ANY_MODEL);
   readonly tokenLimiter = new TokenLimiter(() => Date.now());
   readonly userLimiter = new UserRequestLimiter(() => Date.now());
   /** Injectable for tests that need a deterministic pick. */
@@ -263,15 +264,14 @@ export class RelayService {
           ? attempt === 0
             ? this.routing.channel(pinned)
             : undefined
-          : selectChannel(this.routing.candidates(group, facts.model), {
+          : this.picker.pick(
+              this.routing.candidates(group, facts.model),
               attempt,
               tried,
-              isCooling: (id) =>
-                this.cooldowns.isCooling(id, facts.model) ||
-                this.cooldowns.isCooling(id, ANY_MODEL),
-              rng: this.rng,
-              cost: this.costOf(settings.routingStrategy, facts.model, facts.stream),
-            });
+              facts,
+              settings.routingStrategy,
+              this.rng,
+            );
       if (!channel) break;
       tried.add(channel.id);
       p.chain.push(channel.id);
@@ -305,16 +305,6 @@ export class RelayService {
       if (!retry || res.destroyed) break;
     }
     return last;
-  }
-
-  /** Adaptive routing's cost function for this request, none under static weights. */
-  private costOf(
-    strategy: RelaySettings['routingStrategy'],
-    model: string,
-    stream: boolean,
-  ): ((channel: { readonly id: number }) => number | undefined) | undefined {
-    if (strategy === 'weighted') return undefined;
-    return (channel) => this.channelStats.cost(strategy, channel.id, model, stream);
   }
 
   private afterFailure(

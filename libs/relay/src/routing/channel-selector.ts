@@ -6,10 +6,23 @@
  * failure on this model are used only when nothing else is left.
  */
 
+import type { RoutingStrategy } from './channel-stats';
+
 export interface SelectableChannel {
   readonly id: number;
   readonly priority: number;
   readonly weight: number;
+}
+
+/** Where adaptive routing reads a channel's observed cost (ChannelStats). */
+export interface CostSource {
+  /** Lower wins traffic ∝ weight / cost²; undefined for a channel without history. */
+  cost(
+    strategy: RoutingStrategy,
+    channelId: number,
+    model: string,
+    stream: boolean,
+  ): number | undefined;
 }
 
 export interface SelectionContext {
@@ -20,10 +33,14 @@ export interface SelectionContext {
   /** [0, 1) */
   readonly rng: () => number;
   /**
-   * Adaptive routing: a channel's observed cost (lower wins traffic ∝ weight / cost²), undefined
-   * for one without history (it is costed as its tier's average). Absent: static weights only.
+   * Adaptive routing: the costs of `model` × `stream` under `strategy` (a channel without history
+   * is costed as its tier's average). Absent, or strategy 'weighted': static weights only. Plain
+   * fields rather than a closure, so a caller can reuse one context for every pick.
    */
-  readonly cost?: (channel: SelectableChannel) => number | undefined;
+  readonly costs?: CostSource;
+  readonly strategy?: RoutingStrategy;
+  readonly model?: string;
+  readonly stream?: boolean;
 }
 
 /**
@@ -35,68 +52,132 @@ export const PROBE_SHARE = 0.1;
 /** Weight smoothing of one-api and new-api: a weight-0 channel still gets traffic. */
 export const WEIGHT_SMOOTHING = 10;
 
-function tiersOf<C extends SelectableChannel>(channels: readonly C[]): C[][] {
-  const byPriority = new Map<number, C[]>();
-  for (const channel of channels) {
-    const tier = byPriority.get(channel.priority);
-    if (tier) tier.push(channel);
-    else byPriority.set(channel.priority, [channel]);
+/**
+ * Scratch space reused by every pick (a pick is synchronous, so one set serves the process): the
+ * hot path allocates nothing. Arrays only grow; `length = 0` would drop their backing store.
+ */
+const scratch = {
+  priorities: [] as number[],
+  tierCount: 0,
+  eligible: [] as (SelectableChannel | undefined)[],
+  eligibleCount: 0,
+  costs: new Float64Array(16),
+  shares: new Float64Array(16),
+};
+
+/** The candidates' distinct priorities, highest first, into scratch.priorities. */
+function collectTiers(candidates: readonly SelectableChannel[]): void {
+  const priorities = scratch.priorities;
+  let count = 0;
+  for (const c of candidates) {
+    let at = 0;
+    while (at < count && (priorities[at] as number) > c.priority) at++;
+    if (at < count && priorities[at] === c.priority) continue;
+    for (let i = count; i > at; i--) priorities[i] = priorities[i - 1] as number;
+    priorities[at] = c.priority;
+    count++;
   }
-  return [...byPriority.entries()].sort((a, b) => b[0] - a[0]).map(([, tier]) => tier);
+  scratch.tierCount = count;
 }
 
-function weightedPick<C extends SelectableChannel>(tier: readonly C[], rng: () => number): C {
+/** A tier's channels still allowed in this request, into scratch.eligible; how many. */
+function collectEligible(
+  candidates: readonly SelectableChannel[],
+  priority: number,
+  ctx: SelectionContext,
+  allowCooling: boolean,
+): number {
+  let count = 0;
+  for (const c of candidates)
+    if (c.priority === priority && !ctx.tried.has(c.id) && (allowCooling || !ctx.isCooling(c.id)))
+      scratch.eligible[count++] = c;
+  scratch.eligibleCount = count;
+  return count;
+}
+
+function releaseEligible(): void {
+  for (let i = 0; i < scratch.eligibleCount; i++) scratch.eligible[i] = undefined;
+  scratch.eligibleCount = 0;
+}
+
+const smoothed = (c: SelectableChannel): number => Math.max(0, c.weight) + WEIGHT_SMOOTHING;
+
+function weightedPick(count: number, rng: () => number): SelectableChannel {
+  const tier = scratch.eligible;
   let total = 0;
-  for (const c of tier) total += Math.max(0, c.weight) + WEIGHT_SMOOTHING;
+  for (let i = 0; i < count; i++) total += smoothed(tier[i] as SelectableChannel);
   let point = rng() * total;
-  for (const c of tier) {
-    point -= Math.max(0, c.weight) + WEIGHT_SMOOTHING;
-    if (point < 0) return c;
+  for (let i = 0; i < count; i++) {
+    point -= smoothed(tier[i] as SelectableChannel);
+    if (point < 0) return tier[i] as SelectableChannel;
   }
-  return tier[tier.length - 1] as C;
+  return tier[count - 1] as SelectableChannel;
+}
+
+function growScratch(count: number): void {
+  if (scratch.costs.length >= count) return;
+  const size = Math.max(count, scratch.costs.length * 2);
+  scratch.costs = new Float64Array(size);
+  scratch.shares = new Float64Array(size);
 }
 
 /** Weight ∝ (static weight) / cost²; a channel without history costs the tier's average. */
-function adaptivePick<C extends SelectableChannel>(
-  tier: readonly C[],
-  rng: () => number,
-  costOf: (channel: SelectableChannel) => number | undefined,
-): C {
-  if (tier.length === 1 || rng() < PROBE_SHARE)
-    return tier[Math.floor(rng() * tier.length)] ?? (tier[0] as C);
+function adaptivePick(
+  count: number,
+  ctx: SelectionContext,
+  source: CostSource,
+  strategy: RoutingStrategy,
+): SelectableChannel {
+  const rng = ctx.rng;
+  const tier = scratch.eligible;
+  if (count === 1 || rng() < PROBE_SHARE)
+    return (tier[Math.floor(rng() * count)] ?? tier[0]) as SelectableChannel;
+  growScratch(count);
+  const { costs, shares } = scratch;
   let known = 0;
   let sum = 0;
-  const costs = tier.map((c) => {
-    const cost = costOf(c);
+  for (let i = 0; i < count; i++) {
+    const cost = source.cost(
+      strategy,
+      (tier[i] as SelectableChannel).id,
+      ctx.model ?? '',
+      ctx.stream ?? false,
+    );
+    // NaN marks "no history"; a cost is never NaN.
+    costs[i] = cost ?? NaN;
     if (cost !== undefined) {
       known += 1;
       sum += cost;
     }
-    return cost;
-  });
+  }
   const fair = known > 0 ? sum / known : 1;
   let total = 0;
-  const shares = tier.map((c, i) => {
-    const cost = Math.max(costs[i] ?? fair, Number.MIN_VALUE);
-    const share = (Math.max(0, c.weight) + WEIGHT_SMOOTHING) / (cost * cost);
+  for (let i = 0; i < count; i++) {
+    const raw = costs[i] as number;
+    const cost = Math.max(Number.isNaN(raw) ? fair : raw, Number.MIN_VALUE);
+    const share = smoothed(tier[i] as SelectableChannel) / (cost * cost);
+    shares[i] = share;
     total += share;
-    return share;
-  });
-  let point = rng() * total;
-  for (let i = 0; i < tier.length; i++) {
-    point -= shares[i] ?? 0;
-    if (point < 0) return tier[i] as C;
   }
-  return tier[tier.length - 1] as C;
+  let point = rng() * total;
+  for (let i = 0; i < count; i++) {
+    point -= shares[i] as number;
+    if (point < 0) return tier[i] as SelectableChannel;
+  }
+  return tier[count - 1] as SelectableChannel;
 }
 
-/** Tier to aim at, then the nearest lower tiers, then the higher ones. */
-function tierOrder(count: number, attempt: number): number[] {
-  const target = Math.min(Math.max(attempt, 0), count - 1);
-  const order: number[] = [];
-  for (let i = target; i < count; i++) order.push(i);
-  for (let i = target - 1; i >= 0; i--) order.push(i);
-  return order;
+/** The pick among scratch.eligible: adaptive when the context has costs, else by weight. */
+function pickEligible(count: number, ctx: SelectionContext): SelectableChannel {
+  const { costs, strategy } = ctx;
+  return costs && strategy && strategy !== 'weighted'
+    ? adaptivePick(count, ctx, costs, strategy)
+    : weightedPick(count, ctx.rng);
+}
+
+/** The tier to aim at first, then the nearest lower tiers, then the higher ones: the n-th. */
+function tierAt(n: number, target: number, count: number): number {
+  return n < count - target ? target + n : count - 1 - n;
 }
 
 export function selectChannel<C extends SelectableChannel>(
@@ -104,15 +185,17 @@ export function selectChannel<C extends SelectableChannel>(
   ctx: SelectionContext,
 ): C | undefined {
   // Tiers over every candidate, tried ones included, so attempt i keeps meaning tier i.
-  const tiers = tiersOf(candidates);
-  const order = tierOrder(tiers.length, ctx.attempt);
-  for (const allowCooling of [false, true]) {
-    for (const index of order) {
-      const eligible = (tiers[index] ?? []).filter(
-        (c) => !ctx.tried.has(c.id) && (allowCooling || !ctx.isCooling(c.id)),
-      );
-      if (eligible.length === 0) continue;
-      return ctx.cost ? adaptivePick(eligible, ctx.rng, ctx.cost) : weightedPick(eligible, ctx.rng);
+  collectTiers(candidates);
+  const count = scratch.tierCount;
+  const target = Math.min(Math.max(ctx.attempt, 0), count - 1);
+  for (let pass = 0; pass < 2; pass++) {
+    for (let n = 0; n < count; n++) {
+      const priority = scratch.priorities[tierAt(n, target, count)] as number;
+      const eligible = collectEligible(candidates, priority, ctx, pass === 1);
+      if (eligible === 0) continue;
+      const pick = pickEligible(eligible, ctx);
+      releaseEligible();
+      return pick as C;
     }
   }
   return undefined;
@@ -124,44 +207,51 @@ export function selectChannel<C extends SelectableChannel>(
  * expired entries.
  */
 export class CooldownBook {
-  private readonly until = new Map<string, number>();
+  /** channel id → model → end (ms); nested so a check builds no key string. */
+  private readonly until = new Map<number, Map<string, number>>();
   private sweepAt = 0;
 
   constructor(private readonly now: () => number) {}
 
-  private static key(channelId: number, model: string): string {
-    return `${channelId}\u0000${model}`;
+  private end(channelId: number, model: string): number | undefined {
+    // Most checks find nothing cooling: one size test, no lookup.
+    return this.until.size === 0 ? undefined : this.until.get(channelId)?.get(model);
   }
 
   /** Cools channel × model for `ms` (e.g. the upstream's Retry-After), never shortening one. */
   cool(channelId: number, model: string, ms: number): void {
     if (!(ms > 0)) return;
-    const key = CooldownBook.key(channelId, model);
     const end = this.now() + ms;
-    if ((this.until.get(key) ?? 0) < end) this.until.set(key, end);
+    let models = this.until.get(channelId);
+    if (!models) this.until.set(channelId, (models = new Map()));
+    if ((models.get(model) ?? 0) < end) models.set(model, end);
     this.sweep();
   }
 
   isCooling(channelId: number, model: string): boolean {
-    const end = this.until.get(CooldownBook.key(channelId, model));
+    const end = this.end(channelId, model);
     return end !== undefined && end > this.now();
   }
 
   /** Remaining ms, 0 when not cooling. */
   remaining(channelId: number, model: string): number {
-    const end = this.until.get(CooldownBook.key(channelId, model)) ?? 0;
-    return Math.max(0, end - this.now());
+    return Math.max(0, (this.end(channelId, model) ?? 0) - this.now());
   }
 
   clear(channelId: number, model: string): void {
-    this.until.delete(CooldownBook.key(channelId, model));
+    const models = this.until.get(channelId);
+    models?.delete(model);
+    if (models?.size === 0) this.until.delete(channelId);
   }
 
   private sweep(): void {
     const now = this.now();
     if (now < this.sweepAt) return;
     this.sweepAt = now + 60_000;
-    for (const [key, end] of this.until) if (end <= now) this.until.delete(key);
+    for (const [channelId, models] of this.until) {
+      for (const [model, end] of models) if (end <= now) models.delete(model);
+      if (models.size === 0) this.until.delete(channelId);
+    }
   }
 }
 

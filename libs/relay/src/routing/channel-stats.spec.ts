@@ -22,7 +22,10 @@ function shares(stats: ChannelStats, strategy: 'latency' | 'least-busy', n = 200
       tried: new Set(),
       isCooling: () => false,
       rng,
-      cost: (c) => stats.cost(strategy, c.id, 'm', false),
+      costs: stats,
+      strategy,
+      model: 'm',
+      stream: false,
     })!;
     counts.set(pick.id, (counts.get(pick.id) ?? 0) + 1);
   }
@@ -102,5 +105,37 @@ describe('ChannelStats and adaptive selection', () => {
     now = 5_000; // one half-life
     const later = stats.cost('latency', 1, 'm', false)!;
     expect(later - 5).toBeCloseTo((failing - 5) / 2, 5);
+  });
+
+  it('pins the distribution: a tenth uniform, the rest ∝ (weight + 10) / cost², unknown at the mean', () => {
+    const stats = new ChannelStats(() => 0);
+    observe(stats, 1, 20, 10);
+    observe(stats, 2, 20, 30);
+    const channels = [
+      { id: 1, priority: 0, weight: 0 },
+      { id: 2, priority: 0, weight: 30 },
+      { id: 3, priority: 0, weight: 5 }, // no history
+    ];
+    const cost = (id: number) => stats.cost('latency', id, 'm', false) ?? 20; // the mean of 10, 30
+    const raw = channels.map((c) => (c.weight + 10) / cost(c.id) ** 2);
+    const sum = raw.reduce((a, b) => a + b, 0);
+    const expected = raw.map((r) => 0.1 / 3 + 0.9 * (r / sum));
+    const rng = seeded(11);
+    const n = 40_000;
+    const counts = [0, 0, 0];
+    for (let i = 0; i < n; i++) {
+      const pick = selectChannel(channels, {
+        attempt: 0,
+        tried: new Set(),
+        isCooling: () => false,
+        rng,
+        costs: stats,
+        strategy: 'latency',
+        model: 'm',
+        stream: false,
+      })!;
+      counts[pick.id - 1] += 1;
+    }
+    for (let i = 0; i < 3; i++) expect(counts[i]! / n).toBeCloseTo(expected[i]!, 2);
   });
 });

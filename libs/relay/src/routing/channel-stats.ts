@@ -39,6 +39,11 @@ class CallStats {
 
   ended(latencyMs: number | undefined, ok: boolean, now: number): void {
     this.open = Math.max(0, this.open - 1);
+    this.record(latencyMs, ok, now);
+  }
+
+  /** A call's outcome into the averages (`now`: when it ended; in time order). */
+  record(latencyMs: number | undefined, ok: boolean, now: number): void {
     this.calls += 1;
     const failed = ok ? 0 : 1;
     const rate = this.calls === 1 ? failed : this.errorRateAt(now);
@@ -80,6 +85,21 @@ export class ChannelStats {
     outcome: { readonly ok: boolean; readonly latencyMs?: number },
   ): void {
     this.stats(channelId, model, stream).ended(outcome.latencyMs, outcome.ok, this.now());
+  }
+
+  /**
+   * A call that ended at `atMs`, before this process started (rebuilt from the receipts): the
+   * averages as if it had been seen live. Feed them oldest first, before live calls, so an old
+   * failure has faded by now as it would have; open calls are not touched.
+   */
+  seed(
+    channelId: number,
+    model: string,
+    stream: boolean,
+    outcome: { readonly ok: boolean; readonly latencyMs?: number },
+    atMs: number,
+  ): void {
+    this.stats(channelId, model, stream).record(outcome.latencyMs, outcome.ok, atMs);
   }
 
   /**
