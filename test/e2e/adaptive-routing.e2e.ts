@@ -2,16 +2,21 @@
  * Adaptive routing (RoutingStrategy = latency) through the whole app: three channels of one model
  * on the mock upstream — one answering in 5 ms, one in 200 ms, one failing half its calls. The
  * fast one wins most of the traffic; when it starts failing the traffic leaves it at once, and
- * when it recovers it comes back.
+ * when it recovers it comes back. A restart keeps what was learnt: the figures are rebuilt from
+ * the recent receipts.
  */
+import { rmSync } from 'node:fs';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
+import { ChannelStatsSeeder } from '../../apps/gateway/src/relay/channel-stats-seeder';
+import { RelayService } from '../../apps/gateway/src/relay/relay.service';
 import { addRelayChannel, createRelayToken } from '../support/relay-helpers';
 import {
   type ConsoleClient,
   loginRoot,
   registerAndLogin,
   startTestApp,
+  tempDataDir,
   type TestApp,
 } from '../support/test-app';
 
@@ -26,6 +31,8 @@ describe('adaptive routing: latency', () => {
   let upstream: MockUpstream;
   let root: ConsoleClient;
   let key: string;
+  const dataDir = tempDataDir();
+  const channelIds = {} as Record<Name, number>;
 
   const option = async (k: string, value: string) => {
     const res = await root.put('/api/option/', { key: k, value });
@@ -57,14 +64,14 @@ describe('adaptive routing: latency', () => {
 
   beforeAll(async () => {
     upstream = await MockUpstream.start();
-    t = await startTestApp();
+    t = await startTestApp({ dataDir });
     const routing = t.app.get(RoutingTable);
     root = await loginRoot(t.url);
     await option('ModelRatio', JSON.stringify({ [MODEL]: 1 }));
     await option('QuotaForNewUser', '100000000');
     await option('RoutingStrategy', 'latency');
     for (const name of Object.keys(KEYS) as Name[])
-      await addRelayChannel(root, routing, {
+      channelIds[name] = await addRelayChannel(root, routing, {
         type: 1,
         name: `route-${name}`,
         key: KEYS[name],
@@ -82,6 +89,7 @@ describe('adaptive routing: latency', () => {
   afterAll(async () => {
     await t?.close();
     await upstream?.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('refuses a strategy it does not know, and changes nothing', async () => {
@@ -116,5 +124,19 @@ describe('adaptive routing: latency', () => {
         metrics,
       );
     expect(Number(answered?.[1])).toBeGreaterThan(300);
+  });
+
+  it('after a restart the fast channel keeps most traffic from the first calls', async () => {
+    await t.close();
+    t = await startTestApp({ dataDir });
+    await t.app.get(ChannelStatsSeeder).done;
+    // Before any call, the figures are back: the fast channel is known, and known to be fast.
+    const stats = t.app.get(RelayService).channelStats;
+    const fast = stats.snapshot(channelIds.fast, MODEL, false);
+    const slow = stats.snapshot(channelIds.slow, MODEL, false);
+    expect(fast?.calls).toBeGreaterThan(5);
+    expect(fast!.latencyMs).toBeLessThan(slow!.latencyMs);
+    const first = await traffic(40);
+    expect(first.fast / 40).toBeGreaterThan(0.6);
   });
 });

@@ -1,21 +1,24 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { LogType } from '@tollgate/contracts';
+import { ModuleRef } from '@nestjs/core';
 import type { EventStore, Position, RecordedEvent } from '@tollgate/event-store';
-import type { ReadStore } from '@tollgate/read-store';
-import { EVENT_STORE, READ_STORE } from '../infrastructure/injection-tokens';
-import { logStore } from '../logs/log-store';
+import type { ProjectionHost } from '@tollgate/read-store';
+import { EVENT_STORE, PROJECTION_HOST } from '../infrastructure/injection-tokens';
 import {
   MAX_SEED_CALLS,
   SEED_EVENT_TYPES,
   SEED_WINDOW_MS,
   seedChannelStats,
 } from './channel-stats-seed';
+import { RECENT_CALLS_PORT, type RecentCallsPort } from './recent-calls-port';
 import { RelayService } from './relay.service';
 
-/** The longest the boot waits for the figures; past it routing starts empty. */
-export const SEED_TIMEOUT_MS = 3_000;
+/**
+ * The longest the seeding waits for the read models to catch up with the log (the start-up does
+ * that, a rebuild may take long); past it routing keeps learning from live calls only.
+ */
+export const SEED_WAIT_MS = 60_000;
 
-const CALL_ROWS = [LogType.Consume, LogType.Error];
+const WAIT_STEP_MS = 250;
 
 /**
  * Adaptive routing's figures rebuilt at start-up (every process) from the last SEED_WINDOW_MS of
@@ -23,70 +26,56 @@ const CALL_ROWS = [LogType.Consume, LogType.Error];
  * while it relearns. The usage streams are named by the process that wrote them and the store
  * reads `$all` only forwards: the log read model (one row per call, its id the event's `$all`
  * position) says where the recent calls begin, and the store gives them whole from there (a row
- * keeps use time in seconds only).
+ * keeps use time in seconds only). It runs beside the boot, never holding it: the log read model
+ * is readable once the start-up has caught the read models up.
  */
 @Injectable()
 export class ChannelStatsSeeder implements OnApplicationBootstrap {
   private readonly logger = new Logger(ChannelStatsSeeder.name);
+  /** Settles when the seeding is over (done, given up or failed): tests wait on it. */
+  done: Promise<void> = Promise.resolve();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly modules: ModuleRef,
+    @Inject(PROJECTION_HOST) private readonly host: ProjectionHost,
     private readonly relay: RelayService,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    const since = Date.now() - SEED_WINDOW_MS;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), SEED_TIMEOUT_MS);
-      timer.unref();
-    });
-    try {
-      const events = await Promise.race([this.recentCalls(since), timedOut]);
-      if (events === 'late') {
-        this.logger.warn(
-          `channel figures not rebuilt within ${SEED_TIMEOUT_MS} ms: routing starts empty`,
-        );
-        return;
-      }
-      const fed = seedChannelStats(this.relay.channelStats, events, since);
-      this.logger.log(`channel figures rebuilt from ${fed} recent attempts`);
-    } catch (e) {
-      this.logger.warn(`channel figures not rebuilt (${String(e)}): routing starts empty`);
-    } finally {
-      clearTimeout(timer);
+  onApplicationBootstrap(): void {
+    this.done = this.seed().catch((e: unknown) =>
+      this.logger.warn(`channel figures not rebuilt (${String(e)}): routing starts empty`),
+    );
+  }
+
+  private async seed(): Promise<void> {
+    const head = await this.store.headPosition();
+    if (head === null) return;
+    if (!(await this.caughtUpWith(head))) {
+      this.logger.warn(`read models not caught up within ${SEED_WAIT_MS} ms: routing starts empty`);
+      return;
     }
+    const since = Date.now() - SEED_WINDOW_MS;
+    const fed = seedChannelStats(this.relay.channelStats, await this.recentCalls(since), since);
+    this.logger.log(`channel figures rebuilt from ${fed} recent attempts`);
+  }
+
+  /** Waits in short steps: a catch-up that starts at its checkpoint may announce no advance. */
+  private async caughtUpWith(head: Position): Promise<boolean> {
+    const deadline = Date.now() + SEED_WAIT_MS;
+    while (Date.now() < deadline) if (await this.host.waitFor(head, WAIT_STEP_MS)) return true;
+    return false;
   }
 
   /** The last MAX_SEED_CALLS calls since `sinceMs`, in `$all` order. */
   async recentCalls(sinceMs: number): Promise<RecordedEvent[]> {
-    const fromPosition = await this.startAfter(sinceMs);
+    const rows = this.modules.get<RecentCallsPort>(RECENT_CALLS_PORT, { strict: false });
+    const fromPosition = await rows.startAfter(sinceMs, MAX_SEED_CALLS);
     const events = await this.store.readAll({
       fromPosition,
       maxCount: MAX_SEED_CALLS,
       filter: { eventTypes: SEED_EVENT_TYPES },
     });
     return events;
-  }
-
-  /**
-   * The position of the newest row not to read: the one past the last MAX_SEED_CALLS call rows of
-   * the window, else the newest row before it; 'start' when the log has none.
-   */
-  private async startAfter(sinceMs: number): Promise<Position | 'start'> {
-    const logs = logStore(this.readStore);
-    const since = Math.floor(sinceMs / 1000);
-    const [past] = await logs.find(
-      { type: { $in: CALL_ROWS }, created_at: { $gte: since } },
-      { sort: { id: -1 }, skip: MAX_SEED_CALLS, limit: 1 },
-    );
-    const [before] = past
-      ? [past]
-      : await logs.find({ created_at: { $lt: since } }, { sort: { id: -1 }, limit: 1 });
-    if (!before) return 'start';
-    // A row's id is its event's `$all` commit position (the embedded store's prepare is the same).
-    const at = BigInt(before.id);
-    return { commit: at, prepare: at };
   }
 }

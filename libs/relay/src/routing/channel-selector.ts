@@ -223,7 +223,7 @@ export class CooldownBook {
     if (!(ms > 0)) return;
     const end = this.now() + ms;
     let models = this.until.get(channelId);
-    if (!models) this.until.set(channelId, (models = new Map()));
+    if (!models) this.until.set(channelId, (models = new Map<string, number>()));
     if ((models.get(model) ?? 0) < end) models.set(model, end);
     this.sweep();
   }

@@ -134,7 +134,7 @@ describe('ChannelStats and adaptive selection', () => {
         model: 'm',
         stream: false,
       })!;
-      counts[pick.id - 1] += 1;
+      counts[pick.id - 1] = (counts[pick.id - 1] ?? 0) + 1;
     }
     for (let i = 0; i < 3; i++) expect(counts[i]! / n).toBeCloseTo(expected[i]!, 2);
   });
