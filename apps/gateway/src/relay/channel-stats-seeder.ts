@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { EventStore, Position, RecordedEvent } from '@tollgate/event-store';
 import type { ProjectionHost } from '@tollgate/read-store';
@@ -30,10 +36,11 @@ const WAIT_STEP_MS = 250;
  * is readable once the start-up has caught the read models up.
  */
 @Injectable()
-export class ChannelStatsSeeder implements OnApplicationBootstrap {
+export class ChannelStatsSeeder implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ChannelStatsSeeder.name);
   /** Settles when the seeding is over (done, given up or failed): tests wait on it. */
   done: Promise<void> = Promise.resolve();
+  private stopped = false;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -48,10 +55,16 @@ export class ChannelStatsSeeder implements OnApplicationBootstrap {
     );
   }
 
+  /** A boot cut short stops the wait for the read models. */
+  onApplicationShutdown(): void {
+    this.stopped = true;
+  }
+
   private async seed(): Promise<void> {
     const head = await this.store.headPosition();
     if (head === null) return;
     if (!(await this.caughtUpWith(head))) {
+      if (this.stopped) return;
       this.logger.warn(`read models not caught up within ${SEED_WAIT_MS} ms: routing starts empty`);
       return;
     }
@@ -63,7 +76,8 @@ export class ChannelStatsSeeder implements OnApplicationBootstrap {
   /** Waits in short steps: a catch-up that starts at its checkpoint may announce no advance. */
   private async caughtUpWith(head: Position): Promise<boolean> {
     const deadline = Date.now() + SEED_WAIT_MS;
-    while (Date.now() < deadline) if (await this.host.waitFor(head, WAIT_STEP_MS)) return true;
+    while (!this.stopped && Date.now() < deadline)
+      if (await this.host.waitFor(head, WAIT_STEP_MS)) return true;
     return false;
   }
 
