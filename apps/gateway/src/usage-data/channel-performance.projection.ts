@@ -19,9 +19,9 @@ export function attemptsOf(
   const chain = data.channelChain.length > 0 ? data.channelChain : [data.channelId];
   const answered = type === 'RequestRelayed';
   const failedIds = answered ? chain.slice(0, -1) : chain;
-  const attempts = failedIds.map((channelId) => ({
+  const attempts: Array<{ channelId: number; $inc: Counts }> = failedIds.map((channelId) => ({
     channelId,
-    $inc: { calls: 1, failed: 1, answered: 0 } as Counts,
+    $inc: { calls: 1, failed: 1, answered: 0 },
   }));
   if (answered) {
     const relayed = data as RequestRelayed['data'];
