@@ -8,6 +8,7 @@ import { uniqueClaimsProjection } from './users/unique-claims.projection';
 import { usersProjection } from './users/users.projection';
 import { quotaDataProjection } from './usage-data/quota-data.projection';
 import { callOutcomesProjection } from './usage-data/call-outcomes.projection';
+import { channelPerformanceProjection } from './usage-data/channel-performance.projection';
 import { tokenListProjection } from './tokens/token-list.projection';
 import { redemptionListProjection } from './redemptions/redemption-list.projection';
 import { logsProjection } from './logs/logs.projection';
@@ -31,6 +32,7 @@ export const allProjections = (openKey?: ChannelKeyOpener): readonly Projection[
   channelsProjection(openKey),
   quotaDataProjection,
   callOutcomesProjection,
+  channelPerformanceProjection,
   setupStateProjection,
   auditIndexProjection,
   ledgerUsageProjection,

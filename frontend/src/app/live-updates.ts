@@ -21,6 +21,8 @@ export const TOPIC_QUERY_KEYS: Record<ChangeTopic, QueryKey[]> = {
   channels: [channelQueries.all],
   // The data dashboard follows its pushes itself, throttled.
   usage: [],
+  // The dashboard's card and the channel list follow their pushes themselves, throttled.
+  performance: [],
   // The drawing and task logs follow their pushes themselves, throttled.
   tasks: [],
 };

@@ -15,5 +15,6 @@ export * from './history.dto';
 export * from './pricing.dto';
 export * from './price-configured';
 export * from './quota-data.dto';
+export * from './channel-performance.dto';
 export * from './task.dto';
 export * from './notice.dto';

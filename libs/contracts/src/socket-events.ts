@@ -13,6 +13,8 @@ export type ChangeTopic =
   | 'channels'
   /** The dashboard's hourly usage rows (quota_data) moved: sent once they are written. */
   | 'usage'
+  /** The channel performance rows (channel_performance) moved: admins only. */
+  | 'performance'
   /** A Midjourney or Suno task of this audience was submitted, progressed, finished or refunded. */
   | 'tasks';
 

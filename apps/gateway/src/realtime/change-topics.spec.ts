@@ -135,3 +135,14 @@ describe('pushesFor (task-log)', () => {
     expect(JSON.stringify(pushes)).not.toContain('secret');
   });
 });
+
+describe('pushesFor (channel-performance)', () => {
+  it('tells admins once per batch that the channel figures moved', () => {
+    expect(
+      pushesFor('channel-performance', [
+        recordedEvent('RequestRelayed', { userId: 9, channelId: 1 }),
+        recordedEvent('RequestFailed', { userId: 4, channelId: 2 }),
+      ]),
+    ).toEqual([{ to: 'admins', event: { topic: 'performance' } }]);
+  });
+});

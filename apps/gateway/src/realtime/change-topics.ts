@@ -51,6 +51,9 @@ export function pushesFor(projection: string, events: readonly RecordedEvent[]):
       if (typeof userId !== 'number') continue;
       add({ to: `user:${userId}`, event: { topic: 'usage' } });
       add({ to: 'admins', event: { topic: 'usage' } });
+    } else if (projection === 'channel-performance') {
+      // Receipts and failed calls: one push per batch, admins only (the figures are theirs).
+      add({ to: 'admins', event: { topic: 'performance' } });
     } else if (projection === 'options') {
       add({ to: 'everyone', event: { topic: 'status' } });
       add({ to: 'root', event: { topic: 'options' } });

@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
-import type { ChannelDto } from '@tollgate/contracts';
+import type { ChannelDto, ChannelPerformanceDto } from '@tollgate/contracts';
 import type { TFunction } from 'i18next';
 import { selectableFeatures, selectColumn } from '@/components/data-table';
 import { TASK_CHANNEL_TYPES, type ChannelPollState } from '../api/channels.api';
@@ -8,6 +8,7 @@ import type { usePatchChannel } from '../hooks/use-channel-mutations';
 import { channelTypeName } from '../utils/channel-display';
 import { MIN_PRIORITY, MIN_WEIGHT } from '../utils/channel-numbers';
 import { ChannelActions } from './channel-actions';
+import { ChannelPerformanceCell } from './channel-performance-cell';
 import { ChannelBalanceCell, ChannelNameCell, ChannelStatusCell } from './channel-cells';
 import { GroupTags } from './group-tags';
 import { InlineNumberCell } from './inline-number-cell';
@@ -21,6 +22,8 @@ export interface ChannelColumnsContext {
   onEdit: (id: number) => void;
   /** The task poller's state by channel id (Midjourney / Suno channels), if asked. */
   pollStates?: ReadonlyMap<number, ChannelPollState>;
+  /** The last hour's performance rows by channel id. */
+  performance?: ReadonlyMap<number, ChannelPerformanceDto[]>;
 }
 
 /** The channel list's columns: what the channel is, how it does, how the relay ranks it. */
@@ -28,7 +31,9 @@ export function channelColumns(context: ChannelColumnsContext) {
   return column.columns([...describingColumns(context), ...rankingColumns(context)]);
 }
 
-function describingColumns({ t, pollStates }: ChannelColumnsContext) {
+const NO_PERFORMANCE: ChannelPerformanceDto[] = [];
+
+function describingColumns({ t, pollStates, performance }: ChannelColumnsContext) {
   return column.columns([
     selectColumn(
       column,
@@ -66,6 +71,13 @@ function describingColumns({ t, pollStates }: ChannelColumnsContext) {
     column.accessor('response_time', {
       header: t('channels.columns.responseTime'),
       cell: ({ row }) => <ResponseTimeTag channel={row.original} />,
+    }),
+    column.display({
+      id: 'performance',
+      header: t('channels.columns.performance'),
+      cell: ({ row }) => (
+        <ChannelPerformanceCell rows={performance?.get(row.original.id) ?? NO_PERFORMANCE} />
+      ),
     }),
     column.display({
       id: 'balance',

@@ -22,6 +22,12 @@ const channels: ChannelDto[] = [
   channelFixture({ id: 5, name: 'fresh', type: 41 }),
 ];
 
+const perf = { answered: 9, failed: 1, p99_ms: 760, ttft_p50_ms: null, ttft_p99_ms: null };
+const performance = [
+  { ...perf, channel_id: 1, channel_name: 'openai-main', model: 'gpt-4o', calls: 10 },
+  { ...perf, channel_id: 1, channel_name: 'openai-main', model: 'gpt-4o-mini', calls: 4 },
+].map((row) => ({ ...row, error_rate: row.failed / row.calls, share: 0.5, p50_ms: 338 }));
+
 const listCalls = (calls: RecordedCall[]) =>
   calls.filter((call) => call.path === '/api/channel/' || call.path === '/api/channel/search');
 const callsTo = (calls: RecordedCall[], method: string, path: string) =>
@@ -46,6 +52,7 @@ function setup(
     'GET /api/channel/update_balance/1/': () => ({ success: true, message: '', balance: 9.5 }),
     'POST /api/channel/copy/1': () => ok({ id: 6 }),
     'DELETE /api/channel/1/': () => ok(),
+    'GET /api/channel/performance': () => ok(performance),
     ...overrides,
   });
   const view = renderWithProviders(<ChannelsPage />, { route, user: rootUser });
@@ -69,6 +76,17 @@ describe('channel management: list', () => {
     expect(last?.query.get('p')).toBe('0');
     expect(last?.query.get('page_size')).toBe('10');
     expect(last?.query.get('id_sort')).toBe('false');
+  });
+
+  it("shows each channel's models over the last hour: p50, error rate, share", async () => {
+    const { calls } = setup();
+    const cell = await within(await row(1)).findByTestId('channel-performance');
+    expect(within(cell).getByText('gpt-4o：p50 338 ms · 错误 10.0% · 份额 50.0%')).toBeVisible();
+    expect(
+      within(cell).getByText('gpt-4o-mini：p50 338 ms · 错误 25.0% · 份额 50.0%'),
+    ).toBeVisible();
+    expect(within(await row(2)).getByText('无调用')).toBeInTheDocument();
+    expect(callsTo(calls, 'GET', '/api/channel/performance')[0]?.query.get('window')).toBe('60');
   });
 
   it('maps the 1-based page of the URL to the 0-based page of the API', async () => {

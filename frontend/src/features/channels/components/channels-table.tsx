@@ -14,6 +14,7 @@ import {
   type ServerPaging,
 } from '@/components/data-table';
 import type { ChannelPollState } from '../api/channels.api';
+import { useChannelPerformance } from '../hooks/use-channel-performance';
 import { usePatchChannel } from '../hooks/use-channel-mutations';
 import { channelColumns } from './channels-columns';
 
@@ -40,9 +41,10 @@ export function ChannelsTable({
 }: ChannelsTableProps) {
   const { t } = useTranslation();
   const patchChannel = usePatchChannel().mutate;
+  const performance = useChannelPerformance();
   const columns = useMemo(
-    () => channelColumns({ t, patchChannel, onEdit, pollStates }),
-    [t, patchChannel, onEdit, pollStates],
+    () => channelColumns({ t, patchChannel, onEdit, pollStates, performance }),
+    [t, patchChannel, onEdit, pollStates, performance],
   );
 
   const table = useServerTable({

@@ -30,6 +30,7 @@ function setup({
     'GET /api/data/': data,
     'GET /api/data/self/failures': failures,
     'GET /api/data/failures': failures,
+    'GET /api/channel/performance': () => ok([]),
   });
   const view = renderWithProviders(<DashboardPage />, {
     route: '/detail',

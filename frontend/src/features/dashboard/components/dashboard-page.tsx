@@ -17,6 +17,7 @@ import {
   summarizeUsage,
   type Granularity,
 } from '../utils/usage-series';
+import { ChannelPerformanceCard } from './channel-performance-card';
 import { DashboardFilterBar } from './dashboard-filter-bar';
 import { FailureRates } from './failure-rates';
 import { SummaryCards } from './summary-cards';
@@ -25,7 +26,8 @@ import { UsageCharts } from './usage-charts';
 /**
  * /detail (shown while DataExportEnabled): the hourly usage rows of a range (GET /api/data/self,
  * or /api/data/ for admins, optionally one user's), as summary cards and charts grouped per hour,
- * day or week, and the failure rates of the range. Follows new usage live.
+ * day or week, and the failure rates of the range; for admins, the channel performance of the last
+ * hour. Follows new usage live.
  */
 export function DashboardPage() {
   const { t } = useTranslation();
@@ -90,6 +92,7 @@ export function DashboardPage() {
         <UsageCharts series={series} />
       )}
       {failures.data && <FailureRates rows={failures.data} admin={admin} />}
+      {admin && <ChannelPerformanceCard />}
     </Stack>
   );
 }
