@@ -46,6 +46,8 @@ export interface RelayTrace {
   ceilingIgnored: boolean;
   /** How the channels were picked (RoutingStrategy); undefined when none was picked. */
   routing: 'weighted' | 'latency' | 'least-busy' | undefined;
+  /** Why the call moved on to a fallback model; undefined when it did not. */
+  fallback: 'failed' | 'context_window' | 'content_filter' | undefined;
 }
 
 export function newRelayTrace(tokenId: number): RelayTrace {
@@ -60,6 +62,7 @@ export function newRelayTrace(tokenId: number): RelayTrace {
     quota: 0,
     ceilingIgnored: false,
     routing: undefined,
+    fallback: undefined,
   };
 }
 

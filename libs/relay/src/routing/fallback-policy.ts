@@ -4,10 +4,11 @@
  * switch, a refusal another model may not give (a prompt past the context window, a content
  * filter).
  */
+import type { ModelFallbackReason } from '@tollgate/domain';
 import { type AttemptFailure, shouldRetry, type StatusRanges } from './failure-policy';
 
 /** Why a call moved on to a fallback model (the receipt's `fallbackReason`). */
-export type FallbackReason = 'failed' | 'context_window' | 'content_filter';
+export type FallbackReason = ModelFallbackReason;
 
 export interface FallbackSwitches {
   /** ModelFallbackOnContextWindow */
