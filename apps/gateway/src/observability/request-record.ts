@@ -30,7 +30,10 @@ export interface RequestRecord {
 /** The relay's part of a request record (ids and counts only: no key, prompt or completion). */
 export interface RelayTrace {
   tokenId: number;
-  /** The model the client asked for; '' before the body was read. */
+  /**
+   * The model the client asked for, or the fallback model last tried (the one billed when it
+   * answered); '' before the body was read.
+   */
   model: string;
   /** The channel that answered or failed last; 0 when none was tried. */
   channelId: number;
