@@ -247,7 +247,8 @@ export class RelayService {
         if (reserved instanceof RelayError) break;
         p = reserved;
         p.call.trace.fallback = reason;
-        // A fallback whose channels are all cooling tried none: the last failure stands.
+        // A fallback whose channels left the routing table meanwhile tried none: the last
+        // failure stands.
         const tried = await this.tryChannels(p, res);
         if (tried !== undefined) [outcome, failed] = [tried, p];
       }
