@@ -67,6 +67,7 @@ export function tokenFixture(overrides: Partial<TokenDto> = {}): TokenDto {
     period: '',
     period_used: 0,
     period_reset_at: 0,
+    model_fallback: true,
     ...overrides,
   };
 }

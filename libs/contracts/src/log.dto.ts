@@ -37,6 +37,9 @@ export interface LogOtherDto {
   stream_cut?: boolean;
   /** The members the channel's parameter override set on the upstream body (names only). */
   param_override?: string[];
+  /** A fallback model answered (the row's model): the model asked for and why it moved on. */
+  requested_model?: string;
+  fallback_reason?: 'failed' | 'context_window' | 'content_filter';
   /** An error row (type 5): the HTTP status the client was answered with, and the retries made. */
   status_code?: number;
   retries?: number;

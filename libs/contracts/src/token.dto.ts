@@ -61,6 +61,8 @@ export interface TokenDto {
   period_used: number;
   /** Unix seconds when the current period ends; 0 without a budget. */
   period_reset_at: number;
+  /** false = the token's clients never get a fallback model (docs/relay.md "Model fallbacks"). */
+  model_fallback: boolean;
 }
 
 export type BudgetPeriodName = '' | 'day' | 'week' | 'month';
@@ -84,6 +86,8 @@ export interface TokenFields {
   /** Budget per period (0 = none); needs `period`. */
   period_quota?: number;
   period?: BudgetPeriodName;
+  /** false = never answer with a fallback model; absent or null = may (the default). */
+  model_fallback?: boolean | null;
 }
 
 /**

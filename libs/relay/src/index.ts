@@ -7,6 +7,7 @@ export * from './secrets';
 export * from './routing/channel-selector';
 export * from './routing/channel-stats';
 export * from './routing/failure-policy';
+export * from './routing/fallback-policy';
 export * from './limits/rate-limits';
 export * from './sensitive';
 export * from './admission/ip-allow-list';

@@ -157,6 +157,10 @@ function consumptionOther(d: RequestRelayed['data']): Record<string, unknown> {
     ...(d.overrun ? { overrun: d.overrun } : {}),
     // The channel's parameter override: which members it set (their values stay in the channel).
     ...(d.paramOverride ? { param_override: [...d.paramOverride] } : {}),
+    // A fallback model answered (the row's model): the one asked for and why it moved on.
+    ...(d.requestedModel
+      ? { requested_model: d.requestedModel, fallback_reason: d.fallbackReason }
+      : {}),
     admin_info: { use_channel: d.channelChain },
   };
 }

@@ -95,10 +95,16 @@ describe('the stored log row', () => {
   it('packs the extras, the retries and an error row; keeps any other text as it is', () => {
     const extras =
       '{"model_ratio":1,"completion_ratio":1,"group_ratio":1,"model_price":-1,"cache_ratio":1,' +
-      '"cache_tokens":12,"stream_cut":true,"admin_info":{"use_channel":[4,5]}}';
+      '"cache_tokens":12,"stream_cut":true,"requested_model":"gpt-4o","fallback_reason":"failed",' +
+      '"admin_info":{"use_channel":[4,5]}}';
     expect(roundTrip({ ...consumption, retry: '4,5', other: extras })).toMatchObject({
       x: [1, 1, 1, -1, 1],
-      e: { cache_tokens: 12, stream_cut: true },
+      e: {
+        cache_tokens: 12,
+        stream_cut: true,
+        requested_model: 'gpt-4o',
+        fallback_reason: 'failed',
+      },
     });
     const error = '{"status_code":502,"retries":1,"admin_info":{"use_channel":[4,9]}}';
     expect(

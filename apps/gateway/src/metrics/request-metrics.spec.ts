@@ -128,4 +128,16 @@ describe('RequestMetrics (pre-bound label cache)', () => {
     expect(await value(decisions, { strategy: 'latency', outcome: 'failed' })).toBe(1);
     expect(await value(decisions, { strategy: 'weighted', outcome: 'answered' })).toBe(1);
   });
+
+  it('counts the calls that moved on to a fallback model by reason', async () => {
+    const { metrics, value } = setup();
+    metrics.requestDone(record({}, { fallback: 'failed' }));
+    metrics.requestDone(record({ status: 500 }, { fallback: 'failed' }));
+    metrics.requestDone(record({}, { fallback: 'context_window' }));
+    metrics.requestDone(record({}, { fallback: undefined }));
+    const fallbacks = 'tollgate_model_fallbacks_total';
+    expect(await value(fallbacks, { reason: 'failed' })).toBe(2);
+    expect(await value(fallbacks, { reason: 'context_window' })).toBe(1);
+    expect(await value(fallbacks, { reason: 'content_filter' })).toBe(0);
+  });
 });

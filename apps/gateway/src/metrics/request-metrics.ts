@@ -45,6 +45,9 @@ export class RequestMetrics implements RequestObserver, UpstreamObserver {
   private readonly quota: CellCounter<'model'>;
   private readonly ceilingIgnored: CellCounter<'channel_id'>;
   private readonly routing: CellCounter<'strategy' | 'outcome'>;
+  private readonly fallbacks: CellCounter<'reason'>;
+  /** reason → calls that moved on to a fallback model. */
+  private readonly fallbackCells = new Map<string, CounterCell>();
 
   private readonly routes = new Map<string, Map<string, RouteSeries>>();
   private readonly models = new Map<string, ModelSeries>();
@@ -126,6 +129,12 @@ export class RequestMetrics implements RequestObserver, UpstreamObserver {
       ['strategy', 'outcome'],
       registry,
     );
+    this.fallbacks = new CellCounter(
+      'tollgate_model_fallbacks_total',
+      'Relay calls that moved on to a fallback model (ModelFallbacks), by the reason of the last move.',
+      ['reason'],
+      registry,
+    );
   }
 
   requestDone(record: RequestRecord): void {
@@ -178,6 +187,16 @@ export class RequestMetrics implements RequestObserver, UpstreamObserver {
     if (relay.ttftMs !== null) series.ttft.observe(relay.ttftMs / 1000);
     if (relay.ceilingIgnored) this.ignoredBy(relay.channelId).value += 1;
     if (relay.routing) this.decided(relay.routing, status < 400);
+    if (relay.fallback) this.fellBack(relay.fallback);
+  }
+
+  private fellBack(reason: string): void {
+    let cell = this.fallbackCells.get(reason);
+    if (cell === undefined) {
+      cell = this.fallbacks.cell({ reason });
+      this.fallbackCells.set(reason, cell);
+    }
+    cell.value += 1;
   }
 
   private decided(strategy: string, answered: boolean): void {

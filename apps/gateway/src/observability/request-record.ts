@@ -30,7 +30,10 @@ export interface RequestRecord {
 /** The relay's part of a request record (ids and counts only: no key, prompt or completion). */
 export interface RelayTrace {
   tokenId: number;
-  /** The model the client asked for; '' before the body was read. */
+  /**
+   * The model the client asked for, or the fallback model last tried (the one billed when it
+   * answered); '' before the body was read.
+   */
   model: string;
   /** The channel that answered or failed last; 0 when none was tried. */
   channelId: number;
@@ -46,6 +49,8 @@ export interface RelayTrace {
   ceilingIgnored: boolean;
   /** How the channels were picked (RoutingStrategy); undefined when none was picked. */
   routing: 'weighted' | 'latency' | 'least-busy' | undefined;
+  /** Why the call moved on to a fallback model; undefined when it did not. */
+  fallback: 'failed' | 'context_window' | 'content_filter' | undefined;
 }
 
 export function newRelayTrace(tokenId: number): RelayTrace {
@@ -60,6 +65,7 @@ export function newRelayTrace(tokenId: number): RelayTrace {
     quota: 0,
     ceilingIgnored: false,
     routing: undefined,
+    fallback: undefined,
   };
 }
 

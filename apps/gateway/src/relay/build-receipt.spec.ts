@@ -148,4 +148,16 @@ describe('buildReceipt', () => {
     expect(receipt.paramOverride).toEqual(['temperature', 'top_p']);
     expect(buildReceipt(answered(), charge(), 400, 2_000)).not.toHaveProperty('paramOverride');
   });
+
+  it('names the model asked for and the reason when a fallback model answered', () => {
+    const fallback = { requestedModel: 'gpt-4o', reason: 'context_window' as const };
+    const p = prepared({ fallback });
+    const receipt = buildReceipt(answered({ prepared: p }), charge(), 400, 2_000);
+    expect(receipt).toMatchObject({
+      model: 'gpt-4o-mini',
+      requestedModel: 'gpt-4o',
+      fallbackReason: 'context_window',
+    });
+    expect(buildReceipt(answered(), charge(), 400, 2_000)).not.toHaveProperty('requestedModel');
+  });
 });

@@ -45,6 +45,9 @@ export function buildReceipt(
     ...(ceilingIgnored ? { ceilingIgnored: true } : {}),
     ...(answered.cut ? { streamCut: true } : {}),
     ...(overridden ? { paramOverride: Object.keys(overridden) } : {}),
+    ...(p.fallback
+      ? { requestedModel: p.fallback.requestedModel, fallbackReason: p.fallback.reason }
+      : {}),
     modelRatio: charge.modelRatio,
     completionRatio: charge.completionRatio,
     groupRatio: charge.groupRatio,

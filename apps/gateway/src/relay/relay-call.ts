@@ -3,6 +3,7 @@ import { affordableCeiling, type PriceQuote } from '@tollgate/domain';
 import type {
   AttemptFailure,
   ConvertContext,
+  FallbackReason,
   IngressKind,
   JsonObject,
   RelayEndpoint,
@@ -97,6 +98,8 @@ export interface Prepared {
   /** The limit that lowered the ceiling below the asked one (the receipt says so). */
   readonly loweredBy: LimitReason | undefined;
   readonly chain: number[];
+  /** A fallback model is being tried: the model asked for and why it moved on. */
+  readonly fallback?: { readonly requestedModel: string; readonly reason: FallbackReason };
 }
 
 /** A call ready to reserve: everything but what the reservation decides. */

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { PriceOptions } from '@tollgate/domain';
 import {
   DEFAULT_RETRY_STATUS_RANGES,
+  type FallbackSwitches,
+  parseModelFallbacks,
   parseKeywords,
   parseProviderSettings,
   parseStatusRanges,
@@ -29,6 +31,10 @@ export interface RelaySettings {
   readonly failureBudget: { readonly count: number; readonly windowMs: number };
   /** How a priority tier shares traffic (RoutingStrategy). */
   readonly routingStrategy: RoutingStrategy;
+  /** ModelFallbacks: model → the models tried in order once every channel of it failed. */
+  readonly modelFallbacks: ReadonlyMap<string, readonly string[]>;
+  /** ModelFallbackOnContextWindow / …OnContentFilter, with the retry statuses. */
+  readonly fallbackSwitches: FallbackSwitches;
   readonly displayInCurrency: boolean;
   readonly displayTokenStat: boolean;
   /** ErrorLogEnabled: a failed call becomes a RequestFailed event (an error log row). */
@@ -89,6 +95,9 @@ const KEYS = [
   'ChannelFailureBudgetCount',
   'ChannelFailureBudgetWindowSeconds',
   'RoutingStrategy',
+  'ModelFallbacks',
+  'ModelFallbackOnContextWindow',
+  'ModelFallbackOnContentFilter',
   'DisplayInCurrencyEnabled',
   'DisplayTokenStatEnabled',
   'ErrorLogEnabled',
@@ -141,6 +150,9 @@ export class RelaySettingsView {
   private parse(): RelaySettings {
     const o = this.options;
     const int = (key: string, min = 0): number => Math.max(min, Math.floor(o.number(key)));
+    const retryRanges = parseStatusRanges(
+      o.get('AutomaticRetryStatusCodes') || DEFAULT_RETRY_STATUS_RANGES,
+    );
     return {
       price: {
         modelRatio: numberMap(o.get('ModelRatio')),
@@ -155,9 +167,7 @@ export class RelaySettingsView {
       },
       maxOutput: numberMap(o.get('ModelMaxOutputTokens')),
       retryTimes: int('RetryTimes'),
-      retryRanges: parseStatusRanges(
-        o.get('AutomaticRetryStatusCodes') || DEFAULT_RETRY_STATUS_RANGES,
-      ),
+      retryRanges,
       autoDisable: o.bool('AutomaticDisableChannelEnabled'),
       disableKeywords: parseKeywords(o.get('AutomaticDisableKeywords')),
       usableGroups: stringMap(o.get('UserUsableGroups')),
@@ -172,6 +182,12 @@ export class RelaySettingsView {
         windowMs: int('ChannelFailureBudgetWindowSeconds', 1) * 1000,
       },
       routingStrategy: routingStrategyOf(o.get('RoutingStrategy')),
+      modelFallbacks: parseModelFallbacks(o.get('ModelFallbacks')),
+      fallbackSwitches: {
+        onContextWindow: o.bool('ModelFallbackOnContextWindow'),
+        onContentFilter: o.bool('ModelFallbackOnContentFilter'),
+        ranges: retryRanges,
+      },
       displayInCurrency: o.bool('DisplayInCurrencyEnabled'),
       displayTokenStat: o.bool('DisplayTokenStatEnabled'),
       errorLog: o.bool('ErrorLogEnabled'),

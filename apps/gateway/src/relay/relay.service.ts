@@ -9,6 +9,7 @@ import {
   countsAgainstBudget,
   disableReason,
   failureCoolsChannel,
+  fallbackReason,
   FailureBudget,
   type LimitVerdict,
   channelProtocol,
@@ -30,7 +31,8 @@ import { finalError, unsupported } from './attempt-failures';
 import { buildFailure } from './build-failure';
 import { ChannelPicker } from './channel-picker';
 import { keywordSentBy } from './client-sent-text';
-import type { AttemptResult, LastFailure, Prepared, RelayCall } from './relay-call';
+import { fallbackModels, prepareFallback } from './prepare-fallback';
+import type { AttemptResult, LastFailure, Prepared, RelayCall, Unreserved } from './relay-call';
 import { relayError, sendError } from './relay-http';
 import {
   BALANCE_BOOK_PORT,
@@ -160,14 +162,7 @@ export class RelayService {
           return sendError(res, error, call.requestId, wire);
         }
       }
-      const args = reservationOf(prepared);
-      // Scale-out: a lease this process lacks is taken first (awaited, once per slice).
-      let result = this.leases?.active
-        ? await this.leases.reserve(...args)
-        : this.book.reserve(...args);
-      // Short only of the payer's open reservations: wait for them (bounded) before refusing.
-      if (!result.ok && result.waitable) result = await this.waits.wait(args, result);
-      const reserved = reservedCall(prepared, result, this.book);
+      const reserved = await this.reserve(prepared);
       if (reserved instanceof RelayError) return sendError(res, reserved, call.requestId, wire);
       await this.attempts(reserved, res);
     } catch (error) {
@@ -190,6 +185,18 @@ export class RelayService {
       if (limits.ok) limits.release();
       if (shared.ok) shared.release();
     }
+  }
+
+  /** The call's reservation on the book, or the refusal the client is sent. */
+  private async reserve(prepared: Unreserved): Promise<Prepared | RelayError> {
+    const args = reservationOf(prepared);
+    // Scale-out: a lease this process lacks is taken first (awaited, once per slice).
+    let result = this.leases?.active
+      ? await this.leases.reserve(...args)
+      : this.book.reserve(...args);
+    // Short only of the payer's open reservations: wait for them (bounded) before refusing.
+    if (!result.ok && result.waitable) result = await this.waits.wait(args, result);
+    return reservedCall(prepared, result, this.book);
   }
 
   private admitLimits(call: RelayCall): LimitVerdict {
@@ -220,20 +227,42 @@ export class RelayService {
     });
   }
 
-  private async attempts(p: Prepared, res: ServerResponse): Promise<void> {
+  /** The attempts, then the fallback models' (docs/relay.md "Model fallbacks"); the answer. */
+  private async attempts(first: Prepared, res: ServerResponse): Promise<void> {
+    /** The call as last reserved, and the one whose failure the client is told about. */
+    let p = first;
+    let failed = first;
     let outcome: 'answered' | LastFailure | undefined;
     try {
       outcome = await this.tryChannels(p, res);
+      for (const model of fallbackModels(first)) {
+        // Only failures move on (a model without channels keeps its error), before any byte.
+        if (outcome === 'answered' || !outcome || res.headersSent || res.destroyed) break;
+        const reason = fallbackReason(outcome.failure, p.settings.fallbackSwitches);
+        if (!reason) break;
+        const next = prepareFallback(p, model, reason, this.routing);
+        if (next instanceof RelayError) continue;
+        // The next model is reserved at its own price; refused, the last failure is the answer.
+        this.book.release(p.reservation);
+        const reserved = await this.reserve(next);
+        if (reserved instanceof RelayError) break;
+        p = reserved;
+        p.call.trace.fallback = reason;
+        // A fallback whose channels left the routing table meanwhile tried none: the last
+        // failure stands.
+        const tried = await this.tryChannels(p, res);
+        if (tried !== undefined) [outcome, failed] = [tried, p];
+      }
     } finally {
       // Settled when answered (then this is a no-op); released on failure and on any throw, so
       // no path keeps a user's quota reserved until the next restart.
       this.book.release(p.reservation);
     }
     if (outcome === 'answered') return;
-    const error = finalError(p.call.lang, p.group, p.facts.model, outcome);
-    sendError(res, error, p.call.requestId, p.client);
+    const error = finalError(failed.call.lang, failed.group, failed.facts.model, outcome);
+    sendError(res, error, failed.call.requestId, failed.client);
     // Only a call an upstream failed is an error row (as new-api): no channel, no row.
-    if (outcome && p.settings.errorLog) this.recordFailure(p, outcome, error);
+    if (outcome && failed.settings.errorLog) this.recordFailure(failed, outcome, error);
   }
 
   /** The failed call's RequestFailed (the error log row); its append failing is only logged. */

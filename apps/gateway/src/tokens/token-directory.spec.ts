@@ -41,6 +41,7 @@ describe('TokenDirectory', () => {
       allowIps: ['10.0.0.0/8'],
       group: 'vip',
       rateLimits: { rpm: 60, tpm: 0, concurrency: 2 },
+      modelFallback: true,
     });
     expect(directory.byKey('x'.repeat(48))).toBeUndefined();
     expect(directory.user(4)).toEqual({
@@ -58,6 +59,16 @@ describe('TokenDirectory', () => {
       recorded('UserGroupChanged', { userId: 4, from: 'default', to: 'vip' }),
     ]);
     expect(directory.byKey(KEY)).toMatchObject({ name: 'renamed', status: 3 });
+    directory.apply([
+      recorded('TokenUpdated', {
+        tokenId: 9,
+        userId: 4,
+        ...settings,
+        name: 'renamed',
+        modelFallback: false,
+      }),
+    ]);
+    expect(directory.byKey(KEY)?.modelFallback).toBe(false);
     expect(directory.byId(9)).toMatchObject({ name: 'renamed' });
     expect(directory.user(4)).toMatchObject({ status: 2, group: 'vip' });
 

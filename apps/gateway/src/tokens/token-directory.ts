@@ -23,6 +23,7 @@ export interface RelayToken {
   readonly allowIps: readonly string[]; // IPs and CIDRs
   readonly group: string; // '' = the user's group
   readonly rateLimits: { readonly rpm: number; readonly tpm: number; readonly concurrency: number }; // 0 = none
+  readonly modelFallback: boolean; // false = its clients never get a fallback model
 }
 export interface RelayUser {
   readonly id: number;
@@ -177,5 +178,6 @@ function relayToken(
     allowIps: settings.allowIps,
     group: settings.group,
     rateLimits: settings.rateLimits,
+    modelFallback: settings.modelFallback !== false,
   };
 }

@@ -20,5 +20,6 @@ export function toTokenInput(body: TokenFieldsBody): TokenInput {
     },
     periodQuota: body.period_quota ?? 0,
     period: body.period ?? '',
+    modelFallback: body.model_fallback ?? true,
   };
 }

@@ -27,6 +27,7 @@ function settingsFields(s: TokenSettings) {
     // Always written, so an update that removes the budget clears it (older events: none).
     period_quota: s.period ? (s.periodQuota ?? 0) : 0,
     period: s.period ?? ('' as const),
+    model_fallback: s.modelFallback !== false,
   };
 }
 

@@ -5,8 +5,10 @@ export const TOKENS = 'tokens';
 /** A token in the read store: the key only sealed (opened for its owner at query time). */
 export type TokenDocument = Omit<
   TokenDto,
-  'key' | 'period_quota' | 'period' | 'period_used' | 'period_reset_at'
+  'key' | 'period_quota' | 'period' | 'period_used' | 'period_reset_at' | 'model_fallback'
 > & {
+  /** Absent on rows written before model fallbacks: true. */
+  model_fallback?: boolean;
   /** The budget (absent on rows written before budgets: none); its use is computed on reads. */
   period_quota?: number;
   period?: BudgetPeriodName;
@@ -25,6 +27,7 @@ export function toTokenDto(doc: TokenDocument, key: string): TokenDto {
     source_position: _p,
     period_quota,
     period,
+    model_fallback,
     ...rest
   } = doc;
   return {
@@ -34,5 +37,6 @@ export function toTokenDto(doc: TokenDocument, key: string): TokenDto {
     period: period ?? '',
     period_used: 0,
     period_reset_at: 0,
+    model_fallback: model_fallback ?? true,
   };
 }

@@ -28,6 +28,8 @@ export class TokenFieldsBody {
   /** The budget (docs/budgets.md): both or neither, checked by the decider (budget.incomplete). */
   @Optional() @IsInt() @Min(0) @Max(MAX_INT) period_quota?: number;
   @Optional() @IsIn(['', ...BUDGET_PERIODS]) period?: BudgetPeriodName;
+  /** false = this token's clients never get a fallback model (absent or null: they may). */
+  @Optional() @IsBoolean() model_fallback?: boolean;
 }
 
 export class CreateTokenBody extends TokenFieldsBody implements CreateTokenRequest {

@@ -17,6 +17,7 @@ export type OptionKind =
   | 'json-object-int'
   | 'json-model-headers'
   | 'json-chats'
+  | 'json-model-fallbacks'
   | 'email-list';
 
 export interface OptionDefinition {
@@ -310,6 +311,12 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
     defaultValue: 'weighted',
     choices: ['weighted', 'latency', 'least-busy'],
   },
+  // Model fallbacks (docs/relay.md "Model fallbacks"): model → the models tried in order once
+  // every channel of it failed, as LiteLLM's router does; not transitive.
+  ModelFallbacks: { kind: 'json-model-fallbacks', defaultValue: '{}' },
+  // Whether a context-window or content-filter refusal moves on to the fallbacks too.
+  ModelFallbackOnContextWindow: bool(false),
+  ModelFallbackOnContentFilter: bool(false),
   UserUsableGroups: {
     kind: 'json-object-string',
     defaultValue: JSON.stringify({ default: '默认分组', vip: 'vip分组' }, null, 2),

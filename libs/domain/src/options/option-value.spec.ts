@@ -303,6 +303,26 @@ describe("normalizeOptionValue: new-api's provider settings (claude.*, gemini.*,
   });
 });
 
+describe('ModelFallbacks', () => {
+  it('accepts model → ordered fallback lists', () => {
+    const value = '{"gpt-4o":["gpt-4o-mini","claude-3-5-sonnet"],"a":[]}';
+    expect(normalize('ModelFallbacks', value)).toBe(value);
+  });
+
+  it.each([
+    ['bad JSON', '{"gpt-4o":'],
+    ['a list that is no array', '{"gpt-4o":"gpt-4o-mini"}'],
+    ['a non-string entry', '{"gpt-4o":["gpt-4o-mini",3]}'],
+    ['a model listing itself', '{"gpt-4o":["gpt-4o-mini","gpt-4o"]}'],
+    ['more than five fallbacks', '{"a":["b","c","d","e","f","g"]}'],
+    ['an empty fallback name', '{"a":[" "]}'],
+    ['an empty model name', '{"":["b"]}'],
+    ['an array', '[]'],
+  ])('refuses %s', (_what, value) =>
+    expectRejected('ModelFallbacks', value, 'option.invalid_json', { key: 'ModelFallbacks' }),
+  );
+});
+
 describe('blankWhenAbsent: a PUT without value means the empty text (new-api)', () => {
   it('for text-like keys: strings, texts, addresses, the email whitelist and secrets', () => {
     for (const key of [

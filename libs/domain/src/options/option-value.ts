@@ -18,6 +18,9 @@ function invalidJson(key: string): DomainError {
     : new DomainError('option.invalid_json', { key });
 }
 
+/** The most fallback models one model may list (each one is a full round of attempts). */
+export const MAX_MODEL_FALLBACKS = 5;
+
 const URL_PATTERN = /^https?:\/\/[^\s/]+(\/\S*)?$/i;
 const DOMAIN_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
 
@@ -67,6 +70,7 @@ export function normalizeOptionValue(
     case 'json-object-int':
     case 'json-model-headers':
     case 'json-chats':
+    case 'json-model-fallbacks':
       return checkJson(key, definition.kind, definition.choices, value);
   }
 }
@@ -132,6 +136,16 @@ const JSON_SHAPES: Record<JsonKind, (parsed: unknown) => boolean> = {
         Object.values(headers).every(
           (values) => Array.isArray(values) && values.every((v) => typeof v === 'string'),
         ),
+    ),
+  // Model → ordered fallback models: non-empty names, at most MAX_MODEL_FALLBACKS, never itself.
+  'json-model-fallbacks': (parsed) =>
+    isPlainObject(parsed) &&
+    Object.entries(parsed).every(
+      ([model, fallbacks]) =>
+        model.trim() !== '' &&
+        Array.isArray(fallbacks) &&
+        fallbacks.length <= MAX_MODEL_FALLBACKS &&
+        fallbacks.every((f) => typeof f === 'string' && f.trim() !== '' && f !== model),
     ),
   'json-chats': (parsed) =>
     Array.isArray(parsed) &&

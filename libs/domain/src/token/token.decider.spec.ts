@@ -154,6 +154,22 @@ describe('tokenDecider', () => {
         ]);
     });
 
+    it('records an opt-out of model fallbacks, and nothing when it is taken back', () => {
+      spec(tokenDecider)
+        .given([created()])
+        .when(update(2, { modelFallback: false }))
+        .then([
+          {
+            type: 'TokenUpdated',
+            data: { tokenId: 5, userId: 2, ...settings({ modelFallback: false }) },
+          },
+        ]);
+      spec(tokenDecider)
+        .given([created({ modelFallback: false })])
+        .when(update(2, { modelFallback: true }))
+        .then([{ type: 'TokenUpdated', data: { tokenId: 5, userId: 2, ...settings() } }]);
+    });
+
     it('answers "not found" to another user, for a missing or deleted token', () => {
       spec(tokenDecider).given([created()]).when(update(3)).thenRejects('token.not_found');
       spec(tokenDecider).given([]).when(update(2)).thenRejects('token.not_found');

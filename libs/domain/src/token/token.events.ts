@@ -25,6 +25,11 @@ export interface TokenSettings {
    */
   readonly periodQuota?: number;
   readonly period?: BudgetPeriod;
+  /**
+   * Present (false) only when the token's clients never get a fallback model (docs/relay.md
+   * "Model fallbacks"). Absent (every event before fallbacks existed) = they may.
+   */
+  readonly modelFallback?: false;
 }
 
 export type TokenStatusReason = 'user' | 'expired' | 'exhausted';

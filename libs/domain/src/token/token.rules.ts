@@ -18,6 +18,8 @@ export interface TokenInput {
   readonly periodQuota?: number;
   /** '' | 'day' | 'week' | 'month'. */
   readonly period?: string;
+  /** false = never answer with a fallback model; absent = may. */
+  readonly modelFallback?: boolean;
 }
 
 const isCount = (n: number) => Number.isSafeInteger(n) && n >= 0;
@@ -116,5 +118,6 @@ export function toTokenSettings(
     rateLimits: { rpm, tpm, concurrency },
     // Only when set: a token without a budget records what it always did.
     ...(budget.period ? { periodQuota: budget.periodQuota, period: budget.period } : {}),
+    ...(input.modelFallback === false ? { modelFallback: false as const } : {}),
   };
 }

@@ -6,6 +6,9 @@ import type { DomainEvent } from '../shared/decider';
  * retried append is idempotent). Never folded by a command. Balances, token and channel counters,
  * the consumption log rows and the hourly statistics all follow from these events.
  */
+/** Why a call moved on to a fallback model (docs/relay.md "Model fallbacks"). */
+export type ModelFallbackReason = 'failed' | 'context_window' | 'content_filter';
+
 export type RequestRelayed = DomainEvent<
   'RequestRelayed',
   {
@@ -62,6 +65,12 @@ export type RequestRelayed = DomainEvent<
     readonly streamCut?: boolean;
     /** The members the answering channel's parameter override set on the upstream body. */
     readonly paramOverride?: readonly string[];
+    /**
+     * A fallback model answered (then `model` is that one, billed at its price): the model the
+     * client asked for and why the call moved on from it.
+     */
+    readonly requestedModel?: string;
+    readonly fallbackReason?: ModelFallbackReason;
     readonly modelRatio: number;
     readonly completionRatio: number;
     readonly groupRatio: number;

@@ -70,3 +70,17 @@ export interface MockBehavior {
    */
   toolCall?: { name: string; arguments: Record<string, unknown> };
 }
+
+/** OpenAI's 400 for a prompt past the model's context window (a model fallback's trigger). */
+export const CONTEXT_LENGTH_EXCEEDED: MockBehavior = {
+  status: 400,
+  errorBody: {
+    error: {
+      message:
+        "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+      type: 'invalid_request_error',
+      param: 'messages',
+      code: 'context_length_exceeded',
+    },
+  },
+};

@@ -22,6 +22,7 @@ const FORM_LABELS: Partial<Record<HistoryEntityKind, Readonly<Record<string, Par
     rate_limit_concurrency: 'tokens.drawer.concurrency',
     period: 'tokens.drawer.period',
     period_quota: 'tokens.drawer.periodQuota',
+    model_fallback: 'tokens.drawer.modelFallback',
   },
   channel: {
     type: 'channels.form.type',

@@ -83,6 +83,17 @@ describe('log details: the output ceiling', () => {
     expect(linesOf(consumption({ param_override: 'temperature' }))).toHaveLength(1);
   });
 
+  it('says which model was asked for when a fallback model answered, and why', async () => {
+    const moved = consumption({ requested_model: 'gpt-4o', fallback_reason: 'context_window' });
+    expect(linesOf(moved)[1]).toBe(
+      '模型降级：请求 gpt-4o → 由 gpt-4o-mini 回答（提示超出上下文窗口）',
+    );
+    await i18n.changeLanguage('en');
+    expect(linesOf(consumption({ requested_model: 'gpt-4o', fallback_reason: 'failed' }))[1]).toBe(
+      'Fallback: requested gpt-4o → answered by gpt-4o-mini (every channel failed)',
+    );
+  });
+
   it('reads ceiling fields on consumption rows only', () => {
     const topUp = logFixture({ type: 1, other: JSON.stringify({ stream_cut: true, overrun: 9 }) });
     expect(linesOf(topUp)).toEqual(['通过兑换码充值 $1.00']);

@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useQuotaFormatter } from '@/features/status';
 import { ceilingNotes, type CeilingNote } from '../utils/ceiling-notes';
-import { parseOther } from '../utils/log-other';
+import { type LogOther, parseOther } from '../utils/log-other';
 import { quotaContent } from '../utils/quota-content';
 
 function ceilingText(note: CeilingNote, t: TFunction, formatSpent: (quota: number) => string) {
@@ -30,6 +30,19 @@ function overriddenKeys(value: unknown): string | undefined {
   if (!Array.isArray(value)) return undefined;
   const names = value.filter((name): name is string => typeof name === 'string');
   return names.length > 0 ? names.join(', ') : undefined;
+}
+
+const FALLBACK_REASONS = ['failed', 'context_window', 'content_filter'] as const;
+
+/** "fallback: requested X → answered by Y (reason)"; undefined when the asked model answered. */
+function fallbackText(log: LogDto, other: LogOther, t: TFunction): string | undefined {
+  if (typeof other.requested_model !== 'string') return undefined;
+  const reason = FALLBACK_REASONS.find((known) => known === other.fallback_reason) ?? 'failed';
+  return t('logs.fallback', {
+    requested: other.requested_model,
+    answered: log.model_name,
+    reason: t(`logs.fallbackReason.${reason}`),
+  });
 }
 
 /**
@@ -77,6 +90,8 @@ export function LogDetails({ log, admin }: { log: LogDto; admin: boolean }) {
     }
     const overridden = overriddenKeys(other.param_override);
     if (overridden) lines.push({ text: t('logs.paramOverride', { keys: overridden }) });
+    const fallback = fallbackText(log, other, t);
+    if (fallback) lines.push({ text: fallback });
   }
   const failed = log.type === LogType.Error;
   if (failed && typeof other.status_code === 'number')

@@ -57,6 +57,12 @@ export const logsEn: typeof logsZhCN = {
     cacheWrite: 'Cache write {{tokens}} tokens × {{ratio}}',
     reasoning: 'Reasoning {{tokens}} tokens (billed as completion)',
     paramOverride: 'Channel parameter override: {{keys}}',
+    fallback: 'Fallback: requested {{requested}} → answered by {{answered}} ({{reason}})',
+    fallbackReason: {
+      failed: 'every channel failed',
+      context_window: 'prompt past the context window',
+      content_filter: 'refused by a content filter',
+    },
     ceiling: {
       lowered: 'Output ceiling lowered to {{tokens}} tokens (limited by {{limit}})',
       loweredUnnamed: 'Output ceiling lowered to {{tokens}} tokens (limited by what was left)',

@@ -56,6 +56,12 @@ export const logsZhCN = {
     cacheWrite: '缓存创建 {{tokens}} tokens × {{ratio}}',
     reasoning: '推理 {{tokens}} tokens（按补全计费）',
     paramOverride: '渠道参数覆盖：{{keys}}',
+    fallback: '模型降级：请求 {{requested}} → 由 {{answered}} 回答（{{reason}}）',
+    fallbackReason: {
+      failed: '所有渠道均失败',
+      context_window: '提示超出上下文窗口',
+      content_filter: '被内容审核拒绝',
+    },
     ceiling: {
       lowered: '输出上限降至 {{tokens}} tokens（受{{limit}}限制）',
       loweredUnnamed: '输出上限降至 {{tokens}} tokens（受可用额度限制）',

@@ -159,6 +159,9 @@ export const optionsEn: typeof optionsZhCN = {
       AutomaticRetryStatusCodes: 'Status codes retried automatically',
       ChannelFailureBudgetCount: 'Channel failure budget (count, 0 turns it off)',
       RoutingStrategy: 'How channels of one priority share traffic',
+      ModelFallbacks: 'Model fallbacks',
+      ModelFallbackOnContextWindow: 'Fall back when the prompt is past the context window',
+      ModelFallbackOnContentFilter: 'Fall back when a content filter refuses',
       ChannelFailureBudgetWindowSeconds: 'Channel failure budget window (seconds)',
       ModelRequestRateLimitEnabled: 'Limit users’ model request rate',
       ModelRequestRateLimitDurationMinutes: 'Period (minutes)',
@@ -258,6 +261,8 @@ export const optionsEn: typeof optionsZhCN = {
         'One per line: an upstream error containing one disables the channel',
       Chats: '{key} in a link becomes the token, {address} the server address',
       ModelRatio: 'A JSON object: model name to ratio',
+      ModelFallbacks:
+        'A JSON object: model name to at most 5 models tried in order once every channel of it failed, e.g. {"gpt-4o": ["gpt-4o-mini", "claude-3-5-sonnet"]}; the answer is billed at the answering model’s price',
       CompletionRatio: 'A JSON object: model name to completion ratio',
       ModelMaxOutputTokens:
         'A JSON object: model name (a name ending in * is a prefix, * alone is every other model) to the output ceiling sent upstream when a request sets no max_tokens; lowered to what the payer can afford',

@@ -154,6 +154,9 @@ export const optionsZhCN = {
       AutomaticRetryStatusCodes: '自动重试的状态码',
       ChannelFailureBudgetCount: '渠道失败预算（次数，0 为关闭）',
       RoutingStrategy: '同优先级渠道的分流方式',
+      ModelFallbacks: '模型降级（备用模型）',
+      ModelFallbackOnContextWindow: '提示超出上下文窗口时也切换备用模型',
+      ModelFallbackOnContentFilter: '被内容审核拒绝时也切换备用模型',
       ChannelFailureBudgetWindowSeconds: '渠道失败预算窗口（秒）',
       ModelRequestRateLimitEnabled: '启用用户模型请求速率限制',
       ModelRequestRateLimitDurationMinutes: '限制周期（分钟）',
@@ -248,6 +251,8 @@ export const optionsZhCN = {
       AutomaticDisableKeywords: '一行一个，上游错误包含其中之一时禁用渠道',
       Chats: '链接中的 {key} 会替换为令牌，{address} 会替换为服务器地址',
       ModelRatio: '为一个 JSON 文本，键为模型名称，值为倍率',
+      ModelFallbacks:
+        '为一个 JSON 文本，键为模型名称，值为按顺序尝试的备用模型（最多 5 个），该模型的所有渠道都失败后启用，例如 {"gpt-4o": ["gpt-4o-mini", "claude-3-5-sonnet"]}；按实际回答的模型计费',
       CompletionRatio: '为一个 JSON 文本，键为模型名称，值为补全倍率',
       ModelMaxOutputTokens:
         '为一个 JSON 文本，键为模型名称（以 * 结尾为前缀，* 为其余模型），值为请求未设置 max_tokens 时发给上游的输出上限；余额不足时按可支付的额度调低',

@@ -186,6 +186,12 @@ export function ModelLimitFields({ values, set }: SectionProps) {
         searchable
         clearable
       />
+      <Switch
+        label={t('tokens.drawer.modelFallback')}
+        description={t('tokens.drawer.modelFallbackHint')}
+        checked={values.modelFallback}
+        onChange={(event) => set('modelFallback', event.currentTarget.checked)}
+      />
     </Stack>
   );
 }

@@ -90,6 +90,7 @@ describe('token form', { timeout: 20_000 }, () => {
       rate_limit_concurrency: 0,
       period_quota: 0,
       period: '',
+      model_fallback: true,
       count: 1,
     });
     expect(onDone).toHaveBeenCalled();
@@ -203,6 +204,7 @@ describe('token form', { timeout: 20_000 }, () => {
         model_limits: 'gpt-4o',
         group: 'vip',
         rate_limit_tpm: 1000,
+        model_fallback: false,
       }),
     });
     expect(field('名称')).toHaveValue('phone');
@@ -227,6 +229,7 @@ describe('token form', { timeout: 20_000 }, () => {
       rate_limit_concurrency: 0,
       period_quota: 0,
       period: '',
+      model_fallback: false,
     });
   });
 

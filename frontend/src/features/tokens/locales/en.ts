@@ -69,6 +69,9 @@ export const tokensEn: typeof tokensZhCN = {
       modelLimitsEnabled: 'Enable model limits (rarely needed, not recommended)',
       modelLimits: 'Model limits',
       modelLimitsPlaceholder: 'Models this token may use; empty allows all',
+      modelFallback: 'Allow fallback models',
+      modelFallbackHint:
+        'When every channel of the requested model fails, another model set by the administrator may answer (billed at its price)',
       group: 'Token group',
       groupPlaceholder: "Token group; defaults to the user's group",
       groupUnset: 'The administrator has not set selectable groups',

@@ -65,6 +65,8 @@ export const tokensZhCN = {
       allowIps: 'IP 白名单',
       allowIpsPlaceholder: '允许的 IP，一行一个，不填写则不限制',
       modelLimitsEnabled: '启用模型限制（非必要，不建议启用）',
+      modelFallback: '允许使用备用模型',
+      modelFallbackHint: '所请求模型的渠道全部失败时，可由管理员设置的备用模型回答（按该模型计费）',
       modelLimits: '模型限制',
       modelLimitsPlaceholder: '请选择该令牌支持的模型，留空支持所有模型',
       group: '令牌分组',

@@ -21,6 +21,8 @@ export interface TokenFormValues {
   allowIps: string;
   modelLimitsEnabled: boolean;
   modelLimits: string[];
+  /** Off: the token's clients never get a fallback model (docs/relay.md "Model fallbacks"). */
+  modelFallback: boolean;
   group: string;
   rpm: number | string;
   tpm: number | string;
@@ -56,6 +58,7 @@ export function emptyTokenForm(): TokenFormValues {
     allowIps: '',
     modelLimitsEnabled: false,
     modelLimits: [],
+    modelFallback: true,
     group: '',
     rpm: 0,
     tpm: 0,
@@ -75,6 +78,7 @@ export function tokenToForm(token: TokenDto): TokenFormValues {
     allowIps: token.allow_ips,
     modelLimitsEnabled: token.model_limits_enabled,
     modelLimits: token.model_limits ? token.model_limits.split(',').filter(Boolean) : [],
+    modelFallback: token.model_fallback ?? true,
     group: token.group,
     rpm: token.rate_limit_rpm,
     tpm: token.rate_limit_tpm,
@@ -145,6 +149,7 @@ export function buildTokenRequest(values: TokenFormValues, now: number, creating
     unlimited_quota: values.unlimited,
     model_limits_enabled: values.modelLimitsEnabled,
     model_limits: values.modelLimits.join(','),
+    model_fallback: values.modelFallback,
     allow_ips: values.allowIps
       .split('\n')
       .map((line) => line.trim())

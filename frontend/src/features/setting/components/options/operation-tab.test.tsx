@@ -122,6 +122,25 @@ describe('operation tab', { timeout: 20_000 }, () => {
     ]);
   });
 
+  it('monitoring: model fallbacks as JSON and their two switches', async () => {
+    const { calls } = setup({
+      ModelFallbacks: '{}',
+      ModelFallbackOnContextWindow: 'false',
+      ModelFallbackOnContentFilter: 'false',
+    });
+    const monitoring = await card('监控设置');
+    type(monitoring, '模型降级（备用模型）', '{"gpt-4o": ["gpt-4o-mini"]}');
+    await userEvent.click(
+      within(monitoring).getByRole('switch', { name: '提示超出上下文窗口时也切换备用模型' }),
+    );
+    await saveCard(monitoring);
+    expect(await screen.findByText('保存成功')).toBeInTheDocument();
+    expect(optionPuts(calls)).toEqual([
+      { key: 'ModelFallbacks', value: '{"gpt-4o": ["gpt-4o-mini"]}' },
+      { key: 'ModelFallbackOnContextWindow', value: 'true' },
+    ]);
+  });
+
   it('reports 日志清理失败 when the server refuses', async () => {
     setup({}, { 'DELETE /api/log/': () => fail('nope') });
     const log = await card('日志设置');
