@@ -574,6 +574,7 @@ const ROWS: readonly Row[] = [
   byId('GET /api/channel/:id', (ctx) => ctx.channelId),
   { route: 'GET /api/channel/models' },
   { route: 'GET /api/channel/models_enabled' },
+  { route: 'GET /api/channel/performance', query: { window: 'page' } },
   { route: 'GET /api/channel/test' },
   {
     ...byId('GET /api/channel/test/:id', (ctx) => ctx.channelId),

@@ -420,6 +420,11 @@ const ROWS: readonly Row[] = [
   { route: 'GET /api/channel/search', min: 10, path: () => '/api/channel/search?keyword=m' },
   { route: 'GET /api/channel/models', min: 10, path: () => '/api/channel/models' },
   {
+    route: 'GET /api/channel/performance',
+    min: 10,
+    path: () => '/api/channel/performance?window=60',
+  },
+  {
     route: 'GET /api/channel/models_enabled',
     min: 10,
     path: () => '/api/channel/models_enabled',
