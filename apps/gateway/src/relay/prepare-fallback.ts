@@ -20,7 +20,8 @@ export function fallbackModels(p: Prepared): readonly string[] {
   if (call.playground || call.caller.pinnedChannelId !== undefined) return [];
   if (call.caller.token?.modelFallback === false) return [];
   const requested = p.fallback?.requestedModel ?? p.facts.model;
-  return (p.settings.modelFallbacks.get(requested) ?? []).filter((m) => m !== requested);
+  // The option refuses a model listed among its own fallbacks, so the list is used as written.
+  return p.settings.modelFallbacks.get(requested) ?? [];
 }
 
 /**

@@ -235,7 +235,9 @@ export class RelayService {
     let outcome: 'answered' | LastFailure | undefined;
     try {
       outcome = await this.tryChannels(p, res);
-      for (const model of fallbackModels(first)) {
+      // An answered call (nearly every call) looks up no fallback list.
+      const fallbacks = outcome === 'answered' ? [] : fallbackModels(first);
+      for (const model of fallbacks) {
         // Only failures move on (a model without channels keeps its error), before any byte.
         if (outcome === 'answered' || !outcome || res.headersSent || res.destroyed) break;
         const reason = fallbackReason(outcome.failure, p.settings.fallbackSwitches);
