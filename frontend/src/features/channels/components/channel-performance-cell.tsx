@@ -30,12 +30,8 @@ export function ChannelPerformanceCell({ rows }: { rows: readonly ChannelPerform
     <Tooltip label={t('channels.performance.hint')} multiline w={260}>
       <Stack gap={0} data-testid="channel-performance">
         {busiest.slice(0, MAX_LINES).map((row) => (
-          <Text
-            key={row.model}
-            size="xs"
-            c={errorColor(row.error_rate)}
-            style={{ whiteSpace: 'nowrap' }}
-          >
+          // Wraps at its spaces: the phone's card layout gives the value half a card.
+          <Text key={row.model} size="xs" c={errorColor(row.error_rate)}>
             {t('channels.performance.line', {
               model: row.model,
               p50: formatLatency(row.p50_ms ?? row.ttft_p50_ms),
