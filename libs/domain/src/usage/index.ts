@@ -1,2 +1,3 @@
 export * from './usage.events';
 export * from './request-failed.events';
+export * from './usage-summary.events';
