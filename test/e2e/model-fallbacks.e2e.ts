@@ -3,11 +3,13 @@
  * channel fails is answered by its fallback model, billed at that model's price, the receipt and
  * the log row naming the model asked for; a token that opted out gets the error and pays nothing;
  * a context-window refusal moves on only with its switch; a stream moves on before its first byte;
- * a converting channel (Anthropic) answering as the fallback names the fallback model.
+ * a converting channel (Anthropic) answering as the fallback names the fallback model; a call whose
+ * fallbacks fail too is refused, charged nothing, its failure naming the last model tried; a call
+ * entering through `/v1/messages` falls back like a chat call.
  */
 import { CONTEXT_LENGTH_EXCEEDED, MockUpstream } from '@tollgate/testing/mock-upstream';
 import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
-import { waitUntil } from '../support/e2e-helpers';
+import { readStoredEvents, waitUntil } from '../support/e2e-helpers';
 import {
   addRelayChannel,
   createRelayToken,
@@ -30,6 +32,7 @@ const TO_CLAUDE = 'fb-to-claude'; // its only channel answers 429
 const ANSWER = 'fb-answer'; // an OpenAI channel that answers
 const CLAUDE = 'fb-claude'; // an Anthropic channel that answers
 const NO_CHANNEL = 'fb-no-channel'; // priced, but no channel serves it: skipped
+const ALL_FAIL = 'fb-all-fail'; // its only channel answers 500, and so does its fallback's
 const MODEL_RATIO = {
   [BROKEN]: 2,
   [LONG]: 3,
@@ -37,9 +40,16 @@ const MODEL_RATIO = {
   [ANSWER]: 0.5,
   [CLAUDE]: 0.25,
   [NO_CHANNEL]: 1,
+  [ALL_FAIL]: 1,
 };
 const COMPLETION_RATIO = { [ANSWER]: 2, [CLAUDE]: 4 };
-const FALLBACKS = { [BROKEN]: [NO_CHANNEL, ANSWER], [LONG]: [ANSWER], [TO_CLAUDE]: [CLAUDE] };
+// Not transitive: ALL_FAIL → BROKEN stops there, though BROKEN has fallbacks of its own.
+const FALLBACKS = {
+  [BROKEN]: [NO_CHANNEL, ANSWER],
+  [LONG]: [ANSWER],
+  [TO_CLAUDE]: [CLAUDE],
+  [ALL_FAIL]: [BROKEN],
+};
 const NEW_USER_QUOTA = 100_000_000;
 
 describe('model fallbacks', () => {
@@ -110,9 +120,11 @@ describe('model fallbacks', () => {
     await channel(1, 'sk-fb-to-claude', TO_CLAUDE);
     await channel(1, 'sk-fb-answer', ANSWER);
     await channel(14, 'sk-fb-claude', CLAUDE);
+    await channel(1, 'sk-fb-all-fail', ALL_FAIL);
     upstream.forKey('sk-fb-broken', { fail: 'server_error' });
     upstream.forKey('sk-fb-long', CONTEXT_LENGTH_EXCEEDED);
     upstream.forKey('sk-fb-to-claude', { fail: 'rate_limit' });
+    upstream.forKey('sk-fb-all-fail', { fail: 'server_error' });
   });
 
   afterAll(async () => {
@@ -231,5 +243,46 @@ describe('model fallbacks', () => {
     const receipt = await receiptOf(web.userId);
     expect(receipt).toMatchObject({ model: CLAUDE, requestedModel: TO_CLAUDE });
     expect(receipt.quota).toBe(priceAt(CLAUDE, receipt));
+  });
+
+  it('refuses a call whose fallbacks fail too, charges nothing, and names the last model tried', async () => {
+    const { web, key } = await newCaller();
+    const answerCalls = () => upstream.requests.filter((r) => r.key === 'sk-fb-answer').length;
+    const before = answerCalls();
+    const refused = await chat(key, ALL_FAIL);
+    expect(refused.status).toBe(500);
+    // BROKEN's own fallbacks are not followed.
+    expect(answerCalls()).toBe(before);
+    const failures = () =>
+      readStoredEvents(t.dataDir, { type: 'RequestFailed' })
+        .map((event) => event.data as { userId: number; model: string })
+        .filter((failure) => failure.userId === web.userId);
+    await waitUntil(() => failures().length > 0, 'the failure event', 10_000);
+    expect(failures().map((failure) => failure.model)).toEqual([BROKEN]);
+    expect(storedReceipts(t.dataDir, web.userId)).toEqual([]);
+    expect(await balance(web)).toBe(NEW_USER_QUOTA);
+  });
+
+  it('falls back for a call entering through /v1/messages', async () => {
+    const { web, key } = await newCaller();
+    const res = await fetch(`${t.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': `sk-${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: BROKEN,
+        max_tokens: 64,
+        messages: [{ role: 'user', content: 'hello' }],
+      }),
+    });
+    const body = (await res.json()) as { type: string; model: string };
+    expect(res.status).toBe(200);
+    expect(body).toMatchObject({ type: 'message', model: ANSWER });
+    const receipt = await receiptOf(web.userId);
+    expect(receipt).toMatchObject({
+      model: ANSWER,
+      requestedModel: BROKEN,
+      endpoint: '/v1/messages',
+    });
+    expect(receipt.quota).toBe(priceAt(ANSWER, receipt));
   });
 });
