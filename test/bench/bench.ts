@@ -29,6 +29,7 @@ import { sampleRss, sleep, startBenchGateway, startProcess, type Running } from 
 import { writeReport, type Row } from './bench-report';
 import { setUpAccount, type BenchAccount } from './bench-setup';
 import { CHAT_BODY, SLOW_BODY, USERNAME_WORDS } from './bench-shared';
+import { addRoutingChannels, compareRoutingStrategies } from './routing-strategies';
 
 const ROOT = join(__dirname, '../../..');
 const DIST = join(ROOT, 'dist');
@@ -52,6 +53,9 @@ const PLAN = {
   users: numberArg('users', QUICK ? 30_000 : 1_000_000),
   // Long enough for a few dozen samples of each console read (a p99 of 7 samples is their maximum).
   consoleSeconds: QUICK ? 5 : 40,
+  // Weighted and latency alternate this many times (S9), each run this long.
+  routingRounds: QUICK ? 2 : 3,
+  routingSeconds: QUICK ? 4 : 10,
 };
 /** S5 idle: longer than the idle timeouts of the gateway's worker pools (30 s and 60 s). */
 const QUIET_SECONDS = 70;
@@ -218,6 +222,9 @@ async function main(): Promise<void> {
     gateway = await startGateway(dataDir);
     await waitForRelay(gw2(gateway, account));
     await consoleReads(gw2(gateway, account), gateway);
+
+    log('S9 routing strategy: latency against weighted');
+    await routingStrategies(gw2(gateway, account), account, upstream.url);
   } finally {
     await stopAll();
     if (flag('strict')) notes.push('The gateway ran with BILLING_DURABILITY=strict.');
@@ -260,6 +267,29 @@ function startGateway(dataDir: string): Promise<Running> {
         }
       : {}),
   });
+}
+
+/** S9: adaptive routing must cost the relay nothing measurable (three channels in one tier). */
+async function routingStrategies(gw: Target, account: BenchAccount, upstreamUrl: string) {
+  await addRoutingChannels(account.admin, upstreamUrl);
+  const c = await compareRoutingStrategies(account.admin, gw, {
+    connections: PLAN.saturationConnections,
+    seconds: PLAN.routingSeconds,
+    rounds: PLAN.routingRounds,
+  });
+  const mean = (strategy: string) => {
+    const of = c.runs.filter((r) => r.strategy === strategy).map((r) => r.result.rps);
+    return of.reduce((a, b) => a + b, 0) / of.length;
+  };
+  row(
+    'S9',
+    'throughput, latency ÷ weighted',
+    c.throughputRatio,
+    '×',
+    `≥ 1 − noise (${f(c.noise)})`,
+    c.withinNoise,
+    `weighted ${f(mean('weighted'))} rps, latency ${f(mean('latency'))} rps; p99 latency ÷ weighted ${f(c.p99Ratio)}; ${c.runs.length} interleaved runs, noise = the weighted runs' spread`,
+  );
 }
 
 /** The token directory and routing table fill from the log asynchronously: wait for a 200. */
