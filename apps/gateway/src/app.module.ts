@@ -37,6 +37,7 @@ import { NoticesModule } from './notices/notices.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { type Observability, ObservabilityModule } from './observability/observability.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { RetentionModule } from './retention/retention.module';
 
 /** The gateway: infrastructure, then one module per feature (one import line each). */
 @Module({})
@@ -74,6 +75,7 @@ export class AppModule {
         StripeModule,
         TasksModule,
         NoticesModule,
+        RetentionModule,
         OpenApiModule,
         MetricsModule,
         BootstrapModule,

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { serializePosition } from '@tollgate/event-store';
 import { formatProgressBar, rebuildProjections } from '@tollgate/read-store';
 import { loadConfig } from './config/app-config';
@@ -8,6 +9,9 @@ import { setOptionOffline } from './options/set-option-offline';
 import { ALL_PROJECTIONS, serverProjections } from './projection-registry';
 import { BalanceBook } from './billing/balance-book';
 import { verifyLedger } from './history/verify-ledger';
+import { verifyArchive } from './history/verify-archive';
+import { compactOffline, parseDaysArgument } from './retention/compact-offline';
+import { ARCHIVE_FOLDER } from './retention/archive-segment';
 import { runImport } from './import/run-import';
 import { ImportRefused } from './import/source-database';
 import { registerServerMessages } from './server-messages';
@@ -84,6 +88,7 @@ async function optionSet(): Promise<void> {
  * book (replayed from the log, as a start-up does) against the sum of its events; every channel's
  * used quota against its usage. Takes the DATA_DIR lock, so with SQLite it runs while the gateway
  * is stopped (beside a running gateway, root's GET /api/ledger/verify checks the live book).
+ * `--archive` also checks the archive chain and its segments (docs/retention.md).
  * Exit code 1 on a mismatch.
  */
 async function ledgerVerify(): Promise<void> {
@@ -118,9 +123,45 @@ async function ledgerVerify(): Promise<void> {
       report.ok ? 'Ledger OK' : `Ledger MISMATCH: ${report.mismatches.length} difference(s)`,
     );
     if (!report.ok) process.exitCode = 1;
+    if (process.argv.includes('--archive')) await checkArchive(config, stores.eventStore);
   } finally {
     await stores.close();
   }
+}
+
+async function checkArchive(
+  config: ReturnType<typeof loadConfig>,
+  eventStore: Parameters<typeof verifyArchive>[0],
+): Promise<void> {
+  const report = await verifyArchive(eventStore, join(config.dataDir, ARCHIVE_FOLDER));
+  for (const f of report.failures)
+    console.log(
+      `ARCHIVE ${f.problem} at chain revision ${f.link} (${f.source}, ${f.segment}): ${f.detail}`,
+    );
+  console.log(
+    report.ok
+      ? `Archive OK: ${report.segments} segment(s)`
+      : `Archive BROKEN: ${report.failures.length} problem(s) in ${report.segments} segment(s)`,
+  );
+  if (!report.ok) process.exitCode = 1;
+}
+
+/**
+ * `cli.js usage:compact [--days N]`: one retention pass offline (docs/retention.md), the gateway
+ * stopped; prints each usage stream compacted.
+ */
+async function usageCompact(): Promise<void> {
+  const days = parseDaysArgument(process.argv.slice(3));
+  const result = await compactOffline(loadConfig(), days);
+  if (result.days === 0) console.log('ReceiptRetentionDays is 0 (keep all): nothing compacted.');
+  for (const s of result.compacted)
+    console.log(
+      `${s.source}: ${s.receipts} receipts, quota ${s.quota}${s.summarized ? ', summarized' : ''}${s.archived ? `, archived as ${s.segment}` : ''}, removed`,
+    );
+  if (result.days > 0)
+    console.log(
+      `Compacted ${result.compacted.length} usage stream(s) older than ${result.days} day(s).`,
+    );
 }
 
 /**
@@ -156,6 +197,7 @@ const commands: Record<string, () => Promise<void>> = {
   'check-engines': checkEngines,
   'option:set': optionSet,
   'ledger:verify': ledgerVerify,
+  'usage:compact': usageCompact,
 };
 
 registerServerMessages(); // the import reports and option checks speak in the features' texts

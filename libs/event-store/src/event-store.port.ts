@@ -121,7 +121,21 @@ export interface EventStore {
   /** Position of the last event in the store, or null when the store is empty. */
   headPosition(): Promise<Position | null>;
   subscribeToAll(options: SubscribeOptions, handlers: SubscriptionHandlers): Subscription;
+  /**
+   * Removes a stream (retention, docs/retention.md): afterwards it reads as missing and its
+   * revision is null; other streams are untouched; removing a missing stream does nothing. SQLite
+   * deletes its rows, so `$all` skips them; EventStoreDB soft-deletes it, and `$all` still returns
+   * its events until the server's next scavenge (`deletedStreamsLeaveAll`).
+   */
+  deleteStream(streamId: string): Promise<void>;
+  /** The ids of the existing streams whose id starts with `prefix`, in no set order. */
+  listStreams(options: ListStreamsOptions): Promise<string[]>;
   close(): Promise<void>;
+}
+
+export interface ListStreamsOptions {
+  /** E.g. 'usage-'. */
+  readonly prefix: string;
 }
 
 export class WrongExpectedRevisionError extends Error {

@@ -6,6 +6,7 @@ import {
   type EventData,
   type EventStore,
   type ExpectedRevision,
+  type ListStreamsOptions,
   type Position,
   type ReadAllOptions,
   type ReadStreamOptions,
@@ -82,6 +83,14 @@ export class MeteredEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeOptions, handlers: SubscriptionHandlers): Subscription {
     return this.inner.subscribeToAll(options, handlers);
+  }
+
+  deleteStream(streamId: string): Promise<void> {
+    return this.inner.deleteStream(streamId);
+  }
+
+  listStreams(options: ListStreamsOptions): Promise<string[]> {
+    return this.inner.listStreams(options);
   }
 
   close(): Promise<void> {

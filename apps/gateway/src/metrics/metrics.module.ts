@@ -14,13 +14,16 @@ import { MetricsController } from './metrics.controller';
 import { ModelLabels } from './model-label';
 import { registerProjectionMetrics } from './projection-metrics';
 import { RequestMetrics } from './request-metrics';
+import { registerRetentionMetrics } from './retention-metrics';
+import { RetentionModule } from '../retention/retention.module';
+import { RetentionService } from '../retention/retention.service';
 
 /**
  * Prometheus metrics at GET /metrics (docs/operations.md, "Metrics"): requests from the request
  * tracker, appends from the metered event store, channels and projections read when scraped.
  */
 @Module({
-  imports: [ChannelsModule],
+  imports: [ChannelsModule, RetentionModule],
   controllers: [MetricsController],
   providers: [{ provide: METRICS_REGISTRY, useFactory: createMetricsRegistry }],
 })
@@ -31,6 +34,7 @@ export class MetricsModule implements OnModuleInit {
     @Inject(PROJECTION_HOST) private readonly projections: ProjectionHost,
     private readonly routing: RoutingTable,
     private readonly eventStore: MeteredEventStore,
+    private readonly retention: RetentionService,
   ) {}
 
   onModuleInit(): void {
@@ -40,5 +44,6 @@ export class MetricsModule implements OnModuleInit {
     this.eventStore.observe(new EventMetrics(this.registry));
     registerChannelMetrics(this.registry, this.routing);
     registerProjectionMetrics(this.registry, this.projections.runner, this.eventStore);
+    registerRetentionMetrics(this.registry, this.retention);
   }
 }

@@ -263,6 +263,9 @@ export const OPTION_CATALOGUE: Readonly<Record<string, OptionDefinition>> = {
   DataExportEnabled: bool(true),
   DataExportInterval: int(5, 1),
   DataExportDefaultTime: { kind: 'string', defaultValue: 'hour', choices: ['hour', 'day', 'week'] },
+  // Days per-request receipts stay in the live store before they are folded into hourly sums and
+  // archived (docs/retention.md); 0 keeps every receipt.
+  ReceiptRetentionDays: int(0),
   // Monitoring
   ChannelDisableThreshold: float(5),
   QuotaRemindThreshold: int(1000),

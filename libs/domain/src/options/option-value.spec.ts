@@ -71,6 +71,18 @@ describe('normalizeOptionValue', () => {
       expectRejected('MinTopUp', '-3', 'option.below_minimum', { key: 'MinTopUp', min: 1 });
     });
 
+    it('ReceiptRetentionDays takes whole days from 0 (keep all)', () => {
+      expect(normalize('ReceiptRetentionDays', '0')).toBe('0');
+      expect(normalize('ReceiptRetentionDays', ' 30 ')).toBe('30');
+      expectRejected('ReceiptRetentionDays', '-1', 'option.below_minimum', {
+        key: 'ReceiptRetentionDays',
+        min: 0,
+      });
+      expectRejected('ReceiptRetentionDays', '1.5', 'option.invalid_int', {
+        key: 'ReceiptRetentionDays',
+      });
+    });
+
     it('accepts a negative value when the kind has no lower bound', () => {
       expect(normalize('Anything', '-4', { kind: 'int', defaultValue: '0' })).toBe('-4');
     });

@@ -17,6 +17,7 @@ import {
   type EventFilter,
   type EventStore,
   type ExpectedRevision,
+  type ListStreamsOptions,
   type Position,
   type ReadAllOptions,
   type ReadStreamOptions,
@@ -232,6 +233,46 @@ export class EsdbEventStore implements EventStore, EsdbSubscriptionSource {
       before = position;
     }
   }
+
+  /**
+   * A soft delete (the server records `$tb`, truncate-before, in the stream's metadata): reads of
+   * the stream find nothing, and the server's next scavenge frees its events, which `$all` returns
+   * until then. Retried like a read: deleting twice is deleting once.
+   */
+  async deleteStream(streamId: string): Promise<void> {
+    if (this.closed) throw new Error('Event store is closed');
+    await withRetry(this.retry, async () => {
+      try {
+        await this.client.deleteStream(streamId);
+      } catch (error) {
+        if (!(error instanceof StreamNotFoundError)) throw error;
+      }
+    });
+  }
+
+  /**
+   * `$all` filtered by the server on the stream-name prefix, a page at a time, then one read per
+   * distinct stream to leave out those deleted (their events stay in `$all` until a scavenge).
+   * Needs no system projection (`$streams` is only there with projections enabled).
+   */
+  async listStreams(options: ListStreamsOptions): Promise<string[]> {
+    const seen = new Set<string>();
+    let after: Position | undefined;
+    for (;;) {
+      const page = await this.readAfter(after, { streamPrefixes: [options.prefix] }, PAGE_SIZE);
+      for (const event of page) seen.add(event.streamId);
+      const last = page[page.length - 1];
+      if (page.length < PAGE_SIZE || !last) break;
+      after = last.position;
+    }
+    const live: string[] = [];
+    for (const streamId of seen)
+      if ((await this.streamRevision(streamId)) !== null) live.push(streamId);
+    return live;
+  }
+
+  /** True: a deleted stream's events stay in `$all` until the server scavenges them. */
+  readonly deletedStreamsLeaveAll = true;
 
   subscribeToAll(options: SubscribeOptions, handlers: SubscriptionHandlers): Subscription {
     if (this.closed) throw new Error('Event store is closed');

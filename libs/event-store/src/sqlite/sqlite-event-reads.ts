@@ -59,6 +59,19 @@ export class SqliteEventReads {
     return row ? Number(row.revision) : null;
   }
 
+  /** Ids of the streams that exist (a deleted stream has no row) starting with `prefix`. */
+  streamIds(prefix: string): string[] {
+    if (prefix === '')
+      return this.db.prepare('SELECT stream_id FROM streams').pluck().all() as string[];
+    // A range on the primary key: every id that starts with the prefix sorts inside it.
+    const last = prefix.charCodeAt(prefix.length - 1);
+    const end = prefix.slice(0, -1) + String.fromCharCode(last + 1);
+    return this.db
+      .prepare('SELECT stream_id FROM streams WHERE stream_id >= ? AND stream_id < ?')
+      .pluck()
+      .all(prefix, end) as string[];
+  }
+
   /** The global position of the last committed event, null on an empty store. */
   head(): bigint | null {
     return this.selectHead.get()?.head ?? null;

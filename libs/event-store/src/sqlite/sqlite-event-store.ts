@@ -5,6 +5,7 @@ import {
   type EventData,
   type EventStore,
   type ExpectedRevision,
+  type ListStreamsOptions,
   type Position,
   type ReadAllOptions,
   type ReadStreamOptions,
@@ -66,6 +67,7 @@ export interface SqliteEventStoreStats {
 
 interface InFlight {
   readonly batch: PendingAppend[];
+  readonly deletes: PendingDelete[];
   /** Head of $all when the batch was sent: subscriptions read no further until it is reported. */
   readonly headBefore: bigint;
   readonly recordedAt: number;
@@ -73,6 +75,12 @@ interface InFlight {
 
 interface PendingAppend extends WriteAppend {
   readonly resolve: (result: AppendResult) => void;
+  readonly reject: (error: Error) => void;
+}
+
+interface PendingDelete {
+  readonly streamId: string;
+  readonly resolve: () => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -91,6 +99,7 @@ const FOREIGN_PAGE = 1000;
  */
 export class SqliteEventStore implements EventStore {
   private pending: PendingAppend[] = [];
+  private pendingDeletes: PendingDelete[] = [];
   private flushScheduled = false;
   /** The batch the writer is committing, and the head of $all when it was sent. */
   private inFlight: InFlight | undefined;
@@ -181,6 +190,20 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
+  /** Deleted by the writer thread, with the next group commit; the space is reclaimed after it. */
+  deleteStream(streamId: string): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('Event store is closed'));
+    if (this.broken) return Promise.reject(this.broken);
+    return new Promise<void>((resolve, reject) => {
+      this.pendingDeletes.push({ streamId, resolve, reject });
+      this.scheduleFlush();
+    });
+  }
+
+  async listStreams(options: ListStreamsOptions): Promise<string[]> {
+    return this.reads.streamIds(options.prefix);
+  }
+
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     return this.reads.stream(streamId, options);
   }
@@ -243,7 +266,7 @@ export class SqliteEventStore implements EventStore {
   private async shutDown(): Promise<void> {
     clearInterval(this.foreignWatch);
     this.flush();
-    while (this.inFlight || this.pending.length > 0) {
+    while (this.inFlight || this.hasPending()) {
       await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     }
     for (const subscription of [...this.subscriptions]) await subscription.stop();
@@ -256,6 +279,10 @@ export class SqliteEventStore implements EventStore {
     return this.inFlight?.headBefore ?? this.reads.head() ?? 0n;
   }
 
+  private hasPending(): boolean {
+    return this.pending.length > 0 || this.pendingDeletes.length > 0;
+  }
+
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
@@ -265,36 +292,41 @@ export class SqliteEventStore implements EventStore {
   private flush(): void {
     this.flushScheduled = false;
     // One transaction in flight at most: what collects meanwhile goes as the next one.
-    if (this.inFlight || this.pending.length === 0) return;
+    if (this.inFlight || !this.hasPending()) return;
     const batch = this.pending;
+    const deletes = this.pendingDeletes;
     this.pending = [];
+    this.pendingDeletes = [];
     const flight: InFlight = {
       batch,
+      deletes,
       headBefore: this.reads.head() ?? 0n,
       recordedAt: Date.now(),
     };
     this.inFlight = flight;
     const appends = batch.map(({ streamId, events, expected }) => ({ streamId, events, expected }));
-    this.writer.write({ recordedAt: flight.recordedAt, appends }, (reply) =>
+    const deleted = deletes.map((d) => d.streamId);
+    this.writer.write({ recordedAt: flight.recordedAt, appends, deletes: deleted }, (reply) =>
       this.settle(flight, reply),
     );
   }
 
-  private settle({ batch, recordedAt }: InFlight, reply: WriteReply): void {
+  private settle({ batch, deletes, recordedAt }: InFlight, reply: WriteReply): void {
     this.inFlight = undefined;
     if ('dead' in reply) {
       const error = new Error(
         `${reply.dead.message}; this append may or may not have been committed`,
         { cause: reply.dead },
       );
-      for (const item of batch) item.reject(error);
+      for (const item of [...batch, ...deletes]) item.reject(error);
     } else if ('error' in reply) {
       const failure = rebuildError(reply.error);
-      for (const item of batch) item.reject(failure);
+      for (const item of [...batch, ...deletes]) item.reject(failure);
     } else {
       this.committed(batch, reply.outcomes, new Date(recordedAt));
+      for (const item of deletes) item.resolve();
     }
-    if (this.pending.length > 0) this.scheduleFlush();
+    if (this.hasPending()) this.scheduleFlush();
     else for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
@@ -366,8 +398,9 @@ export class SqliteEventStore implements EventStore {
     this.broken = new Error(`${error.message}; the event store accepts no more appends`, {
       cause: error,
     });
-    const pending = this.pending;
+    const pending = [...this.pending, ...this.pendingDeletes];
     this.pending = [];
+    this.pendingDeletes = [];
     for (const item of pending) item.reject(this.broken);
     if (!this.inFlight) for (const wake of this.idleWaiters.splice(0)) wake();
     this.onWriterLost?.(this.broken);

@@ -34,10 +34,17 @@ CREATE TABLE IF NOT EXISTS payload_dictionaries (
 `;
 
 export function prepareDatabase(db: BetterSqlite3.Database, synchronous: SqliteSynchronous): void {
+  // A new file reclaims the space of removed streams (retention) as it goes; the mode can only be
+  // chosen before the first table, so an existing file keeps its own (docs/retention.md).
+  if (isEmptyDatabase(db)) db.pragma('auto_vacuum = INCREMENTAL');
   // ':memory:' ignores WAL (stays 'memory'); that is fine, nothing else can open it anyway.
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   // Another process (a CLI rebuild, a second gateway) may hold the write lock for a moment.
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
+}
+
+function isEmptyDatabase(db: BetterSqlite3.Database): boolean {
+  return db.prepare('SELECT count(*) AS n FROM sqlite_master').pluck().get() === 0;
 }

@@ -25,6 +25,8 @@ export interface WriteBatch {
   /** Set on the main thread, so every event of a batch carries the time it was flushed. */
   readonly recordedAt: number;
   readonly appends: readonly WriteAppend[];
+  /** Streams whose rows go, after the appends, in the same transaction (retention). */
+  readonly deletes?: readonly string[];
 }
 
 /** What crosses the thread boundary instead of an Error (errors do not keep class or fields). */
@@ -40,7 +42,7 @@ export type WriteOutcome =
   | { readonly ok: false; readonly duplicate: ErrorDescription };
 
 export type WriteReply =
-  | { readonly outcomes: readonly WriteOutcome[] }
+  | { readonly outcomes: readonly WriteOutcome[]; readonly deletedEvents?: number }
   /** The transaction failed as a whole (I/O, disk full, lock timeout): nothing was written. */
   | { readonly error: ErrorDescription }
   /** The writer died with this batch in flight: it may or may not have been committed. */
@@ -67,6 +69,10 @@ const WRITER_SOURCE = `(function makeWriter(db, codec) {
   const insertEvent = db
     .prepare('INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
     .safeIntegers(true);
+  const deleteEvents = db.prepare('DELETE FROM events WHERE stream_id = ?');
+  const deleteStream = db.prepare('DELETE FROM streams WHERE stream_id = ?');
+  // INCREMENTAL (2) on files created since retention: freed pages go back to the file system.
+  const reclaims = db.pragma('auto_vacuum', { simple: true }) === 2;
   const upsertStream = db.prepare('INSERT INTO streams (stream_id, revision) VALUES (?, ?) ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision');
   // Files from before ids were stored as bytes may hold UUIDs as text, which the unique index
   // cannot match with their bytes: there the writer also looks for the text form. Text sorts
@@ -119,9 +125,10 @@ const WRITER_SOURCE = `(function makeWriter(db, codec) {
   });
   const NOTHING_NEW = () => {};
   let forgetNewDictionaries = NOTHING_NEW;
+  let deletedEvents = 0;
   const flush = db.transaction((batch) => {
     forgetNewDictionaries = dictionaries.prepare(batch);
-    return batch.appends.map((item) => {
+    const outcomes = batch.appends.map((item) => {
       try {
         return appendOne(item, batch.recordedAt);
       } catch (error) {
@@ -130,11 +137,26 @@ const WRITER_SOURCE = `(function makeWriter(db, codec) {
         throw error;
       }
     });
+    deletedEvents = 0;
+    for (const streamId of batch.deletes || []) {
+      deletedEvents += deleteEvents.run(streamId).changes;
+      deleteStream.run(streamId);
+    }
+    return outcomes;
   });
   return (batch) => {
     forgetNewDictionaries = NOTHING_NEW;
     try {
-      return { outcomes: flush.immediate(batch) };
+      const outcomes = flush.immediate(batch);
+      // After the commit, in a transaction of its own: a failure here loses no delete.
+      if (deletedEvents > 0 && reclaims) {
+        try {
+          db.exec('PRAGMA incremental_vacuum');
+        } catch (error) {
+          // Space only: the free pages are reused by later appends, the next delete retries.
+        }
+      }
+      return { outcomes, deletedEvents };
     } catch (error) {
       // Rolled back with the batch: later rows must not refer to them.
       forgetNewDictionaries();

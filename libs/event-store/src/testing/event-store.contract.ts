@@ -27,6 +27,13 @@ function hasUniqueEventIds(store: EventStore): boolean {
   return (store as Partial<{ readonly uniqueEventIds: boolean }>).uniqueEventIds === true;
 }
 
+/** EventStoreDB's soft delete: a deleted stream's events stay in `$all` until a scavenge. */
+function deletedStreamsLeaveAll(store: EventStore): boolean {
+  return (
+    (store as Partial<{ readonly deletedStreamsLeaveAll: boolean }>).deletedStreamsLeaveAll === true
+  );
+}
+
 /**
  * The EventStore contract, shared by every adapter. Each test uses its own stream category, so the
  * suite also runs against a shared server that holds other data, and filters by that category.
@@ -355,6 +362,46 @@ export function eventStoreContract(
         expect(await types({ fromRevision: 'end', maxCount: 2 })).toEqual(['E4', 'E3']);
         expect(await types({ fromRevision: 2 })).toEqual(['E2', 'E1', 'E0']);
         expect(await types({ fromRevision: 3, maxCount: 2 })).toEqual(['E3', 'E2']);
+      },
+      timeout,
+    );
+  });
+
+  describe('deleteStream and listStreams', () => {
+    it(
+      'removes one stream: it reads as missing, $all skips it, other streams are untouched',
+      async () => {
+        await store.append(stream('gone'), [event('G0'), event('G1')], 'no_stream');
+        await store.append(stream('kept'), [event('K0')], 'no_stream');
+        await store.deleteStream(stream('gone'));
+        expect(await store.readStream(stream('gone'))).toEqual([]);
+        expect(await store.readStream(stream('gone'), { direction: 'backwards' })).toEqual([]);
+        expect(await store.streamRevision(stream('gone'))).toBeNull();
+        expect((await store.readStream(stream('kept'))).map((e) => e.type)).toEqual(['K0']);
+        const all = await store.readAll({ filter: mine() });
+        // EventStoreDB's soft delete leaves the events in $all until its next scavenge.
+        const skipsAll = !deletedStreamsLeaveAll(store);
+        if (skipsAll) expect(all.map((e) => e.type)).toEqual(['K0']);
+        else expect(all.map((e) => e.type)).toEqual(['G0', 'G1', 'K0']);
+        // Deleting a missing stream (or the same one again) does nothing.
+        await store.deleteStream(stream('gone'));
+        await store.deleteStream(stream('never'));
+        expect(await store.streamRevision(stream('kept'))).toBe(0);
+      },
+      timeout,
+    );
+
+    it(
+      'lists the existing streams of a prefix, not the deleted ones',
+      async () => {
+        await store.append(stream('u-1'), [event('A')], 'no_stream');
+        await store.append(stream('u-2'), [event('A')], 'no_stream');
+        await store.append(stream('u-3'), [event('A')], 'no_stream');
+        await store.append(stream('v-1'), [event('A')], 'no_stream');
+        await store.deleteStream(stream('u-2'));
+        const listed = await store.listStreams({ prefix: stream('u-') });
+        expect([...listed].sort()).toEqual([stream('u-1'), stream('u-3')]);
+        expect(await store.listStreams({ prefix: stream('w-') })).toEqual([]);
       },
       timeout,
     );

@@ -104,6 +104,8 @@ export class FakeEsdbClient {
   /** Event id → where it was written, oldest first; bounded like the server's commit cache. */
   private readonly recentIds = new Map<string, { streamId: string; revision: bigint }>();
   private arrivals: Array<() => void> = [];
+  /** Soft-deleted streams: their `$tb` (reads start there; `$all` keeps the events, no scavenge). */
+  private readonly truncatedBefore = new Map<string, bigint>();
   /** Appends the fake answered, in the order it processed them. */
   readonly appendLog: Array<{ streamId: string; expected: string }> = [];
   readonly stats: FakeEsdbStats = {
@@ -302,7 +304,8 @@ export class FakeEsdbClient {
     } = {},
   ): Readable {
     this.stats.readStreamCalls += 1;
-    const records = this.log.filter((r) => r.streamId === streamName);
+    const truncated = this.truncatedBefore.get(streamName) ?? 0n;
+    const records = this.log.filter((r) => r.streamId === streamName && r.revision >= truncated);
     const backwards = options.direction === 'backwards';
     const from = options.fromRevision ?? (backwards ? 'end' : 'start');
     const max = Number(options.maxCount ?? Number.MAX_SAFE_INTEGER);
@@ -385,6 +388,14 @@ export class FakeEsdbClient {
       this.subscriptions.add(subscription);
     });
     return subscription;
+  }
+
+  /** A soft delete, as the server does it: revisions go on if the stream is written again. */
+  async deleteStream(streamName: string): Promise<{ position: Position }> {
+    const revision = this.currentRevision(streamName);
+    if (revision === undefined) throw new StreamNotFoundError(undefined, streamName);
+    this.truncatedBefore.set(streamName, revision + 1n);
+    return { position: { commit: this.nextPosition, prepare: this.nextPosition } };
   }
 
   async dispose(): Promise<void> {

@@ -67,6 +67,15 @@ export class RecentIdsEventStore implements EventStore {
     throw new Error('RecentIdsEventStore reads streams only');
   }
 
+  deleteStream(streamId: string): Promise<void> {
+    this.streams.delete(streamId);
+    return Promise.resolve();
+  }
+
+  listStreams(options: { prefix: string }): Promise<string[]> {
+    return Promise.resolve([...this.streams.keys()].filter((id) => id.startsWith(options.prefix)));
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }

@@ -148,6 +148,7 @@ export const optionsEn: typeof optionsZhCN = {
       StreamCacheQueueLength: 'Stream events held back for the check',
       LogConsumeEnabled: 'Record quota consumption logs',
       ErrorLogEnabled: 'Record failed calls in the log',
+      ReceiptRetentionDays: 'Keep per-request receipts (days, 0 keeps all)',
       DataExportEnabled: 'Enable the data dashboard (experimental)',
       DataExportInterval: 'Dashboard update interval (minutes)',
       DataExportDefaultTime: 'Dashboard default granularity',
@@ -257,6 +258,8 @@ export const optionsEn: typeof optionsZhCN = {
       ChannelDisableThreshold:
         'Channels whose test takes longer are disabled (with automatic disabling on)',
       QuotaRemindThreshold: 'Users below this quota get a reminder mail',
+      ReceiptRetentionDays:
+        'Older receipts are folded into hourly sums and archived under DATA_DIR/archive; balances and statistics stay the same',
       AutomaticDisableKeywords:
         'One per line: an upstream error containing one disables the channel',
       Chats: '{key} in a link becomes the token, {address} the server address',

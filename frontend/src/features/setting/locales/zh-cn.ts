@@ -143,6 +143,7 @@ export const optionsZhCN = {
       StreamCacheQueueLength: '流模式下缓存队列长度',
       LogConsumeEnabled: '启用额度消费日志记录',
       ErrorLogEnabled: '启用错误日志记录',
+      ReceiptRetentionDays: '逐条请求记录保留天数（0 为永久保留）',
       DataExportEnabled: '启用数据看板（实验性）',
       DataExportInterval: '数据看板更新间隔（分钟）',
       DataExportDefaultTime: '数据看板默认时间粒度',
@@ -248,6 +249,8 @@ export const optionsZhCN = {
       StreamCacheQueueLength: '默认 0 不缓存，设置越大检测越准确，但是回复会有卡顿感',
       ChannelDisableThreshold: '渠道测试超过此时间将被自动禁用（需开启自动禁用）',
       QuotaRemindThreshold: '低于此额度时将发送邮件提醒用户',
+      ReceiptRetentionDays:
+        '超过此天数的逐条请求记录会汇总为每小时合计并归档到 DATA_DIR/archive，余额与统计不变',
       AutomaticDisableKeywords: '一行一个，上游错误包含其中之一时禁用渠道',
       Chats: '链接中的 {key} 会替换为令牌，{address} 会替换为服务器地址',
       ModelRatio: '为一个 JSON 文本，键为模型名称，值为倍率',

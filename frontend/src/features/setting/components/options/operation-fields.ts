@@ -36,6 +36,7 @@ export const SENSITIVE_FIELDS: readonly FieldSpec[] = [
 export const LOG_FIELDS: readonly FieldSpec[] = [
   { key: 'LogConsumeEnabled', kind: 'switch' },
   { key: 'ErrorLogEnabled', kind: 'switch' },
+  { key: 'ReceiptRetentionDays', kind: 'number', min: 0, integer: true },
 ];
 
 export const DASHBOARD_FIELDS: readonly FieldSpec[] = [
