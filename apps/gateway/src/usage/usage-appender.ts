@@ -94,7 +94,13 @@ export class UsageAppender {
     }
   }
 
-  append(receipt: RequestRelayed['data'], meta: UsageMeta, now = new Date()): Promise<Position> {
+  /**
+   * The receipts' time: their usage stream's hour and `occurredAt`. Replaced only by tests that
+   * simulate days of traffic (retention).
+   */
+  clock: () => Date = () => new Date();
+
+  append(receipt: RequestRelayed['data'], meta: UsageMeta, now = this.clock()): Promise<Position> {
     const id = usageEventId(receipt.requestId);
     return this.enqueue(id, 'RequestRelayed', receipt, meta, now);
   }
@@ -103,7 +109,7 @@ export class UsageAppender {
   appendFailure(
     failure: RequestFailed['data'],
     meta: UsageMeta,
-    now = new Date(),
+    now = this.clock(),
   ): Promise<Position> {
     const id = failureEventId(failure.requestId);
     return this.enqueue(id, 'RequestFailed', failure, meta, now);
