@@ -29,11 +29,7 @@ import {
   type TokenEffects,
   tokenLeft,
 } from './balance-accounts';
-import type {
-  LimitReason,
-  Reservation,
-  ReserveResult,
-} from './balance-terms';
+import type { LimitReason, Reservation, ReserveResult } from './balance-terms';
 import { BookLeases, LEASE_KINDS } from './book-leases';
 import type { HeldLease, LeaseKind, SilentLease } from './lease-ledger';
 import { PeriodWindows } from './period-windows';

@@ -126,7 +126,9 @@ async function applySummary(
 ): Promise<void> {
   if (!(await summaryMarkers.counts(summary, session))) return;
   const channels = session.collection<ChannelDocument>(CHANNELS);
-  for (const [channelId, sum] of sumRows(summary.rows, (r) => (r.channelId > 0 ? r.channelId : null)))
+  for (const [channelId, sum] of sumRows(summary.rows, (r) =>
+    r.channelId > 0 ? r.channelId : null,
+  ))
     await channels.updateMany(
       { _id: String(channelId), source_position: { $lt: position } },
       { $inc: { used_quota: sum.quota }, $set: { source_position: position } },

@@ -129,7 +129,12 @@ describe('LedgerFold (what the events say every balance is)', () => {
     const setup = () => {
       const fold = new LedgerFold();
       fold.apply('QuotaGranted', { userId: 7, amount: 1000, reason: 'topup' });
-      fold.apply('TokenCreated', { tokenId: 3, userId: 7, remainQuota: 500, unlimitedQuota: false });
+      fold.apply('TokenCreated', {
+        tokenId: 3,
+        userId: 7,
+        remainQuota: 500,
+        unlimitedQuota: false,
+      });
       return fold;
     };
     // Keyed by id (a Map's order is the order ids were first seen).

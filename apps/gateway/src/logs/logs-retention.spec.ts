@@ -10,7 +10,6 @@ import {
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
 import { ALL_PROJECTIONS } from '../projection-registry';
 import { ALL_TOTALS, LOG_TOTALS, userTotalsId, type LogTotalsDocument } from './log.document';
-import type { LogQueryParams } from './logs.dto';
 import { ListLogsHandler, ListLogsQuery } from './queries/log-queries.handler';
 
 const meta = (iso: string) => ({
@@ -64,8 +63,7 @@ describe('logs projection: archived hours (retention)', () => {
   });
   afterEach(() => closeProjectionHost(fx));
 
-  const list = () =>
-    new ListLogsHandler(fx.read).execute(new ListLogsQuery({ kind: 'all' }, {} as LogQueryParams));
+  const list = () => new ListLogsHandler(fx.read).execute(new ListLogsQuery({ kind: 'all' }, {}));
   const totals = async () => {
     const docs = fx.read.collection<LogTotalsDocument>(LOG_TOTALS);
     return [(await docs.get(ALL_TOTALS))?.quota, (await docs.get(userTotalsId(7)))?.quota];
@@ -76,7 +74,12 @@ describe('logs projection: archived hours (retention)', () => {
     await appendEvents(fx.events, 'user-7', [registered], early);
     const topUp = { type: 'QuotaGranted', data: { userId: 7, amount: 1000, reason: 'topup' } };
     await appendEvents(fx.events, 'billing-7', [topUp], meta('2026-01-15T08:05:00.000Z'));
-    await appendEvents(fx.events, SOURCE, [relayed(100), relayed(50)], meta('2026-01-15T08:10:00Z'));
+    await appendEvents(
+      fx.events,
+      SOURCE,
+      [relayed(100), relayed(50)],
+      meta('2026-01-15T08:10:00Z'),
+    );
     await appendEvents(fx.events, 'task-a', [taskCharge], meta('2026-01-15T08:20:00.000Z'));
     const last = await appendEvents(
       fx.events,
@@ -94,7 +97,12 @@ describe('logs projection: archived hours (retention)', () => {
     expect(before.total).toBe(5);
     expect(await totals()).toEqual([457, 457]);
 
-    const last = await appendEvents(fx.events, ARCHIVE_CHAIN_STREAM, [archived], meta('2026-01-25T00:00:00Z'));
+    const last = await appendEvents(
+      fx.events,
+      ARCHIVE_CHAIN_STREAM,
+      [archived],
+      meta('2026-01-25T00:00:00Z'),
+    );
     await fx.host.waitFor(last.position, 5000);
     const after = await list();
     expect(after.retained_from).toBe(HOUR_START / 1000 + 3600);

@@ -159,11 +159,13 @@ async function applySummary(summary: UsageSummarized['data'], session: ReadStore
       quota: row.quota,
       token_used: row.promptTokens + row.completionTokens,
     };
-    await session.collection(QUOTA_DATA).update(
-      `${userId}:${hour}:${model}`,
-      { $setOnInsert: { user_id: userId, username, model_name: model, created_at: hour }, $inc },
-      { upsert: true },
-    );
+    await session
+      .collection(QUOTA_DATA)
+      .update(
+        `${userId}:${hour}:${model}`,
+        { $setOnInsert: { user_id: userId, username, model_name: model, created_at: hour }, $inc },
+        { upsert: true },
+      );
     await session
       .collection(QUOTA_DATA_TOTAL)
       .update(

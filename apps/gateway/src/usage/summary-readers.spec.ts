@@ -127,7 +127,7 @@ function channelCreated(channelId: number) {
 async function counted(read: ReadStore) {
   const all = (name: string, fields: string[]) =>
     read
-      .collection<Record<string, unknown>>(name)
+      .collection<{ _id: string } & Record<string, unknown>>(name)
       .find({}, { sort: { _id: 1 } })
       .then((docs) => docs.map((d) => [d['_id'], ...fields.map((f) => d[f])]));
   const at = new BalanceAt(read);

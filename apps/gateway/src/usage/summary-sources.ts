@@ -1,8 +1,4 @@
-import {
-  usageStreamHourStart,
-  type UsageSummarized,
-  type UsageSummaryRow,
-} from '@tollgate/domain';
+import { usageStreamHourStart, type UsageSummarized, type UsageSummaryRow } from '@tollgate/domain';
 
 /**
  * The summaries that stand in for removed usage streams (docs/ledger.md "Retention"). Readers that

@@ -1,11 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import {
-  DEFAULT_PAGE_SIZE,
-  type LogPageDto,
-  type LogStatDto,
-  LogType,
-} from '@tollgate/contracts';
+import { DEFAULT_PAGE_SIZE, type LogPageDto, type LogStatDto, LogType } from '@tollgate/contracts';
 import type { Filter, ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import type { LogQueryParams } from '../logs.dto';
