@@ -1,3 +1,5 @@
+import type { PageOf } from './envelope';
+
 /** The log: top-ups, consumption, admin, system and error rows (new-api's later numbering). */
 export const LogType = {
   Unknown: 0,
@@ -100,7 +102,14 @@ export interface LogQuery {
   /** The group the calls were billed in. */
   group?: string;
 }
-/** → data: PageOf<LogDto> (1-based p). */
+/** → data: LogPageDto (1-based p). */
+export interface LogPageDto extends PageOf<LogDto> {
+  /**
+   * Tollgate's addition (retention): unix seconds before which the relayed calls' rows were
+   * archived with their receipts; absent when nothing was archived.
+   */
+  retained_from?: number;
+}
 
 /**
  * GET /api/log/self/search?keyword= → data: LogDto[] (the user's latest rows whose token or model

@@ -14,9 +14,11 @@ import {
   type RequestRelayed,
   type TaskRefunded,
   type TokenEvent,
+  type UsageSummarized,
 } from '@tollgate/domain';
 import { eventTimeMs } from '@tollgate/event-store';
 import type { HotCache } from '../infrastructure/hot-caches/hot-cache';
+import { SummarySources, USAGE_SUMMARY_EVENT_TYPES } from '../usage/summary-sources';
 import {
   type Account,
   applyBillingEvent,
@@ -27,16 +29,10 @@ import {
   type TokenEffects,
   tokenLeft,
 } from './balance-accounts';
-import type {
-  BudgetRefusal,
-  LimitReason,
-  QuotaRefusal,
-  Reservation,
-  ReserveResult,
-} from './balance-terms';
+import type { LimitReason, Reservation, ReserveResult } from './balance-terms';
 import { BookLeases, LEASE_KINDS } from './book-leases';
 import type { HeldLease, LeaseKind, SilentLease } from './lease-ledger';
-import { type Budgeted, PeriodWindows } from './period-windows';
+import { PeriodWindows } from './period-windows';
 import { defaultTimeZone } from './time-zone';
 
 /**
@@ -60,6 +56,7 @@ export class BalanceBook implements HotCache {
     ...BILLING_EVENT_TYPES,
     ...TOKEN_EVENT_TYPES,
     ...USAGE_EVENT_TYPES,
+    ...USAGE_SUMMARY_EVENT_TYPES,
     ...TASK_REFUND_EVENT_TYPES,
     ...LEASE_EVENT_TYPES,
   ];
@@ -69,6 +66,8 @@ export class BalanceBook implements HotCache {
   private readonly open = new Map<string, Reservation>();
   /** Settled here, receipt not yet seen: requestId → quota charged. */
   private readonly settledLocally = new Map<string, number>();
+  /** The usage streams whose receipts were counted (a summary of one of them is not). */
+  private readonly summarySources = new SummarySources();
   /** The budgets' current day, week and month. */
   private readonly periods = new PeriodWindows(Date.now(), defaultTimeZone());
   /**
@@ -120,20 +119,27 @@ export class BalanceBook implements HotCache {
           this.account((event.data as { userId: number }).userId);
           break;
         case 'RequestRelayed':
+          this.summarySources.receipt(event.streamId);
           this.applyReceipt((event as unknown as RequestRelayed).data, eventTimeMs(event));
           break;
-        case 'TaskRefunded':
-          this.applyRefund((event as unknown as TaskRefunded).data, eventTimeMs(event));
+        case 'UsageSummarized': {
+          // Its rows at the hour's start, when none of its source's receipts were counted here.
+          const summary = (event as unknown as UsageSummarized).data;
+          for (const row of this.summarySources.rows(summary))
+            this.charge(row.userId, row.tokenId, row.quota, summary.hourStart);
           break;
-        case 'BalanceLeased':
-        case 'BalanceLeaseRenewed':
-        case 'BalanceLeaseReturned':
-        case 'BalanceLeaseExpired': {
-          this.leases?.apply({ type: event.type, data: event.data } as LeaseEvent);
+        }
+        case 'TaskRefunded': {
+          // A failed task's charge given back, the token's even past its cap (new-api's
+          // `remain_quota += quota`).
+          const refund = (event as unknown as TaskRefunded).data;
+          this.charge(refund.userId, refund.tokenId, -refund.quota, eventTimeMs(event));
           break;
         }
         default:
-          if ((BILLING_EVENT_TYPES as readonly string[]).includes(event.type)) {
+          if ((LEASE_EVENT_TYPES as readonly string[]).includes(event.type))
+            this.leases?.apply({ type: event.type, data: event.data } as LeaseEvent);
+          else if ((BILLING_EVENT_TYPES as readonly string[]).includes(event.type)) {
             const billing = { type: event.type, data: event.data } as BillingEvent;
             // A new budget ends the leases on the old one (as the billing stream's state does).
             if (billing.type === 'BudgetSet')
@@ -172,29 +178,29 @@ export class BalanceBook implements HotCache {
     let amount = Math.ceil(wanted);
     const least = Math.min(amount, Math.ceil(floor));
     let limitedBy: LimitReason | undefined;
+    const at = this.now();
     // Each limit in turn: below the floor refuses, below the amount lowers it.
     let free = this.spendable(userId, account);
-    if (free < least) return this.refusal('user_quota', account, free, least);
+    if (free < least) return this.periods.refusal('user_quota', account, free, least, at);
     if (free < amount) {
       amount = free;
       limitedBy = 'user_quota';
     }
     if (token && !token.unlimited) {
       free = this.tokenSpendable(tokenId, token);
-      if (free < least) return this.refusal('token_quota', token, free, least);
+      if (free < least) return this.periods.refusal('token_quota', token, free, least, at);
       if (free < amount) {
         amount = free;
         limitedBy = 'token_quota';
       }
     }
     // Budgets: spent in the current period + open reservations + this one within the limit.
-    const at = this.now();
     if (token && token.budgetQuota > 0) {
       free = this.periods.budgetLeft(token, at);
       // Scale-out: and no more than this process's lease on the budget of this window.
       if (this.leases)
         free = Math.min(free, this.leases.spendable('token-budget', tokenId, token.reserved));
-      if (free < least) return this.refusal('token_budget', token, free, least);
+      if (free < least) return this.periods.refusal('token_budget', token, free, least, at);
       if (free < amount) {
         amount = free;
         limitedBy = 'token_budget';
@@ -204,7 +210,7 @@ export class BalanceBook implements HotCache {
       free = this.periods.budgetLeft(account, at);
       if (this.leases)
         free = Math.min(free, this.leases.spendable('user-budget', userId, account.reserved));
-      if (free < least) return this.refusal('user_budget', account, free, least);
+      if (free < least) return this.periods.refusal('user_budget', account, free, least, at);
       if (free < amount) {
         amount = free;
         limitedBy = 'user_budget';
@@ -250,25 +256,6 @@ export class BalanceBook implements HotCache {
    */
   onFreed(listener: (userId: number) => void): void {
     this.freedListener = listener;
-  }
-
-  /**
-   * The refusal when `subject` has only `free` of the `least` a request needs: waitable when its
-   * open reservations could make that fit once they settle.
-   */
-  private refusal(
-    reason: LimitReason,
-    subject: Budgeted,
-    free: number,
-    least: number,
-  ): Extract<ReserveResult, { ok: false }> {
-    const refusal: QuotaRefusal | BudgetRefusal =
-      reason === 'user_quota' || reason === 'token_quota'
-        ? { ok: false, reason }
-        : this.periods.budgetRefusal(subject, reason, this.now());
-    return subject.reserved > 0 && free + subject.reserved >= least
-      ? { ...refusal, waitable: true }
-      : refusal;
   }
 
   private freed(userId: number): void {
@@ -430,11 +417,6 @@ export class BalanceBook implements HotCache {
     this.charge(receipt.userId, receipt.tokenId, receipt.quota, at);
     // Spent by this process when it overtook this process's own settle.
     this.leases?.charge(receipt, receipt.quota, open !== undefined);
-  }
-
-  /** A failed task's charge given back, the token's even past its cap (new-api's `remain_quota += quota`). */
-  private applyRefund(refund: TaskRefunded['data'], at: number): void {
-    this.charge(refund.userId, refund.tokenId, -refund.quota, at);
   }
 
   private account(userId: number): Account {

@@ -3,7 +3,7 @@
  * spent in each of them.
  */
 import { type BudgetPeriod, periodEndMs, periodStartMs } from '@tollgate/domain';
-import type { BudgetRefusal } from './balance-terms';
+import type { BudgetRefusal, LimitReason, QuotaRefusal, ReserveResult } from './balance-terms';
 
 const PERIODS: readonly BudgetPeriod[] = ['day', 'week', 'month'];
 const PERIOD_INDEX: Readonly<Record<BudgetPeriod, number>> = { day: 0, week: 1, month: 2 };
@@ -100,6 +100,26 @@ export class PeriodWindows {
       period: subject.budgetPeriod,
       resetAt: window.end,
     };
+  }
+
+  /**
+   * The refusal when `subject` has only `free` of the `least` a request needs (at `at`): waitable
+   * when its open reservations could make that fit once they settle.
+   */
+  refusal(
+    reason: LimitReason,
+    subject: Budgeted,
+    free: number,
+    least: number,
+    at: number,
+  ): Extract<ReserveResult, { ok: false }> {
+    const refusal: QuotaRefusal | BudgetRefusal =
+      reason === 'user_quota' || reason === 'token_quota'
+        ? { ok: false, reason }
+        : this.budgetRefusal(subject, reason, at);
+    return subject.reserved > 0 && free + subject.reserved >= least
+      ? { ...refusal, waitable: true }
+      : refusal;
   }
 
   /** Adds a charge made at `at` to the current periods (one of an earlier period counts in none). */

@@ -1,5 +1,5 @@
 import { eventTimeMs, type RecordedEvent } from '@tollgate/event-store';
-import type { Projection } from '@tollgate/read-store';
+import type { Projection, ReadStoreSession } from '@tollgate/read-store';
 import {
   CHANNEL_EVENT_TYPES,
   FAILURE_EVENT_TYPES,
@@ -8,7 +8,10 @@ import {
   type RequestFailed,
   type RequestRelayed,
   type TaskRefunded,
+  type UsageSummarized,
 } from '@tollgate/domain';
+import { SummaryMarkers } from '../usage/summary-markers';
+import { sumRows, USAGE_SUMMARY_EVENT_TYPES } from '../usage/summary-sources';
 import {
   onChannelBalanceUpdated,
   onChannelCreated,
@@ -28,6 +31,9 @@ import type { ChannelKeyOpener } from './sealed-key-scrubber';
 export const ROUTING_REBUILD_REQUESTED = 'RoutingRebuildRequested';
 export const ROUTING_FIX_STREAM = 'routing-fix';
 
+/** The usage streams whose receipts the channels read model counted (the reader rule). */
+const summaryMarkers = new SummaryMarkers('channels_usage_sources');
+
 /**
  * channels + abilities, from the channel-<id> streams and the usage receipts (used_quota, less the
  * task refunds); a failed call (RequestFailed) or test sets the channel's last failure. With `openKey` (the server's SecretBox), a key quoted in a status reason is
@@ -39,7 +45,8 @@ export const channelsProjection = (openKey?: ChannelKeyOpener): Projection => ({
   // 3: ChannelImported (channels taken over from a one-api / new-api database).
   // 4: channel_keys; status reasons with the channel's keys masked.
   // 5: the last failure (RequestFailed, failed tests) and whether the last test failed.
-  version: 5,
+  // 6: UsageSummarized (retention) counted when none of its source's receipts were.
+  version: 6,
   collections: [
     {
       name: CHANNELS,
@@ -50,12 +57,14 @@ export const channelsProjection = (openKey?: ChannelKeyOpener): Projection => ({
       indexes: [{ fields: { group: 1, model: 1 } }, { fields: { channel_id: 1 } }],
     },
     { name: CHANNEL_KEYS },
+    summaryMarkers.spec,
   ],
   eventTypes: [
     ...CHANNEL_EVENT_TYPES,
     'RequestRelayed',
     ...FAILURE_EVENT_TYPES,
     ...TASK_REFUND_EVENT_TYPES,
+    ...USAGE_SUMMARY_EVENT_TYPES,
     ROUTING_REBUILD_REQUESTED,
   ],
   async apply(event: RecordedEvent, session) {
@@ -66,6 +75,8 @@ export const channelsProjection = (openKey?: ChannelKeyOpener): Projection => ({
       return;
     }
     const position = Number(event.position.commit);
+    if (event.type === 'UsageSummarized')
+      return applySummary((event as unknown as UsageSummarized).data, session, position);
     const apply: ChannelApply = { session, channels, position, openKey };
     if (event.type === 'RequestFailed')
       return onRequestFailed(event.data as RequestFailed['data'], apply, eventTimeMs(event));
@@ -92,7 +103,8 @@ export const channelsProjection = (openKey?: ChannelKeyOpener): Projection => ({
   // its charge back out the same way.
   batched: {
     eventTypes: ['RequestRelayed', ...TASK_REFUND_EVENT_TYPES],
-    apply(event, writes) {
+    apply(event, writes, session) {
+      if (event.type === 'RequestRelayed') summaryMarkers.receipt(event, writes, session);
       const data = event.data as RequestRelayed['data'] | TaskRefunded['data'];
       if (data.channelId <= 0) return;
       const quota = event.type === 'TaskRefunded' ? -data.quota : data.quota;
@@ -105,3 +117,20 @@ export const channelsProjection = (openKey?: ChannelKeyOpener): Projection => ({
     },
   },
 });
+
+/** A summary's quota per channel, when none of its source's receipts were counted here. */
+async function applySummary(
+  summary: UsageSummarized['data'],
+  session: ReadStoreSession,
+  position: number,
+): Promise<void> {
+  if (!(await summaryMarkers.counts(summary, session))) return;
+  const channels = session.collection<ChannelDocument>(CHANNELS);
+  for (const [channelId, sum] of sumRows(summary.rows, (r) =>
+    r.channelId > 0 ? r.channelId : null,
+  ))
+    await channels.updateMany(
+      { _id: String(channelId), source_position: { $lt: position } },
+      { $inc: { used_quota: sum.quota }, $set: { source_position: position } },
+    );
+}

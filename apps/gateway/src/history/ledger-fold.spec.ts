@@ -1,3 +1,4 @@
+import { usageSummaryEvents, usageSummaryStreamId } from '@tollgate/domain';
 import { recordedEvent } from '@tollgate/testing/recorded-event';
 import { usageReceipt } from '@tollgate/testing/usage-receipt';
 import { BalanceBook } from '../billing/balance-book';
@@ -115,5 +116,45 @@ describe('LedgerFold (what the events say every balance is)', () => {
     expect(book.settledBalance(7)).toBe(1000 - 40);
     expect(book.tokenSettledRemaining(3)).toBe(token.cap - token.chargedSinceCap);
     expect(book.tokenUsed(3)).toBe(token.used);
+  });
+
+  it('a usage summary counts only when none of its source stream was folded; alone it equals the receipts', () => {
+    const source = 'usage-p1-2026011508';
+    const receipts = [
+      usageReceipt({ userId: 7, tokenId: 3, channelId: 2, quota: 100 }),
+      usageReceipt({ userId: 7, tokenId: 3, channelId: 1, quota: 30, model: 'gpt-4o' }),
+      usageReceipt({ userId: 8, tokenId: 0, channelId: 2, quota: 12 }),
+    ];
+    const summary = usageSummaryEvents(source, Date.UTC(2026, 0, 15, 8), receipts);
+    const setup = () => {
+      const fold = new LedgerFold();
+      fold.apply('QuotaGranted', { userId: 7, amount: 1000, reason: 'topup' });
+      fold.apply('TokenCreated', {
+        tokenId: 3,
+        userId: 7,
+        remainQuota: 500,
+        unlimitedQuota: false,
+      });
+      return fold;
+    };
+    // Keyed by id (a Map's order is the order ids were first seen).
+    const sums = (fold: LedgerFold) => ({
+      users: Object.fromEntries(fold.users),
+      tokens: Object.fromEntries(fold.tokens),
+      channels: Object.fromEntries(fold.channels),
+    });
+    const live = setup();
+    for (const receipt of receipts) live.apply('RequestRelayed', receipt, source);
+    expect(live.users.get(7)).toMatchObject({ charged: 130, requests: 2 });
+
+    const both = setup();
+    for (const receipt of receipts) both.apply('RequestRelayed', receipt, source);
+    for (const event of summary) both.apply(event.type, event.data, usageSummaryStreamId(source));
+    expect(sums(both)).toEqual(sums(live));
+
+    const archived = setup();
+    for (const event of summary) archived.apply(event.type, event.data);
+    expect(sums(archived)).toEqual(sums(live));
+    expect(LEDGER_EVENT_TYPES).toContain('UsageSummarized');
   });
 });

@@ -3,7 +3,9 @@ import {
   TASK_REFUND_EVENT_TYPES,
   TOKEN_EVENT_TYPES,
   USAGE_EVENT_TYPES,
+  type UsageSummarized,
 } from '@tollgate/domain';
+import { SummarySources, USAGE_SUMMARY_EVENT_TYPES } from '../usage/summary-sources';
 import { billingDeltaOf } from './event-facts';
 
 export interface UserSums {
@@ -36,6 +38,7 @@ export const LEDGER_EVENT_TYPES: readonly string[] = [
   ...TOKEN_EVENT_TYPES,
   ...USAGE_EVENT_TYPES,
   ...TASK_REFUND_EVENT_TYPES,
+  ...USAGE_SUMMARY_EVENT_TYPES,
   'ChannelImported',
 ];
 
@@ -47,14 +50,17 @@ const n = (v: unknown): number => (typeof v === 'number' ? v : 0);
  * book (docs/ledger.md): user = Σ credits − Σ receipts; token = last cap − receipts since it was
  * set (in the log's order), used = Σ receipts; channel used = Σ receipts naming it. A task refund
  * (TaskRefunded) is its charge's receipt taken back: −quota everywhere, −1 request for the user
- * (request_count); a token's remaining then rises even past its cap, as the book counts it.
+ * (request_count); a token's remaining then rises even past its cap, as the book counts it. A
+ * usage summary stands in for its removed receipts when none of them was folded (the reader rule).
  */
 export class LedgerFold {
   readonly users = new Map<number, UserSums>();
   readonly tokens = new Map<number, TokenSums>();
   readonly channels = new Map<number, ChannelSums>();
+  private readonly sources = new SummarySources();
 
-  apply(type: string, data: unknown): void {
+  /** One event; `streamId` tells a usage stream's receipts from a task's (for the reader rule). */
+  apply(type: string, data: unknown, streamId = ''): void {
     const d = (data ?? {}) as Data;
     switch (type) {
       case 'UserRegistered':
@@ -86,7 +92,12 @@ export class LedgerFold {
         return;
       }
       case 'RequestRelayed':
-        return this.charged(d);
+        this.sources.receipt(streamId);
+        return this.charged(n(d['userId']), n(d['tokenId']), n(d['channelId']), n(d['quota']), 1);
+      case 'UsageSummarized':
+        for (const row of this.sources.rows(data as UsageSummarized['data']))
+          this.charged(row.userId, row.tokenId, row.channelId, row.quota, row.requests);
+        return;
       case 'TaskRefunded':
         return this.refunded(d);
     }
@@ -143,23 +154,27 @@ export class LedgerFold {
     this.tokens.set(id, token);
   }
 
-  /** A usage receipt: charged to its user, token and channel, one request each. */
-  private charged(d: Data): void {
-    const quota = n(d['quota']);
-    const user = this.user(n(d['userId']));
+  /** Usage receipts (one, or a summary row's): charged to their user, token and channel. */
+  private charged(
+    userId: number,
+    tokenId: number,
+    channelId: number,
+    quota: number,
+    requests: number,
+  ): void {
+    const user = this.user(userId);
     user.charged += quota;
-    user.requests += 1;
-    const token = this.tokens.get(n(d['tokenId']));
+    user.requests += requests;
+    const token = this.tokens.get(tokenId);
     if (token) {
       token.used += quota;
       token.chargedSinceCap += quota;
-      token.requests += 1;
+      token.requests += requests;
     }
-    const channelId = n(d['channelId']);
     if (channelId > 0) {
       const channel = this.channel(channelId);
       channel.used += quota;
-      channel.requests += 1;
+      channel.requests += requests;
     }
   }
 

@@ -8,7 +8,10 @@ import {
   type TokenCreated,
   type TokenImported,
   type TokenUpdated,
+  type UsageSummarized,
 } from '@tollgate/domain';
+import { SummaryMarkers } from '../usage/summary-markers';
+import { sumRows, USAGE_SUMMARY_EVENT_TYPES } from '../usage/summary-sources';
 import {
   LAST_SECOND,
   LEDGER_TOKEN_CAPS,
@@ -22,6 +25,9 @@ import {
 } from './ledger-usage.document';
 
 const HOUR = 3600;
+
+/** The usage streams whose receipts ledger_usage counted (the reader rule). */
+const summaryMarkers = new SummaryMarkers('ledger_usage_sources');
 
 /** Adds consumption to a subject's hour and second buckets (the unbatched path). */
 async function addUsage(
@@ -55,10 +61,12 @@ export const ledgerUsageProjection: Projection = {
   // 2: TaskRefunded (negative consumption).
   // 3: BalanceImported / TokenImported (the source's used quota, at the import).
   // 4: the bucket's subject, grain and time in its `_id` only; the sums as `q` and `n`.
-  version: 4,
+  // 5: UsageSummarized (retention) at its hour's first second, when none of its receipts were.
+  version: 5,
   collections: [
     { name: LEDGER_USAGE },
     { name: LEDGER_TOKEN_CAPS, indexes: [{ fields: { token_id: 1, revision: -1 } }] },
+    summaryMarkers.spec,
   ],
   eventTypes: [
     'TokenCreated',
@@ -67,8 +75,11 @@ export const ledgerUsageProjection: Projection = {
     'BalanceImported',
     'RequestRelayed',
     ...TASK_REFUND_EVENT_TYPES,
+    ...USAGE_SUMMARY_EVENT_TYPES,
   ],
   async apply(recorded, session) {
+    if (recorded.type === 'UsageSummarized')
+      return applySummary((recorded as unknown as UsageSummarized).data, session);
     // Receipts before this event are already written (the batch's buffer is flushed first).
     const event = { type: recorded.type, data: recorded.data } as
       TokenCreated | TokenUpdated | TokenImported | BalanceImported;
@@ -96,8 +107,9 @@ export const ledgerUsageProjection: Projection = {
   },
   batched: {
     eventTypes: ['RequestRelayed', ...TASK_REFUND_EVENT_TYPES],
-    apply(recorded, writes) {
+    apply(recorded, writes, session) {
       const d = (recorded as unknown as RequestRelayed | TaskRefunded).data;
+      if (recorded.type === 'RequestRelayed') summaryMarkers.receipt(recorded, writes, session);
       // A refund gives back its charge: one request less, its quota less.
       const sign = recorded.type === 'TaskRefunded' ? -1 : 1;
       const second = Math.floor(eventTimeMs(recorded) / 1000);
@@ -118,3 +130,16 @@ export const ledgerUsageProjection: Projection = {
     },
   },
 };
+
+/**
+ * A summary's consumption, all of it at its hour's first second (hour resolution inside an
+ * archived hour: docs/history.md), when none of its source's receipts were counted here.
+ */
+async function applySummary(summary: UsageSummarized['data'], session: ReadStoreSession) {
+  if (!(await summaryMarkers.counts(summary, session))) return;
+  const second = Math.floor(summary.hourStart / 1000);
+  for (const [userId, sum] of sumRows(summary.rows, (r) => r.userId))
+    await addUsage(session, 'u', userId, second, sum.quota, sum.requests);
+  for (const [tokenId, sum] of sumRows(summary.rows, (r) => (r.tokenId > 0 ? r.tokenId : null)))
+    await addUsage(session, 't', tokenId, second, sum.quota, sum.requests);
+}

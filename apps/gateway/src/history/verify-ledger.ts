@@ -88,7 +88,7 @@ async function scanLedger(
     });
     const upToHead = batch.filter((e) => comparePositions(e.position, head) <= 0);
     options.onEvents?.(upToHead);
-    for (const event of upToHead) fold.apply(event.type, event.data);
+    for (const event of upToHead) fold.apply(event.type, event.data, event.streamId);
     scanned += upToHead.length;
     const last = batch.at(-1);
     if (!last || upToHead.length < batch.length) break;

@@ -28,3 +28,11 @@ export type LogTotalsDocument = { _id: string; quota: number; source_position: n
  * The log clear and the filtered stat find the refund rows by this (consumption given back).
  */
 export const REFUND_ROWS = { type: LogType.System, model_name: { $gt: '' } } as const;
+
+/**
+ * Where the log begins after retention: `at` (unix seconds) is the end of the latest archived
+ * hour, before which the relayed calls' rows were dropped with their receipts (UsageArchived).
+ */
+export const LOG_RETENTION = 'log_retention';
+export const RETAINED_FROM = 'retained_from';
+export type LogRetentionDocument = { _id: string; at: number };

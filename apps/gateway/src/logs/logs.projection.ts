@@ -3,6 +3,7 @@ import type { RecordedEvent } from '@tollgate/event-store';
 import {
   BatchMemo,
   type BatchWrites,
+  type Filter,
   type Projection,
   type ReadStoreSession,
 } from '@tollgate/read-store';
@@ -18,6 +19,7 @@ import {
   type LogImported,
   type RequestFailed,
   type TaskRefunded,
+  type UsageArchived,
   type UsageEvent,
   type UserImported,
   type UserRegistered,
@@ -27,10 +29,13 @@ import {
   ALL_TOTALS,
   LOG_TOTALS,
   LOGS,
+  LOG_RETENTION,
   LOG_USERS,
   REFUND_ROWS,
+  RETAINED_FROM,
   userTotalsId,
   type LogRow,
+  type LogRetentionDocument,
   type LogTotalsDocument,
   type LogUserDocument,
 } from './log.document';
@@ -38,6 +43,7 @@ import { baseRow, billingRow, consumptionRow, errorRow, importedRow, refundRow }
 import { logStore } from './log-store';
 
 type Source =
+  | UsageArchived
   | BillingEvent
   | UsageEvent
   | RequestFailed
@@ -71,7 +77,9 @@ function usernameOf(userId: number, session: ReadStoreSession): Promise<string> 
  * receipts), 3 admin (quota edits), 4 system (new-user grant, invitation rewards, aff transfers,
  * task refunds) — and 5 error per failed call (RequestFailed, no charge). `log_totals` = Σ consumption rows − Σ task refund rows (the charge given back).
  * The row id is the event's `$all` position: stable across rebuilds, newest = highest. A
- * LogsCleared event drops the rows before its time (the log stream keeps who cleared what).
+ * LogsCleared event drops the rows before its time (the log stream keeps who cleared what). A
+ * UsageArchived drops the consumption rows up to the end of the archived hour (its receipts are
+ * gone from the live store, a rebuild would not make them) and moves `log_retention` on.
  */
 export const logsProjection: Projection = {
   name: 'logs',
@@ -103,6 +111,7 @@ export const logsProjection: Projection = {
     },
     { name: LOG_USERS },
     { name: LOG_TOTALS },
+    { name: LOG_RETENTION },
   ],
   eventTypes: [
     'UserRegistered',
@@ -111,6 +120,7 @@ export const logsProjection: Projection = {
     ...BILLING_EVENT_TYPES,
     ...BATCHED_TYPES,
     ...LOG_EVENT_TYPES,
+    'UsageArchived',
   ],
   async apply(recorded, session) {
     const event = { type: recorded.type, data: recorded.data } as Source;
@@ -132,39 +142,17 @@ export const logsProjection: Projection = {
         usernames.set(session, String(event.data.userId), event.data.to);
         return;
       case 'LogsCleared': {
-        const logs = logStore(session);
-        const before = { $lt: event.data.before };
-        const consumed = await logs.sum({ type: LogType.Consume, created_at: before }, 'user_id', [
-          'quota',
-        ]);
-        const refunded = await logs.sum({ ...REFUND_ROWS, created_at: before }, 'user_id', [
-          'quota',
-        ]);
-        // What the cleared rows had added to the totals: their consumption less their refunds.
-        const cleared = new Map<number, number>();
-        for (const [groups, sign] of [
-          [consumed, 1],
-          [refunded, -1],
-        ] as const)
-          for (const group of groups) {
-            const userId = group._id as number;
-            cleared.set(userId, (cleared.get(userId) ?? 0) + sign * (group.sums['quota'] ?? 0));
-          }
-        const position = Number(recorded.position.commit);
-        const totals = session.collection<LogTotalsDocument>(LOG_TOTALS);
-        const subtract = (id: string, quota: number) =>
-          totals.updateMany(
-            { _id: id, source_position: { $lt: position } },
-            { $inc: { quota: -quota }, $set: { source_position: position } },
-          );
-        for (const [userId, quota] of cleared) await subtract(userTotalsId(userId), quota);
-        await subtract(
-          ALL_TOTALS,
-          [...cleared.values()].reduce((sum, quota) => sum + quota, 0),
-        );
-        await logs.deleteMany({ created_at: before });
+        const before = { created_at: { $lt: event.data.before } };
+        const rows = {
+          deleted: before,
+          consumed: { ...before, type: LogType.Consume },
+          refunded: { ...REFUND_ROWS, ...before },
+        };
+        await dropRows(session, rows, Number(recorded.position.commit));
         return;
       }
+      case 'UsageArchived':
+        return archived(event.data, session, Number(recorded.position.commit));
       default:
         await putRow(event, recorded, session);
     }
@@ -221,4 +209,59 @@ async function toRow(
     default:
       return billingRow(event, base, recorded);
   }
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The relayed calls' consumption rows up to the end of an archived hour (earlier hours were
+ * archived before it). A task's charge row names its task in `content` and stays: task streams
+ * are never archived.
+ */
+async function archived(
+  archive: UsageArchived['data'],
+  session: ReadStoreSession,
+  position: number,
+): Promise<void> {
+  const end = Math.floor((archive.hourStart + HOUR_MS) / 1000);
+  const rows = { type: LogType.Consume, created_at: { $lt: end }, content: { $exists: false } };
+  await dropRows(session, { deleted: rows, consumed: rows, refunded: null }, position);
+  await session
+    .collection<LogRetentionDocument>(LOG_RETENTION)
+    .update(RETAINED_FROM, { $max: { at: end } }, { upsert: true });
+}
+
+/**
+ * Deletes log rows and takes out of log_totals what they had added: their consumption less their
+ * refunds (each total a guarded update, at most once per event).
+ */
+async function dropRows(
+  session: ReadStoreSession,
+  rows: { deleted: Filter; consumed: Filter; refunded: Filter | null },
+  position: number,
+): Promise<void> {
+  const logs = logStore(session);
+  const consumed = await logs.sum(rows.consumed, 'user_id', ['quota']);
+  const refunded = rows.refunded ? await logs.sum(rows.refunded, 'user_id', ['quota']) : [];
+  const cleared = new Map<number, number>();
+  for (const [groups, sign] of [
+    [consumed, 1],
+    [refunded, -1],
+  ] as const)
+    for (const group of groups) {
+      const userId = group._id as number;
+      cleared.set(userId, (cleared.get(userId) ?? 0) + sign * (group.sums['quota'] ?? 0));
+    }
+  const totals = session.collection<LogTotalsDocument>(LOG_TOTALS);
+  const subtract = (id: string, quota: number) =>
+    totals.updateMany(
+      { _id: id, source_position: { $lt: position } },
+      { $inc: { quota: -quota }, $set: { source_position: position } },
+    );
+  for (const [userId, quota] of cleared) await subtract(userTotalsId(userId), quota);
+  await subtract(
+    ALL_TOTALS,
+    [...cleared.values()].reduce((sum, quota) => sum + quota, 0),
+  );
+  await logs.deleteMany(rows.deleted);
 }

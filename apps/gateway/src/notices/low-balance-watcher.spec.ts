@@ -1,5 +1,7 @@
 import type { RecordedEvent } from '@tollgate/event-store';
+import { usageSummaryEvents, usageSummaryStreamId } from '@tollgate/domain';
 import { recordedEvent } from '@tollgate/testing';
+import { usageReceipt } from '@tollgate/testing/usage-receipt';
 import { LowBalanceWatcher, type Crossing } from './low-balance-watcher';
 
 const USER = 7;
@@ -151,5 +153,33 @@ describe('LowBalanceWatcher', () => {
     const again = new LowBalanceWatcher();
     again.apply(log);
     expect(again.pending()).toEqual(replayed.pending());
+  });
+
+  it('a summary of removed receipts: the same balance, counted once, and no second warning', () => {
+    const source = 'usage-p1-2026011508';
+    const receipts = [300, 300].map((quota) => usageReceipt({ userId: USER, quota }));
+    const summary = usageSummaryEvents(source, Date.UTC(2026, 0, 15, 8), receipts).map((e) =>
+      recordedEvent(e.type, e.data, { streamId: usageSummaryStreamId(source) }),
+    );
+    const relayed = receipts.map((d) => recordedEvent('RequestRelayed', d, { streamId: source }));
+    const live = watcher();
+    live.w.apply([threshold(500), granted(1000), ...relayed]);
+    expect(live.crossings).toHaveLength(1);
+    const notice = warned(live.crossings[0]!);
+    live.w.apply([notice, ...summary]);
+    expect(live.w.balance(USER)).toBe(400);
+
+    // Replayed after the removal: the receipts are gone, the summary comes after the warning.
+    const replayed = watcher();
+    replayed.w.apply([threshold(500), granted(1000), notice, ...summary]);
+    expect(replayed.w.balance(USER)).toBe(400);
+    expect(replayed.crossings).toEqual([]);
+    expect(replayed.w.pending()).toEqual([]);
+    // Still below: no warning; topped up then spent again: warned as usual.
+    const again = used(1100);
+    replayed.w.apply([used(10), granted(1000), again]);
+    expect(replayed.crossings).toEqual([
+      { userId: USER, causeEventId: again.id, balance: 290, threshold: 500 },
+    ]);
   });
 });

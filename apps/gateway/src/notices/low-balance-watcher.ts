@@ -9,9 +9,11 @@ import {
   type BalanceEvent,
   type NoticeRaised,
   type OptionChanged,
+  type UsageSummarized,
   type UserNotificationSettingsChanged,
 } from '@tollgate/domain';
 import type { HotCache } from '../infrastructure/hot-caches/hot-cache';
+import { SummarySources, sumRows, USAGE_SUMMARY_EVENT_TYPES } from '../usage/summary-sources';
 
 /** A balance that went below its threshold while armed: the warning still to be recorded. */
 export interface Crossing {
@@ -57,6 +59,7 @@ export class LowBalanceWatcher implements HotCache {
   readonly name = 'low-balance-watcher';
   readonly eventTypes = [
     ...BALANCE_EVENT_TYPES,
+    ...USAGE_SUMMARY_EVENT_TYPES,
     'UserNotificationSettingsChanged',
     'OptionChanged',
     'NoticeRaised',
@@ -64,16 +67,24 @@ export class LowBalanceWatcher implements HotCache {
 
   private readonly watches = new Map<number, Watch>();
   private optionThreshold = DEFAULT_THRESHOLD;
+  private readonly summarySources = new SummarySources();
   onCrossing: ((crossing: Crossing) => void) | undefined;
 
   apply(events: readonly RecordedEvent[]): void {
     for (const event of events) {
       if (BALANCE_EVENT_TYPES.includes(event.type)) {
         const e = { type: event.type, data: event.data } as BalanceEvent;
+        if (e.type === 'RequestRelayed') this.summarySources.receipt(event.streamId);
         this.change(e.data.userId, balanceDelta(e), event.id);
         continue;
       }
       switch (event.type) {
+        case 'UsageSummarized': {
+          const rows = this.summarySources.rows((event as unknown as UsageSummarized).data);
+          for (const [userId, sum] of sumRows(rows, (row) => row.userId))
+            this.catchUp(userId, -sum.quota);
+          break;
+        }
         case 'UserNotificationSettingsChanged': {
           const d = (event as unknown as UserNotificationSettingsChanged).data;
           this.watch(d.userId).own = d.quotaWarningThreshold;
@@ -119,6 +130,19 @@ export class LowBalanceWatcher implements HotCache {
     if (delta === 0) return;
     this.watch(userId).balance += delta;
     this.judge(userId, eventId);
+  }
+
+  /**
+   * A summary's charges (removed receipts of an hour long past, replayed after their warnings
+   * were decided): the balance follows, and the watch is armed as the balance says, but no
+   * crossing is raised — the receipts' own crossing, if any, was recorded then (NoticeRaised).
+   */
+  private catchUp(userId: number, delta: number): void {
+    const watch = this.watch(userId);
+    watch.balance += delta;
+    const threshold = this.threshold(userId);
+    watch.armed = threshold > 0 && watch.balance >= threshold;
+    if (watch.armed) watch.pending = null;
   }
 
   private judge(userId: number, eventId: string): void {

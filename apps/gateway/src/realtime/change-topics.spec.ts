@@ -98,6 +98,10 @@ describe('pushesFor (tokens, redemptions, logs)', () => {
     expect(pushesFor('logs', [recordedEvent('LogsCleared', { before: 5, count: 1 })])).toEqual([
       { to: 'everyone', event: { topic: 'logs' } },
     ]);
+    const archived = recordedEvent('UsageArchived', { source: 'usage-p-2026011508', hourStart: 0 });
+    expect(pushesFor('logs', [archived])).toEqual([{ to: 'everyone', event: { topic: 'logs' } }]);
+    const summary = recordedEvent('UsageSummarized', { source: 'usage-p-2026011508', rows: [] });
+    expect(pushesFor('channels', [summary])).toEqual([]);
   });
 });
 

@@ -34,7 +34,8 @@ export function pushesFor(projection: string, events: readonly RecordedEvent[]):
     } else if (projection === 'redemptions') {
       add({ to: 'admins', event: { topic: 'redemptions' } });
     } else if (projection === 'logs') {
-      if (event.type === 'LogsCleared') {
+      // Rows dropped for everyone: cleared by root, or an archived hour's calls (retention).
+      if (event.type === 'LogsCleared' || event.type === 'UsageArchived') {
         add({ to: 'everyone', event: { topic: 'logs' } });
         continue;
       }
@@ -58,8 +59,8 @@ export function pushesFor(projection: string, events: readonly RecordedEvent[]):
       add({ to: 'everyone', event: { topic: 'status' } });
       add({ to: 'root', event: { topic: 'options' } });
     } else if (projection === 'channels') {
-      // Usage receipts and task refunds only move used_quota: never a push per request or refund.
-      if (event.type === 'RequestRelayed' || event.type === 'TaskRefunded') continue;
+      // Usage receipts, summaries and task refunds only move used_quota: never a push for them.
+      if (['RequestRelayed', 'UsageSummarized', 'TaskRefunded'].includes(event.type)) continue;
       const channelId = (event.data as { channelId?: unknown }).channelId;
       add({
         to: 'admins',

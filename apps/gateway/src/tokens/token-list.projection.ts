@@ -8,8 +8,14 @@ import {
   type TokenEvent,
   type TokenSettings,
   type UsageEvent,
+  type UsageSummarized,
 } from '@tollgate/domain';
+import { SummaryMarkers } from '../usage/summary-markers';
+import { sumRows, USAGE_SUMMARY_EVENT_TYPES } from '../usage/summary-sources';
 import { TOKENS, type TokenDocument } from './token.document';
+
+/** The usage streams whose receipts the tokens read model counted (the reader rule). */
+const summaryMarkers = new SummaryMarkers('tokens_usage_sources');
 
 function settingsFields(s: TokenSettings) {
   return {
@@ -36,7 +42,8 @@ export const tokenListProjection: Projection = {
   name: 'tokens',
   // 2: TaskRefunded gives a failed task's charge back (remain_quota, used_quota).
   // 3: TokenImported (one-api / new-api import).
-  version: 3,
+  // 4: UsageSummarized (retention) counted when none of its source's receipts were.
+  version: 4,
   collections: [
     {
       name: TOKENS,
@@ -46,8 +53,14 @@ export const tokenListProjection: Projection = {
         { fields: { id: 1 } },
       ],
     },
+    summaryMarkers.spec,
   ],
-  eventTypes: [...TOKEN_EVENT_TYPES, ...USAGE_EVENT_TYPES, ...TASK_REFUND_EVENT_TYPES],
+  eventTypes: [
+    ...TOKEN_EVENT_TYPES,
+    ...USAGE_EVENT_TYPES,
+    ...TASK_REFUND_EVENT_TYPES,
+    ...USAGE_SUMMARY_EVENT_TYPES,
+  ],
   async apply(recorded, session) {
     const tokens = session.collection<TokenDocument>(TOKENS);
     const event = { type: recorded.type, data: recorded.data } as TokenEvent;
@@ -58,6 +71,18 @@ export const tokenListProjection: Projection = {
         { _id: String(id), source_position: { $lt: position } },
         { ...change, $set: { ...change.$set, source_position: position } },
       );
+    if (recorded.type === 'UsageSummarized') {
+      const summary = (recorded as unknown as UsageSummarized).data;
+      if (!(await summaryMarkers.counts(summary, session))) return;
+      // The hour's start stands in for the removed receipts' times.
+      const accessed = Math.floor(summary.hourStart / 1000);
+      for (const [tokenId, sum] of sumRows(summary.rows, (r) => (r.tokenId > 0 ? r.tokenId : null)))
+        await update(tokenId, {
+          $inc: { remain_quota: -sum.quota, used_quota: sum.quota },
+          $max: { accessed_time: accessed },
+        });
+      return;
+    }
     switch (event.type) {
       case 'TokenCreated': {
         const d = event.data;
@@ -113,7 +138,7 @@ export const tokenListProjection: Projection = {
   // charge back (new-api's `remain_quota += quota`, even past the cap), merged the same way.
   batched: {
     eventTypes: [...USAGE_EVENT_TYPES, ...TASK_REFUND_EVENT_TYPES],
-    apply(recorded, writes) {
+    apply(recorded, writes, session) {
       if (recorded.type === 'TaskRefunded') {
         const { data } = recorded as unknown as TaskRefunded;
         if (data.tokenId === 0) return;
@@ -126,6 +151,7 @@ export const tokenListProjection: Projection = {
         return;
       }
       const { data } = recorded as unknown as UsageEvent;
+      summaryMarkers.receipt(recorded, writes, session);
       if (data.tokenId === 0) return;
       writes.update(
         TOKENS,

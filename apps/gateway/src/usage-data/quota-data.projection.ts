@@ -11,7 +11,10 @@ import {
   type UserImported,
   type UserRegistered,
   type UserRenamed,
+  type UsageSummarized,
 } from '@tollgate/domain';
+import { SummaryMarkers } from '../usage/summary-markers';
+import { USAGE_SUMMARY_EVENT_TYPES } from '../usage/summary-sources';
 import {
   EXPORT_SWITCH,
   QUOTA_DATA,
@@ -23,6 +26,9 @@ import {
 type Source = UserRegistered | UserImported | UserRenamed | OptionChanged;
 
 const HOUR = 3600;
+
+/** The usage streams whose receipts these statistics counted (the reader rule). */
+const summaryMarkers = new SummaryMarkers('quota_data_usage_sources');
 
 /** The state documents (usernames, the export switch), read once per batch and written through. */
 const stateMemo = new BatchMemo<QuotaDataStateDocument | null>();
@@ -52,7 +58,8 @@ export const quotaDataProjection: Projection = {
   name: 'quota-data',
   // 3: TaskRefunded subtracts its quota.
   // 4: imported users' names; imported consumption rows (LogImported type 2) in their own hour.
-  version: 4,
+  // 5: UsageSummarized (retention) counted, in its hour, when none of its source's receipts were.
+  version: 5,
   collections: [
     {
       name: QUOTA_DATA,
@@ -63,6 +70,7 @@ export const quotaDataProjection: Projection = {
     },
     { name: QUOTA_DATA_TOTAL, indexes: [{ fields: { created_at: 1 } }] },
     { name: QUOTA_DATA_STATE },
+    summaryMarkers.spec,
   ],
   eventTypes: [
     'UserRegistered',
@@ -72,8 +80,11 @@ export const quotaDataProjection: Projection = {
     'RequestRelayed',
     ...TASK_REFUND_EVENT_TYPES,
     ...LOG_IMPORT_EVENT_TYPES,
+    ...USAGE_SUMMARY_EVENT_TYPES,
   ],
   async apply(recorded, session) {
+    if (recorded.type === 'UsageSummarized')
+      return applySummary((recorded as unknown as UsageSummarized).data, session);
     const event = { type: recorded.type, data: recorded.data } as Source;
     switch (event.type) {
       case 'UserRegistered':
@@ -95,6 +106,7 @@ export const quotaDataProjection: Projection = {
     eventTypes: ['RequestRelayed', ...TASK_REFUND_EVENT_TYPES, ...LOG_IMPORT_EVENT_TYPES],
     async apply(recorded, writes, session) {
       const event = recorded as unknown as RequestRelayed | TaskRefunded | LogImported;
+      if (event.type === 'RequestRelayed') summaryMarkers.receipt(recorded, writes, session);
       // An imported row counts only when it is a consumption row, in the hour it was written.
       if (event.type === 'LogImported' && event.data.type !== LogType.Consume) return;
       // Default on (the option's default): only an explicit false stops the export.
@@ -133,3 +145,33 @@ export const quotaDataProjection: Projection = {
     },
   },
 };
+
+/** A summary's rows in its hour (one per user × model), when none of its receipts were counted. */
+async function applySummary(summary: UsageSummarized['data'], session: ReadStoreSession) {
+  if (!(await summaryMarkers.counts(summary, session))) return;
+  if ((await stateOf(session, EXPORT_SWITCH))?.enabled === false) return;
+  const hour = Math.floor(summary.hourStart / 1000 / HOUR) * HOUR;
+  for (const row of summary.rows) {
+    const { userId, model } = row;
+    const username = (await stateOf(session, String(userId)))?.username ?? '';
+    const $inc = {
+      count: row.requests,
+      quota: row.quota,
+      token_used: row.promptTokens + row.completionTokens,
+    };
+    await session
+      .collection(QUOTA_DATA)
+      .update(
+        `${userId}:${hour}:${model}`,
+        { $setOnInsert: { user_id: userId, username, model_name: model, created_at: hour }, $inc },
+        { upsert: true },
+      );
+    await session
+      .collection(QUOTA_DATA_TOTAL)
+      .update(
+        `${hour}:${model}`,
+        { $setOnInsert: { model_name: model, created_at: hour }, $inc },
+        { upsert: true },
+      );
+  }
+}

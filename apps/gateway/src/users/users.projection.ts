@@ -9,12 +9,18 @@ import {
   type BillingEvent,
   type TaskRefunded,
   type UsageEvent,
+  type UsageSummarized,
   type UserEvent,
 } from '@tollgate/domain';
 import { UserStatus } from '@tollgate/contracts';
 import { SESSION_MAX_AGE_S } from '../auth/session-codec';
+import { SummaryMarkers } from '../usage/summary-markers';
+import { sumRows, USAGE_SUMMARY_EVENT_TYPES } from '../usage/summary-sources';
 import { notificationSettingText } from './notification-settings';
 import { USERS, type UserDocument } from './user.document';
+
+/** The usage streams whose receipts the users read model counted (the reader rule). */
+const summaryMarkers = new SummaryMarkers('users_usage_sources');
 
 /** users: one document per user from the user-<id> and billing-<id> streams. */
 export const usersProjection: Projection = {
@@ -24,7 +30,8 @@ export const usersProjection: Projection = {
   // 3: oidc_id, linux_do_id and setting on every row (new-api's user fields).
   // 4: TaskRefunded gives a failed task's charge back (quota, used_quota, request_count).
   // 5: UserImported / BalanceImported (one-api / new-api import); a `rehash` keeps the sessions.
-  version: 5,
+  // 6: UsageSummarized (retention) counted when none of its source's receipts were.
+  version: 6,
   collections: [
     {
       name: USERS,
@@ -46,15 +53,27 @@ export const usersProjection: Projection = {
       // The console's user search (substring, case-insensitive) goes through a trigram index.
       search: ['username', 'display_name', 'email'],
     },
+    summaryMarkers.spec,
   ],
   eventTypes: [
     ...USER_EVENT_TYPES,
     ...BILLING_EVENT_TYPES,
     ...USAGE_EVENT_TYPES,
     ...TASK_REFUND_EVENT_TYPES,
+    ...USAGE_SUMMARY_EVENT_TYPES,
   ],
   async apply(event, session) {
     const users = session.collection<UserDocument>(USERS);
+    if (event.type === 'UsageSummarized') {
+      const summary = (event as unknown as UsageSummarized).data;
+      if (!(await summaryMarkers.counts(summary, session))) return;
+      const update = guardedWriter(users, event).update;
+      for (const [userId, sum] of sumRows(summary.rows, (row) => row.userId))
+        await update(String(userId), {
+          $inc: { quota: -sum.quota, used_quota: sum.quota, request_count: sum.requests },
+        });
+      return;
+    }
     const domainEvent = { type: event.type, data: event.data } as UserEvent | BillingEvent;
     await applyUserEvent(domainEvent, guardedWriter(users, event), eventTimeMs(event), users);
   },
@@ -62,7 +81,7 @@ export const usersProjection: Projection = {
   // refund is the inverse of its charge's receipt, merged the same way.
   batched: {
     eventTypes: [...USAGE_EVENT_TYPES, ...TASK_REFUND_EVENT_TYPES],
-    apply(event, writes) {
+    apply(event, writes, session) {
       const position = { position: Number(event.position.commit) };
       if (event.type === 'TaskRefunded') {
         const { data } = event as unknown as TaskRefunded;
@@ -75,6 +94,7 @@ export const usersProjection: Projection = {
         return;
       }
       const { data } = event as unknown as UsageEvent;
+      summaryMarkers.receipt(event, writes, session);
       writes.update(
         USERS,
         String(data.userId),

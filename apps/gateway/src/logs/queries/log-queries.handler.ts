@@ -1,20 +1,17 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import {
-  DEFAULT_PAGE_SIZE,
-  type LogDto,
-  type LogStatDto,
-  type PageOf,
-  LogType,
-} from '@tollgate/contracts';
+import { DEFAULT_PAGE_SIZE, type LogPageDto, type LogStatDto, LogType } from '@tollgate/contracts';
 import type { Filter, ReadStore } from '@tollgate/read-store';
 import { READ_STORE } from '../../infrastructure/injection-tokens';
 import type { LogQueryParams } from '../logs.dto';
 import {
   ALL_TOTALS,
+  LOG_RETENTION,
   LOG_TOTALS,
   REFUND_ROWS,
+  RETAINED_FROM,
   userTotalsId,
+  type LogRetentionDocument,
   type LogTotalsDocument,
 } from '../log.document';
 import { logStore } from '../log-store';
@@ -24,7 +21,7 @@ import { forAdmins, forSelf } from './log-views';
 export type LogScope =
   { readonly kind: 'all' } | { readonly kind: 'self'; readonly userId: number };
 
-export class ListLogsQuery extends Query<PageOf<LogDto>> {
+export class ListLogsQuery extends Query<LogPageDto> {
   constructor(
     readonly scope: LogScope,
     readonly params: LogQueryParams,
@@ -68,17 +65,20 @@ export function logFilter(scope: LogScope, params: LogQueryParams): Filter {
 export class ListLogsHandler implements IQueryHandler<ListLogsQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async execute({ scope, params }: ListLogsQuery): Promise<PageOf<LogDto>> {
+  async execute({ scope, params }: ListLogsQuery): Promise<LogPageDto> {
     const size = params.page_size || DEFAULT_PAGE_SIZE;
     const page = Math.max(1, params.p ?? 1);
     const filter = logFilter(scope, params);
     const logs = logStore(this.readStore);
-    const [docs, total] = await Promise.all([
+    const [docs, total, retention] = await Promise.all([
       logs.find(filter, { sort: { id: -1 }, skip: (page - 1) * size, limit: size }),
       logs.count(filter),
+      this.readStore.collection<LogRetentionDocument>(LOG_RETENTION).get(RETAINED_FROM),
     ]);
     const items = scope.kind === 'self' ? docs.map(forSelf) : await forAdmins(this.readStore, docs);
-    return { items, total, page, page_size: size };
+    const answer: LogPageDto = { items, total, page, page_size: size };
+    // Only once something was archived: the new-api answer is otherwise as it was.
+    return retention ? { ...answer, retained_from: retention.at } : answer;
   }
 }
 

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { LogDto, LogStatDto, PageOf } from '@tollgate/contracts';
+import type { LogPageDto, LogStatDto } from '@tollgate/contracts';
 import { http } from '@/lib/http';
 
 export interface LogFilters {
@@ -45,7 +45,7 @@ export const logQueries = {
     queryOptions({
       queryKey: [...logQueries.all, 'list', admin, params] as const,
       queryFn: ({ signal }) =>
-        http.get<PageOf<LogDto>>(
+        http.get<LogPageDto>(
           admin ? '/api/log/' : '/api/log/self/',
           { ...filterQuery(params, admin), p: params.page, page_size: params.pageSize },
           signal,

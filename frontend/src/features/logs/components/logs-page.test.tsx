@@ -46,14 +46,16 @@ const logs = [
   logFixture({ id: 4, type: 4, quota: 0, content: '新用户注册赠送 $1.00' }),
 ];
 
-const page = (call: RecordedCall) =>
-  ok({ items: logs, total: 4, page: Number(call.query.get('p')), page_size: 10 });
+const page =
+  (more: Record<string, unknown> = {}) =>
+  (call: RecordedCall) =>
+    ok({ items: logs, total: 4, page: Number(call.query.get('p')), page_size: 10, ...more });
 const stat = () => ok({ quota: 1_000_000, rpm: 7, tpm: 1234 });
 
-function setup(user = ordinaryUser, route = '/log') {
+function setup(user = ordinaryUser, route = '/log', pageFields: Record<string, unknown> = {}) {
   const api = mockApi({
-    'GET /api/log/': page,
-    'GET /api/log/self/': page,
+    'GET /api/log/': page(pageFields),
+    'GET /api/log/self/': page(pageFields),
     'GET /api/log/stat': stat,
     'GET /api/log/self/stat': stat,
     'GET /api/user/2': () => ok(userFixture({ id: 2, username: 'alice' })),
@@ -78,6 +80,7 @@ describe('log page', { timeout: 20_000 }, () => {
     expect(screen.getByText('消耗额度：$2.00')).toBeInTheDocument();
     expect(screen.getByText('RPM：7')).toBeInTheDocument();
     expect(screen.getByText('TPM：1234')).toBeInTheDocument();
+    expect(screen.queryByText(/之前的调用日志已归档/)).not.toBeInTheDocument();
     expect(listCalls(calls).at(-1)?.path).toBe('/api/log/self/');
     expect(calls.some((call) => call.path === '/api/log/self/stat')).toBe(true);
     expect(screen.queryByRole('textbox', { name: '渠道 ID' })).not.toBeInTheDocument();
@@ -86,6 +89,14 @@ describe('log page', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('columnheader', { name: '重试' })).not.toBeInTheDocument();
     expect(screen.queryByRole('columnheader', { name: '分组' })).not.toBeInTheDocument();
     expect(listCalls(calls).at(-1)?.query.has('username')).toBe(false);
+  });
+
+  it('says where the log begins once older calls were archived, and nothing before', async () => {
+    const archivedBefore = Math.floor(Date.parse('2026-01-15T09:00:00Z') / 1000);
+    setup(ordinaryUser, '/log', { retained_from: archivedBefore });
+    await row(1);
+    const line = `${formatDateTime(archivedBefore)} 之前的调用日志已归档`;
+    expect(screen.getByText(line)).toBeInTheDocument();
   });
 
   it('defaults the range to today’s start, open-ended, showing now + 1 hour as the end', async () => {

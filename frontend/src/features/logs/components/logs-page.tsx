@@ -1,9 +1,10 @@
-import { Paper, Select, Stack } from '@mantine/core';
+import { Paper, Select, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { isAdmin, LogType } from '@tollgate/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSessionUser } from '@/features/auth';
+import { formatDateTime } from '@/utils/date-time';
 import { logQueries, type LogFilters } from '../api/logs.api';
 import { useLiveLogs } from '../hooks/use-live-logs';
 import { useLogsTableParams } from '../hooks/use-logs-table-params';
@@ -80,10 +81,22 @@ export function LogsPage() {
             admin={admin}
             onUserClick={setPopupUser}
           />
+          <RetainedFrom at={logs.data?.retained_from} />
         </Stack>
       </Paper>
       {admin && <UserInfoModal userId={popupUser} onClose={() => setPopupUser(null)} />}
     </Stack>
+  );
+}
+
+/** Where the log begins when older calls were archived (retention); nothing otherwise. */
+function RetainedFrom({ at }: { at: number | undefined }) {
+  const { t } = useTranslation();
+  if (at === undefined) return null;
+  return (
+    <Text size="sm" c="dimmed">
+      {t('logs.retainedFrom', { date: formatDateTime(at) })}
+    </Text>
   );
 }
 

@@ -18,6 +18,7 @@ export const logsEn: typeof logsZhCN = {
       timePlaceholder: 'YYYY-MM-DD HH:mm:ss',
     },
     badTime: 'Invalid time format!',
+    retainedFrom: 'Logs before {{date}} were archived',
     live: {
       toggle: 'Live',
       unseen: 'New rows: refresh',

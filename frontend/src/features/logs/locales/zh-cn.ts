@@ -17,6 +17,7 @@ export const logsZhCN = {
       timePlaceholder: 'YYYY-MM-DD HH:mm:ss',
     },
     badTime: '时间格式错误！',
+    retainedFrom: '{{date}} 之前的调用日志已归档',
     live: {
       toggle: '实时',
       unseen: '有新日志，点击刷新',
