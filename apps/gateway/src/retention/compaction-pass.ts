@@ -47,6 +47,9 @@ export interface CompactedStream {
 
 type Receipt = RequestRelayed['data'];
 
+const receiptsOf = (events: readonly RecordedEvent[]): Receipt[] =>
+  events.filter((e) => e.type === 'RequestRelayed').map((e) => e.data as Receipt);
+
 /**
  * One compaction pass (docs/retention.md): every usage stream whose hour ended more than
  * `retentionDays` before now, oldest first, is summarized, archived, then removed. Each step looks
@@ -90,7 +93,7 @@ async function compactStream(
   hourStart: number,
   events: readonly RecordedEvent[],
 ): Promise<CompactedStream> {
-  const receipts = events.filter((e) => e.type === 'RequestRelayed').map((e) => e.data as Receipt);
+  const receipts = receiptsOf(events);
   const quota = receipts.reduce((sum, r) => sum + r.quota, 0);
   const summarized = await summarize(input, source, hourStart, receipts);
   const link = chain.bySource.get(source);
@@ -124,9 +127,24 @@ async function compactStream(
   };
 }
 
+/**
+ * The first step alone for one usage stream: its summary appended, nothing archived or removed.
+ * What a pass that died right after that step leaves (the crash tests start from here).
+ */
+export async function summarizeUsageStream(
+  input: Pick<CompactionInput, 'store' | 'now'>,
+  source: string,
+): Promise<boolean> {
+  const hourStart = usageStreamHourStart(source);
+  if (hourStart === null) throw new Error(`not a usage stream: ${source}`);
+  const events = await input.store.readStream(source);
+  const receipts = receiptsOf(events);
+  return summarize(input, source, hourStart, receipts);
+}
+
 /** Appends the chunks the summary stream lacks; false when it was already complete. */
 async function summarize(
-  input: CompactionInput,
+  input: Pick<CompactionInput, 'store' | 'now'>,
   source: string,
   hourStart: number,
   receipts: readonly Receipt[],
