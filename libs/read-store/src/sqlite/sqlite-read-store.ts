@@ -60,6 +60,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly keyColumns = new Map<string, ReadonlyMap<string, string>>();
   private readonly specs = new Map<string, CollectionSpec>();
   private readonly storeAccess: SqliteAccess;
+  /** A `backup()` under way: `close()` lets it finish rather than cut it. */
+  private backingUp: Promise<unknown> = Promise.resolve();
   /**
    * One transaction wrapper for every write: better-sqlite3's `transaction()` builds four wrapper
    * functions and their properties per call, which was ~12 % of a rebuild's CPU when made per write.
@@ -190,7 +192,22 @@ export class SqliteReadStore implements ReadStore {
     );
   }
 
+  /**
+   * An online copy of the whole database into `destination` (a new file), without holding the write
+   * lock: SQLite's backup runs in steps between transactions (a step meeting an open write
+   * transaction waits for the next turn), and writes made on this connection meanwhile reach the
+   * copy too, so it ends as the state committed when the last step ran.
+   */
+  backup(destination: string): Promise<void> {
+    const run = this.writer
+      .backup(destination, { progress: () => BACKUP_PAGES_PER_STEP })
+      .then(() => undefined);
+    this.backingUp = run.catch(() => undefined);
+    return run;
+  }
+
   async close(): Promise<void> {
+    await this.backingUp;
     // Let a running transaction finish; anything queued after close fails on the closed connection.
     await this.mutex.run(async () => {
       await this.pool?.close();
@@ -217,6 +234,9 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 }
+
+/** Pages copied per event-loop turn by `backup()` (4 MiB at SQLite's default page size). */
+const BACKUP_PAGES_PER_STEP = 1024;
 
 function runOn(db: StatementCache, query: ReadQuery): unknown {
   let { sql, params } = query;
