@@ -109,9 +109,13 @@ function parseManifest(text: string): ReadCheckpointManifest {
   )
     throw new Error('not a read-model checkpoint manifest');
   parsePosition(m.position);
-  for (const p of m.projections) {
-    if (typeof p.name !== 'string' || typeof p.version !== 'number')
-      throw new Error('a projection without name or version');
+  for (const p of m.projections as Partial<CheckpointedProjection>[]) {
+    if (
+      typeof p.position !== 'string' ||
+      typeof p.name !== 'string' ||
+      typeof p.version !== 'number'
+    )
+      throw new Error('a projection without name, version or position');
     parsePosition(p.position);
   }
   return m as ReadCheckpointManifest;

@@ -171,7 +171,7 @@ describe('read-model checkpoints', () => {
 
     const damaged = join(checkpoints, newer!.file);
     const bytes = readFileSync(damaged);
-    bytes[bytes.length - 1] ^= 0xff;
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 1) ^ 0xff, bytes.length - 1);
     writeFileSync(damaged, bytes);
 
     const restored = await restoreNewestReadCheckpoint(checkpoints, readPath, onSkip);

@@ -51,9 +51,7 @@ export async function takeReadCheckpoint(
   try {
     await store.backup(temp + DATABASE_SUFFIX);
     const projections = settleCopy(temp + DATABASE_SUFFIX);
-    const oldest = projections
-      .map((p) => parsePosition(p.position))
-      .sort(comparePositions)[0];
+    const oldest = projections.map((p) => parsePosition(p.position)).sort(comparePositions)[0];
     if (!oldest) return null;
     const stem = `${CHECKPOINT_PREFIX}${takenAt.toISOString().replace(/[-:.]/g, '')}-${oldest.commit}`;
     const manifest: ReadCheckpointManifest = {
