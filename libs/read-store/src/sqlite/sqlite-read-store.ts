@@ -13,6 +13,7 @@ import type { SearchIndex } from './search-narrowing';
 import { ReadPool, type ReadQuery } from './read-pool';
 import { registerRegexp } from './regexp-function';
 import { AsyncMutex } from './async-mutex';
+import { copyDatabase } from './copy-database';
 import { keyColumn } from './sql-names';
 import { SqliteCollection, type SqliteAccess } from './sqlite-collection';
 import { declareCollection, dropCollection, keyPaths } from './sqlite-schema';
@@ -193,15 +194,13 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /**
-   * An online copy of the whole database into `destination` (a new file), without holding the write
-   * lock: SQLite's backup runs in steps between transactions (a step meeting an open write
-   * transaction waits for the next turn), and writes made on this connection meanwhile reach the
-   * copy too, so it ends as the state committed when the last step ran.
+   * An online copy of the whole database into `destination` (a new file) as it stood at one commit,
+   * made by a worker thread on a read-only connection of its own: the projections keep writing
+   * meanwhile, and the event loop stays free. File stores only.
    */
   backup(destination: string): Promise<void> {
-    const run = this.writer
-      .backup(destination, { progress: () => BACKUP_PAGES_PER_STEP })
-      .then(() => undefined);
+    if (!this.pool) return Promise.reject(new Error('An in-memory read store cannot be copied'));
+    const run = copyDatabase(this.path, destination);
     this.backingUp = run.catch(() => undefined);
     return run;
   }
@@ -234,9 +233,6 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 }
-
-/** Pages copied per event-loop turn by `backup()` (4 MiB at SQLite's default page size). */
-const BACKUP_PAGES_PER_STEP = 1024;
 
 function runOn(db: StatementCache, query: ReadQuery): unknown {
   let { sql, params } = query;
