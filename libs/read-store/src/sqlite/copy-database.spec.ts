@@ -37,6 +37,14 @@ describe('SqliteReadStore.backup', () => {
     expect(rows(join(dir, 'copy.sqlite'))).toEqual(['committed']);
   });
 
+  it('closing the store stops a copy under way', async () => {
+    const store = new SqliteReadStore(join(dir, 'read.sqlite'));
+    await store.declare([{ name: 'docs' }]);
+    const copy = store.backup(join(dir, 'copy.sqlite'));
+    await store.close();
+    await expect(copy).rejects.toThrow(/stopped|Copying/);
+  });
+
   it('refuses an in-memory store and an existing destination', async () => {
     const memory = new SqliteReadStore(':memory:');
     await expect(memory.backup(join(dir, 'x.sqlite'))).rejects.toThrow('in-memory');

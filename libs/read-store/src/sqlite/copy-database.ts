@@ -26,16 +26,22 @@ try {
 }
 `;
 
+/** A copy under way: `done` settles when it ends; `cancel` stops it (`done` then rejects). */
+export interface DatabaseCopy {
+  readonly done: Promise<void>;
+  cancel(): Promise<void>;
+}
+
 /**
  * Copies the SQLite database at `path` into `destination` (which must not exist) on a worker thread,
  * as it stood at one commit, while other connections keep writing.
  */
-export function copyDatabase(path: string, destination: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const worker = new Worker(COPY_SOURCE, {
-      eval: true,
-      workerData: { path, destination, driver: require.resolve('better-sqlite3') },
-    });
+export function copyDatabase(path: string, destination: string): DatabaseCopy {
+  const worker = new Worker(COPY_SOURCE, {
+    eval: true,
+    workerData: { path, destination, driver: require.resolve('better-sqlite3') },
+  });
+  const done = new Promise<void>((resolve, reject) => {
     let answered = false;
     worker.once('message', (message: { ok?: true; error?: string }) => {
       answered = true;
@@ -47,7 +53,8 @@ export function copyDatabase(path: string, destination: string): Promise<void> {
       reject(error);
     });
     worker.once('exit', (code) => {
-      if (!answered) reject(new Error(`Copying ${path}: the worker exited with code ${code}`));
+      if (!answered) reject(new Error(`Copying ${path}: stopped (worker exit code ${code})`));
     });
   });
+  return { done, cancel: () => worker.terminate().then(() => undefined) };
 }

@@ -13,7 +13,7 @@ import type { SearchIndex } from './search-narrowing';
 import { ReadPool, type ReadQuery } from './read-pool';
 import { registerRegexp } from './regexp-function';
 import { AsyncMutex } from './async-mutex';
-import { copyDatabase } from './copy-database';
+import { copyDatabase, type DatabaseCopy } from './copy-database';
 import { keyColumn } from './sql-names';
 import { SqliteCollection, type SqliteAccess } from './sqlite-collection';
 import { declareCollection, dropCollection, keyPaths } from './sqlite-schema';
@@ -61,8 +61,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly keyColumns = new Map<string, ReadonlyMap<string, string>>();
   private readonly specs = new Map<string, CollectionSpec>();
   private readonly storeAccess: SqliteAccess;
-  /** A `backup()` under way: `close()` lets it finish rather than cut it. */
-  private backingUp: Promise<unknown> = Promise.resolve();
+  /** A `backup()` under way: `close()` stops it rather than wait (a checkpoint can wait). */
+  private copying: DatabaseCopy | undefined;
   /**
    * One transaction wrapper for every write: better-sqlite3's `transaction()` builds four wrapper
    * functions and their properties per call, which was ~12 % of a rebuild's CPU when made per write.
@@ -200,13 +200,15 @@ export class SqliteReadStore implements ReadStore {
    */
   backup(destination: string): Promise<void> {
     if (!this.pool) return Promise.reject(new Error('An in-memory read store cannot be copied'));
-    const run = copyDatabase(this.path, destination);
-    this.backingUp = run.catch(() => undefined);
-    return run;
+    const copy = copyDatabase(this.path, destination);
+    this.copying = copy;
+    return copy.done.finally(() => {
+      if (this.copying === copy) this.copying = undefined;
+    });
   }
 
   async close(): Promise<void> {
-    await this.backingUp;
+    await this.copying?.cancel();
     // Let a running transaction finish; anything queued after close fails on the closed connection.
     await this.mutex.run(async () => {
       await this.pool?.close();
