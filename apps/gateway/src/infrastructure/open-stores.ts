@@ -29,7 +29,7 @@ export async function openStores(
   onWriterLost?: (error: Error) => void,
   lockMode: DataDirLockMode = 'exclusive',
   /** Runs with DATA_DIR held, before the read store opens (the rebuild restores a checkpoint here). */
-  beforeReadStore?: () => Promise<void>,
+  beforeReadStore?: (eventStore: EventStore) => Promise<void>,
 ): Promise<Stores> {
   const embedded = !config.eventStoreUrl || !config.readStoreUrl;
   const lock = embedded ? DataDirLock.acquire(config.dataDir, lockMode) : null;
@@ -40,7 +40,7 @@ export async function openStores(
       dataDir: config.dataDir,
       onWriterLost,
     });
-    await beforeReadStore?.();
+    await beforeReadStore?.(eventStore);
     const readStore = await createReadStore({
       readStoreUrl: config.readStoreUrl,
       dataDir: config.dataDir,

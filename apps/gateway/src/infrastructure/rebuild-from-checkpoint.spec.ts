@@ -50,7 +50,8 @@ describe('projections:rebuild from a read-model checkpoint', () => {
   });
 
   async function rebuild(fromScratch: boolean, list = projections()) {
-    const start = await restoreForRebuild({ dataDir }, fromScratch, log);
+    const head = await events.headPosition();
+    const start = await restoreForRebuild({ dataDir }, fromScratch, log, head);
     const plan = planRebuild(start, list, await events.headPosition(), true);
     lines.push(plan.line);
     const store = new SqliteReadStore(join(dataDir, READ_STORE_FILE));
@@ -97,8 +98,31 @@ describe('projections:rebuild from a read-model checkpoint', () => {
     expect(result.events).toBeGreaterThan(LATER * 4);
   });
 
+  it('refuses a checkpoint ahead of the event log (another log in DATA_DIR)', async () => {
+    const dir = join(dataDir, READ_CHECKPOINTS_DIR);
+    const shorter = SqliteEventStore.open(':memory:');
+    await seedLog(shorter, 2, 1);
+    const head = await shorter.headPosition();
+    await shorter.close();
+    const start = await restoreForRebuild({ dataDir }, false, log, head);
+    expect(start.checkpoint).toBeNull();
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^Skipping checkpoint read-\S+\.json: it is ahead of the event log \(head \d+\/\d+\): taken from another log$/,
+      ),
+    ]);
+    expect(planRebuild(start, projections(), head, true).line).toBe(
+      `Rebuilding from scratch (no usable checkpoint in ${dir})`,
+    );
+  });
+
   it('a MongoDB read store is rebuilt from scratch', async () => {
-    const start = await restoreForRebuild({ dataDir, readStoreUrl: 'mongodb://db/t' }, false, log);
+    const start = await restoreForRebuild(
+      { dataDir, readStoreUrl: 'mongodb://db/t' },
+      false,
+      log,
+      null,
+    );
     expect(planRebuild(start, projections(), null, true).line).toBe(
       'Rebuilding from scratch (a MongoDB read store has no read-model checkpoints)',
     );

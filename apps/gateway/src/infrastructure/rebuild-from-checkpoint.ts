@@ -1,5 +1,10 @@
 import { join } from 'node:path';
-import { parsePosition, type Position } from '@tollgate/event-store';
+import {
+  comparePositions,
+  parsePosition,
+  serializePosition,
+  type Position,
+} from '@tollgate/event-store';
 import {
   READ_STORE_FILE,
   restoreNewestReadCheckpoint,
@@ -24,6 +29,8 @@ export async function restoreForRebuild(
   config: Pick<AppConfig, 'dataDir' | 'readStoreUrl'>,
   fromScratch: boolean,
   log: (line: string) => void,
+  /** The event log's head now: a checkpoint beyond it was taken from another (or a longer) log. */
+  head: Position | null,
 ): Promise<RebuildStart> {
   if (fromScratch) return { checkpoint: null, why: '--from-scratch' };
   if (config.readStoreUrl)
@@ -33,8 +40,18 @@ export async function restoreForRebuild(
     dir,
     join(config.dataDir, READ_STORE_FILE),
     (name, why) => log(`Skipping checkpoint ${name}: ${why}`),
+    (manifest) => aheadOfLog(manifest, head),
   );
   return checkpoint ? { checkpoint } : { checkpoint: null, why: `no usable checkpoint in ${dir}` };
+}
+
+function aheadOfLog(manifest: ReadCheckpointManifest, head: Position | null): string | null {
+  const ahead = manifest.projections.some(
+    (p) => head === null || comparePositions(parsePosition(p.position), head) > 0,
+  );
+  return ahead
+    ? `it is ahead of the event log (head ${head ? serializePosition(head) : 'empty'}): taken from another log`
+    : null;
 }
 
 export interface RebuildPlan {

@@ -9,16 +9,19 @@ import {
 /**
  * Copies the newest checkpoint in `dir` whose database matches its manifest over the read-model
  * database at `target`, which no process may have open (the rebuild holds DATA_DIR alone). A
- * checkpoint that does not match is reported through `onSkip` and the next older one is tried.
+ * checkpoint that does not match, or that `refuse` turns down, is reported through `onSkip` and the
+ * next older one is tried.
  * Null when none is usable (then nothing was touched).
  */
 export async function restoreNewestReadCheckpoint(
   dir: string,
   target: string,
   onSkip: (name: string, why: string) => void,
+  /** Why a checkpoint is unusable for the caller (null: usable), checked before its file's hash. */
+  refuse: (manifest: ReadCheckpointManifest) => string | null = () => null,
 ): Promise<ReadCheckpointManifest | null> {
   for (const { name, manifest } of await listReadCheckpoints(dir, onSkip)) {
-    const why = await verifyReadCheckpoint(dir, manifest);
+    const why = refuse(manifest) ?? (await verifyReadCheckpoint(dir, manifest));
     if (why) {
       onSkip(name, why);
       continue;
