@@ -432,6 +432,7 @@ function rebuild(dataDir: string): void {
       process.execPath,
       join(DIST, 'apps/gateway/src/cli.js'),
       'projections:rebuild',
+      '--from-scratch', // the replay rate of the whole log, not a read-model checkpoint's restore
     ],
     { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8', timeout: 300_000 },
   );

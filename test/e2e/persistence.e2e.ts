@@ -1,5 +1,5 @@
 import { execFileSync, execSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { createEventStore } from '@tollgate/event-store';
@@ -283,6 +283,42 @@ describe('persistence: restarts and rebuilt read models', () => {
 
     const after = await start();
     expect(await snapshot(after.url)).toEqual(before);
+    await stop();
+  });
+
+  it('projections:rebuild starts from the newest read-model checkpoint; --from-scratch from the log', async () => {
+    const checkpoints = join(dataDir, 'checkpoints');
+    t = await startTestApp({ dataDir, env: { READ_CHECKPOINT_EVERY: '1' } });
+    await registerAndLogin(t.url, 'keep-checkpointed');
+    const taken = () =>
+      existsSync(checkpoints) && readdirSync(checkpoints).some((n) => n.endsWith('.json'));
+    for (let tries = 0; !taken(); tries++) {
+      if (tries > 50) throw new Error('no read-model checkpoint was taken');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const before = await snapshot(t.url);
+    await stop();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a copy under way at the stop ends
+    const rebuild = (args: string[]) =>
+      execFileSync(process.execPath, [CLI, 'projections:rebuild', ...args], {
+        cwd: REPO,
+        env: { ...process.env, DATA_DIR: dataDir, SESSION_SECRET, LOG_LEVEL: 'error' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+
+    const replayed = (output: string) => Number(/Rebuilt from (\d+) events/.exec(output)?.[1]);
+
+    const resumed = rebuild([]);
+    expect(resumed).toMatch(
+      /Rebuilding from checkpoint at position \d+\/\d+ taken \S+ \(\d+ events to replay\)\n/,
+    );
+    expect(await snapshot((await start()).url)).toEqual(before);
+    await stop();
+    const scratch = rebuild(['--from-scratch']);
+    expect(scratch).toContain('Rebuilding from scratch (--from-scratch)');
+    expect(replayed(resumed)).toBeLessThan(replayed(scratch));
+    expect(await snapshot((await start()).url)).toEqual(before);
     await stop();
   });
 

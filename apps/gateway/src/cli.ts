@@ -5,6 +5,11 @@ import { loadConfig } from './config/app-config';
 import { openLeases } from './infrastructure/election/open-leases';
 import { takeProjectorLease } from './infrastructure/election/rebuild-lease';
 import { openStores } from './infrastructure/open-stores';
+import {
+  planRebuild,
+  restoreForRebuild,
+  type RebuildStart,
+} from './infrastructure/rebuild-from-checkpoint';
 import { setOptionOffline } from './options/set-option-offline';
 import { ALL_PROJECTIONS, serverProjections } from './projection-registry';
 import { BalanceBook } from './billing/balance-book';
@@ -17,13 +22,24 @@ import { ImportRefused } from './import/source-database';
 import { registerServerMessages } from './server-messages';
 
 /**
- * `node dist/apps/gateway/src/cli.js projections:rebuild`. With an embedded store it holds DATA_DIR
- * alone (the gateways stopped); on a shared read store (READ_STORE_URL) it holds the projector
- * lease instead, and refuses while a live projector holds it.
+ * `node dist/apps/gateway/src/cli.js projections:rebuild [--from-scratch]`. With an embedded store it
+ * holds DATA_DIR alone (the gateways stopped) and starts from the newest read-model checkpoint
+ * (docs/operations.md); on a shared read store (READ_STORE_URL) it holds the projector lease
+ * instead, refuses while a live projector holds it, and rebuilds from scratch.
  */
 async function rebuild(): Promise<void> {
+  const args = process.argv.slice(3);
+  const fromScratch = args.includes('--from-scratch');
+  if (args.some((a) => a !== '--from-scratch')) {
+    console.error('Usage: cli projections:rebuild [--from-scratch]');
+    process.exit(2);
+  }
   const config = loadConfig();
-  const stores = await openStores(config);
+  let start: RebuildStart = { checkpoint: null, why: 'not restored' };
+  const stores = await openStores(config, undefined, 'exclusive', async (events) => {
+    const head = await events.headPosition();
+    start = await restoreForRebuild(config, fromScratch, (line) => console.log(line), head);
+  });
   const { eventStore } = stores;
   let readStore = stores.readStore;
   const leases = config.readStoreUrl ? await openLeases(config, eventStore) : null;
@@ -37,7 +53,16 @@ async function rebuild(): Promise<void> {
       readStore = taken.store;
     }
     const started = Date.now();
-    const result = await rebuildProjections(eventStore, readStore, serverProjections(config), {
+    const projections = serverProjections(config);
+    const plan = planRebuild(
+      start,
+      projections,
+      await eventStore.headPosition(),
+      !config.eventStoreUrl,
+    );
+    console.log(plan.line);
+    const result = await rebuildProjections(eventStore, readStore, projections, {
+      resume: plan.resume,
       onProgress: (done, total) =>
         process.stdout.write(`\rRebuilding read models ${formatProgressBar(done, total)}`),
     });

@@ -11,6 +11,7 @@ import type { Election } from './infrastructure/election/election';
 import { LeaseLostError } from './infrastructure/election/lease.port';
 import { openLeases } from './infrastructure/election/open-leases';
 import { openStores } from './infrastructure/open-stores';
+import { scheduleReadCheckpoints } from './infrastructure/read-checkpoint-schedule';
 import { RecordingProjectionHost } from './infrastructure/recording-projection-host';
 import { serverProjections } from './projection-registry';
 
@@ -80,6 +81,7 @@ export async function runProjector(): Promise<void> {
       onError: (name, error) => logger.error(`${name}: ${error.stack ?? error.message}`),
       livePacingMs: config.projectionPacingMs,
     });
+    scheduleReadCheckpoints(host, stores.readStore, config, logger);
     projecting.host = host;
     try {
       await fenced.raise();

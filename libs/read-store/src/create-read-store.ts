@@ -7,11 +7,14 @@ import { SqliteReadStore } from './sqlite/sqlite-read-store';
 export interface ReadStoreConfig {
   /** READ_STORE_URL: `mongodb://…` or `mongodb+srv://…`; empty means the embedded SQLite store. */
   readonly readStoreUrl?: string;
-  /** DATA_DIR: the SQLite file lives at `<dataDir>/read.sqlite`. */
+  /** DATA_DIR: the SQLite file lives at `<dataDir>/read.sqlite` (READ_STORE_FILE). */
   readonly dataDir: string;
   /** READ_STORE_ALLOW_STANDALONE=on: accept a MongoDB server without transactions (guarded batches). */
   readonly allowStandalone?: boolean;
 }
+
+/** The embedded read store's file in DATA_DIR. */
+export const READ_STORE_FILE = 'read.sqlite';
 
 export async function createReadStore(config: ReadStoreConfig): Promise<ReadStore> {
   const url = config.readStoreUrl?.trim();
@@ -22,5 +25,5 @@ export async function createReadStore(config: ReadStoreConfig): Promise<ReadStor
     return connectMongo(url, { allowStandalone: config.allowStandalone === true });
   }
   mkdirSync(config.dataDir, { recursive: true });
-  return new SqliteReadStore(join(config.dataDir, 'read.sqlite'));
+  return new SqliteReadStore(join(config.dataDir, READ_STORE_FILE));
 }

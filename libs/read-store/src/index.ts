@@ -2,7 +2,7 @@ export * from './read-store.port';
 export { SqliteReadStore } from './sqlite/sqlite-read-store';
 export { MongoReadStore } from './mongo/mongo-read-store';
 export { connectMongo, type ConnectMongoOptions } from './mongo/connect-mongo';
-export { createReadStore, type ReadStoreConfig } from './create-read-store';
+export { createReadStore, READ_STORE_FILE, type ReadStoreConfig } from './create-read-store';
 export type { Projection } from './projection/projection';
 export { CHECKPOINTS, type CheckpointDoc } from './projection/checkpoint';
 export {
@@ -32,3 +32,18 @@ export {
   type LeaseCollection,
   type LeaseDoc,
 } from './mongo/mongo-lease';
+export {
+  listReadCheckpoints,
+  resumePoints,
+  verifyReadCheckpoint,
+  type CheckpointedProjection,
+  type FoundCheckpoint,
+  type ReadCheckpointManifest,
+} from './checkpoints/read-checkpoint-manifest';
+export {
+  takeReadCheckpoint,
+  pruneReadCheckpoints,
+  READ_CHECKPOINTS_KEPT,
+  type TakeReadCheckpointOptions,
+} from './checkpoints/take-read-checkpoint';
+export { restoreNewestReadCheckpoint } from './checkpoints/restore-read-checkpoint';

@@ -81,6 +81,11 @@ export interface AppConfig {
   readonly leaseTtlMs: number;
   /** LEASE_SLICE_QUOTA: the quota a lease asks for beyond a request's need (default $1). */
   readonly leaseSliceQuota: number;
+  /**
+   * Read-model checkpoints (SQLite read store, docs/operations.md): READ_CHECKPOINT_EVERY events
+   * processed (0 = none taken), or READ_CHECKPOINT_HOURS since the last (0 = no time trigger).
+   */
+  readonly readCheckpoints: { readonly everyEvents: number; readonly everyMs: number };
 }
 
 export interface OAuthConfig {
@@ -244,5 +249,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     projections: choiceFromEnv(env, 'PROJECTIONS', ['auto', 'on', 'off'], 'auto'),
     leaseTtlMs: Math.max(600, intFromEnv(env, 'LEASE_TTL_MS', 60_000)),
     leaseSliceQuota: intFromEnv(env, 'LEASE_SLICE_QUOTA', 500_000),
+    readCheckpoints: {
+      everyEvents: intFromEnv(env, 'READ_CHECKPOINT_EVERY', 100_000),
+      everyMs: intFromEnv(env, 'READ_CHECKPOINT_HOURS', 24) * 3_600_000,
+    },
   };
 }

@@ -18,6 +18,7 @@ import type { LeasePort } from './election/lease.port';
 import { FollowerProjections } from './follower-projections';
 import type { HotCache } from './hot-caches/hot-cache';
 import { LockElection } from './lock-election';
+import { scheduleReadCheckpoints } from './read-checkpoint-schedule';
 import { RecordingProjectionHost } from './recording-projection-host';
 
 export type { ElectedRole } from './election/election-engine';
@@ -85,10 +86,14 @@ export function createProjections(
   const onError = (name: string, error: Error) =>
     logger.error(`${name}: ${error.stack ?? error.message}`);
   const options = { onError, livePacingMs: config.projectionPacingMs };
-  const host = (store = readStore) =>
-    config.scaleOut
+  const host = (store = readStore) => {
+    const created = config.scaleOut
       ? new RecordingProjectionHost(eventStore, store, projections, options)
       : new ProjectionHost(eventStore, store, projections, options);
+    // The copy is a read: the store itself, not its fenced wrapper.
+    scheduleReadCheckpoints(created, readStore, config, logger);
+    return created;
+  };
   const follower = () =>
     new FollowerProjections(eventStore, readStore, feed, projections, {
       log: (line) => logger.log(line),

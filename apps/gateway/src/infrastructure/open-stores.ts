@@ -28,6 +28,8 @@ export async function openStores(
   /** The embedded event store lost its writer thread: it refuses every append from now on. */
   onWriterLost?: (error: Error) => void,
   lockMode: DataDirLockMode = 'exclusive',
+  /** Runs with DATA_DIR held, before the read store opens (the rebuild restores a checkpoint here). */
+  beforeReadStore?: (eventStore: EventStore) => Promise<void>,
 ): Promise<Stores> {
   const embedded = !config.eventStoreUrl || !config.readStoreUrl;
   const lock = embedded ? DataDirLock.acquire(config.dataDir, lockMode) : null;
@@ -38,6 +40,7 @@ export async function openStores(
       dataDir: config.dataDir,
       onWriterLost,
     });
+    await beforeReadStore?.(eventStore);
     const readStore = await createReadStore({
       readStoreUrl: config.readStoreUrl,
       dataDir: config.dataDir,

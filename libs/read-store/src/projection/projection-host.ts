@@ -64,6 +64,11 @@ export class ProjectionHost {
     return this.runner.hasReached(position);
   }
 
+  /** Events processed since start (see ProjectionRunner.processed). */
+  processed(): number {
+    return this.runner.processed();
+  }
+
   /** Called after every advance of `position()`; returns the unsubscribe function. */
   onAdvance(listener: () => void): () => void {
     return this.runner.onAdvance(listener);

@@ -90,6 +90,7 @@ export class ProjectionRunner {
   private readonly maxBatchSize: number;
   private readonly checkpointEvery: number;
   private current: Position | null = null;
+  private processedCount = 0;
   private subscription: Subscription | undefined;
   private inflight: Promise<void> = Promise.resolve();
   private readonly advanceListeners = new Set<() => void>();
@@ -137,6 +138,11 @@ export class ProjectionRunner {
       position,
       appliedAt,
     }));
+  }
+
+  /** Events of `$all` this runner has processed (applied or skipped) since it started. */
+  processed(): number {
+    return this.processedCount;
   }
 
   hasReached(target: Position): boolean {
@@ -304,6 +310,7 @@ export class ProjectionRunner {
       }
     }
     this.current = last.position;
+    this.processedCount += events.length;
     this.retryMs = this.options.retryDelayMs ?? 1000;
     for (const listener of [...this.advanceListeners]) listener();
     for (const { member, relevant } of work)

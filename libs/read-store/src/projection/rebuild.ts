@@ -15,6 +15,12 @@ export interface RebuildOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Events per page and per transaction (default 1000). */
   readonly batchSize?: number;
+  /**
+   * Projections whose read models already hold every event up to the given position (a restored
+   * read-model checkpoint): kept, and fed only the events after it. The others are dropped and
+   * replayed from the start.
+   */
+  readonly resume?: ReadonlyMap<string, Position>;
 }
 
 export interface RebuildResult {
@@ -26,11 +32,22 @@ export interface RebuildResult {
   readonly position: Position | null;
 }
 
+interface Replayed {
+  readonly projection: Projection;
+  readonly types: ReadonlySet<string>;
+  /** Events up to here are in its read model already; null: none. */
+  readonly after: Position | null;
+}
+
+const later = (a: Position | null, b: Position): Position =>
+  a !== null && comparePositions(a, b) > 0 ? a : b;
+
 /**
- * Rebuilds read models offline (gateway stopped): drops their collections and checkpoints, then replays
- * the log up to its current head in pages, one transaction per page including the checkpoints, so an
- * interrupted rebuild resumes from where it stopped when the runners start (on a store without
- * atomic transactions: the runners rebuild what the interrupted page had marked).
+ * Rebuilds read models offline (gateway stopped): drops their collections and checkpoints (except the
+ * projections `resume` names), then replays the log up to its current head in pages, one transaction
+ * per page including the checkpoints, so an interrupted rebuild resumes from where it stopped when the
+ * runners start (on a store without atomic transactions: the runners rebuild what the interrupted
+ * page had marked).
  */
 export async function rebuildProjections(
   eventStore: EventStore,
@@ -38,13 +55,12 @@ export async function rebuildProjections(
   projections: readonly Projection[],
   options: RebuildOptions = {},
 ): Promise<RebuildResult> {
-  const batchSize = options.batchSize ?? 1000;
-  // Dropped before they are declared: declaring would first bring an old table to the new layout.
-  await readStore.declare([checkpointCollection]);
-  await readStore.drop(projections.flatMap((p) => p.collections.map((c) => c.name)));
-  for (const projection of projections)
-    await readStore.collection(CHECKPOINTS).delete(projection.name);
-  await readStore.declare(projections.flatMap((p) => p.collections));
+  const replayed: Replayed[] = projections.map((projection) => ({
+    projection,
+    types: new Set(projection.eventTypes),
+    after: options.resume?.get(projection.name) ?? null,
+  }));
+  await resetReadModels(readStore, replayed);
 
   const applied = Object.fromEntries(projections.map((p) => [p.name, 0]));
   const head = await eventStore.headPosition();
@@ -52,30 +68,18 @@ export async function rebuildProjections(
     options.onProgress?.(0, 0);
     return { events: 0, applied, position: null };
   }
-  const handlers = projections.map((p) => ({ projection: p, types: new Set(p.eventTypes) }));
-  // Only events some projection handles are read; the final checkpoint (head) covers the rest.
-  const filter = { eventTypes: [...new Set(projections.flatMap((p) => p.eventTypes))] };
-  const pages = async function* (): AsyncGenerator<RecordedEvent[]> {
-    let from: Position | 'start' = 'start';
-    for (;;) {
-      const page = await eventStore.readAll({ fromPosition: from, maxCount: batchSize, filter });
-      const events = page.filter((e) => comparePositions(e.position, head) <= 0);
-      const last = events[events.length - 1];
-      if (!last) return;
-      yield events;
-      if (events.length < page.length || page.length < batchSize) return;
-      from = last.position;
-    }
-  };
-
   const total = Number(head.commit);
-  options.onProgress?.(0, total);
+  const from = replayStart(replayed);
+  options.onProgress?.(from === 'start' ? 0 : Math.min(total, Number(from.commit)), total);
 
   let done = 0;
+  // A projection ahead of the page (it resumes later than another) keeps its own position.
   const checkpointAll = async (session: ReadStoreSession, position: Position) => {
-    for (const p of projections) await writeCheckpoint(session, p.name, position, p.version);
+    for (const { projection, after } of replayed)
+      await writeCheckpoint(session, projection.name, later(after, position), projection.version);
   };
-  for await (const events of pages()) {
+  for await (const events of pages(eventStore, replayed, from, head, options.batchSize ?? 1000)) {
+    const last = events[events.length - 1]!.position;
     const counts = new Map<string, number>();
     // Without atomic transactions a page interrupted half-way stays marked: the runners then
     // rebuild those projections instead of replaying the page on top of its first half.
@@ -83,28 +87,69 @@ export async function rebuildProjections(
       await markInBatch(
         readStore,
         projections.map((p) => p.name),
-        events[events.length - 1]!.position,
+        last,
       );
     await readStore.transaction(async (session) => {
       counts.clear(); // a retried transaction starts over
-      for (const { projection, types } of handlers) {
-        const mine = events.filter((event) => types.has(event.type));
+      for (const { projection, types, after } of replayed) {
+        const mine = events.filter(
+          (e) => types.has(e.type) && (after === null || comparePositions(e.position, after) > 0),
+        );
         // The same batch path as the runner: a page of receipts is one write per document.
         await applyEvents(projection, mine, session, readStore);
         counts.set(projection.name, mine.length);
       }
-      await checkpointAll(session, events[events.length - 1]!.position);
+      await checkpointAll(session, last);
     });
     for (const [name, n] of counts) applied[name] = (applied[name] ?? 0) + n;
     done += events.length;
-    options.onProgress?.(
-      Math.min(total, Number(events[events.length - 1]!.position.commit)),
-      total,
-    );
+    options.onProgress?.(Math.min(total, Number(last.commit)), total);
   }
   await readStore.transaction((session) => checkpointAll(session, head));
   options.onProgress?.(total, total);
   return { events: done, applied, position: head };
+}
+
+/** Drops what is replayed from the start; keeps (and declares) the rest. */
+async function resetReadModels(readStore: ReadStore, replayed: readonly Replayed[]): Promise<void> {
+  const fresh = replayed.filter((r) => r.after === null).map((r) => r.projection);
+  // Dropped before they are declared: declaring would first bring an old table to the new layout.
+  await readStore.declare([checkpointCollection]);
+  await readStore.drop(fresh.flatMap((p) => p.collections.map((c) => c.name)));
+  for (const projection of fresh) await readStore.collection(CHECKPOINTS).delete(projection.name);
+  await readStore.declare(replayed.flatMap((r) => r.projection.collections));
+}
+
+/** Where the replay reads from: the oldest position any projection still needs. */
+function replayStart(replayed: readonly Replayed[]): Position | 'start' {
+  let oldest: Position | null = null;
+  for (const { after } of replayed) {
+    if (after === null) return 'start';
+    if (oldest === null || comparePositions(after, oldest) < 0) oldest = after;
+  }
+  return oldest ?? 'start';
+}
+
+/** Pages of the events some projection handles, after `from` and up to `head`. */
+async function* pages(
+  eventStore: EventStore,
+  replayed: readonly Replayed[],
+  from: Position | 'start',
+  head: Position,
+  batchSize: number,
+): AsyncGenerator<RecordedEvent[]> {
+  // Only events some projection handles are read; the final checkpoint (head) covers the rest.
+  const filter = { eventTypes: [...new Set(replayed.flatMap((r) => [...r.types]))] };
+  let position = from;
+  for (;;) {
+    const page = await eventStore.readAll({ fromPosition: position, maxCount: batchSize, filter });
+    const events = page.filter((e) => comparePositions(e.position, head) <= 0);
+    const last = events[events.length - 1];
+    if (!last) return;
+    yield events;
+    if (events.length < page.length || page.length < batchSize) return;
+    position = last.position;
+  }
 }
 
 /** `[#########.....................]  30% 300/1000` for the rebuild CLI. */
