@@ -4,7 +4,7 @@
  * token quotas, the dashboard's totals and the ledger check are unchanged; the live event store is
  * smaller by at least the removed receipts; the archive verifies and fails on one changed byte; a
  * pass that died after the summaries leaves the totals whole across a restart and resumes; the read
- * models rebuilt after compaction equal the live ones.
+ * models rebuilt after compaction (from a read-model checkpoint) equal the live ones.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -57,7 +57,8 @@ describe('retention: receipts folded into hourly sums, archived and removed', ()
   let root: ConsoleClient;
   const callers: Array<{ name: string; web: ConsoleClient; keys: string[] }> = [];
 
-  const env = { SESSION_SECRET: 'e2e-session-secret' };
+  // Read-model checkpoints every 5,000 events: the rebuild after compaction starts from one.
+  const env = { SESSION_SECRET: 'e2e-session-secret', READ_CHECKPOINT_EVERY: '5000' };
   const store = () => t.app.get<EventStore>(EVENT_STORE);
 
   async function relayHour(hourStart: number): Promise<void> {
@@ -223,6 +224,7 @@ describe('retention: receipts folded into hourly sums, archived and removed', ()
     await restart();
     await settled(TOTAL_CALLS);
     expect(await totals()).toEqual(before);
+    await ledgerOk();
 
     await root.put('/api/option/', { key: 'ReceiptRetentionDays', value: '1' });
     const retention = t.app.get(RetentionService);
@@ -275,14 +277,25 @@ describe('retention: receipts folded into hourly sums, archived and removed', ()
         env: { ...process.env, DATA_DIR: t.dataDir, ...env, LOG_LEVEL: 'error' },
         encoding: 'utf8',
       });
+    let rebuilt = '';
     let verified = '';
     await restart(() => {
-      cli('projections:rebuild');
+      rebuilt = cli('projections:rebuild');
       verified = cli('ledger:verify', '--archive');
     });
+    expect(rebuilt).toMatch(/Rebuilding from checkpoint at position/);
     expect(verified).toMatch(/OK/);
     expect(await totals()).toEqual(live);
     const logs = (await root.get('/api/log/?type=2&p=1&page_size=1')).body.data;
     expect(logs.total).toBe(TOTAL_CALLS / 2);
+
+    // From scratch, day one's totals can only come from its summaries.
+    let scratch = '';
+    await restart(() => {
+      scratch = cli('projections:rebuild', '--from-scratch');
+    });
+    expect(scratch).toMatch(/Rebuilding from scratch/);
+    expect(await totals()).toEqual(live);
+    await ledgerOk();
   });
 });
