@@ -7,7 +7,7 @@
  * models rebuilt after compaction (from a read-model checkpoint) equal the live ones.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { request } from 'undici';
@@ -207,6 +207,7 @@ describe('retention: receipts folded into hourly sums, archived and removed', ()
   afterAll(async () => {
     await t?.close();
     await upstream?.close();
+    if (t) rmSync(t.dataDir, { recursive: true, force: true });
   });
 
   it('compacts day one with every total unchanged, and the store smaller', async () => {
