@@ -298,5 +298,10 @@ describe('retention: receipts folded into hourly sums, archived and removed', ()
     expect(scratch).toMatch(/Rebuilding from scratch/);
     expect(await totals()).toEqual(live);
     await ledgerOk();
+
+    // A start without the read-model database catches up from the newest checkpoint.
+    await restart(() => rmSync(join(t.dataDir, 'read.sqlite')));
+    await settled(TOTAL_CALLS);
+    expect(await totals()).toEqual(live);
   });
 });

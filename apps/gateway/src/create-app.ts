@@ -9,6 +9,7 @@ import type { AppConfig } from './config/app-config';
 import { serveConsole } from './console/serve-console';
 import { installHttpEdge, RELAY_BODY_LIMIT } from './http-edge/install-http-edge';
 import { gatewayLockMode, openStores } from './infrastructure/open-stores';
+import { restoreLostReadStore } from './infrastructure/rebuild-from-checkpoint';
 import type { DestinationStream } from 'pino';
 import { createAppLog, NestLogOverPino } from './observability/app-log';
 import { RequestTracker } from './observability/request-tracker';
@@ -50,6 +51,15 @@ export async function createApp(
       void started.app?.close();
     },
     gatewayLockMode(config),
+    // Alone on DATA_DIR (not scale-out): a lost read-model database comes back from a checkpoint.
+    gatewayLockMode(config) === 'exclusive'
+      ? async (events) => {
+          const logger = new Logger('ReadCheckpoints');
+          await restoreLostReadStore(config, await events.headPosition(), (line) =>
+            logger.log(line),
+          );
+        }
+      : undefined,
   );
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, stores, { tracker, log }),

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEventStore, type EventStore } from '@tollgate/event-store';
@@ -18,7 +18,7 @@ import {
   usersProjection,
 } from '@tollgate/read-store/testing/sample-projections';
 import { READ_CHECKPOINTS_DIR } from './read-checkpoint-schedule';
-import { planRebuild, restoreForRebuild } from './rebuild-from-checkpoint';
+import { planRebuild, restoreForRebuild, restoreLostReadStore } from './rebuild-from-checkpoint';
 
 describe('projections:rebuild from a read-model checkpoint', () => {
   let dataDir: string;
@@ -126,5 +126,30 @@ describe('projections:rebuild from a read-model checkpoint', () => {
     expect(planRebuild(start, projections(), null, true).line).toBe(
       'Rebuilding from scratch (a MongoDB read store has no read-model checkpoints)',
     );
+  });
+
+  it('a start without the read-model database restores the newest checkpoint, and only then', async () => {
+    const file = join(dataDir, READ_STORE_FILE);
+    const head = await events.headPosition();
+    expect(await restoreLostReadStore({ dataDir }, head, log)).toBeNull();
+    expect(
+      await restoreLostReadStore({ dataDir, readStoreUrl: 'mongodb://db/t' }, head, log),
+    ).toBeNull();
+    rmSync(file);
+    const restored = await restoreLostReadStore({ dataDir }, head, log);
+    expect(restored).not.toBeNull();
+    expect(existsSync(file)).toBe(true);
+    expect(lines).toEqual([
+      `No read-model database: starting from the checkpoint at position ${restored!.position}`,
+    ]);
+    // The runners catch up from the checkpoint: the LATER events, then the same read models.
+    const store = new SqliteReadStore(file);
+    const host = new ProjectionHost(events, store, projections());
+    await host.start();
+    expect(await host.waitFor(head!)).toBe(true);
+    const caughtUp = await snapshot(store, sampleCollections);
+    await host.stop();
+    await store.close();
+    expect(caughtUp).toEqual((await rebuild(true)).docs);
   });
 });

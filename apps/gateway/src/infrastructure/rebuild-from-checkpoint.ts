@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   comparePositions,
@@ -87,4 +88,25 @@ export function planRebuild(
     resume,
     line: `Rebuilding from checkpoint at position ${from} taken ${checkpoint.takenAt} (${count})${restart}`,
   };
+}
+
+/**
+ * A gateway starting alone on DATA_DIR without its read-model database (lost, or deleted by hand)
+ * starts from the newest checkpoint instead of the beginning of the log: the runners then catch up
+ * from each projection's position in it (and rebuild one whose version changed, as always). Runs
+ * with DATA_DIR held exclusively, before the read store opens; a present database is left alone.
+ * `projections:rebuild --from-scratch` is the way to rebuild without a checkpoint.
+ */
+export async function restoreLostReadStore(
+  config: Pick<AppConfig, 'dataDir' | 'readStoreUrl'>,
+  head: Position | null,
+  log: (line: string) => void,
+): Promise<ReadCheckpointManifest | null> {
+  if (config.readStoreUrl || existsSync(join(config.dataDir, READ_STORE_FILE))) return null;
+  const start = await restoreForRebuild(config, false, log, head);
+  if (start.checkpoint)
+    log(
+      `No read-model database: starting from the checkpoint at position ${start.checkpoint.position}`,
+    );
+  return start.checkpoint;
 }
