@@ -8,6 +8,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export npm_config_nodedir=${npm_config_nodedir:-/usr}
 mkdir -p test-artifacts
+# Reports of an earlier run must not stand in for this one.
+rm -f test-artifacts/jest.json test-artifacts/vitest.json
 
 if [ ! -f node_modules/.package-lock.json ]; then npm ci || exit 1; fi
 if ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -qi wqy; then
@@ -28,5 +30,11 @@ npm run build || status=1
 npx jest --ci --forceExit --json --outputFile=test-artifacts/jest.json 2>&1 | tee test-artifacts/jest.log || status=1
 (cd frontend && npx vitest run --reporter=default --reporter=json --outputFile=../test-artifacts/vitest.json) 2>&1 | tee test-artifacts/vitest.log || status=1
 
+# A jest that died before its report (a crashed worker, memory) says why only in its log: repeat
+# the log's end last, where a CI excerpt shows it.
+if [ ! -f test-artifacts/jest.json ]; then
+  echo "jest wrote no report; the end of test-artifacts/jest.log:"
+  grep -v '^\s*$' test-artifacts/jest.log | tail -n 40
+fi
 node scripts/test-summary.mjs test-artifacts/jest.json test-artifacts/vitest.json || status=1
 exit $status
