@@ -27,7 +27,7 @@ import {
 } from './bench-load';
 import { sampleRss, sleep, startBenchGateway, startProcess, type Running } from './bench-processes';
 import { writeReport, type Row } from './bench-report';
-import { setUpAccount, type BenchAccount } from './bench-setup';
+import { ApiSession, setUpAccount, type BenchAccount } from './bench-setup';
 import { CHAT_BODY, SLOW_BODY, USERNAME_WORDS } from './bench-shared';
 import { addRoutingChannels, compareRoutingStrategies } from './routing-strategies';
 
@@ -224,7 +224,7 @@ async function main(): Promise<void> {
     await consoleReads(gw2(gateway, account), gateway);
 
     log('S9 routing strategy: latency against weighted');
-    await routingStrategies(gw2(gateway, account), account, upstream.url);
+    await routingStrategies(gw2(gateway, account), upstream.url);
   } finally {
     await stopAll();
     if (flag('strict')) notes.push('The gateway ran with BILLING_DURABILITY=strict.');
@@ -270,9 +270,11 @@ function startGateway(dataDir: string): Promise<Running> {
 }
 
 /** S9: adaptive routing must cost the relay nothing measurable (three channels in one tier). */
-async function routingStrategies(gw: Target, account: BenchAccount, upstreamUrl: string) {
-  await addRoutingChannels(account.admin, upstreamUrl);
-  const c = await compareRoutingStrategies(account.admin, gw, {
+async function routingStrategies(gw: Target, upstreamUrl: string) {
+  // The gateway was restarted for S8: a session of its own.
+  const admin = await new ApiSession(gw.url).login('root', '123456');
+  await addRoutingChannels(admin, upstreamUrl);
+  const c = await compareRoutingStrategies(admin, gw, {
     connections: PLAN.saturationConnections,
     seconds: PLAN.routingSeconds,
     rounds: PLAN.routingRounds,
