@@ -51,6 +51,16 @@ const relayed = (quota: number, fields = {}) => ({
   type: 'RequestRelayed',
   data: usageReceipt({ userId: 7, tokenId: 0, quota, ...fields }),
 });
+const failed = {
+  type: 'RequestFailed',
+  data: {
+    ...usageReceipt({ userId: 7, tokenId: 0, requestId: 'f' }),
+    status: 502,
+    message: 'bad gateway',
+    retries: 0,
+    quota: 0,
+  },
+};
 const taskCharge = relayed(300, {
   requestId: 'a',
   task: { platform: 'midjourney', action: 'IMAGINE', upstreamTaskId: 'up-a' },
@@ -77,7 +87,7 @@ describe('logs projection: archived hours (retention)', () => {
     await appendEvents(
       fx.events,
       SOURCE,
-      [relayed(100), relayed(50)],
+      [relayed(100), relayed(50), failed],
       meta('2026-01-15T08:10:00Z'),
     );
     await appendEvents(fx.events, 'task-a', [taskCharge], meta('2026-01-15T08:20:00.000Z'));
@@ -90,11 +100,12 @@ describe('logs projection: archived hours (retention)', () => {
     await fx.host.waitFor(last.position, 5000);
   }
 
-  it("drops the archived hour's call rows (not a task's charge, a top-up or a later hour's), totals too", async () => {
+  it("drops the archived hour's call and error rows (not a task's charge, a top-up or a later hour's), totals too", async () => {
     await seed();
     const before = await list();
     expect(before).not.toHaveProperty('retained_from');
-    expect(before.total).toBe(5);
+    expect(before.total).toBe(6);
+    expect(before.items.some((row) => row.type === LogType.Error)).toBe(true);
     expect(await totals()).toEqual([457, 457]);
 
     const last = await appendEvents(

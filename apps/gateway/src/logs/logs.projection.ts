@@ -226,6 +226,8 @@ async function archived(
   const end = Math.floor((archive.hourStart + HOUR_MS) / 1000);
   const rows = { type: LogType.Consume, created_at: { $lt: end }, content: { $exists: false } };
   await dropRows(session, { deleted: rows, consumed: rows, refunded: null }, position);
+  // Failed calls' rows came from the same usage streams (they charged nothing: no totals).
+  await logStore(session).deleteMany({ type: LogType.Error, created_at: { $lt: end } });
   await session
     .collection<LogRetentionDocument>(LOG_RETENTION)
     .update(RETAINED_FROM, { $max: { at: end } }, { upsert: true });
