@@ -26,13 +26,14 @@ export class SummaryMarkers {
 
   /** In `batched.apply`, for each counted receipt. */
   receipt(event: RecordedEvent, writes: BatchWrites, session: ReadStoreSession): void {
-    if (usageStreamHourStart(event.streamId) === null) return;
     let marked = this.marked.get(session);
     if (!marked) {
       marked = new Set();
       this.marked.set(session, marked);
     }
+    // Checked before the id is parsed: most receipts of a batch share a stream already marked.
     if (marked.has(event.streamId)) return;
+    if (usageStreamHourStart(event.streamId) === null) return;
     marked.add(event.streamId);
     writes.update(
       this.collection,

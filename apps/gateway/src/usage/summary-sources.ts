@@ -16,6 +16,8 @@ export class SummarySources {
 
   /** A receipt of `streamId` was counted. */
   receipt(streamId: string): void {
+    // Every receipt passes here: the set answers the common case without parsing the id.
+    if (this.counted.has(streamId)) return;
     if (usageStreamHourStart(streamId) !== null) this.counted.add(streamId);
   }
 
