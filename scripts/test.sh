@@ -27,7 +27,11 @@ npm run lint || status=1
 npm run build || status=1
 
 # --forceExit: a handle leaked by one suite must not hang the run (and CI) after the results are in.
-npx jest --ci --forceExit --json --outputFile=test-artifacts/jest.json 2>&1 | tee test-artifacts/jest.log || status=1
+# On two cores jest runs every suite inside its own process (one worker or less means in band), and
+# that process's heap grows with each suite it has run: past V8's default limit (~4 GB) it died
+# two thirds into the run, leaving no report. The limit is raised for jest and what it starts.
+JEST_HEAP_MB=${JEST_HEAP_MB:-12288}
+NODE_OPTIONS="--max-old-space-size=${JEST_HEAP_MB} ${NODE_OPTIONS:-}" npx jest --ci --forceExit --json --outputFile=test-artifacts/jest.json 2>&1 | tee test-artifacts/jest.log || status=1
 (cd frontend && npx vitest run --reporter=default --reporter=json --outputFile=../test-artifacts/vitest.json) 2>&1 | tee test-artifacts/vitest.log || status=1
 
 # A jest that died before its report (a crashed worker, memory) says why only in its log: repeat
