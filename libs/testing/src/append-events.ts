@@ -14,3 +14,8 @@ export function appendEvents(
     'any',
   );
 }
+
+/** Metadata of an event the system recorded at `iso` (no user behind it). */
+export function systemMetadataAt(iso: string): Metadata {
+  return { schemaVersion: 1, actor: { kind: 'system', id: null, role: null }, occurredAt: iso };
+}

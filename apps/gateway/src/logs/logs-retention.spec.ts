@@ -1,7 +1,7 @@
 import { rebuildProjections } from '@tollgate/read-store';
 import { LogType } from '@tollgate/contracts';
 import { ARCHIVE_CHAIN_STREAM, usageStreamHourStart, type UsageArchived } from '@tollgate/domain';
-import { appendEvents } from '@tollgate/testing/append-events';
+import { appendEvents, systemMetadataAt } from '@tollgate/testing/append-events';
 import {
   closeProjectionHost,
   openProjectionHost,
@@ -12,11 +12,7 @@ import { ALL_PROJECTIONS } from '../projection-registry';
 import { ALL_TOTALS, LOG_TOTALS, userTotalsId, type LogTotalsDocument } from './log.document';
 import { ListLogsHandler, ListLogsQuery } from './queries/log-queries.handler';
 
-const meta = (iso: string) => ({
-  schemaVersion: 1,
-  actor: { kind: 'system', id: null, role: null },
-  occurredAt: iso,
-});
+const meta = systemMetadataAt;
 const SOURCE = 'usage-p1-2026011508';
 const HOUR_START = usageStreamHourStart(SOURCE)!;
 const archived: UsageArchived = {

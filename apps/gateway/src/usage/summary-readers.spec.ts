@@ -6,7 +6,7 @@ import {
   usageSummaryStreamId,
   type RequestRelayed,
 } from '@tollgate/domain';
-import { appendEvents } from '@tollgate/testing/append-events';
+import { appendEvents, systemMetadataAt } from '@tollgate/testing/append-events';
 import {
   closeProjectionHost,
   openProjectionHost,
@@ -25,11 +25,7 @@ import { USERS } from '../users/user.document';
  * The reader rule in every read model that adds receipts up: a summary of a usage stream whose
  * receipts were counted adds nothing; a summary alone (its stream removed) adds what they did.
  */
-const meta = (iso: string) => ({
-  schemaVersion: 1,
-  actor: { kind: 'system', id: null, role: null },
-  occurredAt: iso,
-});
+const meta = systemMetadataAt;
 const SOURCE = 'usage-p1-2026011508';
 const HOUR_START = usageStreamHourStart(SOURCE)!;
 const s = (iso: string) => Date.parse(iso) / 1000;
