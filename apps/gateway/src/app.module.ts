@@ -38,17 +38,24 @@ import { OpenApiModule } from './openapi/openapi.module';
 import { type Observability, ObservabilityModule } from './observability/observability.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RetentionModule } from './retention/retention.module';
+import type { ProjectorChild } from './infrastructure/projector-child/projector-child';
 
 /** The gateway: infrastructure, then one module per feature (one import line each). */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, stores: Stores, observability: Observability): DynamicModule {
+  /** `projector`: the child process that writes the read models, when main.js started one. */
+  static forRoot(
+    config: AppConfig,
+    stores: Stores,
+    observability: Observability,
+    projector: ProjectorChild | null = null,
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
         ObservabilityModule.forRoot(observability),
-        StorageModule.forStores(stores, serverProjections(config)),
+        StorageModule.forStores(stores, serverProjections(config), projector),
         CqrsModule.forRoot(),
         AuthModule.forRoot(SessionUsersOfReadModel),
         OptionsModule,

@@ -36,9 +36,11 @@ async function rebuild(): Promise<void> {
   }
   const config = loadConfig();
   let start: RebuildStart = { checkpoint: null, why: 'not restored' };
-  const stores = await openStores(config, undefined, 'exclusive', async (events) => {
+  const stores = await openStores(config, {
+    beforeReadStore: async (events) => {
     const head = await events.headPosition();
     start = await restoreForRebuild(config, fromScratch, (line) => console.log(line), head);
+    },
   });
   const { eventStore } = stores;
   let readStore = stores.readStore;

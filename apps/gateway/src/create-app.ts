@@ -10,6 +10,8 @@ import { serveConsole } from './console/serve-console';
 import { installHttpEdge, RELAY_BODY_LIMIT } from './http-edge/install-http-edge';
 import { gatewayLockMode, openStores } from './infrastructure/open-stores';
 import { restoreLostReadStore } from './infrastructure/rebuild-from-checkpoint';
+import type { ProjectorChild } from './infrastructure/projector-child/projector-child';
+import { clearProjectorHead } from './infrastructure/projector-head';
 import type { DestinationStream } from 'pino';
 import { createAppLog, NestLogOverPino } from './observability/app-log';
 import { RequestTracker } from './observability/request-tracker';
@@ -24,6 +26,8 @@ import { validationPipe } from './shared/validation.pipe';
 export async function createApp(
   config: AppConfig,
   logDestination?: DestinationStream,
+  /** main.js's projector child (PROJECTOR=process): started once DATA_DIR is held. */
+  projector: ProjectorChild | null = null,
 ): Promise<NestFastifyApplication> {
   registerServerMessages();
   const log = createAppLog(config, logDestination);
@@ -41,18 +45,18 @@ export async function createApp(
   installHttpEdge(adapter.getInstance());
   tracker.instrumentRequests(adapter.getInstance());
   const started: { app?: NestFastifyApplication } = {};
-  const stores = await openStores(
-    config,
-    (error) => {
+  const exclusive = gatewayLockMode(config) === 'exclusive';
+  const stores = await openStores(config, {
+    onWriterLost: (error) => {
       // Without its writer the log takes no appends: requests would be answered and never recorded
       // (nor billed). Stop serving and exit non-zero so a supervisor restarts the process.
       new Logger('EventStore').error(`${error.message}: stopping the gateway`);
       process.exitCode = 1;
       void started.app?.close();
     },
-    gatewayLockMode(config),
+    lockMode: gatewayLockMode(config),
     // Alone on DATA_DIR (not scale-out): a lost read-model database comes back from a checkpoint.
-    gatewayLockMode(config) === 'exclusive'
+    beforeReadStore: exclusive
       ? async (events) => {
           const logger = new Logger('ReadCheckpoints');
           await restoreLostReadStore(config, await events.headPosition(), (line) =>
@@ -60,15 +64,25 @@ export async function createApp(
           );
         }
       : undefined,
-  );
+  });
+  // With a projector child, this process follows its head instead of projecting.
+  const appConfig: AppConfig = projector ? { ...config, projections: 'off' } : config;
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, stores, { tracker, log }),
+    AppModule.forRoot(appConfig, stores, { tracker, log }, projector),
     adapter,
     { logger: new NestLogOverPino(log), bodyParser: false, abortOnError: false },
   ).catch(async (error: unknown) => {
     await stores.close(); // no half-started app keeps the DATA_DIR lock
     throw error;
   });
+  if (projector) {
+    // A head the last child left may be older than its read models after a version bump: this
+    // process waits for the new child's own, as scale-out followers do (docs/scale-out.md).
+    await clearProjectorHead(stores.readStore);
+    // Started once DATA_DIR is held and a lost read store restored; before `listen`, whose start-up
+    // waits for the child to reach the log head (its lines go through the app's logger by now).
+    projector.start();
+  }
   await app.register(fastifyCookie);
   // Nest answers POST with 201; the one-api/new-api contract (and the providers' APIs) answer 200.
   app

@@ -6,7 +6,17 @@
  */
 import { Logger } from '@nestjs/common';
 import { loadConfig } from './config/app-config';
-import { projectorReadStore, startElection } from './infrastructure/create-projections';
+import { createAppLog, NestLogOverPino } from './observability/app-log';
+import type { Position } from '@tollgate/event-store';
+import {
+  projectorReadStore,
+  startElection,
+  startLockElection,
+} from './infrastructure/create-projections';
+import {
+  headMessage,
+  PROJECTOR_PARENT_ENV,
+} from './infrastructure/projector-child/projector-child-protocol';
 import type { Election } from './infrastructure/election/election';
 import { LeaseLostError } from './infrastructure/election/lease.port';
 import { openLeases } from './infrastructure/election/open-leases';
@@ -38,20 +48,28 @@ const leaseLost = (error: unknown): boolean =>
 /** Runs the projector until SIGTERM or SIGINT; throws when it cannot start. */
 export async function runProjector(): Promise<void> {
   const config = loadConfig();
-  if (!config.scaleOut)
+  Logger.overrideLogger(new NestLogOverPino(createAppLog(config)));
+  // Started by a gateway (its projector child): that gateway holds DATA_DIR for both.
+  const child = Boolean(process.env[PROJECTOR_PARENT_ENV]) && process.send !== undefined;
+  if (!config.scaleOut && !child)
     throw new Error(
       'The projector runs beside scale-out gateways: set SCALE_OUT=on (docs/scale-out.md)',
     );
-  const stores = await openStores(
-    config,
-    (error) => {
+  const stores = await openStores(config, {
+    onWriterLost: (error) => {
       logger.error(`${error.message}: stopping the projector`);
       process.exitCode = 1;
     },
-    'shared',
-  );
-  const leases = await openLeases(config, stores.eventStore);
-  const election = startElection(config, 'projector', leases?.port ?? null);
+    lockMode: child ? 'held-by-parent' : 'shared',
+  });
+  const leases = child ? null : await openLeases(config, stores.eventStore);
+  // A child still takes projector.lock: a restarted gateway's new child waits for the old one.
+  const election = child
+    ? startLockElection(config, 'projector')
+    : startElection(config, 'projector', leases?.port ?? null);
+  const onHead = child
+    ? (position: Position) => process.send?.(headMessage(position))
+    : undefined;
   const projecting: { host?: RecordingProjectionHost } = {}; // set while elected
   let stopping = false;
   const stop = async (signal: string) => {
@@ -66,6 +84,8 @@ export async function runProjector(): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  // The gateway that started this child is gone (stopped, or killed): so is the child's reason to be.
+  if (child) process.once('disconnect', () => void stop('the gateway stopped'));
 
   const projections = serverProjections(config);
   // One tenure per win: a lost lease stops the host, and the process waits for its next win.
@@ -80,6 +100,7 @@ export async function runProjector(): Promise<void> {
     const host = new RecordingProjectionHost(stores.eventStore, fenced.store, projections, {
       onError: (name, error) => logger.error(`${name}: ${error.stack ?? error.message}`),
       livePacingMs: config.projectionPacingMs,
+      ...(onHead ? { onHead } : {}),
     });
     scheduleReadCheckpoints(host, stores.readStore, config, logger);
     projecting.host = host;

@@ -11,6 +11,8 @@ export interface EventStoreConfig {
   readonly dataDir: string;
   /** SQLite only: the writer thread died and appends are refused from now on (see SqliteEventStore). */
   readonly onWriterLost?: (error: Error) => void;
+  /** SQLite only: how often (ms) to look for another process's appends (default 20). */
+  readonly watchForeignAppendsMs?: number;
 }
 
 /** Picks the adapter from configuration. EventStoreDB fails fast when unreachable. */
@@ -27,5 +29,8 @@ export async function createEventStore(config: EventStoreConfig): Promise<EventS
   mkdirSync(config.dataDir, { recursive: true });
   return SqliteEventStore.open(join(config.dataDir, 'events.sqlite'), {
     onWriterLost: config.onWriterLost,
+    ...(config.watchForeignAppendsMs === undefined
+      ? {}
+      : { watchForeignAppendsMs: config.watchForeignAppendsMs }),
   });
 }

@@ -77,6 +77,13 @@ export interface AppConfig {
    * scale-out, the elected process on an embedded read store, every process on MongoDB.
    */
   readonly projections: 'auto' | 'on' | 'off';
+  /**
+   * PROJECTOR: where a gateway alone on its stores writes the read models when started as a
+   * server (`main.js`). `process` (default): a projector child process it starts, restarts and
+   * stops, so the relay's core does only relay work (docs/operations.md#the-projector-process).
+   * `inline`: in the gateway's own process. Scale-out and PROJECTIONS=on/off ignore it.
+   */
+  readonly projector: 'process' | 'inline';
   /** LEASE_TTL_MS: how long a scale-out balance lease lives unless renewed (docs/scale-out.md). */
   readonly leaseTtlMs: number;
   /** LEASE_SLICE_QUOTA: the quota a lease asks for beyond a request's need (default $1). */
@@ -247,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownDelayMs: intFromEnv(env, 'SHUTDOWN_DELAY_MS', 0),
     scaleOut: choiceFromEnv(env, 'SCALE_OUT', ['on', 'off'], 'off') === 'on',
     projections: choiceFromEnv(env, 'PROJECTIONS', ['auto', 'on', 'off'], 'auto'),
+    projector: choiceFromEnv(env, 'PROJECTOR', ['process', 'inline'], 'process'),
     leaseTtlMs: Math.max(600, intFromEnv(env, 'LEASE_TTL_MS', 60_000)),
     leaseSliceQuota: intFromEnv(env, 'LEASE_SLICE_QUOTA', 500_000),
     readCheckpoints: {

@@ -18,6 +18,7 @@ import type { LeasePort } from './election/lease.port';
 import { FollowerProjections } from './follower-projections';
 import type { HotCache } from './hot-caches/hot-cache';
 import { LockElection } from './lock-election';
+import type { ProjectorChild } from './projector-child/projector-child';
 import { scheduleReadCheckpoints } from './read-checkpoint-schedule';
 import { RecordingProjectionHost } from './recording-projection-host';
 
@@ -36,21 +37,25 @@ export function startElection(
   if (!config.scaleOut) return null;
   const logger = new Logger('Election');
   const engine = electionEngine(config, role);
-  const election =
-    engine === 'file-lock' || !leases
-      ? new LockElection(join(config.dataDir, `${role}.lock`), (error) =>
-          logger.error(`${role}.lock: ${error.message}`),
-        )
-      : new LeaseElection(leases, role, holderId(), {
+  if (engine === 'file-lock' || !leases) return startLockElection(config, role);
+  const election = new LeaseElection(leases, role, holderId(), {
           ttlMs: ELECTION_LEASE_TTL_MS,
           onError: (error) => logger.error(`${role} lease: ${error.message}`),
         });
-  if (election instanceof LeaseElection) {
-    election.onWon(() =>
-      logger.log(`${role} lease won by ${election.holder} (token ${election.token})`),
-    );
-    election.onLost(() => logger.error(`${role} lease lost by ${election.holder}`));
-  }
+  election.onWon(() =>
+    logger.log(`${role} lease won by ${election.holder} (token ${election.token})`),
+  );
+  election.onLost(() => logger.error(`${role} lease lost by ${election.holder}`));
+  election.start();
+  return election;
+}
+
+/** The election for `role` on DATA_DIR/<role>.lock (one machine), tried at once. */
+export function startLockElection(config: AppConfig, role: ElectedRole): Election {
+  const logger = new Logger('Election');
+  const election = new LockElection(join(config.dataDir, `${role}.lock`), (error) =>
+    logger.error(`${role}.lock: ${error.message}`),
+  );
   election.start();
   return election;
 }
@@ -72,7 +77,8 @@ export function projectorReadStore(
 
 /**
  * What answers as PROJECTION_HOST (docs/scale-out.md): the projections themselves, a follower of
- * another process's projector head, or the elected switch from one to the other.
+ * another process's projector head (a scale-out projector, or this gateway's projector child),
+ * or the elected switch from one to the other.
  */
 export function createProjections(
   eventStore: EventStore,
@@ -81,6 +87,7 @@ export function createProjections(
   feed: { register(cache: HotCache): void },
   election: Election | null,
   projections: readonly Projection[],
+  projector: ProjectorChild | null = null,
 ): ProjectionHost | FollowerProjections | ElectedProjections {
   const logger = new Logger('Projections');
   const onError = (name: string, error: Error) =>
@@ -99,6 +106,7 @@ export function createProjections(
       log: (line) => logger.log(line),
       warn: (line) => logger.warn(line),
       onError,
+      ...(projector ? { heads: projector } : {}),
     });
   const mode = projectionMode(config);
   if (mode === 'project') return host();

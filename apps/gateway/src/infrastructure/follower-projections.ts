@@ -26,6 +26,11 @@ export interface FollowerOptions {
   readonly onError: (projection: string, error: Error) => void;
   /** How long `start` waits for the projector to reach the log head (default 60 s). */
   readonly startTimeoutMs?: number;
+  /**
+   * Heads told by the projecting process itself (the gateway's projector child, over IPC): taken
+   * at once, the read store's head still read as a fallback.
+   */
+  readonly heads?: { onHead(listener: (position: Position) => void): () => void };
 }
 
 /**
@@ -64,6 +69,7 @@ export class FollowerProjections {
       name,
       types: new Set(eventTypes),
     }));
+    options.heads?.onHead((position) => this.advanceTo(position));
     feed.register({
       name: 'follower pushes',
       eventTypes: [...new Set(projections.flatMap((p) => p.eventTypes))],
@@ -180,7 +186,11 @@ export class FollowerProjections {
   }
 
   private async refresh(): Promise<void> {
-    const head = await readProjectorHead(this.readStore);
+    this.advanceTo(await readProjectorHead(this.readStore));
+  }
+
+  /** The newest reading, from either source: a projector rebuilding from scratch goes back. */
+  private advanceTo(head: Position | null): void {
     if (!head || (this.head && comparePositions(head, this.head) === 0)) return;
     this.head = head;
     for (const listener of [...this.advanceListeners]) listener();

@@ -10,3 +10,5 @@ export const PROJECTIONS = Symbol('PROJECTIONS');
 export const LEASES = Symbol('LEASES');
 /** The projector election of a PROJECTIONS=auto scale-out gateway; null otherwise. */
 export const PROJECTOR_ELECTION = Symbol('PROJECTOR_ELECTION');
+/** The projector child of a gateway alone on its stores (PROJECTOR=process); null otherwise. */
+export const PROJECTOR_CHILD = Symbol('PROJECTOR_CHILD');

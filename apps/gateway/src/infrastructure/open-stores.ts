@@ -19,26 +19,39 @@ export interface Stores {
 export const gatewayLockMode = (config: Pick<AppConfig, 'scaleOut'>): DataDirLockMode =>
   config.scaleOut ? 'shared' : 'exclusive';
 
+export interface OpenStoresOptions {
+  /** The embedded event store lost its writer thread: it refuses every append from now on. */
+  readonly onWriterLost?: (error: Error) => void;
+  /**
+   * How this process holds DATA_DIR (default exclusive). `held-by-parent`: the projector child of
+   * a gateway, which holds it for both; the child reads the log its parent appends to.
+   */
+  readonly lockMode?: DataDirLockMode | 'held-by-parent';
+  /** Runs with DATA_DIR held, before the read store opens (the rebuild restores a checkpoint here). */
+  readonly beforeReadStore?: (eventStore: EventStore) => Promise<void>;
+}
+
+/** How soon the projector child sees its parent's appends (ms): a cheap look, on its own core. */
+const CHILD_WATCH_MS = 5;
+
 /**
  * Opens both ports' adapters, chosen from the configuration, before Nest starts: an engine that
  * does not answer fails here fast with one clear line ("EventStoreDB unreachable at …").
  */
 export async function openStores(
   config: AppConfig,
-  /** The embedded event store lost its writer thread: it refuses every append from now on. */
-  onWriterLost?: (error: Error) => void,
-  lockMode: DataDirLockMode = 'exclusive',
-  /** Runs with DATA_DIR held, before the read store opens (the rebuild restores a checkpoint here). */
-  beforeReadStore?: (eventStore: EventStore) => Promise<void>,
+  { onWriterLost, lockMode = 'exclusive', beforeReadStore }: OpenStoresOptions = {},
 ): Promise<Stores> {
   const embedded = !config.eventStoreUrl || !config.readStoreUrl;
-  const lock = embedded ? DataDirLock.acquire(config.dataDir, lockMode) : null;
+  const lock =
+    embedded && lockMode !== 'held-by-parent' ? DataDirLock.acquire(config.dataDir, lockMode) : null;
   let eventStore: EventStore | undefined;
   try {
     eventStore = await createEventStore({
       eventStoreUrl: config.eventStoreUrl,
       dataDir: config.dataDir,
       onWriterLost,
+      ...(lockMode === 'held-by-parent' ? { watchForeignAppendsMs: CHILD_WATCH_MS } : {}),
     });
     await beforeReadStore?.(eventStore);
     const readStore = await createReadStore({

@@ -22,6 +22,13 @@ export async function readProjectorHead(session: ReadStoreSession): Promise<Posi
   return doc ? parsePosition(doc.position) : null;
 }
 
+/** Removes the recorded head: followers wait for a projector to record its own. */
+export async function clearProjectorHead(readStore: ReadStore): Promise<void> {
+  // Only the collection is needed here: the runner declares (and reconciles) the checkpoints.
+  await readStore.declare([{ name: CHECKPOINTS }], { reconcileIndexes: false });
+  await readStore.transaction((session) => session.collection(CHECKPOINTS).delete(PROJECTOR_HEAD));
+}
+
 /**
  * Writes the head as the projections advance, coalesced: at most one write in flight, at most one
  * per WRITE_SPACING_MS, always the newest position; each write is its own read-store transaction.
@@ -37,12 +44,8 @@ export class ProjectorHeadWriter {
   ) {}
 
   /** Removes a head an earlier projector left: its read models may be older (a version bump). */
-  async clear(): Promise<void> {
-    // Only the collection is needed here: the runner declares (and reconciles) the checkpoints.
-    await this.readStore.declare([{ name: CHECKPOINTS }], { reconcileIndexes: false });
-    await this.readStore.transaction((session) =>
-      session.collection(CHECKPOINTS).delete(PROJECTOR_HEAD),
-    );
+  clear(): Promise<void> {
+    return clearProjectorHead(this.readStore);
   }
 
   record(position: Position | null): void {

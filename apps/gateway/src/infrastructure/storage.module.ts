@@ -20,6 +20,7 @@ import {
   LEASES,
   PROJECTION_HOST,
   PROJECTIONS,
+  PROJECTOR_CHILD,
   PROJECTOR_ELECTION,
   READ_STORE,
   STORES,
@@ -32,6 +33,7 @@ import { ReadYourWrites } from './read-your-writes';
 import { SchedulerGate } from './scheduler-gate';
 import { SecretBox } from './secret-box';
 import type { Stores } from './open-stores';
+import type { ProjectorChild } from './projector-child/projector-child';
 
 const SERVICES: Provider[] = [
   // Scale-out on shared engines only: alone, or on embedded stores, no lease traffic at all.
@@ -53,7 +55,15 @@ const SERVICES: Provider[] = [
   },
   {
     provide: PROJECTION_HOST,
-    inject: [EVENT_STORE, READ_STORE, APP_CONFIG, CacheFeed, PROJECTOR_ELECTION, PROJECTIONS],
+    inject: [
+      EVENT_STORE,
+      READ_STORE,
+      APP_CONFIG,
+      CacheFeed,
+      PROJECTOR_ELECTION,
+      PROJECTIONS,
+      PROJECTOR_CHILD,
+    ],
     useFactory: createProjections,
   },
   {
@@ -88,7 +98,11 @@ const SERVICES: Provider[] = [
 @Module({})
 export class StorageModule implements OnApplicationShutdown {
   /** `projections`: the read models to project (the composition root's registry). */
-  static forStores(stores: Stores, projections: readonly Projection[]): DynamicModule {
+  static forStores(
+    stores: Stores,
+    projections: readonly Projection[],
+    projector: ProjectorChild | null = null,
+  ): DynamicModule {
     // The app appends through the metered port (append counts and times for /metrics).
     const eventStore = new MeteredEventStore(stores.eventStore);
     return {
@@ -99,6 +113,7 @@ export class StorageModule implements OnApplicationShutdown {
         { provide: READ_STORE, useValue: stores.readStore },
         { provide: STORES, useValue: stores },
         { provide: PROJECTIONS, useValue: projections },
+        { provide: PROJECTOR_CHILD, useValue: projector },
         ...SERVICES,
       ],
       exports: [
@@ -125,6 +140,7 @@ export class StorageModule implements OnApplicationShutdown {
     @Inject(PROJECTOR_ELECTION) private readonly election: Election | null,
     private readonly scheduler: SchedulerGate,
     @Inject(LEASES) private readonly leases: Leases | null,
+    @Inject(PROJECTOR_CHILD) private readonly projector: ProjectorChild | null,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -132,6 +148,7 @@ export class StorageModule implements OnApplicationShutdown {
     await this.pending.drain();
     await this.hasher.close();
     await this.host.stop();
+    await this.projector?.stop();
     // Another scale-out process may take over the projections and the scheduled jobs now.
     await this.election?.release();
     await this.scheduler.release();

@@ -1,0 +1,28 @@
+import { parsePosition, serializePosition, type Position } from '@tollgate/event-store';
+
+/**
+ * In the projector child's environment: the pid of the gateway that started it. The child then
+ * shares its parent's hold on DATA_DIR and stops when the parent goes (docs/operations.md).
+ */
+export const PROJECTOR_PARENT_ENV = 'TOLLGATE_PROJECTOR_PARENT';
+
+/** What the child tells its parent over the IPC channel: the position its read models reached. */
+interface HeadMessage {
+  readonly type: 'projector-head';
+  readonly position: string;
+}
+
+export function headMessage(position: Position): HeadMessage {
+  return { type: 'projector-head', position: serializePosition(position) };
+}
+
+/** The position a head message carries; null for anything else. */
+export function headOfMessage(message: unknown): Position | null {
+  const candidate = message as Partial<HeadMessage> | null;
+  if (candidate?.type !== 'projector-head' || typeof candidate.position !== 'string') return null;
+  try {
+    return parsePosition(candidate.position);
+  } catch {
+    return null;
+  }
+}

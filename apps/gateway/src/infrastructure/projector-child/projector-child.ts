@@ -1,0 +1,125 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import type { Position } from '@tollgate/event-store';
+import type { AppConfig } from '../../config/app-config';
+import { headOfMessage, PROJECTOR_PARENT_ENV } from './projector-child-protocol';
+
+/** The first restart waits this long, each next one twice as long, up to MAX_RESTART_MS. */
+const FIRST_RESTART_MS = 1_000;
+const MAX_RESTART_MS = 30_000;
+/** A child that ran this long before dying starts the back-off over. */
+const HEALTHY_RUN_MS = 60_000;
+/** How long `stop` waits for the child to finish its batch before killing it. */
+const STOP_GRACE_MS = 10_000;
+
+export interface ProjectorChildOptions {
+  /** The projector's entry (dist/apps/projector/src/main.js). */
+  readonly script: string;
+  readonly log: (line: string) => void;
+  readonly error: (line: string) => void;
+  /** Test seam: the first restart delay (ms). */
+  readonly firstRestartMs?: number;
+}
+
+/**
+ * The gateway's projector child: the read models written by a process of their own, so the relay's
+ * event loop does only relay work. Started once the gateway holds DATA_DIR, restarted with a
+ * growing delay if it dies, stopped with the gateway (and by itself when the gateway's IPC channel
+ * closes, even after a kill -9). Its head positions come over that channel, so read-your-writes and
+ * the console's pushes wait for no poll.
+ */
+export class ProjectorChild {
+  private child: ChildProcess | null = null;
+  private stopping = false;
+  private restartMs: number;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private readonly headListeners = new Set<(position: Position) => void>();
+  private starts = 0;
+
+  constructor(private readonly options: ProjectorChildOptions) {
+    this.restartMs = options.firstRestartMs ?? FIRST_RESTART_MS;
+  }
+
+  /** The running child's pid (null between a death and its restart). */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  /** How many times a child was started (1 + restarts). */
+  get startCount(): number {
+    return this.starts;
+  }
+
+  start(): void {
+    if (this.stopping || this.child) return;
+    this.starts += 1;
+    const startedAt = Date.now();
+    const child = fork(this.options.script, [], {
+      env: { ...process.env, [PROJECTOR_PARENT_ENV]: String(process.pid) },
+      // The gateway's own node flags (a profile, an inspector port) are not the projector's.
+      execArgv: [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // Its own process group: a terminal's Ctrl-C reaches the gateway, which drains, then stops
+      // the child; a child stopped first would be restarted in the middle of the drain.
+      detached: true,
+    });
+    this.child = child;
+    child.on('message', (message) => {
+      const head = headOfMessage(message);
+      if (head) for (const listener of [...this.headListeners]) listener(head);
+    });
+    child.on('error', (error) => this.options.error(`Projector process: ${error.message}`));
+    child.once('exit', (code, signal) => {
+      this.child = null;
+      if (this.stopping) return;
+      if (Date.now() - startedAt >= HEALTHY_RUN_MS)
+        this.restartMs = this.options.firstRestartMs ?? FIRST_RESTART_MS;
+      const how = signal ? `by ${signal}` : `with code ${code}`;
+      this.options.error(
+        `The projector process (pid ${child.pid}) ended ${how}: restarting it in ${this.restartMs} ms`,
+      );
+      this.restartTimer = setTimeout(() => this.start(), this.restartMs);
+      this.restartMs = Math.min(this.restartMs * 2, MAX_RESTART_MS);
+    });
+    this.options.log(`Projector process started (pid ${child.pid})`);
+  }
+
+  /** `listener` gets every head position the child reports. */
+  onHead(listener: (position: Position) => void): () => void {
+    this.headListeners.add(listener);
+    return () => this.headListeners.delete(listener);
+  }
+
+  /** Stops the child (SIGTERM, then SIGKILL after a grace) and restarts it no more. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const grace = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(grace);
+  }
+}
+
+/**
+ * The projector child main.js starts for `config`: a gateway alone on its stores with PROJECTOR
+ * left at `process` and PROJECTIONS at `auto`; null in scale-out (docs/scale-out.md has its own
+ * projector), with PROJECTIONS=on/off, or PROJECTOR=inline.
+ */
+export function projectorChildFor(
+  config: Pick<AppConfig, 'projector' | 'scaleOut' | 'projections'>,
+): ProjectorChild | null {
+  if (config.projector !== 'process' || config.scaleOut || config.projections !== 'auto')
+    return null;
+  const logger = new Logger('Projector');
+  return new ProjectorChild({
+    // dist/apps/gateway/src/infrastructure/projector-child → dist/apps/projector/src/main.js
+    script: join(__dirname, '../../../../projector/src/main.js'),
+    log: (line) => logger.log(line),
+    error: (line) => logger.error(line),
+  });
+}
