@@ -38,8 +38,8 @@ async function rebuild(): Promise<void> {
   let start: RebuildStart = { checkpoint: null, why: 'not restored' };
   const stores = await openStores(config, {
     beforeReadStore: async (events) => {
-    const head = await events.headPosition();
-    start = await restoreForRebuild(config, fromScratch, (line) => console.log(line), head);
+      const head = await events.headPosition();
+      start = await restoreForRebuild(config, fromScratch, (line) => console.log(line), head);
     },
   });
   const { eventStore } = stores;

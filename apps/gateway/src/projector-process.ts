@@ -67,9 +67,7 @@ export async function runProjector(): Promise<void> {
   const election = child
     ? startLockElection(config, 'projector')
     : startElection(config, 'projector', leases?.port ?? null);
-  const onHead = child
-    ? (position: Position) => process.send?.(headMessage(position))
-    : undefined;
+  const onHead = child ? (position: Position) => process.send?.(headMessage(position)) : undefined;
   const projecting: { host?: RecordingProjectionHost } = {}; // set while elected
   let stopping = false;
   const stop = async (signal: string) => {

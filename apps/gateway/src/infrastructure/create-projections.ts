@@ -39,9 +39,9 @@ export function startElection(
   const engine = electionEngine(config, role);
   if (engine === 'file-lock' || !leases) return startLockElection(config, role);
   const election = new LeaseElection(leases, role, holderId(), {
-          ttlMs: ELECTION_LEASE_TTL_MS,
-          onError: (error) => logger.error(`${role} lease: ${error.message}`),
-        });
+    ttlMs: ELECTION_LEASE_TTL_MS,
+    onError: (error) => logger.error(`${role} lease: ${error.message}`),
+  });
   election.onWon(() =>
     logger.log(`${role} lease won by ${election.holder} (token ${election.token})`),
   );

@@ -44,7 +44,9 @@ export async function openStores(
 ): Promise<Stores> {
   const embedded = !config.eventStoreUrl || !config.readStoreUrl;
   const lock =
-    embedded && lockMode !== 'held-by-parent' ? DataDirLock.acquire(config.dataDir, lockMode) : null;
+    embedded && lockMode !== 'held-by-parent'
+      ? DataDirLock.acquire(config.dataDir, lockMode)
+      : null;
   let eventStore: EventStore | undefined;
   try {
     eventStore = await createEventStore({
