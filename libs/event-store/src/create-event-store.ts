@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventStore } from './event-store.port';
-import { connectEsdb } from './esdb/connect-esdb';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
 
 export interface EventStoreConfig {
@@ -13,6 +12,8 @@ export interface EventStoreConfig {
   readonly onWriterLost?: (error: Error) => void;
   /** SQLite only: how often (ms) to look for another process's appends (default 20). */
   readonly watchForeignAppendsMs?: number;
+  /** SQLite only: start the writer thread with the first append (a process that only reads). */
+  readonly lazyWriter?: boolean;
 }
 
 /** Picks the adapter from configuration. EventStoreDB fails fast when unreachable. */
@@ -24,6 +25,8 @@ export async function createEventStore(config: EventStoreConfig): Promise<EventS
         'EVENT_STORE_URL must start with esdb:// or esdb+discover:// (leave it unset for SQLite)',
       );
     }
+    // Loaded only when configured: the client and gRPC are ~20 MiB a process that never uses them.
+    const { connectEsdb } = await import('./esdb/connect-esdb');
     return connectEsdb(url);
   }
   mkdirSync(config.dataDir, { recursive: true });
@@ -32,5 +35,6 @@ export async function createEventStore(config: EventStoreConfig): Promise<EventS
     ...(config.watchForeignAppendsMs === undefined
       ? {}
       : { watchForeignAppendsMs: config.watchForeignAppendsMs }),
+    ...(config.lazyWriter ? { startWriter: 'on-first-append' as const } : {}),
   });
 }

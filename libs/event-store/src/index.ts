@@ -13,9 +13,8 @@ export {
 } from './sqlite/sqlite-stored-events';
 export type { PayloadTexts } from './sqlite/sqlite-payload-codec';
 export { DuplicateEventIdError } from './shared/duplicate-event-id-error';
-export { EsdbEventStore } from './esdb/esdb-event-store';
-export { connectEsdb, redactUrl, type ConnectEsdbOptions } from './esdb/connect-esdb';
-export type { EsdbEventStoreOptions } from './esdb/esdb-event-store';
+// EventStoreDB's adapter is not re-exported: `createEventStore` loads it when configured, so a
+// process on the embedded store never loads its client (import `@tollgate/event-store/esdb/…`).
 export { matchesFilter } from './shared/event-filter';
 export { chunkBySize, eventBytes, type ChunkLimits } from './shared/chunk-by-size';
 export { DEFAULT_MAX_BATCH_SIZE } from './shared/subscription-pump';

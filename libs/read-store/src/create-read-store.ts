@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectMongo } from './mongo/connect-mongo';
 import type { ReadStore } from './read-store.port';
 import { SqliteReadStore } from './sqlite/sqlite-read-store';
 
@@ -22,6 +21,8 @@ export async function createReadStore(config: ReadStoreConfig): Promise<ReadStor
     // A typo must not silently fall back to a local file.
     if (!/^mongodb(\+srv)?:\/\//.test(url))
       throw new Error('READ_STORE_URL must start with mongodb:// or mongodb+srv://');
+    // Loaded only when configured: the driver is ~20 MiB a process that never uses it.
+    const { connectMongo } = await import('./mongo/connect-mongo');
     return connectMongo(url, { allowStandalone: config.allowStandalone === true });
   }
   mkdirSync(config.dataDir, { recursive: true });

@@ -1,7 +1,8 @@
 export * from './read-store.port';
 export { SqliteReadStore } from './sqlite/sqlite-read-store';
-export { MongoReadStore } from './mongo/mongo-read-store';
-export { connectMongo, type ConnectMongoOptions } from './mongo/connect-mongo';
+// MongoDB's adapter and leases are not re-exported: `createReadStore` and the lease set-up load
+// them when configured, so a process on the embedded store never loads the driver
+// (import `@tollgate/read-store/mongo/…`).
 export { createReadStore, READ_STORE_FILE, type ReadStoreConfig } from './create-read-store';
 export type { Projection } from './projection/projection';
 export { CHECKPOINTS, type CheckpointDoc } from './projection/checkpoint';
@@ -25,13 +26,6 @@ export {
   type RebuildOptions,
   type RebuildResult,
 } from './projection/rebuild';
-export {
-  MongoLease,
-  connectMongoLease,
-  LEASES_COLLECTION,
-  type LeaseCollection,
-  type LeaseDoc,
-} from './mongo/mongo-lease';
 export {
   listReadCheckpoints,
   resumePoints,

@@ -4,7 +4,10 @@
  * masks every key the channel has had, opened from the sealed copies its events carry.
  */
 import type { SealedSecret } from '@tollgate/domain';
-import { channelKeySecrets, SecretScrubber } from '@tollgate/relay';
+// The module, not the relay's barrel: the projector process that runs the channels read model
+// would otherwise load the whole relay, the tokenizer's ranks (~65 MiB) among it.
+import { channelKeySecrets } from '@tollgate/relay/secrets/channel-secrets';
+import { SecretScrubber } from '@tollgate/relay/secrets/secret-scrubber';
 
 /** Opens a sealed channel key (the server's SecretBox). */
 export type ChannelKeyOpener = (sealed: SealedSecret) => string;

@@ -15,7 +15,8 @@ describe('SCALE_OUT and PROJECTIONS', () => {
 
   it('defaults to one process that projects', () => {
     const config = load({});
-    expect(config).toMatchObject({ scaleOut: false, projections: 'auto' });
+    expect(config).toMatchObject({ scaleOut: false, projections: 'auto', projector: 'process' });
+    expect(load({ PROJECTOR: 'inline' }).projector).toBe('inline');
     expect(projectionMode(config)).toBe('project');
   });
 
@@ -35,6 +36,9 @@ describe('SCALE_OUT and PROJECTIONS', () => {
     expect(() => load({ SCALE_OUT: 'yes' })).toThrow('SCALE_OUT must be one of on, off, got "yes"');
     expect(() => load({ PROJECTIONS: 'elected' })).toThrow(
       'PROJECTIONS must be one of auto, on, off, got "elected"',
+    );
+    expect(() => load({ PROJECTOR: 'thread' })).toThrow(
+      'PROJECTOR must be one of process, inline, got "thread"',
     );
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteEventStore, type RecordedEvent } from '@tollgate/event-store';
+import { SqliteEventStore, type Position, type RecordedEvent } from '@tollgate/event-store';
 import { SqliteReadStore, type Projection } from '@tollgate/read-store';
 import { FollowerProjections } from './follower-projections';
 import type { HotCache } from './hot-caches/hot-cache';
@@ -100,6 +100,30 @@ describe('FollowerProjections', () => {
     follower = createFollower(50);
     await follower.start();
     expect(warnings.join()).toMatch(/No projecting process reached the log head/);
+  });
+
+  it('takes a head told by the projector at once, with no head written to the store', async () => {
+    const told = new Set<(position: Position) => void>();
+    follower = new FollowerProjections(
+      events,
+      followerStore,
+      { register: (cache) => (feed = cache) },
+      PROJECTIONS,
+      {
+        log: () => undefined,
+        warn: (line) => warnings.push(line),
+        onError: (name, error) => {
+          throw error;
+        },
+        heads: { onHead: (listener) => (told.add(listener), () => told.delete(listener)) },
+      },
+    );
+    await follower.start();
+    const event = await append('A');
+    const waiting = follower.waitFor(event.position, 10_000);
+    for (const listener of told) listener(event.position);
+    expect(await waiting).toBe(true);
+    expect(await readProjectorHead(followerStore)).toBeNull();
   });
 
   it('resolves waitFor when another store handle writes the head, and false on timeout', async () => {

@@ -53,7 +53,10 @@ export async function openStores(
       eventStoreUrl: config.eventStoreUrl,
       dataDir: config.dataDir,
       onWriterLost,
-      ...(lockMode === 'held-by-parent' ? { watchForeignAppendsMs: CHILD_WATCH_MS } : {}),
+      // The child only reads the log: no writer thread unless something appends.
+      ...(lockMode === 'held-by-parent'
+        ? { watchForeignAppendsMs: CHILD_WATCH_MS, lazyWriter: true }
+        : {}),
     });
     await beforeReadStore?.(eventStore);
     const readStore = await createReadStore({

@@ -1,12 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CHECKPOINTS,
-  listReadCheckpoints,
-  MongoReadStore,
-  SqliteReadStore,
-} from '@tollgate/read-store';
+import { CHECKPOINTS, listReadCheckpoints, SqliteReadStore } from '@tollgate/read-store';
+import { MongoReadStore } from '@tollgate/read-store/mongo/mongo-read-store';
 import { ReadCheckpointSchedule, scheduleReadCheckpoints } from './read-checkpoint-schedule';
 
 const HOUR = 3_600_000;

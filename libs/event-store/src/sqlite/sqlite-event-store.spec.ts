@@ -105,6 +105,26 @@ describe('SqliteEventStore specifics', () => {
     expect(await store.headPosition()).toEqual(next.position);
   });
 
+  it('starts its writer thread with the first append when asked to, reading before it', async () => {
+    await store.append('r-1', [event('A')], 'no_stream');
+    await store.close();
+    store = SqliteEventStore.open(file, { startWriter: 'on-first-append' });
+    expect(store.writerStarted).toBe(false);
+    expect((await store.readStream('r-1')).map((e) => e.type)).toEqual(['A']);
+    expect(store.writerStarted).toBe(false);
+    await store.append('r-1', [event('B')], 0);
+    expect(store.writerStarted).toBe(true);
+    expect((await store.readStream('r-1')).map((e) => e.type)).toEqual(['A', 'B']);
+  });
+
+  it('closes a store whose writer never started', async () => {
+    await store.close();
+    store = SqliteEventStore.open(file, { startWriter: 'on-first-append' });
+    await store.close();
+    expect(store.writerStarted).toBe(false);
+    await expect(store.append('r-2', [event('A')], 'any')).rejects.toThrow();
+  });
+
   it('flushes pending appends on close and refuses work afterwards', async () => {
     const pending = store.append('c-1', [event('A')], 'no_stream');
     await store.close();
@@ -185,7 +205,7 @@ describe('SqliteEventStore specifics', () => {
 
 /** The writer thread of a file-backed store (private: only these tests reach for it, to kill it). */
 const writerThread = (store: SqliteEventStore): Worker =>
-  (store as unknown as { writer: { worker: Worker } }).writer.worker;
+  (store as unknown as { writerInstance: { worker: Worker } }).writerInstance.worker;
 const bulk = (count: number) =>
   Array.from({ length: count }, () => event('Bulk', { payload: 'x'.repeat(200) }));
 const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -54,6 +54,11 @@ export interface SqliteEventStoreOptions {
    * never, ':memory:' never): their events reach this process's live subscriptions in order.
    */
   readonly watchForeignAppendsMs?: number;
+  /**
+   * `on-first-append`: the writer thread starts with the first append instead of at open (a
+   * process that only reads and subscribes, such as the projector, never pays for its isolate).
+   */
+  readonly startWriter?: 'at-open' | 'on-first-append';
 }
 
 /** Counters for tests and diagnostics. */
@@ -110,7 +115,7 @@ export class SqliteEventStore implements EventStore {
   private readonly idleWaiters: Array<() => void> = [];
   private readonly subscriptions = new Set<SqliteSubscription>();
   private readonly counters = { transactions: 0, appends: 0, events: 0 };
-  private readonly writer: BatchWriter;
+  private writerInstance: BatchWriter | undefined;
   private readonly reads: SqliteEventReads;
   /** The highest position live subscriptions have been handed (own commits and foreign ones). */
   private deliveredHead: bigint;
@@ -130,26 +135,30 @@ export class SqliteEventStore implements EventStore {
       synchronous,
       options.onWriterLost,
       options.watchForeignAppendsMs ?? DEFAULT_FOREIGN_WATCH_MS,
+      options.startWriter === 'on-first-append',
     );
   }
 
   private constructor(
     private readonly db: Database.Database,
-    synchronous: SqliteSynchronous,
+    private readonly synchronous: SqliteSynchronous,
     private readonly onWriterLost?: (error: Error) => void,
     watchForeignAppendsMs = 0,
+    lazyWriter = false,
   ) {
     this.reads = new SqliteEventReads(db);
-    // A ':memory:' database exists only on this connection: it is written here, synchronously.
-    this.writer = db.memory
-      ? new InThreadWriter(db)
-      : new WorkerWriter(db.name, synchronous, (error) => this.writerDied(error));
+    if (!lazyWriter) this.writer();
     this.deliveredHead = this.reads.head() ?? 0n;
     // Several processes on one file (WAL): another's commits are seen by watching the head.
     this.foreignWatch =
       db.memory || watchForeignAppendsMs <= 0
         ? undefined
         : setInterval(() => this.deliverForeign(), watchForeignAppendsMs).unref();
+  }
+
+  /** Whether the writer exists yet (see `startWriter`). */
+  get writerStarted(): boolean {
+    return this.writerInstance !== undefined;
   }
 
   get stats(): SqliteEventStoreStats {
@@ -270,7 +279,7 @@ export class SqliteEventStore implements EventStore {
       await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     }
     for (const subscription of [...this.subscriptions]) await subscription.stop();
-    await this.writer.close();
+    await this.writerInstance?.close();
     this.db.close();
   }
 
@@ -306,7 +315,7 @@ export class SqliteEventStore implements EventStore {
     this.inFlight = flight;
     const appends = batch.map(({ streamId, events, expected }) => ({ streamId, events, expected }));
     const deleted = deletes.map((d) => d.streamId);
-    this.writer.write({ recordedAt: flight.recordedAt, appends, deletes: deleted }, (reply) =>
+    this.writer().write({ recordedAt: flight.recordedAt, appends, deletes: deleted }, (reply) =>
       this.settle(flight, reply),
     );
   }
@@ -392,6 +401,14 @@ export class SqliteEventStore implements EventStore {
       }
       this.deliver(page);
     }
+  }
+
+  private writer(): BatchWriter {
+    // A ':memory:' database exists only on this connection: it is written here, synchronously.
+    this.writerInstance ??= this.db.memory
+      ? new InThreadWriter(this.db)
+      : new WorkerWriter(this.db.name, this.synchronous, (error) => this.writerDied(error));
+    return this.writerInstance;
   }
 
   private writerDied(error: Error): void {

@@ -1,5 +1,5 @@
 import { fakeLeaseCollection } from '@tollgate/read-store/testing/fake-lease-collection';
-import { MongoLease } from '@tollgate/read-store';
+import { MongoLease } from '@tollgate/read-store/mongo/mongo-lease';
 import { LeaseElection } from './lease-election';
 import type { LeasePort } from './lease.port';
 import { MemoryLease } from './memory-lease';

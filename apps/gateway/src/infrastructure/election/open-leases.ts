@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
 import type { EventStore } from '@tollgate/event-store';
-import { connectMongoLease } from '@tollgate/read-store';
 import type { AppConfig } from '../../config/app-config';
 import { EventStoreLease } from './event-store-lease';
 import type { LeasePort } from './lease.port';
@@ -23,6 +22,7 @@ export async function openLeases(
   eventStore: EventStore,
 ): Promise<Leases | null> {
   if (config.readStoreUrl) {
+    const { connectMongoLease } = await import('@tollgate/read-store/mongo/mongo-lease');
     const mongo = await connectMongoLease(config.readStoreUrl);
     return { port: mongo.lease, close: () => mongo.close() };
   }

@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import { cpus } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
+import { rssMiBOf } from './bench-processes';
+
+/** Linux's clock tick for /proc/<pid>/stat times (USER_HZ). */
+const TICK_MS = 10;
+
+/** Pids whose parent is `pid` (from /proc). */
+function childrenOf(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces) start at its closing parenthesis.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/** CPU time (user + system, every thread) a process has used, in ms. */
+export function cpuMsOf(pid: number | null): number {
+  if (!pid) return 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are the stat file's fields 14 and 15 (11 and 12 after the name).
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The gateway's projector child (default start, PROJECTOR=process): found among the gateway's
+ * children, and let run on every core — it inherited the gateway's pinning, and the point of the
+ * child is that the write side leaves the relay's core. Null when the gateway projects inline.
+ */
+export async function releaseProjector(gatewayPid: number): Promise<number | null> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const child = childrenOf(gatewayPid).find((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('apps/projector/src/main.js'),
+    );
+    if (child) {
+      spawnSync('taskset', ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(child)], {
+        stdio: 'ignore',
+      });
+      return child;
+    }
+    if (process.env['PROJECTOR'] === 'inline') return null;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return null;
+}
+
+/** CPU used by the relay process and the projector between `start` and `stop`, per request. */
+export function cpuSplit(relayPid: number, projectorPid: number | null) {
+  const relay0 = cpuMsOf(relayPid);
+  const projector0 = cpuMsOf(projectorPid);
+  return {
+    stop(requests: number): string {
+      const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, requests));
+      const relay = per(cpuMsOf(relayPid) - relay0);
+      if (!projectorPid) return `CPU per request: ${relay} µs (projections inline)`;
+      return `CPU per request: relay ${relay} µs, projector ${per(cpuMsOf(projectorPid) - projector0)} µs`;
+    },
+  };
+}
+
+/** RSS of the relay process and its projector, in MiB. */
+export function rssSplit(relayPid: number, projectorPid: number | null) {
+  const relay = rssMiBOf(relayPid);
+  const projector = projectorPid ? rssMiBOf(projectorPid) : 0;
+  return { relay, projector, total: relay + projector };
+}
