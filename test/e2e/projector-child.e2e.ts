@@ -101,7 +101,10 @@ describe('projector child (PROJECTOR=process, the default of a gateway alone on 
   it('runs one child: a process of the gateway started from the projector main.js', async () => {
     const pid = await projectorChildOf(gateway.pid);
     expect(commandLineOf(pid).join(' ')).toContain(PROJECTOR_MAIN);
-    expect(gateway.output()).toContain(`Projector process started (pid ${pid})`);
+    await waitUntil(
+      () => gateway.output().includes(`Projector process started (pid ${pid})`),
+      'the child in the log',
+    );
     expect(gateway.output()).toMatch(/Projecting \d+ read models \(caught up in/);
   });
 
@@ -196,7 +199,11 @@ describe('projector child (PROJECTOR=process, the default of a gateway alone on 
       'the restart line',
     );
     const restarted = await projectorChildOf(gateway.pid, killed);
-    expect(gateway.output()).toContain(`Projector process started (pid ${restarted})`);
+    // The line is written asynchronously (pino): it may follow the process by a moment.
+    await waitUntil(
+      () => gateway.output().includes(`Projector process started (pid ${restarted})`),
+      'the new child in the log',
+    );
     await waitUntil(async () => (await readyzStatus(gateway.url)) === 200, '/readyz 200', 10_000);
     await createsAndReadsToken(gateway.url, root, 'after-restart');
     tokenNames.push('after-restart');
@@ -216,7 +223,10 @@ describe('projector child (PROJECTOR=process, the default of a gateway alone on 
     process.kill(gateway.pid, 'SIGKILL');
     expect(await gateway.exited).toBeNull();
     await waitUntil(() => !isRunning(orphan), 'the orphaned child to exit', ORPHAN_EXIT_MS);
-    expect(gateway.output()).toContain('the gateway stopped: stopping');
+    await waitUntil(
+      () => gateway.output().includes('the gateway stopped: stopping'),
+      "the child's last line",
+    );
 
     gateway = await start({}, dataDir);
     const child = await projectorChildOf(gateway.pid);

@@ -86,9 +86,9 @@ describe('the embedded event store loses its writer thread', () => {
       // Private on purpose: only a test reaches for the thread, to kill it (in the adapter itself:
       // EVENT_STORE is the metered port around it).
       const store = t.app.get<Stores>(STORES).eventStore as unknown as {
-        writer: { worker: Worker };
+        writerInstance: { worker: Worker };
       };
-      await store.writer.worker.terminate();
+      await store.writerInstance.worker.terminate();
       await waitUntil(
         () =>
           request(t.url)

@@ -19,6 +19,9 @@ import { relayFront } from './relay/relay-front';
 import { registerServerMessages } from './server-messages';
 import { validationPipe } from './shared/validation.pipe';
 
+/** How long a start waits for its projector child to catch up (as scale-out followers wait). */
+const PROJECTOR_READY_MS = 60_000;
+
 /**
  * Builds the whole gateway (used by main and by the e2e tests); call `listen` on the result.
  * `logDestination`: where the JSON lines go instead of stdout (tests that read the log).
@@ -79,9 +82,14 @@ export async function createApp(
     // A head the last child left may be older than its read models after a version bump: this
     // process waits for the new child's own, as scale-out followers do (docs/scale-out.md).
     await clearProjectorHead(stores.readStore);
-    // Started once DATA_DIR is held and a lost read store restored; before `listen`, whose start-up
-    // waits for the child to reach the log head (its lines go through the app's logger by now).
+    // Started once DATA_DIR is held and a lost read store restored; its lines go through the
+    // app's logger by now. The app reads the read models from `listen` on: not before the child
+    // has created them (a first start) or rebuilt one whose version changed.
     projector.start();
+    if (!(await projector.ready(PROJECTOR_READY_MS)))
+      new Logger('Projector').warn(
+        `The projector process was not ready within ${PROJECTOR_READY_MS} ms: starting without it`,
+      );
   }
   await app.register(fastifyCookie);
   // Nest answers POST with 201; the one-api/new-api contract (and the providers' APIs) answer 200.

@@ -16,6 +16,7 @@ import {
 import {
   headMessage,
   PROJECTOR_PARENT_ENV,
+  READY_MESSAGE,
 } from './infrastructure/projector-child/projector-child-protocol';
 import type { Election } from './infrastructure/election/election';
 import { LeaseLostError } from './infrastructure/election/lease.port';
@@ -105,6 +106,7 @@ export async function runProjector(): Promise<void> {
     try {
       await fenced.raise();
       await host.start();
+      if (child) process.send?.(READY_MESSAGE);
       logger.log(
         `Projecting ${projections.length} read models (caught up in ${Date.now() - started} ms; data: ${config.dataDir})`,
       );

@@ -16,6 +16,12 @@ export function headMessage(position: Position): HeadMessage {
   return { type: 'projector-head', position: serializePosition(position) };
 }
 
+/** Sent once the child has declared its read models and caught up with the log. */
+export const READY_MESSAGE = { type: 'projector-ready' } as const;
+
+export const isReadyMessage = (message: unknown): boolean =>
+  (message as { type?: unknown } | null)?.type === READY_MESSAGE.type;
+
 /** The position a head message carries; null for anything else. */
 export function headOfMessage(message: unknown): Position | null {
   const candidate = message as Partial<HeadMessage> | null;

@@ -69,6 +69,17 @@ describe('ProjectorChild', () => {
     expect(lines[0]).toBe(`Projector process started (pid ${child!.pid})`);
   });
 
+  it('is ready once the child says it caught up; not before, nor when it never says so', async () => {
+    const file = script(
+      'ready',
+      `setTimeout(() => process.send({ type: 'projector-ready' }), 100);
+       process.on('disconnect', () => process.exit(0));`,
+    );
+    supervise(file).start();
+    expect(await child!.ready(20)).toBe(false);
+    expect(await child!.ready(5_000)).toBe(true);
+  });
+
   it('restarts a child that dies, with the reason in the log', async () => {
     const file = script('dies', `setTimeout(() => process.exit(3), 30);`);
     supervise(file).start();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { Position } from '@tollgate/event-store';
 import type { AppConfig } from '../../config/app-config';
-import { headOfMessage, PROJECTOR_PARENT_ENV } from './projector-child-protocol';
+import { headOfMessage, isReadyMessage, PROJECTOR_PARENT_ENV } from './projector-child-protocol';
 
 /** The first restart waits this long, each next one twice as long, up to MAX_RESTART_MS. */
 const FIRST_RESTART_MS = 1_000;
@@ -35,6 +35,7 @@ export class ProjectorChild {
   private restartMs: number;
   private restartTimer: NodeJS.Timeout | undefined;
   private readonly headListeners = new Set<(position: Position) => void>();
+  private readonly readyWaiters = new Set<() => void>();
   private starts = 0;
 
   constructor(private readonly options: ProjectorChildOptions) {
@@ -66,6 +67,7 @@ export class ProjectorChild {
     });
     this.child = child;
     child.on('message', (message) => {
+      if (isReadyMessage(message)) for (const ready of [...this.readyWaiters]) ready();
       const head = headOfMessage(message);
       if (head) for (const listener of [...this.headListeners]) listener(head);
     });
@@ -83,6 +85,23 @@ export class ProjectorChild {
       this.restartMs = Math.min(this.restartMs * 2, MAX_RESTART_MS);
     });
     this.options.log(`Projector process started (pid ${child.pid})`);
+  }
+
+  /**
+   * True once a child has declared its read models and caught up (the gateway must not read them
+   * before: a first start or a version bump creates or drops their tables); false after `timeoutMs`.
+   */
+  ready(timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const finish = (result: boolean) => {
+        clearTimeout(timer);
+        this.readyWaiters.delete(done);
+        resolve(result);
+      };
+      const done = () => finish(true);
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      this.readyWaiters.add(done);
+    });
   }
 
   /** `listener` gets every head position the child reports. */
