@@ -10,17 +10,16 @@ import { serveConsole } from './console/serve-console';
 import { installHttpEdge, RELAY_BODY_LIMIT } from './http-edge/install-http-edge';
 import { gatewayLockMode, openStores } from './infrastructure/open-stores';
 import { restoreLostReadStore } from './infrastructure/rebuild-from-checkpoint';
-import type { ProjectorChild } from './infrastructure/projector-child/projector-child';
-import { clearProjectorHead } from './infrastructure/projector-head';
+import {
+  launchProjectorChild,
+  type ProjectorChild,
+} from './infrastructure/projector-child/projector-child';
 import type { DestinationStream } from 'pino';
 import { createAppLog, NestLogOverPino } from './observability/app-log';
 import { RequestTracker } from './observability/request-tracker';
 import { relayFront } from './relay/relay-front';
 import { registerServerMessages } from './server-messages';
 import { validationPipe } from './shared/validation.pipe';
-
-/** How long a start waits for its projector child to catch up (as scale-out followers wait). */
-const PROJECTOR_READY_MS = 60_000;
 
 /**
  * Builds the whole gateway (used by main and by the e2e tests); call `listen` on the result.
@@ -78,19 +77,7 @@ export async function createApp(
     await stores.close(); // no half-started app keeps the DATA_DIR lock
     throw error;
   });
-  if (projector) {
-    // A head the last child left may be older than its read models after a version bump: this
-    // process waits for the new child's own, as scale-out followers do (docs/scale-out.md).
-    await clearProjectorHead(stores.readStore);
-    // Started once DATA_DIR is held and a lost read store restored; its lines go through the
-    // app's logger by now. The app reads the read models from `listen` on: not before the child
-    // has created them (a first start) or rebuilt one whose version changed.
-    projector.start();
-    if (!(await projector.ready(PROJECTOR_READY_MS)))
-      new Logger('Projector').warn(
-        `The projector process was not ready within ${PROJECTOR_READY_MS} ms: starting without it`,
-      );
-  }
+  if (projector) await launchProjectorChild(projector, stores.readStore);
   await app.register(fastifyCookie);
   // Nest answers POST with 201; the one-api/new-api contract (and the providers' APIs) answer 200.
   app

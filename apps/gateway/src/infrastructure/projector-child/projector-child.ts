@@ -2,7 +2,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { Position } from '@tollgate/event-store';
+import type { ReadStore } from '@tollgate/read-store';
 import type { AppConfig } from '../../config/app-config';
+import { clearProjectorHead } from '../projector-head';
 import { headOfMessage, isReadyMessage, PROJECTOR_PARENT_ENV } from './projector-child-protocol';
 
 /** The first restart waits this long, each next one twice as long, up to MAX_RESTART_MS. */
@@ -10,6 +12,8 @@ const FIRST_RESTART_MS = 1_000;
 const MAX_RESTART_MS = 30_000;
 /** A child that ran this long before dying starts the back-off over. */
 const HEALTHY_RUN_MS = 60_000;
+/** How long a start waits for its projector child to catch up (as scale-out followers wait). */
+const READY_MS = 60_000;
 /** How long `stop` waits for the child to finish its batch before killing it. */
 const STOP_GRACE_MS = 10_000;
 
@@ -141,4 +145,23 @@ export function projectorChildFor(
     log: (line) => logger.log(line),
     error: (line) => logger.error(line),
   });
+}
+
+/**
+ * Starts the child once the gateway holds DATA_DIR (and restored a lost read store), and waits
+ * until it is ready: the app reads the read models from `listen` on, not before the child has
+ * created them (a first start) or rebuilt one whose version changed.
+ */
+export async function launchProjectorChild(
+  projector: ProjectorChild,
+  readStore: ReadStore,
+): Promise<void> {
+  // A head the last child left may be older than its read models after a version bump: the
+  // gateway waits for the new child's own, as scale-out followers do (docs/scale-out.md).
+  await clearProjectorHead(readStore);
+  projector.start();
+  if (!(await projector.ready(READY_MS)))
+    new Logger('Projector').warn(
+      `The projector process was not ready within ${READY_MS} ms: starting without it`,
+    );
 }
