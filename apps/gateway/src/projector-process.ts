@@ -7,7 +7,7 @@
 import { Logger } from '@nestjs/common';
 import { loadConfig } from './config/app-config';
 import { createAppLog, NestLogOverPino } from './observability/app-log';
-import type { Position } from '@tollgate/event-store';
+import { SqliteEventStore, type Position } from '@tollgate/event-store';
 import {
   projectorReadStore,
   startElection,
@@ -15,6 +15,7 @@ import {
 } from './infrastructure/create-projections';
 import {
   headMessage,
+  isAppendedMessage,
   PROJECTOR_PARENT_ENV,
   READY_MESSAGE,
 } from './infrastructure/projector-child/projector-child-protocol';
@@ -85,6 +86,13 @@ export async function runProjector(): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
   // The gateway that started this child is gone (stopped, or killed): so is the child's reason to be.
   if (child) process.once('disconnect', () => void stop('the gateway stopped'));
+  // Told of each commit of the gateway's: the log is read now, not at the watch's next tick.
+  const events = stores.eventStore;
+  if (child && events instanceof SqliteEventStore)
+    process.on(
+      'message',
+      (message) => isAppendedMessage(message) && events.lookForForeignAppends(),
+    );
 
   const projections = serverProjections(config);
   // One tenure per win: a lost lease stops the host, and the process waits for its next win.

@@ -104,6 +104,7 @@ describe('FollowerProjections', () => {
 
   it('takes a head told by the projector at once, with no head written to the store', async () => {
     const told = new Set<(position: Position) => void>();
+    let nudges = 0;
     follower = new FollowerProjections(
       events,
       followerStore,
@@ -115,11 +116,16 @@ describe('FollowerProjections', () => {
         onError: (name, error) => {
           throw error;
         },
-        heads: { onHead: (listener) => (told.add(listener), () => told.delete(listener)) },
+        heads: {
+          onHead: (listener) => (told.add(listener), () => told.delete(listener)),
+          nudge: () => (nudges += 1),
+        },
       },
     );
     await follower.start();
     const event = await append('A');
+    feed!.apply([event]);
+    expect(nudges).toBe(1);
     const waiting = follower.waitFor(event.position, 10_000);
     for (const listener of told) listener(event.position);
     expect(await waiting).toBe(true);

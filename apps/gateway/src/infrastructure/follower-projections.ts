@@ -30,7 +30,11 @@ export interface FollowerOptions {
    * Heads told by the projecting process itself (the gateway's projector child, over IPC): taken
    * at once, the read store's head still read as a fallback.
    */
-  readonly heads?: { onHead(listener: (position: Position) => void): () => void };
+  readonly heads?: {
+    onHead(listener: (position: Position) => void): () => void;
+    /** This process appended events the projections read: the projector looks now. */
+    nudge?(): void;
+  };
 }
 
 /**
@@ -148,6 +152,7 @@ export class FollowerProjections {
   }
 
   private enqueue(events: readonly RecordedEvent[]): void {
+    this.options.heads?.nudge?.();
     const baseline = this.baseline;
     if (baseline === undefined || this.stopped) return;
     for (const event of events)

@@ -31,9 +31,6 @@ export interface OpenStoresOptions {
   readonly beforeReadStore?: (eventStore: EventStore) => Promise<void>;
 }
 
-/** How soon the projector child sees its parent's appends (ms): a cheap look, on its own core. */
-const CHILD_WATCH_MS = 5;
-
 /**
  * Opens both ports' adapters, chosen from the configuration, before Nest starts: an engine that
  * does not answer fails here fast with one clear line ("EventStoreDB unreachable at …").
@@ -53,10 +50,9 @@ export async function openStores(
       eventStoreUrl: config.eventStoreUrl,
       dataDir: config.dataDir,
       onWriterLost,
-      // The child only reads the log: no writer thread unless something appends.
-      ...(lockMode === 'held-by-parent'
-        ? { watchForeignAppendsMs: CHILD_WATCH_MS, lazyWriter: true }
-        : {}),
+      // The child only reads the log: no writer thread unless something appends. It sees its
+      // parent's appends when told (a message per commit), else at the watch's tick.
+      ...(lockMode === 'held-by-parent' ? { lazyWriter: true } : {}),
     });
     await beforeReadStore?.(eventStore);
     const readStore = await createReadStore({

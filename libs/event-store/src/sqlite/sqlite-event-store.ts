@@ -383,6 +383,14 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
+   * Looks for another process's commits now instead of at the watch's next tick (that process
+   * said it appended: the gateway to its projector child).
+   */
+  lookForForeignAppends(): void {
+    this.deliverForeign();
+  }
+
+  /**
    * The watch's tick: commits another process made since the last delivery, a page at a time.
    * Skipped while this process has a commit in flight (its report fills any gap before it).
    */

@@ -45,6 +45,24 @@ describe('SqliteEventStore: appends made by another process', () => {
     }
   });
 
+  it('looks at once when told another process appended, with no watch at all', async () => {
+    const told = SqliteEventStore.open(file, { synchronous: 'normal', watchForeignAppendsMs: 0 });
+    const seen = new SubscriptionRecorder();
+    const subscription = told.subscribeToAll({ fromPosition: 'end' }, seen.handlers);
+    try {
+      await seen.waitFor(() => seen.caughtUpCalls === 1, 'caught up');
+      await b.append('option-2', [event('OptionChanged')], 'no_stream');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(seen.events).toHaveLength(0);
+      told.lookForForeignAppends();
+      await seen.waitFor(() => seen.events.length === 1, 'the foreign event', 2000);
+      expect(seen.events[0]!.streamId).toBe('option-2');
+    } finally {
+      await subscription.stop();
+      await told.close();
+    }
+  });
+
   it('keeps $all order when own and foreign commits interleave, with nothing twice', async () => {
     const seenA = new SubscriptionRecorder();
     const seenB = new SubscriptionRecorder((e) => e.type !== 'Ignored');

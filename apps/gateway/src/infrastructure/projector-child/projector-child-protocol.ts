@@ -22,6 +22,12 @@ export const READY_MESSAGE = { type: 'projector-ready' } as const;
 export const isReadyMessage = (message: unknown): boolean =>
   (message as { type?: unknown } | null)?.type === READY_MESSAGE.type;
 
+/** Sent by the gateway after it appended: the child looks at the log now, not at its next tick. */
+export const APPENDED_MESSAGE = { type: 'appended' } as const;
+
+export const isAppendedMessage = (message: unknown): boolean =>
+  (message as { type?: unknown } | null)?.type === APPENDED_MESSAGE.type;
+
 /** The position a head message carries; null for anything else. */
 export function headOfMessage(message: unknown): Position | null {
   const candidate = message as Partial<HeadMessage> | null;

@@ -80,6 +80,26 @@ describe('ProjectorChild', () => {
     expect(await child!.ready(5_000)).toBe(true);
   });
 
+  it("tells the child of this process's appends, one message in flight at most", async () => {
+    const file = script(
+      'appended',
+      `let seen = 0;
+       process.on('message', (m) => m.type === 'appended' &&
+         process.send({ type: 'projector-head', position: ++seen + '/0' }));
+       process.on('disconnect', () => process.exit(0));`,
+    );
+    const heads: Position[] = [];
+    supervise(file).onHead((position) => heads.push(position));
+    child!.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child!.nudge();
+    child!.nudge(); // in flight: coalesced
+    await until(() => heads.length === 1);
+    child!.nudge();
+    await until(() => heads.length === 2);
+    expect(heads.map((head) => head.commit)).toEqual([1n, 2n]);
+  });
+
   it('restarts a child that dies, with the reason in the log', async () => {
     const file = script('dies', `setTimeout(() => process.exit(3), 30);`);
     supervise(file).start();

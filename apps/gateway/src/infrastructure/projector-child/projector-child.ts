@@ -5,7 +5,12 @@ import type { Position } from '@tollgate/event-store';
 import type { ReadStore } from '@tollgate/read-store';
 import type { AppConfig } from '../../config/app-config';
 import { clearProjectorHead } from '../projector-head';
-import { headOfMessage, isReadyMessage, PROJECTOR_PARENT_ENV } from './projector-child-protocol';
+import {
+  APPENDED_MESSAGE,
+  headOfMessage,
+  isReadyMessage,
+  PROJECTOR_PARENT_ENV,
+} from './projector-child-protocol';
 
 /** The first restart waits this long, each next one twice as long, up to MAX_RESTART_MS. */
 const FIRST_RESTART_MS = 1_000;
@@ -41,6 +46,7 @@ export class ProjectorChild {
   private readonly headListeners = new Set<(position: Position) => void>();
   private readonly readyWaiters = new Set<() => void>();
   private starts = 0;
+  private telling = false;
 
   constructor(private readonly options: ProjectorChildOptions) {
     this.restartMs = options.firstRestartMs ?? FIRST_RESTART_MS;
@@ -106,6 +112,17 @@ export class ProjectorChild {
       const timer = setTimeout(() => finish(false), timeoutMs);
       this.readyWaiters.add(done);
     });
+  }
+
+  /**
+   * Tells the child this process appended. At most one message in flight: the child reads every
+   * commit up to the head when it looks, so the ones in between need no message of their own.
+   */
+  nudge(): void {
+    const child = this.child;
+    if (this.telling || !child?.connected) return;
+    this.telling = true;
+    child.send(APPENDED_MESSAGE, () => (this.telling = false));
   }
 
   /** `listener` gets every head position the child reports. */
