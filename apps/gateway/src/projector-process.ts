@@ -7,7 +7,7 @@
 import { Logger } from '@nestjs/common';
 import { loadConfig } from './config/app-config';
 import { createAppLog, NestLogOverPino } from './observability/app-log';
-import { SqliteEventStore, type Position } from '@tollgate/event-store';
+import { SqliteEventStore, type EventStore, type Position } from '@tollgate/event-store';
 import {
   projectorReadStore,
   startElection,
@@ -47,6 +47,18 @@ function tenureEnd(election: Election | null): { ended: Promise<string>; end(why
 const leaseLost = (error: unknown): boolean =>
   error instanceof LeaseLostError || (error as Error).cause instanceof LeaseLostError;
 
+/** A projector child and the gateway that started it, over their IPC channel. */
+function listenToGateway(events: EventStore, stop: (why: string) => Promise<void>): void {
+  // The gateway is gone (stopped, or killed): so is the child's reason to be.
+  process.once('disconnect', () => void stop('the gateway stopped'));
+  // Told of each commit of the gateway's: the log is read now, not at the watch's next tick.
+  if (events instanceof SqliteEventStore)
+    process.on(
+      'message',
+      (message) => isAppendedMessage(message) && events.lookForForeignAppends(),
+    );
+}
+
 /** Runs the projector until SIGTERM or SIGINT; throws when it cannot start. */
 export async function runProjector(): Promise<void> {
   const config = loadConfig();
@@ -84,15 +96,7 @@ export async function runProjector(): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
-  // The gateway that started this child is gone (stopped, or killed): so is the child's reason to be.
-  if (child) process.once('disconnect', () => void stop('the gateway stopped'));
-  // Told of each commit of the gateway's: the log is read now, not at the watch's next tick.
-  const events = stores.eventStore;
-  if (child && events instanceof SqliteEventStore)
-    process.on(
-      'message',
-      (message) => isAppendedMessage(message) && events.lookForForeignAppends(),
-    );
+  if (child) listenToGateway(stores.eventStore, stop);
 
   const projections = serverProjections(config);
   // One tenure per win: a lost lease stops the host, and the process waits for its next win.
