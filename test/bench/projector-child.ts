@@ -1,27 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { childPidsOf, commandLineOf } from '../support/proc-tree';
 import { rssMiBOf } from './bench-processes';
 
 /** Linux's clock tick for /proc/<pid>/stat times (USER_HZ). */
 const TICK_MS = 10;
-
-/** Pids whose parent is `pid` (from /proc). */
-function childrenOf(pid: number): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Fields after the command name (which may hold spaces) start at its closing parenthesis.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) found.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
 
 /** CPU time (user + system, every thread) a process has used, in ms. */
 export function cpuMsOf(pid: number | null): number {
@@ -44,8 +28,8 @@ export function cpuMsOf(pid: number | null): number {
 export async function releaseProjector(gatewayPid: number): Promise<number | null> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const child = childrenOf(gatewayPid).find((pid) =>
-      readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('apps/projector/src/main.js'),
+    const child = childPidsOf(gatewayPid).find((pid) =>
+      commandLineOf(pid).some((arg) => arg.endsWith('apps/projector/src/main.js')),
     );
     if (child) {
       spawnSync('taskset', ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(child)], {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEventStore, type Position, type RecordedEvent } from '@tollgate/event-store';
 import { SqliteReadStore, type Projection } from '@tollgate/read-store';
-import { FollowerProjections } from './follower-projections';
+import { FollowerProjections, type FollowerOptions } from './follower-projections';
 import type { HotCache } from './hot-caches/hot-cache';
 import { ProjectorHeadWriter, readProjectorHead } from './projector-head';
 
@@ -41,7 +41,7 @@ describe('FollowerProjections', () => {
     const all = await events.readAll();
     return all[all.length - 1]!;
   };
-  const createFollower = (startTimeoutMs?: number) =>
+  const createFollower = (startTimeoutMs?: number, heads?: FollowerOptions['heads']) =>
     new FollowerProjections(
       events,
       followerStore,
@@ -54,6 +54,7 @@ describe('FollowerProjections', () => {
           throw error;
         },
         startTimeoutMs,
+        heads,
       },
     );
 
@@ -105,23 +106,10 @@ describe('FollowerProjections', () => {
   it('takes a head told by the projector at once, with no head written to the store', async () => {
     const told = new Set<(position: Position) => void>();
     let nudges = 0;
-    follower = new FollowerProjections(
-      events,
-      followerStore,
-      { register: (cache) => (feed = cache) },
-      PROJECTIONS,
-      {
-        log: () => undefined,
-        warn: (line) => warnings.push(line),
-        onError: (name, error) => {
-          throw error;
-        },
-        heads: {
-          onHead: (listener) => (told.add(listener), () => told.delete(listener)),
-          nudge: () => (nudges += 1),
-        },
-      },
-    );
+    follower = createFollower(undefined, {
+      onHead: (listener) => (told.add(listener), () => told.delete(listener)),
+      nudge: () => (nudges += 1),
+    });
     await follower.start();
     const event = await append('A');
     feed!.apply([event]);

@@ -16,6 +16,12 @@ import { readProjectorHead } from './projector-head';
 
 /** How often the projector head is read while someone waits on it or a push is pending. */
 const POLL_MS = 10;
+/**
+ * The same, when the projector tells its heads itself (over IPC): the read is only the fallback,
+ * and at relay rates a push is always pending, so 10 ms would be a read-store query on the relay's
+ * loop a hundred times a second for nothing.
+ */
+const TOLD_POLL_MS = 200;
 const START_TIMEOUT_MS = 60_000;
 /** Events held back for the pushes while the projector does not advance; the oldest go first. */
 const MAX_QUEUED = 50_000;
@@ -208,15 +214,18 @@ export class FollowerProjections {
     const wanted = this.waiters.size > 0 || (!this.stopped && this.queue.length > 0);
     if (this.polling || !wanted) return;
     this.polling = true;
-    setTimeout(() => {
-      this.refresh()
-        .catch((error: Error) => {
-          if (!this.stopped) this.options.onError('$head', error);
-        })
-        .finally(() => {
-          this.polling = false;
-          this.poll();
-        });
-    }, POLL_MS).unref();
+    setTimeout(
+      () => {
+        this.refresh()
+          .catch((error: Error) => {
+            if (!this.stopped) this.options.onError('$head', error);
+          })
+          .finally(() => {
+            this.polling = false;
+            this.poll();
+          });
+      },
+      this.options.heads ? TOLD_POLL_MS : POLL_MS,
+    ).unref();
   }
 }

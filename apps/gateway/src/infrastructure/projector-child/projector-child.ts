@@ -116,7 +116,8 @@ export class ProjectorChild {
 
   /**
    * Tells the child this process appended. At most one message in flight: the child reads every
-   * commit up to the head when it looks, so the ones in between need no message of their own.
+   * commit up to the head when it looks, so a commit made while one is in flight is read with it
+   * (or, in the rare case it lands just after that look, at the child's next 20 ms look).
    */
   nudge(): void {
     const child = this.child;
