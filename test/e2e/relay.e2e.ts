@@ -7,6 +7,7 @@ import request from 'supertest';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
 import { BalanceBook } from '../../apps/gateway/src/billing/balance-book';
+import { RelayFastLane } from '../../apps/gateway/src/relay/relay-fast-lane';
 import { waitUntil } from '../support/e2e-helpers';
 import {
   addRelayChannel,
@@ -107,6 +108,8 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
   it('every endpoint through the SDK: charges = the formula, balances, token counters and receipts match', async () => {
     const { web, userId, tokenId, sdk } = await newCaller();
     upstream.setDefaults({ usage: { prompt_tokens: 120, completion_tokens: 30 }, chunks: 4 });
+    // Which calls the fast lane served (node:http alone) and which went through Fastify.
+    const lane = jest.spyOn(RelayFastLane.prototype, 'serve');
 
     const chat = await sdk.chat.completions.create({
       model: 'gpt-4o-mini',
@@ -147,6 +150,11 @@ describe('relay (whole app, openai SDK, mock upstream)', () => {
     expect(models.data.map((m) => m.id)).toEqual(
       expect.arrayContaining(['gpt-4o-mini', 'dall-e-3']),
     );
+    // The SDK's seven JSON calls took the lane; the multipart upload and the GET did not.
+    const served = lane.mock.results.map((r) => r.value as boolean);
+    lane.mockRestore();
+    expect(served.filter(Boolean)).toHaveLength(7);
+    expect(served.filter((v) => !v)).toHaveLength(2);
 
     const receipts = await waitReceipts(userId, 8);
     const by = (endpoint: string) => receipts.find((r) => r.endpoint === endpoint)!;

@@ -2,7 +2,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { connect } from 'node:net';
 import { request } from 'undici';
 import { registerMessages } from '../shared/i18n/messages';
-import { relayFront, relayFrontOf } from './relay-front';
+import { OPENAI_CLIENT } from './client-wire';
+import type { Caller } from './relay-admission';
+import type { LaneRoute } from './relay-fast-lane';
+import { relayFront, relayFrontOf, relayLaneOf } from './relay-front';
 import { RELAY_MESSAGES } from './relay.messages';
 
 // The answers' texts are looked up in the catalogue the composition root fills.
@@ -161,22 +164,43 @@ describe('relayFront', () => {
   });
 });
 
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** A fast-lane route that admits everyone and answers `lane`. */
+const laneEcho: LaneRoute = {
+  url: '/v1/chat/completions',
+  bodyLimit: 1024,
+  wire: OPENAI_CLIENT,
+  admit: () => ({ ok: true, caller: {} as Caller }),
+  refuse: () => undefined,
+  handle: ({ res }) => void res.end('lane'),
+};
+
 describe('relayFront close', () => {
   it('once the front is closed, relay routes answer 503 and close the connection; the app still serves until it closes', async () => {
     const app = Fastify({ serverFactory: relayFront({ trustProxy: false }).serverFactory });
     app.get('/api/status', () => ({ ok: true }));
     const front = relayFrontOf(app.server)!;
     front.get('/v1/models', () => ({ relay: true }));
+    front.post('/v1/chat/completions', () => ({ fastify: true }));
+    relayLaneOf(app.server)!.add('/v1/chat/completions', laneEcho);
     await front.ready();
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const chat = () =>
+      request(`${url}/v1/chat/completions`, { method: 'POST', headers: JSON_TYPE, body: '{}' });
     try {
+      expect(await (await chat()).body.text()).toBe('lane');
       await front.close();
       const models = await request(`${url}/v1/models`);
       expect(models.statusCode).toBe(503);
       expect(models.headers.connection).toBe('close');
       await models.body.dump();
+      // The fast lane closes with the instance: the same 503, not its own answer.
+      const closed = await chat();
+      expect(closed.statusCode).toBe(503);
+      await closed.body.dump();
       const status = await request(`${url}/api/status`);
       expect(await status.body.json()).toEqual({ ok: true });
     } finally {

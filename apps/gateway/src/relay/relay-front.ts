@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TrustProxy } from '../config/trust-proxy';
 import type { RequestTracker } from '../observability/request-tracker';
+import { clientIpOf } from './client-ip';
+import { RelayFastLane } from './relay-fast-lane';
 import { answerClientError, answerFrameworkError, answerUnmatched } from './relay-edge';
 import { pathOfUrl, wireOfRelayPath } from './relay-paths';
 
-const fronts = new WeakMap<Server, FastifyInstance>();
+const fronts = new WeakMap<Server, { instance: FastifyInstance; lane: RelayFastLane }>();
 
 /** Same bound as the http-edge's query values; the URL as a whole is bounded by Node's header limit. */
 export const RELAY_MAX_PARAM_LENGTH = 2048;
@@ -23,11 +26,12 @@ export const RELAY_MAX_PARAM_LENGTH = 2048;
  * path: a path no relay route matches gets 404 (405 for a wrong method), the router's refusals
  * 414/400, and Node's parser's refusals (431, 400) when the packet shows the path (relay-edge.ts).
  *
+ * Before both, the relay's fast lane (relay-fast-lane.ts) serves the busiest routes' ordinary
+ * requests on `node:http` alone.
+ *
  * Use `serverFactory` as the app's Fastify option; the relay module adds its routes at init.
  */
-export function relayFront(
-  options: Pick<FastifyServerOptions, 'trustProxy'> & { tracker?: RequestTracker },
-) {
+export function relayFront(options: { trustProxy: TrustProxy; tracker?: RequestTracker }) {
   let app: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const { tracker } = options;
   const relay: FastifyInstance = Fastify({
@@ -47,12 +51,20 @@ export function relayFront(
       },
     },
   });
+  const lane = new RelayFastLane(clientIpOf(options.trustProxy), tracker);
+  // Fastify refuses new requests while it closes (503): so must the lane.
+  relay.addHook('preClose', (done) => {
+    lane.close();
+    done();
+  });
   const serverFactory = (
     handler: (req: IncomingMessage, res: ServerResponse) => void,
     opts: FastifyServerOptions,
   ): Server => {
     app = handler;
-    const server = createServer((req, res) => relay.routing(req, res));
+    const server = createServer((req, res) => {
+      if (!lane.serve(req, res)) relay.routing(req, res);
+    });
     // Before Fastify's own listener (added once this factory returns), which skips a socket
     // already answered and destroyed here.
     server.prependListener('clientError', answerClientError);
@@ -60,13 +72,18 @@ export function relayFront(
     server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;
     server.requestTimeout = opts.requestTimeout ?? 0;
     server.setTimeout(opts.connectionTimeout ?? 0);
-    fronts.set(server, relay);
+    fronts.set(server, { instance: relay, lane });
     return server;
   };
-  return { serverFactory, instance: relay };
+  return { serverFactory, instance: relay, lane };
 }
 
 /** The relay instance `relayFront` put in front of this server, if any. */
 export function relayFrontOf(server: Server): FastifyInstance | undefined {
-  return fronts.get(server);
+  return fronts.get(server)?.instance;
+}
+
+/** The fast lane in front of that instance, if any. */
+export function relayLaneOf(server: Server): RelayFastLane | undefined {
+  return fronts.get(server)?.lane;
 }

@@ -101,9 +101,24 @@ export class RelayGate {
   ): void {
     // Hijacked: Fastify neither parses the body nor runs the handler.
     reply.hijack();
-    const record = this.tracker.begin(request.raw, reply.raw, request.routeOptions.url ?? '');
+    this.refuseRaw(route, request.raw, reply.raw, request.routeOptions.url ?? '', error, wire);
+  }
+
+  /**
+   * The refusal on the raw request (the fast lane's, and the hooks' above): traced as the route,
+   * counted as a relay call when it is one, answered in `wire`'s protocol, the upload cut.
+   */
+  refuseRaw(
+    route: GatedRoute,
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: string,
+    error: RelayError,
+    wire: ClientWire,
+  ): void {
+    const record = this.tracker.begin(req, res, url);
     if (route === 'call') record.relay = newRelayTrace(0);
-    closeUnlessDrainable(request.raw, reply.raw);
-    sendError(reply.raw, error, record.ownId, wire);
+    closeUnlessDrainable(req, res);
+    sendError(res, error, record.ownId, wire);
   }
 }

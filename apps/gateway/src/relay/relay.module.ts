@@ -16,7 +16,7 @@ import { ChannelStatsSeeder } from './channel-stats-seeder';
 import { RelayAdmission } from './relay-admission';
 import { RelayCommands } from './relay-commands';
 import { RelayGate } from './relay-gate';
-import { relayFrontOf } from './relay-front';
+import { relayFrontOf, relayLaneOf } from './relay-front';
 import {
   BALANCE_BOOK_PORT,
   BALANCE_LEASES_PORT,
@@ -81,14 +81,21 @@ export class RelayModule implements OnModuleInit, OnApplicationShutdown {
     private readonly routes: RelayRoutes,
   ) {}
 
+  private get server(): Server {
+    return this.adapterHost.httpAdapter.getHttpServer() as Server;
+  }
+
   private get front(): FastifyInstance | undefined {
-    return relayFrontOf(this.adapterHost.httpAdapter.getHttpServer() as Server);
+    return relayFrontOf(this.server);
   }
 
   async onModuleInit(): Promise<void> {
     const front = this.front;
     // Without the front (an app not built by createApp) the routes join the app's instance.
-    this.routes.register(front ?? this.adapterHost.httpAdapter.getInstance<FastifyInstance>());
+    this.routes.register(
+      front ?? this.adapterHost.httpAdapter.getInstance<FastifyInstance>(),
+      relayLaneOf(this.server),
+    );
     await front?.ready();
   }
 

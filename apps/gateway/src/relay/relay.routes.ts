@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import { Inject, Injectable } from '@nestjs/common';
 import { USER_ID_HEADER } from '@tollgate/contracts';
@@ -23,7 +24,6 @@ import {
   CORS_HEADERS,
   RELAY_AUDIO_BODY_LIMIT,
   RELAY_JSON_BODY_LIMIT,
-  relayError,
   sendError,
   sendJson,
 } from './relay-http';
@@ -39,7 +39,6 @@ import {
 } from './relay-ports';
 import { RelaySettingsView } from './relay-settings';
 import { RelayService } from './relay.service';
-import type { RelayCall } from './relay-call';
 import { clientKey, listFormatOf } from './client-key';
 import { clientWireOfIngress, OPENAI_CLIENT } from './client-wire';
 import { RelayRouteExtensions } from './relay-route-extensions';
@@ -47,6 +46,9 @@ import { REQUEST_TRACKER } from '../observability/observability.tokens';
 import { newRelayTrace } from '../observability/request-record';
 import type { RequestTracker } from '../observability/request-tracker';
 import { PendingWrites } from '../infrastructure/pending-writes';
+import { answerBodyFault, faultOf } from './relay-body';
+import { bodyLimitOf, type CallHow, messagesHow, PLAYGROUND_CALL } from './relay-route-calls';
+import type { LaneRequest, LaneRoute, RelayFastLane } from './relay-fast-lane';
 
 export { RELAY_AUDIO_BODY_LIMIT, RELAY_JSON_BODY_LIMIT } from './relay-http';
 
@@ -57,7 +59,9 @@ type RelayParams = { Params: { model?: string; '*'?: string } };
 type RawBodyRequest = FastifyRequest<RelayParams>;
 type WildcardRequest = RawBodyRequest;
 
-const MIB = 1024 * 1024;
+const EMPTY_BODY = Buffer.alloc(0);
+/** The lane takes no request with a query string. */
+const NO_QUERY: Readonly<Record<string, unknown>> = {};
 
 /**
  * The relay's HTTP surface, registered as plain Fastify routes in their own encapsulated scope:
@@ -86,11 +90,55 @@ export class RelayRoutes {
     this.dashboard = new BillingDashboardRoutes(settings, book, tracker);
   }
 
-  register(fastify: FastifyInstance): void {
+  register(fastify: FastifyInstance, lane?: RelayFastLane): void {
     void fastify.register((scope, _opts, done) => {
       this.setup(scope);
       done();
     });
+    if (lane) this.registerLane(lane);
+  }
+
+  /**
+   * The same calls on the fast lane (relay-fast-lane.ts): OpenAI's endpoints and Anthropic's
+   * Messages at their exact paths, with the same admission, limits and handler as their routes.
+   */
+  private registerLane(lane: RelayFastLane): void {
+    const laneRoute = (
+      url: string,
+      ingress: IngressKind | undefined,
+      bodyLimit: number,
+      howOf: (req: IncomingMessage) => CallHow,
+    ): LaneRoute => {
+      const wire = clientWireOfIngress(ingress);
+      return {
+        url,
+        bodyLimit,
+        wire,
+        admit: (req, ip, lang) =>
+          this.admission.admitToken(
+            clientKey(ingress, req.headers, NO_QUERY),
+            ip,
+            lang,
+            Date.now(),
+          ),
+        refuse: (req, res, url, error) => this.gate.refuseRaw('call', req, res, url, error, wire),
+        handle: (request) => this.relayCall(request, howOf(request.req)),
+      };
+    };
+    for (const [endpoint, tail] of Object.entries(RELAY_ENDPOINTS) as Array<
+      [RelayEndpoint, string]
+    >) {
+      const how: CallHow = { endpoint, route: `/v1${tail}` };
+      lane.add(
+        how.route,
+        laneRoute(how.route, undefined, bodyLimitOf(endpoint), () => how),
+      );
+    }
+    const messages = (req: IncomingMessage) => messagesHow(req.headers);
+    lane.add(
+      '/v1/messages',
+      laneRoute('/v1/messages', 'anthropic', RELAY_JSON_BODY_LIMIT, messages),
+    );
   }
 
   private setup(scope: FastifyInstance): void {
@@ -133,31 +181,13 @@ export class RelayRoutes {
     );
     scope.setErrorHandler(
       (error: Error & { statusCode?: number; code?: string }, request, reply) => {
-        const requestId = this.tracker.ownIdOf(request.raw);
-        const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
         reply.hijack();
-        closeUnlessDrainable(request.raw, reply.raw);
-        const limit = request.routeOptions.bodyLimit ?? RELAY_JSON_BODY_LIMIT;
-        sendError(
-          reply.raw,
-          status === 413
-            ? relayError({
-                lang: langOf(request),
-                status: 413,
-                key: 'relay.body_too_large',
-                params: { limit: Math.floor(limit / MIB) },
-                type: 'invalid_request_error',
-                code: 'request_too_large',
-              })
-            : new RelayError(
-                status,
-                error.message,
-                'invalid_request_error',
-                error.code ?? 'invalid_request',
-              ),
-          requestId,
-          wireOfRelayPath(pathOfUrl(request.url)) ?? OPENAI_CLIENT,
-        );
+        answerBodyFault(request.raw, reply.raw, faultOf(error), {
+          limit: request.routeOptions.bodyLimit ?? RELAY_JSON_BODY_LIMIT,
+          lang: langOf(request),
+          requestId: this.tracker.ownIdOf(request.raw),
+          wire: wireOfRelayPath(pathOfUrl(request.url)) ?? OPENAI_CLIENT,
+        });
       },
     );
   }
@@ -170,10 +200,9 @@ export class RelayRoutes {
     for (const [endpoint, tail] of Object.entries(RELAY_ENDPOINTS) as Array<
       [RelayEndpoint, string]
     >) {
-      const audio = endpoint === 'audioTranscriptions' || endpoint === 'audioTranslations';
       scope.post<RelayParams>(
         `/v1${tail}`,
-        { bodyLimit: audio ? RELAY_AUDIO_BODY_LIMIT : RELAY_JSON_BODY_LIMIT, onRequest: openAi },
+        { bodyLimit: bodyLimitOf(endpoint), onRequest: openAi },
         (request: RawBodyRequest, reply) => this.onRelay(request, reply, endpoint, `/v1${tail}`),
       );
     }
@@ -192,7 +221,8 @@ export class RelayRoutes {
     scope.post<RelayParams>(
       '/v1/messages',
       { bodyLimit: RELAY_JSON_BODY_LIMIT, onRequest: anthropic },
-      (request: RawBodyRequest, reply) => this.onMessages(request, reply),
+      (request: RawBodyRequest, reply) =>
+        this.relayFor(request, reply, messagesHow(request.headers)),
     );
     scope.post<RelayParams>(
       '/v1/messages/count_tokens',
@@ -214,7 +244,7 @@ export class RelayRoutes {
           () => OPENAI_CLIENT,
         ),
       },
-      (request, reply) => this.onPlayground(request, reply),
+      (request, reply) => this.relayFor(request as RawBodyRequest, reply, PLAYGROUND_CALL),
     );
   }
 
@@ -247,23 +277,6 @@ export class RelayRoutes {
     modelFromPath?: string,
   ): void {
     this.relayFor(request, reply, { endpoint, route, modelFromPath });
-  }
-
-  /** Anthropic's Messages API: `x-api-key` (or Bearer), answers and errors in its shapes. */
-  private onMessages(request: RawBodyRequest, reply: FastifyReply): void {
-    const header = (name: string): string | undefined => {
-      const value = request.headers[name];
-      return Array.isArray(value) ? value[0] : value;
-    };
-    this.relayFor(request, reply, {
-      endpoint: 'chat',
-      route: '/v1/messages',
-      ingress: 'anthropic',
-      clientHeaders: {
-        'anthropic-version': header('anthropic-version'),
-        'anthropic-beta': header('anthropic-beta'),
-      },
-    });
   }
 
   /**
@@ -314,42 +327,43 @@ export class RelayRoutes {
     sendJson(reply.raw, 200, { input_tokens: estimatePromptTokens('chat', hub) }, requestId);
   }
 
-  private relayFor(
-    request: RawBodyRequest,
-    reply: FastifyReply,
-    how: Pick<
-      RelayCall,
-      | 'endpoint'
-      | 'route'
-      | 'modelFromPath'
-      | 'ingress'
-      | 'streamFromPath'
-      | 'arrayStream'
-      | 'clientHeaders'
-    >,
-  ): void {
+  /** A relay call from the Fastify route: hijacked, then as from the fast lane. */
+  private relayFor(request: RawBodyRequest, reply: FastifyReply, how: CallHow): void {
     reply.hijack();
+    this.relayCall(
+      {
+        req: request.raw,
+        res: reply.raw,
+        body: Buffer.isBuffer(request.body) ? request.body : EMPTY_BODY,
+        ip: request.ip,
+        lang: langOf(request),
+        caller: callerOf(request),
+      },
+      how,
+    );
+  }
+
+  private relayCall(request: LaneRequest, how: CallHow): void {
+    const { req, res, caller } = request;
     const startedAt = Date.now();
-    const record = this.tracker.begin(request.raw, reply.raw, how.route);
+    const record = this.tracker.begin(req, res, how.route);
     const trace = (record.relay = newRelayTrace(0));
-    const lang = langOf(request);
-    const caller = callerOf(request);
     record.userId = caller.user.id;
     trace.tokenId = caller.token?.id ?? 0;
     const call = this.relay.relay(
       {
         ...how,
-        raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-        contentType: request.headers['content-type'] ?? 'application/json',
+        raw: request.body,
+        contentType: req.headers['content-type'] ?? 'application/json',
         ip: request.ip,
-        lang,
+        lang: request.lang,
         requestId: record.ownId,
         correlationId: record.requestId,
         trace,
         startedAt,
         caller,
       },
-      reply.raw,
+      res,
     );
     this.pending.track(call);
   }
@@ -399,37 +413,6 @@ export class RelayRoutes {
       };
     }
     return this.admission.admitUser(userId, lang);
-  }
-
-  /** The console's playground: billed to the user the gate admitted, no token. */
-  private async onPlayground(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    reply.hijack();
-    const startedAt = Date.now();
-    const record = this.tracker.begin(request.raw, reply.raw, '/pg/chat/completions');
-    const trace = (record.relay = newRelayTrace(0));
-    const requestId = record.ownId;
-    const lang = langOf(request);
-    const caller = callerOf(request);
-    record.userId = caller.user.id;
-    const call = this.relay.relay(
-      {
-        endpoint: 'chat',
-        route: '/pg/chat/completions',
-        raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-        contentType: request.headers['content-type'] ?? 'application/json',
-        ip: request.ip,
-        lang,
-        requestId,
-        correlationId: record.requestId,
-        trace,
-        startedAt,
-        caller,
-        playground: true,
-      },
-      reply.raw,
-    );
-    this.pending.track(call);
-    await call;
   }
 
   private onNotImplemented(request: FastifyRequest, reply: FastifyReply): void {
