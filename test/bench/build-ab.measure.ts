@@ -1,0 +1,122 @@
+/**
+ * `node dist/test/bench/build-ab.measure.js <checkout A> <checkout B> [rounds] [seconds]`: two builds
+ * of the gateway (each checkout's `npm run build:server` output) side by side, in alternating rounds,
+ * under the same closed-loop chat load (16 connections, `gpt-4o-mini`, answered at once by this
+ * checkout's mock upstream). Each round starts each build on a fresh data directory, pinned to
+ * CPU 0 as `npm run bench` does (its projector child on every core), and prints requests per second
+ * and the CPU each process used per request (from /proc: what a change on the hot path should
+ * move, and much steadier than throughput on a shared machine). Nothing is asserted.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Target, load } from './bench-load';
+import { freePort, sleep, startProcess } from './bench-processes';
+import { setUpAccount } from './bench-setup';
+import { CHAT_BODY } from './bench-shared';
+import { cpuMsOf, releaseProjector } from './projector-child';
+
+const [rootA, rootB] = process.argv.slice(2, 4);
+const ROUNDS = Number(process.argv[4] ?? 3);
+const SECONDS = Number(process.argv[5] ?? 8);
+const DIST = join(__dirname, '..', '..');
+
+interface Figures {
+  readonly rps: number;
+  readonly relayUs: number;
+  readonly projectorUs: number;
+}
+
+/** PROFILE_DIR=<dir>: each gateway writes a CPU profile of its run there (`--cpu-prof`). */
+const PROFILE_DIR = process.env['PROFILE_DIR'];
+
+function profiling(name: string) {
+  if (!PROFILE_DIR) return {};
+  return {
+    nodeArgs: [
+      '--cpu-prof',
+      `--cpu-prof-dir=${join(PROFILE_DIR, name)}`,
+      '-r',
+      join(DIST, 'test/bench/profile-exit.preload.js'),
+    ],
+    stopSignal: 'SIGUSR2' as const,
+  };
+}
+
+async function measure(name: string, root: string, upstreamUrl: string): Promise<Figures> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-ab-'));
+  const gateway = await startProcess({
+    ...profiling(name),
+    name: `gateway ${root}`,
+    script: join(root, 'dist/apps/gateway/src/main.js'),
+    cpu: '0',
+    port: await freePort(),
+    env: { HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', CRITICAL_RATE_LIMIT: '0' },
+    readyUrl: (p) => `http://127.0.0.1:${p}/api/status`,
+  });
+  try {
+    const pid = gateway.child.pid ?? 0;
+    const projector = await releaseProjector(pid);
+    const account = await setUpAccount(gateway.url, upstreamUrl);
+    const target: Target = {
+      url: gateway.url,
+      headers: { authorization: `Bearer ${account.key}` },
+    };
+    await sleep(1000); // the token reaches the relay's caches
+    await load(target, { body: CHAT_BODY, connections: 16, seconds: 3 }); // warm-up
+    const relay0 = cpuMsOf(pid);
+    const projector0 = cpuMsOf(projector);
+    const run = await load(target, { body: CHAT_BODY, connections: 16, seconds: SECONDS });
+    const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, run.ok));
+    if (run.failed > 0) process.stdout.write(`  ${run.failed} failed requests\n`);
+    return {
+      rps: Math.round(run.rps),
+      relayUs: per(cpuMsOf(pid) - relay0),
+      projectorUs: per(cpuMsOf(projector) - projector0),
+    };
+  } finally {
+    await gateway.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+
+async function main(): Promise<void> {
+  if (!rootA || !rootB) throw new Error('usage: build-ab.measure.js <checkout A> <checkout B>');
+  spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+  const upstream = await startProcess({
+    name: 'mock upstream',
+    script: join(DIST, 'test/bench/mock-upstream.process.js'),
+    cpu: '1',
+  });
+  const all: Record<'A' | 'B', Figures[]> = { A: [], B: [] };
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const [name, root] of [
+        ['A', rootA],
+        ['B', rootB],
+      ] as const) {
+        const f = await measure(name, root, upstream.url);
+        all[name].push(f);
+        process.stdout.write(
+          `round ${round} ${name}: ${f.rps} rps, CPU per request relay ${f.relayUs} µs + projector ${f.projectorUs} µs\n`,
+        );
+      }
+    }
+  } finally {
+    await upstream.stop();
+  }
+  const line = (name: 'A' | 'B') =>
+    `${name}: median ${median(all[name].map((f) => f.rps))} rps, relay ${median(all[name].map((f) => f.relayUs))} µs, projector ${median(all[name].map((f) => f.projectorUs))} µs per request`;
+  process.stdout.write(`${line('A')}\n${line('B')}\n`);
+  const ratio =
+    median(all.B.map((f) => f.relayUs)) / Math.max(1, median(all.A.map((f) => f.relayUs)));
+  process.stdout.write(`relay CPU per request B / A: ${ratio.toFixed(3)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${String(error)}\n`);
+  process.exit(1);
+});
