@@ -160,3 +160,34 @@ export async function startBenchGateway(options: {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Busy and total jiffies of each CPU, from /proc/stat (idle and iowait count as not busy). */
+function cpuTimes(): Array<{ busy: number; total: number }> {
+  return readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .filter((line) => /^cpu\d+ /.test(line))
+    .map((line) => {
+      const fields = line.trim().split(/\s+/).slice(1).map(Number);
+      const total = fields.reduce((sum, value) => sum + value, 0);
+      return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total };
+    });
+}
+
+/**
+ * How busy each CPU was from now until `stop()`, in % (whatever ran there: on this 2-core harness
+ * CPU 1 holds the load generator, the mock upstream, the observers and part of the projector).
+ */
+export function cpuBusy() {
+  const before = cpuTimes();
+  return {
+    stop(): string {
+      return cpuTimes()
+        .map((now, cpu) => {
+          const then = before[cpu] ?? { busy: 0, total: 0 };
+          const share = (now.busy - then.busy) / Math.max(1, now.total - then.total);
+          return `CPU ${cpu} ${Math.round(share * 100)} %`;
+        })
+        .join(', ');
+    },
+  };
+}

@@ -25,7 +25,14 @@ import {
   type LoadResult,
   type Target,
 } from './bench-load';
-import { sampleRss, sleep, startBenchGateway, startProcess, type Running } from './bench-processes';
+import {
+  cpuBusy,
+  sampleRss,
+  sleep,
+  startBenchGateway,
+  startProcess,
+  type Running,
+} from './bench-processes';
 import { writeReport, type Row } from './bench-report';
 import { ApiSession, setUpAccount, type BenchAccount } from './bench-setup';
 import { CHAT_BODY, SLOW_BODY, USERNAME_WORDS } from './bench-shared';
@@ -352,6 +359,7 @@ async function durabilityAndLag(gw: Target, account: BenchAccount, dataDir: stri
     rate: Math.round(rate),
   });
   await sleep(300);
+  const busy = cpuBusy();
   // The observer runs in its own process (durability-probe.process.ts), not on this busy loop.
   const probed = runProbe<{ durable: number[]; lag: number[]; missing: number }>(
     'durability-probe.process.js',
@@ -360,6 +368,7 @@ async function durabilityAndLag(gw: Target, account: BenchAccount, dataDir: stri
   );
   const result: LoadResult = await running;
   const { durable, lag, missing } = await probed;
+  const cpus = busy.stop();
   durable.sort((a, b) => a - b);
   lag.sort((a, b) => a - b);
   const d99 = pct(durable, 0.99);
@@ -370,7 +379,7 @@ async function durabilityAndLag(gw: Target, account: BenchAccount, dataDir: stri
     'ms',
     '≤ 10 ms',
     d99 <= 10 && result.rps >= rate * 0.95,
-    `${durable.length} probes (${missing} not seen in 2 s), p50 ${f(pct(durable, 0.5))} ms, under ${f(result.rps)} rps (target ${f(rate)} = 90 % of S2); observer in its own process, polling every 0.5 ms`,
+    `${durable.length} probes (${missing} not seen in 2 s), p50 ${f(pct(durable, 0.5))} ms, under ${f(result.rps)} rps (target ${f(rate)} = 90 % of S2); observer in its own process, polling every 0.5 ms; busy: ${cpus}`,
   );
   const l99 = pct(lag, 0.99);
   row(

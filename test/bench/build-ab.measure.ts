@@ -1,7 +1,7 @@
 /**
  * `node dist/test/bench/build-ab.measure.js <checkout A> <checkout B> [rounds] [seconds]`: two builds
  * of the gateway (each checkout's `npm run build:server` output) side by side, in alternating rounds,
- * under the same closed-loop chat load (16 connections, `gpt-4o-mini`, answered at once by this
+ * under the same closed-loop chat load (16 connections or CONNECTIONS, `gpt-4o-mini`, answered at once by this
  * checkout's mock upstream). Each round starts each build on a fresh data directory, pinned to
  * CPU 0 as `npm run bench` does (its projector child on every core), and prints requests per second
  * and the CPU each process used per request (from /proc: what a change on the hot path should
@@ -20,6 +20,8 @@ import { cpuMsOf, releaseProjector } from './projector-child';
 const [rootA, rootB] = process.argv.slice(2, 4);
 const ROUNDS = Number(process.argv[4] ?? 3);
 const SECONDS = Number(process.argv[5] ?? 8);
+/** CONNECTIONS=<n>: the load's concurrency (16 by default; 1 for the latency path). */
+const CONNECTIONS = Number(process.env['CONNECTIONS'] ?? 16);
 const DIST = join(__dirname, '..', '..');
 
 interface Figures {
@@ -67,7 +69,7 @@ async function measure(name: string, root: string, upstreamUrl: string): Promise
     await load(target, { body: CHAT_BODY, connections: 16, seconds: 3 }); // warm-up
     const relay0 = cpuMsOf(pid);
     const projector0 = cpuMsOf(projector);
-    const run = await load(target, { body: CHAT_BODY, connections: 16, seconds: SECONDS });
+    const run = await load(target, { body: CHAT_BODY, connections: CONNECTIONS, seconds: SECONDS });
     const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, run.ok));
     if (run.failed > 0) process.stdout.write(`  ${run.failed} failed requests\n`);
     return {
