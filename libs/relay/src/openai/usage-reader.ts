@@ -122,6 +122,26 @@ const DONE = Buffer.from('[DONE]');
 const DATA = Buffer.from('data:');
 const ERROR_KEY = Buffer.from('"error"');
 
+const NULL = Buffer.from('null');
+
+/** Whether `payload` has a `"usage"` not followed by `: null` (the usage of a stream's last chunk). */
+function mentionsNonNullUsage(payload: Buffer): boolean {
+  for (let at = payload.indexOf(USAGE_KEY); at !== -1; at = payload.indexOf(USAGE_KEY, at + 1)) {
+    let i = skipBlanks(payload, at + USAGE_KEY.length);
+    if (payload[i] !== 0x3a) return true; // a "usage" that is no key: parse to be sure
+    i = skipBlanks(payload, i + 1);
+    if (i + NULL.length > payload.length) return true;
+    if (payload.compare(NULL, 0, NULL.length, i, i + NULL.length) !== 0) return true;
+  }
+  return false;
+}
+
+function skipBlanks(bytes: Buffer, from: number): number {
+  let i = from;
+  while (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d) i += 1;
+  return i;
+}
+
 /** Watches an SSE stream's bytes as they pass to the client. */
 export class SseUsageReader {
   private pending: Buffer | undefined;
@@ -174,7 +194,8 @@ export class SseUsageReader {
       this.kept.push(Buffer.from(payload));
       this.keptBytes += payload.length;
     }
-    const mentionsUsage = payload.indexOf(USAGE_KEY) !== -1;
+    // `"usage":null` on every chunk (include_usage) says nothing: such a chunk is not parsed.
+    const mentionsUsage = mentionsNonNullUsage(payload);
     const mentionsError = this.streamError === undefined && payload.indexOf(ERROR_KEY) !== -1;
     if (!mentionsUsage && !mentionsError) return;
     try {
