@@ -72,7 +72,8 @@ function nextProfile(done: () => void): void {
     return session.post('HeapProfiler.enable', start);
   }
   session.post('HeapProfiler.stopSampling', (error, result) => {
-    if (!error) writeFileSync(join(profileDir!, `${profiles}.heapprofile`), JSON.stringify(result.profile));
+    if (!error)
+      writeFileSync(join(profileDir!, `${profiles}.heapprofile`), JSON.stringify(result.profile));
     profiles += 1;
     start();
   });

@@ -54,7 +54,12 @@ async function send(url: string, key: string, body: string, count: number): Prom
   const worker = async () => {
     while (next < count) {
       next += 1;
-      const res = await pool.request({ method: 'POST', path: '/v1/chat/completions', headers, body });
+      const res = await pool.request({
+        method: 'POST',
+        path: '/v1/chat/completions',
+        headers,
+        body,
+      });
       await res.body.arrayBuffer();
       if (res.statusCode !== 200) failed += 1;
     }

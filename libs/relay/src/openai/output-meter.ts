@@ -128,7 +128,7 @@ const DATA_FIELD = Buffer.from('data:');
  */
 export function eventData(event: Buffer): string {
   let data: string | undefined;
-  for (let start = 0; start < event.length; ) {
+  for (let start = 0; start < event.length;) {
     let end = event.indexOf(0x0a, start);
     if (end === -1) end = event.length;
     const lineEnd = end > start && event[end - 1] === 0x0d ? end - 1 : end;
