@@ -121,7 +121,7 @@ describe('buildReceipt', () => {
 
   it('keeps the order of its members: the optional ones where they always stood', () => {
     const reservation = { requestId: 'r1', userId: 7, tokenId: 3, amount: 500, leaseId: 'l1' };
-    const p = prepared({ reservation } as Partial<Prepared>);
+    const p = prepared({ reservation });
     const receipt = buildReceipt(answered({ prepared: p }), charge(), 700, 2_000);
     const keys = Object.keys(receipt);
     expect(keys.slice(keys.indexOf('cachedTokens'), keys.indexOf('modelRatio') + 1)).toEqual([
