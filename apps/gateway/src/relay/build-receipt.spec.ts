@@ -119,6 +119,23 @@ describe('buildReceipt', () => {
     expect(receipt).not.toHaveProperty('ceilingIgnored');
   });
 
+  it('keeps the order of its members: the optional ones where they always stood', () => {
+    const reservation = { requestId: 'r1', userId: 7, tokenId: 3, amount: 500, leaseId: 'l1' };
+    const p = prepared({ reservation });
+    const receipt = buildReceipt(answered({ prepared: p }), charge(), 700, 2_000);
+    const keys = Object.keys(receipt);
+    expect(keys.slice(keys.indexOf('cachedTokens'), keys.indexOf('modelRatio') + 1)).toEqual([
+      'cachedTokens',
+      'quota',
+      'reserved',
+      'leaseId',
+      'overrun',
+      'modelRatio',
+    ]);
+    expect(keys.slice(0, 2)).toEqual(['requestId', 'userId']);
+    expect(keys.at(-1)).toBe('ip');
+  });
+
   it('given a whole answer and no token, then no first-token time and token 0', () => {
     const noToken = { ...call, caller: { ...call.caller, token: undefined } } as RelayCall;
     const receipt = buildReceipt(

@@ -78,6 +78,23 @@ describe('reservedCall', () => {
     expect(p.loweredBy).toBe('user_quota');
   });
 
+  it('given a fallback call, then every member of it kept beside the reservation', () => {
+    const call = {
+      ...unreserved(1000),
+      body: { model: 'm' },
+      hub: undefined,
+      client: { kind: 'openai' },
+      boundary: undefined,
+      group: 'default',
+      chain: [4],
+      fallback: { requestedModel: 'big', reason: 'failed' },
+    } as unknown as Unreserved;
+    const booked = reservation(price(1000));
+    const p = reservedCall(call, { ok: true, reservation: booked }, book);
+    expect(p).toEqual({ ...call, reservation: booked, ceiling: 1000, loweredBy: undefined });
+    expect((p as Prepared).chain).toBe(call.chain); // the attempts add to the call's own chain
+  });
+
   it("given a limited token's refusal, then 403 with what the token has left", () => {
     const limited = { id: 3, unlimitedQuota: false };
     const error = reservedCall(

@@ -161,13 +161,18 @@ export class UsageAppender {
     this.queue = [];
     this.scheduled = false;
     this.lastFlushAt = performance.now();
+    // One receipt (a quiet spell, a paced flush under light load): no grouping to do.
+    const [only] = batch;
+    if (batch.length === 1 && only) return this.appendGroup(only.stream, batch);
     // Per stream, per event id: a receipt queued twice in one batch is one event, both callers
     // learn its outcome.
     const byStream = new Map<string, Map<string, Pending[]>>();
     for (const item of batch) {
-      const events = byStream.get(item.stream) ?? new Map<string, Pending[]>();
-      events.set(item.event.id, [...(events.get(item.event.id) ?? []), item]);
-      byStream.set(item.stream, events);
+      let events = byStream.get(item.stream);
+      if (!events) byStream.set(item.stream, (events = new Map<string, Pending[]>()));
+      const same = events.get(item.event.id);
+      if (same) same.push(item);
+      else events.set(item.event.id, [item]);
     }
     const appends: Array<Promise<void>> = [];
     for (const [stream, events] of byStream) {

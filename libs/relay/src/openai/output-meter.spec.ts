@@ -74,6 +74,8 @@ describe('SseEventSplitter', () => {
     expect(endsAtEventBoundary(Buffer.alloc(0))).toBe(true);
     expect(eventData(Buffer.from('event: e\ndata: {"a":1}\n\n'))).toBe('{"a":1}');
     expect(eventData(Buffer.from('data:a\ndata: b\n\n'))).toBe('a\nb');
+    expect(eventData(Buffer.from('id: 1\r\ndata: é😀\r\ndata:\r\n: c\r\n\r\n'))).toBe('é😀\n');
+    expect(eventData(Buffer.from(': only a comment\n\n'))).toBe('');
   });
 });
 

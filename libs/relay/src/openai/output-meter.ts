@@ -119,13 +119,28 @@ export function endsAtEventBoundary(bytes: Buffer): boolean {
   return bytes[n - 1] === 0x0a && (bytes[n - 2] === 0x0a || bytes[n - 3] === 0x0a);
 }
 
-/** The `data:` payloads of one SSE event (joined by newlines, as a client reads them). */
+const DATA_FIELD = Buffer.from('data:');
+
+/**
+ * The `data:` payloads of one SSE event (joined by newlines, as a client reads them). Read from
+ * the bytes line by line: one string per payload, no split of the whole event (this runs on every
+ * event of a counted stream).
+ */
 export function eventData(event: Buffer): string {
-  const lines = event.toString('utf8').split(/\r?\n/);
-  const data: string[] = [];
-  for (const line of lines) {
-    if (!line.startsWith('data:')) continue;
-    data.push(line.slice(line[5] === ' ' ? 6 : 5));
+  let data: string | undefined;
+  for (let start = 0; start < event.length;) {
+    let end = event.indexOf(0x0a, start);
+    if (end === -1) end = event.length;
+    const lineEnd = end > start && event[end - 1] === 0x0d ? end - 1 : end;
+    if (
+      lineEnd - start >= DATA_FIELD.length &&
+      event.compare(DATA_FIELD, 0, DATA_FIELD.length, start, start + DATA_FIELD.length) === 0
+    ) {
+      const from = start + DATA_FIELD.length + (event[start + DATA_FIELD.length] === 0x20 ? 1 : 0);
+      const piece = event.toString('utf8', from, lineEnd);
+      data = data === undefined ? piece : `${data}\n${piece}`;
+    }
+    start = end + 1;
   }
-  return data.join('\n');
+  return data ?? '';
 }

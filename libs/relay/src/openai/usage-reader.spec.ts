@@ -70,6 +70,16 @@ describe('SseUsageReader', () => {
     reader.push(Buffer.from(sse([{ ...delta('x'), usage: null }])));
     expect(reader.end().usage).toBeUndefined();
   });
+
+  it('skips the null usages but reads a usage after them, spaced or nested, at the end of a line', () => {
+    const reader = new SseUsageReader(() => 0);
+    reader.push(Buffer.from('data: {"choices":[],"usage" : null}\n\ndata: {"usage":nul'));
+    reader.push(
+      Buffer.from('l,"response":{"usage":{"prompt_tokens":6,"completion_tokens":2}}}\n\n'),
+    );
+    reader.push(Buffer.from('data: {"usage":\n\n'));
+    expect(reader.end().usage).toEqual({ promptTokens: 6, completionTokens: 2, cachedTokens: 0 });
+  });
 });
 
 describe('usageFromJson', () => {

@@ -122,6 +122,33 @@ const DONE = Buffer.from('[DONE]');
 const DATA = Buffer.from('data:');
 const ERROR_KEY = Buffer.from('"error"');
 
+const NULL = Buffer.from('null');
+
+/** Whether `payload` has a `"usage"` not followed by `: null` (the usage of a stream's last chunk). */
+function mentionsNonNullUsage(payload: Buffer): boolean {
+  for (let at = payload.indexOf(USAGE_KEY); at !== -1; at = payload.indexOf(USAGE_KEY, at + 1)) {
+    let i = skipBlanks(payload, at + USAGE_KEY.length);
+    if (payload[i] !== 0x3a) return true; // a "usage" that is no key: parse to be sure
+    i = skipBlanks(payload, i + 1);
+    if (i + NULL.length > payload.length) return true;
+    if (payload.compare(NULL, 0, NULL.length, i, i + NULL.length) !== 0) return true;
+  }
+  return false;
+}
+
+/** `data[from, to)` in a buffer of its own (the chunk it came in is not kept alive by it). */
+function copyOf(data: Buffer, from: number, to: number): Buffer {
+  const copy = Buffer.allocUnsafe(to - from);
+  data.copy(copy, 0, from, to);
+  return copy;
+}
+
+function skipBlanks(bytes: Buffer, from: number): number {
+  let i = from;
+  while (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d) i += 1;
+  return i;
+}
+
 /** Watches an SSE stream's bytes as they pass to the client. */
 export class SseUsageReader {
   private pending: Buffer | undefined;
@@ -147,34 +174,38 @@ export class SseUsageReader {
     const data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     let start = 0;
     for (let nl = data.indexOf(0x0a, start); nl !== -1; nl = data.indexOf(0x0a, start)) {
-      this.line(data.subarray(start, nl));
+      this.line(data, start, nl);
       start = nl + 1;
     }
-    this.pending = start < data.length ? Buffer.from(data.subarray(start)) : undefined;
+    this.pending = start < data.length ? copyOf(data, start, data.length) : undefined;
   }
 
-  private line(line: Buffer): void {
-    if (line.length < DATA.length || line.compare(DATA, 0, DATA.length, 0, DATA.length) !== 0) {
+  /** The line `data[from, to)`: read by offsets, one copy at most (this runs on every event). */
+  private line(data: Buffer, from: number, to: number): void {
+    if (
+      to - from < DATA.length ||
+      data.compare(DATA, 0, DATA.length, from, from + DATA.length) !== 0
+    ) {
       return;
     }
-    let payload = line.subarray(DATA.length);
-    while (payload.length > 0 && (payload[0] === 0x20 || payload[0] === 0x09)) {
-      payload = payload.subarray(1);
-    }
-    if (payload.length > 0 && payload[payload.length - 1] === 0x0d) {
-      payload = payload.subarray(0, payload.length - 1);
-    }
-    if (payload.length === 0) return;
+    let start = from + DATA.length;
+    let end = to;
+    while (start < end && (data[start] === 0x20 || data[start] === 0x09)) start += 1;
+    if (end > start && data[end - 1] === 0x0d) end -= 1;
+    if (start === end) return;
     this.chunks += 1;
-    if (payload.equals(DONE)) {
+    if (end - start === DONE.length && data.compare(DONE, 0, DONE.length, start, end) === 0) {
       this.sawDone = true;
       return;
     }
-    if (this.keptBytes + payload.length <= this.keepLimit) {
-      this.kept.push(Buffer.from(payload));
+    let payload: Buffer;
+    if (this.keptBytes + end - start <= this.keepLimit) {
+      payload = copyOf(data, start, end);
+      this.kept.push(payload);
       this.keptBytes += payload.length;
-    }
-    const mentionsUsage = payload.indexOf(USAGE_KEY) !== -1;
+    } else payload = data.subarray(start, end);
+    // `"usage":null` on every chunk (include_usage) says nothing: such a chunk is not parsed.
+    const mentionsUsage = mentionsNonNullUsage(payload);
     const mentionsError = this.streamError === undefined && payload.indexOf(ERROR_KEY) !== -1;
     if (!mentionsUsage && !mentionsError) return;
     try {
@@ -200,7 +231,7 @@ export class SseUsageReader {
     if (this.pending) {
       const rest = this.pending;
       this.pending = undefined;
-      this.line(rest);
+      this.line(rest, 0, rest.length);
     }
     return {
       usage: this.usage,

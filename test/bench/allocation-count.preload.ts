@@ -1,0 +1,86 @@
+/**
+ * Preloaded (`node -r`) into the gateway by allocation.measure: on each SIGUSR2 appends one JSON line
+ * to ALLOC_COUNT_FILE with the process's running totals since start — bytes allocated on the V8 heap,
+ * scavenges, mark-compacts, their pause time and CPU time. Bytes allocated between two collections
+ * are the heap's use before the second less its use after the first (V8's GC profiler gives both);
+ * the public API has no running total. With ALLOC_PROFILE_DIR set, each signal also closes a sampling
+ * heap profile that keeps collected objects too (`--heap-prof` keeps only the live ones, which for a
+ * request's short-lived garbage is nearly nothing) and opens the next: profile n covers the span
+ * between signal n and n + 1.
+ */
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
+import { GCProfiler, getHeapStatistics } from 'node:v8';
+
+/** One sample every this many bytes allocated: fine enough for a 10k-request phase. */
+const SAMPLING_INTERVAL = 4096;
+
+interface GcStatistic {
+  gcType: string;
+  cost: number;
+  beforeGC: { heapStatistics: { usedHeapSize: number } };
+  afterGC: { heapStatistics: { usedHeapSize: number } };
+}
+
+const totals = { allocatedBytes: 0, scavenges: 0, markCompacts: 0, gcPauseUs: 0 };
+let usedAfterLast = getHeapStatistics().used_heap_size;
+let profiler = new GCProfiler();
+profiler.start();
+
+function fold(statistics: readonly GcStatistic[]): void {
+  for (const gc of statistics) {
+    totals.allocatedBytes += gc.beforeGC.heapStatistics.usedHeapSize - usedAfterLast;
+    usedAfterLast = gc.afterGC.heapStatistics.usedHeapSize;
+    totals.gcPauseUs += gc.cost;
+    if (gc.gcType === 'Scavenge') totals.scavenges += 1;
+    if (gc.gcType === 'MarkSweepCompact') totals.markCompacts += 1;
+  }
+}
+
+function snapshot(): string {
+  fold((profiler.stop() as { statistics: GcStatistic[] }).statistics);
+  profiler = new GCProfiler();
+  profiler.start();
+  const usedNow = getHeapStatistics().used_heap_size;
+  const cpu = process.cpuUsage();
+  return JSON.stringify({
+    ...totals,
+    allocatedBytes: totals.allocatedBytes + usedNow - usedAfterLast,
+    cpuUs: cpu.user + cpu.system,
+  });
+}
+
+const profileDir = process.env.ALLOC_PROFILE_DIR;
+const session = profileDir ? new Session() : undefined;
+let profiles = 0;
+
+function nextProfile(done: () => void): void {
+  if (!session) return done();
+  const start = () =>
+    session.post(
+      'HeapProfiler.startSampling',
+      {
+        samplingInterval: SAMPLING_INTERVAL,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      },
+      () => done(),
+    );
+  if (profiles === 0) {
+    profiles = 1;
+    return session.post('HeapProfiler.enable', start);
+  }
+  session.post('HeapProfiler.stopSampling', (error, result) => {
+    if (!error)
+      writeFileSync(join(profileDir!, `${profiles}.heapprofile`), JSON.stringify(result.profile));
+    profiles += 1;
+    start();
+  });
+}
+
+session?.connect();
+process.on('SIGUSR2', () => {
+  const line = snapshot();
+  nextProfile(() => appendFileSync(process.env.ALLOC_COUNT_FILE!, `${line}\n`));
+});
