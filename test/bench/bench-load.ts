@@ -33,7 +33,7 @@ export interface LoadResult {
 /** autocannon from inside the harness: a closed loop of `connections`, or a fixed overall rate. */
 export async function load(
   target: Target,
-  options: { body: string; connections: number; seconds: number; rate?: number },
+  options: { body: string; connections: number; seconds: number; rate?: number; amount?: number },
 ): Promise<LoadResult> {
   const result = await autocannon({
     url: `${target.url}/v1/chat/completions`,
@@ -44,6 +44,8 @@ export async function load(
     duration: options.seconds,
     timeout: 10,
     ...(options.rate ? { overallRate: options.rate } : {}),
+    // A fixed number of requests, however long they take (autocannon then ignores the duration).
+    ...(options.amount ? { amount: options.amount } : {}),
   });
   return {
     rps: result['2xx'] / result.duration,

@@ -9,7 +9,7 @@ export class OpenApiController {
 
   @Get('openapi.json')
   document() {
-    return this.openapi.document;
+    return this.openapi.document();
   }
 
   @Get('docs')

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import type { AppConfig } from '../config/app-config';
 import type { Lang } from '../shared/i18n/messages';
@@ -12,12 +12,15 @@ import { probeRoutes, relayApiRoutes } from './relay-route-list';
 const underApi = (path: string) => path === '/api' || path.startsWith('/api/');
 
 /**
- * The reference, built once when the app has started: the Nest controllers under /api (their
- * decorators' metadata) and the relay's routes (registered on a probe), never a hand-kept list.
+ * The reference, built on its first read (not at start: the document and its pages are ~1 MiB of
+ * heap a gateway holds for nothing until someone opens them): the Nest controllers under /api
+ * (their decorators' metadata) and the relay's routes (registered on a probe), never a hand-kept
+ * list. Each language's page is rendered on its first read too.
  */
 @Injectable()
-export class OpenApiService implements OnApplicationBootstrap {
-  private built?: { document: OpenApiDocument; html: Record<Lang, string> };
+export class OpenApiService {
+  private built?: Promise<OpenApiDocument>;
+  private readonly pages = new Map<Lang, string>();
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -25,37 +28,39 @@ export class OpenApiService implements OnApplicationBootstrap {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  document(): Promise<OpenApiDocument> {
+    // A failed build is not kept: the next read tries again.
+    this.built ??= this.build().catch((error: unknown) => {
+      this.built = undefined;
+      throw error;
+    });
+    return this.built;
+  }
+
+  /** The rendered page in the reader's language (its own words; the routes' texts are English). */
+  async html(lang: Lang): Promise<string> {
+    const document = await this.document();
+    let page = this.pages.get(lang);
+    if (page === undefined) {
+      page = renderDocsPage(document, lang);
+      this.pages.set(lang, page);
+    }
+    return page;
+  }
+
+  private async build(): Promise<OpenApiDocument> {
     const controllers = this.discovery
       .getControllers()
       .flatMap((wrapper) =>
         typeof wrapper.metatype === 'function' ? [wrapper.metatype as ControllerClass] : [],
       );
     const relay = await probeRoutes(this.moduleRef.get(RelayRoutes, { strict: false }));
-    const document = openApiDocument(
+    return openApiDocument(
       [
         ...controllerRoutes(controllers).filter((route) => underApi(route.path)),
         ...relayApiRoutes(relay),
       ],
       this.config.version,
     );
-    this.built = {
-      document,
-      html: { en: renderDocsPage(document, 'en'), 'zh-CN': renderDocsPage(document, 'zh-CN') },
-    };
-  }
-
-  get document(): OpenApiDocument {
-    return this.ready().document;
-  }
-
-  /** The rendered page in the reader's language (its own words; the routes' texts are English). */
-  html(lang: Lang): string {
-    return this.ready().html[lang];
-  }
-
-  private ready(): { document: OpenApiDocument; html: Record<Lang, string> } {
-    if (!this.built) throw new Error('the API reference is built when the app has started');
-    return this.built;
   }
 }

@@ -36,3 +36,21 @@ describe('token estimates', () => {
     expect(estimatePromptTokens('audioTranscriptions', {})).toBe(0);
   });
 });
+
+describe('the tokenizer is loaded on the first count', () => {
+  it('importing the relay library does not require gpt-tokenizer; the first count does, once', () => {
+    const required = jest.fn();
+    jest.isolateModules(() => {
+      jest.doMock('gpt-tokenizer', () => {
+        required();
+        return jest.requireActual<object>('gpt-tokenizer');
+      });
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading is the point
+      const relay = require('../index') as typeof import('../index');
+      expect(required).not.toHaveBeenCalled();
+      expect(relay.countText('Hello world')).toBe(2);
+      expect(relay.estimatePromptTokens('completions', { prompt: 'Hello world' })).toBe(2);
+      expect(required).toHaveBeenCalledTimes(1);
+    });
+  });
+});

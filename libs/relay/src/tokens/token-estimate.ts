@@ -4,8 +4,21 @@
  * one core, so long texts above TOKENIZE_LIMIT are bounded from their UTF-8 size instead (no common
  * tokenizer yields more than one token per 2 bytes of ordinary text).
  */
-import { countTokens } from 'gpt-tokenizer';
 import type { JsonObject } from '../openai/request-body';
+
+type CountTokens = typeof import('gpt-tokenizer').countTokens;
+
+/**
+ * gpt-tokenizer builds its o200k ranks when first required (~13 MiB of heap, more RSS), so it is
+ * required on the first count, not at start: a gateway that has relayed nothing does not hold it.
+ */
+let tokenizer: CountTokens | undefined;
+
+function countTokens(text: string): number {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous lazy load
+  tokenizer ??= (require('gpt-tokenizer') as typeof import('gpt-tokenizer')).countTokens;
+  return tokenizer(text);
+}
 
 export const TOKENIZE_LIMIT = 8192;
 

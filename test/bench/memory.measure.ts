@@ -1,0 +1,161 @@
+/**
+ * `node dist/test/bench/memory.measure.js --variant a=<dist> --variant b=<dist>:<NODE_OPTIONS> …`
+ *
+ * S5 A/B: each variant is a built gateway (a copy of dist, e.g. under .tmp/) started the default way
+ * (relay process + projector child) with NODE_OPTIONS for both processes. Variants take turns,
+ * `--rounds` times each; every turn starts a fresh gateway on a fresh DATA_DIR, sets it up through
+ * the API like the bench, and reads /proc: RSS after set-up, idle RSS after a warm-up and `--quiet`
+ * seconds without traffic (S5's idle), then peak RSS, the relay's scavenges (--trace-gc) and CPU
+ * per request under a fixed `--rate` (0: saturation at 64 connections) for `--seconds`, or for
+ * `--amount` requests at saturation (the same work however busy the shared VM is).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../support/free-port';
+import { load } from './bench-load';
+import { sleep, startProcess } from './bench-processes';
+import { setUpAccount } from './bench-setup';
+import { CHAT_BODY } from './bench-shared';
+import { cpuMsOf, releaseProjector, rssSplit } from './projector-child';
+
+const argv = process.argv.slice(2);
+const numberArg = (name: string, fallback: number) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : fallback;
+};
+const variants = argv.flatMap((arg, i) => {
+  if (argv[i - 1] !== '--variant') return [];
+  const [name, rest] = [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)];
+  const [dist, nodeOptions = ''] = rest.split(':');
+  return [{ name, dist: resolve(dist!), nodeOptions }];
+});
+const PLAN = {
+  rounds: numberArg('rounds', 2),
+  quietSeconds: numberArg('quiet', 70),
+  rate: numberArg('rate', 2000),
+  seconds: numberArg('seconds', 15),
+  /** Requests at saturation instead of a rate for a time: the same work however busy the VM is. */
+  amount: numberArg('amount', 0),
+};
+const CPU_SERVER = '0';
+const CPU_LOAD = '1';
+const ROOT = join(__dirname, '../../..');
+const f = (n: number) => n.toFixed(1);
+
+interface Turn {
+  variant: string;
+  setUp: string;
+  idle: string;
+  idleTotal: number;
+  peakTotal: number;
+  peak: string;
+  rps: number;
+  failed: number;
+  scavenges: number;
+  relayCpuUs: number;
+  projectorCpuUs: number;
+}
+
+async function turn(variant: (typeof variants)[number], upstreamUrl: string): Promise<Turn> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-memory-'));
+  const gateway = await startProcess({
+    name: `gateway ${variant.name}`,
+    script: join(variant.dist, 'apps/gateway/src/main.js'),
+    cpu: CPU_SERVER,
+    port: await freePort(),
+    nodeArgs: ['--trace-gc'],
+    env: {
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      CRITICAL_RATE_LIMIT: '0',
+      CONSOLE_DIR: join(ROOT, 'frontend/dist'),
+      NODE_OPTIONS: variant.nodeOptions,
+    },
+    readyUrl: (p) => `http://127.0.0.1:${p}/api/status`,
+  });
+  let scavenges = 0;
+  gateway.child.stdout?.on('data', (d: Buffer) => {
+    scavenges += (d.toString().match(/Scavenge/g) ?? []).length;
+  });
+  try {
+    const relayPid = gateway.child.pid!;
+    const projectorPid = await releaseProjector(relayPid);
+    const account = await setUpAccount(gateway.url, upstreamUrl);
+    const target = { url: gateway.url, headers: { authorization: `Bearer ${account.key}` } };
+    const split = () => rssSplit(relayPid, projectorPid);
+    const line = (s: ReturnType<typeof split>) => `${f(s.relay)} + ${f(s.projector)}`;
+    const setUp = line(split());
+    await load(target, { body: CHAT_BODY, connections: 16, seconds: 1 });
+    await sleep(PLAN.quietSeconds * 1000);
+    const idle = split();
+    let peak = idle;
+    const timer = setInterval(() => {
+      const now = split();
+      if (now.total > peak.total) peak = now;
+    }, 100);
+    const [relay0, projector0, scavenges0] = [cpuMsOf(relayPid), cpuMsOf(projectorPid), scavenges];
+    const result = await load(target, {
+      body: CHAT_BODY,
+      connections: PLAN.rate && !PLAN.amount ? 32 : 64,
+      seconds: PLAN.seconds,
+      ...(PLAN.rate && !PLAN.amount ? { rate: PLAN.rate } : {}),
+      ...(PLAN.amount ? { amount: PLAN.amount } : {}),
+    });
+    clearInterval(timer);
+    const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, result.ok));
+    return {
+      variant: variant.name,
+      setUp,
+      idle: line(idle),
+      idleTotal: idle.total,
+      peak: line(peak),
+      peakTotal: peak.total,
+      rps: Math.round(result.rps),
+      failed: result.failed,
+      scavenges: scavenges - scavenges0,
+      relayCpuUs: perRequest(cpuMsOf(relayPid) - relay0),
+      projectorCpuUs: perRequest(cpuMsOf(projectorPid) - projector0),
+    };
+  } finally {
+    await gateway.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  if (variants.length === 0)
+    throw new Error('give at least one --variant name=<dist>[:NODE_OPTIONS]');
+  // The load generator shares CPU 1 with the upstream; the relay process has CPU 0 (as in the bench).
+  spawnSync('taskset', ['-p', '-c', CPU_LOAD, String(process.pid)], { stdio: 'ignore' });
+  const upstream = await startProcess({
+    name: 'mock upstream',
+    script: join(ROOT, 'dist/test/bench/mock-upstream.process.js'),
+    cpu: CPU_LOAD,
+  });
+  const turns: Turn[] = [];
+  try {
+    for (let round = 0; round < PLAN.rounds; round += 1)
+      for (const variant of variants) {
+        const result = await turn(variant, upstream.url);
+        turns.push(result);
+        process.stdout.write(`${JSON.stringify(result)}\n`);
+      }
+  } finally {
+    await upstream.stop();
+  }
+  process.stdout.write(
+    `\n${JSON.stringify(PLAN)}\n| variant | after set-up MiB | idle MiB (relay + projector) | peak MiB | rps (failed) | scavenges | CPU µs/request (relay, projector) |\n|---|---|---|---|---|---|---|\n`,
+  );
+  for (const t of turns)
+    process.stdout.write(
+      `| ${t.variant} | ${t.setUp} | ${t.idle} = ${f(t.idleTotal)} | ${t.peak} = ${f(t.peakTotal)} | ${t.rps} (${t.failed}) | ${t.scavenges} | ${t.relayCpuUs}, ${t.projectorCpuUs} |\n`,
+    );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
