@@ -158,7 +158,9 @@ describe('rebuildProjections', () => {
       await rebuildProjections(events, deferred, projections, {
         batchSize: 30,
         onProgress: () => during.push(indexes('deferred.sqlite')),
+        onBuildingIndexes: () => during.push(['building']),
       });
+      expect(during.pop()).toEqual(['building']); // once, after the last page
       expect(during.length).toBeGreaterThan(3);
       expect(during.every((names) => names.length === 0)).toBe(true);
       expect(indexes('deferred.sqlite')).toEqual(WANTED);

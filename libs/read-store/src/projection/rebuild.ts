@@ -26,6 +26,8 @@ export interface RebuildOptions {
    * the collections replayed from the start are built once after their rows instead of row by row.
    */
   readonly deferIndexes?: boolean;
+  /** After the replay, before the deferred indexes are built (the bar stands at 100 % meanwhile). */
+  readonly onBuildingIndexes?: () => void;
 }
 
 export interface RebuildResult {
@@ -66,13 +68,17 @@ export async function rebuildProjections(
     after: options.resume?.get(projection.name) ?? null,
   }));
   const fresh = await resetReadModels(readStore, replayed);
-  const defer = options.deferIndexes !== false && readStore.deferIndexes && readStore.buildIndexes;
-  if (!defer) return replay(eventStore, readStore, replayed, options);
+  const defer =
+    options.deferIndexes !== false &&
+    typeof readStore.deferIndexes === 'function' &&
+    typeof readStore.buildIndexes === 'function';
+  if (!defer || fresh.length === 0) return replay(eventStore, readStore, replayed, options);
   await readStore.deferIndexes!(fresh);
   try {
     return await replay(eventStore, readStore, replayed, options);
   } finally {
     // Also after a failed page: the store stays usable (and the next declare() would build them).
+    options.onBuildingIndexes?.();
     await readStore.buildIndexes!();
   }
 }
