@@ -74,13 +74,18 @@ export async function rebuildProjections(
     typeof readStore.buildIndexes === 'function';
   if (!defer || fresh.length === 0) return replay(eventStore, readStore, replayed, options);
   await readStore.deferIndexes!(fresh);
+  let result: RebuildResult;
   try {
-    return await replay(eventStore, readStore, replayed, options);
-  } finally {
-    // Also after a failed page: the store stays usable (and the next declare() would build them).
-    options.onBuildingIndexes?.();
-    await readStore.buildIndexes!();
+    result = await replay(eventStore, readStore, replayed, options);
+  } catch (error) {
+    // The store stays usable: its indexes now, or at the next declare() if this fails too.
+    await readStore.buildIndexes!().catch(() => undefined);
+    throw error;
   }
+  // Killed from here on, the checkpoints are at the head and the next declare() builds the rest.
+  options.onBuildingIndexes?.();
+  await readStore.buildIndexes!();
+  return result;
 }
 
 /** Replays the log up to its head at start into the (reset) read models, page by page. */
