@@ -1,5 +1,5 @@
 /**
- * `node dist/test/bench/projection-rebuild.measure.js [receipts] [rounds] [each]` (after `npm run bench -- --quick`
+ * `node dist/test/bench/projection-rebuild.measure.js [receipts] [rounds] [each|indexes|<projection>]` (after `npm run bench -- --quick`
  * built it): how fast every projection of the gateway rebuilds from a log that is mostly usage
  * receipts, offline (`rebuildProjections`, the CLI) and by the runner's catch-up (an empty read store
  * at start-up). "one by one" is the same code on a store that says it has no atomic transactions:
@@ -29,7 +29,12 @@ const ROUNDS = Number(process.argv[3] ?? 2);
  * a projection's name instead: only that one, alone (for a profile of it).
  */
 const EACH = process.argv[4] === 'each';
-const ONLY = process.argv[4] && !EACH ? process.argv[4] : undefined;
+/**
+ * `indexes` as third argument: only the offline rebuild (merged), its indexes built row by row
+ * (`deferIndexes: false`, as before) against once after the rows (the default), alternating.
+ */
+const INDEXES = process.argv[4] === 'indexes';
+const ONLY = process.argv[4] && !EACH && !INDEXES ? process.argv[4] : undefined;
 /** The same store, claiming no atomic transactions: the batch buffer then merges nothing. */
 function oneByOne(store: ReadStore): ReadStore {
   return new Proxy(store, {
@@ -45,6 +50,56 @@ async function timed(fn: () => Promise<void>): Promise<{ ms: number; cpuMs: numb
   await fn();
   const used = process.cpuUsage(cpu);
   return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/** The receipt log's first hour, in the stored rows' `t` (seconds). */
+const FIRST_HOUR = Date.parse('2026-01-15T08:00:00.000Z') / 1000;
+const SECOND_HOUR = FIRST_HOUR + 3600;
+
+/** The rebuild with its indexes built row by row, then after the rows, ROUNDS times each. */
+async function compareIndexes(
+  events: SqliteEventStore,
+  total: number,
+  fresh: () => SqliteReadStore,
+): Promise<void> {
+  const modes = [
+    ['row by row', false],
+    ['after the rows', true],
+  ] as const;
+  const results: Record<string, Array<{ wall: number; cpu: number }>> = {};
+  const snapshots = new Set<string>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [mode, deferIndexes] of modes) {
+      const store = fresh();
+      const { ms, cpuMs } = await timed(async () => {
+        await rebuildProjections(events, store, ALL_PROJECTIONS, { deferIndexes });
+      });
+      (results[mode] ??= []).push({ wall: (total / ms) * 1000, cpu: (total / cpuMs) * 1000 });
+      const users = await store.collection('users').find({}, { sort: { id: 1 } });
+      // Answered through the deferred indexes (user 7's latest rows, the rows of one hour).
+      const latest = await store
+        .collection('logs')
+        .find({ u: 7 }, { sort: { _id: -1 }, limit: 50 });
+      const hour = await store
+        .collection('logs')
+        .count({ t: { $gte: FIRST_HOUR, $lt: SECOND_HOUR } });
+      snapshots.add(JSON.stringify([users, latest, hour]));
+      await store.close();
+    }
+  }
+  for (const [mode] of modes) {
+    const runs = results[mode] ?? [];
+    const wall = Math.max(...runs.map((r) => r.wall));
+    const cpu = Math.max(...runs.map((r) => r.cpu));
+    console.log(
+      `rebuild, indexes ${mode}: ${Math.round(wall)} events/s (${Math.round(cpu)} per CPU-second)`,
+    );
+  }
+  const [sample] = [...snapshots].map((text) => JSON.parse(text) as [unknown[], unknown[], number]);
+  console.log(
+    `same users and logs answers in both modes: ${snapshots.size === 1} ` +
+      `(${sample?.[0].length} users, ${sample?.[1].length} of user 7's rows, ${sample?.[2]} rows in the first hour)`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -66,6 +121,7 @@ async function main(): Promise<void> {
     }
     let run = 0;
     const fresh = () => new SqliteReadStore(join(dir, `read-${run++}.sqlite`), { readers: 1 });
+    if (INDEXES) return await compareIndexes(events, total, fresh);
     const modes: Array<[string, (s: ReadStore) => ReadStore]> = [
       ['one by one', oneByOne],
       ['merged', (s) => s],

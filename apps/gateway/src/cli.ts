@@ -67,6 +67,7 @@ async function rebuild(): Promise<void> {
       resume: plan.resume,
       onProgress: (done, total) =>
         process.stdout.write(`\rRebuilding read models ${formatProgressBar(done, total)}`),
+      onBuildingIndexes: () => process.stdout.write('\nBuilding indexes…'),
     });
     process.stdout.write('\n');
     const perProjection = Object.entries(result.applied)

@@ -148,5 +148,14 @@ export interface ReadStore extends ReadStoreSession {
    * An undeclared one goes whole (SQLite: its table, whatever its layout); declare() makes it anew.
    */
   drop(names: readonly string[]): Promise<void>;
+  /**
+   * Optional, for an offline rebuild from scratch (SQLite): these declared collections' non-unique
+   * and search indexes are dropped until `buildIndexes()`, which builds each once from all the rows.
+   * Unique indexes stay. Queries still answer meanwhile (a query inside a transaction that may use an
+   * index builds its collection's first). The next `declare()` creates any index still missing.
+   */
+  deferIndexes?(names: readonly string[]): Promise<void>;
+  /** Builds the indexes `deferIndexes()` dropped. */
+  buildIndexes?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { RecordedEvent } from '@tollgate/event-store/event-store.port';
 import type { ReadStore } from '../read-store.port';
 import { SqliteReadStore } from '../sqlite/sqlite-read-store';
@@ -122,6 +126,52 @@ describe('rebuildProjections', () => {
     expect(await snapshot(store, sampleCollections)).toEqual(
       await snapshot(reference, sampleCollections),
     );
+  });
+
+  it("builds the replayed collections' indexes after their rows: same documents, answers, checkpoints", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tollgate-rebuild-'));
+    const onFile = (name: string) => {
+      const store = new SqliteReadStore(join(dir, name), { readers: 1 });
+      stores.push(store);
+      return store;
+    };
+    const indexes = (name: string) => {
+      const db = new Database(join(dir, name), { readonly: true });
+      const rows = db
+        .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'ix_%'`)
+        .all() as Array<{ name: string }>;
+      db.close();
+      return rows.map((row) => row.name).sort();
+    };
+    const WANTED = ['ix_test_request_logs__model_a', 'ix_test_users__name_a'];
+    const state = async (store: ReadStore) => ({
+      documents: await snapshot(store, sampleCollections),
+      byModel: await store.collection('test_request_logs').find({ model: 'model-1' }),
+      checkpoints: await store.collection(CHECKPOINTS).find({}, { sort: { _id: 1 } }),
+    });
+    try {
+      const plain = onFile('plain.sqlite');
+      const projections = [usersProjection(), statsProjection()];
+      await rebuildProjections(events, plain, projections, { deferIndexes: false, batchSize: 30 });
+      const during: string[][] = [];
+      const deferred = onFile('deferred.sqlite');
+      await rebuildProjections(events, deferred, projections, {
+        batchSize: 30,
+        onProgress: () => during.push(indexes('deferred.sqlite')),
+        onBuildingIndexes: () => during.push(['building']),
+      });
+      expect(during.pop()).toEqual(['building']); // once, after the last page
+      expect(during.length).toBeGreaterThan(3);
+      expect(during.every((names) => names.length === 0)).toBe(true);
+      expect(indexes('deferred.sqlite')).toEqual(WANTED);
+      expect(indexes('plain.sqlite')).toEqual(WANTED);
+      const expected = await state(plain);
+      expect(expected.byModel.length).toBeGreaterThan(0);
+      expect(await state(deferred)).toEqual(expected);
+    } finally {
+      await Promise.all(stores.splice(0).map((s) => s.close()));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('handles an empty log', async () => {

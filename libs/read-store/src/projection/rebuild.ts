@@ -21,6 +21,13 @@ export interface RebuildOptions {
    * replayed from the start.
    */
   readonly resume?: ReadonlyMap<string, Position>;
+  /**
+   * Default true: on a store that can (`ReadStore.deferIndexes`, SQLite), the secondary indexes of
+   * the collections replayed from the start are built once after their rows instead of row by row.
+   */
+  readonly deferIndexes?: boolean;
+  /** After the replay, before the deferred indexes are built (the bar stands at 100 % meanwhile). */
+  readonly onBuildingIndexes?: () => void;
 }
 
 export interface RebuildResult {
@@ -60,8 +67,35 @@ export async function rebuildProjections(
     types: new Set(projection.eventTypes),
     after: options.resume?.get(projection.name) ?? null,
   }));
-  await resetReadModels(readStore, replayed);
+  const fresh = await resetReadModels(readStore, replayed);
+  const defer =
+    options.deferIndexes !== false &&
+    typeof readStore.deferIndexes === 'function' &&
+    typeof readStore.buildIndexes === 'function';
+  if (!defer || fresh.length === 0) return replay(eventStore, readStore, replayed, options);
+  await readStore.deferIndexes!(fresh);
+  let result: RebuildResult;
+  try {
+    result = await replay(eventStore, readStore, replayed, options);
+  } catch (error) {
+    // The store stays usable: its indexes now, or at the next declare() if this fails too.
+    await readStore.buildIndexes!().catch(() => undefined);
+    throw error;
+  }
+  // Killed from here on, the checkpoints are at the head and the next declare() builds the rest.
+  options.onBuildingIndexes?.();
+  await readStore.buildIndexes!();
+  return result;
+}
 
+/** Replays the log up to its head at start into the (reset) read models, page by page. */
+async function replay(
+  eventStore: EventStore,
+  readStore: ReadStore,
+  replayed: readonly Replayed[],
+  options: RebuildOptions,
+): Promise<RebuildResult> {
+  const projections = replayed.map((r) => r.projection);
   const applied = Object.fromEntries(projections.map((p) => [p.name, 0]));
   const head = await eventStore.headPosition();
   if (head === null) {
@@ -110,14 +144,21 @@ export async function rebuildProjections(
   return { events: done, applied, position: head };
 }
 
-/** Drops what is replayed from the start; keeps (and declares) the rest. */
-async function resetReadModels(readStore: ReadStore, replayed: readonly Replayed[]): Promise<void> {
+/**
+ * Drops what is replayed from the start; keeps (and declares) the rest. Returns the dropped
+ * collections' names.
+ */
+async function resetReadModels(
+  readStore: ReadStore,
+  replayed: readonly Replayed[],
+): Promise<string[]> {
   const fresh = replayed.filter((r) => r.after === null).map((r) => r.projection);
   // Dropped before they are declared: declaring would first bring an old table to the new layout.
   await readStore.declare([checkpointCollection]);
   await readStore.drop(fresh.flatMap((p) => p.collections.map((c) => c.name)));
   for (const projection of fresh) await readStore.collection(CHECKPOINTS).delete(projection.name);
   await readStore.declare(replayed.flatMap((r) => r.projection.collections));
+  return [...new Set(fresh.flatMap((p) => p.collections.map((c) => c.name)))];
 }
 
 /** Where the replay reads from: the oldest position any projection still needs. */

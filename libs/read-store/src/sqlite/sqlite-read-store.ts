@@ -17,6 +17,7 @@ import { copyDatabase, type DatabaseCopy } from './copy-database';
 import { keyColumn } from './sql-names';
 import { SqliteCollection, type SqliteAccess } from './sqlite-collection';
 import { declareCollection, dropCollection, keyPaths } from './sqlite-schema';
+import { dropDeferrableIndexes } from './deferred-indexes';
 import { StatementCache } from './statement-cache';
 
 export interface SqliteReadStoreOptions {
@@ -60,6 +61,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly indexedPaths = new Map<string, ReadonlySet<string>>();
   private readonly keyColumns = new Map<string, ReadonlyMap<string, string>>();
   private readonly specs = new Map<string, CollectionSpec>();
+  /** Collections whose secondary and trigram indexes are dropped until buildIndexes() (a rebuild). */
+  private readonly deferred = new Set<string>();
   private readonly storeAccess: SqliteAccess;
   /** A `backup()` under way: `close()` stops it rather than wait (a checkpoint can wait). */
   private copying: DatabaseCopy | undefined;
@@ -98,6 +101,8 @@ export class SqliteReadStore implements ReadStore {
       indexed: (name) => this.indexedPaths.get(name),
       keys: (name) => this.keyColumns.get(name),
       computedKeys: (name) => this.specs.get(name)?.writeOnce === true,
+      // Outside a transaction the write lock is not ours to take here: the query scans instead.
+      useIndexes: () => undefined,
     };
   }
 
@@ -128,30 +133,69 @@ export class SqliteReadStore implements ReadStore {
     }
     for (const [name, search] of searches) {
       this.declared.add(name);
+      this.deferred.delete(name); // declaring creates every missing index
       if (search) this.searchIndexes.set(name, search);
       else this.searchIndexes.delete(name);
     }
+  }
+
+  /**
+   * For an offline rebuild from scratch: drops these declared collections' non-unique indexes and
+   * trigram indexes, so the replay inserts rows into the tables alone; buildIndexes() then builds
+   * each index once, from all the rows (one sort each instead of a B-tree insert per row). A query
+   * inside a transaction that may want an index builds that collection's first. If the process dies
+   * before buildIndexes(), the next declare() (every start) creates the missing indexes.
+   */
+  async deferIndexes(names: readonly string[]): Promise<void> {
+    this.checkNotInsideTransaction();
+    const specs = names.map((name) => {
+      const spec = this.specs.get(name);
+      if (!spec)
+        throw new Error(`Collection ${name} is not declared; call readStore.declare() first`);
+      return spec;
+    });
+    await this.mutex.run(() =>
+      this.writer.transaction(() => {
+        for (const spec of specs) dropDeferrableIndexes(this.writer, spec);
+      })(),
+    );
+    for (const spec of specs) {
+      this.deferred.add(spec.name);
+      this.searchIndexes.delete(spec.name);
+    }
+  }
+
+  /** Builds the indexes deferIndexes() dropped (a declare() of those collections). */
+  async buildIndexes(): Promise<void> {
+    const specs = [...this.deferred].map((name) => this.specs.get(name)!);
+    if (specs.length > 0) await this.declare(specs);
   }
 
   async transaction<R>(body: (session: ReadStoreSession) => Promise<R>): Promise<R> {
     this.checkNotInsideTransaction();
     return this.mutex.run(async () => {
       let open = true;
+      /** Deferred indexes built by this transaction: deferred again if it rolls back. */
+      const built: string[] = [];
       const sessionAccess: SqliteAccess = {
         read: async (name, query) => {
           this.checkDeclared(name);
           if (!open) throw new Error('Read-store session used after its transaction ended');
           return runOn(this.writes, query);
         },
-        write: async (name, fn) => {
+        write: async (name, fn, oneStatement) => {
           this.checkDeclared(name);
           if (!open) throw new Error('Read-store session used after its transaction ended');
-          return this.atomically(fn, false);
+          // A single statement is atomic already: no savepoint around it.
+          return oneStatement ? fn(this.writes) : this.atomically(fn, false);
         },
         search: (name) => this.searchIndexes.get(name),
         indexed: (name) => this.indexedPaths.get(name),
         keys: (name) => this.keyColumns.get(name),
         computedKeys: (name) => this.specs.get(name)?.writeOnce === true,
+        useIndexes: (name) => {
+          if (open && this.deferred.has(name)) built.push(this.buildDeferred(name));
+        },
       };
       const session: ReadStoreSession = {
         collection: <T extends Doc = AnyDoc>(name: string) =>
@@ -166,6 +210,7 @@ export class SqliteReadStore implements ReadStore {
         return result;
       } catch (error) {
         if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+        for (const name of built) this.deferIn(name);
         throw error;
       } finally {
         open = false;
@@ -183,7 +228,9 @@ export class SqliteReadStore implements ReadStore {
             // One DROP TABLE instead of a row-by-row DELETE that fires the counter and search
             // triggers per row, then the declared table, indexes, counter and search index again.
             dropCollection(this.writer, name);
-            declareCollection(this.writer, spec);
+            const search = declareCollection(this.writer, spec);
+            if (search) this.searchIndexes.set(name, search);
+            this.deferred.delete(name);
             continue;
           }
           // Not declared here: its table (of whatever layout) goes; declare() makes it anew.
@@ -214,6 +261,20 @@ export class SqliteReadStore implements ReadStore {
       await this.pool?.close();
       if (this.writer.open) this.writer.close();
     });
+  }
+
+  /** Builds a deferred collection's indexes on the write connection (inside our transaction). */
+  private buildDeferred(name: string): string {
+    const search = declareCollection(this.writer, this.specs.get(name)!);
+    this.deferred.delete(name);
+    if (search) this.searchIndexes.set(name, search);
+    return name;
+  }
+
+  /** Marks a collection's indexes as dropped again (a transaction that built them rolled back). */
+  private deferIn(name: string): void {
+    this.deferred.add(name);
+    this.searchIndexes.delete(name);
   }
 
   /** Runs one collection operation atomically: its own IMMEDIATE transaction, or a savepoint inside ours. */
