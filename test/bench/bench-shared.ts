@@ -11,10 +11,15 @@ export const CHAT_BODY = JSON.stringify({
   max_tokens: 16,
 });
 export const SLOW_BODY = CHAT_BODY.replace(JSON_MODEL, SLOW_MODEL);
+/**
+ * The ceiling is above the 101 tokens (o200k) of STREAM_CONTENT: the mock upstream ignores
+ * max_tokens, and the relay cuts a stream that passes its ceiling (S4 counted those cuts as lost
+ * streams while the ceiling was 64).
+ */
 export const STREAM_BODY = JSON.stringify({
   model: STREAM_MODEL,
   messages: [{ role: 'user', content: 'Count.' }],
-  max_tokens: 64,
+  max_tokens: 128,
   stream: true,
 });
 
