@@ -14,11 +14,16 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool } from 'undici';
-import { freePort, type Running, sleep, startProcess } from './bench-processes';
+import {
+  GATEWAY_MAIN,
+  type Running,
+  sleep,
+  startBenchGateway,
+  startProcess,
+} from './bench-processes';
 import { setUpAccount } from './bench-setup';
 import { CHAT_BODY, STREAM_BODY } from './bench-shared';
 
-const ROOT = join(__dirname, '../../..');
 const N = Number(process.env.N ?? 10_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
 /** Before the counted phases: the JIT warm, the pools open, the caches filled. */
@@ -89,22 +94,15 @@ async function measureBuild(main: string, upstreamUrl: string): Promise<void> {
   writeFileSync(countFile, '');
   const profileDir = process.env.ALLOC_PROFILE_DIR;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
-  const gateway = await startProcess({
-    name: 'gateway',
+  const gateway = await startBenchGateway({
     script: main,
     cpu: '0',
-    port: await freePort(),
+    dataDir,
     nodeArgs: ['-r', join(__dirname, 'allocation-count.preload.js')],
     env: {
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      CRITICAL_RATE_LIMIT: '0',
-      CONSOLE_DIR: join(ROOT, 'frontend/dist'),
       ALLOC_COUNT_FILE: countFile,
       ...(profileDir ? { ALLOC_PROFILE_DIR: resolve(profileDir) } : {}),
     },
-    readyUrl: (p) => `http://127.0.0.1:${p}/api/status`,
   });
   try {
     const { key } = await setUpAccount(gateway.url, upstreamUrl);
@@ -131,7 +129,7 @@ async function measureBuild(main: string, upstreamUrl: string): Promise<void> {
 
 async function main(): Promise<void> {
   const builds = process.argv.slice(2);
-  if (builds.length === 0) builds.push(join(ROOT, 'dist/apps/gateway/src/main.js'));
+  if (builds.length === 0) builds.push(GATEWAY_MAIN);
   const upstream = await startProcess({
     name: 'mock-upstream',
     script: join(__dirname, 'mock-upstream.process.js'),

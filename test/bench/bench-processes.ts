@@ -128,21 +128,27 @@ export { freePort };
 
 const ROOT = join(__dirname, '../../..');
 
+/** This checkout's built gateway. */
+export const GATEWAY_MAIN = join(ROOT, 'dist/apps/gateway/src/main.js');
+
 /**
  * The built gateway (dist) on a free port with `dataDir`, pinned to `cpu`, quiet, no critical rate
  * limit; `env` and the node arguments added (a profile run passes `--cpu-prof` and its signal).
+ * `script`: another build's `main.js` (the A/B measures), this checkout's by default.
  */
 export async function startBenchGateway(options: {
   dataDir: string;
   cpu: string;
+  script?: string;
+  name?: string;
   env?: Record<string, string>;
   nodeArgs?: string[];
   stopSignal?: NodeJS.Signals;
 }): Promise<Running> {
   const port = await freePort();
   return startProcess({
-    name: 'gateway',
-    script: join(ROOT, 'dist/apps/gateway/src/main.js'),
+    name: options.name ?? 'gateway',
+    script: options.script ?? GATEWAY_MAIN,
     cpu: options.cpu,
     port,
     env: {

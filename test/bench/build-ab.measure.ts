@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Target, load } from './bench-load';
-import { freePort, sleep, startProcess } from './bench-processes';
+import { sleep, startBenchGateway, startProcess } from './bench-processes';
 import { setUpAccount } from './bench-setup';
 import { CHAT_BODY } from './bench-shared';
 import { cpuMsOf, releaseProjector } from './projector-child';
@@ -48,14 +48,12 @@ function profiling(name: string) {
 
 async function measure(name: string, root: string, upstreamUrl: string): Promise<Figures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-ab-'));
-  const gateway = await startProcess({
+  const gateway = await startBenchGateway({
     ...profiling(name),
     name: `gateway ${root}`,
     script: join(root, 'dist/apps/gateway/src/main.js'),
     cpu: '0',
-    port: await freePort(),
-    env: { HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', CRITICAL_RATE_LIMIT: '0' },
-    readyUrl: (p) => `http://127.0.0.1:${p}/api/status`,
+    dataDir,
   });
   try {
     const pid = gateway.child.pid ?? 0;

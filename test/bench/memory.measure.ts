@@ -13,9 +13,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../support/free-port';
 import { load } from './bench-load';
-import { sleep, startProcess } from './bench-processes';
+import { sleep, startBenchGateway, startProcess } from './bench-processes';
 import { setUpAccount } from './bench-setup';
 import { CHAT_BODY } from './bench-shared';
 import { cpuMsOf, releaseProjector, rssSplit } from './projector-child';
@@ -60,21 +59,13 @@ interface Turn {
 
 async function turn(variant: (typeof variants)[number], upstreamUrl: string): Promise<Turn> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-memory-'));
-  const gateway = await startProcess({
+  const gateway = await startBenchGateway({
     name: `gateway ${variant.name}`,
     script: join(variant.dist, 'apps/gateway/src/main.js'),
     cpu: CPU_SERVER,
-    port: await freePort(),
+    dataDir,
     nodeArgs: ['--trace-gc'],
-    env: {
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      CRITICAL_RATE_LIMIT: '0',
-      CONSOLE_DIR: join(ROOT, 'frontend/dist'),
-      NODE_OPTIONS: variant.nodeOptions,
-    },
-    readyUrl: (p) => `http://127.0.0.1:${p}/api/status`,
+    env: { NODE_OPTIONS: variant.nodeOptions },
   });
   let scavenges = 0;
   gateway.child.stdout?.on('data', (d: Buffer) => {
