@@ -48,8 +48,8 @@ describe('RelayFastLane', () => {
       admit
         ? { ok: true, caller: CALLER }
         : { ok: false, error: new RelayError(401, 'no key', 'authentication_error', 'no_key') },
-    refuse: (_req, res, url, error) => {
-      refused.push(url);
+    refuse: (req, res, error) => {
+      refused.push(req.url ?? '');
       res.writeHead(error.status).end(error.message);
     },
     handle: (lr) => {

@@ -25,7 +25,7 @@ export interface LaneRoute {
   readonly wire: ClientWire;
   /** Admission from the headers alone, before a byte of the body is read. */
   admit(req: IncomingMessage, ip: string, lang: Lang): Admission;
-  refuse(req: IncomingMessage, res: ServerResponse, url: string, error: RelayError): void;
+  refuse(req: IncomingMessage, res: ServerResponse, error: RelayError): void;
   handle(request: LaneRequest): void;
 }
 
@@ -82,7 +82,7 @@ export class RelayFastLane {
     const ip = this.ipOf(req);
     const lang = pickRelayLang(req.headers['accept-language']);
     const admitted = route.admit(req, ip, lang);
-    if (!admitted.ok) return route.refuse(req, res, route.url, admitted.error);
+    if (!admitted.ok) return route.refuse(req, res, admitted.error);
     const caller = admitted.caller;
     readBody(req, route.bodyLimit, (fault, body) => {
       const how = { limit: route.bodyLimit, lang, wire: route.wire };

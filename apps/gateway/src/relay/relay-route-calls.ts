@@ -1,6 +1,6 @@
 /** What each relay route's call is, shared by its Fastify route and its fast-lane twin. */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RelayEndpoint } from '@tollgate/relay';
+import { type IngressKind, RELAY_ENDPOINTS, type RelayEndpoint } from '@tollgate/relay';
 import type { RelayCall } from './relay-call';
 import { RELAY_AUDIO_BODY_LIMIT, RELAY_JSON_BODY_LIMIT } from './relay-http';
 
@@ -46,3 +46,33 @@ export function messagesHow(headers: IncomingHttpHeaders): CallHow {
     },
   };
 }
+
+/** A call served at one exact path: by its Fastify route and by the fast lane alike. */
+export interface ExactCall {
+  readonly path: string;
+  /** Where the key is and whose error shape answers (undefined: OpenAI's). */
+  readonly ingress: IngressKind | undefined;
+  readonly bodyLimit: number;
+  how(headers: IncomingHttpHeaders): CallHow;
+}
+
+/** OpenAI's endpoints under /v1 and Anthropic's Messages. */
+export const EXACT_CALLS: readonly ExactCall[] = [
+  ...(Object.entries(RELAY_ENDPOINTS) as Array<[RelayEndpoint, string]>).map(
+    ([endpoint, tail]): ExactCall => {
+      const how: CallHow = { endpoint, route: `/v1${tail}` };
+      return {
+        path: how.route,
+        ingress: undefined,
+        bodyLimit: bodyLimitOf(endpoint),
+        how: () => how,
+      };
+    },
+  ),
+  {
+    path: '/v1/messages',
+    ingress: 'anthropic',
+    bodyLimit: RELAY_JSON_BODY_LIMIT,
+    how: messagesHow,
+  },
+];

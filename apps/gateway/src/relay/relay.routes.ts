@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import { Inject, Injectable } from '@nestjs/common';
 import { USER_ID_HEADER } from '@tollgate/contracts';
@@ -9,7 +9,6 @@ import {
   NOT_IMPLEMENTED_ROUTES,
   parseJsonObject,
   notImplemented,
-  RELAY_ENDPOINTS,
   RelayError,
   type RelayEndpoint,
 } from '@tollgate/relay';
@@ -17,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { Authenticator } from '../auth/authenticator';
 import { SESSION_COOKIE } from '../auth/session-codec';
 import { ApiError } from '../shared/api-error';
-import { translate } from '../shared/i18n/messages';
+import { type Lang, translate } from '../shared/i18n/messages';
 import { type Admission, RelayAdmission } from './relay-admission';
 import { callerOf, closeUnlessDrainable, type GatedRoute, RelayGate } from './relay-gate';
 import {
@@ -47,8 +46,8 @@ import { newRelayTrace } from '../observability/request-record';
 import type { RequestTracker } from '../observability/request-tracker';
 import { PendingWrites } from '../infrastructure/pending-writes';
 import { answerBodyFault, faultOf } from './relay-body';
-import { bodyLimitOf, type CallHow, messagesHow, PLAYGROUND_CALL } from './relay-route-calls';
-import type { LaneRequest, LaneRoute, RelayFastLane } from './relay-fast-lane';
+import { type CallHow, EXACT_CALLS, PLAYGROUND_CALL } from './relay-route-calls';
+import type { LaneRequest, RelayFastLane } from './relay-fast-lane';
 
 export { RELAY_AUDIO_BODY_LIMIT, RELAY_JSON_BODY_LIMIT } from './relay-http';
 
@@ -99,46 +98,21 @@ export class RelayRoutes {
   }
 
   /**
-   * The same calls on the fast lane (relay-fast-lane.ts): OpenAI's endpoints and Anthropic's
-   * Messages at their exact paths, with the same admission, limits and handler as their routes.
+   * The exact-path calls on the fast lane too (relay-fast-lane.ts), with the same admission,
+   * limits and handler as their Fastify routes.
    */
   private registerLane(lane: RelayFastLane): void {
-    const laneRoute = (
-      url: string,
-      ingress: IngressKind | undefined,
-      bodyLimit: number,
-      howOf: (req: IncomingMessage) => CallHow,
-    ): LaneRoute => {
-      const wire = clientWireOfIngress(ingress);
-      return {
-        url,
-        bodyLimit,
+    for (const call of EXACT_CALLS) {
+      const wire = clientWireOfIngress(call.ingress);
+      lane.add(call.path, {
+        url: call.path,
+        bodyLimit: call.bodyLimit,
         wire,
-        admit: (req, ip, lang) =>
-          this.admission.admitToken(
-            clientKey(ingress, req.headers, NO_QUERY),
-            ip,
-            lang,
-            Date.now(),
-          ),
-        refuse: (req, res, url, error) => this.gate.refuseRaw('call', req, res, url, error, wire),
-        handle: (request) => this.relayCall(request, howOf(request.req)),
-      };
-    };
-    for (const [endpoint, tail] of Object.entries(RELAY_ENDPOINTS) as Array<
-      [RelayEndpoint, string]
-    >) {
-      const how: CallHow = { endpoint, route: `/v1${tail}` };
-      lane.add(
-        how.route,
-        laneRoute(how.route, undefined, bodyLimitOf(endpoint), () => how),
-      );
+        admit: (req, ip, lang) => this.admitToken(call.ingress, req.headers, NO_QUERY, ip, lang),
+        refuse: (req, res, error) => this.gate.refuseRaw('call', req, res, call.path, error, wire),
+        handle: (request) => this.relayCall(request, call.how(request.req.headers)),
+      });
     }
-    const messages = (req: IncomingMessage) => messagesHow(req.headers);
-    lane.add(
-      '/v1/messages',
-      laneRoute('/v1/messages', 'anthropic', RELAY_JSON_BODY_LIMIT, messages),
-    );
   }
 
   private setup(scope: FastifyInstance): void {
@@ -194,16 +168,14 @@ export class RelayRoutes {
 
   /** The relay calls: OpenAI's endpoints, Anthropic's Messages, Gemini's, the playground's. */
   private registerCalls(scope: FastifyInstance, openAi: onRequestHookHandler): void {
-    const anthropic = this.tokenGate('call', () => 'anthropic');
     const anthropicRead = this.tokenGate('read', () => 'anthropic');
     const gemini = this.tokenGate('call', () => 'gemini');
-    for (const [endpoint, tail] of Object.entries(RELAY_ENDPOINTS) as Array<
-      [RelayEndpoint, string]
-    >) {
+    for (const call of EXACT_CALLS) {
       scope.post<RelayParams>(
-        `/v1${tail}`,
-        { bodyLimit: bodyLimitOf(endpoint), onRequest: openAi },
-        (request: RawBodyRequest, reply) => this.onRelay(request, reply, endpoint, `/v1${tail}`),
+        call.path,
+        { bodyLimit: call.bodyLimit, onRequest: this.tokenGate('call', () => call.ingress) },
+        (request: RawBodyRequest, reply) =>
+          this.relayFor(request, reply, call.how(request.headers)),
       );
     }
     scope.post<RelayParams>(
@@ -217,12 +189,6 @@ export class RelayRoutes {
           '/v1/engines/:model/embeddings',
           request.params.model,
         ),
-    );
-    scope.post<RelayParams>(
-      '/v1/messages',
-      { bodyLimit: RELAY_JSON_BODY_LIMIT, onRequest: anthropic },
-      (request: RawBodyRequest, reply) =>
-        this.relayFor(request, reply, messagesHow(request.headers)),
     );
     scope.post<RelayParams>(
       '/v1/messages/count_tokens',
@@ -376,14 +342,26 @@ export class RelayRoutes {
     return this.gate.before(
       route,
       (request) =>
-        this.admission.admitToken(
-          clientKey(ingressOf(request), request.headers, queryOf(request)),
+        this.admitToken(
+          ingressOf(request),
+          request.headers,
+          queryOf(request),
           request.ip,
           langOf(request),
-          Date.now(),
         ),
       (request) => clientWireOfIngress(ingressOf(request)),
     );
+  }
+
+  /** The token's admission, its key where `ingress`'s clients put it. */
+  private admitToken(
+    ingress: IngressKind | undefined,
+    headers: IncomingHttpHeaders,
+    query: Readonly<Record<string, unknown>>,
+    ip: string,
+    lang: Lang,
+  ): Admission {
+    return this.admission.admitToken(clientKey(ingress, headers, query), ip, lang, Date.now());
   }
 
   /** The playground's caller: the signed-in user (session + New-Api-User), no token. */
