@@ -153,12 +153,13 @@ async function resetReadModels(
   replayed: readonly Replayed[],
 ): Promise<string[]> {
   const fresh = replayed.filter((r) => r.after === null).map((r) => r.projection);
+  const dropped = [...new Set(fresh.flatMap((p) => p.collections.map((c) => c.name)))];
   // Dropped before they are declared: declaring would first bring an old table to the new layout.
   await readStore.declare([checkpointCollection]);
-  await readStore.drop(fresh.flatMap((p) => p.collections.map((c) => c.name)));
+  await readStore.drop(dropped);
   for (const projection of fresh) await readStore.collection(CHECKPOINTS).delete(projection.name);
   await readStore.declare(replayed.flatMap((r) => r.projection.collections));
-  return [...new Set(fresh.flatMap((p) => p.collections.map((c) => c.name)))];
+  return dropped;
 }
 
 /** Where the replay reads from: the oldest position any projection still needs. */

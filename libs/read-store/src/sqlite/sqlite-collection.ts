@@ -205,8 +205,8 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
           this.upsertRow(db, row.id, body, before);
         }
         return rows.length;
-        // By `_id` (a guarded update): one row at most, so one writing statement.
       },
+      // By `_id` (a guarded update): one row at most, so one writing statement.
       typeof filter['_id'] === 'string',
     );
   }
