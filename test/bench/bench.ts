@@ -7,7 +7,7 @@
  * and the gateway in the same run; writes docs/benchmarks.md and docs/benchmarks.json. Every loop is
  * bounded in time; not a pass/fail test.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +26,6 @@ import {
   type Target,
 } from './bench-load';
 import {
-  cpuBusy,
   sampleRss,
   sleep,
   startBenchGateway,
@@ -34,6 +33,7 @@ import {
   type Running,
 } from './bench-processes';
 import { writeReport, type Row } from './bench-report';
+import { durabilityAndLag, runProbe } from './durability-lag';
 import { ApiSession, setUpAccount, type BenchAccount } from './bench-setup';
 import { CHAT_BODY, SLOW_BODY, USERNAME_WORDS } from './bench-shared';
 import { addRoutingChannels, compareRoutingStrategies } from './routing-strategies';
@@ -171,7 +171,7 @@ async function main(): Promise<void> {
     );
 
     log('S6/S7 usage durability and projection lag at 90 % of S2');
-    await durabilityAndLag(gw, account, dataDir, s2g.rps * 0.9);
+    await durabilityAndLagRows(gw, account, dataDir, s2g.rps * 0.9);
 
     log('S3 sustained rate with a 20 ms upstream');
     await sustainedRate(base, gw);
@@ -355,26 +355,27 @@ async function waitForRelay(target: Target): Promise<void> {
   }
 }
 
-async function durabilityAndLag(gw: Target, account: BenchAccount, dataDir: string, rate: number) {
-  const running = load(gw, {
-    body: CHAT_BODY,
-    connections: 64,
+async function durabilityAndLagRows(
+  gw: Target,
+  account: BenchAccount,
+  dataDir: string,
+  rate: number,
+) {
+  const {
+    load: result,
+    durable,
+    lag,
+    missing,
+    busy,
+  } = await durabilityAndLag({
+    gw,
+    probeKey: account.probeKey,
+    probeTokenId: account.probeTokenId,
+    dataDir,
+    rate,
     seconds: PLAN.fixedRateSeconds,
-    rate: Math.round(rate),
+    probeCpu: CPU_LOAD,
   });
-  await sleep(300);
-  const busy = cpuBusy();
-  // The observer runs in its own process (durability-probe.process.ts), not on this busy loop.
-  const probed = runProbe<{ durable: number[]; lag: number[]; missing: number }>(
-    'durability-probe.process.js',
-    [gw.url, account.probeKey, String(account.probeTokenId), dataDir],
-    PLAN.fixedRateSeconds - 0.8,
-  );
-  const result: LoadResult = await running;
-  const { durable, lag, missing } = await probed;
-  const cpus = busy.stop();
-  durable.sort((a, b) => a - b);
-  lag.sort((a, b) => a - b);
   const d99 = pct(durable, 0.99);
   row(
     'S6',
@@ -383,7 +384,7 @@ async function durabilityAndLag(gw: Target, account: BenchAccount, dataDir: stri
     'ms',
     '≤ 10 ms',
     d99 <= 10 && result.rps >= rate * 0.95,
-    `${durable.length} probes (${missing} not seen in 2 s), p50 ${f(pct(durable, 0.5))} ms, under ${f(result.rps)} rps (target ${f(rate)} = 90 % of S2); observer in its own process, polling every 0.5 ms; busy: ${cpus}`,
+    `${durable.length} probes (${missing} not seen in 2 s), p50 ${f(pct(durable, 0.5))} ms, under ${f(result.rps)} rps (target ${f(rate)} = 90 % of S2); observer in its own process, polling every 0.5 ms; busy: ${busy}`,
   );
   const l99 = pct(lag, 0.99);
   row(
@@ -633,6 +634,7 @@ async function consoleReads(gw: Target, gateway: Running): Promise<void> {
   });
   // The console reader runs in its own process (console-probe.process.ts), not on this busy loop.
   const reading = runProbe<Record<string, number[]>>(
+    CPU_LOAD,
     'console-probe.process.js',
     [gateway.url, String(PLAN.users)],
     PLAN.consoleSeconds,
@@ -674,26 +676,6 @@ async function consoleReads(gw: Target, gateway: Running): Promise<void> {
  * Runs one of the probe processes (test/bench/*-probe.process.ts) on the load generator's CPU, for
  * `seconds`, and returns the JSON line it prints.
  */
-function runProbe<T>(script: string, args: readonly string[], seconds: number): Promise<T> {
-  const child = spawn(
-    'taskset',
-    ['-c', CPU_LOAD, process.execPath, join(DIST, 'test/bench', script), ...args, String(seconds)],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const killer = setTimeout(() => child.kill('SIGKILL'), (seconds + 60) * 1000);
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code) => {
-      clearTimeout(killer);
-      if (code !== 0) return reject(new Error(`${script} exited ${code}: ${err}`));
-      resolve(JSON.parse(out) as T);
-    });
-  });
-}
-
 function row(
   scenario: string,
   metric: string,

@@ -93,6 +93,14 @@ describe('BatchWrites', () => {
         ],
         writes: 2,
       },
+      // A field under one operator, a field under it under another.
+      {
+        steps: [
+          ['a', { $set: { o: { x: 1 } } }],
+          ['a', { $inc: { 'o.x': 1 } }],
+        ],
+        writes: 2,
+      },
       // $unset then $inc: the field comes back from zero.
       {
         steps: [
@@ -123,6 +131,20 @@ describe('BatchWrites', () => {
       expect(actual).toEqual(expected);
       expect(written).toHaveLength(writes);
     }
+  });
+
+  it('merges fields that only share the start of a name (`n` and `nn`)', async () => {
+    const { expected, actual, written } = await both(
+      [
+        ['a', { $inc: { n: 1 } }],
+        ['a', { $inc: { nn: 2 }, $set: { 'n2.x': 1 } }],
+        ['a', { $inc: { n: 1, nn: 1 } }],
+      ],
+      [{ _id: 'a', n: 3 }],
+    );
+    expect(actual).toEqual(expected);
+    expect(actual['docs']).toEqual([{ _id: 'a', n: 5, nn: 3, n2: { x: 1 } }]);
+    expect(written).toEqual(['a']);
   });
 
   it('equals one-by-one application on random sequences', async () => {

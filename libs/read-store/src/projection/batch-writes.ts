@@ -117,24 +117,46 @@ function merge(
   if (upsert && !into.upsert) return false;
   // Once the first write has created the document, a later $setOnInsert does nothing: fine when
   // it names nothing new; otherwise the merged insert would write it.
-  const inserting = next.$setOnInsert ?? {};
-  const known = into.update.$setOnInsert ?? {};
-  if (Object.keys(inserting).some((path) => !(path in known))) return false;
-  if (conflicts(into.update, next)) return false;
+  if (!namesOnly(next.$setOnInsert, into.update.$setOnInsert)) return false;
+  if (!repeats(into.update, next) && conflicts(into.update, next)) return false;
 
+  // The target's operator objects are this buffer's own copies (copy()): changed in place.
   const target = into.update;
-  for (const [path, value] of Object.entries(next.$inc ?? {})) {
+  if (next.$inc) {
     const inc = (target.$inc ??= {});
-    inc[path] = (inc[path] ?? 0) + value;
+    for (const path in next.$inc) inc[path] = (inc[path] ?? 0) + next.$inc[path]!;
   }
-  for (const [path, value] of Object.entries(next.$max ?? {})) {
+  if (next.$max) {
     const max = (target.$max ??= {});
-    const current = max[path];
-    max[path] = current === undefined ? value : Math.max(current, value);
+    for (const path in next.$max) {
+      const current = max[path];
+      const value = next.$max[path]!;
+      max[path] = current === undefined ? value : Math.max(current, value);
+    }
   }
-  if (next.$set) target.$set = { ...target.$set, ...next.$set };
-  if (next.$unset) target.$unset = { ...target.$unset, ...next.$unset };
+  if (next.$set) Object.assign((target.$set ??= {}), next.$set);
+  if (next.$unset) Object.assign((target.$unset ??= {}), next.$unset);
   if (position !== undefined) into.last = position;
+  return true;
+}
+
+/** Whether every path of `paths` is one of `known`'s (none when `paths` is absent). */
+function namesOnly(
+  paths: Readonly<Record<string, unknown>> | undefined,
+  known: Readonly<Record<string, unknown>> | undefined,
+): boolean {
+  for (const path in paths) if (!known || !(path in known)) return false;
+  return true;
+}
+
+/**
+ * Whether each of `b`'s paths is already in `a` under the same operator: the usage receipts'
+ * counters, again and again. Such a `b` merges without the pairwise check, as no two of `a`'s
+ * paths overlap: the stores refuse an update whose own paths do (as MongoDB does), and a merge
+ * adds only paths that overlap none.
+ */
+function repeats(a: Pending['update'], b: Update): boolean {
+  for (const op of OPERATORS) if (!namesOnly(b[op], a[op])) return false;
   return true;
 }
 
@@ -144,13 +166,14 @@ function merge(
  *
  * Only pairs with a path of `b` are looked at: `a`'s own paths were there before and applying `a`
  * alone already does whatever they do, so with `b` disjoint from them the merge equals `a` then
- * `b`. No arrays or sets: this runs once per merged receipt per document in a batch.
+ * `b`. No arrays, sets or built strings: this runs once per merged receipt per document in a batch
+ * (unless `repeats` spares it).
  */
 function conflicts(a: Pending['update'], b: Update): boolean {
   for (const opB of OPERATORS) {
     const pathsB = b[opB];
     if (!pathsB) continue;
-    for (const pathB of Object.keys(pathsB)) {
+    for (const pathB in pathsB) {
       for (const op of OPERATORS) {
         if (touchesOverlapping(a[op], op, opB, pathB)) return true;
         if (touchesOverlapping(b[op], op, opB, pathB)) return true;
@@ -167,13 +190,18 @@ function touchesOverlapping(
   opB: Operator,
   pathB: string,
 ): boolean {
-  if (!paths) return false;
-  for (const path of Object.keys(paths)) {
+  for (const path in paths) {
     if ((op !== opB || path !== pathB) && overlaps(path, pathB)) return true;
   }
   return false;
 }
 
+const DOT = 0x2e;
+
+/** Whether one path is the other or lies under it (`a` and `a.b`; not `a` and `ab`). */
 function overlaps(a: string, b: string): boolean {
-  return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+  if (a.length === b.length) return a === b;
+  const long = a.length > b.length ? a : b;
+  const short = long === a ? b : a;
+  return long.charCodeAt(short.length) === DOT && long.startsWith(short);
 }

@@ -1,4 +1,9 @@
-import { countText, estimatePromptTokens, TOKENIZE_LIMIT } from './token-estimate';
+import {
+  countText,
+  estimatePromptTokens,
+  StreamTokenCounter,
+  TOKENIZE_LIMIT,
+} from './token-estimate';
 
 describe('token estimates', () => {
   it('counts with a real tokenizer', () => {
@@ -34,6 +39,51 @@ describe('token estimates', () => {
     );
     expect(estimatePromptTokens('completions', { prompt: 'Hello world' })).toBe(2);
     expect(estimatePromptTokens('audioTranscriptions', {})).toBe(0);
+  });
+});
+
+describe('StreamTokenCounter', () => {
+  const TEXTS = {
+    prose: 'The quick brown fox jumps over the lazy dog, twice; then it rests.\n'.repeat(12),
+    chinese: '今天的天气很好，我们去公园散步吧。明天也许会下雨。'.repeat(10),
+    code: 'function add(a, b) {\n  return a + b; // 12345 + 678\n}\n'.repeat(10),
+  };
+  /** Cuts `text` into pieces of 1, 3 and 7 characters in turn, and one longer than the context. */
+  const pieces = (text: string): string[] => {
+    const out: string[] = [];
+    const sizes = [1, 3, 7, 1, 90];
+    for (let at = 0, i = 0; at < text.length; i++) {
+      const size = sizes[i % sizes.length]!;
+      out.push(text.slice(at, at + size));
+      at += size;
+    }
+    return out;
+  };
+
+  it.each(Object.entries(TEXTS))(
+    'sums its pieces to within a token of the whole (%s)',
+    (_, text) => {
+      const counter = new StreamTokenCounter();
+      const sum = pieces(text).reduce((total, piece) => total + counter.add(piece), 0);
+      expect(Math.abs(sum - countText(text))).toBeLessThanOrEqual(1);
+    },
+  );
+
+  it('counts a piece by what it adds after the text before it, not alone', () => {
+    // `lo` is a token alone, but after `hel` the two make one: `hello`.
+    expect([countText('hel'), countText('lo'), countText('hello')]).toEqual([1, 1, 1]);
+    const counter = new StreamTokenCounter('hel');
+    expect(counter.add('lo')).toBe(0);
+    expect(counter.add('')).toBe(0);
+    expect(counter.add(' world')).toBe(1);
+  });
+
+  it('starts after the text delivered before counting began', () => {
+    const before = TEXTS.prose.slice(0, 100);
+    const rest = TEXTS.prose.slice(100);
+    const counter = new StreamTokenCounter(before);
+    const sum = pieces(rest).reduce((total, piece) => total + counter.add(piece), 0);
+    expect(Math.abs(countText(before) + sum - countText(TEXTS.prose))).toBeLessThanOrEqual(1);
   });
 });
 

@@ -97,15 +97,22 @@ export function estimatePromptTokens(endpoint: string, body: JsonObject): number
 
 /** Characters of the text before a piece that its count sees: enough for any merge across them. */
 const CONTEXT_CHARS = 32;
+/**
+ * The context grows up to this many characters before it is cut back to CONTEXT_CHARS: while it
+ * grows, its count is the one the last piece computed, so most pieces cost one count, not two.
+ */
+const CONTEXT_LIMIT = 2 * CONTEXT_CHARS;
 
 /**
  * Counts a streamed text piece by piece, each piece in the context of what came before it: a
  * piece alone can count more than it adds (`tok ` is two tokens alone, one after `tok`), so a
  * stream cut by its count would lose answers that fit. The sum stays within a token or so of
- * counting the whole text at once, at the cost of two short counts per piece.
+ * counting the whole text at once.
  */
 export class StreamTokenCounter {
   private context = '';
+  /** The context's own count, when the last piece computed it (undefined after a cut). */
+  private contextTokens: number | undefined;
 
   /** Starts after `text` (what was delivered before counting began). */
   constructor(text = '') {
@@ -116,8 +123,15 @@ export class StreamTokenCounter {
   add(piece: string): number {
     if (piece === '') return 0;
     const joined = this.context + piece;
-    const added = Math.max(0, countText(joined) - countText(this.context));
-    this.context = joined.slice(-CONTEXT_CHARS);
+    const tokens = countText(joined);
+    const added = Math.max(0, tokens - (this.contextTokens ?? countText(this.context)));
+    if (joined.length <= CONTEXT_LIMIT) {
+      this.context = joined;
+      this.contextTokens = tokens;
+    } else {
+      this.context = joined.slice(-CONTEXT_CHARS);
+      this.contextTokens = undefined;
+    }
     return added;
   }
 }

@@ -1,0 +1,111 @@
+/**
+ * `node dist/test/bench/projection-lag.measure.js [rate] [seconds] [rounds]`: S6 and S7's projection
+ * lag alone, as `npm run bench` measures them (a fixed-rate chat load, 1 800 rps by default, with
+ * the durability probe in its own process), for gateway variants in alternating rounds. Each
+ * variant is a set of environment variables: `VARIANTS='base:;fast:PROJECTION_PACING_MS=5'`
+ * (`name:KEY=value,KEY=value`, `;` between variants; one variant `default` if unset); a name
+ * ending in `@<checkout>` runs that checkout's build instead of this one's. Each round
+ * starts each variant on a fresh data directory, pinned to CPU 0 (its projector child on every
+ * core), and prints the durable and lag percentiles and the CPU per request of both processes.
+ * Nothing is asserted.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load, pct, type Target } from './bench-load';
+import { sleep, startBenchGateway, startProcess } from './bench-processes';
+import { setUpAccount } from './bench-setup';
+import { CHAT_BODY } from './bench-shared';
+import { durabilityAndLag } from './durability-lag';
+import { cpuMsOf, releaseProjector } from './projector-child';
+
+const RATE = Number(process.argv[2] ?? 1800);
+const SECONDS = Number(process.argv[3] ?? 12);
+const ROUNDS = Number(process.argv[4] ?? 2);
+
+interface Variant {
+  readonly name: string;
+  readonly env: Record<string, string>;
+  /** Another build's `main.js`; this checkout's when absent. */
+  readonly script?: string;
+}
+
+function variants(text: string | undefined): Variant[] {
+  if (!text) return [{ name: 'default', env: {} }];
+  return text.split(';').map((part) => {
+    const [label = '', settings = ''] = part.split(':');
+    const env: Record<string, string> = {};
+    for (const pair of settings.split(',').filter(Boolean)) {
+      const eq = pair.indexOf('=');
+      env[pair.slice(0, eq)] = pair.slice(eq + 1);
+    }
+    const [name = '', checkout] = label.split('@');
+    return checkout
+      ? { name, env, script: join(checkout, 'dist/apps/gateway/src/main.js') }
+      : { name, env };
+  });
+}
+
+async function measure(variant: Variant, upstreamUrl: string): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-lag-'));
+  const gateway = await startBenchGateway({
+    name: variant.name,
+    cpu: '0',
+    dataDir,
+    env: variant.env,
+  });
+  try {
+    const pid = gateway.child.pid ?? 0;
+    const projector = await releaseProjector(pid);
+    const account = await setUpAccount(gateway.url, upstreamUrl);
+    const gw: Target = { url: gateway.url, headers: { authorization: `Bearer ${account.key}` } };
+    await sleep(1000); // the tokens reach the relay's caches
+    await load(gw, { body: CHAT_BODY, connections: 16, seconds: 3 }); // warm-up
+    const relay0 = cpuMsOf(pid);
+    const projector0 = cpuMsOf(projector);
+    const run = await durabilityAndLag({
+      gw,
+      ...account,
+      dataDir,
+      rate: RATE,
+      seconds: SECONDS,
+      probeCpu: '1',
+    });
+    const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, run.load.ok));
+    const f = (ms: number) => ms.toFixed(1);
+    return [
+      `${Math.round(run.load.rps)} rps`,
+      `durable p50 ${f(pct(run.durable, 0.5))} p99 ${f(pct(run.durable, 0.99))} ms`,
+      `lag p50 ${f(pct(run.lag, 0.5))} p99 ${f(pct(run.lag, 0.99))} ms (${run.lag.length} probes, ${run.missing} missing)`,
+      `CPU per request relay ${per(cpuMsOf(pid) - relay0)} + projector ${per(cpuMsOf(projector) - projector0)} µs`,
+      run.busy,
+    ].join('; ');
+  } finally {
+    await gateway.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+  const upstream = await startProcess({
+    name: 'mock upstream',
+    script: join(__dirname, 'mock-upstream.process.js'),
+    cpu: '1',
+  });
+  try {
+    for (let round = 1; round <= ROUNDS; round++)
+      for (const variant of variants(process.env['VARIANTS']))
+        process.stdout.write(
+          `round ${round} ${variant.name}: ${await measure(variant, upstream.url)}\n`,
+        );
+  } finally {
+    await upstream.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${String(error)}\n`);
+  process.exit(1);
+});
