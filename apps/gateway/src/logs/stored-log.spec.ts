@@ -116,8 +116,18 @@ describe('the stored log row', () => {
       '{"model_ratio":1.0}', // not as JSON writes it
       '[1,2]',
       'not json',
+      // An own `__proto__` (an imported row's) would not survive as a field of `e`.
+      '{"__proto__":{"a":1},"model_ratio":1,"completion_ratio":1,"group_ratio":1,"model_price":-1,"cache_ratio":1,"admin_info":{"use_channel":[5]}}',
     ])
       expect(roundTrip({ ...consumption, other })).toMatchObject({ o: other });
+  });
+
+  it('reads an `e` that holds `__proto__` back as a field of `other`', () => {
+    const stored = { ...packLog(consumption), e: JSON.parse('{"__proto__":{"a":1}}') as object };
+    expect(unpackLog(stored).other).toBe(
+      '{"frt":538,"model_ratio":0.075,"completion_ratio":4,"group_ratio":1,"model_price":-1,' +
+        '"cache_ratio":0.5,"__proto__":{"a":1},"admin_info":{"use_channel":[5]}}',
+    );
   });
 
   it("keeps a client's own request id as it is", () => {

@@ -94,7 +94,9 @@ const PACKED_REQUEST_ID = 'rx';
 
 export function packLog(row: LogRow): StoredLog {
   const stored: Record<string, unknown> = { _id: logKey(row.id) };
+  const packId = GATEWAY_REQUEST_ID.test(row.request_id);
   for (const field of FIELDS) {
+    if (field === 'request_id' && packId) continue;
     // The fields every row is found or grouped by are stored even when zero.
     if (
       !(field in LOG_ROW_DEFAULTS) ||
@@ -102,10 +104,7 @@ export function packLog(row: LogRow): StoredLog {
     )
       stored[KEYS[field]] = row[field];
   }
-  if (GATEWAY_REQUEST_ID.test(row.request_id)) {
-    delete stored[KEYS.request_id];
-    stored[PACKED_REQUEST_ID] = Buffer.from(row.request_id, 'hex').toString('base64url');
-  }
+  if (packId) stored[PACKED_REQUEST_ID] = Buffer.from(row.request_id, 'hex').toString('base64url');
   Object.assign(stored, packOther(row));
   return stored as StoredLog;
 }
@@ -135,6 +134,10 @@ function packOther(row: LogRow): Partial<StoredLog> {
   return { o: row.other };
 }
 
+/**
+ * `other`'s fields in one pass (this runs for every receipt the projector writes): the ratios into
+ * `x` when all five are numbers, the rest but `admin_info` into `e`; null when it does not pack.
+ */
 function packedOther(row: LogRow): Pick<StoredLog, 'x' | 'e'> | null {
   let parsed: unknown;
   try {
@@ -143,31 +146,43 @@ function packedOther(row: LogRow): Pick<StoredLog, 'x' | 'e'> | null {
     return null;
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
-  const { [ADMIN_INFO]: admin, ...rest } = parsed as Record<string, unknown>;
+  const fields = parsed as Record<string, unknown>;
+  const admin = fields[ADMIN_INFO];
   if (JSON.stringify(admin) !== JSON.stringify({ use_channel: channelsTried(row) })) return null;
-  const { [FIRST_TOKEN]: frt, ...body } = rest;
-  const ratios = RATIOS.map((key) => body[key]);
-  if (!ratios.every((ratio) => typeof ratio === 'number')) return { e: rest };
-  for (const key of RATIOS) delete body[key];
-  const x = [...ratios, ...(typeof frt === 'number' ? [frt] : [])];
-  return Object.keys(body).length > 0 ? { x, e: body } : { x };
+  const x: number[] = [];
+  for (const key of RATIOS) {
+    const ratio = fields[key];
+    if (typeof ratio !== 'number') break;
+    x.push(ratio);
+  }
+  const packsRatios = x.length === RATIOS.length;
+  let e: Record<string, unknown> | undefined;
+  for (const key in fields) {
+    // An own `__proto__` would become the prototype of `e`: left as text.
+    if (key === '__proto__') return null;
+    if (key === ADMIN_INFO) continue;
+    if (packsRatios && (key === FIRST_TOKEN || RATIOS.includes(key))) continue;
+    (e ??= {})[key] = fields[key];
+  }
+  if (!packsRatios) return { e: e ?? {} };
+  const frt = fields[FIRST_TOKEN];
+  if (typeof frt === 'number') x.push(frt);
+  return e ? { x, e } : { x };
 }
 
 function unpackOther(stored: Partial<StoredLog>, row: LogRow): string {
   if (stored.o !== undefined) return stored.o;
-  if (!stored.x && !stored.e) return '';
-  const { x } = stored;
-  const ratios = x
-    ? {
-        ...(x.length > RATIOS.length ? { [FIRST_TOKEN]: x[RATIOS.length] } : {}),
-        ...Object.fromEntries(RATIOS.map((key, i) => [key, x[i]])),
-      }
-    : {};
-  return JSON.stringify({
-    ...ratios,
-    ...stored.e,
-    [ADMIN_INFO]: { use_channel: channelsTried(row) },
-  });
+  const { x, e } = stored;
+  if (!x && !e) return '';
+  // No prototype: an `e` holding `__proto__` (stored before it was left as text) stays a field.
+  const other = Object.create(null) as Record<string, unknown>;
+  if (x) {
+    if (x.length > RATIOS.length) other[FIRST_TOKEN] = x[RATIOS.length];
+    for (let i = 0; i < RATIOS.length; i++) other[RATIOS[i]!] = x[i];
+  }
+  if (e) Object.assign(other, e);
+  other[ADMIN_INFO] = { use_channel: channelsTried(row) };
+  return JSON.stringify(other);
 }
 
 /** A filter on row fields as a filter on the stored keys (`$or` / `$and` branches too). */
