@@ -147,40 +147,44 @@ export function consumptionRow(d: RequestRelayed['data'], base: LogRow): LogRow 
   };
 }
 
-/** The row's `other`: the ratios the price was computed with, and what happened to the ceiling. */
+/**
+ * The row's `other`: the ratios the price was computed with, and what happened to the ceiling.
+ * Built field by field in the order clients see (no spreads of conditional parts: this runs for
+ * every receipt the projector writes).
+ */
 function consumptionOther(d: RequestRelayed['data']): Record<string, unknown> {
-  return {
-    ...(d.firstTokenMs === null ? {} : { frt: d.firstTokenMs }),
-    model_ratio: d.modelRatio,
-    completion_ratio: d.completionRatio,
-    group_ratio: d.groupRatio,
-    model_price: d.modelPrice,
-    cache_ratio: d.cacheRatio,
-    // one-api's and new-api's names for the cache counts; only when there were any (most calls).
-    ...(d.cachedTokens > 0 ? { cache_tokens: d.cachedTokens } : {}),
-    ...(d.cacheCreationTokens
-      ? {
-          cache_creation_tokens: d.cacheCreationTokens,
-          cache_creation_ratio: d.cacheCreationRatio,
-        }
-      : {}),
-    ...(d.reasoningTokens ? { reasoning_tokens: d.reasoningTokens } : {}),
-    // The output ceiling's story: lowered to what the payer could afford, ignored by the
-    // upstream, the stream cut at its reservation, the cost past the reservation (a debt).
-    ...(d.loweredCeiling !== undefined
-      ? { lowered_ceiling: d.loweredCeiling, lowered_by: d.loweredBy }
-      : {}),
-    ...(d.ceilingIgnored ? { ceiling_ignored: true } : {}),
-    ...(d.streamCut ? { stream_cut: true } : {}),
-    ...(d.overrun ? { overrun: d.overrun } : {}),
-    // The channel's parameter override: which members it set (their values stay in the channel).
-    ...(d.paramOverride ? { param_override: [...d.paramOverride] } : {}),
-    // A fallback model answered (the row's model): the one asked for and why it moved on.
-    ...(d.requestedModel
-      ? { requested_model: d.requestedModel, fallback_reason: d.fallbackReason }
-      : {}),
-    admin_info: { use_channel: d.channelChain },
-  };
+  const other: Record<string, unknown> = {};
+  if (d.firstTokenMs !== null) other['frt'] = d.firstTokenMs;
+  other['model_ratio'] = d.modelRatio;
+  other['completion_ratio'] = d.completionRatio;
+  other['group_ratio'] = d.groupRatio;
+  other['model_price'] = d.modelPrice;
+  other['cache_ratio'] = d.cacheRatio;
+  // one-api's and new-api's names for the cache counts; only when there were any (most calls).
+  if (d.cachedTokens > 0) other['cache_tokens'] = d.cachedTokens;
+  if (d.cacheCreationTokens) {
+    other['cache_creation_tokens'] = d.cacheCreationTokens;
+    other['cache_creation_ratio'] = d.cacheCreationRatio;
+  }
+  if (d.reasoningTokens) other['reasoning_tokens'] = d.reasoningTokens;
+  // The output ceiling's story: lowered to what the payer could afford, ignored by the
+  // upstream, the stream cut at its reservation, the cost past the reservation (a debt).
+  if (d.loweredCeiling !== undefined) {
+    other['lowered_ceiling'] = d.loweredCeiling;
+    other['lowered_by'] = d.loweredBy;
+  }
+  if (d.ceilingIgnored) other['ceiling_ignored'] = true;
+  if (d.streamCut) other['stream_cut'] = true;
+  if (d.overrun) other['overrun'] = d.overrun;
+  // The channel's parameter override: which members it set (their values stay in the channel).
+  if (d.paramOverride) other['param_override'] = [...d.paramOverride];
+  // A fallback model answered (the row's model): the one asked for and why it moved on.
+  if (d.requestedModel) {
+    other['requested_model'] = d.requestedModel;
+    other['fallback_reason'] = d.fallbackReason;
+  }
+  other['admin_info'] = { use_channel: d.channelChain };
+  return other;
 }
 
 /** new-api's content of a task's charge row (`%.2f`); Suno's names no task id. */

@@ -123,7 +123,10 @@ describe('the stored log row', () => {
   });
 
   it('reads an `e` that holds `__proto__` back as a field of `other`', () => {
-    const stored = { ...packLog(consumption), e: JSON.parse('{"__proto__":{"a":1}}') as object };
+    const stored = {
+      ...packLog(consumption),
+      e: JSON.parse('{"__proto__":{"a":1}}') as Record<string, unknown>,
+    };
     expect(unpackLog(stored).other).toBe(
       '{"frt":538,"model_ratio":0.075,"completion_ratio":4,"group_ratio":1,"model_price":-1,' +
         '"cache_ratio":0.5,"__proto__":{"a":1},"admin_info":{"use_channel":[5]}}',
