@@ -25,13 +25,7 @@ import {
   type LoadResult,
   type Target,
 } from './bench-load';
-import {
-  sampleRss,
-  sleep,
-  startBenchGateway,
-  startProcess,
-  type Running,
-} from './bench-processes';
+import { sampleRss, sleep, startBenchGateway, startProcess, type Running } from './bench-processes';
 import { writeReport, type Row } from './bench-report';
 import { durabilityAndLag, runProbe } from './durability-lag';
 import { ApiSession, setUpAccount, type BenchAccount } from './bench-setup';

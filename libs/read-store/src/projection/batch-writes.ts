@@ -1,4 +1,5 @@
 import type { ReadStoreSession, Update } from '../read-store.port';
+import { isPathUnder } from '../shared/apply-update';
 
 /** The field a guarded update checks and records: the `$all` commit of the last event applied. */
 export const SOURCE_POSITION = 'source_position';
@@ -196,12 +197,7 @@ function touchesOverlapping(
   return false;
 }
 
-const DOT = 0x2e;
-
 /** Whether one path is the other or lies under it (`a` and `a.b`; not `a` and `ab`). */
 function overlaps(a: string, b: string): boolean {
-  if (a.length === b.length) return a === b;
-  const long = a.length > b.length ? a : b;
-  const short = long === a ? b : a;
-  return long.charCodeAt(short.length) === DOT && long.startsWith(short);
+  return a === b || isPathUnder(a, b) || isPathUnder(b, a);
 }

@@ -56,7 +56,7 @@ export function checkUpdate(update: Update): void {
     const a = paths[i]!;
     for (let j = 0; j < paths.length; j++) {
       const b = paths[j]!;
-      if (i !== j && (a === b || within(b, a)))
+      if (i !== j && (a === b || isPathUnder(b, a)))
         throw new Error(`Updating the path '${b}' would create a conflict at '${a}'`);
     }
   }
@@ -64,8 +64,8 @@ export function checkUpdate(update: Update): void {
 
 const DOT = 0x2e;
 
-/** Whether `path` lies under `parent` (`a.b` under `a`; `ab` does not). */
-function within(path: string, parent: string): boolean {
+/** Whether `path` lies under `parent` (`a.b` under `a`; `ab` does not), building no string. */
+export function isPathUnder(path: string, parent: string): boolean {
   return (
     path.length > parent.length && path.charCodeAt(parent.length) === DOT && path.startsWith(parent)
   );
