@@ -1,7 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isAdmin, TokenStatus, UserStatus } from '@tollgate/contracts';
 import { ipAllowed, type RelayError } from '@tollgate/relay';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { IngressKind } from '@tollgate/relay';
 import type { Lang } from '../shared/i18n/messages';
+import { clientKey } from './client-key';
 import {
   BALANCE_BOOK_PORT,
   type BalanceBookPort,
@@ -47,6 +50,20 @@ export class RelayAdmission {
     @Inject(BALANCE_BOOK_PORT) private readonly book: BalanceBookPort,
     @Inject(RELAY_COMMANDS_PORT) private readonly commands: RelayCommandsPort,
   ) {}
+
+  /**
+   * A relay request's admission, now: its key taken where `ingress`'s clients put it
+   * (client-key.ts). The Fastify routes' gate and the fast lane both admit through this.
+   */
+  admitClient(
+    ingress: IngressKind | undefined,
+    headers: IncomingHttpHeaders,
+    query: Readonly<Record<string, unknown>>,
+    ip: string,
+    lang: Lang,
+  ): Admission {
+    return this.admitToken(clientKey(ingress, headers, query), ip, lang, Date.now());
+  }
 
   admitToken(authorization: string | undefined, ip: string, lang: Lang, nowMs: number): Admission {
     const fail = (status: number, code: string, params: Record<string, string | number> = {}) => ({

@@ -41,7 +41,6 @@ describe('RelayFastLane', () => {
   let handlerThrows = false;
 
   const route: LaneRoute = {
-    url: '/v1/chat/completions',
     bodyLimit: 64,
     wire: OPENAI_CLIENT,
     admit: () =>

@@ -18,8 +18,6 @@ export interface LaneRequest {
 }
 
 export interface LaneRoute {
-  /** The route as the request log names it (the same template as its Fastify route). */
-  readonly url: string;
   readonly bodyLimit: number;
   /** Whose protocol the refusals speak. */
   readonly wire: ClientWire;

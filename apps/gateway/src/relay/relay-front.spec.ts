@@ -168,7 +168,6 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 
 /** A fast-lane route that admits everyone and answers `lane`. */
 const laneEcho: LaneRoute = {
-  url: '/v1/chat/completions',
   bodyLimit: 1024,
   wire: OPENAI_CLIENT,
   admit: () => ({ ok: true, caller: {} as Caller }),

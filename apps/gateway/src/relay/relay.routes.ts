@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import { Inject, Injectable } from '@nestjs/common';
 import { USER_ID_HEADER } from '@tollgate/contracts';
@@ -16,7 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { Authenticator } from '../auth/authenticator';
 import { SESSION_COOKIE } from '../auth/session-codec';
 import { ApiError } from '../shared/api-error';
-import { type Lang, translate } from '../shared/i18n/messages';
+import { translate } from '../shared/i18n/messages';
 import { type Admission, RelayAdmission } from './relay-admission';
 import { callerOf, closeUnlessDrainable, type GatedRoute, RelayGate } from './relay-gate';
 import {
@@ -38,7 +37,7 @@ import {
 } from './relay-ports';
 import { RelaySettingsView } from './relay-settings';
 import { RelayService } from './relay.service';
-import { clientKey, listFormatOf } from './client-key';
+import { listFormatOf } from './client-key';
 import { clientWireOfIngress, OPENAI_CLIENT } from './client-wire';
 import { RelayRouteExtensions } from './relay-route-extensions';
 import { REQUEST_TRACKER } from '../observability/observability.tokens';
@@ -105,10 +104,10 @@ export class RelayRoutes {
     for (const call of EXACT_CALLS) {
       const wire = clientWireOfIngress(call.ingress);
       lane.add(call.path, {
-        url: call.path,
         bodyLimit: call.bodyLimit,
         wire,
-        admit: (req, ip, lang) => this.admitToken(call.ingress, req.headers, NO_QUERY, ip, lang),
+        admit: (req, ip, lang) =>
+          this.admission.admitClient(call.ingress, req.headers, NO_QUERY, ip, lang),
         refuse: (req, res, error) => this.gate.refuseRaw('call', req, res, call.path, error, wire),
         handle: (request) => this.relayCall(request, call.how(request.req.headers)),
       });
@@ -342,7 +341,7 @@ export class RelayRoutes {
     return this.gate.before(
       route,
       (request) =>
-        this.admitToken(
+        this.admission.admitClient(
           ingressOf(request),
           request.headers,
           queryOf(request),
@@ -351,17 +350,6 @@ export class RelayRoutes {
         ),
       (request) => clientWireOfIngress(ingressOf(request)),
     );
-  }
-
-  /** The token's admission, its key where `ingress`'s clients put it. */
-  private admitToken(
-    ingress: IngressKind | undefined,
-    headers: IncomingHttpHeaders,
-    query: Readonly<Record<string, unknown>>,
-    ip: string,
-    lang: Lang,
-  ): Admission {
-    return this.admission.admitToken(clientKey(ingress, headers, query), ip, lang, Date.now());
   }
 
   /** The playground's caller: the signed-in user (session + New-Api-User), no token. */
