@@ -1,5 +1,5 @@
 import type { ReadStoreSession, Update } from '../read-store.port';
-import { isPathUnder } from '../shared/apply-update';
+import { isPathUnder } from '../field-path';
 
 /** The field a guarded update checks and records: the `$all` commit of the last event applied. */
 export const SOURCE_POSITION = 'source_position';

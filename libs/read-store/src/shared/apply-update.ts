@@ -1,3 +1,4 @@
+import { isPathUnder } from '../field-path';
 import type { Update } from '../read-store.port';
 import { isPlainObject } from './plain-object';
 
@@ -60,15 +61,6 @@ export function checkUpdate(update: Update): void {
         throw new Error(`Updating the path '${b}' would create a conflict at '${a}'`);
     }
   }
-}
-
-const DOT = 0x2e;
-
-/** Whether `path` lies under `parent` (`a.b` under `a`; `ab` does not), building no string. */
-export function isPathUnder(path: string, parent: string): boolean {
-  return (
-    path.length > parent.length && path.charCodeAt(parent.length) === DOT && path.startsWith(parent)
-  );
 }
 
 function each(
