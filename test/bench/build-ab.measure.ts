@@ -8,14 +8,12 @@
  * move, and much steadier than throughput on a shared machine). Nothing is asserted.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Target, load } from './bench-load';
-import { sleep, startBenchGateway, startProcess } from './bench-processes';
-import { setUpAccount } from './bench-setup';
+import { load } from './bench-load';
+import { startProcess } from './bench-processes';
 import { CHAT_BODY } from './bench-shared';
-import { cpuMsOf, releaseProjector } from './projector-child';
+import { cpuMsOf } from './projector-child';
+import { withWarmGateway } from './warm-gateway';
 
 const [rootA, rootB] = process.argv.slice(2, 4);
 const ROUNDS = Number(process.argv[4] ?? 3);
@@ -47,38 +45,24 @@ function profiling(name: string) {
 }
 
 async function measure(name: string, root: string, upstreamUrl: string): Promise<Figures> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-ab-'));
-  const gateway = await startBenchGateway({
+  const start = {
     ...profiling(name),
     name: `gateway ${root}`,
     script: join(root, 'dist/apps/gateway/src/main.js'),
-    cpu: '0',
-    dataDir,
-  });
-  try {
-    const pid = gateway.child.pid ?? 0;
-    const projector = await releaseProjector(pid);
-    const account = await setUpAccount(gateway.url, upstreamUrl);
-    const target: Target = {
-      url: gateway.url,
-      headers: { authorization: `Bearer ${account.key}` },
-    };
-    await sleep(1000); // the token reaches the relay's caches
-    await load(target, { body: CHAT_BODY, connections: 16, seconds: 3 }); // warm-up
-    const relay0 = cpuMsOf(pid);
-    const projector0 = cpuMsOf(projector);
+    upstreamUrl,
+  };
+  return withWarmGateway(start, async ({ relayPid, projectorPid, target }) => {
+    const relay0 = cpuMsOf(relayPid);
+    const projector0 = cpuMsOf(projectorPid);
     const run = await load(target, { body: CHAT_BODY, connections: CONNECTIONS, seconds: SECONDS });
     const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, run.ok));
     if (run.failed > 0) process.stdout.write(`  ${run.failed} failed requests\n`);
     return {
       rps: Math.round(run.rps),
-      relayUs: per(cpuMsOf(pid) - relay0),
-      projectorUs: per(cpuMsOf(projector) - projector0),
+      relayUs: per(cpuMsOf(relayPid) - relay0),
+      projectorUs: per(cpuMsOf(projectorPid) - projector0),
     };
-  } finally {
-    await gateway.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;

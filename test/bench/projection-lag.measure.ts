@@ -10,15 +10,12 @@
  * Nothing is asserted.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load, pct, type Target } from './bench-load';
-import { sleep, startBenchGateway, startProcess } from './bench-processes';
-import { setUpAccount } from './bench-setup';
-import { CHAT_BODY } from './bench-shared';
+import { pct } from './bench-load';
+import { startProcess } from './bench-processes';
 import { durabilityAndLag } from './durability-lag';
-import { cpuMsOf, releaseProjector } from './projector-child';
+import { cpuMsOf } from './projector-child';
+import { withWarmGateway } from './warm-gateway';
 
 const RATE = Number(process.argv[2] ?? 1800);
 const SECONDS = Number(process.argv[3] ?? 12);
@@ -48,25 +45,15 @@ function variants(text: string | undefined): Variant[] {
 }
 
 async function measure(variant: Variant, upstreamUrl: string): Promise<string> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-lag-'));
-  const gateway = await startBenchGateway({
-    name: variant.name,
-    cpu: '0',
-    dataDir,
-    env: variant.env,
-  });
-  try {
-    const pid = gateway.child.pid ?? 0;
-    const projector = await releaseProjector(pid);
-    const account = await setUpAccount(gateway.url, upstreamUrl);
-    const gw: Target = { url: gateway.url, headers: { authorization: `Bearer ${account.key}` } };
-    await sleep(1000); // the tokens reach the relay's caches
-    await load(gw, { body: CHAT_BODY, connections: 16, seconds: 3 }); // warm-up
-    const relay0 = cpuMsOf(pid);
-    const projector0 = cpuMsOf(projector);
+  const { name, env, script } = variant;
+  const start = { name, env, upstreamUrl, ...(script ? { script } : {}) };
+  return withWarmGateway(start, async ({ relayPid, projectorPid, account, target, dataDir }) => {
+    const relay0 = cpuMsOf(relayPid);
+    const projector0 = cpuMsOf(projectorPid);
     const run = await durabilityAndLag({
-      gw,
-      ...account,
+      gw: target,
+      probeKey: account.probeKey,
+      probeTokenId: account.probeTokenId,
       dataDir,
       rate: RATE,
       seconds: SECONDS,
@@ -78,13 +65,10 @@ async function measure(variant: Variant, upstreamUrl: string): Promise<string> {
       `${Math.round(run.load.rps)} rps`,
       `durable p50 ${f(pct(run.durable, 0.5))} p99 ${f(pct(run.durable, 0.99))} ms`,
       `lag p50 ${f(pct(run.lag, 0.5))} p99 ${f(pct(run.lag, 0.99))} ms (${run.lag.length} probes, ${run.missing} missing)`,
-      `CPU per request relay ${per(cpuMsOf(pid) - relay0)} + projector ${per(cpuMsOf(projector) - projector0)} µs`,
+      `CPU per request relay ${per(cpuMsOf(relayPid) - relay0)} + projector ${per(cpuMsOf(projectorPid) - projector0)} µs`,
       run.busy,
     ].join('; ');
-  } finally {
-    await gateway.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function main(): Promise<void> {
