@@ -58,7 +58,8 @@ afterAll(async () => {
 test('the playground streams a reply; the log shows the consumption row', async () => {
   upstream.setDefaults({
     chunks: 6,
-    chunkIntervalMs: 60,
+    // Slow enough (1.8 s in all) that a loaded browser still renders the reply while it streams.
+    chunkIntervalMs: 300,
     content: 'Hello from the mock upstream',
     usage: { prompt_tokens: 12, completion_tokens: 6 },
   });
