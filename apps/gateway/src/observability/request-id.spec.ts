@@ -17,4 +17,13 @@ describe('requestIdFrom', () => {
   it('makes a different id each time', () => {
     expect(newRequestId()).not.toBe(newRequestId());
   });
+
+  it('makes a UUID v7: its first 12 hex digits are the milliseconds it was made at', () => {
+    const before = Date.now();
+    const made = newRequestId();
+    const at = parseInt(made.slice(0, 12), 16);
+    expect(made[12]).toBe('7');
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(Date.now());
+  });
 });

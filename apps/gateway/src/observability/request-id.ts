@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 
 const WELL_FORMED = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -7,7 +7,11 @@ export function requestIdFrom(header: string | string[] | undefined): string {
   return typeof header === 'string' && WELL_FORMED.test(header) ? header : newRequestId();
 }
 
-/** 32 hex digits: what the relay has always answered in its error messages. */
+/**
+ * 32 hex digits, what the relay has always answered in its error messages: a UUID v7's, so the
+ * first 12 are the milliseconds it was made at. Receipts take their event ids' first 12 from it
+ * (requestDerivedId): they then reach the event store's unique index in time order.
+ */
 export function newRequestId(): string {
-  return randomUUID().replace(/-/g, '');
+  return timeOrderedUuid().replace(/-/g, '');
 }

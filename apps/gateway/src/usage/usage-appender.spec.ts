@@ -5,6 +5,7 @@ import { usageReceipt } from '@tollgate/testing/usage-receipt';
 import { eventBytes } from '@tollgate/event-store';
 import { MAX_APPEND_BYTES } from '../infrastructure/append-chunks';
 import { PendingWrites } from '../infrastructure/pending-writes';
+import { newRequestId } from '../observability/request-id';
 import { UsageAppender, usageEventId } from './usage-appender';
 
 const meta = { actor: SYSTEM_ACTOR, correlationId: 'relay' };
@@ -43,6 +44,16 @@ describe('UsageAppender', () => {
     const all = await store.readAll();
     expect(all.filter((e) => e.id === usageEventId('req-1'))).toHaveLength(1);
     expect(all).toHaveLength(3);
+  });
+
+  it("a receipt of a gateway-made request id is stored under an id that starts with the request's time", async () => {
+    const appender = new UsageAppender(store);
+    const requestId = newRequestId();
+    await appender.append(receipt(requestId), meta);
+    await appender.append(receipt(requestId), meta);
+    const stored = (await store.readAll()).filter((e) => e.id === usageEventId(requestId));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.id.replace('-', '').slice(0, 12)).toBe(requestId.slice(0, 12));
   });
 
   it('a retried receipt alone in its batch is one append attempt, answered as durable', async () => {

@@ -9,7 +9,7 @@ import {
 } from '@tollgate/domain';
 import { chunkBySize, eventBytes } from '@tollgate/event-store';
 import { APPEND_LIMITS } from '../infrastructure/append-chunks';
-import { derivedId } from '../infrastructure/derived-id';
+import { requestDerivedId } from '../infrastructure/derived-id';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
@@ -45,12 +45,12 @@ const bytesOfPending = (item: Pending): number => eventBytes(item.event);
 
 /** The id of a receipt's event: derived from the request id, so a retry is a duplicate. */
 export function usageEventId(requestId: string): string {
-  return derivedId(`usage:${requestId}`);
+  return requestDerivedId('usage', requestId);
 }
 
 /** The id of a failed call's RequestFailed: derived from the request id, as a receipt's. */
 export function failureEventId(requestId: string): string {
-  return derivedId(`failure:${requestId}`);
+  return requestDerivedId('failure', requestId);
 }
 
 /**
