@@ -4,7 +4,7 @@ export { SqliteReadStore } from './sqlite/sqlite-read-store';
 // them when configured, so a process on the embedded store never loads the driver
 // (import `@tollgate/read-store/mongo/…`).
 export { createReadStore, READ_STORE_FILE, type ReadStoreConfig } from './create-read-store';
-export type { Projection } from './projection/projection';
+export { pacedEventTypes, type Projection } from './projection/projection';
 export { CHECKPOINTS, type CheckpointDoc } from './projection/checkpoint';
 export {
   BatchWrites,

@@ -6,6 +6,7 @@ import {
 } from '@tollgate/event-store';
 import {
   CHECKPOINTS,
+  pacedEventTypes,
   type AppliedListener,
   type Projection,
   type ProjectionProgress,
@@ -38,8 +39,11 @@ export interface FollowerOptions {
    */
   readonly heads?: {
     onHead(listener: (position: Position) => void): () => void;
-    /** This process appended events the projections read: the projector looks now. */
-    nudge?(): void;
+    /**
+     * This process appended events the projections read: the projector looks now, or, when they
+     * are all of the types its pacing holds back anyway (`urgent` false: receipts), soon.
+     */
+    nudge?(urgent: boolean): void;
   };
 }
 
@@ -61,6 +65,7 @@ export class FollowerProjections {
   private baseline: Position | null | undefined;
   private readonly queue: RecordedEvent[] = [];
   private readonly members: ReadonlyArray<{ name: string; types: ReadonlySet<string> }>;
+  private readonly pacedTypes: ReadonlySet<string>;
   private readonly advanceListeners = new Set<() => void>();
   private readonly appliedListeners = new Set<AppliedListener>();
   private readonly waiters = new Set<() => void>();
@@ -79,6 +84,7 @@ export class FollowerProjections {
       name,
       types: new Set(eventTypes),
     }));
+    this.pacedTypes = pacedEventTypes(projections);
     options.heads?.onHead((position) => this.advanceTo(position));
     feed.register({
       name: 'follower pushes',
@@ -158,7 +164,7 @@ export class FollowerProjections {
   }
 
   private enqueue(events: readonly RecordedEvent[]): void {
-    this.options.heads?.nudge?.();
+    this.options.heads?.nudge?.(events.some((event) => !this.pacedTypes.has(event.type)));
     const baseline = this.baseline;
     if (baseline === undefined || this.stopped) return;
     for (const event of events)

@@ -8,7 +8,7 @@ import { comparePositions } from '@tollgate/event-store/event-store.port';
 import type { ReadStore } from '../read-store.port';
 import { applyEvents, ProjectionFailure } from './apply-events';
 import { checkpointCollection, CHECKPOINTS, readCheckpoint, writeCheckpoint } from './checkpoint';
-import type { Projection } from './projection';
+import { pacedEventTypes, type Projection } from './projection';
 import { clearInBatch, markInBatch } from './standalone-guard';
 import { isTransientStoreError } from './store-errors';
 
@@ -115,7 +115,7 @@ export class ProjectionRunner {
       appliedAt: null,
       sinceCheckpoint: 0,
     }));
-    this.pacedTypes = new Set(projections.flatMap((p) => p.batched?.eventTypes ?? []));
+    this.pacedTypes = pacedEventTypes(projections);
     this.maxBatchSize = options.maxBatchSize ?? 500;
     this.checkpointEvery = options.checkpointEvery ?? 1000;
     this.retryMs = options.retryDelayMs ?? 1000;

@@ -35,3 +35,11 @@ export interface Projection {
     ): void | Promise<void>;
   };
 }
+
+/**
+ * The types the projections take in `batched` (the receipts): frequent, so a live batch of them
+ * may wait out the runner's pacing, while any other event is applied at once.
+ */
+export function pacedEventTypes(projections: readonly Projection[]): ReadonlySet<string> {
+  return new Set(projections.flatMap((p) => p.batched?.eventTypes ?? []));
+}
