@@ -23,6 +23,12 @@ const alive = (pid: number): boolean => {
   }
 };
 
+/** A stand-in child that reports head n/0 for its n-th `appended` message. */
+const ANSWERS_EACH_NUDGE = `let seen = 0;
+  process.on('message', (m) => m.type === 'appended' &&
+    process.send({ type: 'projector-head', position: ++seen + '/0' }));
+  process.on('disconnect', () => process.exit(0));`;
+
 describe('ProjectorChild', () => {
   let dir: string;
   const lines: string[] = [];
@@ -82,13 +88,7 @@ describe('ProjectorChild', () => {
   });
 
   it("tells the child of this process's appends, one message in flight at most", async () => {
-    const file = script(
-      'appended',
-      `let seen = 0;
-       process.on('message', (m) => m.type === 'appended' &&
-         process.send({ type: 'projector-head', position: ++seen + '/0' }));
-       process.on('disconnect', () => process.exit(0));`,
-    );
+    const file = script('appended', ANSWERS_EACH_NUDGE);
     const heads: Position[] = [];
     supervise(file).onHead((position) => heads.push(position));
     child!.start();
@@ -102,13 +102,7 @@ describe('ProjectorChild', () => {
   });
 
   it('tells commits of receipts alone at most once per interval; a command commit at once', async () => {
-    const file = script(
-      'paced',
-      `let seen = 0;
-       process.on('message', (m) => m.type === 'appended' &&
-         process.send({ type: 'projector-head', position: ++seen + '/0' }));
-       process.on('disconnect', () => process.exit(0));`,
-    );
+    const file = script('paced', ANSWERS_EACH_NUDGE);
     const heads: Array<{ commit: bigint; at: number }> = [];
     supervise(file, 400).onHead((position) =>
       heads.push({ commit: position.commit, at: performance.now() }),
