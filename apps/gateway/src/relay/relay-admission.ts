@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isAdmin, TokenStatus, UserStatus } from '@tollgate/contracts';
-import { ipAllowed, type RelayError } from '@tollgate/relay';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { IngressKind } from '@tollgate/relay';
+import { ipAllowed, type IngressKind, type RelayError } from '@tollgate/relay';
 import type { Lang } from '../shared/i18n/messages';
 import { clientKey } from './client-key';
 import {

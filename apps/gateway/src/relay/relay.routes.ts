@@ -15,13 +15,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { Authenticator } from '../auth/authenticator';
 import { SESSION_COOKIE } from '../auth/session-codec';
 import { ApiError } from '../shared/api-error';
-import { translate } from '../shared/i18n/messages';
 import { type Admission, RelayAdmission } from './relay-admission';
 import { callerOf, closeUnlessDrainable, type GatedRoute, RelayGate } from './relay-gate';
 import {
   CORS_HEADERS,
   RELAY_AUDIO_BODY_LIMIT,
   RELAY_JSON_BODY_LIMIT,
+  relayError,
   sendError,
   sendJson,
 } from './relay-http';
@@ -370,12 +370,13 @@ export class RelayRoutes {
       const status = error instanceof ApiError && error.status !== 200 ? error.status : 401;
       return {
         ok: false,
-        error: new RelayError(
+        error: relayError({
+          lang,
           status,
-          translate(code, {}, lang),
-          'authentication_error',
-          'unauthorized',
-        ),
+          key: code,
+          type: 'authentication_error',
+          code: 'unauthorized',
+        }),
       };
     }
     return this.admission.admitUser(userId, lang);
