@@ -26,4 +26,19 @@ describe('requestIdFrom', () => {
     expect(at).toBeGreaterThanOrEqual(before);
     expect(at).toBeLessThanOrEqual(Date.now());
   });
+
+  it('makes ids of one millisecond that share no counter: their 12 bits after the version differ', () => {
+    const made = Array.from({ length: 2000 }, () => newRequestId());
+    let pairs = 0;
+    let differing = 0;
+    for (let i = 1; i < made.length; i++) {
+      const [before, id] = [made[i - 1]!, made[i]!];
+      if (id.slice(0, 12) !== before.slice(0, 12)) continue;
+      pairs += 1;
+      if (id.slice(13, 16) !== before.slice(13, 16)) differing += 1;
+    }
+    expect(pairs).toBeGreaterThan(10);
+    // A per-process counter would leave them equal but for a few in 4 096.
+    expect(differing).toBeGreaterThan(pairs / 2);
+  });
 });

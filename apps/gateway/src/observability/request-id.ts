@@ -11,7 +11,12 @@ export function requestIdFrom(header: string | string[] | undefined): string {
  * 32 hex digits, what the relay has always answered in its error messages: a UUID v7's, so the
  * first 12 are the milliseconds it was made at. Receipts take their event ids' first 12 from it
  * (requestDerivedId): they then reach the event store's unique index in time order.
+ *
+ * The time is given, so `uuid` keeps no per-process counter: the 74 bits after it are all random.
+ * With the counter, an id made in the same millisecond as another would differ from it in 42
+ * random bits only, and a drawing task's id is its request id, which GET /mj/image/:id answers to
+ * without a key.
  */
 export function newRequestId(): string {
-  return timeOrderedUuid().replace(/-/g, '');
+  return timeOrderedUuid({ msecs: Date.now() }).replace(/-/g, '');
 }
