@@ -93,10 +93,10 @@ describe('ProjectorChild', () => {
     supervise(file).onHead((position) => heads.push(position));
     child!.start();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    child!.nudge();
-    child!.nudge(); // in flight: coalesced
+    child!.nudge(true);
+    child!.nudge(true); // in flight: coalesced
     await until(() => heads.length === 1);
-    child!.nudge();
+    child!.nudge(true);
     await until(() => heads.length === 2);
     expect(heads.map((head) => head.commit)).toEqual([1n, 2n]);
   });

@@ -132,7 +132,7 @@ export class ProjectorChild {
    * when it looks, so a commit made while one is in flight is read with it (or, in the rare case it
    * lands just after that look, at the child's next 20 ms look).
    */
-  nudge(urgent = true): void {
+  nudge(urgent: boolean): void {
     if (urgent) return this.tell();
     if (this.nudgeTimer) return;
     const wait =
