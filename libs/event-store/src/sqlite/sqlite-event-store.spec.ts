@@ -257,6 +257,36 @@ describe('SqliteEventStore writer thread', () => {
     );
   });
 
+  it('sends batches while one is in flight: each meets its own checks, in order, and a subscription opened meanwhile misses none', async () => {
+    const big = store.append('p-big', bulk(20_000), 'no_stream');
+    await nextTick(); // with the writer, for a while
+    const alsoBig = store.append('p-big-2', bulk(20_000), 'no_stream');
+    await nextTick(); // sent while the first commits: still in flight once it is reported
+    const second = store.append('p-1', [event('First')], 'no_stream');
+    await nextTick();
+    const conflicting = store.append('p-1', [event('Late')], 'no_stream'); // loses to First
+    await nextTick();
+    const third = store.append('p-1', [event('Next')], 0); // sees First, a batch before it
+    await nextTick();
+    await big;
+    // Opened from the start once the first is reported and the others are not: pages up to what
+    // was reported (the batches behind it were sent before it), then goes live.
+    const recorder = new SubscriptionRecorder();
+    const subscription = store.subscribeToAll({}, recorder.handlers);
+    await expect(second).resolves.toMatchObject({ nextExpectedRevision: 0 });
+    await expect(conflicting).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    const last = await third;
+    expect(last.nextExpectedRevision).toBe(1);
+    await alsoBig;
+    await recorder.waitFor(() => recorder.events.length >= 40_002, 'every committed event');
+    await subscription.stop();
+    const positions = recorder.events.map((e) => e.position.commit);
+    expect(new Set(positions).size).toBe(40_002);
+    expect(positions).toEqual([...positions].sort((a, b) => (a < b ? -1 : 1)));
+    expect(recorder.events.slice(-2).map((e) => e.type)).toEqual(['First', 'Next']);
+    expect(recorder.events[40_001]!.position).toEqual(last.position);
+  });
+
   it('close() waits for the transaction in flight and the appends collected behind it', async () => {
     const first = store.append('c-big', bulk(5000), 'no_stream');
     await nextTick(); // first is with the writer
@@ -273,16 +303,17 @@ describe('SqliteEventStore writer thread', () => {
     expect(await store.streamRevision('c-late')).toBeNull();
   });
 
-  it('fails the appends in flight and pending, and every later one, when the writer dies', async () => {
+  it('fails the appends in flight, queued behind them, and every later one, when the writer dies', async () => {
     await store.append('d-0', [event('Before')], 'no_stream');
     const inFlight = store.append('d-1', bulk(20_000), 'no_stream');
     await nextTick(); // d-1 is with the writer, for a while (20 000 rows)
-    const pending = store.append('d-2', [event('Queued')], 'no_stream');
+    const queued = store.append('d-2', [event('Queued')], 'no_stream');
+    await nextTick(); // sent too: it waits in the writer's port
     await writerThread(store).terminate();
-    await expect(inFlight).rejects.toThrow(
-      /writer thread exited.*may or may not have been committed/,
-    );
-    await expect(pending).rejects.toThrow(/writer thread exited.*accepts no more appends/);
+    for (const append of [inFlight, queued])
+      await expect(append).rejects.toThrow(
+        /writer thread exited.*may or may not have been committed/,
+      );
     await expect(store.append('d-3', [event('Later')], 'any')).rejects.toThrow(
       /writer thread exited.*accepts no more appends/,
     );

@@ -63,7 +63,7 @@ export interface SqliteEventStoreOptions {
 
 /** Counters for tests and diagnostics. */
 export interface SqliteEventStoreStats {
-  /** Write transactions committed (one per group-committed flush). */
+  /** Batches committed (one per group-committed flush; the writer may join several in a transaction). */
   readonly transactions: number;
   /** Appends that succeeded. */
   readonly appends: number;
@@ -73,8 +73,11 @@ export interface SqliteEventStoreStats {
 interface InFlight {
   readonly batch: PendingAppend[];
   readonly deletes: PendingDelete[];
-  /** Head of $all when the batch was sent: subscriptions read no further until it is reported. */
-  readonly headBefore: bigint;
+  /**
+   * Head of $all when the batch was sent, raised to what earlier batches reported when they
+   * settle: subscriptions read no further until it is reported.
+   */
+  headBefore: bigint;
   readonly recordedAt: number;
 }
 
@@ -95,19 +98,22 @@ const FOREIGN_PAGE = 1000;
 /**
  * EventStore on one SQLite file (better-sqlite3), emulating EventStoreDB semantics.
  *
- * Appends are group-committed: every append requested before the next setImmediate lands in one
- * BEGIN IMMEDIATE transaction, each checked in order against the revisions inside it, each in its own
- * SAVEPOINT so a failing append rejects only itself. On a file the transaction runs on a writer thread
- * that owns the only write connection, so the commit's fsync never blocks the event loop; this
- * thread's connection only reads (WAL: it sees every commit while the writer works). One transaction
- * is in flight at a time; appends requested meanwhile collect and go as the next one.
+ * Appends are group-committed: the appends requested by one piece of synchronous code (before the
+ * microtask that flushes them) land in one BEGIN IMMEDIATE transaction, each checked in order against
+ * the revisions inside it, each in its own SAVEPOINT so a failing append rejects only itself. On a
+ * file the transaction runs on a writer thread that owns the only write connection, so the commit's
+ * fsync never blocks the event loop; this thread's connection only reads (WAL: it sees every commit
+ * while the writer works). A batch goes to the writer at once, even while earlier ones are in
+ * flight: the batches that waited for a commit go in the next transaction together, without waiting
+ * for this thread's loop to hear of the last one (under load that wait, and the loop's turn before a
+ * setImmediate, were most of a receipt's time to durability).
  */
 export class SqliteEventStore implements EventStore {
   private pending: PendingAppend[] = [];
   private pendingDeletes: PendingDelete[] = [];
   private flushScheduled = false;
-  /** The batch the writer is committing, and the head of $all when it was sent. */
-  private inFlight: InFlight | undefined;
+  /** The batches sent to the writer and not yet reported, oldest first. */
+  private readonly inFlight: InFlight[] = [];
   /** Set when the writer thread died: every later append fails with it. */
   private broken: Error | undefined;
   private closed = false;
@@ -248,7 +254,7 @@ export class SqliteEventStore implements EventStore {
         // Never past what the writer has reported: the switch to live relies on every later
         // event arriving through onCommitted (see sqlite-subscription.ts).
         readAfter: (cursor, filter, limit) =>
-          this.reads.after(cursor, filter, limit, this.inFlight?.headBefore ?? MAX_POSITION),
+          this.reads.after(cursor, filter, limit, this.inFlight[0]?.headBefore ?? MAX_POSITION),
       },
       after,
       from === 'end',
@@ -275,7 +281,7 @@ export class SqliteEventStore implements EventStore {
   private async shutDown(): Promise<void> {
     clearInterval(this.foreignWatch);
     this.flush();
-    while (this.inFlight || this.hasPending()) {
+    while (this.inFlight.length > 0 || this.hasPending()) {
       await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     }
     for (const subscription of [...this.subscriptions]) await subscription.stop();
@@ -285,7 +291,7 @@ export class SqliteEventStore implements EventStore {
 
   /** The head of $all as far as this process has reported commits. */
   private reportedHead(): bigint {
-    return this.inFlight?.headBefore ?? this.reads.head() ?? 0n;
+    return this.inFlight[0]?.headBefore ?? this.reads.head() ?? 0n;
   }
 
   private hasPending(): boolean {
@@ -295,13 +301,15 @@ export class SqliteEventStore implements EventStore {
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    setImmediate(() => this.flush());
+    // Not setImmediate: under load a turn of the event loop handles many sockets first, and that
+    // wait came before every commit. Batches of separate tasks that meet at the writer still share
+    // a transaction there.
+    queueMicrotask(() => this.flush());
   }
 
   private flush(): void {
     this.flushScheduled = false;
-    // One transaction in flight at most: what collects meanwhile goes as the next one.
-    if (this.inFlight || !this.hasPending()) return;
+    if (!this.hasPending()) return;
     const batch = this.pending;
     const deletes = this.pendingDeletes;
     this.pending = [];
@@ -312,7 +320,7 @@ export class SqliteEventStore implements EventStore {
       headBefore: this.reads.head() ?? 0n,
       recordedAt: Date.now(),
     };
-    this.inFlight = flight;
+    this.inFlight.push(flight);
     const appends = batch.map(({ streamId, events, expected }) => ({ streamId, events, expected }));
     const deleted = deletes.map((d) => d.streamId);
     this.writer().write({ recordedAt: flight.recordedAt, appends, deletes: deleted }, (reply) =>
@@ -320,8 +328,9 @@ export class SqliteEventStore implements EventStore {
     );
   }
 
-  private settle({ batch, deletes, recordedAt }: InFlight, reply: WriteReply): void {
-    this.inFlight = undefined;
+  private settle(flight: InFlight, reply: WriteReply): void {
+    const { batch, deletes, recordedAt } = flight;
+    this.inFlight.splice(this.inFlight.indexOf(flight), 1);
     if ('dead' in reply) {
       const error = new Error(
         `${reply.dead.message}; this append may or may not have been committed`,
@@ -335,8 +344,12 @@ export class SqliteEventStore implements EventStore {
       this.committed(batch, reply.outcomes, new Date(recordedAt));
       for (const item of deletes) item.resolve();
     }
-    if (this.hasPending()) this.scheduleFlush();
-    else for (const wake of this.idleWaiters.splice(0)) wake();
+    // The next batch was sent before this one was reported: it reads no less than this one did.
+    const next = this.inFlight[0];
+    if (next && next.headBefore < this.deliveredHead) next.headBefore = this.deliveredHead;
+    // What was appended meanwhile has its own flush scheduled.
+    if (this.inFlight.length === 0 && !this.hasPending())
+      for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
   private committed(
@@ -395,7 +408,7 @@ export class SqliteEventStore implements EventStore {
    * Skipped while this process has a commit in flight (its report fills any gap before it).
    */
   private deliverForeign(): void {
-    if (this.closed || this.inFlight) return;
+    if (this.closed || this.inFlight.length > 0) return;
     const head = this.reads.head() ?? 0n;
     if (this.subscriptions.size === 0) {
       this.deliveredHead = head;
@@ -427,7 +440,7 @@ export class SqliteEventStore implements EventStore {
     this.pending = [];
     this.pendingDeletes = [];
     for (const item of pending) item.reject(this.broken);
-    if (!this.inFlight) for (const wake of this.idleWaiters.splice(0)) wake();
+    if (this.inFlight.length === 0) for (const wake of this.idleWaiters.splice(0)) wake();
     this.onWriterLost?.(this.broken);
   }
 }

@@ -42,13 +42,17 @@ export type WriteOutcome =
   | { readonly ok: false; readonly duplicate: ErrorDescription };
 
 export type WriteReply =
-  | { readonly outcomes: readonly WriteOutcome[]; readonly deletedEvents?: number }
+  | { readonly outcomes: readonly WriteOutcome[] }
   /** The transaction failed as a whole (I/O, disk full, lock timeout): nothing was written. */
   | { readonly error: ErrorDescription }
   /** The writer died with this batch in flight: it may or may not have been committed. */
   | { readonly dead: Error };
 
-/** Runs one transaction at a time and calls back exactly once per batch. */
+/**
+ * Commits batches in the order written and calls back exactly once per batch, in that order. A
+ * batch may be written while earlier ones are in flight: the writer thread commits those that
+ * waited for it in one transaction.
+ */
 export interface BatchWriter {
   write(batch: WriteBatch, done: (reply: WriteReply) => void): void;
   /** Waits for nothing: the store only closes the writer once no batch is in flight. */
@@ -123,11 +127,11 @@ const WRITER_SOURCE = `(function makeWriter(db, codec) {
     upsertStream.run(item.streamId, revision);
     return { ok: true, firstRevision: revision - item.events.length + 1, positions };
   });
-  const NOTHING_NEW = () => {};
-  let forgetNewDictionaries = NOTHING_NEW;
+  // What each batch of the transaction added to the dictionaries: forgotten if it rolls back.
+  const undos = [];
   let deletedEvents = 0;
-  const flush = db.transaction((batch) => {
-    forgetNewDictionaries = dictionaries.prepare(batch);
+  const flushOne = (batch) => {
+    undos.push(dictionaries.prepare(batch));
     const outcomes = batch.appends.map((item) => {
       try {
         return appendOne(item, batch.recordedAt);
@@ -137,17 +141,18 @@ const WRITER_SOURCE = `(function makeWriter(db, codec) {
         throw error;
       }
     });
-    deletedEvents = 0;
     for (const streamId of batch.deletes || []) {
       deletedEvents += deleteEvents.run(streamId).changes;
       deleteStream.run(streamId);
     }
-    return outcomes;
-  });
-  return (batch) => {
-    forgetNewDictionaries = NOTHING_NEW;
+    return { outcomes };
+  };
+  const flush = db.transaction((batches) => batches.map(flushOne));
+  const commit = (batches) => {
+    undos.length = 0;
+    deletedEvents = 0;
     try {
-      const outcomes = flush.immediate(batch);
+      const replies = flush.immediate(batches);
       // After the commit, in a transaction of its own: a failure here loses no delete.
       if (deletedEvents > 0 && reclaims) {
         try {
@@ -156,12 +161,23 @@ const WRITER_SOURCE = `(function makeWriter(db, codec) {
           // Space only: the free pages are reused by later appends, the next delete retries.
         }
       }
-      return { outcomes, deletedEvents };
+      return replies;
     } catch (error) {
-      // Rolled back with the batch: later rows must not refer to them.
-      forgetNewDictionaries();
-      return { error: describe(error) };
+      // Rolled back with the batches: later rows must not refer to them.
+      for (const undo of undos.reverse()) undo();
+      return error;
     }
+  };
+  // Several batches in one transaction: one fsync for all. If it fails as a whole, each batch is
+  // tried alone, so one that cannot be written fails no other.
+  return (batches) => {
+    const replies = commit(batches);
+    if (Array.isArray(replies)) return replies;
+    if (batches.length === 1) return [{ error: describe(replies) }];
+    return batches.map((batch) => {
+      const alone = commit([batch]);
+      return Array.isArray(alone) ? alone[0] : { error: describe(alone) };
+    });
   };
 })`;
 
@@ -173,24 +189,36 @@ const WRITER_SOURCE = `(function makeWriter(db, codec) {
  * durable later (S6, docs/performance.md), while the read workers stay niced (read-pool.ts).
  */
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort, receiveMessageOnPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = ' + workerData.synchronous);
 db.pragma('busy_timeout = 5000');
 const write = ${WRITER_SOURCE}(db, ${PAYLOAD_CODEC_EXPRESSION});
+const close = () => {
+  db.close();
+  parentPort.postMessage('closed');
+};
 parentPort.on('message', (m) => {
-  if (m === 'close') {
-    db.close();
-    parentPort.postMessage('closed');
-  } else {
-    parentPort.postMessage(write(m));
+  if (m === 'close') return close();
+  // Batches sent while the last transaction ran wait in the port: they commit together.
+  const batches = [m];
+  let closing = false;
+  for (let next; (next = receiveMessageOnPort(parentPort)) !== undefined; ) {
+    if (next.message === 'close') {
+      closing = true;
+      break;
+    }
+    batches.push(next.message);
   }
+  parentPort.postMessage(write(batches));
+  if (closing) close();
 });
 `;
 
-type WriteFunction = (batch: WriteBatch) => WriteReply;
+/** One reply per batch, in order. */
+type WriteFunction = (batches: readonly WriteBatch[]) => WriteReply[];
 
 /** For ':memory:' databases: the same transaction, synchronously on the caller's thread. */
 export class InThreadWriter implements BatchWriter {
@@ -205,7 +233,7 @@ export class InThreadWriter implements BatchWriter {
   }
 
   write(batch: WriteBatch, done: (reply: WriteReply) => void): void {
-    done(this.run(batch));
+    done(this.run([batch])[0]!);
   }
 
   async close(): Promise<void> {
@@ -216,7 +244,8 @@ export class InThreadWriter implements BatchWriter {
 /** For files: the transaction on a worker thread that owns the write connection. */
 export class WorkerWriter implements BatchWriter {
   private readonly worker: Worker;
-  private inFlight: ((reply: WriteReply) => void) | undefined;
+  /** The callbacks of the batches in flight, oldest first. */
+  private readonly inFlight: Array<(reply: WriteReply) => void> = [];
   private dead: Error | undefined;
   private closing = false;
   private onClosed: (() => void) | undefined;
@@ -237,12 +266,11 @@ export class WorkerWriter implements BatchWriter {
     });
     // An idle writer never keeps the process alive; write() refs it while a batch is in flight.
     this.worker.unref();
-    this.worker.on('message', (reply: WriteReply | 'closed') => {
-      if (reply === 'closed') return this.onClosed?.();
-      const done = this.inFlight;
-      this.inFlight = undefined;
-      this.worker.unref();
-      done?.(reply);
+    this.worker.on('message', (replies: WriteReply[] | 'closed') => {
+      if (replies === 'closed') return this.onClosed?.();
+      const done = this.inFlight.splice(0, replies.length);
+      if (this.inFlight.length === 0) this.worker.unref();
+      replies.forEach((reply, index) => done[index]?.(reply));
     });
     this.worker.on('error', (error) =>
       this.die(
@@ -256,7 +284,7 @@ export class WorkerWriter implements BatchWriter {
 
   write(batch: WriteBatch, done: (reply: WriteReply) => void): void {
     if (this.dead) return done({ dead: this.dead });
-    this.inFlight = done;
+    this.inFlight.push(done);
     this.worker.ref();
     this.worker.postMessage(batch);
   }
@@ -277,9 +305,7 @@ export class WorkerWriter implements BatchWriter {
   private die(error: Error): void {
     if (this.dead || this.closing) return;
     this.dead = error;
-    const done = this.inFlight;
-    this.inFlight = undefined;
-    done?.({ dead: error });
+    for (const done of this.inFlight.splice(0)) done({ dead: error });
     this.onDeath(error);
   }
 }

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { SqliteEventStore } from './sqlite-event-store';
+import {
+  WorkerWriter,
+  type SerializedEvent,
+  type WriteBatch,
+  type WriteReply,
+} from './sqlite-writer';
+
+const dir = mkdtempSync(join(tmpdir(), 'tollgate-writer-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const serialized = (type: string, payload = 'x'): SerializedEvent => ({
+  id: randomUUID(),
+  type,
+  data: JSON.stringify({ payload }),
+  metadata: '{}',
+});
+const batchOf = (streamId: string, events: SerializedEvent[]): WriteBatch => ({
+  recordedAt: Date.now(),
+  appends: [{ streamId, events, expected: 'any' }],
+});
+const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('WorkerWriter', () => {
+  let file: string;
+  let writer: WorkerWriter;
+  beforeEach(async () => {
+    file = join(dir, `${randomUUID()}.sqlite`);
+    await SqliteEventStore.open(file).close(); // the schema
+    writer = new WorkerWriter(file, 'full', (error) => {
+      throw error;
+    });
+  });
+  afterEach(() => writer.close());
+
+  it('answers the batches queued behind a commit in order; one that cannot be written fails alone', async () => {
+    const replies: Array<[string, WriteReply]> = [];
+    const write = (name: string, batch: WriteBatch) =>
+      new Promise<void>((resolve) =>
+        writer.write(batch, (reply) => {
+          replies.push([name, reply]);
+          resolve();
+        }),
+      );
+    const big = write(
+      'big',
+      batchOf(
+        'w-big',
+        Array.from({ length: 20_000 }, () => serialized('Bulk', 'y'.repeat(200))),
+      ),
+    );
+    await nextTick(); // the writer is busy with it: the next three wait in its port, together
+    // Not text: the insert throws, which fails a transaction as a whole.
+    const broken = { ...serialized('Broken'), data: { not: 'text' } } as unknown as SerializedEvent;
+    const queued = [
+      write('before', batchOf('w-a', [serialized('Kept')])),
+      write('broken', batchOf('w-b', [broken])),
+      write('after', batchOf('w-c', [serialized('Kept')])),
+    ];
+    await Promise.all([big, ...queued]);
+    expect(replies.map(([name]) => name)).toEqual(['big', 'before', 'broken', 'after']);
+    const outcome = (name: string) => replies.find(([n]) => n === name)![1];
+    for (const name of ['big', 'before', 'after'])
+      expect(outcome(name)).toMatchObject({ outcomes: [{ ok: true }] });
+    expect(outcome('broken')).toMatchObject({ error: { message: expect.any(String) } });
+    const db = new Database(file, { readonly: true });
+    const rows = db
+      .prepare('SELECT stream_id AS s, COUNT(*) AS n FROM events GROUP BY stream_id ORDER BY s')
+      .all();
+    db.close();
+    expect(rows).toEqual([
+      { s: 'w-a', n: 1 },
+      { s: 'w-big', n: 20_000 },
+      { s: 'w-c', n: 1 },
+    ]);
+  });
+});
