@@ -330,7 +330,8 @@ export class SqliteEventStore implements EventStore {
 
   private settle(flight: InFlight, reply: WriteReply): void {
     const { batch, deletes, recordedAt } = flight;
-    this.inFlight.splice(this.inFlight.indexOf(flight), 1);
+    const index = this.inFlight.indexOf(flight);
+    if (index >= 0) this.inFlight.splice(index, 1);
     if ('dead' in reply) {
       const error = new Error(
         `${reply.dead.message}; this append may or may not have been committed`,
