@@ -269,7 +269,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * Commits pending appends (waiting for the one in flight), stops subscriptions, ends the writer
+   * Commits pending appends (waiting for those in flight), stops subscriptions, ends the writer
    * thread, closes the file. Idempotent; refuses new appends from the first call.
    */
   close(): Promise<void> {
