@@ -21,12 +21,12 @@ describe('UsageAppender', () => {
   it('group-commits a burst into one append on the hour stream of this process', async () => {
     const appender = new UsageAppender(store);
     const at = new Date('2026-03-04T05:06:07Z');
-    const before = store.stats.transactions;
+    const before = store.stats.batches;
     const positions = await Promise.all(
       Array.from({ length: 200 }, () => appender.append(receipt(), meta, at)),
     );
     expect(positions).toHaveLength(200);
-    expect(store.stats.transactions - before).toBe(1);
+    expect(store.stats.batches - before).toBe(1);
     const events = await store.readStream(`usage-${appender.processId}-2026030405`);
     expect(events).toHaveLength(200);
     expect(events[0]!.metadata).toMatchObject({ correlationId: 'relay', actor: SYSTEM_ACTOR });
@@ -72,18 +72,18 @@ describe('UsageAppender', () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
     try {
       const appender = new UsageAppender(store, { usageBatchMs: 200 });
-      const before = store.stats.transactions;
+      const before = store.stats.batches;
       await appender.append(receipt(), meta); // not held back: no timer had to fire
-      expect(store.stats.transactions - before).toBe(1);
+      expect(store.stats.batches - before).toBe(1);
       const second = appender.append(receipt(), meta);
       jest.advanceTimersByTime(50);
       const third = appender.append(receipt(), meta);
       jest.advanceTimersByTime(149);
       await new Promise((resolve) => setImmediate(resolve));
-      expect(store.stats.transactions - before).toBe(1); // both wait for the interval
+      expect(store.stats.batches - before).toBe(1); // both wait for the interval
       jest.advanceTimersByTime(1);
       await Promise.all([second, third]);
-      expect(store.stats.transactions - before).toBe(2);
+      expect(store.stats.batches - before).toBe(2);
       expect(await store.readAll()).toHaveLength(3);
     } finally {
       jest.useRealTimers();

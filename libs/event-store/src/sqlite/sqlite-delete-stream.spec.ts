@@ -60,9 +60,9 @@ describe('SqliteEventStore.deleteStream on a file', () => {
   it('deletes in the same group commit as appends made in the same tick, after them', async () => {
     const store = SqliteEventStore.open(join(dir, 'tick.sqlite'));
     await store.append('s-1', bulky(1), 'no_stream');
-    const before = store.stats.transactions;
+    const before = store.stats.batches;
     await Promise.all([store.append('s-2', bulky(1), 'no_stream'), store.deleteStream('s-1')]);
-    expect(store.stats.transactions).toBe(before + 1);
+    expect(store.stats.batches).toBe(before + 1);
     expect(await store.listStreams({ prefix: 's-' })).toEqual(['s-2']);
     await store.close();
   });

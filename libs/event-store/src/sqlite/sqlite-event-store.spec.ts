@@ -37,19 +37,19 @@ describe('SqliteEventStore specifics', () => {
   afterEach(() => store.close());
 
   it('group-commits appends requested in the same tick into one transaction', async () => {
-    const before = store.stats.transactions;
+    const before = store.stats.batches;
     await Promise.all(
       Array.from({ length: 100 }, (_, i) => store.append(`g-${i}`, [event('E')], 'no_stream')),
     );
     // All 100 were queued before the scheduled flush ran, so one BEGIN IMMEDIATE carried them.
-    expect(store.stats.transactions - before).toBe(1);
+    expect(store.stats.batches - before).toBe(1);
     expect(store.stats.appends).toBe(100);
   });
 
   it('rejects only the failing appends of a batch, checking each against the ones before it', async () => {
     const taken = event('Taken');
     await store.append('b-1', [taken], 'no_stream');
-    const before = store.stats.transactions;
+    const before = store.stats.batches;
     const results = await Promise.allSettled([
       store.append('b-2', [event('First')], 'no_stream'),
       store.append('b-2', [event('Second')], 'no_stream'), // loses to the one just before it
@@ -57,7 +57,7 @@ describe('SqliteEventStore specifics', () => {
       store.append('b-3', [event('Dup'), { ...taken }], 'any'), // duplicate id: rolled back alone
       store.append('b-1', [event('Next')], 0),
     ]);
-    expect(store.stats.transactions - before).toBe(1);
+    expect(store.stats.batches - before).toBe(1);
     expect(results.map((r) => r.status)).toEqual([
       'fulfilled',
       'rejected',
@@ -220,7 +220,7 @@ describe('SqliteEventStore writer thread', () => {
   afterEach(() => store.close());
 
   it('keeps the event loop turning while a large batch commits', async () => {
-    const before = store.stats.transactions;
+    const before = store.stats.batches;
     const appends = Array.from({ length: 20 }, (_, i) =>
       store.append(`big-${i}`, bulk(500), 'no_stream'),
     );
@@ -236,7 +236,7 @@ describe('SqliteEventStore writer thread', () => {
     await Promise.all(appends);
     const ticksWhileCommitting = ticks;
     running = false;
-    expect(store.stats.transactions - before).toBe(1);
+    expect(store.stats.batches - before).toBe(1);
     expect(store.stats.events).toBe(10_000);
     expect(ticksWhileCommitting).toBeGreaterThan(1);
   });
@@ -296,7 +296,7 @@ describe('SqliteEventStore writer thread', () => {
     await closing;
     await expect(first).resolves.toMatchObject({ nextExpectedRevision: 4999 });
     await expect(second).resolves.toMatchObject({ nextExpectedRevision: 0 });
-    expect(store.stats.transactions).toBe(2);
+    expect(store.stats.batches).toBe(2);
     store = SqliteEventStore.open(file);
     expect(await store.streamRevision('c-big')).toBe(4999);
     expect(await store.streamRevision('c-next')).toBe(0);

@@ -63,8 +63,8 @@ export interface SqliteEventStoreOptions {
 
 /** Counters for tests and diagnostics. */
 export interface SqliteEventStoreStats {
-  /** Batches committed (one per group-committed flush; the writer may join several in a transaction). */
-  readonly transactions: number;
+  /** Batches committed: one per group-committed flush (the writer may join several in a transaction). */
+  readonly batches: number;
   /** Appends that succeeded. */
   readonly appends: number;
   readonly events: number;
@@ -120,7 +120,7 @@ export class SqliteEventStore implements EventStore {
   private closing: Promise<void> | undefined;
   private readonly idleWaiters: Array<() => void> = [];
   private readonly subscriptions = new Set<SqliteSubscription>();
-  private readonly counters = { transactions: 0, appends: 0, events: 0 };
+  private readonly counters = { batches: 0, appends: 0, events: 0 };
   private writerInstance: BatchWriter | undefined;
   private readonly reads: SqliteEventReads;
   /** The highest position live subscriptions have been handed (own commits and foreign ones). */
@@ -358,7 +358,7 @@ export class SqliteEventStore implements EventStore {
     outcomes: readonly WriteOutcome[],
     recordedAt: Date,
   ): void {
-    this.counters.transactions += 1;
+    this.counters.batches += 1;
     // Notify before resolving: a caller awaiting its append then sees subscribers already fed.
     if (this.subscriptions.size > 0) {
       const events: RecordedEvent[] = [];
