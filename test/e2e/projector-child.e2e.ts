@@ -3,6 +3,8 @@
  * process of its own that it starts, restarts and stops. Checked from outside: the process tree
  * (/proc), the HTTP API, the console's pushes and the gateway's log lines.
  */
+import { readdirSync, readlinkSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'undici';
 import type { Socket } from 'socket.io-client';
 import type { ChangedEvent } from '@tollgate/contracts';
@@ -184,6 +186,18 @@ describe('projector child (PROJECTOR=process, the default of a gateway alone on 
     expect(await callRows()).toEqual([
       expect.objectContaining({ quota: PER_CALL, model_name: MODEL }),
     ]);
+    // The child heard of the receipt's commit from the gateway's writer thread, not over IPC:
+    // the writer rewrites the signal's byte, and the child holds a change watch (inotify).
+    expect(statSync(join(dataDir, 'events.sqlite.commits')).size).toBe(1);
+    const child = await projectorChildOf(gateway.pid);
+    const fds = readdirSync(`/proc/${child}/fd`).map((fd) => {
+      try {
+        return readlinkSync(`/proc/${child}/fd/${fd}`);
+      } catch {
+        return ''; // closed meanwhile
+      }
+    });
+    expect(fds).toContain('anon_inode:inotify');
   });
 
   it('restarts a child killed with SIGKILL; the gateway stays ready and reads its writes', async () => {

@@ -13,6 +13,7 @@ import { restoreLostReadStore } from './infrastructure/rebuild-from-checkpoint';
 import {
   launchProjectorChild,
   type ProjectorChild,
+  usesProjectorChild,
 } from './infrastructure/projector-child/projector-child';
 import type { DestinationStream } from 'pino';
 import { createAppLog, NestLogOverPino } from './observability/app-log';
@@ -57,6 +58,8 @@ export async function createApp(
       void started.app?.close();
     },
     lockMode: gatewayLockMode(config),
+    // A projector in another process (the child, or scale-out's) hears of commits from the writer.
+    ...(usesProjectorChild(config) || config.scaleOut ? { commitSignal: 'send' as const } : {}),
     // Alone on DATA_DIR (not scale-out): a lost read-model database comes back from a checkpoint.
     beforeReadStore: exclusive
       ? async (events) => {

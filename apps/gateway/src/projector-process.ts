@@ -75,6 +75,8 @@ export async function runProjector(): Promise<void> {
       process.exitCode = 1;
     },
     lockMode: child ? 'held-by-parent' : 'shared',
+    // The gateways' writer threads signal each commit: the log is read then, not at the next tick.
+    commitSignal: 'watch',
   });
   const leases = child ? null : await openLeases(config, stores.eventStore);
   // A child still takes projector.lock: a restarted gateway's new child waits for the old one.

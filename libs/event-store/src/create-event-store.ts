@@ -14,6 +14,11 @@ export interface EventStoreConfig {
   readonly watchForeignAppendsMs?: number;
   /** SQLite only: start the writer thread with the first append (a process that only reads). */
   readonly lazyWriter?: boolean;
+  /**
+   * SQLite only: `send`, the writer thread signals each commit through `events.sqlite.commits`;
+   * `watch`, this process looks for another's appends as soon as that file changes.
+   */
+  readonly commitSignal?: 'send' | 'watch';
 }
 
 /** Picks the adapter from configuration. EventStoreDB fails fast when unreachable. */
@@ -36,5 +41,7 @@ export async function createEventStore(config: EventStoreConfig): Promise<EventS
       ? {}
       : { watchForeignAppendsMs: config.watchForeignAppendsMs }),
     ...(config.lazyWriter ? { startWriter: 'on-first-append' as const } : {}),
+    signalCommits: config.commitSignal === 'send',
+    watchCommitSignal: config.commitSignal === 'watch',
   });
 }

@@ -40,10 +40,10 @@ export interface FollowerOptions {
   readonly heads?: {
     onHead(listener: (position: Position) => void): () => void;
     /**
-     * This process appended events the projections read: the projector looks now, or, when they
-     * are all of the types its pacing holds back anyway (`urgent` false: receipts), soon.
+     * This process appended events the projections apply without pacing (a command's, not
+     * receipts alone): the projector looks now.
      */
-    nudge?(urgent: boolean): void;
+    nudge?(): void;
   };
 }
 
@@ -164,7 +164,7 @@ export class FollowerProjections {
   }
 
   private enqueue(events: readonly RecordedEvent[]): void {
-    this.options.heads?.nudge?.(events.some((event) => !this.pacedTypes.has(event.type)));
+    if (events.some((event) => !this.pacedTypes.has(event.type))) this.options.heads?.nudge?.();
     const baseline = this.baseline;
     if (baseline === undefined || this.stopped) return;
     for (const event of events)

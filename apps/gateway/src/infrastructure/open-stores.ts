@@ -29,6 +29,11 @@ export interface OpenStoresOptions {
   readonly lockMode?: DataDirLockMode | 'held-by-parent';
   /** Runs with DATA_DIR held, before the read store opens (the rebuild restores a checkpoint here). */
   readonly beforeReadStore?: (eventStore: EventStore) => Promise<void>;
+  /**
+   * Embedded event store: a serving gateway `send`s a signal after each commit, a projector
+   * `watch`es for it (docs/operations.md, "The projector child").
+   */
+  readonly commitSignal?: 'send' | 'watch';
 }
 
 /**
@@ -37,7 +42,7 @@ export interface OpenStoresOptions {
  */
 export async function openStores(
   config: AppConfig,
-  { onWriterLost, lockMode = 'exclusive', beforeReadStore }: OpenStoresOptions = {},
+  { onWriterLost, lockMode = 'exclusive', beforeReadStore, commitSignal }: OpenStoresOptions = {},
 ): Promise<Stores> {
   const embedded = !config.eventStoreUrl || !config.readStoreUrl;
   const lock =
@@ -50,9 +55,9 @@ export async function openStores(
       eventStoreUrl: config.eventStoreUrl,
       dataDir: config.dataDir,
       onWriterLost,
-      // The child only reads the log: no writer thread unless something appends. It sees its
-      // parent's appends when told (a message per commit), else at the watch's tick.
+      // The child only reads the log: no writer thread unless something appends.
       ...(lockMode === 'held-by-parent' ? { lazyWriter: true } : {}),
+      ...(commitSignal ? { commitSignal } : {}),
     });
     await beforeReadStore?.(eventStore);
     const readStore = await createReadStore({

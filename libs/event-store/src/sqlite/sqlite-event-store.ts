@@ -25,7 +25,9 @@ import {
 } from './sqlite-append-outcome';
 import { MAX_POSITION, SqliteEventReads } from './sqlite-event-reads';
 import { NO_LIMIT } from './sqlite-rows';
+import type { SqliteEventStoreOptions, SqliteEventStoreStats } from './sqlite-event-store-options';
 import { prepareDatabase, type SqliteSynchronous } from './sqlite-schema';
+import { CommitSignalWatch, commitSignalPath } from './sqlite-commit-signal';
 import { SqliteSubscription } from './sqlite-subscription';
 import {
   InThreadWriter,
@@ -37,38 +39,7 @@ import {
   type WriteReply,
 } from './sqlite-writer';
 
-export interface SqliteEventStoreOptions {
-  /**
-   * Default 'full': every commit is fsynced, like EventStoreDB. Group commit makes that free under
-   * concurrency (~49k appends/s either way here); 'normal' only helps one-at-a-time appends
-   * (~19k/s vs ~6k/s) and can lose the last commits on power loss (never on a process crash).
-   */
-  readonly synchronous?: SqliteSynchronous;
-  /**
-   * Called once if the writer thread dies: the store then refuses every append, so the process
-   * should stop serving (what it does would never be recorded) and be restarted.
-   */
-  readonly onWriterLost?: (error: Error) => void;
-  /**
-   * How often (ms) to look for appends another process made to the same file (default 20; 0 =
-   * never, ':memory:' never): their events reach this process's live subscriptions in order.
-   */
-  readonly watchForeignAppendsMs?: number;
-  /**
-   * `on-first-append`: the writer thread starts with the first append instead of at open (a
-   * process that only reads and subscribes, such as the projector, never pays for its isolate).
-   */
-  readonly startWriter?: 'at-open' | 'on-first-append';
-}
-
-/** Counters for tests and diagnostics. */
-export interface SqliteEventStoreStats {
-  /** Batches committed: one per group-committed flush (the writer may join several in a transaction). */
-  readonly batches: number;
-  /** Appends that succeeded. */
-  readonly appends: number;
-  readonly events: number;
-}
+export type { SqliteEventStoreOptions, SqliteEventStoreStats } from './sqlite-event-store-options';
 
 interface InFlight {
   readonly batch: PendingAppend[];
@@ -126,6 +97,7 @@ export class SqliteEventStore implements EventStore {
   /** The highest position live subscriptions have been handed (own commits and foreign ones). */
   private deliveredHead: bigint;
   private readonly foreignWatch: NodeJS.Timeout | undefined;
+  private readonly signalWatch: CommitSignalWatch | undefined;
 
   static open(filename: string, options: SqliteEventStoreOptions = {}): SqliteEventStore {
     const synchronous = options.synchronous ?? 'full';
@@ -136,30 +108,40 @@ export class SqliteEventStore implements EventStore {
       db.close();
       throw error;
     }
-    return new SqliteEventStore(
-      db,
-      synchronous,
-      options.onWriterLost,
-      options.watchForeignAppendsMs ?? DEFAULT_FOREIGN_WATCH_MS,
-      options.startWriter === 'on-first-append',
-    );
+    return new SqliteEventStore(db, synchronous, options.onWriterLost, {
+      watchForeignAppendsMs: options.watchForeignAppendsMs ?? DEFAULT_FOREIGN_WATCH_MS,
+      lazyWriter: options.startWriter === 'on-first-append',
+      signalCommits: options.signalCommits === true,
+      watchCommitSignal: options.watchCommitSignal === true,
+    });
   }
 
   private constructor(
     private readonly db: Database.Database,
     private readonly synchronous: SqliteSynchronous,
-    private readonly onWriterLost?: (error: Error) => void,
-    watchForeignAppendsMs = 0,
-    lazyWriter = false,
+    private readonly onWriterLost: ((error: Error) => void) | undefined,
+    private readonly files: {
+      readonly watchForeignAppendsMs: number;
+      readonly lazyWriter: boolean;
+      readonly signalCommits: boolean;
+      readonly watchCommitSignal: boolean;
+    },
   ) {
     this.reads = new SqliteEventReads(db);
-    if (!lazyWriter) this.writer();
+    if (!files.lazyWriter) this.writer();
     this.deliveredHead = this.reads.head() ?? 0n;
+    const watching = !db.memory && files.watchForeignAppendsMs > 0;
+    this.signalWatch =
+      watching && files.watchCommitSignal
+        ? new CommitSignalWatch(commitSignalPath(db.name), () => this.deliverForeign())
+        : undefined;
     // Several processes on one file (WAL): another's commits are seen by watching the head.
-    this.foreignWatch =
-      db.memory || watchForeignAppendsMs <= 0
-        ? undefined
-        : setInterval(() => this.deliverForeign(), watchForeignAppendsMs).unref();
+    this.foreignWatch = watching
+      ? setInterval(() => {
+          this.signalWatch?.rewatch();
+          this.deliverForeign();
+        }, files.watchForeignAppendsMs).unref()
+      : undefined;
   }
 
   /** Whether the writer exists yet (see `startWriter`). */
@@ -280,6 +262,7 @@ export class SqliteEventStore implements EventStore {
 
   private async shutDown(): Promise<void> {
     clearInterval(this.foreignWatch);
+    this.signalWatch?.close();
     this.flush();
     while (this.inFlight.length > 0 || this.hasPending()) {
       await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
@@ -429,7 +412,12 @@ export class SqliteEventStore implements EventStore {
     // A ':memory:' database exists only on this connection: it is written here, synchronously.
     this.writerInstance ??= this.db.memory
       ? new InThreadWriter(this.db)
-      : new WorkerWriter(this.db.name, this.synchronous, (error) => this.writerDied(error));
+      : new WorkerWriter(
+          this.db.name,
+          this.synchronous,
+          (error) => this.writerDied(error),
+          this.files.signalCommits ? commitSignalPath(this.db.name) : undefined,
+        );
     return this.writerInstance;
   }
 

@@ -63,6 +63,37 @@ describe('SqliteEventStore: appends made by another process', () => {
     }
   });
 
+  it("looks when the other writer's commit signal changes, long before its watch's tick", async () => {
+    const sender = SqliteEventStore.open(file, { synchronous: 'normal', signalCommits: true });
+    // The tick is a minute away: only the signal can bring these events within the bound.
+    const watcher = (watchCommitSignal: boolean) =>
+      SqliteEventStore.open(file, { watchForeignAppendsMs: 60_000, watchCommitSignal });
+    const [watching, deaf] = [watcher(true), watcher(false)];
+    const [seen, unseen] = [new SubscriptionRecorder(), new SubscriptionRecorder()];
+    const subscriptions = [
+      watching.subscribeToAll({ fromPosition: 'end' }, seen.handlers),
+      deaf.subscribeToAll({ fromPosition: 'end' }, unseen.handlers),
+    ];
+    try {
+      await seen.waitFor(() => seen.caughtUpCalls === 1, 'caught up');
+      await unseen.waitFor(() => unseen.caughtUpCalls === 1, 'caught up');
+      for (const n of [1, 2, 3]) {
+        await sender.append(`option-s${n}`, [event('OptionChanged')], 'no_stream');
+        await seen.waitFor(() => seen.events.length === n, `signalled commit ${n}`, 2000);
+      }
+      expect(seen.events.map((e) => e.streamId)).toEqual(['option-s1', 'option-s2', 'option-s3']);
+      // The same commits, without the signal: nothing until the tick.
+      expect(unseen.events).toHaveLength(0);
+      // A commit by a writer that does not signal wakes nobody.
+      await b.append('option-quiet', [event('OptionChanged')], 'no_stream');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(seen.events).toHaveLength(3);
+    } finally {
+      for (const subscription of subscriptions) await subscription.stop();
+      for (const store of [sender, watching, deaf]) await store.close();
+    }
+  });
+
   it('keeps $all order when own and foreign commits interleave, with nothing twice', async () => {
     const seenA = new SubscriptionRecorder();
     const seenB = new SubscriptionRecorder((e) => e.type !== 'Ignored');

@@ -196,7 +196,26 @@ db.pragma('journal_mode = WAL');
 db.pragma('synchronous = ' + workerData.synchronous);
 db.pragma('busy_timeout = 5000');
 const write = ${WRITER_SOURCE}(db, ${PAYLOAD_CODEC_EXPRESSION});
+// The commit signal (sqlite-commit-signal.ts): one byte rewritten after each transaction.
+const fs = require('node:fs');
+const openSignal = () => {
+  try {
+    return fs.openSync(workerData.signalPath, 'w');
+  } catch (error) {
+    return undefined; // watchers then look at their own pace; appends are not refused for it
+  }
+};
+const signal = workerData.signalPath ? openSignal() : undefined;
+const mark = Buffer.alloc(1);
+const tell = () => {
+  try {
+    fs.writeSync(signal, mark, 0, 1, 0);
+  } catch (error) {
+    // Only a watcher's wake-up is lost: it still looks at its own pace.
+  }
+};
 const close = () => {
+  if (signal !== undefined) fs.closeSync(signal);
   db.close();
   parentPort.postMessage('closed');
 };
@@ -212,7 +231,9 @@ parentPort.on('message', (m) => {
     }
     batches.push(next.message);
   }
-  parentPort.postMessage(write(batches));
+  const replies = write(batches);
+  if (signal !== undefined) tell();
+  parentPort.postMessage(replies);
   if (closing) close();
 });
 `;
@@ -255,6 +276,8 @@ export class WorkerWriter implements BatchWriter {
     synchronous: SqliteSynchronous,
     /** Told once if the thread dies (not when closed): every later append must fail. */
     private readonly onDeath: (error: Error) => void,
+    /** The commit signal's file, rewritten after each transaction; none when absent. */
+    signalPath?: string,
   ) {
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
@@ -262,6 +285,7 @@ export class WorkerWriter implements BatchWriter {
         path,
         synchronous: synchronous === 'full' ? 'FULL' : 'NORMAL',
         driver: require.resolve('better-sqlite3'),
+        signalPath,
       },
     });
     // An idle writer never keeps the process alive; write() refs it while a batch is in flight.

@@ -40,13 +40,12 @@ describe('ProjectorChild', () => {
     writeFileSync(file, body);
     return file;
   };
-  const supervise = (file: string, receiptNudgeMs?: number) =>
+  const supervise = (file: string) =>
     (child = new ProjectorChild({
       script: file,
       log: (line) => lines.push(line),
       error: (line) => lines.push(`error: ${line}`),
       firstRestartMs: 20,
-      ...(receiptNudgeMs === undefined ? {} : { receiptNudgeMs }),
     }));
 
   beforeEach(() => {
@@ -93,36 +92,13 @@ describe('ProjectorChild', () => {
     supervise(file).onHead((position) => heads.push(position));
     child!.start();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    child!.nudge(true);
-    child!.nudge(true); // in flight: coalesced
+    child!.nudge();
+    child!.nudge(); // in flight: coalesced
     await until(() => heads.length === 1);
-    child!.nudge(true);
+    child!.nudge();
     await until(() => heads.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(heads.map((head) => head.commit)).toEqual([1n, 2n]);
-  });
-
-  it('tells commits of receipts alone at most once per interval; a command commit at once', async () => {
-    const file = script('paced', ANSWERS_EACH_NUDGE);
-    const heads: Array<{ commit: bigint; at: number }> = [];
-    supervise(file, 400).onHead((position) =>
-      heads.push({ commit: position.commit, at: performance.now() }),
-    );
-    child!.start();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const first = performance.now();
-    child!.nudge(false); // the first after a quiet spell: at once
-    await until(() => heads.length === 1);
-    child!.nudge(false);
-    child!.nudge(false); // both wait for the interval, as one message
-    await until(() => heads.length === 2);
-    expect(heads[1]!.at - first).toBeGreaterThanOrEqual(390);
-    child!.nudge(false);
-    child!.nudge(true); // a command's commit does not wait: it takes the receipts' with it
-    await until(() => heads.length === 3);
-    const third = heads[2]!.at;
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(heads.map((head) => head.commit)).toEqual([1n, 2n, 3n]);
-    expect(third - heads[1]!.at).toBeLessThan(390);
   });
 
   it('restarts a child that dies, with the reason in the log', async () => {

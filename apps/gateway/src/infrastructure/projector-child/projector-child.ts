@@ -21,13 +21,6 @@ const HEALTHY_RUN_MS = 60_000;
 const READY_MS = 60_000;
 /** How long `stop` waits for the child to finish its batch before killing it. */
 const STOP_GRACE_MS = 10_000;
-/**
- * Commits of receipts alone are told to the child at most this often. Each message made the child
- * read the log (two queries on a page cache another process's commit had just invalidated) about
- * once per commit, ~300 times a second at concurrency 1; its projections apply receipts at most
- * every PROJECTION_PACING_MS (25) anyway, and its own look runs every 20 ms.
- */
-const RECEIPT_NUDGE_MS = 10;
 
 export interface ProjectorChildOptions {
   /** The projector's entry (dist/apps/projector/src/main.js). */
@@ -36,8 +29,6 @@ export interface ProjectorChildOptions {
   readonly error: (line: string) => void;
   /** Test seam: the first restart delay (ms). */
   readonly firstRestartMs?: number;
-  /** Test seam: how often commits of receipts alone are told (ms). */
-  readonly receiptNudgeMs?: number;
 }
 
 /**
@@ -56,8 +47,6 @@ export class ProjectorChild {
   private readonly readyWaiters = new Set<() => void>();
   private starts = 0;
   private telling = false;
-  private lastToldAt = -Infinity;
-  private nudgeTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ProjectorChildOptions) {
     this.restartMs = options.firstRestartMs ?? FIRST_RESTART_MS;
@@ -126,29 +115,17 @@ export class ProjectorChild {
   }
 
   /**
-   * Tells the child this process appended: at once when `urgent` (a command's events, which the
-   * child applies without pacing: read-your-writes waits for them), else at most once per
-   * RECEIPT_NUDGE_MS. At most one message in flight: the child reads every commit up to the head
-   * when it looks, so a commit made while one is in flight is read with it (or, in the rare case it
-   * lands just after that look, at the child's next 20 ms look).
+   * Tells the child this process appended a command's events, which the child applies without
+   * pacing (read-your-writes waits for them): it looks now, not when the writer thread's commit
+   * signal's 10 ms spacing lets it. Commits of receipts alone are not told: the signal wakes the
+   * child, with nothing on this loop. At most one message in flight: the child reads every commit
+   * up to the head when it looks, so a commit made while one is in flight is read with it (or, in
+   * the rare case it lands just after that look, at the signal or the child's 20 ms look).
    */
-  nudge(urgent: boolean): void {
-    if (urgent) return this.tell();
-    if (this.nudgeTimer) return;
-    const wait =
-      this.lastToldAt + (this.options.receiptNudgeMs ?? RECEIPT_NUDGE_MS) - performance.now();
-    if (wait <= 0) return this.tell();
-    this.nudgeTimer = setTimeout(() => this.tell(), wait);
-    this.nudgeTimer.unref();
-  }
-
-  private tell(): void {
-    clearTimeout(this.nudgeTimer);
-    this.nudgeTimer = undefined;
+  nudge(): void {
     const child = this.child;
     if (this.telling || !child?.connected) return;
     this.telling = true;
-    this.lastToldAt = performance.now();
     child.send(APPENDED_MESSAGE, () => (this.telling = false));
   }
 
@@ -162,7 +139,6 @@ export class ProjectorChild {
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.restartTimer);
-    clearTimeout(this.nudgeTimer);
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -173,16 +149,19 @@ export class ProjectorChild {
   }
 }
 
+type ChildConfig = Pick<AppConfig, 'projector' | 'scaleOut' | 'projections'>;
+
 /**
- * The projector child main.js starts for `config`: a gateway alone on its stores with PROJECTOR
- * left at `process` and PROJECTIONS at `auto`; null in scale-out (docs/scale-out.md has its own
- * projector), with PROJECTIONS=on/off, or PROJECTOR=inline.
+ * Whether `config` gives the gateway a projector child: alone on its stores with PROJECTOR left at
+ * `process` and PROJECTIONS at `auto`; not in scale-out (docs/scale-out.md has its own projector),
+ * with PROJECTIONS=on/off, or PROJECTOR=inline.
  */
-export function projectorChildFor(
-  config: Pick<AppConfig, 'projector' | 'scaleOut' | 'projections'>,
-): ProjectorChild | null {
-  if (config.projector !== 'process' || config.scaleOut || config.projections !== 'auto')
-    return null;
+export const usesProjectorChild = (config: ChildConfig): boolean =>
+  config.projector === 'process' && !config.scaleOut && config.projections === 'auto';
+
+/** The projector child main.js starts for `config`; null when it has none. */
+export function projectorChildFor(config: ChildConfig): ProjectorChild | null {
+  if (!usesProjectorChild(config)) return null;
   const logger = new Logger('Projector');
   return new ProjectorChild({
     // dist/apps/gateway/src/infrastructure/projector-child → dist/apps/projector/src/main.js
