@@ -56,17 +56,34 @@ interface Row {
 
 export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   private readonly table: string;
+  /**
+   * The statements of every write by id, built once: the statement cache is keyed by SQL text, and
+   * a text built per call is hashed again on each lookup.
+   */
+  private readonly byId: {
+    readonly select: string;
+    readonly delete: string;
+    readonly upsert: string;
+    readonly updateDoc: string;
+  };
 
   constructor(
     private readonly name: string,
     private readonly access: SqliteAccess,
   ) {
-    this.table = tableName(name);
+    const table = tableName(name);
+    this.table = table;
+    this.byId = {
+      select: `SELECT id, doc FROM ${table} WHERE id = ?`,
+      delete: `DELETE FROM ${table} WHERE id = ?`,
+      upsert: `INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`,
+      updateDoc: `UPDATE ${table} SET doc = ? WHERE id = ?`,
+    };
   }
 
   async get(id: string): Promise<T | null> {
     const row = (await this.access.read(this.name, {
-      sql: `SELECT id, doc FROM ${this.table} WHERE id = ?`,
+      sql: this.byId.select,
       params: [id],
       mode: 'get',
     })) as Row | undefined;
@@ -175,8 +192,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     return this.access.write(
       this.name,
       (db) => {
-        const row = db.get(`SELECT id, doc FROM ${this.table} WHERE id = ?`).get(id) as
-          Row | undefined;
+        const row = db.get(this.byId.select).get(id) as Row | undefined;
         if (!row && !options.upsert) return false;
         const body = row ? (JSON.parse(row.doc) as Record<string, unknown>) : {};
         const before = row ? this.keyValues(body) : undefined;
@@ -212,11 +228,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   }
 
   async delete(id: string): Promise<boolean> {
-    return this.access.write(
-      this.name,
-      (db) => db.get(`DELETE FROM ${this.table} WHERE id = ?`).run(id).changes > 0,
-      true,
-    );
+    return this.access.write(this.name, (db) => db.get(this.byId.delete).run(id).changes > 0, true);
   }
 
   async deleteMany(filter: Filter): Promise<number> {
@@ -307,11 +319,9 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     const keys = this.access.keys(this.name);
     try {
       if (!keys || keys.size === 0 || this.access.computedKeys(this.name)) {
-        db.get(
-          `INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`,
-        ).run(id, doc);
+        db.get(this.byId.upsert).run(id, doc);
       } else if (before && sameValues(before, this.keyValues(body as Record<string, unknown>)!)) {
-        db.get(`UPDATE ${this.table} SET doc = ? WHERE id = ?`).run(doc, id);
+        db.get(this.byId.updateDoc).run(doc, id);
       } else {
         db.get(upsertWithKeys(this.table, keys)).run({ id, doc });
       }
