@@ -120,7 +120,7 @@ export class SqliteEventStore implements EventStore {
     private readonly db: Database.Database,
     private readonly synchronous: SqliteSynchronous,
     private readonly onWriterLost: ((error: Error) => void) | undefined,
-    private readonly files: {
+    private readonly setup: {
       readonly watchForeignAppendsMs: number;
       readonly lazyWriter: boolean;
       readonly signalCommits: boolean;
@@ -128,11 +128,11 @@ export class SqliteEventStore implements EventStore {
     },
   ) {
     this.reads = new SqliteEventReads(db);
-    if (!files.lazyWriter) this.writer();
+    if (!setup.lazyWriter) this.writer();
     this.deliveredHead = this.reads.head() ?? 0n;
-    const watching = !db.memory && files.watchForeignAppendsMs > 0;
+    const watching = !db.memory && setup.watchForeignAppendsMs > 0;
     this.signalWatch =
-      watching && files.watchCommitSignal
+      watching && setup.watchCommitSignal
         ? new CommitSignalWatch(commitSignalPath(db.name), () => this.deliverForeign())
         : undefined;
     // Several processes on one file (WAL): another's commits are seen by watching the head.
@@ -140,7 +140,7 @@ export class SqliteEventStore implements EventStore {
       ? setInterval(() => {
           this.signalWatch?.rewatch();
           this.deliverForeign();
-        }, files.watchForeignAppendsMs).unref()
+        }, setup.watchForeignAppendsMs).unref()
       : undefined;
   }
 
@@ -416,7 +416,7 @@ export class SqliteEventStore implements EventStore {
           this.db.name,
           this.synchronous,
           (error) => this.writerDied(error),
-          this.files.signalCommits ? commitSignalPath(this.db.name) : undefined,
+          this.setup.signalCommits ? commitSignalPath(this.db.name) : undefined,
         );
     return this.writerInstance;
   }
