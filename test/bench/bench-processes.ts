@@ -96,6 +96,22 @@ export function rssMiBOf(pid: number | undefined): number {
   }
 }
 
+/**
+ * Proportional set size in MiB: each page shared with other processes (the `node` binary both the
+ * relay and its projector map, libraries) counted as its share, so two processes' figures add up
+ * to what they hold together. 0 when the kernel does not say (no smaps_rollup).
+ */
+export function pssMiBOf(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kb = /^Pss:\s+(\d+) kB/m.exec(rollup);
+    return kb ? Number(kb[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** `first` (default SIGTERM), SIGTERM after 5 s, then SIGKILL after 10 s. */
 export function stopChild(child: ChildProcess, first: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

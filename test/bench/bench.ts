@@ -266,10 +266,11 @@ async function main(): Promise<void> {
 }
 
 /** How S5 counts the default start: the relay process and its projector child together. */
-const memoryLine = (split: { relay: number; projector: number }) =>
-  split.projector
+const memoryLine = (split: { relay: number; projector: number; pss: number }) =>
+  (split.projector
     ? `relay ${f(split.relay)} + projector ${f(split.projector)} MiB`
-    : `relay ${f(split.relay)} MiB (projections inline)`;
+    : `relay ${f(split.relay)} MiB (projections inline)`) +
+  `; PSS ${f(split.pss)} MiB (shared pages such as the node binary counted once, not per process)`;
 
 const gw2 = (gateway: Running, account: BenchAccount): Target => ({
   url: gateway.url,

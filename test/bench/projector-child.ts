@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { childPidsOf, commandLineOf } from '../support/proc-tree';
-import { rssMiBOf } from './bench-processes';
+import { pssMiBOf, rssMiBOf } from './bench-processes';
 
 /** Linux's clock tick for /proc/<pid>/stat times (USER_HZ). */
 const TICK_MS = 10;
@@ -57,9 +57,13 @@ export function cpuSplit(relayPid: number, projectorPid: number | null) {
   };
 }
 
-/** RSS of the relay process and its projector, in MiB. */
+/**
+ * RSS of the relay process and its projector, in MiB, and their PSS added up (`pss`): RSS counts
+ * the pages both map (the `node` binary, ~53 MiB) once in each.
+ */
 export function rssSplit(relayPid: number, projectorPid: number | null) {
   const relay = rssMiBOf(relayPid);
   const projector = projectorPid ? rssMiBOf(projectorPid) : 0;
-  return { relay, projector, total: relay + projector };
+  const pss = pssMiBOf(relayPid) + (projectorPid ? pssMiBOf(projectorPid) : 0);
+  return { relay, projector, total: relay + projector, pss };
 }
