@@ -25,7 +25,14 @@ import {
   type LoadResult,
   type Target,
 } from './bench-load';
-import { sampleRss, sleep, startBenchGateway, startProcess, type Running } from './bench-processes';
+import {
+  endedChildrenCpuMs,
+  sampleRss,
+  sleep,
+  startBenchGateway,
+  startProcess,
+  type Running,
+} from './bench-processes';
 import { writeReport, type Row } from './bench-report';
 import { durabilityAndLag, runProbe } from './durability-lag';
 import { ApiSession, setUpAccount, type BenchAccount } from './bench-setup';
@@ -468,12 +475,18 @@ function slopePerMinute(samples: ReadonlyArray<{ t: number; mib: number }>): num
   return den === 0 ? 0 : (num / den) * 60_000;
 }
 
+/**
+ * The offline rebuild on both cores (the gateway is stopped, nothing else runs): it reads the log
+ * ahead on a thread of its own while the projections apply. Its CPU time says what a single core
+ * would give at best.
+ */
 function rebuild(dataDir: string): void {
+  const cpuBefore = endedChildrenCpuMs();
   const out = execFileSync(
     'taskset',
     [
       '-c',
-      CPU_SERVER,
+      `${CPU_SERVER},${CPU_LOAD}`,
       process.execPath,
       join(DIST, 'apps/gateway/src/cli.js'),
       'projections:rebuild',
@@ -481,12 +494,14 @@ function rebuild(dataDir: string): void {
     ],
     { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8', timeout: 300_000 },
   );
+  const cpuMs = endedChildrenCpuMs() - cpuBefore;
   const m = /Rebuilt from (\d+) events in (\d+) ms/.exec(out);
   if (!m) {
     notes.push(`S7 rebuild printed no summary: ${out.slice(-300)}`);
     return;
   }
   const perSecond = Number(m[1]) / (Number(m[2]) / 1000);
+  const perCpuSecond = Number(m[1]) / (cpuMs / 1000);
   row(
     'S7',
     'rebuild speed',
@@ -494,7 +509,8 @@ function rebuild(dataDir: string): void {
     'events/s',
     '≥ 50000',
     perSecond >= 50_000,
-    `${m[1]} events in ${m[2]} ms (every projection, progress bar on)`,
+    `${m[1]} events in ${m[2]} ms on 2 cores, ${f(perCpuSecond)} events per CPU-second ` +
+      `(every projection, progress bar on)`,
   );
 }
 

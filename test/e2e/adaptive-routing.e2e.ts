@@ -113,7 +113,7 @@ describe('adaptive routing: latency', () => {
     upstream.forKey(KEYS.fast, { fail: undefined });
     const started = Date.now();
     let recovered = { fast: 0, slow: 0, flaky: 0 };
-    while (recovered.fast / 60 < 0.6 && Date.now() - started < 30_000)
+    while (recovered.fast / 60 <= 0.6 && Date.now() - started < 30_000)
       recovered = await traffic(60);
     expect(recovered.fast / 60).toBeGreaterThan(0.6);
 

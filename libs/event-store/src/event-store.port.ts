@@ -76,6 +76,15 @@ export interface ReadAllOptions {
   readonly filter?: EventFilter;
 }
 
+export interface ReadAllPagesOptions {
+  /** Exclusive. */
+  readonly fromPosition: Position | 'start';
+  /** Inclusive: the last page ends here. */
+  readonly toPosition: Position;
+  readonly pageSize: number;
+  readonly filter?: EventFilter;
+}
+
 export interface SubscribeOptions {
   /** Exclusive. 'start' replays everything, 'end' only live events. */
   readonly fromPosition?: Position | 'start' | 'end';
@@ -118,6 +127,12 @@ export interface EventStore {
   /** Revision of the stream's last event, or null when the stream does not exist. */
   streamRevision(streamId: string): Promise<number | null>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /**
+   * Optional, for a long replay (the offline rebuild): `$all` between two positions in pages. The
+   * SQLite store reads and decodes the next pages on a thread of their own while the caller works
+   * on one; a store without it is read page by page with readAll().
+   */
+  readAllPages?(options: ReadAllPagesOptions): AsyncIterable<RecordedEvent[]>;
   /** Position of the last event in the store, or null when the store is empty. */
   headPosition(): Promise<Position | null>;
   subscribeToAll(options: SubscribeOptions, handlers: SubscriptionHandlers): Subscription;

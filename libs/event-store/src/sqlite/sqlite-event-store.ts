@@ -8,6 +8,7 @@ import {
   type ListStreamsOptions,
   type Position,
   type ReadAllOptions,
+  type ReadAllPagesOptions,
   type ReadStreamOptions,
   type RecordedEvent,
   type SubscribeOptions,
@@ -24,6 +25,7 @@ import {
   toRecordedEvents,
 } from './sqlite-append-outcome';
 import { MAX_POSITION, SqliteEventReads } from './sqlite-event-reads';
+import { readAllPages } from './sqlite-read-ahead';
 import { NO_LIMIT } from './sqlite-rows';
 import type { SqliteEventStoreOptions, SqliteEventStoreStats } from './sqlite-event-store-options';
 import { prepareDatabase, type SqliteSynchronous } from './sqlite-schema';
@@ -218,6 +220,10 @@ export class SqliteEventStore implements EventStore {
       options.maxCount ?? NO_LIMIT,
       MAX_POSITION,
     );
+  }
+
+  readAllPages(options: ReadAllPagesOptions): AsyncGenerator<RecordedEvent[]> {
+    return readAllPages(this.db, this.reads, options);
   }
 
   async headPosition(): Promise<Position | null> {

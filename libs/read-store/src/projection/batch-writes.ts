@@ -39,14 +39,13 @@ interface Pending {
  * `coalesce` false every update stays its own guarded write, as if applied one by one.
  */
 export class BatchWrites {
-  private readonly pending = new Map<string, Pending[]>();
+  /**
+   * Per collection, per document id, its writes in order. Two maps rather than one keyed by a
+   * joined string: a joined key is a new string to hash for every update of every receipt.
+   */
+  private readonly pending = new Map<string, Map<string, Pending[]>>();
 
   constructor(private readonly coalesce: boolean) {}
-
-  /** Documents with writes waiting for `flush`. */
-  get size(): number {
-    return this.pending.size;
-  }
 
   update(
     collection: string,
@@ -57,8 +56,9 @@ export class BatchWrites {
     const upsert = options.upsert === true;
     if (upsert && options.position !== undefined)
       throw new Error('A guarded update cannot upsert: create the document first');
-    const key = `${collection}\u0000${id}`;
-    const writes = this.pending.get(key);
+    let documents = this.pending.get(collection);
+    if (!documents) this.pending.set(collection, (documents = new Map<string, Pending[]>()));
+    const writes = documents.get(id);
     const previous = writes?.[writes.length - 1];
     if (this.coalesce && previous && merge(previous, update, upsert, options.position)) return;
     const next: Pending = {
@@ -70,7 +70,7 @@ export class BatchWrites {
       last: options.position,
     };
     if (writes) writes.push(next);
-    else this.pending.set(key, [next]);
+    else documents.set(id, [next]);
   }
 
   /** Writes everything buffered through `session`, then starts empty. */
@@ -78,17 +78,19 @@ export class BatchWrites {
     if (this.pending.size === 0) return;
     const batches = [...this.pending.values()];
     this.pending.clear();
-    for (const writes of batches) {
-      for (const write of writes) {
-        const collection = session.collection(write.collection);
-        if (write.first === undefined) {
-          await collection.update(write.id, write.update, { upsert: write.upsert });
-          continue;
+    for (const documents of batches) {
+      for (const writes of documents.values()) {
+        for (const write of writes) {
+          const collection = session.collection(write.collection);
+          if (write.first === undefined) {
+            await collection.update(write.id, write.update, { upsert: write.upsert });
+            continue;
+          }
+          await collection.updateMany(
+            { _id: write.id, [SOURCE_POSITION]: { $lt: write.first } },
+            { ...write.update, $set: { ...write.update.$set, [SOURCE_POSITION]: write.last } },
+          );
         }
-        await collection.updateMany(
-          { _id: write.id, [SOURCE_POSITION]: { $lt: write.first } },
-          { ...write.update, $set: { ...write.update.$set, [SOURCE_POSITION]: write.last } },
-        );
       }
     }
   }

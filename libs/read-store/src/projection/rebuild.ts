@@ -182,6 +182,16 @@ async function* pages(
 ): AsyncGenerator<RecordedEvent[]> {
   // Only events some projection handles are read; the final checkpoint (head) covers the rest.
   const filter = { eventTypes: [...new Set(replayed.flatMap((r) => [...r.types]))] };
+  if (eventStore.readAllPages) {
+    // The store reads the next pages while this one is applied (SQLite: on another thread).
+    yield* eventStore.readAllPages({
+      fromPosition: from,
+      toPosition: head,
+      pageSize: batchSize,
+      filter,
+    });
+    return;
+  }
   let position = from;
   for (;;) {
     const page = await eventStore.readAll({ fromPosition: position, maxCount: batchSize, filter });

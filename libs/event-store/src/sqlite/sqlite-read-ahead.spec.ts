@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EventData, Position, RecordedEvent } from '../event-store.port';
+import { SqliteEventStore } from './sqlite-event-store';
+import { readAhead } from './sqlite-read-ahead';
+import { filterToSql } from './sqlite-rows';
+
+/** Receipt-like events (compressed on disk), a small one (text), a client's own id. */
+function events(n: number): EventData[] {
+  return Array.from({ length: n }, (_, i) =>
+    i % 10 === 3
+      ? { id: `client-id-${i}`, type: 'Small', data: i, metadata: {} }
+      : {
+          id: randomUUID(),
+          type: i % 2 === 0 ? 'RequestRelayed' : 'RequestFailed',
+          data: { requestId: `req-${i}`, model: 'gpt-4o', text: 'quote " and \\ and \n é', i },
+          metadata: { schemaVersion: 1, occurredAt: new Date(1_700_000_000_000 + i).toISOString() },
+        },
+  );
+}
+
+async function collect(pages: AsyncIterable<RecordedEvent[]>): Promise<RecordedEvent[][]> {
+  const all: RecordedEvent[][] = [];
+  for await (const page of pages) all.push(page);
+  return all;
+}
+
+describe('SqliteEventStore.readAllPages: $all read ahead on a thread', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-read-ahead-'));
+  const file = join(dir, 'events.sqlite');
+  let store: SqliteEventStore;
+  let all: RecordedEvent[];
+  let head: Position;
+
+  beforeAll(async () => {
+    store = SqliteEventStore.open(file, { synchronous: 'normal' });
+    const written = events(250);
+    for (let i = 0; i < written.length; i += 50)
+      await store.append(`s-${i}`, written.slice(i, i + 50), 'any');
+    all = await store.readAll();
+    head = (await store.headPosition())!;
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const range = (after: bigint, upTo: bigint, pageSize: number, types?: string[]) => ({
+    path: file,
+    after,
+    upTo,
+    pageSize,
+    filter: filterToSql(types ? { eventTypes: types } : undefined),
+  });
+
+  it('gives the events readAll gives, in pages of the size asked, decoded the same', async () => {
+    expect(all).toHaveLength(250);
+    const pages = await collect(readAhead(range(0n, head.commit, 64)));
+    expect(pages.map((p) => p.length)).toEqual([64, 64, 64, 58]);
+    expect(pages.flat()).toEqual(all);
+    // Positions are bigints, times Dates, as on every read path.
+    expect(typeof pages[0]![0]!.position.commit).toBe('bigint');
+    expect(pages[0]![0]!.recordedAt).toBeInstanceOf(Date);
+  });
+
+  it('keeps to the range and the filter', async () => {
+    const from = all[99]!.position;
+    const to = all[199]!.position;
+    const pages = await collect(
+      store.readAllPages({
+        fromPosition: from,
+        toPosition: to,
+        pageSize: 30,
+        filter: { eventTypes: ['RequestRelayed', 'Small'] },
+      }),
+    );
+    const expected = all.filter(
+      (e) =>
+        e.position.commit > from.commit &&
+        e.position.commit <= to.commit &&
+        (e.type === 'RequestRelayed' || e.type === 'Small'),
+    );
+    expect(expected.length).toBeGreaterThan(30);
+    expect(pages.flat()).toEqual(expected);
+    expect(pages.every((p) => p.length > 0 && p.length <= 30)).toBe(true);
+  });
+
+  it('an exact multiple of the page size ends without an empty page; an empty range gives none', async () => {
+    const pages = await collect(readAhead(range(0n, all[99]!.position.commit, 50)));
+    expect(pages.map((p) => p.length)).toEqual([50, 50]);
+    expect(await collect(readAhead(range(head.commit, head.commit, 50)))).toEqual([]);
+  });
+
+  it('a caller stopping early ends the thread; the store still reads and writes', async () => {
+    let taken = 0;
+    for await (const page of readAhead(range(0n, head.commit, 10))) {
+      taken += page.length;
+      if (taken >= 20) break;
+    }
+    expect(taken).toBe(20);
+    await store.append('after-break', events(1), 'any');
+    expect((await store.readAll()).length).toBe(251);
+    all = await store.readAll();
+    head = (await store.headPosition())!;
+  });
+
+  it("fails with the thread's error when the file cannot be read", async () => {
+    const missing = { ...range(0n, 10n, 10), path: join(dir, 'missing.sqlite') };
+    await expect(collect(readAhead(missing))).rejects.toThrow(/unable to open|directory/i);
+  });
+
+  it('reads a store kept in memory on its own connection', async () => {
+    const memory = SqliteEventStore.open(':memory:');
+    try {
+      await memory.append('m', events(25), 'no_stream');
+      const end = (await memory.headPosition())!;
+      const pages = await collect(
+        memory.readAllPages({ fromPosition: 'start', toPosition: end, pageSize: 10 }),
+      );
+      expect(pages.map((p) => p.length)).toEqual([10, 10, 5]);
+      expect(pages.flat()).toEqual(await memory.readAll());
+    } finally {
+      await memory.close();
+    }
+  });
+});
