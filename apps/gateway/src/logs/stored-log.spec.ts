@@ -113,6 +113,11 @@ describe('the stored log row', () => {
     for (const other of [
       '{"model_ratio":1,"admin_info":{"use_channel":[7]}}', // not the channel tried
       '{"admin_info":{"admin_id":1}}',
+      '{"admin_info":{"use_channel":[5],"admin_id":1}}', // more than the channels
+      '{"admin_info":{"use_channel":[5,5]}}',
+      '{"admin_info":{"use_channel":"5"}}',
+      '{"admin_info":[5]}',
+      '{"admin_info":null}',
       '{"model_ratio":1.0}', // not as JSON writes it
       '[1,2]',
       'not json',

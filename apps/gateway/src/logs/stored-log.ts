@@ -92,20 +92,35 @@ const ADMIN_INFO = 'admin_info';
 const GATEWAY_REQUEST_ID = /^[0-9a-f]{32}$/;
 const PACKED_REQUEST_ID = 'rx';
 
+/**
+ * Each stored field with its key and the default it is left out at (NO_DEFAULT: always stored), as
+ * parallel arrays: packLog runs for every receipt the projector writes.
+ */
+const NO_DEFAULT = Symbol('no default');
+const STORED_KEYS = FIELDS.map((field) => KEYS[field]);
+const DEFAULTS: unknown[] = FIELDS.map((field) =>
+  field in LOG_ROW_DEFAULTS ? LOG_ROW_DEFAULTS[field as keyof typeof LOG_ROW_DEFAULTS] : NO_DEFAULT,
+);
+
 export function packLog(row: LogRow): StoredLog {
   const stored: Record<string, unknown> = { _id: logKey(row.id) };
   const packId = GATEWAY_REQUEST_ID.test(row.request_id);
-  for (const field of FIELDS) {
-    if (field === 'request_id' && packId) continue;
-    // The fields every row is found or grouped by are stored even when zero.
-    if (
-      !(field in LOG_ROW_DEFAULTS) ||
-      row[field] !== LOG_ROW_DEFAULTS[field as keyof typeof LOG_ROW_DEFAULTS]
-    )
-      stored[KEYS[field]] = row[field];
+  for (let i = 0; i < FIELDS.length; i++) {
+    const field = FIELDS[i]!;
+    if (packId && field === 'request_id') continue;
+    // The fields every row is found or grouped by have no default: stored even when zero.
+    const value = row[field];
+    if (value !== DEFAULTS[i]) stored[STORED_KEYS[i]!] = value;
   }
   if (packId) stored[PACKED_REQUEST_ID] = Buffer.from(row.request_id, 'hex').toString('base64url');
-  Object.assign(stored, packOther(row));
+  if (row.other) {
+    const packed = packedOther(row);
+    // Packed only when its text comes back exactly from the packed form.
+    if (packed && unpackOther(packed, row) === row.other) {
+      if (packed.x) stored['x'] = packed.x;
+      if (packed.e) stored['e'] = packed.e;
+    } else stored['o'] = row.other;
+  }
   return stored as StoredLog;
 }
 
@@ -126,12 +141,14 @@ export function unpackLog(stored: StoredLog): LogRow {
 const channelsTried = (row: Pick<LogRow, 'retry' | 'channel'>): number[] =>
   row.retry ? row.retry.split(',').map(Number) : [row.channel];
 
-/** `other` packed when its text comes back exactly from the packed form, else as it is. */
-function packOther(row: LogRow): Partial<StoredLog> {
-  if (!row.other) return {};
-  const packed = packedOther(row);
-  if (packed && unpackOther(packed, row) === row.other) return packed;
-  return { o: row.other };
+/** Whether `admin` is `{ use_channel: channelsTried(row) }` (packLog's round trip has the last word). */
+function namesChannelsTried(admin: unknown, row: LogRow): boolean {
+  if (typeof admin !== 'object' || admin === null) return false;
+  for (const key in admin) if (key !== 'use_channel') return false;
+  const named = (admin as { use_channel?: unknown }).use_channel;
+  if (!Array.isArray(named)) return false;
+  const tried = channelsTried(row);
+  return named.length === tried.length && tried.every((channel, i) => named[i] === channel);
 }
 
 /**
@@ -147,8 +164,7 @@ function packedOther(row: LogRow): Pick<StoredLog, 'x' | 'e'> | null {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
   const fields = parsed as Record<string, unknown>;
-  const admin = fields[ADMIN_INFO];
-  if (JSON.stringify(admin) !== JSON.stringify({ use_channel: channelsTried(row) })) return null;
+  if (!namesChannelsTried(fields[ADMIN_INFO], row)) return null;
   const x: number[] = [];
   for (const key of RATIOS) {
     const ratio = fields[key];
@@ -174,8 +190,12 @@ function unpackOther(stored: Partial<StoredLog>, row: LogRow): string {
   if (stored.o !== undefined) return stored.o;
   const { x, e } = stored;
   if (!x && !e) return '';
-  // No prototype: an `e` holding `__proto__` (stored before it was left as text) stays a field.
-  const other = Object.create(null) as Record<string, unknown>;
+  // An `e` holding `__proto__` (stored before such rows were left as text) needs an object without
+  // a prototype to keep it a field; the others take a plain one (it stringifies half again faster).
+  const other = (e && Object.hasOwn(e, '__proto__') ? Object.create(null) : {}) as Record<
+    string,
+    unknown
+  >;
   if (x) {
     if (x.length > RATIOS.length) other[FIRST_TOKEN] = x[RATIOS.length];
     for (let i = 0; i < RATIOS.length; i++) other[RATIOS[i]!] = x[i];

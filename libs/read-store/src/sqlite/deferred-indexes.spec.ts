@@ -99,6 +99,7 @@ describe('SqliteReadStore deferred indexes (offline rebuild)', () => {
 
     const next = await open();
     expect(schema(path)).toEqual([FTS, UNIQUE, TEAM]);
+    expect(await next.collection('people').count()).toBe(30); // the counter recounted
     const found = await next.collection('people').find({ name: { $regex: 'person 1\\d' } });
     expect(found.map((p) => p._id)).toEqual([
       'p10',
@@ -141,6 +142,78 @@ describe('SqliteReadStore deferred indexes (offline rebuild)', () => {
     });
     expect(schema(path)).toEqual([FTS, UNIQUE, TEAM]);
     expect(await store.collection('people').count({ name: { $regex: 'person 7' } })).toBe(1);
+  });
+
+  it("drops a write-once collection's computed key columns and its counter until built; answers stay right", async () => {
+    const EVENTS: CollectionSpec = {
+      name: 'events',
+      writeOnce: true,
+      indexes: [{ fields: { code: 1 }, unique: true }, { fields: { user: 1, at: -1 } }],
+    };
+    const store = new SqliteReadStore(path, { readers: 1 });
+    stores.push(store);
+    await store.declare([EVENTS]);
+    const columns = () => {
+      const db = new Database(path, { readonly: true });
+      try {
+        const names = db.prepare(`SELECT name FROM pragma_table_xinfo('events')`).all() as Array<{
+          name: string;
+        }>;
+        const triggers = db
+          .prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'`)
+          .all() as Array<{ name: string }>;
+        return {
+          columns: names.map((c) => c.name).sort(),
+          triggers: triggers.map((t) => t.name).sort(),
+        };
+      } finally {
+        db.close();
+      }
+    };
+    const built = {
+      columns: ['doc', 'id', 'key:at', 'key:code', 'key:user'],
+      triggers: ['$count_del_events', '$count_ins_events'],
+    };
+    expect(columns()).toEqual(built);
+
+    await store.deferIndexes(['events']);
+    // The unique index's column stays: it is a constraint.
+    expect(columns()).toEqual({ columns: ['doc', 'id', 'key:code'], triggers: [] });
+    const events = store.collection('events');
+    for (let i = 0; i < 12; i++)
+      await events.put({ _id: `e${i}`, code: `c${i}`, user: i % 3, at: 100 + i });
+    await expect(events.put({ _id: 'dup', code: 'c1', user: 0, at: 0 })).rejects.toThrow(
+      'Duplicate key',
+    );
+    expect(await events.count()).toBe(12); // counted from the rows, not from a stale counter
+    await events.delete('e11');
+    expect(await events.count()).toBe(11);
+    // Outside a transaction: the key computed from the document.
+    expect((await events.find({ user: 1 }, { sort: { at: -1 } })).map((e) => e._id)).toEqual([
+      'e10',
+      'e7',
+      'e4',
+      'e1',
+    ]);
+    expect(await events.count({ _id: 'e4', user: 1 })).toBe(1);
+    await store.transaction(async (session) => {
+      expect(await session.collection('events').count()).toBe(11);
+      expect(await session.collection('events').count({ _id: 'e4', user: 1 })).toBe(1);
+    });
+    expect(columns().triggers).toEqual([]); // neither query wanted an index
+
+    await store.buildIndexes();
+    expect(columns()).toEqual(built);
+    expect(await events.count()).toBe(11); // recounted when the counter came back
+    await events.put({ _id: 'e20', code: 'c20', user: 1, at: 1 });
+    expect(await events.count()).toBe(12);
+    expect((await events.find({ user: 1 }, { sort: { at: -1 } })).map((e) => e._id)).toEqual([
+      'e10',
+      'e7',
+      'e4',
+      'e1',
+      'e20',
+    ]);
   });
 
   it('refuses an undeclared collection', async () => {

@@ -125,6 +125,9 @@ export function eachExpr(path: string, row = ''): string {
 export const COUNTS_TABLE = '"$counts"';
 export const SEARCH_CONFIG_TABLE = '"$search"';
 export const searchTableName = (collection: string): string => `"$fts_${collection}"`;
+/** The triggers that keep a collection's row in COUNTS_TABLE exact (after an insert, a delete). */
+export const counterTriggerName = (collection: string, kind: 'ins' | 'del'): string =>
+  `"$count_${kind}_${collection}"`;
 /** The FTS5 table's own copy of the searched texts (columns `id` = rowid, `c0`, `c1`, …). */
 export const searchContentTableName = (collection: string): string =>
   `"$fts_${collection}_content"`;

@@ -45,6 +45,8 @@ export interface SqliteAccess {
   keys(collection: string): ReadonlyMap<string, string> | undefined;
   /** Whether the key columns are computed from the document (CollectionSpec.writeOnce). */
   computedKeys(collection: string): boolean;
+  /** Whether the collection's row in the counts table is kept (not during a deferred rebuild). */
+  counted(collection: string): boolean;
   /** A query that may want secondary indexes: builds the collection's deferred ones first. */
   useIndexes(collection: string): void;
 }
@@ -159,7 +161,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     this.indexesFor(filter);
     // Without a filter, the trigger-kept counter answers without walking the table.
     const query: ReadQuery =
-      this.where(filter).sql === '1'
+      this.where(filter).sql === '1' && this.access.counted(this.name)
         ? {
             sql: `SELECT n FROM ${COUNTS_TABLE} WHERE collection = ?`,
             params: [this.name],

@@ -17,7 +17,7 @@ import { copyDatabase, type DatabaseCopy } from './copy-database';
 import { keyColumn } from './sql-names';
 import { SqliteCollection, type SqliteAccess } from './sqlite-collection';
 import { declareCollection, dropCollection, keyPaths } from './sqlite-schema';
-import { dropDeferrableIndexes } from './deferred-indexes';
+import { dropDeferrableIndexes, keyPathsWhileDeferred } from './deferred-indexes';
 import { StatementCache } from './statement-cache';
 
 export interface SqliteReadStoreOptions {
@@ -63,6 +63,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly specs = new Map<string, CollectionSpec>();
   /** Collections whose secondary and trigram indexes are dropped until buildIndexes() (a rebuild). */
   private readonly deferred = new Set<string>();
+  /** The key columns a deferred collection still has (deferred-indexes.ts). */
+  private readonly deferredKeyColumns = new Map<string, ReadonlyMap<string, string>>();
   private readonly storeAccess: SqliteAccess;
   /** A `backup()` under way: `close()` stops it rather than wait (a checkpoint can wait). */
   private copying: DatabaseCopy | undefined;
@@ -99,8 +101,9 @@ export class SqliteReadStore implements ReadStore {
       },
       search: (name) => this.searchIndexes.get(name),
       indexed: (name) => this.indexedPaths.get(name),
-      keys: (name) => this.keyColumns.get(name),
+      keys: (name) => this.keysOf(name),
       computedKeys: (name) => this.specs.get(name)?.writeOnce === true,
+      counted: (name) => !this.deferred.has(name),
       // Outside a transaction the write lock is not ours to take here: the query scans instead.
       useIndexes: () => undefined,
     };
@@ -162,6 +165,8 @@ export class SqliteReadStore implements ReadStore {
     for (const spec of specs) {
       this.deferred.add(spec.name);
       this.searchIndexes.delete(spec.name);
+      const kept = keyPathsWhileDeferred(spec);
+      this.deferredKeyColumns.set(spec.name, new Map(kept.map((path) => [path, keyColumn(path)])));
     }
   }
 
@@ -191,8 +196,9 @@ export class SqliteReadStore implements ReadStore {
         },
         search: (name) => this.searchIndexes.get(name),
         indexed: (name) => this.indexedPaths.get(name),
-        keys: (name) => this.keyColumns.get(name),
+        keys: (name) => this.keysOf(name),
         computedKeys: (name) => this.specs.get(name)?.writeOnce === true,
+        counted: (name) => !this.deferred.has(name),
         useIndexes: (name) => {
           if (open && this.deferred.has(name)) built.push(this.buildDeferred(name));
         },
@@ -261,6 +267,11 @@ export class SqliteReadStore implements ReadStore {
       await this.pool?.close();
       if (this.writer.open) this.writer.close();
     });
+  }
+
+  /** The key columns the collection's table has now. */
+  private keysOf(name: string): ReadonlyMap<string, string> | undefined {
+    return this.deferred.has(name) ? this.deferredKeyColumns.get(name) : this.keyColumns.get(name);
   }
 
   /** Builds a deferred collection's indexes on the write connection (inside our transaction). */

@@ -7,6 +7,7 @@ import {
   COUNTS_TABLE,
   KEY_COLUMN_PREFIX,
   SEARCH_CONFIG_TABLE,
+  counterTriggerName,
   keyColumn,
   keyExpr,
   searchContentTableName,
@@ -179,14 +180,14 @@ function declareCounter(db: Database, collection: string): void {
   db.exec(
     `CREATE TABLE IF NOT EXISTS ${COUNTS_TABLE} (collection TEXT PRIMARY KEY, n INTEGER NOT NULL)`,
   );
-  const inserted = `"$count_ins_${collection}"`;
+  const inserted = counterTriggerName(collection, 'ins');
   if (triggerExists(db, inserted)) return;
   // Collection names are validated identifiers, so they can stand inside a string literal.
   db.exec(`
     CREATE TRIGGER ${inserted} AFTER INSERT ON ${table} BEGIN
       UPDATE ${COUNTS_TABLE} SET n = n + 1 WHERE collection = '${collection}';
     END;
-    CREATE TRIGGER "$count_del_${collection}" AFTER DELETE ON ${table} BEGIN
+    CREATE TRIGGER ${counterTriggerName(collection, 'del')} AFTER DELETE ON ${table} BEGIN
       UPDATE ${COUNTS_TABLE} SET n = n - 1 WHERE collection = '${collection}';
     END;
     INSERT OR REPLACE INTO ${COUNTS_TABLE} (collection, n)
