@@ -61,7 +61,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly indexedPaths = new Map<string, ReadonlySet<string>>();
   private readonly keyColumns = new Map<string, ReadonlyMap<string, string>>();
   private readonly specs = new Map<string, CollectionSpec>();
-  /** Collections whose secondary and trigram indexes are dropped until buildIndexes() (a rebuild). */
+  /** Collections whose indexes, counters and computed keys wait for buildIndexes() (a rebuild). */
   private readonly deferred = new Set<string>();
   /** The key columns a deferred collection still has (deferred-indexes.ts). */
   private readonly deferredKeyColumns = new Map<string, ReadonlyMap<string, string>>();
@@ -143,11 +143,12 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /**
-   * For an offline rebuild from scratch: drops these declared collections' non-unique indexes and
-   * trigram indexes, so the replay inserts rows into the tables alone; buildIndexes() then builds
-   * each index once, from all the rows (one sort each instead of a B-tree insert per row). A query
-   * inside a transaction that may want an index builds that collection's first. If the process dies
-   * before buildIndexes(), the next declare() (every start) creates the missing indexes.
+   * For an offline rebuild from scratch: drops these declared collections' non-unique indexes,
+   * trigram indexes, row counters' triggers and computed key columns (deferred-indexes.ts), so the
+   * replay inserts rows into the tables alone; buildIndexes() then builds each index once, from all
+   * the rows (one sort each instead of a B-tree insert per row), and recounts. A query inside a
+   * transaction that may want an index builds that collection's first. If the process dies before
+   * buildIndexes(), the next declare() (every start) creates what is missing.
    */
   async deferIndexes(names: readonly string[]): Promise<void> {
     this.checkNotInsideTransaction();
