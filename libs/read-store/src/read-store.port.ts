@@ -152,8 +152,9 @@ export interface ReadStore extends ReadStoreSession {
    * Optional, for an offline rebuild from scratch (SQLite): these declared collections' non-unique
    * and search indexes are dropped until `buildIndexes()`, which builds each once from all the rows.
    * Unique indexes stay. The store may defer other per-row upkeep with them (SQLite: its row
-   * counters and computed key columns). Queries still answer meanwhile (a query inside a transaction that may use an
-   * index builds its collection's first). The next `declare()` creates any index still missing.
+   * counters and computed key columns). Queries still answer meanwhile (a query inside a
+   * transaction that may use an index builds its collection's first). The next `declare()` creates
+   * whatever is still missing.
    */
   deferIndexes?(names: readonly string[]): Promise<void>;
   /** Builds the indexes `deferIndexes()` dropped. */

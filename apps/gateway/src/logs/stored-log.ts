@@ -192,10 +192,8 @@ function unpackOther(stored: Partial<StoredLog>, row: LogRow): string {
   if (!x && !e) return '';
   // An `e` holding `__proto__` (stored before such rows were left as text) needs an object without
   // a prototype to keep it a field; the others take a plain one (it stringifies half again faster).
-  const other = (e && Object.hasOwn(e, '__proto__') ? Object.create(null) : {}) as Record<
-    string,
-    unknown
-  >;
+  const other: Record<string, unknown> =
+    e && Object.hasOwn(e, '__proto__') ? (Object.create(null) as Record<string, unknown>) : {};
   if (x) {
     if (x.length > RATIOS.length) other[FIRST_TOKEN] = x[RATIOS.length];
     for (let i = 0; i < RATIOS.length; i++) other[RATIOS[i]!] = x[i];

@@ -15,18 +15,26 @@ const UNIQUE = 'ix_people__email_a__u';
 const TEAM = 'ix_people__team_a__age_d';
 const FTS = '$fts_people';
 
-/** Indexes and tables of the file as another connection sees them (the committed schema). */
-function schema(path: string): string[] {
+/** The names a query lists, read by another connection (the committed schema). */
+function names(path: string, sql: string, ...params: string[]): string[] {
   const db = new Database(path, { readonly: true });
   try {
-    const rows = db
-      .prepare(`SELECT name FROM sqlite_master WHERE name IN (?, ?, ?) ORDER BY name`)
-      .all(FTS, TEAM, UNIQUE) as Array<{ name: string }>;
+    const rows = db.prepare(sql).all(...params) as Array<{ name: string }>;
     return rows.map((row) => row.name);
   } finally {
     db.close();
   }
 }
+
+/** Indexes and tables of the file as another connection sees them. */
+const schema = (path: string): string[] =>
+  names(
+    path,
+    `SELECT name FROM sqlite_master WHERE name IN (?, ?, ?) ORDER BY name`,
+    FTS,
+    TEAM,
+    UNIQUE,
+  );
 
 describe('SqliteReadStore deferred indexes (offline rebuild)', () => {
   let dir: string;
@@ -153,23 +161,13 @@ describe('SqliteReadStore deferred indexes (offline rebuild)', () => {
     const store = new SqliteReadStore(path, { readers: 1 });
     stores.push(store);
     await store.declare([EVENTS]);
-    const columns = () => {
-      const db = new Database(path, { readonly: true });
-      try {
-        const names = db.prepare(`SELECT name FROM pragma_table_xinfo('events')`).all() as Array<{
-          name: string;
-        }>;
-        const triggers = db
-          .prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'`)
-          .all() as Array<{ name: string }>;
-        return {
-          columns: names.map((c) => c.name).sort(),
-          triggers: triggers.map((t) => t.name).sort(),
-        };
-      } finally {
-        db.close();
-      }
-    };
+    const columns = () => ({
+      columns: names(path, `SELECT name FROM pragma_table_xinfo('events') ORDER BY name`),
+      triggers: names(
+        path,
+        `SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events' ORDER BY name`,
+      ),
+    });
     const built = {
       columns: ['doc', 'id', 'key:at', 'key:code', 'key:user'],
       triggers: ['$count_del_events', '$count_ins_events'],
@@ -188,13 +186,10 @@ describe('SqliteReadStore deferred indexes (offline rebuild)', () => {
     expect(await events.count()).toBe(12); // counted from the rows, not from a stale counter
     await events.delete('e11');
     expect(await events.count()).toBe(11);
+    const ofUser1 = async () =>
+      (await events.find({ user: 1 }, { sort: { at: -1 } })).map((e) => e._id);
     // Outside a transaction: the key computed from the document.
-    expect((await events.find({ user: 1 }, { sort: { at: -1 } })).map((e) => e._id)).toEqual([
-      'e10',
-      'e7',
-      'e4',
-      'e1',
-    ]);
+    expect(await ofUser1()).toEqual(['e10', 'e7', 'e4', 'e1']);
     expect(await events.count({ _id: 'e4', user: 1 })).toBe(1);
     await store.transaction(async (session) => {
       expect(await session.collection('events').count()).toBe(11);
@@ -207,13 +202,7 @@ describe('SqliteReadStore deferred indexes (offline rebuild)', () => {
     expect(await events.count()).toBe(11); // recounted when the counter came back
     await events.put({ _id: 'e20', code: 'c20', user: 1, at: 1 });
     expect(await events.count()).toBe(12);
-    expect((await events.find({ user: 1 }, { sort: { at: -1 } })).map((e) => e._id)).toEqual([
-      'e10',
-      'e7',
-      'e4',
-      'e1',
-      'e20',
-    ]);
+    expect(await ofUser1()).toEqual(['e10', 'e7', 'e4', 'e1', 'e20']);
   });
 
   it('refuses an undeclared collection', async () => {

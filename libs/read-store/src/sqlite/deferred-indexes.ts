@@ -19,7 +19,7 @@ import {
  * declareCollection() (the end of the rebuild, or the next start after a crash) builds all of it
  * again from the rows, as it creates every missing index, key column and counter.
  */
-export function dropDeferrableIndexes(db: Database, spec: CollectionSpec): void {
+export function dropDeferrable(db: Database, spec: CollectionSpec): void {
   for (const index of spec.indexes ?? []) {
     if (index.unique) continue;
     const { name } = indexStatement(spec.name, index);
@@ -27,12 +27,8 @@ export function dropDeferrableIndexes(db: Database, spec: CollectionSpec): void 
   }
   for (const kind of ['ins', 'del'] as const)
     db.exec(`DROP TRIGGER IF EXISTS ${counterTriggerName(spec.name, kind)}`);
-  if (spec.writeOnce) {
-    const kept = keyPathsWhileDeferred(spec);
-    for (const path of keyPaths(spec))
-      if (!kept.includes(path))
-        db.exec(`ALTER TABLE ${tableName(spec.name)} DROP COLUMN ${keyColumn(path)}`);
-  }
+  for (const path of deferrableKeyPaths(spec))
+    db.exec(`ALTER TABLE ${tableName(spec.name)} DROP COLUMN ${keyColumn(path)}`);
   if (!spec.search || spec.search.length === 0) return;
   for (const kind of ['ins', 'del', 'upd'])
     db.exec(`DROP TRIGGER IF EXISTS "$fts_${kind}_${spec.name}"`);
@@ -44,16 +40,16 @@ export function dropDeferrableIndexes(db: Database, spec: CollectionSpec): void 
 }
 
 /**
- * The key paths whose columns a collection keeps while its indexes are deferred: all of them for a
- * collection whose key columns are stored (written with each document, so nothing is saved), else
- * the paths of its unique indexes.
+ * The key columns dropped with the indexes: a write-once collection's (computed, so nothing is
+ * written for them later), but for those a unique index uses. A collection's stored key columns stay:
+ * they are computed once per write either way.
  */
-export function keyPathsWhileDeferred(spec: CollectionSpec): string[] {
-  if (!spec.writeOnce) return keyPaths(spec);
+export function deferrableKeyPaths(spec: CollectionSpec): string[] {
+  if (!spec.writeOnce) return [];
   const unique = new Set(
     (spec.indexes ?? []).filter((index) => index.unique).flatMap((i) => Object.keys(i.fields)),
   );
-  return keyPaths(spec).filter((path) => unique.has(path));
+  return keyPaths(spec).filter((path) => !unique.has(path));
 }
 
 /**

@@ -17,7 +17,7 @@ import { copyDatabase, type DatabaseCopy } from './copy-database';
 import { keyColumn } from './sql-names';
 import { SqliteCollection, type SqliteAccess } from './sqlite-collection';
 import { declareCollection, dropCollection, keyPaths } from './sqlite-schema';
-import { dropDeferrableIndexes, keyPathsWhileDeferred } from './deferred-indexes';
+import { deferrableKeyPaths, dropDeferrable } from './deferred-indexes';
 import { StatementCache } from './statement-cache';
 
 export interface SqliteReadStoreOptions {
@@ -63,7 +63,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly specs = new Map<string, CollectionSpec>();
   /** Collections whose indexes, counters and computed keys wait for buildIndexes() (a rebuild). */
   private readonly deferred = new Set<string>();
-  /** The key columns a deferred collection still has (deferred-indexes.ts). */
+  /** A deferred collection's key columns when some were dropped with its indexes. */
   private readonly deferredKeyColumns = new Map<string, ReadonlyMap<string, string>>();
   private readonly storeAccess: SqliteAccess;
   /** A `backup()` under way: `close()` stops it rather than wait (a checkpoint can wait). */
@@ -160,14 +160,17 @@ export class SqliteReadStore implements ReadStore {
     });
     await this.mutex.run(() =>
       this.writer.transaction(() => {
-        for (const spec of specs) dropDeferrableIndexes(this.writer, spec);
+        for (const spec of specs) dropDeferrable(this.writer, spec);
       })(),
     );
     for (const spec of specs) {
       this.deferred.add(spec.name);
       this.searchIndexes.delete(spec.name);
-      const kept = keyPathsWhileDeferred(spec);
-      this.deferredKeyColumns.set(spec.name, new Map(kept.map((path) => [path, keyColumn(path)])));
+      const dropped = deferrableKeyPaths(spec);
+      const kept = [...(this.keyColumns.get(spec.name) ?? [])].filter(
+        ([path]) => !dropped.includes(path),
+      );
+      this.deferredKeyColumns.set(spec.name, new Map(kept));
     }
   }
 
