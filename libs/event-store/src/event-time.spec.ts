@@ -17,4 +17,16 @@ describe('eventTimeMs', () => {
       recordedAt.getTime(),
     );
   });
+
+  it('given more distinct times than it keeps parsed, when each is read twice, then each its own', () => {
+    const times = Array.from({ length: 5_000 }, (_, i) => 1_767_225_600_000 + i * 1_001);
+    for (const round of [0, 1])
+      for (const ms of times) {
+        const occurredAt = new Date(ms).toISOString();
+        expect([round, eventTimeMs({ metadata: { occurredAt }, recordedAt })]).toEqual([round, ms]);
+      }
+    expect(eventTimeMs({ metadata: { occurredAt: 'soon' }, recordedAt })).toBe(
+      recordedAt.getTime(),
+    );
+  });
 });

@@ -2,7 +2,7 @@ import { LogType } from '@tollgate/contracts';
 import type { RequestFailed } from '@tollgate/domain';
 import type { RecordedEvent } from '@tollgate/event-store';
 import { usageReceipt } from '@tollgate/testing';
-import { baseRow, consumptionRow, errorRow } from './log-rows';
+import { baseRow, consumptionParts, errorRow } from './log-rows';
 
 const recorded = {
   type: 'RequestFailed',
@@ -66,19 +66,16 @@ describe('errorRow', () => {
   });
 });
 
-describe('consumptionRow', () => {
+describe('consumptionParts', () => {
   it('names the model asked for and why a fallback model answered, only when one did', () => {
     const receipt = usageReceipt({ model: 'gpt-4o-mini', channelId: 9, quota: 30 });
     const base = baseRow(5, recorded, 7, 'alice');
-    const moved = consumptionRow(
+    const moved = consumptionParts(
       { ...receipt, channelChain: [4, 9], requestedModel: 'gpt-4o', fallbackReason: 'failed' },
       base,
     );
-    expect(moved.model_name).toBe('gpt-4o-mini');
-    expect(JSON.parse(moved.other)).toMatchObject({
-      requested_model: 'gpt-4o',
-      fallback_reason: 'failed',
-    });
-    expect(JSON.parse(consumptionRow(receipt, base).other)).not.toHaveProperty('requested_model');
+    expect(moved.row.model_name).toBe('gpt-4o-mini');
+    expect(moved.other).toMatchObject({ requested_model: 'gpt-4o', fallback_reason: 'failed' });
+    expect(consumptionParts(receipt, base).other).not.toHaveProperty('requested_model');
   });
 });

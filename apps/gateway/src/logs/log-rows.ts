@@ -13,7 +13,7 @@ import {
   type RequestRelayed,
   type TaskRefunded,
 } from '@tollgate/domain';
-import type { LogRow } from './log.document';
+import type { LogRow, LogRowParts } from './log.document';
 import { LOG_ROW_DEFAULTS } from './stored-log';
 
 /**
@@ -131,9 +131,9 @@ function callRowFields(
   };
 }
 
-/** A usage receipt's consumption row. */
-export function consumptionRow(d: RequestRelayed['data'], base: LogRow): LogRow {
-  return {
+/** A usage receipt's consumption row, `other` as its object (the stored row packs it). */
+export function consumptionParts(d: RequestRelayed['data'], base: LogRow): LogRowParts {
+  const row: Omit<LogRow, 'other'> = {
     ...base,
     type: LogType.Consume,
     token_name: d.tokenName,
@@ -143,8 +143,8 @@ export function consumptionRow(d: RequestRelayed['data'], base: LogRow): LogRow 
     completion_tokens: d.completionTokens,
     ...callRowFields(d),
     content: d.task ? taskChargeLogText(d, d.task) : '',
-    other: JSON.stringify(consumptionOther(d)),
   };
+  return { row, other: consumptionOther(d) };
 }
 
 /**

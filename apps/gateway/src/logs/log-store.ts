@@ -1,7 +1,8 @@
 import type { Filter, FindOptions, ReadStoreSession, SumResult } from '@tollgate/read-store';
-import { LOGS, type LogRow } from './log.document';
+import { LOGS, type LogRow, type LogRowParts } from './log.document';
 import {
   packLog,
+  packLogParts,
   storedFilter,
   storedKey,
   storedOptions,
@@ -17,6 +18,7 @@ export function logStore(store: ReadStoreSession) {
   const logs = store.collection<StoredLog>(LOGS);
   return {
     put: (row: LogRow): Promise<void> => logs.put(packLog(row)),
+    putParts: (parts: LogRowParts): Promise<void> => logs.put(packLogParts(parts)),
     find: async (filter: Filter, options: FindOptions = {}): Promise<LogRow[]> =>
       (await logs.find(storedFilter(filter), storedOptions(options))).map(unpackLog),
     count: (filter: Filter): Promise<number> => logs.count(storedFilter(filter)),

@@ -11,6 +11,15 @@ export const LOG_USERS = 'log_users';
  */
 export type LogRow = { [K in keyof RowFields]: RowFields[K] } & { admin_id: number };
 type RowFields = Omit<LogDto, 'channel_name'>;
+
+/**
+ * A row as built, `other` still the object its text is `JSON.stringify` of: the projection stores
+ * it without making the text (stored-log.ts packs the object).
+ */
+export type LogRowParts = {
+  readonly row: Omit<LogRow, 'other'>;
+  readonly other: Readonly<Record<string, unknown>>;
+};
 export type LogUserDocument = { _id: string; username: string };
 
 /**

@@ -35,11 +35,19 @@ import {
   RETAINED_FROM,
   userTotalsId,
   type LogRow,
+  type LogRowParts,
   type LogRetentionDocument,
   type LogTotalsDocument,
   type LogUserDocument,
 } from './log.document';
-import { baseRow, billingRow, consumptionRow, errorRow, importedRow, refundRow } from './log-rows';
+import {
+  baseRow,
+  billingRow,
+  consumptionParts,
+  errorRow,
+  importedRow,
+  refundRow,
+} from './log-rows';
 import { logStore } from './log-store';
 
 type Source =
@@ -177,10 +185,15 @@ async function putRow(
   event: RowSource,
   recorded: RecordedEvent,
   session: ReadStoreSession,
-): Promise<LogRow | null> {
-  const row = await toRow(event, recorded, session);
-  if (row) await logStore(session).put(row);
-  return row;
+): Promise<Omit<LogRow, 'other'> | null> {
+  const built = await toRow(event, recorded, session);
+  if (!built) return null;
+  if ('row' in built) {
+    await logStore(session).putParts(built);
+    return built.row;
+  }
+  await logStore(session).put(built);
+  return built;
 }
 
 function addToTotals(writes: BatchWrites, userId: number, quota: number, position: number): void {
@@ -189,19 +202,22 @@ function addToTotals(writes: BatchWrites, userId: number, quota: number, positio
   }
 }
 
-/** The row of a balance-changing event (log-rows.ts words each); null when it makes none. */
+/**
+ * The row of a balance-changing event (log-rows.ts words each); null when it makes none. A
+ * receipt's keeps `other` as its object: the stored row packs it without making its text.
+ */
 async function toRow(
   event: RowSource,
   recorded: RecordedEvent,
   session: ReadStoreSession,
-): Promise<LogRow | null> {
+): Promise<LogRow | LogRowParts | null> {
   const id = Number(recorded.position.commit);
   if (event.type === 'LogImported') return importedRow(id, event.data);
   const userId = event.data.userId;
   const base = baseRow(id, recorded, userId, await usernameOf(userId, session));
   switch (event.type) {
     case 'RequestRelayed':
-      return consumptionRow(event.data, base);
+      return consumptionParts(event.data, base);
     case 'TaskRefunded':
       return refundRow(event.data, base);
     case 'RequestFailed':

@@ -1,6 +1,9 @@
 import { LogType } from '@tollgate/contracts';
-import type { LogRow } from './log.document';
-import { logKey, packLog, storedFilter, unpackLog } from './stored-log';
+import type { RecordedEvent } from '@tollgate/event-store';
+import { usageReceipt } from '@tollgate/testing';
+import type { LogRow, LogRowParts } from './log.document';
+import { baseRow, consumptionParts } from './log-rows';
+import { logKey, packLog, packLogParts, storedFilter, unpackLog } from './stored-log';
 
 const consumption: LogRow = {
   id: 1205,
@@ -44,6 +47,19 @@ const system: LogRow = {
   ip: '',
   content: '新用户注册赠送 500 额度',
   other: '',
+};
+
+/**
+ * Packed from its `other` object, through the stored JSON and back: the row with that object's
+ * text, field order included.
+ */
+const storedTrip = (parts: LogRowParts) => {
+  const stored = JSON.parse(JSON.stringify(packLogParts(parts))) as ReturnType<typeof packLog>;
+  const row = { ...parts.row, other: JSON.stringify(parts.other) };
+  const back = unpackLog(stored);
+  expect(Object.keys(back)).toEqual(Object.keys(row));
+  expect(back).toEqual(row);
+  return stored;
 };
 
 /** Packed and unpacked: the same row, field order and `other`'s text included. */
@@ -136,6 +152,57 @@ describe('the stored log row', () => {
       '{"frt":538,"model_ratio":0.075,"completion_ratio":4,"group_ratio":1,"model_price":-1,' +
         '"cache_ratio":0.5,"__proto__":{"a":1},"admin_info":{"use_channel":[5]}}',
     );
+  });
+
+  it("packs a receipt's `other` object to the text it stringifies to, every optional part", () => {
+    const recorded = {
+      metadata: { occurredAt: '2026-01-15T08:00:00.000Z', ip: '10.0.0.1' },
+    } as unknown as RecordedEvent;
+    const base = baseRow(1205, recorded, 50, 'user50');
+    const parts = [
+      {},
+      { firstTokenMs: 538, cachedTokens: 12 },
+      { cacheCreationTokens: 40, cacheCreationRatio: 1.25, reasoningTokens: 7 },
+      { loweredCeiling: 100, loweredBy: 'token_quota' as const, ceilingIgnored: true },
+      { loweredCeiling: 100, streamCut: true, overrun: 30 }, // `lowered_by` undefined: no key
+      { paramOverride: ['temperature', 'top_p'], channelChain: [4, 9], channelId: 9 },
+      { requestedModel: 'gpt-4o', fallbackReason: 'failed' as const, firstTokenMs: 0 },
+      { modelRatio: Number.NaN, modelPrice: 0.02 }, // NaN writes null, either way
+    ].map((fields) => consumptionParts(usageReceipt(fields), base));
+    for (const built of parts) {
+      const stored = storedTrip(built);
+      expect(stored).not.toHaveProperty('o');
+      expect(stored.x).toHaveLength(built.other['frt'] === undefined ? 5 : 6);
+    }
+  });
+
+  it('keeps an `other` object as its text when its keys are not where the packed form puts them', () => {
+    const row = consumptionParts(usageReceipt({ firstTokenMs: 538 }), system).row;
+    const ratios = {
+      model_ratio: 1,
+      completion_ratio: 1,
+      group_ratio: 1,
+      model_price: -1,
+      cache_ratio: 1,
+    };
+    const admin = { use_channel: [row.channel] };
+    for (const other of [
+      { ...ratios, frt: 538, admin_info: admin }, // frt after the ratios
+      { frt: null, ...ratios, admin_info: admin }, // frt not a number
+      { ...ratios, admin_info: admin, cache_tokens: 3 }, // admin_info not last
+      { 7: 'an integer key comes first', ...ratios, admin_info: admin },
+      { ...ratios, admin_info: { use_channel: [row.channel + 1] } },
+      { ...ratios },
+      {},
+    ])
+      expect(storedTrip({ row, other })).toEqual(
+        expect.objectContaining({ o: JSON.stringify(other) }),
+      );
+    // Not all five ratios: every key but admin_info in `e`, in its order.
+    const some = { model_ratio: 1, frt: 5, completion_ratio: 1, admin_info: admin };
+    expect(storedTrip({ row, other: some })).toMatchObject({ e: { model_ratio: 1, frt: 5 } });
+    const fields = JSON.parse('{"__proto__":{"a":1},"admin_info":{"use_channel":[5]}}') as object;
+    expect(storedTrip({ row, other: fields as Record<string, unknown> })).toHaveProperty('o');
   });
 
   it("keeps a client's own request id as it is", () => {

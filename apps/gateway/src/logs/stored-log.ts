@@ -6,7 +6,7 @@
  */
 import type { LogType } from '@tollgate/contracts';
 import type { Filter, FindOptions } from '@tollgate/read-store';
-import type { LogRow } from './log.document';
+import type { LogRow, LogRowParts } from './log.document';
 
 /** Each stored field's key, in the row's (and the answer's) field order; `id` is in `_id`. */
 const KEYS = {
@@ -103,6 +103,33 @@ const DEFAULTS: unknown[] = FIELDS.map((field) =>
 );
 
 export function packLog(row: LogRow): StoredLog {
+  const stored = packFields(row);
+  if (row.other) {
+    const packed = packedOther(row);
+    // Packed only when its text comes back exactly from the packed form.
+    if (packed && unpackOther(packed, row) === row.other) storePacked(stored, packed);
+    else stored['o'] = row.other;
+  }
+  return stored as StoredLog;
+}
+
+/**
+ * A row whose `other` is still the object its text would be `JSON.stringify` of (a receipt's,
+ * log-rows.ts): packed from the object, the text never made. The packed form unpacks to that text
+ * when the object's keys come in the order unpackOther writes them, checked key by key: the values
+ * are the object's own, so their text is the same.
+ */
+export function packLogParts(parts: LogRowParts): StoredLog {
+  const { row, other } = parts;
+  const stored = packFields(row);
+  const packed = packedFields(other, row);
+  if (packed && unpacksInOrder(packed, other)) storePacked(stored, packed);
+  else stored['o'] = JSON.stringify(other);
+  return stored as StoredLog;
+}
+
+/** The row's fields but `other`, each under its key and left out at its default. */
+function packFields(row: Omit<LogRow, 'other'>): Record<string, unknown> {
   const stored: Record<string, unknown> = { _id: logKey(row.id) };
   const packId = GATEWAY_REQUEST_ID.test(row.request_id);
   for (let i = 0; i < FIELDS.length; i++) {
@@ -113,15 +140,12 @@ export function packLog(row: LogRow): StoredLog {
     if (value !== DEFAULTS[i]) stored[STORED_KEYS[i]!] = value;
   }
   if (packId) stored[PACKED_REQUEST_ID] = Buffer.from(row.request_id, 'hex').toString('base64url');
-  if (row.other) {
-    const packed = packedOther(row);
-    // Packed only when its text comes back exactly from the packed form.
-    if (packed && unpackOther(packed, row) === row.other) {
-      if (packed.x) stored['x'] = packed.x;
-      if (packed.e) stored['e'] = packed.e;
-    } else stored['o'] = row.other;
-  }
-  return stored as StoredLog;
+  return stored;
+}
+
+function storePacked(stored: Record<string, unknown>, packed: PackedOther): void {
+  if (packed.x) stored['x'] = packed.x;
+  if (packed.e) stored['e'] = packed.e;
 }
 
 export function unpackLog(stored: StoredLog): LogRow {
@@ -142,7 +166,7 @@ const channelsTried = (row: Pick<LogRow, 'retry' | 'channel'>): number[] =>
   row.retry ? row.retry.split(',').map(Number) : [row.channel];
 
 /** Whether `admin` is `{ use_channel: channelsTried(row) }` (packLog's round trip has the last word). */
-function namesChannelsTried(admin: unknown, row: LogRow): boolean {
+function namesChannelsTried(admin: unknown, row: Omit<LogRow, 'other'>): boolean {
   if (typeof admin !== 'object' || admin === null) return false;
   for (const key in admin) if (key !== 'use_channel') return false;
   const named = (admin as { use_channel?: unknown }).use_channel;
@@ -151,11 +175,10 @@ function namesChannelsTried(admin: unknown, row: LogRow): boolean {
   return named.length === tried.length && tried.every((channel, i) => named[i] === channel);
 }
 
-/**
- * `other`'s fields in one pass (this runs for every receipt the projector writes): the ratios into
- * `x` when all five are numbers, the rest but `admin_info` into `e`; null when it does not pack.
- */
-function packedOther(row: LogRow): Pick<StoredLog, 'x' | 'e'> | null {
+type PackedOther = Pick<StoredLog, 'x' | 'e'>;
+
+/** `other`'s text packed (packedFields); null when it is no JSON object. */
+function packedOther(row: LogRow): PackedOther | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(row.other);
@@ -163,7 +186,17 @@ function packedOther(row: LogRow): Pick<StoredLog, 'x' | 'e'> | null {
     return null;
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
-  const fields = parsed as Record<string, unknown>;
+  return packedFields(parsed as Record<string, unknown>, row);
+}
+
+/**
+ * `other`'s fields in one pass (this runs for every receipt the projector writes): the ratios into
+ * `x` when all five are numbers, the rest but `admin_info` into `e`; null when it does not pack.
+ */
+function packedFields(
+  fields: Readonly<Record<string, unknown>>,
+  row: Omit<LogRow, 'other'>,
+): PackedOther | null {
   if (!namesChannelsTried(fields[ADMIN_INFO], row)) return null;
   const x: number[] = [];
   for (const key of RATIOS) {
@@ -184,6 +217,28 @@ function packedOther(row: LogRow): Pick<StoredLog, 'x' | 'e'> | null {
   const frt = fields[FIRST_TOKEN];
   if (typeof frt === 'number') x.push(frt);
   return e ? { x, e } : { x };
+}
+
+/**
+ * Whether `fields`' keys come in the order unpackOther writes `packed` back: `frt` first when `x`
+ * holds it, the five ratios next when `x` holds them, `e`'s keys (in their order already), and
+ * `admin_info` last.
+ */
+function unpacksInOrder(packed: PackedOther, fields: Readonly<Record<string, unknown>>): boolean {
+  const ratios = packed.x ? RATIOS.length : 0;
+  const leading = packed.x && packed.x.length > RATIOS.length ? 1 : 0;
+  let i = 0;
+  let last: string | undefined;
+  for (const key in fields) {
+    if (i < leading) {
+      if (key !== FIRST_TOKEN) return false;
+    } else if (i < leading + ratios) {
+      if (key !== RATIOS[i - leading]) return false;
+    } else if (ratios > 0 && key === FIRST_TOKEN) return false; // left out of `x` and of `e`
+    last = key;
+    i++;
+  }
+  return last === ADMIN_INFO;
 }
 
 function unpackOther(stored: Partial<StoredLog>, row: LogRow): string {
