@@ -29,4 +29,11 @@ describe('eventTimeMs', () => {
       recordedAt.getTime(),
     );
   });
+
+  it('given two times that share a slot, when read in turn, then each its own', () => {
+    const a = '2026-01-01T00:00:07.123Z';
+    const b = '2026-01-01T05:40:07.123Z'; // the same last digits: the same slot
+    for (const at of [a, b, a, b])
+      expect(eventTimeMs({ metadata: { occurredAt: at }, recordedAt })).toBe(Date.parse(at));
+  });
 });

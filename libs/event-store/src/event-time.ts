@@ -1,20 +1,33 @@
 import type { RecordedEvent } from './event-store.port';
 
 /**
- * The latest occurredAt texts, parsed: a receipt's is read by half a dozen projections in turn, and
- * a lookup by the same text (its hash kept on the string) costs a fraction of a parse. Emptied when
- * full, so it stays small.
+ * The latest occurredAt texts parsed, one per slot: a receipt's time is read by half a dozen
+ * projections in turn, and a slot's check costs a fraction of a parse. A slot is chosen from the
+ * text's fastest-moving characters (an ISO time's milliseconds and last second digit), not by
+ * hashing it: a miss (the relay's one read of each receipt) then costs about the parse alone
+ * (+0.05 µs), where a Map's insertion added 0.3 µs.
  */
-const parsed = new Map<string, number>();
-const PARSED_KEPT = 4096;
+const SLOTS = 4096;
+const slotTexts: string[] = new Array<string>(SLOTS).fill('');
+const slotTimes = new Float64Array(SLOTS);
+
+function slotOf(at: string): number {
+  const n = at.length;
+  if (n < 6) return 0;
+  const digits =
+    at.charCodeAt(n - 2) +
+    10 * at.charCodeAt(n - 3) +
+    100 * at.charCodeAt(n - 4) +
+    1000 * at.charCodeAt(n - 6);
+  return digits & (SLOTS - 1);
+}
 
 function parseTime(at: string): number {
-  let ms = parsed.get(at);
-  if (ms === undefined) {
-    if (parsed.size >= PARSED_KEPT) parsed.clear();
-    ms = Date.parse(at);
-    parsed.set(at, ms);
-  }
+  const slot = slotOf(at);
+  if (slotTexts[slot] === at) return slotTimes[slot]!;
+  const ms = Date.parse(at);
+  slotTexts[slot] = at;
+  slotTimes[slot] = ms;
   return ms;
 }
 

@@ -3,7 +3,14 @@ import type { RecordedEvent } from '@tollgate/event-store';
 import { usageReceipt } from '@tollgate/testing';
 import type { LogRow, LogRowParts } from './log.document';
 import { baseRow, consumptionParts } from './log-rows';
-import { logKey, packLog, packLogParts, storedFilter, unpackLog } from './stored-log';
+import {
+  logKey,
+  packLog,
+  packLogParts,
+  storedFilter,
+  unpackLog,
+  type StoredLog,
+} from './stored-log';
 
 const consumption: LogRow = {
   id: 1205,
@@ -49,26 +56,23 @@ const system: LogRow = {
   other: '',
 };
 
-/**
- * Packed from its `other` object, through the stored JSON and back: the row with that object's
- * text, field order included.
- */
-const storedTrip = (parts: LogRowParts) => {
-  const stored = JSON.parse(JSON.stringify(packLogParts(parts))) as ReturnType<typeof packLog>;
-  const row = { ...parts.row, other: JSON.stringify(parts.other) };
+/** The stored row read back: `row`, field order and `other`'s text included. Returns `stored`. */
+const expectReadBack = (stored: StoredLog, row: LogRow): StoredLog => {
   const back = unpackLog(stored);
   expect(Object.keys(back)).toEqual(Object.keys(row));
   expect(back).toEqual(row);
   return stored;
 };
 
-/** Packed and unpacked: the same row, field order and `other`'s text included. */
-const roundTrip = (row: LogRow) => {
-  const back = unpackLog(packLog(row));
-  expect(Object.keys(back)).toEqual(Object.keys(row));
-  expect(back).toEqual(row);
-  return packLog(row);
-};
+/** Packed from its `other` object, through the stored JSON and back: the row with that text. */
+const storedTrip = (parts: LogRowParts) =>
+  expectReadBack(JSON.parse(JSON.stringify(packLogParts(parts))) as StoredLog, {
+    ...parts.row,
+    other: JSON.stringify(parts.other),
+  });
+
+/** Packed and unpacked: the same row. */
+const roundTrip = (row: LogRow) => expectReadBack(packLog(row), row);
 
 describe('the stored log row', () => {
   it("keeps a receipt's non-default fields and its ratios, not the channel it names twice", () => {
