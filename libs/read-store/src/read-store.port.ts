@@ -87,8 +87,9 @@ export interface CollectionSpec {
   /**
    * Documents put once and seldom changed (a log's rows). SQLite: the indexed paths' keys are
    * computed from the document (virtual columns) instead of stored beside it in every row; an
-   * update then rewrites each index of the row, which the stored keys spare the counters. MongoDB:
-   * no effect.
+   * update then rewrites each index of the row, which the stored keys spare the counters. The
+   * documents are stored as SQLite's binary JSON, which computing a key reads without parsing.
+   * MongoDB: no effect.
    */
   readonly writeOnce?: boolean;
 }

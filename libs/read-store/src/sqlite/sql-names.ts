@@ -35,6 +35,15 @@ function jsonPath(path: string): string {
   );
 }
 
+/**
+ * The document column read as JSON text. A write-once collection's documents are written as SQLite's
+ * binary JSON (JSONB, `jsonb(?)`), which json_extract and json_type read without parsing text: its
+ * keys are computed from the document by every index build and every insert. Other collections, and
+ * rows written before, hold text; both forms share the column (a TEXT column keeps a blob as it is),
+ * so a reader turns either into text and no row is ever migrated.
+ */
+export const DOC_TEXT = `iif(typeof(doc) = 'blob', json(doc), doc)`;
+
 /** SQL for the field's value (`_id` lives in the primary-key column, the rest in the JSON doc); `row` is `new.`/`old.` in triggers. */
 export function fieldExpr(path: string, row = ''): string {
   return path === '_id' ? `${row}id` : `json_extract(${row}doc, '${jsonPath(path)}')`;

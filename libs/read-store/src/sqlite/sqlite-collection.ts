@@ -15,6 +15,7 @@ import type { SearchIndex } from './search-narrowing';
 import type { ReadQuery } from './read-pool';
 import {
   COUNTS_TABLE,
+  DOC_TEXT,
   NULL_KEY,
   fieldExpr,
   keyExprOf,
@@ -43,8 +44,11 @@ export interface SqliteAccess {
   indexed(collection: string): ReadonlySet<string> | undefined;
   /** The key column of each indexed path (written with every document, compared by filters). */
   keys(collection: string): ReadonlyMap<string, string> | undefined;
-  /** Whether the key columns are computed from the document (CollectionSpec.writeOnce). */
-  computedKeys(collection: string): boolean;
+  /**
+   * Whether the collection is write-once (CollectionSpec.writeOnce): its key columns are computed
+   * from the document, which is written as binary JSON (DOC_TEXT).
+   */
+  writeOnce(collection: string): boolean;
   /** Whether the collection's row in the counts table is kept (not during a deferred rebuild). */
   counted(collection: string): boolean;
   /** A query that may want secondary indexes: builds the collection's deferred ones first. */
@@ -67,6 +71,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     readonly delete: string;
     readonly upsert: string;
     readonly updateDoc: string;
+    readonly upsertBinary: string;
   };
 
   constructor(
@@ -76,10 +81,11 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     const table = tableName(name);
     this.table = table;
     this.byId = {
-      select: `SELECT id, doc FROM ${table} WHERE id = ?`,
+      select: `SELECT id, ${DOC_TEXT} AS doc FROM ${table} WHERE id = ?`,
       delete: `DELETE FROM ${table} WHERE id = ?`,
-      upsert: `INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`,
+      upsert: upsertSql(table, '?'),
       updateDoc: `UPDATE ${table} SET doc = ? WHERE id = ?`,
+      upsertBinary: upsertSql(table, 'jsonb(?)'),
     };
   }
 
@@ -101,8 +107,8 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     const select = (where: FilterSql) => ({
       sql:
         page.skip > 0 && sort
-          ? `SELECT id, doc FROM ${this.table} WHERE rowid IN (SELECT rowid FROM ${this.table} WHERE ${where.sql}${sort}${page.sql})${sort}`
-          : `SELECT id, doc FROM ${this.table} WHERE ${where.sql}${sort}${page.sql}`,
+          ? `SELECT id, ${DOC_TEXT} AS doc FROM ${this.table} WHERE rowid IN (SELECT rowid FROM ${this.table} WHERE ${where.sql}${sort}${page.sql})${sort}`
+          : `SELECT id, ${DOC_TEXT} AS doc FROM ${this.table} WHERE ${where.sql}${sort}${page.sql}`,
       params: [...where.params, ...page.params],
     });
     const query = this.scalarFirst(filter, select, 'all');
@@ -214,7 +220,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
       this.name,
       (db) => {
         const rows = db
-          .get(`SELECT id, doc FROM ${this.table} WHERE ${where.sql}`)
+          .get(`SELECT id, ${DOC_TEXT} AS doc FROM ${this.table} WHERE ${where.sql}`)
           .all(...where.params) as Row[];
         for (const row of rows) {
           const body = JSON.parse(row.doc) as Record<string, unknown>;
@@ -320,7 +326,9 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     const doc = typeof body === 'string' ? body : JSON.stringify(body);
     const keys = this.access.keys(this.name);
     try {
-      if (!keys || keys.size === 0 || this.access.computedKeys(this.name)) {
+      if (this.access.writeOnce(this.name)) {
+        db.get(this.byId.upsertBinary).run(id, doc);
+      } else if (!keys || keys.size === 0) {
         db.get(this.byId.upsert).run(id, doc);
       } else if (before && sameValues(before, this.keyValues(body as Record<string, unknown>)!)) {
         db.get(this.byId.updateDoc).run(doc, id);
@@ -334,6 +342,11 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
       throw error;
     }
   }
+}
+
+/** The upsert of a document alone, its value given as `value` (a parameter, or a function of one). */
+function upsertSql(table: string, value: string): string {
+  return `INSERT INTO ${table} (id, doc) VALUES (?, ${value}) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`;
 }
 
 /** Built once per declared key set (a collection's map lives until it is declared again). */

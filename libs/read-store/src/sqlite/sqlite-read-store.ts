@@ -35,8 +35,8 @@ export interface SqliteReadStoreOptions {
 
 /**
  * ReadStore on one SQLite file (or ':memory:'). One table per collection, `(id TEXT PRIMARY KEY, doc
- * TEXT)` with the document as JSON, plus one key column per indexed path (sql-names.ts, keyColumn;
- * computed, not stored, for a write-once collection);
+ * TEXT)` with the document as JSON (binary JSON for a write-once collection: sql-names.ts, DOC_TEXT),
+ * plus one key column per indexed path (keyColumn; computed, not stored, for a write-once collection);
  * filters run as SQL over json_extract and those columns, which the indexes are on. better-sqlite3
  * is synchronous but `transaction` bodies are async, so an async mutex makes transactions and
  * out-of-transaction writes take turns on the single write connection.
@@ -102,7 +102,7 @@ export class SqliteReadStore implements ReadStore {
       search: (name) => this.searchIndexes.get(name),
       indexed: (name) => this.indexedPaths.get(name),
       keys: (name) => this.keysOf(name),
-      computedKeys: (name) => this.specs.get(name)?.writeOnce === true,
+      writeOnce: (name) => this.specs.get(name)?.writeOnce === true,
       counted: (name) => !this.deferred.has(name),
       // Outside a transaction the write lock is not ours to take here: the query scans instead.
       useIndexes: () => undefined,
@@ -201,7 +201,7 @@ export class SqliteReadStore implements ReadStore {
         search: (name) => this.searchIndexes.get(name),
         indexed: (name) => this.indexedPaths.get(name),
         keys: (name) => this.keysOf(name),
-        computedKeys: (name) => this.specs.get(name)?.writeOnce === true,
+        writeOnce: (name) => this.specs.get(name)?.writeOnce === true,
         counted: (name) => !this.deferred.has(name),
         useIndexes: (name) => {
           if (open && this.deferred.has(name)) built.push(this.buildDeferred(name));
