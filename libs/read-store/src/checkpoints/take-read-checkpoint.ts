@@ -9,7 +9,7 @@ import {
 } from '@tollgate/event-store/event-store.port';
 import { CHECKPOINTS, type CheckpointDoc } from '../projection/checkpoint';
 import type { SqliteReadStore } from '../sqlite/sqlite-read-store';
-import { tableName } from '../sqlite/sql-names';
+import { DOC_TEXT, tableName } from '../sqlite/sql-names';
 import {
   CHECKPOINT_PREFIX,
   DATABASE_SUFFIX,
@@ -87,7 +87,9 @@ function settleCopy(path: string): CheckpointedProjection[] {
       .get(CHECKPOINTS);
     if (!exists) return [];
     // The id lives in its own column, not in the JSON document.
-    const rows = db.prepare(`SELECT id, doc FROM ${tableName(CHECKPOINTS)}`).all() as {
+    const rows = db
+      .prepare(`SELECT id, ${DOC_TEXT} AS doc FROM ${tableName(CHECKPOINTS)}`)
+      .all() as {
       id: string;
       doc: string;
     }[];
