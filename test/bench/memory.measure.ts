@@ -5,9 +5,9 @@
  * (relay process + projector child) with NODE_OPTIONS for both processes. Variants take turns,
  * `--rounds` times each; every turn starts a fresh gateway on a fresh DATA_DIR, sets it up through
  * the API like the bench, and reads /proc: RSS after set-up, idle RSS after a warm-up and `--quiet`
- * seconds without traffic (S5's idle), then peak RSS, the relay's scavenges (--trace-gc) and CPU
- * per request under a fixed `--rate` (0: saturation at 64 connections) for `--seconds`, or for
- * `--amount` requests at saturation (the same work however busy the shared VM is).
+ * seconds without traffic (S5's idle), then peak RSS, the relay's scavenges and full collections
+ * (--trace-gc) and CPU per request under a fixed `--rate` (0: saturation at 64 connections) for
+ * `--seconds`, or for `--amount` requests at saturation (the same work however busy the VM is).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -50,9 +50,13 @@ interface Turn {
   idleTotal: number;
   peakTotal: number;
   peak: string;
+  /** Each process's own highest RSS (they need not peak at the same moment). */
+  ownPeaks: string;
   rps: number;
   failed: number;
   scavenges: number;
+  /** Full (mark-compact) collections of the relay's heap under the load. */
+  fullGcs: number;
   relayCpuUs: number;
   projectorCpuUs: number;
 }
@@ -68,8 +72,11 @@ async function turn(variant: (typeof variants)[number], upstreamUrl: string): Pr
     env: { NODE_OPTIONS: variant.nodeOptions },
   });
   let scavenges = 0;
+  let fullGcs = 0;
   gateway.child.stdout?.on('data', (d: Buffer) => {
-    scavenges += (d.toString().match(/Scavenge/g) ?? []).length;
+    const text = d.toString();
+    scavenges += (text.match(/Scavenge/g) ?? []).length;
+    fullGcs += (text.match(/Mark-Compact/g) ?? []).length;
   });
   try {
     const relayPid = gateway.child.pid!;
@@ -77,17 +84,25 @@ async function turn(variant: (typeof variants)[number], upstreamUrl: string): Pr
     const account = await setUpAccount(gateway.url, upstreamUrl);
     const target = { url: gateway.url, headers: { authorization: `Bearer ${account.key}` } };
     const split = () => rssSplit(relayPid, projectorPid);
-    const line = (s: ReturnType<typeof split>) => `${f(s.relay)} + ${f(s.projector)}`;
+    const line = (s: { relay: number; projector: number }) => `${f(s.relay)} + ${f(s.projector)}`;
     const setUp = line(split());
     await load(target, { body: CHAT_BODY, connections: 16, seconds: 1 });
     await sleep(PLAN.quietSeconds * 1000);
     const idle = split();
     let peak = idle;
+    const own = { relay: idle.relay, projector: idle.projector };
     const timer = setInterval(() => {
       const now = split();
       if (now.total > peak.total) peak = now;
+      own.relay = Math.max(own.relay, now.relay);
+      own.projector = Math.max(own.projector, now.projector);
     }, 100);
-    const [relay0, projector0, scavenges0] = [cpuMsOf(relayPid), cpuMsOf(projectorPid), scavenges];
+    const [relay0, projector0, scavenges0, fullGcs0] = [
+      cpuMsOf(relayPid),
+      cpuMsOf(projectorPid),
+      scavenges,
+      fullGcs,
+    ];
     const result = await load(target, {
       body: CHAT_BODY,
       connections: PLAN.rate && !PLAN.amount ? 32 : 64,
@@ -103,10 +118,12 @@ async function turn(variant: (typeof variants)[number], upstreamUrl: string): Pr
       idle: line(idle),
       idleTotal: idle.total,
       peak: line(peak),
+      ownPeaks: line(own),
       peakTotal: peak.total,
       rps: Math.round(result.rps),
       failed: result.failed,
       scavenges: scavenges - scavenges0,
+      fullGcs: fullGcs - fullGcs0,
       relayCpuUs: perRequest(cpuMsOf(relayPid) - relay0),
       projectorCpuUs: perRequest(cpuMsOf(projectorPid) - projector0),
     };
@@ -138,11 +155,11 @@ async function main(): Promise<void> {
     await upstream.stop();
   }
   process.stdout.write(
-    `\n${JSON.stringify(PLAN)}\n| variant | after set-up MiB | idle MiB (relay + projector) | peak MiB | rps (failed) | scavenges | CPU µs/request (relay, projector) |\n|---|---|---|---|---|---|---|\n`,
+    `\n${JSON.stringify(PLAN)}\n| variant | after set-up MiB | idle MiB (relay + projector) | peak MiB | own peaks MiB | rps (failed) | scavenges, full GCs (relay) | CPU µs/request (relay, projector) |\n|---|---|---|---|---|---|---|---|\n`,
   );
   for (const t of turns)
     process.stdout.write(
-      `| ${t.variant} | ${t.setUp} | ${t.idle} = ${f(t.idleTotal)} | ${t.peak} = ${f(t.peakTotal)} | ${t.rps} (${t.failed}) | ${t.scavenges} | ${t.relayCpuUs}, ${t.projectorCpuUs} |\n`,
+      `| ${t.variant} | ${t.setUp} | ${t.idle} = ${f(t.idleTotal)} | ${t.peak} = ${f(t.peakTotal)} | ${t.ownPeaks} | ${t.rps} (${t.failed}) | ${t.scavenges}, ${t.fullGcs} | ${t.relayCpuUs}, ${t.projectorCpuUs} |\n`,
     );
 }
 

@@ -33,6 +33,14 @@ CREATE TABLE IF NOT EXISTS payload_dictionaries (
 );
 `;
 
+/**
+ * Each connection's page cache, in KiB (SQLite's default here: 16 000). A cache never gives back
+ * what it has filled, and appends touch new pages all the time: the writer thread's reached the
+ * default within minutes of relaying, although an append needs only the right edges of the
+ * B-trees. A page dropped from it is still in the OS's file cache: a miss is a read from memory.
+ */
+export const PAGE_CACHE_KIB = 2048;
+
 export function prepareDatabase(db: BetterSqlite3.Database, synchronous: SqliteSynchronous): void {
   // A new file reclaims the space of removed streams (retention) as it goes; the mode can only be
   // chosen before the first table, so an existing file keeps its own (docs/retention.md).
@@ -42,6 +50,7 @@ export function prepareDatabase(db: BetterSqlite3.Database, synchronous: SqliteS
   db.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   // Another process (a CLI rebuild, a second gateway) may hold the write lock for a moment.
   db.pragma('busy_timeout = 5000');
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   db.exec(SCHEMA);
 }
 

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { ExpectedRevision } from '../event-store.port';
 import { WRITER_DICTIONARIES_SOURCE } from './sqlite-dictionaries';
 import { PAYLOAD_CODEC_EXPRESSION, payloadCodec, type PayloadCodec } from './sqlite-payload-codec';
-import type { SqliteSynchronous } from './sqlite-schema';
+import { PAGE_CACHE_KIB, type SqliteSynchronous } from './sqlite-schema';
 
 /** One event as the writer stores it: data and metadata already JSON on the caller's tick. */
 export interface SerializedEvent {
@@ -195,6 +195,7 @@ const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = ' + workerData.synchronous);
 db.pragma('busy_timeout = 5000');
+db.pragma('cache_size = -' + workerData.pageCacheKiB);
 const write = ${WRITER_SOURCE}(db, ${PAYLOAD_CODEC_EXPRESSION});
 // The commit signal (sqlite-commit-signal.ts): one byte rewritten after each transaction.
 const fs = require('node:fs');
@@ -286,6 +287,7 @@ export class WorkerWriter implements BatchWriter {
         synchronous: synchronous === 'full' ? 'FULL' : 'NORMAL',
         driver: require.resolve('better-sqlite3'),
         signalPath,
+        pageCacheKiB: PAGE_CACHE_KIB,
       },
     });
     // An idle writer never keeps the process alive; write() refs it while a batch is in flight.

@@ -324,11 +324,14 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     if (typeof id !== 'string' || id === '')
       throw new Error(`Document _id must be a non-empty string`);
     const doc = typeof body === 'string' ? body : JSON.stringify(body);
-    const keys = this.access.keys(this.name);
     try {
+      // Its key columns are computed from the document: none to bind.
       if (this.access.writeOnce(this.name)) {
         db.get(this.byId.upsertBinary).run(id, doc);
-      } else if (!keys || keys.size === 0) {
+        return;
+      }
+      const keys = this.access.keys(this.name);
+      if (!keys || keys.size === 0) {
         db.get(this.byId.upsert).run(id, doc);
       } else if (before && sameValues(before, this.keyValues(body as Record<string, unknown>)!)) {
         db.get(this.byId.updateDoc).run(doc, id);

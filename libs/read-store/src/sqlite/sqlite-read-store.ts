@@ -65,6 +65,17 @@ export class SqliteReadStore implements ReadStore {
   private readonly deferred = new Set<string>();
   /** A deferred collection's key columns when some were dropped with its indexes. */
   private readonly deferredKeyColumns = new Map<string, ReadonlyMap<string, string>>();
+  /** What a collection asks of its declaration, the same in and outside a transaction. */
+  private readonly schemaAccess: Pick<
+    SqliteAccess,
+    'search' | 'indexed' | 'keys' | 'writeOnce' | 'counted'
+  > = {
+    search: (name) => this.searchIndexes.get(name),
+    indexed: (name) => this.indexedPaths.get(name),
+    keys: (name) => this.keysOf(name),
+    writeOnce: (name) => this.specs.get(name)?.writeOnce === true,
+    counted: (name) => !this.deferred.has(name),
+  };
   private readonly storeAccess: SqliteAccess;
   /** A `backup()` under way: `close()` stops it rather than wait (a checkpoint can wait). */
   private copying: DatabaseCopy | undefined;
@@ -99,11 +110,7 @@ export class SqliteReadStore implements ReadStore {
         this.checkNotInsideTransaction();
         return this.mutex.run(() => this.atomically(fn, true));
       },
-      search: (name) => this.searchIndexes.get(name),
-      indexed: (name) => this.indexedPaths.get(name),
-      keys: (name) => this.keysOf(name),
-      writeOnce: (name) => this.specs.get(name)?.writeOnce === true,
-      counted: (name) => !this.deferred.has(name),
+      ...this.schemaAccess,
       // Outside a transaction the write lock is not ours to take here: the query scans instead.
       useIndexes: () => undefined,
     };
@@ -198,11 +205,7 @@ export class SqliteReadStore implements ReadStore {
           // A single statement is atomic already: no savepoint around it.
           return oneStatement ? fn(this.writes) : this.atomically(fn, false);
         },
-        search: (name) => this.searchIndexes.get(name),
-        indexed: (name) => this.indexedPaths.get(name),
-        keys: (name) => this.keysOf(name),
-        writeOnce: (name) => this.specs.get(name)?.writeOnce === true,
-        counted: (name) => !this.deferred.has(name),
+        ...this.schemaAccess,
         useIndexes: (name) => {
           if (open && this.deferred.has(name)) built.push(this.buildDeferred(name));
         },
