@@ -20,8 +20,9 @@ export function heapGrowthFlag(execArgv: readonly string[]): string | null {
 }
 
 /**
- * Called by the relay process's entry point. The projector child keeps V8's own factor: given this
- * one too, its peak stayed where it was (166–168 MiB).
+ * Called by the relay process's entry point. V8's flags are the process's: its worker threads (the
+ * console's reads, the event store's writer) grow their small heaps by the same factor. The
+ * projector child keeps V8's own factor: given this one too, its peak stayed at 166–168 MiB.
  */
 export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv): void {
   const flag = heapGrowthFlag(execArgv);
