@@ -24,7 +24,7 @@ export function heapGrowthFlag(execArgv: readonly string[]): string | null {
  * console's reads, the event store's writer) grow their small heaps by the same factor. The
  * projector child keeps V8's own factor: given this one too, its peak stayed at 166–168 MiB.
  */
-export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv): void {
-  const flag = heapGrowthFlag(execArgv);
+export function boundHeapGrowth(): void {
+  const flag = heapGrowthFlag(process.execArgv);
   if (flag) setFlagsFromString(flag);
 }
