@@ -58,6 +58,7 @@ export async function createApp(
       void started.app?.close();
     },
     lockMode: gatewayLockMode(config),
+    serving: true,
     // A projector in another process (the child, or scale-out's) hears of commits from the writer.
     ...(usesProjectorChild(config) || config.scaleOut ? { commitSignal: 'send' as const } : {}),
     // Alone on DATA_DIR (not scale-out): a lost read-model database comes back from a checkpoint.

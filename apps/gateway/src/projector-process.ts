@@ -75,6 +75,7 @@ export async function runProjector(): Promise<void> {
       process.exitCode = 1;
     },
     lockMode: child ? 'held-by-parent' : 'shared',
+    serving: true,
     // The gateways' writer threads signal each commit: the log is read then, not at the next tick.
     commitSignal: 'watch',
   });

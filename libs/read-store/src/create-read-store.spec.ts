@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import { createReadStore } from './create-read-store';
-import { SqliteReadStore } from './sqlite/sqlite-read-store';
+import { LIVE_PAGE_CACHE_KIB, SqliteReadStore } from './sqlite/sqlite-read-store';
 import { closedPort } from './testing/closed-port';
 
 describe('createReadStore', () => {
@@ -22,6 +23,22 @@ describe('createReadStore', () => {
       expect(existsSync(join(dataDir, 'read.sqlite'))).toBe(true);
     } finally {
       await store.close();
+    }
+  });
+
+  it("keeps a small write page cache for a serving process, SQLite's for a CLI", async () => {
+    const cacheOf = (store: unknown) =>
+      (store as { writer: Database.Database }).writer.pragma('cache_size', { simple: true });
+    const serving = await createReadStore({ dataDir: join(dir, 'serving'), serving: true });
+    const cli = await createReadStore({ dataDir: join(dir, 'cli') });
+    try {
+      // Negative: KiB, not pages.
+      expect(cacheOf(serving)).toBe(-LIVE_PAGE_CACHE_KIB);
+      // better-sqlite3's default, which a rebuild's index builds sort in.
+      expect(cacheOf(cli)).toBe(-16000);
+    } finally {
+      await serving.close();
+      await cli.close();
     }
   });
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReadStore } from './read-store.port';
-import { SqliteReadStore } from './sqlite/sqlite-read-store';
+import { LIVE_PAGE_CACHE_KIB, SqliteReadStore } from './sqlite/sqlite-read-store';
 
 export interface ReadStoreConfig {
   /** READ_STORE_URL: `mongodb://…` or `mongodb+srv://…`; empty means the embedded SQLite store. */
@@ -10,6 +10,11 @@ export interface ReadStoreConfig {
   readonly dataDir: string;
   /** READ_STORE_ALLOW_STANDALONE=on: accept a MongoDB server without transactions (guarded batches). */
   readonly allowStandalone?: boolean;
+  /**
+   * A serving gateway or its projector child, not a CLI's rebuild or import: the embedded store's
+   * write connection keeps a small page cache (LIVE_PAGE_CACHE_KIB).
+   */
+  readonly serving?: boolean;
 }
 
 /** The embedded read store's file in DATA_DIR. */
@@ -26,5 +31,8 @@ export async function createReadStore(config: ReadStoreConfig): Promise<ReadStor
     return connectMongo(url, { allowStandalone: config.allowStandalone === true });
   }
   mkdirSync(config.dataDir, { recursive: true });
-  return new SqliteReadStore(join(config.dataDir, READ_STORE_FILE));
+  return new SqliteReadStore(
+    join(config.dataDir, READ_STORE_FILE),
+    config.serving ? { pageCacheKiB: LIVE_PAGE_CACHE_KIB } : {},
+  );
 }

@@ -34,6 +34,11 @@ export interface OpenStoresOptions {
    * `watch`es for it (docs/operations.md, "The projector child").
    */
   readonly commitSignal?: 'send' | 'watch';
+  /**
+   * A serving gateway or a projector, not a CLI: the embedded read store keeps a small page cache
+   * (a rebuild's or an import's index builds keep SQLite's, which they sort in).
+   */
+  readonly serving?: boolean;
 }
 
 /**
@@ -42,7 +47,13 @@ export interface OpenStoresOptions {
  */
 export async function openStores(
   config: AppConfig,
-  { onWriterLost, lockMode = 'exclusive', beforeReadStore, commitSignal }: OpenStoresOptions = {},
+  {
+    onWriterLost,
+    lockMode = 'exclusive',
+    beforeReadStore,
+    commitSignal,
+    serving = false,
+  }: OpenStoresOptions = {},
 ): Promise<Stores> {
   const embedded = !config.eventStoreUrl || !config.readStoreUrl;
   const lock =
@@ -64,6 +75,7 @@ export async function openStores(
       readStoreUrl: config.readStoreUrl,
       dataDir: config.dataDir,
       allowStandalone: config.readStoreAllowStandalone,
+      serving,
     });
     const opened = eventStore;
     return {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -34,6 +34,14 @@ describe('SqliteReadStore', () => {
 
   describe('contract, on a file', () => {
     readStoreContract(async () => new SqliteReadStore(join(dir, 'contract.sqlite')));
+  });
+
+  it('refuses a page cache that is not a positive number of KiB, opening nothing', () => {
+    for (const pageCacheKiB of [0, -5, 1.5, Number.NaN]) {
+      const file = join(dir, `cache-${Math.random().toString(36).slice(2)}.sqlite`);
+      expect(() => new SqliteReadStore(file, { pageCacheKiB })).toThrow(/pageCacheKiB/);
+      expect(existsSync(file)).toBe(false);
+    }
   });
 
   describe('specifics', () => {

@@ -88,19 +88,31 @@ describe('StreamTokenCounter', () => {
 });
 
 describe('the tokenizer is loaded on the first count', () => {
-  it('importing the relay library does not require gpt-tokenizer; the first count does, once', () => {
+  it('importing the relay library loads neither gpt-tokenizer nor its ranks; the first count does, once', () => {
     const required = jest.fn();
+    const ranksRead = jest.fn();
     jest.isolateModules(() => {
-      jest.doMock('gpt-tokenizer', () => {
+      jest.doMock('gpt-tokenizer/cjs/GptEncoding', () => {
         required();
-        return jest.requireActual<object>('gpt-tokenizer');
+        return jest.requireActual<object>('gpt-tokenizer/cjs/GptEncoding');
+      });
+      jest.doMock('./o200k-ranks', () => {
+        const actual = jest.requireActual<typeof import('./o200k-ranks')>('./o200k-ranks');
+        return {
+          loadO200kRanks: () => {
+            ranksRead();
+            return actual.loadO200kRanks();
+          },
+        };
       });
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading is the point
       const relay = require('../index') as typeof import('../index');
       expect(required).not.toHaveBeenCalled();
+      expect(ranksRead).not.toHaveBeenCalled();
       expect(relay.countText('Hello world')).toBe(2);
       expect(relay.estimatePromptTokens('completions', { prompt: 'Hello world' })).toBe(2);
       expect(required).toHaveBeenCalledTimes(1);
+      expect(ranksRead).toHaveBeenCalledTimes(1);
     });
   });
 });

@@ -4,20 +4,25 @@
  * one core, so long texts above TOKENIZE_LIMIT are bounded from their UTF-8 size instead (no common
  * tokenizer yields more than one token per 2 bytes of ordinary text).
  */
+import type * as Encoding from 'gpt-tokenizer/cjs/GptEncoding';
 import type { JsonObject } from '../openai/request-body';
-
-type CountTokens = typeof import('gpt-tokenizer').countTokens;
+import { loadO200kRanks } from './o200k-ranks';
 
 /**
- * gpt-tokenizer builds its o200k ranks when first required (~13 MiB of heap, more RSS), so it is
- * required on the first count, not at start: a gateway that has relayed nothing does not hold it.
+ * gpt-tokenizer's o200k encoding, built on the first count, not at start: a gateway that has
+ * relayed nothing does not hold its ranks (~13 MiB of heap). The ranks come from the library's data
+ * file (o200k-ranks.ts), not from its generated module: the same array, without the parse of
+ * 2.2 MB of literals.
  */
-let tokenizer: CountTokens | undefined;
+let encoding: Encoding.GptEncoding | undefined;
 
 function countTokens(text: string): number {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous lazy load
-  tokenizer ??= (require('gpt-tokenizer') as typeof import('gpt-tokenizer')).countTokens;
-  return tokenizer(text);
+  if (!encoding) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous lazy load
+    const { GptEncoding } = require('gpt-tokenizer/cjs/GptEncoding') as typeof Encoding;
+    encoding = GptEncoding.getEncodingApi('o200k_base', loadO200kRanks);
+  }
+  return encoding.countTokens(text);
 }
 
 export const TOKENIZE_LIMIT = 8192;

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Position } from '@tollgate/event-store';
 import { ProjectorChild, projectorChildFor } from './projector-child';
 import { PROJECTOR_PARENT_ENV } from './projector-child-protocol';
+import { projectorNodeFlags } from './projector-node-flags';
 
 /** Resolves once `condition` holds (checked every 10 ms); fails the test after 10 s. */
 async function until(condition: () => boolean): Promise<void> {
@@ -73,6 +74,20 @@ describe('ProjectorChild', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(heads).toEqual([{ commit: BigInt(process.pid), prepare: 7n }]);
     expect(lines[0]).toBe(`Projector process started (pid ${child!.pid})`);
+  });
+
+  it("starts the child with the projector's node flags, not the gateway's", async () => {
+    const seen = join(dir, 'exec-argv.json');
+    const file = script(
+      'flags',
+      `require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(process.execArgv));
+       process.on('disconnect', () => process.exit(0));`,
+    );
+    supervise(file).start();
+    await until(() => existsSync(seen));
+    expect(JSON.parse(readFileSync(seen, 'utf8'))).toEqual(
+      projectorNodeFlags(process.env.NODE_OPTIONS),
+    );
   });
 
   it('is ready once the child says it caught up; not before, nor when it never says so', async () => {

@@ -11,6 +11,7 @@ import {
   isReadyMessage,
   PROJECTOR_PARENT_ENV,
 } from './projector-child-protocol';
+import { projectorNodeFlags } from './projector-node-flags';
 
 /** The first restart waits this long, each next one twice as long, up to MAX_RESTART_MS. */
 const FIRST_RESTART_MS = 1_000;
@@ -69,7 +70,7 @@ export class ProjectorChild {
     const child = fork(this.options.script, [], {
       env: { ...process.env, [PROJECTOR_PARENT_ENV]: String(process.pid) },
       // The gateway's own node flags (a profile, an inspector port) are not the projector's.
-      execArgv: [],
+      execArgv: projectorNodeFlags(process.env.NODE_OPTIONS),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // Its own process group: a terminal's Ctrl-C reaches the gateway, which drains, then stops
       // the child; a child stopped first would be restarted in the middle of the drain.
