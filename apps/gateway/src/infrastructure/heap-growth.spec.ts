@@ -9,9 +9,10 @@ describe('heapGrowthFlag', () => {
     );
   });
 
-  it('leaves a factor given on the command line as it is, in either spelling', () => {
+  it('leaves a factor given on the command line as it is, in any spelling V8 reads', () => {
     expect(heapGrowthFlag(['--heap-growing-percent=80'])).toBeNull();
     expect(heapGrowthFlag(['--heap-growing-percent', '80'])).toBeNull();
+    expect(heapGrowthFlag(['--heap_growing_percent=80'])).toBeNull();
   });
 
   it('names a flag this V8 knows (an unknown one is only reported on stderr, and does nothing)', () => {

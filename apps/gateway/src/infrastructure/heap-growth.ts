@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { v8FlagGiven } from './v8-flag-given';
 
 /**
  * How far V8 lets the relay process's heap grow past what its last full collection kept, in
@@ -14,9 +15,7 @@ const FLAG = '--heap-growing-percent';
 
 /** The V8 flag to set, or null when the process was started with its own (the operator's word). */
 export function heapGrowthFlag(execArgv: readonly string[]): string | null {
-  return execArgv.some((arg) => arg === FLAG || arg.startsWith(`${FLAG}=`))
-    ? null
-    : `${FLAG}=${HEAP_GROWING_PERCENT}`;
+  return v8FlagGiven(execArgv, FLAG) ? null : `${FLAG}=${HEAP_GROWING_PERCENT}`;
 }
 
 /**
