@@ -73,7 +73,7 @@ const BATCHED_TYPES = [
 /** Usernames, read once per batch (a batch of receipts is mostly a few users' requests). */
 const usernames = new BatchMemo<string>();
 
-function usernameOf(userId: number, session: ReadStoreSession): Promise<string> {
+function usernameOf(userId: number, session: ReadStoreSession): string | Promise<string> {
   return usernames.get(session, String(userId), async () => {
     const user = await session.collection<LogUserDocument>(LOG_USERS).get(String(userId));
     return user?.username ?? '';

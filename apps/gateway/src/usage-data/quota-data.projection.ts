@@ -38,7 +38,10 @@ async function putState(session: ReadStoreSession, doc: QuotaDataStateDocument):
   stateMemo.set(session, doc._id, doc);
 }
 
-function stateOf(session: ReadStoreSession, id: string): Promise<QuotaDataStateDocument | null> {
+function stateOf(
+  session: ReadStoreSession,
+  id: string,
+): QuotaDataStateDocument | null | Promise<QuotaDataStateDocument | null> {
   return stateMemo.get(session, id, () =>
     session.collection<QuotaDataStateDocument>(QUOTA_DATA_STATE).get(id),
   );

@@ -33,9 +33,13 @@ export async function applyEvents(
       return;
     }
     const writes = new BatchWrites(readStore.atomicTransactions);
+    const batchedTypes = new Set(batched.eventTypes);
     for (const event of events) {
-      if (batched.eventTypes.includes(event.type)) {
-        await batched.apply(event, writes, session);
+      if (batchedTypes.has(event.type)) {
+        // Most batched applies only buffer updates and return nothing: awaiting that would still
+        // cost a turn of the microtask queue per event and projection (~3 % of a rebuild).
+        const applying = batched.apply(event, writes, session);
+        if (applying) await applying;
         continue;
       }
       await writes.flush(session);

@@ -23,4 +23,18 @@ describe('BatchMemo', () => {
     memo.set(s, 'k', null);
     expect(await memo.get(s, 'k', async () => 'stored')).toBeNull();
   });
+
+  it('gives a value the batch holds as it is, and loads a missing one once behind a promise', async () => {
+    const memo = new BatchMemo<string>();
+    const s = session();
+    let loads = 0;
+    const load = async () => `loaded${++loads}`;
+    const missing = memo.get(s, 'k', load);
+    expect(missing).toBeInstanceOf(Promise);
+    expect(await missing).toBe('loaded1');
+    expect(memo.get(s, 'k', load)).toBe('loaded1');
+    memo.set(s, 'j', 'written');
+    expect(memo.get(s, 'j', load)).toBe('written');
+    expect(loads).toBe(1);
+  });
 });

@@ -9,16 +9,21 @@ import type { ReadStoreSession } from '../read-store.port';
 export class BatchMemo<V> {
   private readonly bySession = new WeakMap<ReadStoreSession, Map<string, V>>();
 
-  async get(session: ReadStoreSession, key: string, load: () => Promise<V>): Promise<V> {
+  /** The value itself when the batch has it (no promise to make and await), else its load. */
+  get(session: ReadStoreSession, key: string, load: () => Promise<V>): V | Promise<V> {
     const values = this.values(session);
     if (values.has(key)) return values.get(key) as V;
-    const value = await load();
-    values.set(key, value);
-    return value;
+    return this.load(values, key, load);
   }
 
   set(session: ReadStoreSession, key: string, value: V): void {
     this.values(session).set(key, value);
+  }
+
+  private async load(values: Map<string, V>, key: string, load: () => Promise<V>): Promise<V> {
+    const value = await load();
+    values.set(key, value);
+    return value;
   }
 
   private values(session: ReadStoreSession): Map<string, V> {

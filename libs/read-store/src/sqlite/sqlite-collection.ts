@@ -185,7 +185,9 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     return row?.n ?? 0;
   }
 
-  async put(doc: T): Promise<void> {
+  // Not `async`: the write's own promise is returned, without a second one around it (a log row
+  // per receipt in a rebuild). `write` is async itself, so a throw still arrives as a rejection.
+  put(doc: T): Promise<void> {
     return this.access.write(
       this.name,
       (db) => {
