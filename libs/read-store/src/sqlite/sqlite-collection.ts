@@ -186,7 +186,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   }
 
   // Not `async`: the write's own promise is returned, without a second one around it (a log row
-  // per receipt in a rebuild). `write` is async itself, so a throw still arrives as a rejection.
+  // per receipt in a rebuild). Both accesses' `write` are async, so a refusal is a rejection.
   put(doc: T): Promise<void> {
     return this.access.write(
       this.name,

@@ -125,7 +125,9 @@ export class SqliteReadStore implements ReadStore {
         this.checkDeclared(name);
         return this.pool ? this.pool.run(query) : runOn(this.writes, query);
       },
-      write: (name, fn) => {
+      // async like the session's: a refusal reaches the caller as a rejection (collections return
+      // this promise as their own).
+      write: async (name, fn) => {
         this.checkDeclared(name);
         this.checkNotInsideTransaction();
         return this.mutex.run(() => this.atomically(fn, true));

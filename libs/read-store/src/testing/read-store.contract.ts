@@ -67,6 +67,10 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>): void {
 
     it('rejects an undeclared collection', async () => {
       await expect(store.collection(`${prefix}_undeclared`).find()).rejects.toThrow(/not declared/);
+      // Writes too, as a rejected promise (not a throw from the call itself).
+      const undeclared = store.collection(`${prefix}_undeclared`);
+      await expect(undeclared.put({ _id: 'a' })).rejects.toThrow(/not declared/);
+      await expect(undeclared.delete('a')).rejects.toThrow(/not declared/);
     });
 
     it('declares idempotently', async () => {
