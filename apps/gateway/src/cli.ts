@@ -10,6 +10,7 @@ import {
   restoreForRebuild,
   type RebuildStart,
 } from './infrastructure/rebuild-from-checkpoint';
+import { threadRebuildLane } from './rebuild-lane';
 import { setOptionOffline } from './options/set-option-offline';
 import { ALL_PROJECTIONS, serverProjections } from './projection-registry';
 import { BalanceBook } from './billing/balance-book';
@@ -68,13 +69,16 @@ async function rebuild(): Promise<void> {
       onProgress: (done, total) =>
         process.stdout.write(`\rRebuilding read models ${formatProgressBar(done, total)}`),
       onBuildingIndexes: () => process.stdout.write('\nBuilding indexes…'),
+      lane: threadRebuildLane(config.dataDir, config.sessionSecret),
     });
     process.stdout.write('\n');
     const perProjection = Object.entries(result.applied)
       .map(([name, n]) => `${name}: ${n}`)
       .join(', ');
+    const lanes =
+      result.inLane.length > 0 ? `; on a second thread: ${result.inLane.join(', ')}` : '';
     console.log(
-      `Rebuilt from ${result.events} events in ${Date.now() - started} ms (${perProjection})`,
+      `Rebuilt from ${result.events} events in ${Date.now() - started} ms (${perProjection}${lanes})`,
     );
   } finally {
     await lease?.release();

@@ -3,6 +3,7 @@
  * 0-based stream revisions, expected revision checks, exclusive `$all` positions, catch-up then live
  * subscriptions.
  */
+import type { MessagePort } from 'node:worker_threads';
 
 /** `$all` position. Opaque to callers; compare only with `comparePositions`. */
 export interface Position {
@@ -83,6 +84,13 @@ export interface ReadAllPagesOptions {
   readonly toPosition: Position;
   readonly pageSize: number;
   readonly filter?: EventFilter;
+  /**
+   * A second reader on another thread (a rebuild's second lane): every page goes to this port too,
+   * read there with the store's `pagesFromPort`, and the read keeps the slower reader's pace; it
+   * fails with SecondReaderStopped if that reader stops first. Only on a store whose `sharesPages`
+   * is true.
+   */
+  readonly alsoTo?: MessagePort;
 }
 
 export interface SubscribeOptions {
@@ -133,6 +141,8 @@ export interface EventStore {
    * on one; a store without it is read page by page with readAll().
    */
   readAllPages?(options: ReadAllPagesOptions): AsyncIterable<RecordedEvent[]>;
+  /** readAllPages takes `alsoTo` here (SQLite on a file, with more than one core). */
+  readonly sharesPages?: boolean;
   /** Position of the last event in the store, or null when the store is empty. */
   headPosition(): Promise<Position | null>;
   subscribeToAll(options: SubscribeOptions, handlers: SubscriptionHandlers): Subscription;
@@ -164,6 +174,14 @@ export class WrongExpectedRevisionError extends Error {
     super(
       `Wrong expected revision on ${streamId}: expected ${String(expected)}, actual ${String(actual)}`,
     );
+  }
+}
+
+/** A `readAllPages({ alsoTo })` whose second reader stopped before the end: the read stops too. */
+export class SecondReaderStopped extends Error {
+  override readonly name = 'SecondReaderStopped';
+  constructor() {
+    super('The second reader of the event pages stopped before the end of its range');
   }
 }
 

@@ -25,7 +25,14 @@ export {
   formatProgressBar,
   type RebuildOptions,
   type RebuildResult,
+  type RebuildSource,
 } from './projection/rebuild';
+export {
+  copyReadModels,
+  replayLane,
+  type RebuildLane,
+  type StartedLane,
+} from './projection/rebuild-lane';
 export {
   listReadCheckpoints,
   resumePoints,

@@ -25,7 +25,7 @@ import {
   toRecordedEvents,
 } from './sqlite-append-outcome';
 import { MAX_POSITION, SqliteEventReads } from './sqlite-event-reads';
-import { readAllPages } from './sqlite-read-ahead';
+import { readAllPages, readsAhead } from './sqlite-read-ahead';
 import { NO_LIMIT } from './sqlite-rows';
 import type { SqliteEventStoreOptions, SqliteEventStoreStats } from './sqlite-event-store-options';
 import { prepareDatabase, type SqliteSynchronous } from './sqlite-schema';
@@ -224,6 +224,10 @@ export class SqliteEventStore implements EventStore {
 
   readAllPages(options: ReadAllPagesOptions): AsyncGenerator<RecordedEvent[]> {
     return readAllPages(this.db, this.reads, options);
+  }
+
+  get sharesPages(): boolean {
+    return readsAhead(this.db);
   }
 
   async headPosition(): Promise<Position | null> {

@@ -2,9 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EventData, Position, RecordedEvent } from '../event-store.port';
+import { MessageChannel } from 'node:worker_threads';
+import {
+  SecondReaderStopped,
+  type EventData,
+  type Position,
+  type RecordedEvent,
+} from '../event-store.port';
 import { SqliteEventStore } from './sqlite-event-store';
-import { readAhead } from './sqlite-read-ahead';
+import { PAGES_AHEAD, pagesFromPort, readAhead } from './sqlite-read-ahead';
 import { filterToSql } from './sqlite-rows';
 
 /** Receipt-like events (compressed on disk), a small one (text), a client's own id. */
@@ -104,6 +110,67 @@ describe('SqliteEventStore.readAllPages: $all read ahead on a thread', () => {
     expect((await store.readAll()).length).toBe(251);
     all = await store.readAll();
     head = (await store.headPosition())!;
+  });
+
+  it('hands every page to a second reader too, keeping to the slower one', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const first: RecordedEvent[][] = [];
+    let firstDone = false;
+    const reading = (async () => {
+      for await (const page of readAhead(range(0n, head.commit, 10), { alsoTo: port1 }))
+        first.push(page);
+      firstDone = true;
+    })();
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+    // The thread's start can take a while on a busy machine; then it stops, as nothing comes back.
+    for (let waited = 0; first.length === 0 && waited < 200; waited++) await pause();
+    for (let i = 0; i < 6; i++) await pause();
+    const aheadOfSecond = first.length;
+    const second = await collect(pagesFromPort(port2));
+    await reading;
+    // While the second reader took nothing, the thread stopped at its pages ahead (and the one in
+    // the first reader's hands).
+    expect(aheadOfSecond).toBeGreaterThan(0);
+    expect(aheadOfSecond).toBeLessThanOrEqual(PAGES_AHEAD + 1);
+    expect(second.length).toBeGreaterThan(PAGES_AHEAD + 1);
+    expect(firstDone).toBe(true);
+    expect(second.map((p) => p.length)).toEqual(first.map((p) => p.length));
+    expect(second.flat()).toEqual(all);
+    expect(first.flat()).toEqual(all);
+  });
+
+  it('a second reader stopping early stops the read for the first', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const second = (async () => {
+      for await (const page of pagesFromPort(port2)) if (page.length > 0) break;
+    })();
+    await expect(
+      collect(readAhead(range(0n, head.commit, 10), { alsoTo: port1 })),
+    ).rejects.toBeInstanceOf(SecondReaderStopped);
+    await second;
+  });
+
+  it('a store kept in memory refuses a second reader', async () => {
+    const memory = SqliteEventStore.open(':memory:');
+    try {
+      await memory.append('m', events(5), 'no_stream');
+      const end = (await memory.headPosition())!;
+      const { port1 } = new MessageChannel();
+      expect(memory.sharesPages).toBe(false);
+      await expect(
+        collect(
+          memory.readAllPages({
+            fromPosition: 'start',
+            toPosition: end,
+            pageSize: 10,
+            alsoTo: port1,
+          }),
+        ),
+      ).rejects.toThrow('no second reader');
+      port1.close();
+    } finally {
+      await memory.close();
+    }
   });
 
   it("fails with the thread's error when the file cannot be read", async () => {

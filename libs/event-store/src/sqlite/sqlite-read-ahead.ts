@@ -1,28 +1,41 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import type { ReadAllPagesOptions, RecordedEvent } from '../event-store.port';
+import {
+  SecondReaderStopped,
+  type ReadAllPagesOptions,
+  type RecordedEvent,
+} from '../event-store.port';
 import type { SqliteEventReads } from './sqlite-event-reads';
 import { PAYLOAD_CODEC_EXPRESSION } from './sqlite-payload-codec';
 import { EVENT_COLUMNS, filterToSql, type FilterSql } from './sqlite-rows';
 
-/** Pages the thread reads before the caller has taken them: one in use, one ready, one on the way. */
-const PAGES_AHEAD = 2;
+/**
+ * Pages the thread reads before a reader has taken them. With two readers (a rebuild's lanes) the
+ * thread keeps to the slower, and each slows down now and then: two pages ahead made the other
+ * wait, six did not (docs/performance.md, "The rebuild in two lanes").
+ */
+export const PAGES_AHEAD = 6;
 
 /** What the reading thread posts: a page as one JSON text, the end, or why it stopped. */
-type ReadAheadMessage = { page: string } | { done: true } | { error: string };
+type ReadAheadMessage =
+  { page: string } | { done: true } | { error: string } | { secondReaderStopped: true };
 
 /*
  * The reading thread, as source (a .ts worker file does not load under ts-jest, see read-pool.ts).
  * It reads pages of $all on its own read-only connection and decodes them (inflate, the event id's
  * text) while the caller applies the previous page; a page crosses as one JSON text, built from the
  * stored JSON texts without parsing them, so the caller's single JSON.parse is the only parse.
+ * With a second reader (`alsoTo`), each page goes to both and the thread stays PAGES_AHEAD pages
+ * ahead of the slower one; that reader's port closing before the end stops the read for both.
  */
 const READ_AHEAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 // Errors cross as their message: an error object of the driver's own class arrives without one.
 const fail = (error) => {
-  parentPort.postMessage({ error: String((error && error.message) || error) });
+  const message = { error: String((error && error.message) || error) };
+  parentPort.postMessage(message);
+  if (workerData.alsoTo) workerData.alsoTo.postMessage(message);
   parentPort.close();
 };
 let db;
@@ -32,7 +45,8 @@ try {
   db = new Database(workerData.path, { readonly: true, fileMustExist: true });
   select = db
     .prepare('SELECT ${EVENT_COLUMNS} FROM events WHERE global_position > ? AND global_position <= ?' + workerData.where + ' ORDER BY global_position LIMIT ?')
-    .safeIntegers(true);
+    .safeIntegers(true)
+    .raw(true); // arrays, in EVENT_COLUMNS' order: no object per row
 } catch (error) {
   fail(error);
 }
@@ -49,33 +63,40 @@ const dictionary = (id) => {
 };
 const upTo = BigInt(workerData.upTo);
 let after = BigInt(workerData.after);
+const share = workerData.alsoTo;
 let credit = ${PAGES_AHEAD};
+let shareCredit = share ? ${PAGES_AHEAD} : Infinity;
 let finished = select === undefined;
+const post = (message) => {
+  parentPort.postMessage(message);
+  if (share) share.postMessage(message);
+};
 const readPage = () => {
   const rows = select.all(after, upTo, ...workerData.params, workerData.pageSize);
   const parts = [];
-  for (const row of rows) {
-    const texts = typeof row.data === 'string'
-      ? { data: row.data, metadata: String(row.metadata) }
-      : codec.decode(row.data, dictionary);
-    parts.push('{"id":' + JSON.stringify(codec.eventIdOf(row.event_id)) + ',"type":' + JSON.stringify(row.type) +
-      ',"data":' + texts.data + ',"metadata":' + texts.metadata + ',"streamId":' + JSON.stringify(row.stream_id) +
-      ',"revision":' + row.stream_revision + ',"position":"' + row.global_position + '","recordedAt":' + row.recorded_at + '}');
+  for (const [position, eventId, streamId, revision, type, data, metadata, recordedAt] of rows) {
+    const texts = typeof data === 'string'
+      ? { data, metadata: String(metadata) }
+      : codec.decode(data, dictionary);
+    parts.push('{"id":' + JSON.stringify(codec.eventIdOf(eventId)) + ',"type":' + JSON.stringify(type) +
+      ',"data":' + texts.data + ',"metadata":' + texts.metadata + ',"streamId":' + JSON.stringify(streamId) +
+      ',"revision":' + revision + ',"position":"' + position + '","recordedAt":' + recordedAt + '}');
   }
   if (rows.length > 0) {
-    after = rows[rows.length - 1].global_position;
-    parentPort.postMessage({ page: '[' + parts.join(',') + ']' });
+    after = rows[rows.length - 1][0];
+    post({ page: '[' + parts.join(',') + ']' });
   }
   return rows.length === workerData.pageSize;
 };
 const pump = () => {
   try {
-    while (credit > 0 && !finished) {
+    while (credit > 0 && shareCredit > 0 && !finished) {
       credit -= 1;
+      shareCredit -= 1;
       if (!readPage()) {
         finished = true;
         db.close();
-        parentPort.postMessage({ done: true });
+        post({ done: true });
         parentPort.close();
       }
     }
@@ -88,6 +109,21 @@ parentPort.on('message', () => {
   credit += 1;
   pump();
 });
+if (share) {
+  share.on('message', () => {
+    shareCredit += 1;
+    pump();
+  });
+  // After the end the thread waits for this: the second reader closes its port once it has taken
+  // the last pages (a thread ended from outside could lose the ones still on their way).
+  share.on('close', () => {
+    if (!finished) {
+      finished = true;
+      parentPort.postMessage({ secondReaderStopped: true });
+      parentPort.close();
+    }
+  });
+}
 pump();
 `;
 
@@ -116,10 +152,60 @@ function eventsOf(page: string): RecordedEvent[] {
 }
 
 /**
+ * The pages a reading thread posts, as they arrive: `source` is that thread (the first reader) or
+ * the port of a second reader. Each page taken gives the thread one page of credit back.
+ */
+async function* receivePages(
+  source: Pick<Worker, 'postMessage'>,
+  listen: (arrive: (message: ReadAheadMessage) => void, stop: (error: Error) => void) => void,
+): AsyncGenerator<RecordedEvent[]> {
+  const arrived: ReadAheadMessage[] = [];
+  let wake: (() => void) | undefined;
+  let failure: Error | undefined;
+  const woken = () => {
+    wake?.();
+    wake = undefined;
+  };
+  listen(
+    (message) => {
+      arrived.push(message);
+      woken();
+    },
+    (error) => {
+      failure ??= error;
+      woken();
+    },
+  );
+  for (;;) {
+    const message = arrived.shift();
+    if (!message) {
+      if (failure) throw failure;
+      await new Promise<void>((resolve) => (wake = resolve));
+      continue;
+    }
+    if ('done' in message) return;
+    if ('error' in message) throw new Error(message.error);
+    if ('secondReaderStopped' in message) throw new SecondReaderStopped();
+    source.postMessage(null); // one page taken: the thread may read one more
+    yield eventsOf(message.page);
+  }
+}
+
+const STOPPED_EARLY = 'The event read-ahead thread stopped before the end of its range';
+
+export interface ReadAheadOptions {
+  /** A second reader's port: it gets every page too, through `pagesFromPort`. */
+  readonly alsoTo?: MessagePort;
+}
+
+/**
  * $all after `after` up to `upTo`, in pages of `pageSize` events, read and decoded on a thread of
  * their own up to two pages ahead of the caller. Stopping early (a `break`) ends the thread.
  */
-export async function* readAhead(range: ReadAheadRange): AsyncGenerator<RecordedEvent[]> {
+export async function* readAhead(
+  range: ReadAheadRange,
+  { alsoTo }: ReadAheadOptions = {},
+): AsyncGenerator<RecordedEvent[]> {
   const worker = new Worker(READ_AHEAD_SOURCE, {
     eval: true,
     workerData: {
@@ -130,45 +216,47 @@ export async function* readAhead(range: ReadAheadRange): AsyncGenerator<Recorded
       pageSize: range.pageSize,
       where: range.filter.where,
       params: range.filter.params,
+      alsoTo,
     },
+    transferList: alsoTo ? [alsoTo] : [],
   });
-  const arrived: ReadAheadMessage[] = [];
-  let wake: (() => void) | undefined;
-  let failure: Error | undefined;
-  const woken = () => {
-    wake?.();
-    wake = undefined;
-  };
-  worker.on('message', (message: ReadAheadMessage) => {
-    arrived.push(message);
-    woken();
-  });
-  worker.on('error', (error) => {
-    failure = error;
-    woken();
-  });
-  worker.on('exit', () => {
-    failure ??= new Error('The event read-ahead thread stopped before the end of its range');
-    woken();
-  });
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  let complete = false;
   try {
-    for (;;) {
-      const message = arrived.shift();
-      if (!message) {
-        if (failure) throw failure;
-        await new Promise<void>((resolve) => (wake = resolve));
-        continue;
-      }
-      if ('done' in message) return;
-      if ('error' in message) throw new Error(message.error);
-      worker.postMessage(null); // one page taken: the thread may read one more
-      yield eventsOf(message.page);
-    }
+    yield* receivePages(worker, (arrive, stop) => {
+      worker.on('message', arrive);
+      worker.on('error', stop);
+      worker.on('exit', () => stop(new Error(STOPPED_EARLY)));
+    });
+    complete = true;
   } finally {
+    // A second reader may still be taking the last pages: the thread ends when it has.
+    if (!complete || !alsoTo) await worker.terminate();
+    await exited;
     worker.removeAllListeners();
-    await worker.terminate();
   }
 }
+
+/**
+ * The second reader's end of `readAllPages({ alsoTo })`: the same pages, on another thread. Its
+ * pace holds the reading thread back as the first reader's does; stopping early (a `break`) closes
+ * the port, which stops the read for the first reader too.
+ */
+export async function* pagesFromPort(port: MessagePort): AsyncGenerator<RecordedEvent[]> {
+  try {
+    yield* receivePages(port, (arrive, stop) => {
+      port.on('message', arrive);
+      port.on('close', () => stop(new Error(STOPPED_EARLY)));
+    });
+  } finally {
+    port.removeAllListeners();
+    port.close();
+  }
+}
+
+/** Whether `readAllPages` reads on a thread here, and so may hand its pages to a second reader. */
+export const readsAhead = (db: Database.Database): boolean =>
+  !db.memory && availableParallelism() > 1;
 
 /**
  * The store's readAllPages: read ahead on a thread when the process may run on more than one core
@@ -182,11 +270,13 @@ export async function* readAllPages(
 ): AsyncGenerator<RecordedEvent[]> {
   const after = options.fromPosition === 'start' ? 0n : options.fromPosition.commit;
   const upTo = options.toPosition.commit;
-  const { pageSize } = options;
-  if (!db.memory && availableParallelism() > 1) {
-    yield* readAhead({ path: db.name, after, upTo, pageSize, filter: filterToSql(options.filter) });
+  const { pageSize, alsoTo } = options;
+  if (readsAhead(db)) {
+    const filter = filterToSql(options.filter);
+    yield* readAhead({ path: db.name, after, upTo, pageSize, filter }, { alsoTo });
     return;
   }
+  if (alsoTo) throw new Error('This event store reads on the calling thread: no second reader');
   for (let from = after; ;) {
     const page = reads.after(from, options.filter, pageSize, upTo);
     if (page.length > 0) yield page;

@@ -180,7 +180,7 @@ describe('rebuildProjections', () => {
     const result = await rebuildProjections(events, newStore(), [usersProjection()], {
       onProgress: (d, t) => progress.push([d, t]),
     });
-    expect(result).toEqual({ events: 0, applied: { test_users: 0 }, position: null });
+    expect(result).toEqual({ events: 0, applied: { test_users: 0 }, position: null, inLane: [] });
     expect(progress).toEqual([[0, 0]]);
   });
 });

@@ -1,10 +1,17 @@
 import type { EventStore, Position, RecordedEvent } from '@tollgate/event-store/event-store.port';
-import { comparePositions } from '@tollgate/event-store/event-store.port';
+import { comparePositions, SecondReaderStopped } from '@tollgate/event-store/event-store.port';
 import type { ReadStore, ReadStoreSession } from '../read-store.port';
 import { applyEvents } from './apply-events';
 import { checkpointCollection, CHECKPOINTS, writeCheckpoint } from './checkpoint';
 import type { Projection } from './projection';
+import type { RebuildLane, StartedLane } from './rebuild-lane';
 import { markInBatch } from './standalone-guard';
+
+/** What a rebuild reads: a store's `$all` (a second lane's thread reads the pages it is handed). */
+export type RebuildSource = Pick<
+  EventStore,
+  'headPosition' | 'readAll' | 'readAllPages' | 'sharesPages'
+>;
 
 export interface RebuildOptions {
   /**
@@ -28,6 +35,12 @@ export interface RebuildOptions {
   readonly deferIndexes?: boolean;
   /** After the replay, before the deferred indexes are built (the bar stands at 100 % meanwhile). */
   readonly onBuildingIndexes?: () => void;
+  /**
+   * A second lane, where the source can hand its pages to another thread (`sharesPages`): the
+   * projections it takes among those replayed from the start are applied there, from the same
+   * pages, and copied in at the end. The progress is the first lane's.
+   */
+  readonly lane?: RebuildLane;
 }
 
 export interface RebuildResult {
@@ -37,6 +50,8 @@ export interface RebuildResult {
   readonly applied: Record<string, number>;
   /** The checkpoint every projection now holds (the log's head at start), null for an empty log. */
   readonly position: Position | null;
+  /** The projections replayed in the second lane (none without one). */
+  readonly inLane: readonly string[];
 }
 
 interface Replayed {
@@ -57,7 +72,7 @@ const later = (a: Position | null, b: Position): Position =>
  * page had marked).
  */
 export async function rebuildProjections(
-  eventStore: EventStore,
+  eventStore: RebuildSource,
   readStore: ReadStore,
   projections: readonly Projection[],
   options: RebuildOptions = {},
@@ -68,80 +83,147 @@ export async function rebuildProjections(
     after: options.resume?.get(projection.name) ?? null,
   }));
   const fresh = await resetReadModels(readStore, replayed);
+  const head = await eventStore.headPosition();
+  const lane = head === null ? null : startLane(eventStore, replayed, head, options.lane);
   const defer =
     options.deferIndexes !== false &&
     typeof readStore.deferIndexes === 'function' &&
     typeof readStore.buildIndexes === 'function';
-  if (!defer || fresh.length === 0) return replay(eventStore, readStore, replayed, options);
-  await readStore.deferIndexes!(fresh);
+  if (defer && fresh.length > 0) await readStore.deferIndexes!(fresh);
   let result: RebuildResult;
   try {
-    result = await replay(eventStore, readStore, replayed, options);
+    result = await replay(eventStore, readStore, replayed, head, options, lane);
   } catch (error) {
     // The store stays usable: its indexes now, or at the next declare() if this fails too.
-    await readStore.buildIndexes!().catch(() => undefined);
+    if (defer && fresh.length > 0) await readStore.buildIndexes!().catch(() => undefined);
     throw error;
   }
+  if (!defer || fresh.length === 0) return result;
   // Killed from here on, the checkpoints are at the head and the next declare() builds the rest.
   options.onBuildingIndexes?.();
   await readStore.buildIndexes!();
   return result;
 }
 
-/** Replays the log up to its head at start into the (reset) read models, page by page. */
-async function replay(
-  eventStore: EventStore,
-  readStore: ReadStore,
+/** The second lane, started with the fresh projections it takes; null when there is none. */
+function startLane(
+  eventStore: RebuildSource,
   replayed: readonly Replayed[],
+  head: Position,
+  lane: RebuildLane | undefined,
+): StartedLane | null {
+  if (!lane || eventStore.sharesPages !== true || !eventStore.readAllPages) return null;
+  const taken = replayed
+    .filter((r) => r.after === null && lane.takes(r.projection))
+    .map((r) => r.projection);
+  return taken.length > 0 ? lane.start(taken, head) : null;
+}
+
+/**
+ * Replays the log up to its head at start into the (reset) read models, page by page; a started
+ * lane's projections there, the others here, and the lane's read models copied in at the end.
+ */
+async function replay(
+  eventStore: RebuildSource,
+  readStore: ReadStore,
+  all: readonly Replayed[],
+  head: Position | null,
   options: RebuildOptions,
+  lane: StartedLane | null,
 ): Promise<RebuildResult> {
+  const inLane = new Set(lane?.projections.map((p) => p.name));
+  const replayed = all.filter((r) => !inLane.has(r.projection.name));
   const projections = replayed.map((r) => r.projection);
-  const applied = Object.fromEntries(projections.map((p) => [p.name, 0]));
-  const head = await eventStore.headPosition();
+  const applied = Object.fromEntries(all.map((r) => [r.projection.name, 0]));
   if (head === null) {
     options.onProgress?.(0, 0);
-    return { events: 0, applied, position: null };
+    return { events: 0, applied, position: null, inLane: [] };
   }
   const total = Number(head.commit);
-  const from = replayStart(replayed);
+  const from = replayStart(all);
   options.onProgress?.(from === 'start' ? 0 : Math.min(total, Number(from.commit)), total);
 
+  // A rejected lane is awaited below; until then its failure must not count as unhandled.
+  const laneApplied = lane?.finished.then(
+    (counts) => ({ counts }),
+    (error: unknown) => ({ error }),
+  );
   let done = 0;
   // A projection ahead of the page (it resumes later than another) keeps its own position.
   const checkpointAll = async (session: ReadStoreSession, position: Position) => {
     for (const { projection, after } of replayed)
       await writeCheckpoint(session, projection.name, later(after, position), projection.version);
   };
-  for await (const events of pages(eventStore, replayed, from, head, options.batchSize ?? 1000)) {
-    const last = events[events.length - 1]!.position;
-    const counts = new Map<string, number>();
-    // Without atomic transactions a page interrupted half-way stays marked: the runners then
-    // rebuild those projections instead of replaying the page on top of its first half.
-    if (!readStore.atomicTransactions)
-      await markInBatch(
-        readStore,
-        projections.map((p) => p.name),
-        last,
-      );
-    await readStore.transaction(async (session) => {
-      counts.clear(); // a retried transaction starts over
-      for (const { projection, types, after } of replayed) {
-        const mine = events.filter(
-          (e) => types.has(e.type) && (after === null || comparePositions(e.position, after) > 0),
+  try {
+    const pageSize = options.batchSize ?? 1000;
+    for await (const events of pages(eventStore, all, from, head, pageSize, lane)) {
+      const last = events[events.length - 1]!.position;
+      // Without atomic transactions a page interrupted half-way stays marked: the runners then
+      // rebuild those projections instead of replaying the page on top of its first half.
+      if (!readStore.atomicTransactions)
+        await markInBatch(
+          readStore,
+          projections.map((p) => p.name),
+          last,
         );
-        // The same batch path as the runner: a page of receipts is one write per document.
-        await applyEvents(projection, mine, session, readStore);
-        counts.set(projection.name, mine.length);
-      }
-      await checkpointAll(session, last);
-    });
-    for (const [name, n] of counts) applied[name] = (applied[name] ?? 0) + n;
-    done += events.length;
-    options.onProgress?.(Math.min(total, Number(last.commit)), total);
+      const counts = await applyPage(readStore, replayed, events, (session) =>
+        checkpointAll(session, last),
+      );
+      for (const [name, n] of counts) applied[name] = (applied[name] ?? 0) + n;
+      done += events.length;
+      options.onProgress?.(Math.min(total, Number(last.commit)), total);
+    }
+    await readStore.transaction((session) => checkpointAll(session, head));
+  } catch (error) {
+    // The reader stops when the lane does: then the lane's own error says why.
+    const outcome = error instanceof SecondReaderStopped ? await laneApplied : undefined;
+    await lane?.abort();
+    throw outcome && 'error' in outcome ? outcome.error : error;
   }
-  await readStore.transaction((session) => checkpointAll(session, head));
+  if (lane && laneApplied) Object.assign(applied, await finishLane(lane, laneApplied, readStore));
   options.onProgress?.(total, total);
-  return { events: done, applied, position: head };
+  return { events: done, applied, position: head, inLane: [...inLane] };
+}
+
+/** One page in one transaction with the checkpoints; the events applied per projection. */
+async function applyPage(
+  readStore: ReadStore,
+  replayed: readonly Replayed[],
+  events: readonly RecordedEvent[],
+  checkpoint: (session: ReadStoreSession) => Promise<void>,
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  await readStore.transaction(async (session) => {
+    counts.clear(); // a retried transaction starts over
+    for (const { projection, types, after } of replayed) {
+      const mine = events.filter(
+        (e) => types.has(e.type) && (after === null || comparePositions(e.position, after) > 0),
+      );
+      // The same batch path as the runner: a page of receipts is one write per document.
+      await applyEvents(projection, mine, session, readStore);
+      counts.set(projection.name, mine.length);
+    }
+    await checkpoint(session);
+  });
+  return counts;
+}
+
+/**
+ * Waits for the lane to apply its last page, then copies its read models in: its projections have
+ * no checkpoint here until this copy, which brings them in one transaction. Its counts.
+ */
+async function finishLane(
+  lane: StartedLane,
+  outcome: Promise<{ counts: Record<string, number> } | { error: unknown }>,
+  readStore: ReadStore,
+): Promise<Record<string, number>> {
+  const settled = await outcome;
+  if ('error' in settled) {
+    await lane.abort();
+    throw settled.error;
+  }
+  await lane.mergeInto(readStore);
+  return settled.counts;
 }
 
 /**
@@ -174,11 +256,12 @@ function replayStart(replayed: readonly Replayed[]): Position | 'start' {
 
 /** Pages of the events some projection handles, after `from` and up to `head`. */
 async function* pages(
-  eventStore: EventStore,
+  eventStore: RebuildSource,
   replayed: readonly Replayed[],
   from: Position | 'start',
   head: Position,
   batchSize: number,
+  lane: StartedLane | null,
 ): AsyncGenerator<RecordedEvent[]> {
   // Only events some projection handles are read; the final checkpoint (head) covers the rest.
   const filter = { eventTypes: [...new Set(replayed.flatMap((r) => [...r.types]))] };
@@ -189,6 +272,7 @@ async function* pages(
       toPosition: head,
       pageSize: batchSize,
       filter,
+      ...(lane ? { alsoTo: lane.port } : {}),
     });
     return;
   }

@@ -1,0 +1,36 @@
+/**
+ * The rebuild's second lane, on its own thread (started by rebuild-lane.ts from the compiled
+ * file): replays the pages the reader hands it into the lane's own SQLite file, then reports the
+ * events applied per projection.
+ */
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { parsePosition } from '@tollgate/event-store/event-store.port';
+import { replayLane, SqliteReadStore } from '@tollgate/read-store';
+import { serverProjections } from './projection-registry';
+
+export interface RebuildLaneThreadData {
+  /** The lane's own read store file. */
+  readonly path: string;
+  /** The projections it replays, by name. */
+  readonly names: readonly string[];
+  /** The log's head at the rebuild's start, serialized. */
+  readonly head: string;
+  readonly port: MessagePort;
+  /** Opens the channel keys quoted in status reasons, as the server's projections do. */
+  readonly sessionSecret: string;
+}
+
+async function run({ path, names, head, port, sessionSecret }: RebuildLaneThreadData) {
+  const wanted = new Set(names);
+  const projections = serverProjections({ sessionSecret }).filter((p) => wanted.has(p.name));
+  const store = new SqliteReadStore(path);
+  try {
+    const result = await replayLane(port, parsePosition(head), store, projections);
+    parentPort!.postMessage(result.applied);
+  } finally {
+    await store.close();
+  }
+}
+
+// A rejection ends the thread as an uncaught error: the lane's Worker reports it ('error').
+void run(workerData as RebuildLaneThreadData);
