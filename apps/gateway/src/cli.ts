@@ -69,7 +69,10 @@ async function rebuild(): Promise<void> {
       onProgress: (done, total) =>
         process.stdout.write(`\rRebuilding read models ${formatProgressBar(done, total)}`),
       onBuildingIndexes: () => process.stdout.write('\nBuilding indexes…'),
-      lane: threadRebuildLane(config.dataDir, config.sessionSecret),
+      // Its rows are copied in SQL: with the embedded read store only.
+      ...(config.readStoreUrl
+        ? {}
+        : { lane: threadRebuildLane(config.dataDir, config.sessionSecret) }),
     });
     process.stdout.write('\n');
     const perProjection = Object.entries(result.applied)

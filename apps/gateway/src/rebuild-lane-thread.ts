@@ -20,17 +20,25 @@ export interface RebuildLaneThreadData {
   readonly sessionSecret: string;
 }
 
+/** What the thread posts before it ends: the events applied per projection, or why it failed. */
+export type RebuildLaneThreadResult = { applied: Record<string, number> } | { error: string };
+
 async function run({ path, names, head, port, sessionSecret }: RebuildLaneThreadData) {
   const wanted = new Set(names);
   const projections = serverProjections({ sessionSecret }).filter((p) => wanted.has(p.name));
-  const store = new SqliteReadStore(path);
+  const store = new SqliteReadStore(path, { readers: 1 });
   try {
     const result = await replayLane(port, parsePosition(head), store, projections);
-    parentPort!.postMessage(result.applied);
+    return { applied: result.applied };
   } finally {
     await store.close();
   }
 }
 
-// A rejection ends the thread as an uncaught error: the lane's Worker reports it ('error').
-void run(workerData as RebuildLaneThreadData);
+void run(workerData as RebuildLaneThreadData).then(
+  (result: RebuildLaneThreadResult) => parentPort!.postMessage(result),
+  (error: unknown) =>
+    parentPort!.postMessage({
+      error: error instanceof Error ? error.message : String(error),
+    } satisfies RebuildLaneThreadResult),
+);

@@ -3,22 +3,22 @@ import { join } from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { serializePosition, type Position } from '@tollgate/event-store';
 import {
-  copyReadModels,
+  laneRows,
   SqliteReadStore,
   type Projection,
   type RebuildLane,
   type StartedLane,
 } from '@tollgate/read-store';
 import { logsProjection } from './logs/logs.projection';
-import type { RebuildLaneThreadData } from './rebuild-lane-thread';
+import type { RebuildLaneThreadData, RebuildLaneThreadResult } from './rebuild-lane-thread';
 
 /** The lane's read store, beside the rebuilt one; removed after the copy (or at the next rebuild). */
 export const LANE_STORE_FILE = 'read.rebuild-lane.sqlite';
 
 /**
- * The offline rebuild's second lane on a thread of this process: every projection but the request
- * logs, which alone take about as long as all the others together (the row per receipt, its
- * indexes); the others merge receipts per document, so their read models stay small to copy.
+ * The offline rebuild's second lane on a thread of this process, for the embedded read store:
+ * every projection but the request logs, which alone take about as long as all the others together
+ * (the row per receipt, its indexes). Its rows are copied in SQL at the end, table to table.
  */
 export function threadRebuildLane(dataDir: string, sessionSecret: string): RebuildLane {
   const path = join(dataDir, LANE_STORE_FILE);
@@ -42,12 +42,14 @@ export function threadRebuildLane(dataDir: string, sessionSecret: string): Rebui
         transferList: [port2],
       });
       const finished = new Promise<Record<string, number>>((resolve, reject) => {
-        let applied: Record<string, number> | undefined;
-        worker.once('message', (counts: Record<string, number>) => (applied = counts));
+        let result: RebuildLaneThreadResult | undefined;
+        worker.once('message', (message: RebuildLaneThreadResult) => (result = message));
         worker.once('error', reject);
-        worker.once('exit', () =>
-          applied ? resolve(applied) : reject(new Error('The rebuild lane stopped before its end')),
-        );
+        // Resolved at the exit: the thread has closed its store by then, ready to be copied from.
+        worker.once('exit', () => {
+          if (result && 'applied' in result) resolve(result.applied);
+          else reject(new Error(result?.error ?? 'The rebuild lane stopped before its end'));
+        });
       });
       // Awaited by the rebuild once its own replay ends; a failure before then is not unhandled.
       finished.catch(() => undefined);
@@ -56,12 +58,9 @@ export function threadRebuildLane(dataDir: string, sessionSecret: string): Rebui
         port: port1,
         finished,
         async mergeInto(readStore) {
-          const lane = new SqliteReadStore(path);
-          try {
-            await copyReadModels(lane, readStore, projections);
-          } finally {
-            await lane.close();
-          }
+          if (!(readStore instanceof SqliteReadStore))
+            throw new Error('A rebuild lane copies into the embedded read store only');
+          await readStore.copyRowsFrom(path, laneRows(projections));
           remove();
         },
         async abort() {

@@ -87,7 +87,7 @@ export interface ReadAllPagesOptions {
   /**
    * A second reader on another thread (a rebuild's second lane): every page goes to this port too,
    * read there with the store's `pagesFromPort`, and the read keeps the slower reader's pace; it
-   * fails with SecondReaderStopped if that reader stops first. Only on a store whose `sharesPages`
+   * fails with SecondReaderStoppedError if that reader stops first. Only on a store whose `sharesPages`
    * is true.
    */
   readonly alsoTo?: MessagePort;
@@ -178,8 +178,8 @@ export class WrongExpectedRevisionError extends Error {
 }
 
 /** A `readAllPages({ alsoTo })` whose second reader stopped before the end: the read stops too. */
-export class SecondReaderStopped extends Error {
-  override readonly name = 'SecondReaderStopped';
+export class SecondReaderStoppedError extends Error {
+  override readonly name = 'SecondReaderStoppedError';
   constructor() {
     super('The second reader of the event pages stopped before the end of its range');
   }

@@ -12,7 +12,6 @@ export {
   type StoredColumns,
 } from './sqlite/sqlite-stored-events';
 export type { PayloadTexts } from './sqlite/sqlite-payload-codec';
-export { pagesFromPort } from './sqlite/sqlite-read-ahead';
 export { DuplicateEventIdError } from './shared/duplicate-event-id-error';
 // EventStoreDB's adapter is not re-exported: `createEventStore` loads it when configured, so a
 // process on the embedded store never loads its client (import `@tollgate/event-store/esdb/…`).

@@ -28,11 +28,12 @@ export {
   type RebuildSource,
 } from './projection/rebuild';
 export {
-  copyReadModels,
+  laneRows,
   replayLane,
   type RebuildLane,
   type StartedLane,
 } from './projection/rebuild-lane';
+export type { RowCopy } from './sqlite/copy-rows';
 export {
   listReadCheckpoints,
   resumePoints,

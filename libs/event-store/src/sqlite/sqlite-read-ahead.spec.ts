@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import {
-  SecondReaderStopped,
+  SecondReaderStoppedError,
   type EventData,
   type Position,
   type RecordedEvent,
@@ -146,7 +146,7 @@ describe('SqliteEventStore.readAllPages: $all read ahead on a thread', () => {
     })();
     await expect(
       collect(readAhead(range(0n, head.commit, 10), { alsoTo: port1 })),
-    ).rejects.toBeInstanceOf(SecondReaderStopped);
+    ).rejects.toBeInstanceOf(SecondReaderStoppedError);
     await second;
   });
 

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker, type MessagePort } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import {
-  SecondReaderStopped,
+  SecondReaderStoppedError,
   type ReadAllPagesOptions,
   type RecordedEvent,
 } from '../event-store.port';
@@ -185,7 +185,7 @@ async function* receivePages(
     }
     if ('done' in message) return;
     if ('error' in message) throw new Error(message.error);
-    if ('secondReaderStopped' in message) throw new SecondReaderStopped();
+    if ('secondReaderStopped' in message) throw new SecondReaderStoppedError();
     source.postMessage(null); // one page taken: the thread may read one more
     yield eventsOf(message.page);
   }
@@ -200,7 +200,7 @@ export interface ReadAheadOptions {
 
 /**
  * $all after `after` up to `upTo`, in pages of `pageSize` events, read and decoded on a thread of
- * their own up to two pages ahead of the caller. Stopping early (a `break`) ends the thread.
+ * their own up to PAGES_AHEAD pages ahead of the caller. Stopping early (a `break`) ends the thread.
  */
 export async function* readAhead(
   range: ReadAheadRange,

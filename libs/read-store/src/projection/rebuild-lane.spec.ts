@@ -17,13 +17,14 @@ import {
 import { CHECKPOINTS, type CheckpointDoc } from './checkpoint';
 import type { Projection } from './projection';
 import { rebuildProjections } from './rebuild';
-import { copyReadModels, replayLane, type RebuildLane } from './rebuild-lane';
+import { laneRows, replayLane, type RebuildLane } from './rebuild-lane';
 
 /**
  * A lane on this thread (the gateway's runs on a worker thread from its compiled file): the same
- * port, replay and copy, into an in-memory store of its own. `laneOptions` shapes its projections.
+ * port, replay and copy, into a file of its own. `laneOptions` shapes its projections.
  */
 function sameThreadLane(
+  dir: string,
   takes: (p: Projection) => boolean,
   laneOptions: SampleOptions = {},
 ): RebuildLane & { started: number; aborted: number } {
@@ -33,26 +34,26 @@ function sameThreadLane(
     takes,
     start(projections: readonly Projection[], head: Position) {
       lane.started += 1;
-      const own = new SqliteReadStore(':memory:');
+      const file = join(dir, `lane-${lane.started}-${Date.now()}.sqlite`);
+      const own = new SqliteReadStore(file, { readers: 1 });
       const { port1, port2 } = new MessageChannel();
       const mine = projections.map((p) =>
         p.name === 'test_users' ? usersProjection(laneOptions) : statsProjection(laneOptions),
       );
-      const finished = replayLane(port2, head, own, mine).then((r) => r.applied);
+      const finished = replayLane(port2, head, own, mine)
+        .then((r) => r.applied)
+        .finally(() => own.close());
       finished.catch(() => undefined);
       return {
         projections,
         port: port1,
         finished,
-        mergeInto: async (store: ReadStore) => {
-          await copyReadModels(own, store, projections);
-          await own.close();
-        },
+        mergeInto: (store: ReadStore) =>
+          (store as SqliteReadStore).copyRowsFrom(file, laneRows(projections)),
         abort: async () => {
           lane.aborted += 1;
           port2.close();
           await finished.catch(() => undefined);
-          await own.close();
         },
       };
     },
@@ -97,7 +98,7 @@ describe('rebuildProjections with a second lane', () => {
       expect(alone.inLane).toEqual([]);
 
       const store = newStore();
-      const lane = sameThreadLane((p) => p.name === 'test_stats');
+      const lane = sameThreadLane(dir, (p) => p.name === 'test_stats');
       const progress: number[] = [];
       const result = await rebuildProjections(events, store, projections(), {
         batchSize: 16,
@@ -124,7 +125,7 @@ describe('rebuildProjections with a second lane', () => {
     async () => {
       const store = newStore();
       let seen = 0;
-      const lane = sameThreadLane((p) => p.name === 'test_users', {
+      const lane = sameThreadLane(dir, (p) => p.name === 'test_users', {
         onApply: () => {
           if (++seen === 50) throw new Error('lane power cut');
         },
@@ -147,7 +148,7 @@ describe('rebuildProjections with a second lane', () => {
         if (++seen === 30) throw new Error('first lane power cut');
       },
     });
-    const lane = sameThreadLane((p) => p.name === 'test_users');
+    const lane = sameThreadLane(dir, (p) => p.name === 'test_users');
     await expect(
       rebuildProjections(events, store, [usersProjection(), failing], { batchSize: 16, lane }),
     ).rejects.toThrow('first lane power cut');
@@ -157,7 +158,7 @@ describe('rebuildProjections with a second lane', () => {
 
   it('is not started for a projection resumed from a checkpoint, nor where the store reads on the calling thread', async () => {
     const store = newStore();
-    const lane = sameThreadLane(() => true);
+    const lane = sameThreadLane(dir, () => true);
     const head = (await events.headPosition())!;
     await rebuildProjections(events, store, projections(), {
       lane,

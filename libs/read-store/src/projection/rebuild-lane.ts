@@ -2,14 +2,16 @@ import type { MessagePort } from 'node:worker_threads';
 import type { Position } from '@tollgate/event-store/event-store.port';
 import { pagesFromPort } from '@tollgate/event-store/sqlite/sqlite-read-ahead';
 import type { ReadStore } from '../read-store.port';
-import { checkpointCollection, CHECKPOINTS } from './checkpoint';
+import type { RowCopy } from '../sqlite/copy-rows';
+import { CHECKPOINTS } from './checkpoint';
 import type { Projection } from './projection';
 import { rebuildProjections, type RebuildResult } from './rebuild';
 
 /**
  * A rebuild's second lane: projections replayed on another thread from the pages the first lane's
  * reader also hands it (`ReadAllPagesOptions.alsoTo`), into a read store of the lane's own, copied
- * into the rebuilt store at the end. One SQLite file takes one writer at a time, hence the own store.
+ * into the rebuilt store at the end (`laneRows`). One SQLite file takes one writer at a time, hence
+ * the own store.
  */
 export interface RebuildLane {
   /** Whether the lane takes this projection (one replayed from the start). */
@@ -30,7 +32,10 @@ export interface StartedLane {
   abort(): Promise<void>;
 }
 
-/** The lane's side: replays the pages arriving on `port` into `store`, up to `head`. */
+/**
+ * The lane's side: replays the pages arriving on `port` into `store`, up to `head`. Its store is
+ * copied from and removed: the indexes deferred there are never built.
+ */
 export function replayLane(
   port: MessagePort,
   head: Position,
@@ -42,29 +47,14 @@ export function replayLane(
     readAll: () => Promise.reject(new Error('A rebuild lane reads only the pages it is handed')),
     readAllPages: () => pagesFromPort(port),
   };
-  return rebuildProjections(source, store, projections);
+  return rebuildProjections(source, store, projections, { leaveIndexesDeferred: true });
 }
 
-/**
- * Copies the projections' collections and checkpoints from `from` into `to`, in one transaction of
- * `to` (its collections declared and empty: a rebuild reset them). Built for a lane's read models:
- * small (the receipts there are merged per document), read whole.
- */
-export async function copyReadModels(
-  from: ReadStore,
-  to: ReadStore,
-  projections: readonly Projection[],
-): Promise<void> {
-  const specs = projections.flatMap((p) => p.collections);
-  await from.declare([checkpointCollection, ...specs]);
-  const names = [...new Set(specs.map((c) => c.name))];
-  const docs = await Promise.all(names.map((name) => from.collection(name).find()));
-  const checkpoints = await from
-    .collection(CHECKPOINTS)
-    .find({ _id: { $in: projections.map((p) => p.name) } });
-  await to.transaction(async (session) => {
-    for (const [i, name] of names.entries())
-      for (const doc of docs[i]!) await session.collection(name).put(doc);
-    for (const checkpoint of checkpoints) await session.collection(CHECKPOINTS).put(checkpoint);
-  });
+/** What a lane's store hands over: its projections' collections whole, and their checkpoints. */
+export function laneRows(projections: readonly Projection[]): RowCopy[] {
+  const collections = new Set(projections.flatMap((p) => p.collections.map((c) => c.name)));
+  return [
+    ...[...collections].map((collection) => ({ collection })),
+    { collection: CHECKPOINTS, ids: projections.map((p) => p.name) },
+  ];
 }

@@ -1,5 +1,5 @@
 import type { EventStore, Position, RecordedEvent } from '@tollgate/event-store/event-store.port';
-import { comparePositions, SecondReaderStopped } from '@tollgate/event-store/event-store.port';
+import { comparePositions, SecondReaderStoppedError } from '@tollgate/event-store/event-store.port';
 import type { ReadStore, ReadStoreSession } from '../read-store.port';
 import { applyEvents } from './apply-events';
 import { checkpointCollection, CHECKPOINTS, writeCheckpoint } from './checkpoint';
@@ -35,6 +35,8 @@ export interface RebuildOptions {
   readonly deferIndexes?: boolean;
   /** After the replay, before the deferred indexes are built (the bar stands at 100 % meanwhile). */
   readonly onBuildingIndexes?: () => void;
+  /** A store that is only copied from and removed (a rebuild lane's): its deferred indexes stay unbuilt. */
+  readonly leaveIndexesDeferred?: boolean;
   /**
    * A second lane, where the source can hand its pages to another thread (`sharesPages`): the
    * projections it takes among those replayed from the start are applied there, from the same
@@ -84,7 +86,6 @@ export async function rebuildProjections(
   }));
   const fresh = await resetReadModels(readStore, replayed);
   const head = await eventStore.headPosition();
-  const lane = head === null ? null : startLane(eventStore, replayed, head, options.lane);
   const defer =
     options.deferIndexes !== false &&
     typeof readStore.deferIndexes === 'function' &&
@@ -92,13 +93,13 @@ export async function rebuildProjections(
   if (defer && fresh.length > 0) await readStore.deferIndexes!(fresh);
   let result: RebuildResult;
   try {
-    result = await replay(eventStore, readStore, replayed, head, options, lane);
+    result = await replay(eventStore, readStore, replayed, head, options);
   } catch (error) {
     // The store stays usable: its indexes now, or at the next declare() if this fails too.
     if (defer && fresh.length > 0) await readStore.buildIndexes!().catch(() => undefined);
     throw error;
   }
-  if (!defer || fresh.length === 0) return result;
+  if (!defer || fresh.length === 0 || options.leaveIndexesDeferred) return result;
   // Killed from here on, the checkpoints are at the head and the next declare() builds the rest.
   options.onBuildingIndexes?.();
   await readStore.buildIndexes!();
@@ -129,11 +130,7 @@ async function replay(
   all: readonly Replayed[],
   head: Position | null,
   options: RebuildOptions,
-  lane: StartedLane | null,
 ): Promise<RebuildResult> {
-  const inLane = new Set(lane?.projections.map((p) => p.name));
-  const replayed = all.filter((r) => !inLane.has(r.projection.name));
-  const projections = replayed.map((r) => r.projection);
   const applied = Object.fromEntries(all.map((r) => [r.projection.name, 0]));
   if (head === null) {
     options.onProgress?.(0, 0);
@@ -143,8 +140,13 @@ async function replay(
   const from = replayStart(all);
   options.onProgress?.(from === 'start' ? 0 : Math.min(total, Number(from.commit)), total);
 
+  // Started here, from where the try below stops it on any failure.
+  const lane = startLane(eventStore, all, head, options.lane);
+  const inLane = new Set(lane?.projections.map((p) => p.name));
+  const replayed = all.filter((r) => !inLane.has(r.projection.name));
+  const projections = replayed.map((r) => r.projection);
   // A rejected lane is awaited below; until then its failure must not count as unhandled.
-  const laneApplied = lane?.finished.then(
+  const laneOutcome = lane?.finished.then(
     (counts) => ({ counts }),
     (error: unknown) => ({ error }),
   );
@@ -176,11 +178,11 @@ async function replay(
     await readStore.transaction((session) => checkpointAll(session, head));
   } catch (error) {
     // The reader stops when the lane does: then the lane's own error says why.
-    const outcome = error instanceof SecondReaderStopped ? await laneApplied : undefined;
+    const outcome = error instanceof SecondReaderStoppedError ? await laneOutcome : undefined;
     await lane?.abort();
     throw outcome && 'error' in outcome ? outcome.error : error;
   }
-  if (lane && laneApplied) Object.assign(applied, await finishLane(lane, laneApplied, readStore));
+  if (laneOutcome) Object.assign(applied, await finishLane(lane!, laneOutcome, readStore));
   options.onProgress?.(total, total);
   return { events: done, applied, position: head, inLane: [...inLane] };
 }

@@ -13,6 +13,7 @@ import type { SearchIndex } from './search-narrowing';
 import { ReadPool, type ReadQuery } from './read-pool';
 import { registerRegexp } from './regexp-function';
 import { AsyncMutex } from './async-mutex';
+import { copyRows, type RowCopy } from './copy-rows';
 import { copyDatabase, type DatabaseCopy } from './copy-database';
 import { keyColumn } from './sql-names';
 import { SqliteCollection, type SqliteAccess } from './sqlite-collection';
@@ -273,6 +274,16 @@ export class SqliteReadStore implements ReadStore {
         }
       })(),
     );
+  }
+
+  /**
+   * Copies rows from another read-store file declared from the same specs (a rebuild lane's,
+   * closed) in one transaction, in SQL (copy-rows.ts). The collections must be declared here.
+   */
+  async copyRowsFrom(file: string, copies: readonly RowCopy[]): Promise<void> {
+    this.checkNotInsideTransaction();
+    for (const { collection } of copies) this.checkDeclared(collection);
+    await this.mutex.run(() => copyRows(this.writer, file, copies));
   }
 
   /**
