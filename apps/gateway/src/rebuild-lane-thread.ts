@@ -4,7 +4,7 @@
  * events applied per projection.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { parsePosition } from '@tollgate/event-store/event-store.port';
+import type { Position } from '@tollgate/event-store/event-store.port';
 import { replayLane, SqliteReadStore } from '@tollgate/read-store';
 import { serverProjections } from './projection-registry';
 
@@ -13,8 +13,8 @@ export interface RebuildLaneThreadData {
   readonly path: string;
   /** The projections it replays, by name. */
   readonly names: readonly string[];
-  /** The log's head at the rebuild's start, serialized. */
-  readonly head: string;
+  /** The log's head at the rebuild's start (its bigints cross as they are). */
+  readonly head: Position;
   readonly port: MessagePort;
   /** Opens the channel keys quoted in status reasons, as the server's projections do. */
   readonly sessionSecret: string;
@@ -28,7 +28,7 @@ async function run({ path, names, head, port, sessionSecret }: RebuildLaneThread
   const projections = serverProjections({ sessionSecret }).filter((p) => wanted.has(p.name));
   const store = new SqliteReadStore(path, { readers: 1 });
   try {
-    const result = await replayLane(port, parsePosition(head), store, projections);
+    const result = await replayLane(port, head, store, projections);
     return { applied: result.applied };
   } finally {
     await store.close();

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
-import { serializePosition, type Position } from '@tollgate/event-store';
+import type { Position } from '@tollgate/event-store';
 import {
   laneRows,
   SqliteReadStore,
@@ -33,7 +33,7 @@ export function threadRebuildLane(dataDir: string, sessionSecret: string): Rebui
       const data: RebuildLaneThreadData = {
         path,
         names: projections.map((p) => p.name),
-        head: serializePosition(head),
+        head,
         port: port2,
         sessionSecret,
       };

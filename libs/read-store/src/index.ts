@@ -33,7 +33,6 @@ export {
   type RebuildLane,
   type StartedLane,
 } from './projection/rebuild-lane';
-export type { RowCopy } from './sqlite/copy-rows';
 export {
   listReadCheckpoints,
   resumePoints,
