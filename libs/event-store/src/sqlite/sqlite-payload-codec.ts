@@ -22,6 +22,8 @@ export interface PayloadCodec {
   /** A canonical lowercase UUID as its 16 bytes; any other id as it is. */
   storedEventId(id: string): Buffer | string;
   eventIdOf(stored: Buffer | string): string;
+  /** The same for a 16-byte id read as its lowercase hex (SQLite's `lower(hex(event_id))`). */
+  eventIdOfHex(hex: string): string;
   /** Whether this Node lets the codec keep a zlib stream per dictionary (else one per payload). */
   readonly keepsStreams: boolean;
 }
@@ -232,12 +234,12 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
 
   const storedEventId = (id) => (UUID.test(id) ? Buffer.from(id.replace(/-/g, ''), 'hex') : id);
 
-  const eventIdOf = (stored) => {
-    if (typeof stored === 'string') return stored;
-    if (stored.length !== UUID_BYTES) throw new Error('Unknown stored event id of ' + stored.length + ' bytes');
-    const hex = stored.toString('hex');
+  const eventIdOfHex = (hex) => {
+    if (hex.length !== UUID_BYTES * 2) throw new Error('Unknown stored event id of ' + hex.length / 2 + ' bytes');
     return hex.slice(0, 8) + '-' + hex.slice(8, 12) + '-' + hex.slice(12, 16) + '-' + hex.slice(16, 20) + '-' + hex.slice(20);
   };
+
+  const eventIdOf = (stored) => (typeof stored === 'string' ? stored : eventIdOfHex(stored.toString('hex')));
 
   return {
     encode,
@@ -245,6 +247,7 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
     buildDictionary,
     storedEventId,
     eventIdOf,
+    eventIdOfHex,
     get keepsStreams() { return deflaters.usable && inflaters.usable; },
   };
 })`;

@@ -109,6 +109,15 @@ describe('SqliteEventStore: the payload format on disk', () => {
       expect(all.map((e) => [e.id, e.data, e.metadata])).toEqual(
         [...receipts, ...others].map((e) => [e.id, e.data, e.metadata]),
       );
+      const paged: RecordedEvent[] = [];
+      const toPosition = all[all.length - 1]!.position;
+      for await (const page of store.readAllPages({
+        fromPosition: 'start',
+        toPosition,
+        pageSize: 5,
+      }))
+        paged.push(...page);
+      expect(paged).toEqual(all);
       const caughtUp = new SubscriptionRecorder();
       const replay = store.subscribeToAll({ fromPosition: 'start' }, caughtUp.handlers);
       await caughtUp.waitFor(() => caughtUp.caughtUpCalls === 1, 'the catch-up');
@@ -154,6 +163,12 @@ describe('SqliteEventStore: the payload format on disk', () => {
       [legacyId, 'Legacy', { kept: 'as written' }, { schemaVersion: 1 }],
       [added.id, 'RequestRelayed', added.data, added.metadata],
     ]);
+    // The rebuild's read, on its own thread (a file and more than one core), reads both forms too.
+    const paged: RecordedEvent[] = [];
+    const toPosition = (await store.headPosition())!;
+    for await (const page of store.readAllPages({ fromPosition: 'start', toPosition, pageSize: 1 }))
+      paged.push(...page);
+    expect(paged).toEqual(stream);
     const db = new Database(file, { readonly: true });
     try {
       const decoder = openStoredEventDecoder(db);

@@ -8,7 +8,7 @@ import {
 } from '../event-store.port';
 import type { SqliteEventReads } from './sqlite-event-reads';
 import { PAYLOAD_CODEC_EXPRESSION } from './sqlite-payload-codec';
-import { EVENT_COLUMNS, filterToSql, type FilterSql } from './sqlite-rows';
+import { filterToSql, type FilterSql } from './sqlite-rows';
 
 /**
  * Pages the thread reads before a reader has taken them. With two readers (a rebuild's lanes) the
@@ -16,6 +16,23 @@ import { EVENT_COLUMNS, filterToSql, type FilterSql } from './sqlite-rows';
  * wait, six did not (docs/performance.md, "The rebuild in two lanes").
  */
 export const PAGES_AHEAD = 6;
+
+/**
+ * The events table's columns as the reading thread selects them. A 16-byte event id comes as its
+ * hex text and a compressed row's (empty) metadata as NULL: each saves the driver a Buffer per row,
+ * ~1 µs an event together (docs/performance.md, "The event payload codec's kept streams…").
+ */
+const READ_AHEAD_COLUMNS = [
+  'global_position',
+  "CASE WHEN typeof(event_id) = 'blob' THEN lower(hex(event_id)) END",
+  "CASE WHEN typeof(event_id) = 'blob' THEN NULL ELSE event_id END",
+  'stream_id',
+  'stream_revision',
+  'type',
+  'data',
+  "CASE WHEN typeof(data) = 'blob' THEN NULL ELSE metadata END",
+  'recorded_at',
+].join(', ');
 
 /** What the reading thread posts: a page as one JSON text, the end, or why it stopped. */
 type ReadAheadMessage =
@@ -44,9 +61,9 @@ try {
   const Database = require(workerData.driver);
   db = new Database(workerData.path, { readonly: true, fileMustExist: true });
   select = db
-    .prepare('SELECT ${EVENT_COLUMNS} FROM events WHERE global_position > ? AND global_position <= ?' + workerData.where + ' ORDER BY global_position LIMIT ?')
+    .prepare(${JSON.stringify(`SELECT ${READ_AHEAD_COLUMNS} FROM events WHERE global_position > ? AND global_position <= ?`)} + workerData.where + ' ORDER BY global_position LIMIT ?')
     .safeIntegers(true)
-    .raw(true); // arrays, in EVENT_COLUMNS' order: no object per row
+    .raw(true); // arrays, in READ_AHEAD_COLUMNS' order: no object per row
 } catch (error) {
   fail(error);
 }
@@ -74,11 +91,12 @@ const post = (message) => {
 const readPage = () => {
   const rows = select.all(after, upTo, ...workerData.params, workerData.pageSize);
   const parts = [];
-  for (const [position, eventId, streamId, revision, type, data, metadata, recordedAt] of rows) {
+  for (const [position, idHex, idText, streamId, revision, type, data, metadata, recordedAt] of rows) {
     const texts = typeof data === 'string'
       ? { data, metadata: String(metadata) }
       : codec.decode(data, dictionary);
-    parts.push('{"id":' + JSON.stringify(codec.eventIdOf(eventId)) + ',"type":' + JSON.stringify(type) +
+    const id = idHex === null ? JSON.stringify(idText) : '"' + codec.eventIdOfHex(idHex) + '"';
+    parts.push('{"id":' + id + ',"type":' + JSON.stringify(type) +
       ',"data":' + texts.data + ',"metadata":' + texts.metadata + ',"streamId":' + JSON.stringify(streamId) +
       ',"revision":' + revision + ',"position":"' + position + '","recordedAt":' + recordedAt + '}');
   }
