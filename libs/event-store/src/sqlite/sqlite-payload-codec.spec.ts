@@ -45,23 +45,55 @@ const zlibWithoutHandles = {
   InflateRaw: NoHandle,
 } as unknown as typeof zlib;
 
-/** zlib whose one-shot calls fail: what round-trips through it went through the kept streams. */
-const zlibWithoutOneShot = {
-  ...zlib,
-  deflateRawSync: () => {
-    throw new Error('one-shot deflate');
-  },
-  inflateRawSync: () => {
-    throw new Error('one-shot inflate');
-  },
-} as unknown as typeof zlib;
+/** zlib counting its one-shot calls: the codec takes them only to try each new stream. */
+function countingZlib() {
+  const calls = { deflate: 0, inflate: 0 };
+  const counting = {
+    ...zlib,
+    deflateRawSync: (input: zlib.InputType, options?: zlib.ZlibOptions) => {
+      calls.deflate += 1;
+      return zlib.deflateRawSync(input, options);
+    },
+    inflateRawSync: (input: zlib.InputType, options?: zlib.ZlibOptions) => {
+      calls.inflate += 1;
+      return zlib.inflateRawSync(input, options);
+    },
+  };
+  return { calls, zlib: counting };
+}
+
+type WriteSync = (...args: unknown[]) => void;
+interface WithHandle {
+  _handle: { writeSync: WriteSync };
+}
+
+/** zlib whose streams' handle misbehaves as `writeSync` says (it gets the real call and its args). */
+function zlibWithHandles(writeSync: (real: WriteSync, args: unknown[]) => void): typeof zlib {
+  const patch = (stream: WithHandle) => {
+    const real = stream._handle.writeSync.bind(stream._handle);
+    stream._handle.writeSync = (...args) => writeSync(real, args);
+  };
+  class DeflateRaw extends zlib.DeflateRaw {
+    constructor(options: zlib.ZlibOptions) {
+      super(options);
+      patch(this as unknown as WithHandle);
+    }
+  }
+  class InflateRaw extends zlib.InflateRaw {
+    constructor(options: zlib.ZlibOptions) {
+      super(options);
+      patch(this as unknown as WithHandle);
+    }
+  }
+  return { ...zlib, DeflateRaw, InflateRaw };
+}
 
 describe('the event payload codec', () => {
   const dictionaries = Array.from({ length: 11 }, (_, i) => dictionary(i + 1));
   const bytesOf = (id: number): Buffer => dictionaries[id - 1]!.bytes;
 
   it('keeps its zlib streams on this Node, and writes the bytes of the one-shot calls', () => {
-    const codec = makePayloadCodec(zlibWithoutOneShot);
+    const codec = makePayloadCodec();
     // Interleaved dictionaries, more than the codec keeps streams for: each stream is reset
     // between payloads and a dropped one is made again.
     for (let i = 0; i < 60; i++) {
@@ -72,6 +104,42 @@ describe('the event payload codec', () => {
       expect(codec.decode(blob!, bytesOf)).toEqual(texts);
     }
     expect(codec.keepsStreams).toBe(true);
+  });
+
+  it('takes the one-shot calls only to try each new stream', () => {
+    const { calls, zlib: counting } = countingZlib();
+    const codec = makePayloadCodec(counting);
+    const dict = dictionaries[0]!;
+    for (let i = 0; i < 50; i++) {
+      expect(codec.decode(codec.encode(dict, receipt(i))!, bytesOf)).toEqual(receipt(i));
+    }
+    // One probe each for the deflate and the inflate stream: both deflate the probe once.
+    expect(calls).toEqual({ deflate: 2, inflate: 0 });
+  });
+
+  it.each([
+    [
+      'gives other bytes',
+      (real: WriteSync, args: unknown[]) => {
+        real(...args);
+        (args[4] as Buffer)[0]! ^= 0xff;
+      },
+    ],
+    [
+      'throws',
+      () => {
+        throw new TypeError('a changed handle');
+      },
+    ],
+  ])('falls back to the one-shot calls when a new stream %s on its probe', (_, writeSync) => {
+    const codec = makePayloadCodec(zlibWithHandles(writeSync));
+    for (let i = 0; i < 5; i++) {
+      const dict = dictionaries[i % 2]!;
+      const blob = codec.encode(dict, receipt(i))!;
+      expect(blob).toEqual(oneShotBlob(dict, receipt(i)));
+      expect(codec.decode(blob, bytesOf)).toEqual(receipt(i));
+    }
+    expect(codec.keepsStreams).toBe(false);
   });
 
   it('gives the same payloads through the one-shot calls when the streams are not as expected', () => {
@@ -106,7 +174,7 @@ describe('the event payload codec', () => {
   });
 
   it('tells apart two databases whose dictionaries share an id', () => {
-    const codec = makePayloadCodec(zlibWithoutOneShot);
+    const codec = makePayloadCodec();
     const first = dictionary(1);
     const second = { id: 1, bytes: Buffer.from('{"ip":"192.168.1.1","causationId":"other-"}') };
     for (let i = 0; i < 10; i++) {

@@ -42,9 +42,9 @@ export interface PayloadCodec {
  * ~7 µs inflate). So the codec keeps a stream per dictionary and resets it between payloads (a reset
  * sets the dictionary again), driving the stream's native handle the way node's own one-shot path
  * does. node documents no synchronous call on a kept stream, so the codec checks the handle's shape
- * once, and anything it does not expect (no such handle, an error, an output larger than its buffer,
- * input left over) goes through the one-shot call instead, which gives the same bytes or node's own
- * error. Both produce identical bytes (sqlite-payload-codec.spec.ts).
+ * and tries each new stream on a probe against the one-shot call's bytes; anything it does not
+ * expect (no such handle, a failed probe, an error, an output larger than its buffer, input left
+ * over) goes through the one-shot call instead, which gives the same bytes or node's own error.
  */
 const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
   const FORMAT_DEFLATE = 1;
@@ -65,10 +65,15 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
   const KEPT_INFLATERS = 8;
   const keptOutput = Buffer.allocUnsafe(KEPT_OUTPUT_BYTES);
 
-  // A zlib stream of Kind kept for one dictionary: run(input) gives the output's length in
-  // keptOutput, or -1 when the caller must take the one-shot call (the stream is closed then).
-  const keptStream = (Kind, dictionary) => {
-    const engine = new Kind({ dictionary });
+  // What each new stream is tried on before use: it must give the bytes the one-shot call gives. A
+  // Node whose handle behaved otherwise would write damaged payloads into the log.
+  const PROBE = Buffer.from('{"probe":true,"n":12345}' + SEPARATOR + '{"text":"probe probe probe"}');
+
+  // A zlib stream of the kind kept for one dictionary, or undefined when it cannot be kept: run(input)
+  // gives the output's length in keptOutput, or -1 when the caller must take the one-shot call (the
+  // stream is closed then).
+  const keptStream = (kind, dictionary) => {
+    const engine = new kind.Stream({ dictionary });
     const handle = engine._handle;
     const state = engine._writeState;
     if (!handle || typeof handle.writeSync !== 'function' || typeof handle.reset !== 'function' ||
@@ -86,7 +91,11 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
         engine.close();
       },
       run(input) {
-        handle.writeSync(zlib.constants.Z_FINISH, input, 0, input.length, keptOutput, 0, KEPT_OUTPUT_BYTES);
+        try {
+          handle.writeSync(zlib.constants.Z_FINISH, input, 0, input.length, keptOutput, 0, KEPT_OUTPUT_BYTES);
+        } catch {
+          failed = true;
+        }
         const outputLeft = state[0];
         const inputLeft = state[1];
         if (failed || inputLeft !== 0 || outputLeft === 0) {
@@ -97,13 +106,19 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
         return KEPT_OUTPUT_BYTES - outputLeft;
       },
     };
+    const [input, expected] = kind.probe(dictionary);
+    const length = stream.run(input);
+    if (length < 0 || !keptOutput.subarray(0, length).equals(expected)) {
+      if (stream.open) stream.close();
+      return undefined;
+    }
     return stream;
   };
 
-  // Up to \`limit\` kept streams of one kind, by dictionary: by the dictionary's bytes as an object,
+  // Up to kind.limit kept streams of one kind, by dictionary: by the dictionary's bytes as an object,
   // not its id, which is only unique within one database (a process may open several). None at all
-  // once this Node's streams turn out not to have the handle expected.
-  const keptStreams = (Kind, limit) => {
+  // once a stream of this kind could not be kept (no such handle, or the probe failed).
+  const keptStreams = (kind) => {
     const byDictionary = new Map();
     const kept = {
       usable: true,
@@ -112,12 +127,12 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
         if (stream && stream.open) return stream;
         byDictionary.delete(dictionary);
         if (!kept.usable) return undefined;
-        const made = keptStream(Kind, dictionary);
+        const made = keptStream(kind, dictionary);
         if (!made) {
           kept.usable = false;
           return undefined;
         }
-        if (byDictionary.size >= limit) {
+        if (byDictionary.size >= kind.limit) {
           const [oldestKey, oldest] = byDictionary.entries().next().value;
           byDictionary.delete(oldestKey);
           if (oldest.open) oldest.close();
@@ -128,8 +143,17 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
     };
     return kept;
   };
-  const deflaters = keptStreams(zlib.DeflateRaw, KEPT_DEFLATERS);
-  const inflaters = keptStreams(zlib.InflateRaw, KEPT_INFLATERS);
+  // The probe's input for each kind, and the one-shot call's output for it.
+  const deflaters = keptStreams({
+    Stream: zlib.DeflateRaw,
+    limit: KEPT_DEFLATERS,
+    probe: (dictionary) => [PROBE, zlib.deflateRawSync(PROBE, { dictionary })],
+  });
+  const inflaters = keptStreams({
+    Stream: zlib.InflateRaw,
+    limit: KEPT_INFLATERS,
+    probe: (dictionary) => [zlib.deflateRawSync(PROBE, { dictionary }), PROBE],
+  });
 
   const varint = (n) => {
     const bytes = [];
