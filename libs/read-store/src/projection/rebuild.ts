@@ -182,7 +182,7 @@ async function replay(
     await lane?.abort();
     throw outcome && 'error' in outcome ? outcome.error : error;
   }
-  if (laneOutcome) Object.assign(applied, await finishLane(lane!, laneOutcome, readStore));
+  if (lane && laneOutcome) Object.assign(applied, await finishLane(lane, laneOutcome, readStore));
   options.onProgress?.(total, total);
   return { events: done, applied, position: head, inLane: [...inLane] };
 }
