@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { lowerThreadPrioritySource } from './thread-priority';
 
-/** A copy takes the CPU the relay leaves idle, like the read workers (read-pool.ts). */
+/** A copy gets a smaller share of a busy core than the relay, like the read workers (read-pool.ts). */
 const COPY_NICENESS = 10;
 
 /*

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { lowerThreadPrioritySource } from './thread-priority';
 import type { SqlValue } from './filter-to-sql';
 
-/** Console reads take the CPU the relay leaves idle (CFS weight 110 vs 1024 under contention). */
+/** Console reads get a smaller share of a busy core than the relay (weight 110 against 1 024). */
 const READER_NICENESS = 10;
 
 /** One read: a SELECT and its bound values; `get` returns the first row (or undefined), `all` every row. */

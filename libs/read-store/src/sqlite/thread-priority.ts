@@ -3,9 +3,10 @@
  * the CPU priority of the thread that runs it to `niceness` (Linux: setpriority on the thread id;
  * raising niceness needs no privilege). Elsewhere, or if it fails, the thread keeps its priority.
  *
- * Why: the relay's event loop and these threads share the process's CPUs. A worker woken by a
- * postMessage (a console query) would otherwise preempt the loop mid-request; niced, it takes the
- * CPU the loop leaves idle and still gets its share under load (CFS weights).
+ * Why: the relay's event loop and these threads share the process's CPUs. Niced, a worker gets a
+ * smaller share of a busy core than the loop (the scheduler's weights), and still some under load.
+ * It can still take the core for a moment when woken: on Linux's EEVDF scheduler no nice value
+ * prevents that (docs/performance.md, "The relay's tail at concurrency 1, seen from the scheduler").
  */
 export function lowerThreadPrioritySource(niceness: number): string {
   if (!Number.isInteger(niceness) || niceness < 0 || niceness > 19) {
