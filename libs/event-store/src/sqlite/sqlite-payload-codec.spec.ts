@@ -117,6 +117,19 @@ describe('the event payload codec', () => {
     expect(calls).toEqual({ deflate: 2, inflate: 0 });
   });
 
+  it('tries a dictionary once per kind, though its stream is dropped and made again', () => {
+    const { calls, zlib: counting } = countingZlib();
+    const codec = makePayloadCodec(counting);
+    // 11 dictionaries in turn, more than the codec keeps streams for: each use makes a stream anew.
+    for (let round = 0; round < 3; round++) {
+      dictionaries.forEach((dict, i) => {
+        expect(codec.decode(codec.encode(dict, receipt(i))!, bytesOf)).toEqual(receipt(i));
+      });
+    }
+    expect(codec.keepsStreams).toBe(true);
+    expect(calls).toEqual({ deflate: 2 * dictionaries.length, inflate: 0 });
+  });
+
   it.each([
     [
       'gives other bytes',

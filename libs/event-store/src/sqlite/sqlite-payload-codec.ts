@@ -42,9 +42,10 @@ export interface PayloadCodec {
  * ~7 µs inflate). So the codec keeps a stream per dictionary and resets it between payloads (a reset
  * sets the dictionary again), driving the stream's native handle the way node's own one-shot path
  * does. node documents no synchronous call on a kept stream, so the codec checks the handle's shape
- * and tries each new stream on a probe against the one-shot call's bytes; anything it does not
- * expect (no such handle, a failed probe, an error, an output larger than its buffer, input left
- * over) goes through the one-shot call instead, which gives the same bytes or node's own error.
+ * and tries a dictionary's first stream of each kind on a probe against the one-shot call's bytes;
+ * anything it does not expect (no such handle, a failed probe, an error, an output larger than its
+ * buffer, input left over) goes through the one-shot call instead, which gives the same bytes or
+ * node's own error.
  */
 const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
   const FORMAT_DEFLATE = 1;
@@ -71,8 +72,8 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
 
   // A zlib stream of the kind kept for one dictionary, or undefined when it cannot be kept: run(input)
   // gives the output's length in keptOutput, or -1 when the caller must take the one-shot call (the
-  // stream is closed then).
-  const keptStream = (kind, dictionary) => {
+  // stream is closed then). \`probe\`: try it on PROBE first (a dictionary's first of the kind).
+  const keptStream = (kind, dictionary, probe) => {
     const engine = new kind.Stream({ dictionary });
     const handle = engine._handle;
     const state = engine._writeState;
@@ -106,6 +107,7 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
         return KEPT_OUTPUT_BYTES - outputLeft;
       },
     };
+    if (!probe) return stream;
     const [input, expected] = kind.probe(dictionary);
     const length = stream.run(input);
     if (length < 0 || !keptOutput.subarray(0, length).equals(expected)) {
@@ -117,9 +119,12 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
 
   // Up to kind.limit kept streams of one kind, by dictionary: by the dictionary's bytes as an object,
   // not its id, which is only unique within one database (a process may open several). None at all
-  // once a stream of this kind could not be kept (no such handle, or the probe failed).
+  // once a stream of this kind could not be kept (no such handle, or the probe failed). A dictionary
+  // whose stream passed the probe is not probed again when its stream is made anew (after being
+  // dropped for another): with more dictionaries in use than kept streams, that would be every time.
   const keptStreams = (kind) => {
     const byDictionary = new Map();
+    const proven = new WeakSet();
     const kept = {
       usable: true,
       get(dictionary) {
@@ -127,11 +132,12 @@ const PAYLOAD_CODEC_SOURCE = `(function payloadCodec(zlib) {
         if (stream && stream.open) return stream;
         byDictionary.delete(dictionary);
         if (!kept.usable) return undefined;
-        const made = keptStream(kind, dictionary);
+        const made = keptStream(kind, dictionary, !proven.has(dictionary));
         if (!made) {
           kept.usable = false;
           return undefined;
         }
+        proven.add(dictionary);
         if (byDictionary.size >= kind.limit) {
           const [oldestKey, oldest] = byDictionary.entries().next().value;
           byDictionary.delete(oldestKey);
