@@ -1,8 +1,8 @@
 import {
   createCipheriv,
   createDecipheriv,
-  createHash,
   createHmac,
+  hash,
   hkdfSync,
   randomBytes,
 } from 'node:crypto';
@@ -45,5 +45,5 @@ export class SecretBox {
 
 /** Lookup hash for bearer secrets (access tokens, later sk- keys): unkeyed so any process can compute it. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex'); // the one-shot call: every relayed request hashes its key
 }

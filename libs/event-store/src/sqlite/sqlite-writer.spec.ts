@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteEventStore } from './sqlite-event-store';
 import {
   WorkerWriter,
+  WRITER_THREAD_NAME,
   type SerializedEvent,
   type WriteBatch,
   type WriteReply,
@@ -78,5 +79,15 @@ describe('WorkerWriter', () => {
       { s: 'w-big', n: 20_000 },
       { s: 'w-c', n: 1 },
     ]);
+  });
+
+  it('names its thread, so top -H, perf and taskset can tell it from the event loop', async () => {
+    await new Promise<WriteReply>((resolve) =>
+      writer.write(batchOf('w-named', [serialized('Named')]), resolve),
+    );
+    const names = readdirSync('/proc/self/task').map((tid) =>
+      readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim(),
+    );
+    expect(names).toContain(WRITER_THREAD_NAME);
   });
 });

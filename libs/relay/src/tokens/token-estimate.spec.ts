@@ -1,6 +1,8 @@
+import type * as Encoding from 'gpt-tokenizer/cjs/GptEncoding';
 import {
   countText,
   estimatePromptTokens,
+  MERGE_CACHE_ENTRIES,
   StreamTokenCounter,
   TOKENIZE_LIMIT,
 } from './token-estimate';
@@ -114,5 +116,43 @@ describe('the tokenizer is loaded on the first count', () => {
       expect(required).toHaveBeenCalledTimes(1);
       expect(ranksRead).toHaveBeenCalledTimes(1);
     });
+  });
+});
+
+describe("the tokenizer's cache of merged pieces", () => {
+  /** Made-up words (a fixed sequence): none is in the vocabulary, each is merged and cached. */
+  function madeUpWords(count: number): string[] {
+    let seed = 12345;
+    const letter = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return String.fromCharCode(97 + ((seed >>> 16) % 26)); // the high bits: the low ones cycle soon
+    };
+    return Array.from({ length: count }, () => ' ' + Array.from({ length: 9 }, letter).join(''));
+  }
+
+  it('holds at most MERGE_CACHE_ENTRIES pieces, and counts as the unbounded library does', () => {
+    let created: Encoding.GptEncoding | undefined;
+    jest.isolateModules(() => {
+      jest.doMock('gpt-tokenizer/cjs/GptEncoding', () => {
+        const actual = jest.requireActual<typeof Encoding>('gpt-tokenizer/cjs/GptEncoding');
+        const getEncodingApi = actual.GptEncoding.getEncodingApi.bind(actual.GptEncoding);
+        actual.GptEncoding.getEncodingApi = (...args) => (created = getEncodingApi(...args));
+        return actual;
+      });
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh module state
+      const estimate = require('./token-estimate') as typeof import('./token-estimate');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the library's own encoder
+      const library = require('gpt-tokenizer') as typeof import('gpt-tokenizer');
+      const words = madeUpWords(2 * MERGE_CACHE_ENTRIES);
+      for (let i = 0; i < words.length; i += 100) {
+        const text = words.slice(i, i + 100).join('');
+        expect(estimate.countText(text)).toBe(library.countTokens(text));
+      }
+    });
+    // The library's LRU map (not part of its typed API): what the bound is about.
+    const cache = (
+      created as unknown as { bytePairEncodingCoreProcessor: { mergeCache: Map<string, unknown> } }
+    ).bytePairEncodingCoreProcessor.mergeCache;
+    expect(cache.size).toBe(MERGE_CACHE_ENTRIES);
   });
 });

@@ -16,11 +16,21 @@ import { loadO200kRanks } from './o200k-ranks';
  */
 let encoding: Encoding.GptEncoding | undefined;
 
+/**
+ * Entries of the tokenizer's cache of merged pieces (words not in the vocabulary), an LRU map the
+ * library sizes at 100 000. Natural text reuses few such pieces (a megabyte of this repository's
+ * English, Chinese and TypeScript leaves ~4 400), but identifiers, hashes and rare words in
+ * prompts fill it up for good: ~29 MiB of the relay's heap at 100 000, ~4.7 MiB at this size
+ * (docs/performance.md).
+ */
+export const MERGE_CACHE_ENTRIES = 16_384;
+
 function countTokens(text: string): number {
   if (!encoding) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous lazy load
     const { GptEncoding } = require('gpt-tokenizer/cjs/GptEncoding') as typeof Encoding;
     encoding = GptEncoding.getEncodingApi('o200k_base', loadO200kRanks);
+    encoding.setMergeCacheSize(MERGE_CACHE_ENTRIES);
   }
   return encoding.countTokens(text);
 }
