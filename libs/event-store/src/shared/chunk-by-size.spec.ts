@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { SqliteEventStore } from '../sqlite/sqlite-event-store';
 import { chunkBySize, eventBytes } from './chunk-by-size';
 
 const sizes = (chunks: number[][]) => chunks.map((c) => c.reduce((a, b) => a + b, 0));
@@ -38,5 +40,48 @@ describe('eventBytes', () => {
       Buffer.byteLength(JSON.stringify(data)) + Buffer.byteLength(JSON.stringify(metadata)),
     );
     expect(eventBytes({ id: 'x', type: 'T', data })).toBeGreaterThan(JSON.stringify(data).length);
+  });
+});
+
+describe('an event measured, then appended', () => {
+  it('is turned into JSON once, and the store writes what was measured', async () => {
+    const store = SqliteEventStore.open(':memory:');
+    const event = {
+      id: randomUUID(),
+      type: 'Measured',
+      data: { text: 'é', n: 1 },
+      metadata: { actor: 'x' },
+    };
+    const stringify = jest.spyOn(JSON, 'stringify');
+    try {
+      const bytes = eventBytes(event);
+      await store.append('measured-1', [event], 'any');
+      expect(stringify.mock.calls.filter(([value]) => value === event.data)).toHaveLength(1);
+      expect(stringify.mock.calls.filter(([value]) => value === event.metadata)).toHaveLength(1);
+      const [stored] = await store.readStream('measured-1');
+      expect(stored?.data).toEqual(event.data);
+      expect(stored?.metadata).toEqual(event.metadata);
+      expect(bytes).toBe(
+        Buffer.byteLength(JSON.stringify(event.data)) +
+          Buffer.byteLength(JSON.stringify(event.metadata)),
+      );
+    } finally {
+      stringify.mockRestore();
+      await store.close();
+    }
+  });
+
+  it('an event appended unmeasured is serialised by each append: a retry writes its change', async () => {
+    const store = SqliteEventStore.open(':memory:');
+    const event = { id: randomUUID(), type: 'Retried', data: { attempt: 1 } };
+    try {
+      await expect(store.append('retried-1', [event], 5)).rejects.toThrow();
+      event.data.attempt = 2;
+      await store.append('retried-1', [event], 'any');
+      const [stored] = await store.readStream('retried-1');
+      expect(stored?.data).toEqual({ attempt: 2 });
+    } finally {
+      await store.close();
+    }
   });
 });

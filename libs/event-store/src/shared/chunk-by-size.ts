@@ -1,11 +1,10 @@
 import type { EventData } from '../event-store.port';
+import { eventJson } from './event-json';
 
 /** What a store sends of an event: its data and metadata as JSON, in UTF-8 bytes. */
 export function eventBytes(event: EventData): number {
-  return (
-    Buffer.byteLength(JSON.stringify(event.data ?? null)) +
-    Buffer.byteLength(JSON.stringify(event.metadata ?? {}))
-  );
+  const { data, metadata } = eventJson(event);
+  return Buffer.byteLength(data) + Buffer.byteLength(metadata);
 }
 
 export interface ChunkLimits {
