@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type * as Encoding from 'gpt-tokenizer/cjs/GptEncoding';
 import { loadO200kRanks } from '@tollgate/relay/tokens/o200k-ranks';
 import { MERGE_CACHE_ENTRIES } from '@tollgate/relay/tokens/token-estimate';
+import { madeUpWords } from '@tollgate/relay/testing/made-up-words';
 
 const WORDS = Number(process.argv[2] ?? 200_000);
 const LIBRARY_DEFAULT = 100_000;
@@ -33,18 +34,11 @@ function corpus(): string[] {
   return chunks;
 }
 
+/** The made-up words, 100 to a text. */
 function madeUpText(words: number): string[] {
-  let seed = 12345;
-  const letter = () => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return String.fromCharCode(97 + ((seed >>> 16) % 26));
-  };
+  const all = madeUpWords(words);
   const texts: string[] = [];
-  for (let i = 0; i < words; i += 100) {
-    let text = '';
-    for (let j = 0; j < 100; j++) text += ` ${Array.from({ length: 9 }, letter).join('')}`;
-    texts.push(text);
-  }
+  for (let i = 0; i < all.length; i += 100) texts.push(all.slice(i, i + 100).join(''));
   return texts;
 }
 

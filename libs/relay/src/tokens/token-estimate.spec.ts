@@ -1,5 +1,6 @@
 import { countTokens as libraryCount } from 'gpt-tokenizer'; // its own encoder, unbounded
 import type * as Encoding from 'gpt-tokenizer/cjs/GptEncoding';
+import { madeUpWords } from '../testing/made-up-words';
 import {
   countText,
   estimatePromptTokens,
@@ -121,16 +122,6 @@ describe('the tokenizer is loaded on the first count', () => {
 });
 
 describe("the tokenizer's cache of merged pieces", () => {
-  /** Made-up words (a fixed sequence): none is in the vocabulary, each is merged and cached. */
-  function madeUpWords(count: number): string[] {
-    let seed = 12345;
-    const letter = () => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return String.fromCharCode(97 + ((seed >>> 16) % 26)); // the high bits: the low ones cycle soon
-    };
-    return Array.from({ length: count }, () => ' ' + Array.from({ length: 9 }, letter).join(''));
-  }
-
   it('holds at most MERGE_CACHE_ENTRIES pieces, and counts as the unbounded library does', () => {
     let created: Encoding.GptEncoding | undefined;
     jest.isolateModules(() => {

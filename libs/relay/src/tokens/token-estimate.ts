@@ -18,10 +18,10 @@ let encoding: Encoding.GptEncoding | undefined;
 
 /**
  * Entries of the tokenizer's cache of merged pieces (words not in the vocabulary), an LRU map the
- * library sizes at 100 000. Natural text reuses few such pieces (a megabyte of this repository's
- * English, Chinese and TypeScript leaves ~4 400), but identifiers, hashes and rare words in
- * prompts fill it up for good: 18–28 MiB of the relay's heap at 100 000, ~4.4 MiB at this size
- * (docs/performance.md).
+ * library sizes at 100 000. Natural text reuses few such pieces (this repository's docs and relay
+ * code, a megabyte of English, some Chinese and TypeScript, leave ~4 300), but identifiers, hashes
+ * and rare words in prompts fill it up for good: 18–28 MiB of the relay's heap at 100 000, ~4.4 MiB
+ * at this size (docs/performance.md).
  */
 export const MERGE_CACHE_ENTRIES = 16_384;
 
