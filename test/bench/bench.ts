@@ -34,7 +34,7 @@ import {
   type Running,
 } from './bench-processes';
 import { writeReport, type Row } from './bench-report';
-import { durabilityAndLag, runProbe } from './durability-lag';
+import { DURABLE_GOAL_MS, durabilityAndLag, runProbe } from './durability-lag';
 import { ApiSession, setUpAccount, type BenchAccount } from './bench-setup';
 import { CHAT_BODY, SLOW_BODY, USERNAME_WORDS } from './bench-shared';
 import { addRoutingChannels, compareRoutingStrategies } from './routing-strategies';
@@ -386,6 +386,7 @@ async function durabilityAndLagRows(
 ) {
   const {
     load: result,
+    receipts,
     durable,
     lag,
     missing,
@@ -399,15 +400,15 @@ async function durabilityAndLagRows(
     seconds: PLAN.fixedRateSeconds,
     probeCpu: CPU_LOAD,
   });
-  const d99 = pct(durable, 0.99);
+  const [low, high] = receipts.p99Bucket;
   row(
     'S6',
     'usage event durable after the response, p99',
-    d99,
+    receipts.p99Ms,
     'ms',
-    '≤ 10 ms',
-    d99 <= 10 && result.rps >= rate * 0.95,
-    `${durable.length} probes (${missing} not seen in 2 s), p50 ${f(pct(durable, 0.5))} ms, under ${f(result.rps)} rps (target ${f(rate)} = 90 % of S2); observer in its own process, polling every 0.5 ms; busy: ${busy}`,
+    `≤ ${DURABLE_GOAL_MS} ms`,
+    receipts.withinShare >= 0.99 && result.rps >= rate * 0.95,
+    `${receipts.receipts} receipts timed by the gateway from settlement to commit (tollgate_usage_receipt_durable_seconds): p50 ${f(receipts.p50Ms)} ms, p99 in its ${f(low)}–${f(high)} ms bucket, ${f(receipts.withinShare * 100)} % within ${DURABLE_GOAL_MS} ms; the probe (its own process, polling every 0.5 ms) saw ${durable.length} receipts (${missing} not in 2 s), p50 ${f(pct(durable, 0.5))}, p99 ${f(pct(durable, 0.99))} ms; under ${f(result.rps)} rps (target ${f(rate)} = 90 % of S2); busy: ${busy}`,
   );
   const l99 = pct(lag, 0.99);
   row(

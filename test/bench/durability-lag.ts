@@ -3,6 +3,14 @@ import { join } from 'node:path';
 import { type LoadResult, load, type Target } from './bench-load';
 import { cpuBusy, sleep } from './bench-processes';
 import { CHAT_BODY } from './bench-shared';
+import {
+  readDurableBuckets,
+  receiptDurability,
+  type ReceiptDurability,
+} from './receipt-durability';
+
+/** S6's goal: a receipt durable within this many ms of its answer, at the 99th percentile. */
+export const DURABLE_GOAL_MS = 10;
 
 /**
  * Runs `dist/test/bench/<script>` pinned to `cpu` for `seconds` (its last argument) and resolves
@@ -36,6 +44,8 @@ export function runProbe<T>(
 export interface DurabilityAndLag {
   /** The chat load that ran meanwhile. */
   readonly load: LoadResult;
+  /** Every receipt of the load, as the gateway timed it to its commit (S6). */
+  readonly receipts: ReceiptDurability;
   /** Per probe: ms from its answer until its receipt is in `events.sqlite` (S6), sorted. */
   readonly durable: number[];
   /** Per probe: ms from durable until the `users` projection's checkpoint passed it (S7), sorted. */
@@ -60,6 +70,7 @@ export async function durabilityAndLag(options: {
   probeCpu: string;
 }): Promise<DurabilityAndLag> {
   const { gw, rate, seconds } = options;
+  const bucketsBefore = await readDurableBuckets(gw.url);
   const running = load(gw, { body: CHAT_BODY, connections: 64, seconds, rate: Math.round(rate) });
   await sleep(300);
   const busy = cpuBusy();
@@ -71,8 +82,11 @@ export async function durabilityAndLag(options: {
   );
   const result = await running;
   const { durable, lag, missing } = await probed;
+  // The last receipts commit within ms of the load's end; the probe's own wait covers that.
+  const bucketsAfter = await readDurableBuckets(gw.url);
   return {
     load: result,
+    receipts: receiptDurability(bucketsBefore, bucketsAfter, DURABLE_GOAL_MS),
     durable: durable.sort((a, b) => a - b),
     lag: lag.sort((a, b) => a - b),
     missing,

@@ -6,7 +6,8 @@
  * (`name:KEY=value,KEY=value`, `;` between variants; one variant `default` if unset); a name
  * ending in `@<checkout>` runs that checkout's build instead of this one's. Each round
  * starts each variant on a fresh data directory, pinned to CPU 0 (its projector child on every
- * core), and prints the durable and lag percentiles and the CPU per request of both processes.
+ * core), and prints the durable percentiles (every receipt, from the gateway's histogram, and
+ * the probe's), the lag percentiles and the CPU per request of both processes.
  * Nothing is asserted.
  */
 import { spawnSync } from 'node:child_process';
@@ -63,7 +64,8 @@ async function measure(variant: Variant, upstreamUrl: string): Promise<string> {
     const f = (ms: number) => ms.toFixed(1);
     return [
       `${Math.round(run.load.rps)} rps`,
-      `durable p50 ${f(pct(run.durable, 0.5))} p99 ${f(pct(run.durable, 0.99))} ms`,
+      `${run.receipts.receipts} receipts durable p50 ${f(run.receipts.p50Ms)} p99 ${f(run.receipts.p99Ms)} ms (${f(run.receipts.withinShare * 100)} % within 10 ms)`,
+      `probe durable p50 ${f(pct(run.durable, 0.5))} p99 ${f(pct(run.durable, 0.99))} ms`,
       `lag p50 ${f(pct(run.lag, 0.5))} p99 ${f(pct(run.lag, 0.99))} ms (${run.lag.length} probes, ${run.missing} missing)`,
       `CPU per request relay ${per(cpuMsOf(relayPid) - relay0)} + projector ${per(cpuMsOf(projectorPid) - projector0)} µs`,
       run.busy,

@@ -33,6 +33,7 @@ const METRIC_NAMES = [
   'tollgate_channel_up',
   'tollgate_events_appended_total',
   'tollgate_event_append_duration_seconds',
+  'tollgate_usage_receipt_durable_seconds',
   'tollgate_projection_lag_seconds',
   'tollgate_projection_position',
   'process_resident_memory_bytes',
@@ -182,8 +183,14 @@ describe('GET /metrics', () => {
         .data as PageOf<LogDto>;
     await waitUntil(async () => (await logPage()).total >= calls, 'the log has every call');
     const rows = (await logPage()).items;
+    const durable = (e: Exposition) => sum(e, 'tollgate_usage_receipt_durable_seconds_count');
+    await waitUntil(
+      async () => durable((after = (await scrape()).metrics)) - durable(before) >= calls,
+      "every call's receipt was timed to its commit",
+    );
 
     expect(relayed(after) - relayed(before)).toBe(calls);
+    expect(durable(after) - durable(before)).toBe(calls);
     expect(rows).toHaveLength(calls);
     const grew = (name: string, where: Record<string, string>) =>
       sum(after, name, where) - sum(before, name, where);

@@ -54,6 +54,13 @@ export interface AppendResult {
   readonly nextExpectedRevision: number;
   /** `$all` position of the last event written. */
   readonly position: Position;
+  /**
+   * When the commit returned on the thread that made it, in ms since the epoch with a fraction
+   * (`performance.timeOrigin + performance.now()` there): set by an engine that commits on another
+   * thread (SQLite's writer), so a caller can tell the commit from the moment it heard of it.
+   * Absent when the answer is all the caller can know (EventStoreDB acknowledges a commit).
+   */
+  readonly committedAt?: number;
 }
 
 export interface ReadStreamOptions {

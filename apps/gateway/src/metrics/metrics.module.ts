@@ -17,10 +17,13 @@ import { RequestMetrics } from './request-metrics';
 import { registerRetentionMetrics } from './retention-metrics';
 import { RetentionModule } from '../retention/retention.module';
 import { RetentionService } from '../retention/retention.service';
+import { UsageAppender } from '../usage/usage-appender';
+import { UsageMetrics } from './usage-metrics';
 
 /**
  * Prometheus metrics at GET /metrics (docs/operations.md, "Metrics"): requests from the request
- * tracker, appends from the metered event store, channels and projections read when scraped.
+ * tracker, appends from the metered event store, receipts' durability from the usage appender,
+ * channels and projections read when scraped.
  */
 @Module({
   imports: [ChannelsModule, RetentionModule],
@@ -35,6 +38,7 @@ export class MetricsModule implements OnModuleInit {
     private readonly routing: RoutingTable,
     private readonly eventStore: MeteredEventStore,
     private readonly retention: RetentionService,
+    private readonly usage: UsageAppender,
   ) {}
 
   onModuleInit(): void {
@@ -42,6 +46,7 @@ export class MetricsModule implements OnModuleInit {
     this.tracker.observe(requests);
     this.tracker.observeUpstream(requests);
     this.eventStore.observe(new EventMetrics(this.registry));
+    this.usage.observe(new UsageMetrics(this.registry));
     registerChannelMetrics(this.registry, this.routing);
     registerProjectionMetrics(this.registry, this.projections.runner, this.eventStore);
     registerRetentionMetrics(this.registry, this.retention);

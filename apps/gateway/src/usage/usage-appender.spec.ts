@@ -130,6 +130,59 @@ describe('UsageAppender', () => {
     expect(await store.readAll()).toHaveLength(count);
   });
 
+  describe('time to durability', () => {
+    const clock = () => performance.timeOrigin + performance.now();
+    const observed = (appender: UsageAppender): number[] => {
+      const seconds: number[] = [];
+      appender.observe({ receiptDurable: (s) => seconds.push(s) });
+      return seconds;
+    };
+
+    it('counts up to the commit the store reports, not to when the appender heard of it', async () => {
+      const append = store.append.bind(store);
+      const queued = clock();
+      // The store says its commit returned 250 ms after the receipt was queued.
+      jest.spyOn(store, 'append').mockImplementation(async (...args) => ({
+        ...(await append(...args)),
+        committedAt: queued + 250,
+      }));
+      const appender = new UsageAppender(store);
+      const seconds = observed(appender);
+      await appender.append(receipt(), meta);
+      expect(seconds).toHaveLength(1);
+      expect(seconds[0]).toBeLessThanOrEqual(0.25);
+      expect(seconds[0]).toBeGreaterThan(0.2);
+    });
+
+    it('counts up to its own clock when the store reports no commit time, once per receipt', async () => {
+      const append = store.append.bind(store);
+      jest.spyOn(store, 'append').mockImplementation(async (...args) => {
+        const { committedAt: _dropped, ...result } = await append(...args);
+        return result;
+      });
+      const appender = new UsageAppender(store);
+      const seconds = observed(appender);
+      const before = clock();
+      await Promise.all([appender.append(receipt(), meta), appender.append(receipt(), meta)]);
+      const took = (clock() - before) / 1000;
+      expect(seconds).toHaveLength(2);
+      for (const s of seconds) {
+        expect(s).toBeGreaterThanOrEqual(0);
+        expect(s).toBeLessThanOrEqual(took);
+      }
+    });
+
+    it('counts neither a failed append nor a retry answered as already durable', async () => {
+      const appender = new UsageAppender(store);
+      const seconds = observed(appender);
+      await appender.append(receipt('req-once'), meta);
+      await appender.append(receipt('req-once'), meta); // the duplicate: durable before
+      jest.spyOn(store, 'append').mockRejectedValueOnce(new Error('disk full'));
+      await expect(appender.append(receipt(), meta)).rejects.toThrow('disk full');
+      expect(seconds).toHaveLength(1);
+    });
+  });
+
   it('splits streams by hour', async () => {
     const appender = new UsageAppender(store);
     await Promise.all([

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { EventData, EventStore, Position } from '@tollgate/event-store';
+import type { AppendResult, EventData, EventStore, Position } from '@tollgate/event-store';
 import {
   usageStreamId,
   type Actor,
@@ -22,9 +22,19 @@ export interface UsageMeta {
   readonly correlationId: string;
 }
 
+/** Told of each receipt's time from queued to committed; must not throw. */
+export interface ReceiptDurabilityObserver {
+  receiptDurable(seconds: number): void;
+}
+
+/** The wall clock to a fraction of a ms, comparable with an engine's `committedAt`. */
+const preciseNow = (): number => performance.timeOrigin + performance.now();
+
 interface Pending {
   readonly stream: string;
   readonly event: EventData;
+  /** preciseNow() when it was queued; a merged Pending keeps the earliest. */
+  readonly queuedAt: number;
   readonly resolve: (position: Position) => void;
   readonly reject: (error: Error) => void;
 }
@@ -36,6 +46,7 @@ function merge(items: readonly Pending[]): Pending {
   return {
     stream: items[0]!.stream,
     event: items[0]!.event,
+    queuedAt: items[0]!.queuedAt,
     resolve: (position) => items.forEach((i) => i.resolve(position)),
     reject: (error) => items.forEach((i) => i.reject(error)),
   };
@@ -75,6 +86,7 @@ export class UsageAppender {
   private lastFlushAt = -Infinity;
   private flushing: Promise<void> | undefined;
   private readonly batchMs: number;
+  private observer: ReceiptDurabilityObserver | undefined;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -83,6 +95,11 @@ export class UsageAppender {
   ) {
     this.batchMs = config?.usageBatchMs ?? 0;
     pending?.register(() => this.drained());
+  }
+
+  /** Told of every receipt's time to its commit (the metrics); one observer at a time. */
+  observe(observer: ReceiptDurabilityObserver): void {
+    this.observer = observer;
   }
 
   /** Resolves once every receipt queued so far was appended (or failed): a shutdown waits on it. */
@@ -136,7 +153,8 @@ export class UsageAppender {
       },
     };
     return new Promise<Position>((resolve, reject) => {
-      this.queue.push({ stream: usageStreamId(this.processId, now), event, resolve, reject });
+      const stream = usageStreamId(this.processId, now);
+      this.queue.push({ stream, event, queuedAt: preciseNow(), resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         const wait = this.lastFlushAt + this.batchMs - performance.now();
@@ -194,7 +212,7 @@ export class UsageAppender {
         items.map((i) => i.event),
         'any',
       );
-      for (const item of items) item.resolve(result.position);
+      this.durable(items, result);
     } catch (error) {
       if ((error as Error).name !== 'DuplicateEventIdError' || items.length === 0) {
         for (const item of items) item.reject(error as Error);
@@ -210,14 +228,26 @@ export class UsageAppender {
 
   private async appendOne(stream: string, item: Pending): Promise<void> {
     try {
-      item.resolve((await this.store.append(stream, [item.event], 'any')).position);
+      this.durable([item], await this.store.append(stream, [item.event], 'any'));
     } catch (error) {
       if ((error as Error).name === 'DuplicateEventIdError') await this.settleDuplicate(item);
       else item.reject(error as Error);
     }
   }
 
-  /** Already durable: the head is at or past it. */
+  /**
+   * Committed: each receipt's time since it was queued goes to the observer, up to the commit
+   * itself when the store knows it apart from its answer (SQLite's writer thread), else up to now.
+   */
+  private durable(items: readonly Pending[], result: AppendResult): void {
+    const committedAt = result.committedAt ?? preciseNow();
+    for (const item of items) {
+      item.resolve(result.position);
+      this.observer?.receiptDurable((committedAt - item.queuedAt) / 1000);
+    }
+  }
+
+  /** Already durable (not observed again): the head is at or past it. */
   private async settleDuplicate(item: Pending): Promise<void> {
     try {
       const head = await this.store.headPosition();

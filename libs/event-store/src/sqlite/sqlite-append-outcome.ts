@@ -12,6 +12,7 @@ type Committed = Extract<WriteOutcome, { ok: true }>;
 export function appendResultOf(
   item: WriteAppend,
   outcome: WriteOutcome | undefined,
+  committedAt: number,
 ): AppendResult | Error {
   if (!outcome) return new Error('Append lost in flush');
   if (!outcome.ok) {
@@ -24,6 +25,7 @@ export function appendResultOf(
   return {
     nextExpectedRevision: outcome.firstRevision + outcome.positions.length - 1,
     position: { commit: last, prepare: last },
+    committedAt,
   };
 }
 

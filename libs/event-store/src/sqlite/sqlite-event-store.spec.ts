@@ -241,6 +241,20 @@ describe('SqliteEventStore writer thread', () => {
     expect(ticksWhileCommitting).toBeGreaterThan(1);
   });
 
+  it("tells when the commit returned on the writer thread, not when the caller's loop heard of it", async () => {
+    const clock = () => performance.timeOrigin + performance.now();
+    await store.append('warm', [event('Started')], 'no_stream'); // the thread is up
+    const sent = clock();
+    const appended = store.append('timed', [event('Timed')], 'no_stream');
+    await nextTick(); // the batch is with the writer
+    // This loop is held while the writer commits: a time taken on hearing would come after it.
+    const heldUntil = clock() + 300;
+    while (clock() < heldUntil);
+    const { committedAt } = await appended;
+    expect(committedAt).toBeGreaterThanOrEqual(sent - 1);
+    expect(committedAt).toBeLessThan(heldUntil - 100);
+  });
+
   it("delivers a batch in flight to a subscription from 'end' opened meanwhile", async () => {
     const appended = store.append('e-1', bulk(2000), 'no_stream');
     await nextTick(); // the batch is now with the writer (committed or not, not yet reported)

@@ -334,7 +334,7 @@ export class SqliteEventStore implements EventStore {
       const failure = rebuildError(reply.error);
       for (const item of [...batch, ...deletes]) item.reject(failure);
     } else {
-      this.committed(batch, reply.outcomes, new Date(recordedAt));
+      this.committed(batch, reply, new Date(recordedAt));
       for (const item of deletes) item.resolve();
     }
     // The next batch was sent before this one was reported: it reads no less than this one did.
@@ -347,7 +347,7 @@ export class SqliteEventStore implements EventStore {
 
   private committed(
     batch: readonly PendingAppend[],
-    outcomes: readonly WriteOutcome[],
+    { outcomes, committedAt }: { outcomes: readonly WriteOutcome[]; committedAt: number },
     recordedAt: Date,
   ): void {
     this.counters.batches += 1;
@@ -372,7 +372,7 @@ export class SqliteEventStore implements EventStore {
     }
     batch.forEach((item, index) => {
       const outcome = outcomes[index];
-      const result = appendResultOf(item, outcome);
+      const result = appendResultOf(item, outcome, committedAt);
       if (result instanceof Error) return item.reject(result);
       this.counters.appends += 1;
       this.counters.events += outcome?.ok ? outcome.positions.length : 0;

@@ -42,7 +42,8 @@ export type WriteOutcome =
   | { readonly ok: false; readonly duplicate: ErrorDescription };
 
 export type WriteReply =
-  | { readonly outcomes: readonly WriteOutcome[] }
+  /** `committedAt`: the writer thread's clock when the commit returned (AppendResult's field). */
+  | { readonly outcomes: readonly WriteOutcome[]; readonly committedAt: number }
   /** The transaction failed as a whole (I/O, disk full, lock timeout): nothing was written. */
   | { readonly error: ErrorDescription }
   /** The writer died with this batch in flight: it may or may not have been committed. */
@@ -153,6 +154,9 @@ const WRITER_SOURCE = `(function makeWriter(db, codec) {
     deletedEvents = 0;
     try {
       const replies = flush.immediate(batches);
+      // Comparable across threads: each thread's timeOrigin is the same wall clock, read at its start.
+      const committedAt = performance.timeOrigin + performance.now();
+      for (const reply of replies) reply.committedAt = committedAt;
       // After the commit, in a transaction of its own: a failure here loses no delete.
       if (deletedEvents > 0 && reclaims) {
         try {
