@@ -40,7 +40,8 @@ describe('requestDerivedId', () => {
 
 describe('derivedId', () => {
   it('gives the ids it gave before: a retry after an upgrade must still be a duplicate', () => {
-    // SHA-256 of "cmd-1#0", as the log holds it since derived ids were introduced.
+    // The SHA-256 of the source, a hash sign and the index, as the log holds it since derived ids
+    // were introduced.
     expect(derivedId('cmd-1', 0)).toBe('39e85035-01a2-8a15-86ea-b2ed58f359e3');
     expect(derivedId('cmd-1')).toBe(derivedId('cmd-1', 0));
     expect(derivedId('cmd-1', 1)).toMatch(UUID_V8);

@@ -1,6 +1,11 @@
 import type { Registry } from 'prom-client';
 import type { AppendObserver } from '../infrastructure/metered-event-store';
-import { CellCounter, CellHistogram, type CounterCell, type HistogramCell } from './metric-cells';
+import {
+  CellCounter,
+  unlabeledHistogram,
+  type CounterCell,
+  type HistogramCell,
+} from './metric-cells';
 
 const APPEND_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 /** Stream names are made by the code (`user-1`, `billing-1`, …): a few dozen prefixes at most. */
@@ -30,15 +35,14 @@ export class EventMetrics implements AppendObserver {
       ['category'],
       registry,
     );
-    this.duration = new CellHistogram(
+    this.duration = unlabeledHistogram(
       {
         name: 'tollgate_event_append_duration_seconds',
         help: 'Time one append to the event store took (failed appends included).',
       },
-      [],
       APPEND_BUCKETS,
       registry,
-    ).cell({});
+    );
   }
 
   appended(streamId: string, events: number, seconds: number): void {

@@ -96,6 +96,15 @@ interface PrintedCell {
   readonly count: string;
 }
 
+/** A histogram without labels: its one series, registered. */
+export function unlabeledHistogram(
+  metric: { readonly name: string; readonly help: string },
+  bounds: readonly number[],
+  registry: Registry,
+): HistogramCell {
+  return new CellHistogram(metric, [], bounds, registry).cell({});
+}
+
 /** A histogram whose series are cells. */
 export class CellHistogram<T extends string> extends Histogram<T> implements SelfPrinting {
   private readonly printed: PrintedCell[] = [];

@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { ReceiptDurabilityObserver } from '../usage/usage-appender';
-import { CellHistogram, type HistogramCell } from './metric-cells';
+import { unlabeledHistogram, type HistogramCell } from './metric-cells';
 
 /**
  * Fine below 50 ms, where a receipt's wait for its commit normally lies (the appender's pacing is
@@ -20,15 +20,14 @@ export class UsageMetrics implements ReceiptDurabilityObserver {
   private readonly durable: HistogramCell;
 
   constructor(registry: Registry) {
-    this.durable = new CellHistogram(
+    this.durable = unlabeledHistogram(
       {
         name: 'tollgate_usage_receipt_durable_seconds',
         help: "A usage receipt's time from its call's settlement to its commit in the event log.",
       },
-      [],
       DURABLE_BUCKETS,
       registry,
-    ).cell({});
+    );
   }
 
   receiptDurable(seconds: number): void {

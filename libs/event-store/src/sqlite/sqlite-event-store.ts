@@ -38,7 +38,7 @@ import {
   type BatchWriter,
   type SerializedEvent,
   type WriteAppend,
-  type WriteOutcome,
+  type WriteCommitted,
   type WriteReply,
 } from './sqlite-writer';
 
@@ -347,7 +347,7 @@ export class SqliteEventStore implements EventStore {
 
   private committed(
     batch: readonly PendingAppend[],
-    { outcomes, committedAt }: { outcomes: readonly WriteOutcome[]; committedAt: number },
+    { outcomes, committedAt }: WriteCommitted,
     recordedAt: Date,
   ): void {
     this.counters.batches += 1;

@@ -41,9 +41,15 @@ export type WriteOutcome =
   | { readonly ok: false; readonly actual: number | null }
   | { readonly ok: false; readonly duplicate: ErrorDescription };
 
+/** A batch's reply when its transaction committed. */
+export interface WriteCommitted {
+  readonly outcomes: readonly WriteOutcome[];
+  /** The writer thread's clock when the commit returned (AppendResult's `committedAt`). */
+  readonly committedAt: number;
+}
+
 export type WriteReply =
-  /** `committedAt`: the writer thread's clock when the commit returned (AppendResult's field). */
-  | { readonly outcomes: readonly WriteOutcome[]; readonly committedAt: number }
+  | WriteCommitted
   /** The transaction failed as a whole (I/O, disk full, lock timeout): nothing was written. */
   | { readonly error: ErrorDescription }
   /** The writer died with this batch in flight: it may or may not have been committed. */
