@@ -11,7 +11,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
-import { estimatePromptTokens, ingressCodec, type JsonObject } from '@tollgate/relay';
+import { countText, estimatePromptTokens, ingressCodec, type JsonObject } from '@tollgate/relay';
 import { ceilingOf, MockUpstream } from '@tollgate/testing/mock-upstream';
 import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
 import { waitUntil } from '../support/e2e-helpers';
@@ -391,6 +391,49 @@ describe('billing integrity', () => {
         await expect(call(path, key)).resolves.toBe(true);
       },
     );
+  });
+
+  it('text that spells a special token is counted as text: the prompt estimate, and a stream cut before its usage', async () => {
+    const asked = [
+      {
+        role: 'user' as const,
+        content: 'what do <|endoftext|>, <|im_start|> and <|fim_middle|> mean?',
+      },
+    ];
+    upstream.reset();
+    upstream.setDefaults({
+      content: 'A text ends <|endoftext|> here, then <|im_end|>.',
+      chunks: 4,
+    });
+    const { userId, key } = await payer('balance', 1_000_000);
+    const answer = await relaySdk(t.url, key).chat.completions.create({
+      model: MODEL,
+      messages: asked,
+    });
+    expect(answer.choices[0]!.message.content).toContain('<|endoftext|>');
+    const estimate = estimatePromptTokens('chat', { model: MODEL, messages: asked });
+    // The special tokens' text as its ordinary pieces: more than one token each.
+    expect(estimate).toBeGreaterThan(estimatePromptTokens('chat', { model: MODEL, messages }) + 6);
+    const [json] = await receiptsOf(userId, 1);
+    expect(json).toMatchObject({ reserved: priceOf(estimate), estimated: false });
+
+    // Cut after three chunks: no usage arrives, the delivered text is counted.
+    upstream.setDefaults({ breakAfterChunks: 3 });
+    const res = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer sk-${key}` },
+      body: JSON.stringify({ model: MODEL, messages: asked, stream: true }),
+    });
+    expect(res.status).toBe(200);
+    let delivered = '';
+    for (const line of (await res.text()).split('\n')) {
+      if (!line.startsWith('data: {')) continue;
+      const event = JSON.parse(line.slice(6)) as OpenAI.ChatCompletionChunk;
+      delivered += event.choices?.[0]?.delta.content ?? '';
+    }
+    expect(delivered).toContain('<|endoftext|>');
+    const [, cut] = await receiptsOf(userId, 2);
+    expect(cut).toMatchObject({ estimated: true, completionTokens: countText(delivered) });
   });
 
   it("a limited token's refusal names that token's remaining quota, never its owner's balance", async () => {

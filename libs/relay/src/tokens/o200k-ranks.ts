@@ -1,42 +1,195 @@
 import { readFileSync } from 'node:fs';
 
-/** One rank's token: its text when its bytes are UTF-8, else the bytes (gpt-tokenizer's shape). */
-export type RankedToken = string | number[];
+/** Ranks absent from the table (a byte sequence that is no token). */
+export const NO_RANK = -1;
+/** rankOfAscii's answer for a text with a character outside ASCII (look its bytes up instead). */
+export const NOT_ASCII = -2;
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const ASCII_MAX = 0x7f;
 
-function tokenOf(bytes: Buffer): RankedToken {
-  try {
-    const text = strictUtf8.decode(bytes);
-    // A byte sequence that does not come back from its text is kept as bytes.
-    if (Buffer.from(text, 'utf8').equals(bytes)) return text;
-  } catch {
-    // not UTF-8
-  }
-  return Array.from(bytes);
+/** An FNV-1a hash with its high bits folded into the low ones the table indexes by. */
+const folded = (hash: number) => (hash ^ (hash >>> 16)) >>> 0;
+
+/** FNV-1a over `bytes[from, to)`. */
+function hashOf(bytes: Uint8Array, from: number, to: number): number {
+  let hash = FNV_OFFSET;
+  for (let i = from; i < to; i++) hash = Math.imul(hash ^ bytes[i]!, FNV_PRIME);
+  return folded(hash);
 }
 
 /**
- * The o200k_base ranks, read from the tiktoken file gpt-tokenizer ships (`<base64 token> <rank>`
- * per line) into the array its generated module holds: index = rank, a gap left as ''. Reading the
- * data leaves the heap the same; requiring that 2.2 MB module of array literals made V8's parser
- * allocate ~25 MiB through malloc, which the process's main arena kept for good
- * (docs/performance.md, "The tokenizer's ranks read from their data file").
+ * A tokenizer's ranks keyed by their bytes, in three typed arrays instead of 200 000 strings in a
+ * Map: every token's bytes end to end (`bytes`, in rank order), where each starts (`starts`, one
+ * more entry than ranks), and an open-addressing hash table of rank + 1 per slot (0: empty), at
+ * most 40 % full so that a miss, the common case while merging, probes one or two slots.
+ * For o200k_base: 1.4 MB of bytes, 0.8 MB of starts and 2 MiB of slots, against ~14 MiB of heap
+ * for gpt-tokenizer's Map and strings (docs/performance.md, "The tokenizer's ranks as bytes…").
  */
-export function loadO200kRanks(): RankedToken[] {
-  const text = readFileSync(require.resolve('gpt-tokenizer/data/o200k_base.tiktoken'), 'latin1');
-  const ranks: RankedToken[] = [];
-  for (let start = 0; start < text.length;) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const space = text.indexOf(' ', start);
-    if (space < 0 || space > end) throw new Error(`o200k_base: a line without a rank at ${start}`);
-    const rank = Number(text.slice(space + 1, end));
-    if (!Number.isInteger(rank) || rank < ranks.length)
-      throw new Error(`o200k_base: rank out of order at ${start}`);
-    while (ranks.length < rank) ranks.push('');
-    ranks.push(tokenOf(Buffer.from(text.slice(start, space), 'base64')));
-    start = end + 1;
+export class RankTable {
+  private readonly mask: number;
+  /** rankOfAscii's copy of its text's bytes. */
+  private ascii = new Uint8Array(64);
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly starts: Int32Array,
+    private readonly slots: Int32Array,
+  ) {
+    this.mask = slots.length - 1;
   }
-  return ranks;
+
+  /** The number of ranks (gaps included). */
+  get size(): number {
+    return this.starts.length - 1;
+  }
+
+  /** The bytes of `rank`'s token (a view: do not write to it). */
+  tokenBytes(rank: number): Uint8Array {
+    return this.bytes.subarray(this.starts[rank], this.starts[rank + 1]);
+  }
+
+  /** The rank of the token whose bytes are `key[from, to)`, or NO_RANK. */
+  rankOf(key: Uint8Array, from: number, to: number): number {
+    return this.find(key, from, to, hashOf(key, from, to));
+  }
+
+  /**
+   * The rank of the token whose bytes are `text`'s when every character is ASCII (its UTF-8 bytes
+   * are then its character codes, copied while hashing: no encoder call), NO_RANK, or NOT_ASCII.
+   */
+  rankOfAscii(text: string): number {
+    const length = text.length;
+    if (this.ascii.length < length) this.ascii = new Uint8Array(length * 2);
+    const ascii = this.ascii;
+    let hash = FNV_OFFSET;
+    for (let i = 0; i < length; i++) {
+      const code = text.charCodeAt(i);
+      if (code > ASCII_MAX) return NOT_ASCII;
+      ascii[i] = code;
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+    }
+    return this.find(ascii, 0, length, folded(hash));
+  }
+
+  private find(key: Uint8Array, from: number, to: number, hash: number): number {
+    const length = to - from;
+    for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
+      const entry = this.slots[slot]!;
+      if (entry === 0) return NO_RANK;
+      const rank = entry - 1;
+      const start = this.starts[rank]!;
+      if (this.starts[rank + 1]! - start !== length) continue;
+      let i = 0;
+      while (i < length && this.bytes[start + i] === key[from + i]) i++;
+      if (i === length) return rank;
+    }
+  }
+
+  /** A table of the tokens `bytes[starts[rank], starts[rank + 1])` (an empty one is a gap). */
+  static index(bytes: Uint8Array, starts: Int32Array): RankTable {
+    const ranks = starts.length - 1;
+    let capacity = 1;
+    while (capacity * 2 < ranks * 5) capacity *= 2; // ≤ 40 % full
+    const slots = new Int32Array(capacity);
+    for (let rank = 0; rank < ranks; rank++) {
+      const [from, to] = [starts[rank]!, starts[rank + 1]!];
+      if (from === to) continue;
+      let slot = hashOf(bytes, from, to) & (capacity - 1);
+      while (slots[slot] !== 0) slot = (slot + 1) & (capacity - 1);
+      slots[slot] = rank + 1;
+    }
+    return new RankTable(bytes, starts, slots);
+  }
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const PAD = '='.charCodeAt(0);
+const SPACE = ' '.charCodeAt(0);
+const NEWLINE = '\n'.charCodeAt(0);
+const DIGIT_0 = '0'.charCodeAt(0);
+const SEXTETS = new Int8Array(256).fill(-1);
+for (let i = 0; i < BASE64.length; i++) SEXTETS[BASE64.charCodeAt(i)] = i;
+
+/** One `<base64 token> <rank>` line of a tiktoken file, read in place. */
+interface Line {
+  /** Where the token's base64 starts and ends, and the next line starts. */
+  from: number;
+  to: number;
+  next: number;
+  rank: number;
+}
+
+function readLine(file: Uint8Array, at: number, line: Line): void {
+  let space = at;
+  while (space < file.length && file[space] !== SPACE && file[space] !== NEWLINE) space++;
+  if (file[space] !== SPACE) throw new Error(`tiktoken ranks: a line without a rank at byte ${at}`);
+  let end = space + 1;
+  let rank = 0;
+  for (; end < file.length && file[end] !== NEWLINE; end++) {
+    const digit = file[end]! - DIGIT_0;
+    if (digit < 0 || digit > 9)
+      throw new Error(`tiktoken ranks: a rank that is no number at byte ${at}`);
+    rank = rank * 10 + digit;
+  }
+  if (end === space + 1) throw new Error(`tiktoken ranks: a line without a rank at byte ${at}`);
+  line.from = at;
+  line.to = space;
+  line.next = end + 1;
+  line.rank = rank;
+}
+
+/** The bytes `file[from, to)` decode to, written at `out[at]`; returns where they end. */
+function decodeBase64(file: Uint8Array, from: number, to: number, out: Uint8Array, at: number) {
+  let bits = 0;
+  let value = 0;
+  for (let i = from; i < to && file[i] !== PAD; i++) {
+    const sextet = SEXTETS[file[i]!]!;
+    if (sextet < 0) throw new Error(`tiktoken ranks: a token that is not base64 at byte ${from}`);
+    value = ((value << 6) | sextet) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[at++] = (value >> bits) & 0xff;
+    }
+  }
+  return at;
+}
+
+/** The bytes a base64 text of `length` characters, `padding` of them `=`, decodes to. */
+const decodedLength = (length: number, padding: number) => ((length * 3) >> 2) - padding;
+
+/**
+ * A tiktoken ranks file (`<base64 token> <rank>` per line, ranks rising; a rank the file skips is a
+ * gap), read in two passes over its bytes straight into the table's arrays: no string or buffer per
+ * token, so the load leaves no garbage behind and takes milliseconds.
+ */
+export function readTiktokenRanks(file: Uint8Array): RankTable {
+  const line: Line = { from: 0, to: 0, next: 0, rank: 0 };
+  let lastRank = -1;
+  let total = 0;
+  for (let at = 0; at < file.length; at = line.next) {
+    readLine(file, at, line);
+    if (line.rank <= lastRank) throw new Error(`tiktoken ranks: rank out of order at byte ${at}`);
+    lastRank = line.rank;
+    const padding = (file[line.to - 1] === PAD ? 1 : 0) + (file[line.to - 2] === PAD ? 1 : 0);
+    total += decodedLength(line.to - line.from, padding);
+  }
+  const bytes = new Uint8Array(total);
+  const starts = new Int32Array(lastRank + 2);
+  let written = 0;
+  let rank = 0;
+  for (let at = 0; at < file.length; at = line.next) {
+    readLine(file, at, line);
+    while (rank < line.rank) starts[++rank] = written; // gaps: no bytes
+    written = decodeBase64(file, line.from, line.to, bytes, written);
+    starts[++rank] = written;
+  }
+  return RankTable.index(bytes, starts);
+}
+
+/** The o200k_base ranks, from the tiktoken file gpt-tokenizer ships. */
+export function loadO200kRanks(): RankTable {
+  return readTiktokenRanks(readFileSync(require.resolve('gpt-tokenizer/data/o200k_base.tiktoken')));
 }

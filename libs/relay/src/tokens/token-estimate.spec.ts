@@ -1,10 +1,7 @@
-import { countTokens as libraryCount } from 'gpt-tokenizer'; // its own encoder, unbounded
-import type * as Encoding from 'gpt-tokenizer/cjs/GptEncoding';
-import { madeUpWords } from '../testing/made-up-words';
+import { encode as libraryEncode } from 'gpt-tokenizer';
 import {
   countText,
   estimatePromptTokens,
-  MERGE_CACHE_ENTRIES,
   StreamTokenCounter,
   TOKENIZE_LIMIT,
 } from './token-estimate';
@@ -13,6 +10,21 @@ describe('token estimates', () => {
   it('counts with a real tokenizer', () => {
     expect(countText('Hello world')).toBe(2);
     expect(countText('')).toBe(0);
+  });
+
+  it("counts a special token's text as text, in a prompt and in a stream's pieces", () => {
+    const text = 'what is <|endoftext|>? and <|im_start|>';
+    const ordinary = libraryEncode(text, { disallowedSpecial: new Set() }).length;
+    expect(countText(text)).toBe(ordinary);
+    expect(estimatePromptTokens('chat', { messages: [{ role: 'user', content: text }] })).toBe(
+      countText(text + '\n') + 3 + 3,
+    );
+    const counter = new StreamTokenCounter();
+    const sum = ['what is <|endo', 'ftext|>? and <|im_', 'start|>'].reduce(
+      (total, piece) => total + counter.add(piece),
+      0,
+    );
+    expect(Math.abs(sum - ordinary)).toBeLessThanOrEqual(1);
   });
 
   it('bounds very long text from its size instead of tokenizing it', () => {
@@ -96,9 +108,9 @@ describe('the tokenizer is loaded on the first count', () => {
     const required = jest.fn();
     const ranksRead = jest.fn();
     jest.isolateModules(() => {
-      jest.doMock('gpt-tokenizer/cjs/GptEncoding', () => {
+      jest.doMock('gpt-tokenizer/cjs/encodingParams/constants', () => {
         required();
-        return jest.requireActual<object>('gpt-tokenizer/cjs/GptEncoding');
+        return jest.requireActual<object>('gpt-tokenizer/cjs/encodingParams/constants');
       });
       jest.doMock('./o200k-ranks', () => {
         const actual = jest.requireActual<typeof import('./o200k-ranks')>('./o200k-ranks');
@@ -118,31 +130,5 @@ describe('the tokenizer is loaded on the first count', () => {
       expect(required).toHaveBeenCalledTimes(1);
       expect(ranksRead).toHaveBeenCalledTimes(1);
     });
-  });
-});
-
-describe("the tokenizer's cache of merged pieces", () => {
-  it('holds at most MERGE_CACHE_ENTRIES pieces, and counts as the unbounded library does', () => {
-    let created: Encoding.GptEncoding | undefined;
-    jest.isolateModules(() => {
-      jest.doMock('gpt-tokenizer/cjs/GptEncoding', () => {
-        const actual = jest.requireActual<typeof Encoding>('gpt-tokenizer/cjs/GptEncoding');
-        const getEncodingApi = actual.GptEncoding.getEncodingApi.bind(actual.GptEncoding);
-        actual.GptEncoding.getEncodingApi = (...args) => (created = getEncodingApi(...args));
-        return actual;
-      });
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh module state
-      const estimate = require('./token-estimate') as typeof import('./token-estimate');
-      const words = madeUpWords(2 * MERGE_CACHE_ENTRIES);
-      for (let i = 0; i < words.length; i += 100) {
-        const text = words.slice(i, i + 100).join('');
-        expect(estimate.countText(text)).toBe(libraryCount(text));
-      }
-    });
-    // The library's LRU map (not part of its typed API): what the bound is about.
-    const cache = (
-      created as unknown as { bytePairEncodingCoreProcessor: { mergeCache: Map<string, unknown> } }
-    ).bytePairEncodingCoreProcessor.mergeCache;
-    expect(cache.size).toBe(MERGE_CACHE_ENTRIES);
   });
 });

@@ -4,35 +4,25 @@
  * one core, so long texts above TOKENIZE_LIMIT are bounded from their UTF-8 size instead (no common
  * tokenizer yields more than one token per 2 bytes of ordinary text).
  */
-import type * as Encoding from 'gpt-tokenizer/cjs/GptEncoding';
+import type * as SplitPatterns from 'gpt-tokenizer/cjs/encodingParams/constants';
 import type { JsonObject } from '../openai/request-body';
+import { BpeCounter } from './bpe-counter';
 import { loadO200kRanks } from './o200k-ranks';
 
 /**
- * gpt-tokenizer's o200k encoding, built on the first count, not at start: a gateway that has
- * relayed nothing does not hold its ranks (~13 MiB of heap). The ranks come from the library's data
- * file (o200k-ranks.ts), not from its generated module: the same array, without the parse of
- * 2.2 MB of literals.
+ * o200k_base's counter, built on the first count, not at start: a gateway that has relayed nothing
+ * holds no ranks. The ranks come from the tiktoken file gpt-tokenizer ships and the split pattern
+ * from its constants; the merge is ours (bpe-counter.ts), and its counts are the library's.
  */
-let encoding: Encoding.GptEncoding | undefined;
-
-/**
- * Entries of the tokenizer's cache of merged pieces (words not in the vocabulary), an LRU map the
- * library sizes at 100 000. Natural text reuses few such pieces (this repository's docs and relay
- * code, a megabyte of English, some Chinese and TypeScript, leave ~4 300), but identifiers, hashes
- * and rare words in prompts fill it up for good: 18–28 MiB of the relay's heap at 100 000, ~4.4 MiB
- * at this size (docs/performance.md).
- */
-export const MERGE_CACHE_ENTRIES = 16_384;
+let counter: BpeCounter | undefined;
 
 function countTokens(text: string): number {
-  if (!encoding) {
+  if (!counter) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous lazy load
-    const { GptEncoding } = require('gpt-tokenizer/cjs/GptEncoding') as typeof Encoding;
-    encoding = GptEncoding.getEncodingApi('o200k_base', loadO200kRanks);
-    encoding.setMergeCacheSize(MERGE_CACHE_ENTRIES);
+    const patterns = require('gpt-tokenizer/cjs/encodingParams/constants') as typeof SplitPatterns;
+    counter = new BpeCounter(loadO200kRanks(), patterns.O200K_TOKEN_SPLIT_REGEX);
   }
-  return encoding.countTokens(text);
+  return counter.count(text);
 }
 
 export const TOKENIZE_LIMIT = 8192;
