@@ -1,8 +1,8 @@
 /**
  * Local token counts: the reservation's prompt estimate, and the fallback when an upstream reports
- * no usage (the receipt is then marked `estimated`). The tokenizer costs ~70 µs per KB of text on
- * one core, so long texts above TOKENIZE_LIMIT are bounded from their UTF-8 size instead (no common
- * tokenizer yields more than one token per 2 bytes of ordinary text).
+ * no usage (the receipt is then marked `estimated`). Counting costs ~45–85 µs per KB of natural
+ * text on one core, so long texts above TOKENIZE_LIMIT are bounded from their UTF-8 size instead
+ * (no common tokenizer yields more than one token per 2 bytes of ordinary text).
  */
 import type * as SplitPatterns from 'gpt-tokenizer/cjs/encodingParams/constants';
 import type { JsonObject } from '../openai/request-body';
