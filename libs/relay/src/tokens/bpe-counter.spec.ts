@@ -1,7 +1,7 @@
 import { countTokens as libraryCount, encode as libraryEncode } from 'gpt-tokenizer';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/cjs/encodingParams/constants';
 import { madeUpWords } from '../testing/made-up-words';
-import { BpeCounter, MERGED_PIECES_KEPT } from './bpe-counter';
+import { BpeCounter, MERGED_PIECE_MAX_CHARS, MERGED_PIECES_KEPT } from './bpe-counter';
 import { loadO200kRanks } from './o200k-ranks';
 
 /** Code point ranges of several scripts, digits, punctuation, whitespace, marks and emoji. */
@@ -99,5 +99,15 @@ describe('BpeCounter (o200k_base)', () => {
     expect(kept()).toBeLessThan(MERGED_PIECES_KEPT);
     // Counted again from the kept pieces: the same.
     expect(fresh.count(text(words.length - 500))).toBe(libraryCount(text(words.length - 500)));
+  });
+
+  it('does not keep a long piece: a caller sending long runs cannot fill memory with them', () => {
+    const fresh = new BpeCounter(loadO200kRanks(), O200K_TOKEN_SPLIT_REGEX);
+    const kept = () => (fresh as unknown as { merged: Map<string, number> }).merged;
+    const long = 'qz'.repeat(MERGED_PIECE_MAX_CHARS);
+    const short = long.slice(0, MERGED_PIECE_MAX_CHARS);
+    expect(fresh.count(long)).toBe(libraryCount(long));
+    expect(fresh.count(short)).toBe(libraryCount(short));
+    expect([...kept().keys()]).toEqual([short]);
   });
 });

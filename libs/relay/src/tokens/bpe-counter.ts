@@ -8,6 +8,11 @@ const MAX_BYTES_PER_UNIT = 3;
  */
 export const MERGED_PIECES_KEPT = 8192;
 /**
+ * Longer pieces are not kept: their keys would hold up to MERGED_PIECES_KEPT × 16 KB (a caller
+ * sending runs of 8 000 letters), and merging them again costs little.
+ */
+export const MERGED_PIECE_MAX_CHARS = 64;
+/**
  * A heap entry is rank × POSITIONS + position: the lowest rank first, the leftmost on a tie. A
  * piece stays far below 2²⁴ bytes: the relay counts at most TOKENIZE_LIMIT characters at once.
  */
@@ -65,8 +70,10 @@ export class BpeCounter {
     const length = this.encoder.encodeInto(piece, this.bytes).written;
     if (ascii === NOT_ASCII && this.ranks.rankOf(this.bytes, 0, length) !== NO_RANK) return 1;
     const tokens = this.merge(length);
-    if (this.merged.size >= MERGED_PIECES_KEPT) this.merged.clear();
-    this.merged.set(piece, tokens);
+    if (piece.length <= MERGED_PIECE_MAX_CHARS) {
+      if (this.merged.size >= MERGED_PIECES_KEPT) this.merged.clear();
+      this.merged.set(piece, tokens);
+    }
     return tokens;
   }
 
