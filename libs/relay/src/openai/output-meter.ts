@@ -5,7 +5,7 @@
  *
  * Counting is lazy: no tokenizer yields more tokens than the UTF-8 bytes of its text, and a stream's
  * raw bytes are more than its text's, so while the raw bytes stay within the limit nothing is
- * parsed. Past that, every event is counted with the local tokenizer (gpt-tokenizer's o200k).
+ * parsed. Past that, every event is counted with the local tokenizer (o200k_base).
  */
 
 /**
