@@ -19,7 +19,7 @@ import {
   type Running,
   sleep,
   startBenchGateway,
-  startProcess,
+  startMockUpstream,
 } from './bench-processes';
 import { setUpAccount } from './bench-setup';
 import { CHAT_BODY, STREAM_BODY } from './bench-shared';
@@ -130,12 +130,7 @@ async function measureBuild(main: string, upstreamUrl: string): Promise<void> {
 async function main(): Promise<void> {
   const builds = process.argv.slice(2);
   if (builds.length === 0) builds.push(GATEWAY_MAIN);
-  const upstream = await startProcess({
-    name: 'mock-upstream',
-    script: join(__dirname, 'mock-upstream.process.js'),
-    cpu: '1',
-    env: { CHUNK_INTERVAL_MS: '0' },
-  });
+  const upstream = await startMockUpstream('1', { CHUNK_INTERVAL_MS: '0' });
   try {
     for (const build of builds) await measureBuild(resolve(build), upstream.url);
   } finally {

@@ -144,6 +144,19 @@ export { freePort };
 
 const ROOT = join(__dirname, '../../..');
 
+/**
+ * This checkout's mock upstream (`mock-upstream.process.js`) pinned to `cpu`, the load generator's
+ * core in every measure; `env` tunes it (e.g. CHUNK_INTERVAL_MS).
+ */
+export function startMockUpstream(cpu = '1', env?: Record<string, string>): Promise<Running> {
+  return startProcess({
+    name: 'mock upstream',
+    script: join(__dirname, 'mock-upstream.process.js'),
+    cpu,
+    ...(env ? { env } : {}),
+  });
+}
+
 /** This checkout's built gateway. */
 export const GATEWAY_MAIN = join(ROOT, 'dist/apps/gateway/src/main.js');
 

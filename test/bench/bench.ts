@@ -27,11 +27,12 @@ import {
 } from './bench-load';
 import {
   endedChildrenCpuMs,
+  type Running,
   sampleRss,
   sleep,
   startBenchGateway,
+  startMockUpstream,
   startProcess,
-  type Running,
 } from './bench-processes';
 import { writeReport, type Row } from './bench-report';
 import { DURABLE_GOAL_MS, durabilityAndLag, runProbe } from './durability-lag';
@@ -85,11 +86,7 @@ async function main(): Promise<void> {
   spawnSync('taskset', ['-p', '-c', CPU_LOAD, String(process.pid)], { stdio: 'ignore' });
   const started = new Date();
   const loadBefore = (await import('node:os')).loadavg();
-  const upstream = await startProcess({
-    name: 'mock upstream',
-    script: join(DIST, 'test/bench/mock-upstream.process.js'),
-    cpu: CPU_LOAD,
-  });
+  const upstream = await startMockUpstream(CPU_LOAD);
   const proxy = await startProcess({
     name: 'bare proxy',
     script: join(DIST, 'test/bench/bare-proxy.process.js'),

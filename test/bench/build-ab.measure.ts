@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { load } from './bench-load';
-import { startProcess } from './bench-processes';
+import { startMockUpstream } from './bench-processes';
 import { CHAT_BODY } from './bench-shared';
 import { cpuMsOf } from './projector-child';
 import { withWarmGateway } from './warm-gateway';
@@ -70,11 +70,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.le
 async function main(): Promise<void> {
   if (!rootA || !rootB) throw new Error('usage: build-ab.measure.js <checkout A> <checkout B>');
   spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
-  const upstream = await startProcess({
-    name: 'mock upstream',
-    script: join(DIST, 'test/bench/mock-upstream.process.js'),
-    cpu: '1',
-  });
+  const upstream = await startMockUpstream();
   const all: Record<'A' | 'B', Figures[]> = { A: [], B: [] };
   try {
     for (let round = 1; round <= ROUNDS; round++) {

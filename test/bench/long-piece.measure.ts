@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { latencyLoop, type Target } from './bench-load';
-import { sleep, startProcess } from './bench-processes';
+import { sleep, startMockUpstream } from './bench-processes';
 import { CHAT_BODY, JSON_MODEL } from './bench-shared';
 import { withWarmGateway } from './warm-gateway';
 
@@ -20,7 +20,6 @@ const SECONDS = Number(process.argv[5] ?? 15);
 const RATE = Number(process.argv[6] ?? 4);
 const PIECE_CHARS = 8000;
 const CJK = [0x4e00, 0xa000];
-const DIST = join(__dirname, '..', '..');
 
 let seed = 7;
 function longPrompt(): string {
@@ -68,11 +67,7 @@ function longPrompts(target: Target) {
 async function main(): Promise<void> {
   if (!rootA || !rootB) throw new Error('usage: long-piece.measure.js <checkout A> <checkout B>');
   spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
-  const upstream = await startProcess({
-    name: 'mock upstream',
-    script: join(DIST, 'test/bench/mock-upstream.process.js'),
-    cpu: '1',
-  });
+  const upstream = await startMockUpstream();
   try {
     for (let round = 1; round <= ROUNDS; round++)
       for (const [name, root] of [

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { load } from './bench-load';
-import { sleep, startBenchGateway, startProcess } from './bench-processes';
+import { sleep, startBenchGateway, startMockUpstream } from './bench-processes';
 import { setUpAccount } from './bench-setup';
 import { CHAT_BODY } from './bench-shared';
 import { cpuMsOf, releaseProjector, rssSplit } from './projector-child';
@@ -40,7 +40,6 @@ const PLAN = {
 };
 const CPU_SERVER = '0';
 const CPU_LOAD = '1';
-const ROOT = join(__dirname, '../../..');
 const f = (n: number) => n.toFixed(1);
 
 interface Turn {
@@ -138,11 +137,7 @@ async function main(): Promise<void> {
     throw new Error('give at least one --variant name=<dist>[:NODE_OPTIONS]');
   // The load generator shares CPU 1 with the upstream; the relay process has CPU 0 (as in the bench).
   spawnSync('taskset', ['-p', '-c', CPU_LOAD, String(process.pid)], { stdio: 'ignore' });
-  const upstream = await startProcess({
-    name: 'mock upstream',
-    script: join(ROOT, 'dist/test/bench/mock-upstream.process.js'),
-    cpu: CPU_LOAD,
-  });
+  const upstream = await startMockUpstream(CPU_LOAD);
   const turns: Turn[] = [];
   try {
     for (let round = 0; round < PLAN.rounds; round += 1)

@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pct } from './bench-load';
-import { startProcess } from './bench-processes';
+import { startMockUpstream } from './bench-processes';
 import { durabilityAndLag } from './durability-lag';
 import { cpuMsOf } from './projector-child';
 import { withWarmGateway } from './warm-gateway';
@@ -75,11 +75,7 @@ async function measure(variant: Variant, upstreamUrl: string): Promise<string> {
 
 async function main(): Promise<void> {
   spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
-  const upstream = await startProcess({
-    name: 'mock upstream',
-    script: join(__dirname, 'mock-upstream.process.js'),
-    cpu: '1',
-  });
+  const upstream = await startMockUpstream();
   try {
     for (let round = 1; round <= ROUNDS; round++)
       for (const variant of variants(process.env['VARIANTS']))

@@ -7,23 +7,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startBenchGateway, startProcess } from './bench-processes';
+import { startBenchGateway, startMockUpstream } from './bench-processes';
 import { setUpAccount } from './bench-setup';
 import { addRoutingChannels, compareRoutingStrategies } from './routing-strategies';
 
 const SECONDS = Number(process.argv[2] ?? 8);
 const CONNECTIONS = Number(process.argv[3] ?? 32);
 const ROUNDS = Number(process.argv[4] ?? 3);
-const DIST = join(__dirname, '../../..', 'dist');
 const CPU_SERVER = '0';
 const CPU_LOAD = '1';
 
 async function main(): Promise<void> {
-  const upstream = await startProcess({
-    name: 'mock upstream',
-    script: join(DIST, 'test/bench/mock-upstream.process.js'),
-    cpu: CPU_LOAD,
-  });
+  const upstream = await startMockUpstream(CPU_LOAD);
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-routing-'));
   const gateway = await startBenchGateway({ dataDir, cpu: CPU_SERVER });
   try {

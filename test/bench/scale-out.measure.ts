@@ -15,14 +15,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { load, type LoadResult } from './bench-load';
-import { startBenchGateway, startProcess } from './bench-processes';
+import { startBenchGateway, startMockUpstream } from './bench-processes';
 import { setUpAccount } from './bench-setup';
 import { CHAT_BODY } from './bench-shared';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const CONNECTIONS = Number(process.argv[3] ?? 32);
-const ROOT = join(__dirname, '../../..');
-const DIST = join(ROOT, 'dist');
 const CPU_SERVER = '0';
 const CPU_LOAD = '1';
 
@@ -64,11 +62,7 @@ async function run(
 }
 
 async function main(): Promise<void> {
-  const upstream = await startProcess({
-    name: 'mock upstream',
-    script: join(DIST, 'test/bench/mock-upstream.process.js'),
-    cpu: CPU_LOAD,
-  });
+  const upstream = await startMockUpstream(CPU_LOAD);
   try {
     const single = await run(upstream.url, { SCALE_OUT: 'off' });
     const scaled = await run(upstream.url, { SCALE_OUT: 'on' });
