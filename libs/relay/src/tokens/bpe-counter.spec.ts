@@ -1,7 +1,7 @@
 import { countTokens as libraryCount, encode as libraryEncode } from 'gpt-tokenizer';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/cjs/encodingParams/constants';
 import { madeUpWords } from '../testing/made-up-words';
-import { BpeCounter, MERGED_PIECE_MAX_CHARS, MERGED_PIECES_KEPT } from './bpe-counter';
+import { BpeCounter, MERGED_CHARS_KEPT, MERGED_PIECES_KEPT } from './bpe-counter';
 import { loadO200kRanks } from './o200k-ranks';
 
 /** Code point ranges of several scripts, digits, punctuation, whitespace, marks and emoji. */
@@ -101,13 +101,18 @@ describe('BpeCounter (o200k_base)', () => {
     expect(fresh.count(text(words.length - 500))).toBe(libraryCount(text(words.length - 500)));
   });
 
-  it('does not keep a long piece: a caller sending long runs cannot fill memory with them', () => {
+  it('keeps at most MERGED_CHARS_KEPT characters of pieces: a caller sending long runs cannot fill memory with them', () => {
     const fresh = new BpeCounter(loadO200kRanks(), O200K_TOKEN_SPLIT_REGEX);
-    const kept = () => (fresh as unknown as { merged: Map<string, number> }).merged;
-    const long = 'qz'.repeat(MERGED_PIECE_MAX_CHARS);
-    const short = long.slice(0, MERGED_PIECE_MAX_CHARS);
-    expect(fresh.count(long)).toBe(libraryCount(long));
-    expect(fresh.count(short)).toBe(libraryCount(short));
-    expect([...kept().keys()]).toEqual([short]);
+    const kept = () => [...(fresh as unknown as { merged: Map<string, number> }).merged.keys()];
+    const runs = Array.from({ length: 60 }, (_, i) => 'qz'.repeat(3000 + i) + 'x'); // 6 000+ each
+    for (const run of runs) {
+      expect(fresh.count(run)).toBe(libraryCount(run));
+      expect(kept().reduce((sum, piece) => sum + piece.length, 0)).toBeLessThanOrEqual(
+        MERGED_CHARS_KEPT,
+      );
+    }
+    // A long piece is kept while it fits: counted again, the same.
+    expect(kept()).toContain(runs.at(-1));
+    expect(fresh.count(runs.at(-1)!)).toBe(libraryCount(runs.at(-1)!));
   });
 });

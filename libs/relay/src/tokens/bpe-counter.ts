@@ -8,10 +8,12 @@ const MAX_BYTES_PER_UNIT = 3;
  */
 export const MERGED_PIECES_KEPT = 8192;
 /**
- * Longer pieces are not kept: their keys would hold up to MERGED_PIECES_KEPT × 16 KB (a caller
- * sending runs of 8 000 letters), and merging them again costs little.
+ * The kept pieces' characters, at most (the map is emptied when a piece would pass it): a bound on
+ * their size, not only their number, or a caller sending runs of 8 000 letters would have their
+ * keys hold up to MERGED_PIECES_KEPT × 16 KB. Long pieces are still kept: runs of spaces or dashes
+ * in code and tables recur from one request to the next.
  */
-export const MERGED_PIECE_MAX_CHARS = 64;
+export const MERGED_CHARS_KEPT = 256 * 1024;
 /**
  * A heap entry is rank × POSITIONS + position: the lowest rank first, the leftmost on a tie. A
  * piece stays far below 2²⁴ bytes: the relay counts at most TOKENIZE_LIMIT characters at once.
@@ -42,6 +44,8 @@ export class BpeCounter {
   private heap = new Float64Array(0);
   private heapSize = 0;
   private readonly merged = new Map<string, number>();
+  /** The characters of the pieces in `merged`. */
+  private mergedChars = 0;
 
   constructor(
     private readonly ranks: RankTable,
@@ -70,10 +74,15 @@ export class BpeCounter {
     const length = this.encoder.encodeInto(piece, this.bytes).written;
     if (ascii === NOT_ASCII && this.ranks.rankOf(this.bytes, 0, length) !== NO_RANK) return 1;
     const tokens = this.merge(length);
-    if (piece.length <= MERGED_PIECE_MAX_CHARS) {
-      if (this.merged.size >= MERGED_PIECES_KEPT) this.merged.clear();
-      this.merged.set(piece, tokens);
+    if (
+      this.merged.size >= MERGED_PIECES_KEPT ||
+      this.mergedChars + piece.length > MERGED_CHARS_KEPT
+    ) {
+      this.merged.clear();
+      this.mergedChars = 0;
     }
+    this.merged.set(piece, tokens);
+    this.mergedChars += piece.length;
     return tokens;
   }
 

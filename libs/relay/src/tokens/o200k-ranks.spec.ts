@@ -1,7 +1,7 @@
 import { loadO200kRanks, NO_RANK, NOT_ASCII, readTiktokenRanks } from './o200k-ranks';
 
 const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
-const file = (lines: string) => new Uint8Array(Buffer.from(lines, 'latin1'));
+const file = (lines: string) => Buffer.from(lines, 'latin1');
 
 describe('loadO200kRanks', () => {
   const table = loadO200kRanks();

@@ -104,13 +104,10 @@ export class RankTable {
   }
 }
 
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const PAD = '='.charCodeAt(0);
 const SPACE = ' '.charCodeAt(0);
 const NEWLINE = '\n'.charCodeAt(0);
 const DIGIT_0 = '0'.charCodeAt(0);
-const SEXTETS = new Int8Array(256).fill(-1);
-for (let i = 0; i < BASE64.length; i++) SEXTETS[BASE64.charCodeAt(i)] = i;
 
 /** One `<base64 token> <rank>` line of a tiktoken file, read in place. */
 interface Line {
@@ -140,32 +137,19 @@ function readLine(file: Uint8Array, at: number, line: Line): void {
   line.rank = rank;
 }
 
-/** The bytes `file[from, to)` decode to, written at `out[at]`; returns where they end. */
-function decodeBase64(file: Uint8Array, from: number, to: number, out: Uint8Array, at: number) {
-  let bits = 0;
-  let value = 0;
-  for (let i = from; i < to && file[i] !== PAD; i++) {
-    const sextet = SEXTETS[file[i]!]!;
-    if (sextet < 0) throw new Error(`tiktoken ranks: a token that is not base64 at byte ${from}`);
-    value = ((value << 6) | sextet) & 0xffffff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[at++] = (value >> bits) & 0xff;
-    }
-  }
-  return at;
-}
+/** The `=` that end a line's base64 token. */
+const padding = (file: Uint8Array, line: Line) =>
+  (file[line.to - 1] === PAD ? 1 : 0) + (file[line.to - 2] === PAD ? 1 : 0);
 
-/** The bytes a base64 text of `length` characters, `padding` of them `=`, decodes to. */
-const decodedLength = (length: number, padding: number) => ((length * 3) >> 2) - padding;
+/** The bytes a base64 text of `length` characters, `pads` of them `=`, decodes to. */
+const decodedLength = (length: number, pads: number) => ((length * 3) >> 2) - pads;
 
 /**
  * A tiktoken ranks file (`<base64 token> <rank>` per line, ranks rising; a rank the file skips is a
- * gap), read in two passes over its bytes straight into the table's arrays: no string or buffer per
- * token, so the load leaves no garbage behind and takes milliseconds.
+ * gap), read in two passes over its bytes into the table's arrays: Node decodes each token's
+ * base64 in place (a short-lived string per token, no buffer), so the load leaves little behind.
  */
-export function readTiktokenRanks(file: Uint8Array): RankTable {
+export function readTiktokenRanks(file: Buffer): RankTable {
   const line: Line = { from: 0, to: 0, next: 0, rank: 0 };
   let lastRank = -1;
   let total = 0;
@@ -173,17 +157,21 @@ export function readTiktokenRanks(file: Uint8Array): RankTable {
     readLine(file, at, line);
     if (line.rank <= lastRank) throw new Error(`tiktoken ranks: rank out of order at byte ${at}`);
     lastRank = line.rank;
-    const padding = (file[line.to - 1] === PAD ? 1 : 0) + (file[line.to - 2] === PAD ? 1 : 0);
-    total += decodedLength(line.to - line.from, padding);
+    total += decodedLength(line.to - line.from, padding(file, line));
   }
-  const bytes = new Uint8Array(total);
+  const bytes = Buffer.alloc(total);
   const starts = new Int32Array(lastRank + 2);
   let written = 0;
   let rank = 0;
   for (let at = 0; at < file.length; at = line.next) {
     readLine(file, at, line);
     while (rank < line.rank) starts[++rank] = written; // gaps: no bytes
-    written = decodeBase64(file, line.from, line.to, bytes, written);
+    const base64 = file.toString('latin1', line.from, line.to);
+    const decoded = bytes.write(base64, written, 'base64');
+    // Node skips what is not base64: fewer bytes than the text's length promises.
+    if (decoded !== decodedLength(base64.length, padding(file, line)))
+      throw new Error(`tiktoken ranks: a token that is not base64 at byte ${at}`);
+    written += decoded;
     starts[++rank] = written;
   }
   return RankTable.index(bytes, starts);
