@@ -5,7 +5,7 @@
  * (relay process + projector child) with NODE_OPTIONS for both processes. Variants take turns,
  * `--rounds` times each; every turn starts a fresh gateway on a fresh DATA_DIR, sets it up through
  * the API like the bench, and reads /proc: RSS after set-up, idle RSS after a warm-up and `--quiet`
- * seconds without traffic (S5's idle), then peak RSS, the relay's scavenges and full collections
+ * seconds without traffic (S5's idle; also the pages resident in either process, counted once), then peak RSS, the relay's scavenges and full collections
  * (--trace-gc) and CPU per request under a fixed `--rate` (0: saturation at 64 connections) for
  * `--seconds`, or for `--amount` requests at saturation (the same work however busy the VM is).
  */
@@ -18,6 +18,7 @@ import { sleep, startBenchGateway, startMockUpstream } from './bench-processes';
 import { setUpAccount } from './bench-setup';
 import { CHAT_BODY } from './bench-shared';
 import { cpuMsOf, releaseProjector, rssSplit } from './projector-child';
+import { residentUnionMiB } from './resident-union';
 
 const argv = process.argv.slice(2);
 const numberArg = (name: string, fallback: number) => {
@@ -47,6 +48,8 @@ interface Turn {
   setUp: string;
   idle: string;
   idleTotal: number;
+  /** The pages resident in either process, each counted once (null when the kernel hides them). */
+  idleUnion: number | null;
   peakTotal: number;
   peak: string;
   /** Each process's own highest RSS (they need not peak at the same moment). */
@@ -88,6 +91,7 @@ async function turn(variant: (typeof variants)[number], upstreamUrl: string): Pr
     await load(target, { body: CHAT_BODY, connections: 16, seconds: 1 });
     await sleep(PLAN.quietSeconds * 1000);
     const idle = split();
+    const idleUnion = residentUnionMiB(projectorPid ? [relayPid, projectorPid] : [relayPid]);
     let peak = idle;
     const own = { relay: idle.relay, projector: idle.projector };
     const timer = setInterval(() => {
@@ -116,6 +120,7 @@ async function turn(variant: (typeof variants)[number], upstreamUrl: string): Pr
       setUp,
       idle: line(idle),
       idleTotal: idle.total,
+      idleUnion,
       peak: line(peak),
       ownPeaks: line(own),
       peakTotal: peak.total,
@@ -150,11 +155,11 @@ async function main(): Promise<void> {
     await upstream.stop();
   }
   process.stdout.write(
-    `\n${JSON.stringify(PLAN)}\n| variant | after set-up MiB | idle MiB (relay + projector) | peak MiB | own peaks MiB | rps (failed) | scavenges, full GCs (relay) | CPU µs/request (relay, projector) |\n|---|---|---|---|---|---|---|---|\n`,
+    `\n${JSON.stringify(PLAN)}\n| variant | after set-up MiB | idle MiB (relay + projector) | idle, resident in either | peak MiB | own peaks MiB | rps (failed) | scavenges, full GCs (relay) | CPU µs/request (relay, projector) |\n|---|---|---|---|---|---|---|---|---|\n`,
   );
   for (const t of turns)
     process.stdout.write(
-      `| ${t.variant} | ${t.setUp} | ${t.idle} = ${f(t.idleTotal)} | ${t.peak} = ${f(t.peakTotal)} | ${t.ownPeaks} | ${t.rps} (${t.failed}) | ${t.scavenges}, ${t.fullGcs} | ${t.relayCpuUs}, ${t.projectorCpuUs} |\n`,
+      `| ${t.variant} | ${t.setUp} | ${t.idle} = ${f(t.idleTotal)} | ${t.idleUnion === null ? '–' : f(t.idleUnion)} | ${t.peak} = ${f(t.peakTotal)} | ${t.ownPeaks} | ${t.rps} (${t.failed}) | ${t.scavenges}, ${t.fullGcs} | ${t.relayCpuUs}, ${t.projectorCpuUs} |\n`,
     );
 }
 

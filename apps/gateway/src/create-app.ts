@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { serveConsole } from './console/serve-console';
 import { installHttpEdge, RELAY_BODY_LIMIT } from './http-edge/install-http-edge';
+import { LAZY_SCHEMA_COMPILERS } from './http-edge/schema-compilers';
 import { gatewayLockMode, openStores } from './infrastructure/open-stores';
 import { restoreLostReadStore } from './infrastructure/rebuild-from-checkpoint';
 import {
@@ -43,6 +44,7 @@ export async function createApp(
     trustProxy: config.trustProxy,
     bodyLimit: RELAY_BODY_LIMIT,
     serverFactory: front.serverFactory,
+    schemaController: { compilersFactory: LAZY_SCHEMA_COMPILERS },
   });
   // Body parsing is ours (installHttpEdge): JSON only, bounded before anything transforms it.
   installHttpEdge(adapter.getInstance());

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { requestUrl } from '../shared/net/undici-core';
 import {
   AddressRefusedError,
   checkedAddress,
@@ -64,7 +65,7 @@ export async function postWebhook(
   };
   if (secret) headers[SIGNATURE_HEADER] = signBody(body, secret);
   try {
-    const res = await request(url, {
+    const res = await requestUrl(url, {
       method: 'POST',
       headers,
       body,

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { NestLogOverPino } from './app-log';
+import { createAppLog, NestLogOverPino } from './app-log';
 
 function capture(level: pino.Level) {
   const lines: Array<Record<string, unknown>> = [];
@@ -39,5 +39,14 @@ describe('NestLogOverPino', () => {
     expect(verbose.lines).toEqual([
       expect.objectContaining({ level: 'debug', context: 'InstanceLoader' }),
     ]);
+  });
+});
+
+describe('createAppLog', () => {
+  it('builds the terminal format from pino-pretty, loaded only when asked for', () => {
+    // Nothing is written: the level keeps every line out of the test's output.
+    const log = createAppLog({ logLevel: 'error', logFormat: 'pretty' });
+    log.warn('kept out');
+    expect([log.level, log.isLevelEnabled('warn')]).toEqual(['error', false]);
   });
 });

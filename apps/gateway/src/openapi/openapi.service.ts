@@ -5,15 +5,15 @@ import type { Lang } from '../shared/i18n/messages';
 import { APP_CONFIG } from '../config/config.tokens';
 import { RelayRoutes } from '../relay/relay.routes';
 import { type ControllerClass, controllerRoutes } from './controller-routes';
-import { renderDocsPage } from './docs-page';
-import { openApiDocument, type OpenApiDocument } from './openapi-document';
+import type { OpenApiDocument } from './openapi-document';
 import { probeRoutes, relayApiRoutes } from './relay-route-list';
 
 const underApi = (path: string) => path === '/api' || path.startsWith('/api/');
 
 /**
  * The reference, built on its first read (not at start: the document and its pages are ~1 MiB of
- * heap a gateway holds for nothing until someone opens them): the Nest controllers under /api
+ * heap a gateway holds for nothing until someone opens them, and the modules that build them,
+ * class-validator-jsonschema and the response schemas, are loaded then too): the Nest controllers under /api
  * (their decorators' metadata) and the relay's routes (registered on a probe), never a hand-kept
  * list. Each language's page is rendered on its first read too.
  */
@@ -42,6 +42,7 @@ export class OpenApiService {
     const document = await this.document();
     let page = this.pages.get(lang);
     if (page === undefined) {
+      const { renderDocsPage } = await import('./docs-page');
       page = renderDocsPage(document, lang);
       this.pages.set(lang, page);
     }
@@ -55,6 +56,7 @@ export class OpenApiService {
         typeof wrapper.metatype === 'function' ? [wrapper.metatype as ControllerClass] : [],
       );
     const relay = await probeRoutes(this.moduleRef.get(RelayRoutes, { strict: false }));
+    const { openApiDocument } = await import('./openapi-document');
     return openApiDocument(
       [
         ...controllerRoutes(controllers).filter((route) => underApi(route.path)),

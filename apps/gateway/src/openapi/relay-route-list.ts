@@ -1,5 +1,6 @@
 import { NOT_IMPLEMENTED_ROUTES, RELAY_ENDPOINTS } from '@tollgate/relay';
 import fastify, { type FastifyInstance } from 'fastify';
+import { LAZY_SCHEMA_COMPILERS } from '../http-edge/schema-compilers';
 import type { ApiRoute, BodyShape, RouteRole } from './api-route';
 import { pathParamNames, toOpenApiPath } from './api-route';
 
@@ -12,7 +13,7 @@ export interface RouteRegistrar {
 export async function probeRoutes(
   registrar: RouteRegistrar,
 ): Promise<Array<{ method: string; url: string }>> {
-  const probe = fastify();
+  const probe = fastify({ schemaController: { compilersFactory: LAZY_SCHEMA_COMPILERS } });
   const routes: Array<{ method: string; url: string }> = [];
   probe.addHook('onRoute', (route) => {
     for (const method of [route.method].flat())

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TrustProxy } from '../config/trust-proxy';
+import { LAZY_SCHEMA_COMPILERS } from '../http-edge/schema-compilers';
 import type { RequestTracker } from '../observability/request-tracker';
 import { clientIpOf } from './client-ip';
 import { RelayFastLane } from './relay-fast-lane';
@@ -36,6 +37,7 @@ export function relayFront(options: { trustProxy: TrustProxy; tracker?: RequestT
   const { tracker } = options;
   const relay: FastifyInstance = Fastify({
     trustProxy: options.trustProxy,
+    schemaController: { compilersFactory: LAZY_SCHEMA_COMPILERS },
     frameworkErrors: (error, request, reply) =>
       answerFrameworkError(error, request.raw, reply.raw, tracker),
     routerOptions: {
