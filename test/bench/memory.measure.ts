@@ -33,7 +33,8 @@ const variants = argv.flatMap((arg, i) => {
 });
 const PLAN = {
   rounds: numberArg('rounds', 2),
-  quietSeconds: numberArg('quiet', 70),
+  // As the bench's S5 idle: after V8's memory reducer has given back the young generation.
+  quietSeconds: numberArg('quiet', 120),
   rate: numberArg('rate', 2000),
   seconds: numberArg('seconds', 15),
   /** Requests at saturation instead of a rate for a time: the same work however busy the VM is. */
