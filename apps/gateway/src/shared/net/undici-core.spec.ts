@@ -61,6 +61,9 @@ describe('undici-core: undici from its files, not its index', () => {
       // No dispatcher given: undici's global agent, as undici's own `request` uses.
       const viaGlobal = await core.requestUrl(`${origin}/plain`, { method: 'GET' });
       await viaGlobal.body.dump();
+      await expect(core.requestUrl('not a url', { method: 'GET' })).rejects.toMatchObject({
+        code: 'ERR_INVALID_URL',
+      });
       expect(seen.map(({ method, url, body }) => `${method} ${url} ${body}`)).toEqual([
         'GET /pooled?x=1 ',
         'POST /hook?a=b&c=d payload',

@@ -29,8 +29,11 @@ export type UrlRequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' 
   dispatcher?: Undici.Dispatcher;
 };
 
-/** undici's `request(url, options)`: the URL split into the origin and path a dispatcher takes. */
-export function requestUrl(
+/**
+ * undici's `request(url, options)`: the URL split into the origin and path a dispatcher takes. A
+ * URL that does not parse rejects, as undici's does (no synchronous throw).
+ */
+export async function requestUrl(
   url: string,
   options: UrlRequestOptions,
 ): Promise<Undici.Dispatcher.ResponseData> {
