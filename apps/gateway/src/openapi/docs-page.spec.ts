@@ -53,4 +53,12 @@ describe('renderDocsPage', () => {
     expect(html).toContain('<style>');
     expect(html).not.toMatch(/<script|<link|https?:\/\//i);
   });
+
+  it('titles the page "<title> reference" in each language, the API named once', () => {
+    const titleOf = (page: string) => /<title>(.*?)<\/title>/.exec(page)?.[1];
+    expect([titleOf(html), titleOf(renderDocsPage(doc, 'zh-CN'))]).toEqual([
+      'Tollgate API reference',
+      'Tollgate API 参考',
+    ]);
+  });
 });

@@ -49,7 +49,7 @@ const LABELS = {
     body: '请求体',
     answer: '返回：信封，',
     answerWith: '返回：信封，含',
-    reference: 'API 参考',
+    reference: '参考',
     machine: '机器可读：',
   },
 } as const;
