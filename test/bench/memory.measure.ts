@@ -5,9 +5,10 @@
  * (relay process + projector child) with NODE_OPTIONS for both processes. Variants take turns,
  * `--rounds` times each; every turn starts a fresh gateway on a fresh DATA_DIR, sets it up through
  * the API like the bench, and reads /proc: RSS after set-up, idle RSS after a warm-up and `--quiet`
- * seconds without traffic (S5's idle; also the pages resident in either process, counted once), then peak RSS, the relay's scavenges and full collections
- * (--trace-gc) and CPU per request under a fixed `--rate` (0: saturation at 64 connections) for
- * `--seconds`, or for `--amount` requests at saturation (the same work however busy the VM is).
+ * seconds without traffic (S5's idle; also the pages resident in either process, counted once),
+ * then peak RSS, the relay's scavenges and full collections (--trace-gc) and CPU per request under
+ * a fixed `--rate` (0: saturation at 64 connections) for `--seconds`, or for `--amount` requests
+ * at saturation (the same work however busy the VM is).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -12,10 +12,10 @@ const underApi = (path: string) => path === '/api' || path.startsWith('/api/');
 
 /**
  * The reference, built on its first read (not at start: the document and its pages are ~1 MiB of
- * heap a gateway holds for nothing until someone opens them, and the modules that build them,
- * class-validator-jsonschema and the response schemas, are loaded then too): the Nest controllers under /api
- * (their decorators' metadata) and the relay's routes (registered on a probe), never a hand-kept
- * list. Each language's page is rendered on its first read too.
+ * heap a gateway holds for nothing until someone opens them; the modules that build them,
+ * class-validator-jsonschema and the response schemas among them, load then too): the Nest
+ * controllers under /api (their decorators' metadata) and the relay's routes (registered on a
+ * probe), never a hand-kept list. Each language's page is rendered on its first read too.
  */
 @Injectable()
 export class OpenApiService {

@@ -24,7 +24,7 @@ Object.assign(
   undiciFile('api'),
 );
 
-export type UrlRequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path'> & {
+type UrlRequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path'> & {
   /** undici's global agent when absent, as undici's `request` does. */
   dispatcher?: Undici.Dispatcher;
 };
