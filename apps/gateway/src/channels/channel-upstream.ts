@@ -11,7 +11,7 @@ import {
   scrubFailure,
   type WireChannel,
 } from '@tollgate/relay';
-import { Agent, requestUrl } from '../shared/net/undici-core';
+import { Agent, request } from 'undici';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 
@@ -100,7 +100,7 @@ export class ChannelUpstream implements OnApplicationShutdown {
   ): Promise<Answer> {
     let res;
     try {
-      res = await requestUrl(url, {
+      res = await request(url, {
         method: init.method ?? 'GET',
         headers: init.headers,
         body: init.body,

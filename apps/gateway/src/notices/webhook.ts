@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Dispatcher } from 'undici';
-import { requestUrl } from '../shared/net/undici-core';
+import { type Dispatcher, request } from 'undici';
 import {
   AddressRefusedError,
   checkedAddress,
@@ -65,7 +64,7 @@ export async function postWebhook(
   };
   if (secret) headers[SIGNATURE_HEADER] = signBody(body, secret);
   try {
-    const res = await requestUrl(url, {
+    const res = await request(url, {
       method: 'POST',
       headers,
       body,

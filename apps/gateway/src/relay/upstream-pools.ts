@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Pool } from '../shared/net/undici-core';
+import { Pool } from 'undici';
 
 /** Timeouts of an upstream call. Long: models think slowly; the SSE body timeout is per chunk. */
 export const UPSTREAM_HEADERS_TIMEOUT_MS = 300_000;

@@ -1,7 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { Agent as AgentOf, buildConnector as ConnectorOf } from 'undici';
-import { Agent, buildConnector } from './undici-core';
+import { Agent, buildConnector } from 'undici';
 import { isPublicAddress } from './address-policy';
 
 /** Every address a name resolves to (a literal address is not looked up). */
@@ -58,8 +57,8 @@ export async function checkedAddress(host: string, guard: AddressGuard = {}): Pr
  */
 export function guardedConnector(
   guard: AddressGuard = {},
-  options: ConnectorOf.BuildOptions = {},
-): ConnectorOf.connector {
+  options: buildConnector.BuildOptions = {},
+): buildConnector.connector {
   const connect = buildConnector(options);
   return (target, callback) => {
     checkedAddress(target.hostname, guard).then(
@@ -73,6 +72,6 @@ export function guardedConnector(
  * An undici Agent for calls to addresses of someone else's choosing (webhooks, images): every
  * connection through guardedConnector. It follows no redirect (undici's request never does).
  */
-export function guardedAgent(guard: AddressGuard = {}, options: AgentOf.Options = {}): Agent {
+export function guardedAgent(guard: AddressGuard = {}, options: Agent.Options = {}): Agent {
   return new Agent({ ...options, connect: guardedConnector(guard) });
 }
