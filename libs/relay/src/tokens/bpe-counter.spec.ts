@@ -18,13 +18,49 @@ const SCRIPTS: Array<[number, number]> = [
   [0x1f300, 0x1f650],
 ];
 
-/** Always the same texts: `count` of up to `length` code points drawn from SCRIPTS. */
-function mixedTexts(count: number, length: number): string[] {
-  let seed = 2024;
-  const next = (below: number) => {
+/**
+ * What the split pattern's edges turn on: contractions and their letters, runs of capitals with
+ * modifier letters (ʰ) and titlecase (ǅ), digits of two scripts, whitespace runs and line ends,
+ * punctuation before words, CJK, a combining mark, an emoji and a joiner.
+ */
+const EDGES = [
+  ...[
+    'a',
+    'b',
+    's',
+    't',
+    'l',
+    'v',
+    'e',
+    'r',
+    'd',
+    'm',
+    'ß',
+    'ς',
+    'S',
+    'T',
+    'L',
+    'Z',
+    'Σ',
+    'ʰ',
+    'ǅ',
+  ],
+  ...[' ', ' ', '  ', '\t', '\n', '\r', '\r\n', '\u00a0', '\u3000'],
+  ...["'", "'", '.', ',', '-', '/', '!', '_', '1', '2', '9', '٣', '中', '文', 'é', '\u0301'],
+  ...['😀', '\u200d', '\ufe0f'],
+];
+
+/** A generator of the same numbers in every run. */
+function seeded(seed: number): (below: number) => number {
+  return (below) => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
     return (seed >>> 8) % below;
   };
+}
+
+/** Always the same texts: `count` of up to `length` code points drawn from SCRIPTS. */
+function mixedTexts(count: number, length: number): string[] {
+  const next = seeded(2024);
   return Array.from({ length: count }, () => {
     let text = '';
     for (let i = 1 + next(length); i > 0; i--) {
@@ -61,6 +97,26 @@ describe('BpeCounter (o200k_base)', () => {
     expect(counter.count(text)).toBe(ordinary);
     // More than one token each: their text, not their special ids.
     expect(ordinary).toBeGreaterThan(20);
+  });
+
+  it('names where the last two parts of a text begin: appending text re-cuts no part before them', () => {
+    const next = seeded(7);
+    const draw = (parts: number) =>
+      Array.from({ length: 1 + next(parts) }, () => EDGES[next(EDGES.length)]).join('');
+    for (let i = 0; i < 3000; i++) {
+      const [text, more] = [draw(10), draw(6)];
+      const tokens = counter.count(text);
+      const { tailStart, tailTokens } = counter;
+      expect(counter.count(text.slice(tailStart))).toBe(tailTokens);
+      const whole = counter.count(text + more);
+      expect(tokens - tailTokens + counter.count(text.slice(tailStart) + more)).toBe(whole);
+    }
+    // `don` then `'`: the apostrophe waits for its letter, and `don't` is cut anew from `don`.
+    counter.count("I don'");
+    expect(counter.tailStart).toBe(1);
+    expect(counter.tailTokens).toBe(counter.count(" don'"));
+    counter.count('');
+    expect([counter.tailStart, counter.tailTokens]).toEqual([0, 0]);
   });
 
   it('merges equal pairs leftmost first, as the library does (a run of one letter in a word)', () => {

@@ -29,12 +29,22 @@ const POSITIONS = 2 ** 24;
  *
  * The merge keeps its pairs in a heap, so a piece of n bytes costs O(n log n): gpt-tokenizer
  * scans every pair for each merge (O(n²)), and one unbroken run of 8 000 CJK characters kept the
- * relay's loop busy 130–230 ms. Nothing is allocated per piece beyond the pattern's match and a
- * kept count: the piece's bytes and the merge's state live in arrays reused from one count to the
- * next, sized for the longest piece seen (under 2 MiB for TOKENIZE_LIMIT characters).
+ * relay's loop busy 130–230 ms. A piece that is a token allocates nothing (its place in the text is
+ * looked up, no substring, no match array); one that merges, its string and a kept count: its
+ * bytes and the merge's state live in arrays reused from one count to the next, sized for the
+ * longest piece seen (under 2 MiB for TOKENIZE_LIMIT characters).
  */
 export class BpeCounter {
+  /** Sticky: each piece is read where the last one ended, with `test` (no match array made). */
   private readonly split: RegExp;
+  /** The same pattern unanchored, for the next piece after a character none starts at. */
+  private readonly search: RegExp;
+  /**
+   * Where the last two pieces of the last text counted begin, and their tokens: appending text
+   * re-splits no piece before them (StreamTokenCounter counts from there).
+   */
+  tailStart = 0;
+  tailTokens = 0;
   private readonly encoder = new TextEncoder();
   private bytes = new Uint8Array(0);
   /** For each boundary between parts: the next boundary, the one before, and its pair's rank. */
@@ -51,23 +61,52 @@ export class BpeCounter {
     private readonly ranks: RankTable,
     splitPattern: RegExp,
   ) {
-    this.split = new RegExp(splitPattern.source, 'gu');
+    this.split = new RegExp(splitPattern.source, 'uy');
+    this.search = new RegExp(splitPattern.source, 'gu');
   }
 
   count(text: string): number {
     const split = this.split;
-    split.lastIndex = 0;
     let tokens = 0;
-    for (let match = split.exec(text); match !== null; match = split.exec(text)) {
-      if (match[0].length === 0) split.lastIndex += 1;
-      else tokens += this.pieceTokens(match[0]);
+    let lastStart = 0;
+    let lastTokens = 0;
+    let previousStart = 0;
+    let previousTokens = 0;
+    for (let start = 0; start < text.length;) {
+      split.lastIndex = start;
+      if (!split.test(text)) {
+        // No piece starts here (the pattern leaves no character out, but if one did, the search
+        // skips it, as an unanchored split does).
+        const search = this.search;
+        search.lastIndex = start;
+        const next = search.exec(text);
+        if (next === null) break;
+        start = next.index;
+        continue;
+      }
+      const end = split.lastIndex;
+      if (end === start) {
+        start += 1;
+        continue;
+      }
+      const pieceTokens = this.pieceTokens(text, start, end);
+      tokens += pieceTokens;
+      previousStart = lastStart;
+      previousTokens = lastTokens;
+      lastStart = start;
+      lastTokens = pieceTokens;
+      start = end;
     }
+    this.tailStart = previousTokens > 0 ? previousStart : lastStart;
+    this.tailTokens = previousTokens + lastTokens;
     return tokens;
   }
 
-  private pieceTokens(piece: string): number {
-    const ascii = this.ranks.rankOfAscii(piece);
+  /** The tokens of `text[start, end)`, one piece of the split. */
+  private pieceTokens(text: string, start: number, end: number): number {
+    const ascii = this.ranks.rankOfAscii(text, start, end);
     if (ascii >= 0) return 1;
+    const piece = text.slice(start, end);
     const known = this.merged.get(piece);
     if (known !== undefined) return known;
     if (this.bytes.length < piece.length * MAX_BYTES_PER_UNIT) this.grow(piece.length);

@@ -56,16 +56,17 @@ export class RankTable {
   }
 
   /**
-   * The rank of the token whose bytes are `text`'s when every character is ASCII (its UTF-8 bytes
-   * are then its character codes, copied while hashing: no encoder call), NO_RANK, or NOT_ASCII.
+   * The rank of the token whose bytes are `text[from, to)`'s (the whole text by default) when every
+   * character is ASCII (its UTF-8 bytes are then its character codes, copied while hashing: no
+   * encoder call, no substring), NO_RANK, or NOT_ASCII.
    */
-  rankOfAscii(text: string): number {
-    const length = text.length;
+  rankOfAscii(text: string, from = 0, to = text.length): number {
+    const length = to - from;
     if (this.ascii.length < length) this.ascii = new Uint8Array(length * 2);
     const ascii = this.ascii;
     let hash = FNV_OFFSET;
     for (let i = 0; i < length; i++) {
-      const code = text.charCodeAt(i);
+      const code = text.charCodeAt(from + i);
       if (code > ASCII_MAX) return NOT_ASCII;
       ascii[i] = code;
       hash = Math.imul(hash ^ code, FNV_PRIME);

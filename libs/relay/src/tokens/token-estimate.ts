@@ -100,43 +100,61 @@ export function estimatePromptTokens(endpoint: string, body: JsonObject): number
   return 0;
 }
 
-/** Characters of the text before a piece that its count sees: enough for any merge across them. */
-const CONTEXT_CHARS = 32;
 /**
- * The context grows up to this many characters before it is cut back to CONTEXT_CHARS: while it
- * grows, its count is the one the last piece computed, so most pieces cost one count, not two.
+ * A streamed text's tail is kept up to this many characters; a longer one (an unbroken run of
+ * letters, CJK without punctuation) is cut to its last TAIL_CUT characters and counted from there,
+ * a token or so off, rather than merged again whole with every piece.
  */
-const CONTEXT_LIMIT = 2 * CONTEXT_CHARS;
+const TAIL_LIMIT = 64;
+const TAIL_CUT = 32;
 
 /**
- * Counts a streamed text piece by piece, each piece in the context of what came before it: a
- * piece alone can count more than it adds (`tok ` is two tokens alone, one after `tok`), so a
- * stream cut by its count would lose answers that fit. The sum stays within a token or so of
- * counting the whole text at once.
+ * Counts a streamed text piece by piece, each in the context of what came before it: a piece alone
+ * can count more than it adds (`tok ` is two tokens alone, one after `tok`), so a stream cut by its
+ * count would lose answers that fit. The split pattern cuts a text into parts that never merge with
+ * each other, and text appended re-cuts at most the last two parts before it (an apostrophe waiting
+ * for its `t`, a capital for the lower-case letters after it): each piece is counted after those
+ * two, no more, and the sum is the whole text's count (but for tails past TAIL_LIMIT).
  */
 export class StreamTokenCounter {
-  private context = '';
-  /** The context's own count, when the last piece computed it (undefined after a cut). */
-  private contextTokens: number | undefined;
+  /** The last two parts of the text so far (or its last TAIL_CUT characters), and their tokens. */
+  private tail = '';
+  private tailTokens = 0;
+  /** Tokens a piece took back (it merged with the tail into fewer), taken from the next ones. */
+  private credit = 0;
 
   /** Starts after `text` (what was delivered before counting began). */
   constructor(text = '') {
-    this.context = text.slice(-CONTEXT_CHARS);
+    if (text !== '') this.take(text.slice(-TOKENIZE_LIMIT));
   }
 
   /** The tokens `piece` adds after what came before. */
   add(piece: string): number {
     if (piece === '') return 0;
-    const joined = this.context + piece;
-    const tokens = countText(joined);
-    const added = Math.max(0, tokens - (this.contextTokens ?? countText(this.context)));
-    if (joined.length <= CONTEXT_LIMIT) {
-      this.context = joined;
-      this.contextTokens = tokens;
-    } else {
-      this.context = joined.slice(-CONTEXT_CHARS);
-      this.contextTokens = undefined;
+    const before = this.tailTokens;
+    const added = this.take(this.tail + piece) - before + this.credit;
+    this.credit = Math.min(0, added);
+    return Math.max(0, added);
+  }
+
+  /** Counts `text` and keeps its tail. */
+  private take(text: string): number {
+    if (text.length > TOKENIZE_LIMIT) {
+      this.keepCut(text);
+      return countText(text);
     }
-    return added;
+    const tokens = countTokens(text);
+    const { tailStart, tailTokens } = counter!;
+    if (text.length - tailStart > TAIL_LIMIT) this.keepCut(text);
+    else {
+      this.tail = text.slice(tailStart);
+      this.tailTokens = tailTokens;
+    }
+    return tokens;
+  }
+
+  private keepCut(text: string): void {
+    this.tail = text.slice(-TAIL_CUT);
+    this.tailTokens = countText(this.tail);
   }
 }
