@@ -4,6 +4,7 @@
  * call, then what the mock upstream received. With the options at their defaults the providers get
  * new-api's default behaviour.
  */
+import { countText } from '@tollgate/relay';
 import { MockUpstream } from '@tollgate/testing/mock-upstream';
 import { RoutingTable } from '../../apps/gateway/src/channels/routing-table';
 import { waitUntil } from '../support/e2e-helpers';
@@ -29,6 +30,10 @@ const GEMINI = 'gemini-2.0-flash';
 const MAPPED = 'gpt-4o-mini';
 const RATIOS = { [HAIKU]: 0.5, [THINKING]: 1.5, [GEMINI]: 0.05, [MAPPED]: 0.075 };
 const hello = [{ role: 'user', content: 'hello' }];
+
+interface ChatChunk {
+  choices: Array<{ delta?: { content?: string } }>;
+}
 
 describe('relay: provider settings (claude.*, gemini.*, global.pass_through_request_enabled)', () => {
   let t: TestApp;
@@ -248,6 +253,31 @@ describe('relay: provider settings (claude.*, gemini.*, global.pass_through_requ
     expect(sentBody('/v1/messages').messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'hello' }] },
     ]);
+  });
+
+  it('global.pass_through_request_enabled: a stream the upstream reports no usage for is billed on its whole text, counted as it passed', async () => {
+    // Past its bytes' bound (a few events at max_tokens 300), each event is counted as it passes.
+    const content =
+      "We'll SAY it: don't stop at 12345, ʰTʰs or éal — 今天的天气很好，我们去散步。 ".repeat(3);
+    await withOptions({ 'global.pass_through_request_enabled': 'true' }, async () => {
+      upstream.setDefaults({ chunks: 40, content, chunkIntervalMs: 2 });
+      const before = receipts().length;
+      const res = await chat({ model: MAPPED, messages: hello, stream: true, max_tokens: 300 });
+      expect(res.status).toBe(200);
+      expect(sentBody('/chat/completions')).not.toHaveProperty('stream_options');
+      const text = res.text
+        .split('\n')
+        .filter((line) => line.startsWith('data: {'))
+        .map((line) => (JSON.parse(line.slice(6)) as ChatChunk).choices[0]?.delta?.content ?? '')
+        .join('');
+      expect(text).toBe(content);
+      await waitUntil(() => receipts().length > before, 'the receipt', 10_000);
+      expect(receipts().at(-1)).toMatchObject({
+        stream: true,
+        estimated: true,
+        completionTokens: countText(content),
+      });
+    });
   });
 
   it('bad values get the envelope and change nothing', async () => {

@@ -49,6 +49,16 @@ describe('MeteredSse', () => {
     expect(metered.holding).toBe(false);
   });
 
+  it('tells whether counting begins between two events', () => {
+    const told: boolean[] = [];
+    const starting = (atBoundary: boolean) => (told.push(atBoundary), 0);
+    new MeteredSse(new OutputMeter(12), countTs, starting).push(Buffer.from(event(20)));
+    const midEvent = new MeteredSse(new OutputMeter(12), countTs, starting);
+    midEvent.push(Buffer.from('data: tt\n\nda'));
+    midEvent.push(Buffer.from('ta: tttttttttttt\n\n'));
+    expect(told).toEqual([true, false]);
+  });
+
   it('holds an unfinished event back once counting, and finishes one begun before', () => {
     const meter = new OutputMeter(12);
     const metered = new MeteredSse(meter, countTs, () => 2);

@@ -30,7 +30,8 @@ export class MeteredSse {
   constructor(
     private readonly meter: OutputMeter,
     private readonly count: (bytes: Buffer, exact: boolean) => CountedOutput,
-    private readonly countedSoFar: () => number,
+    /** Told whether the bytes so far end between two events (no event begun before counting). */
+    private readonly countedSoFar: (atBoundary: boolean) => number,
   ) {}
 
   /** True while events wait for the upstream's usage. */
@@ -46,7 +47,7 @@ export class MeteredSse {
         if (chunk.length > 0) this.atBoundary = endsAtEventBoundary(chunk);
         return chunk;
       }
-      this.meter.startCounting(this.countedSoFar());
+      this.meter.startCounting(this.countedSoFar(this.atBoundary));
       this.splitter = new SseEventSplitter();
       this.finishing = !this.atBoundary;
     }

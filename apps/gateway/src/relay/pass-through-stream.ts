@@ -58,6 +58,12 @@ export class PassThroughStream {
   /** The text delivered before counting began: with the metered part, what a cut is billed for. */
   private before = '';
   private counter: StreamTokenCounter | undefined;
+  /**
+   * The tokens counted after `before`, when counting began between two events: every event from
+   * there is counted whole, and the reader keeps none of them. Undefined otherwise: an event begun
+   * before counting is only whole in the reader's kept payloads, which count the completion then.
+   */
+  private countedAfter: number | undefined;
 
   constructor(
     private readonly p: Prepared,
@@ -72,7 +78,7 @@ export class PassThroughStream {
     this.metered = new MeteredSse(
       this.meter,
       (bytes, exact) => this.counted(bytes, exact),
-      () => this.startCounting(),
+      (atBoundary) => this.startCounting(atBoundary),
     );
     this.hold = strict ? new FinalEventHold() : undefined;
     this.secrets = channelScrubber(channel).stream();
@@ -147,7 +153,9 @@ export class PassThroughStream {
       promptTokens: this.p.promptEstimate,
       completionTokens: this.metered.cut
         ? countText(this.before + this.metered.deliveredText)
-        : this.reader.countCompletionLocally(),
+        : this.countedAfter !== undefined
+          ? countText(this.before) + this.countedAfter
+          : this.reader.countCompletionLocally(),
       cachedTokens: 0,
     };
   }
@@ -155,12 +163,18 @@ export class PassThroughStream {
   private counted(bytes: Buffer, exact: boolean): CountedOutput {
     if (!exact || !this.counter) return NO_OUTPUT;
     const text = completionTextOfJson(parseJsonObject(eventData(bytes)));
-    return { text, tokens: this.counter.add(text) };
+    const tokens = this.counter.add(text);
+    if (this.countedAfter !== undefined) this.countedAfter += tokens;
+    return { text, tokens };
   }
 
-  private startCounting(): number {
+  private startCounting(atBoundary: boolean): number {
     this.before = this.reader.completionText();
     this.counter = new StreamTokenCounter(this.before);
+    if (atBoundary) {
+      this.reader.stopKeeping();
+      this.countedAfter = 0;
+    }
     return countText(this.before);
   }
 }

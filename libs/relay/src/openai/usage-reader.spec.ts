@@ -80,6 +80,19 @@ describe('SseUsageReader', () => {
     reader.push(Buffer.from('data: {"usage":\n\n'));
     expect(reader.end().usage).toEqual({ promptTokens: 6, completionTokens: 2, cachedTokens: 0 });
   });
+
+  it('keeps no payload once told to stop (its caller counts the rest), and still reads usage', () => {
+    const reader = new SseUsageReader(() => 0);
+    reader.push(Buffer.from(sse([delta('Hello'), delta(' there')])));
+    expect(reader.completionText()).toBe('Hello there');
+    reader.stopKeeping();
+    reader.push(Buffer.from(sse([delta(' friend')])));
+    reader.push(
+      Buffer.from(sse([{ choices: [], usage: { prompt_tokens: 2, completion_tokens: 3 } }])),
+    );
+    expect(reader.completionText()).toBe('');
+    expect(reader.end().usage).toEqual({ promptTokens: 2, completionTokens: 3, cachedTokens: 0 });
+  });
 });
 
 describe('usageFromJson', () => {

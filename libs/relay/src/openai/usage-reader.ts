@@ -160,6 +160,8 @@ export class SseUsageReader {
   private chunks = 0;
   private readonly kept: Buffer[] = [];
   private keptBytes = 0;
+  /** False once the caller counts the rest itself (`stopKeeping`). */
+  private keeping = true;
 
   /** `keepLimit`: bytes kept for local counting when the upstream sends no usage. */
   constructor(
@@ -199,7 +201,7 @@ export class SseUsageReader {
       return;
     }
     let payload: Buffer;
-    if (this.keptBytes + end - start <= this.keepLimit) {
+    if (this.keeping && this.keptBytes + end - start <= this.keepLimit) {
       payload = copyOf(data, start, end);
       this.kept.push(payload);
       this.keptBytes += payload.length;
@@ -241,6 +243,17 @@ export class SseUsageReader {
       bytes: this.bytes,
       chunks: this.chunks,
     };
+  }
+
+  /**
+   * Keeps no more payloads, and lets go of those kept: the caller counts the completion from here
+   * on itself (a metered stream counts every event once past its bytes' bound), so a long answer's
+   * events are not held twice until its end. `completionText` then answers for what came before.
+   */
+  stopKeeping(): void {
+    this.keeping = false;
+    this.kept.length = 0;
+    this.keptBytes = 0;
   }
 
   /** Completion tokens counted from the kept chunks (when the upstream sent no usage). */
