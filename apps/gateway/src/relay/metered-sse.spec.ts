@@ -41,6 +41,16 @@ describe('MeteredSse', () => {
     expect(metered.rest().length).toBe(0);
   });
 
+  it('the whole events of a chunk go out as a view of it, not a copy', () => {
+    const metered = new MeteredSse(new OutputMeter(10), countTs, () => 0);
+    const chunk = Buffer.from(event(2) + event(3) + event(1) + 'data: t');
+    const out = metered.push(chunk);
+    expect(out.toString()).toBe(event(2) + event(3) + event(1));
+    expect([out.buffer, out.byteOffset]).toEqual([chunk.buffer, chunk.byteOffset]);
+    // An event begun in the chunk before, finished in this one, then the next: in order.
+    expect(metered.push(Buffer.from('t\n\n' + event(1))).toString()).toBe(event(2) + event(1));
+  });
+
   it('held events go out when released (the upstream showed they were paid for)', () => {
     const metered = new MeteredSse(new OutputMeter(10), countTs, () => 0);
     metered.push(Buffer.from(event(8) + event(3) + 'data: [DONE]\n\n'));

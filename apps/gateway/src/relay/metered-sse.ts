@@ -2,6 +2,21 @@ import { endsAtEventBoundary, type OutputMeter, SseEventSplitter } from '@tollga
 
 const NOTHING = Buffer.alloc(0);
 
+/**
+ * Events as one Buffer: a view over them when they lie end to end in one buffer, as the events of
+ * one chunk do (nothing copied), else their concatenation.
+ */
+function joined(events: readonly Buffer[]): Buffer {
+  const first = events[0]!;
+  let end = first.byteOffset + first.length;
+  for (let i = 1; i < events.length; i++) {
+    const event = events[i]!;
+    if (event.buffer !== first.buffer || event.byteOffset !== end) return Buffer.concat(events);
+    end += event.length;
+  }
+  return Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset);
+}
+
 /** What `count` makes of a piece of the upstream's bytes once counting: its output text and tokens. */
 export interface CountedOutput {
   readonly text: string;
@@ -56,7 +71,7 @@ export class MeteredSse {
       if (!this.place(event, out)) break;
     }
     if (out.length === 0) return NOTHING;
-    return out.length === 1 ? out[0]! : Buffer.concat(out);
+    return out.length === 1 ? out[0]! : joined(out);
   }
 
   /** When the upstream ended: an unfinished event held back goes the way the others went. */
