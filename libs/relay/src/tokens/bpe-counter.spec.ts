@@ -24,27 +24,7 @@ const SCRIPTS: Array<[number, number]> = [
  * punctuation before words, CJK, a combining mark, an emoji and a joiner.
  */
 const EDGES = [
-  ...[
-    'a',
-    'b',
-    's',
-    't',
-    'l',
-    'v',
-    'e',
-    'r',
-    'd',
-    'm',
-    'ß',
-    'ς',
-    'S',
-    'T',
-    'L',
-    'Z',
-    'Σ',
-    'ʰ',
-    'ǅ',
-  ],
+  ...'abstlvedrmßςSTLZΣʰǅ',
   ...[' ', ' ', '  ', '\t', '\n', '\r', '\r\n', '\u00a0', '\u3000'],
   ...["'", "'", '.', ',', '-', '/', '!', '_', '1', '2', '9', '٣', '中', '文', 'é', '\u0301'],
   ...['😀', '\u200d', '\ufe0f'],

@@ -37,8 +37,6 @@ const POSITIONS = 2 ** 24;
 export class BpeCounter {
   /** Sticky: each piece is read where the last one ended, with `test` (no match array made). */
   private readonly split: RegExp;
-  /** The same pattern unanchored, for the next piece after a character none starts at. */
-  private readonly search: RegExp;
   /**
    * Where the last two pieces of the last text counted begin, and their tokens: appending text
    * re-splits no piece before them (StreamTokenCounter counts from there).
@@ -62,7 +60,6 @@ export class BpeCounter {
     splitPattern: RegExp,
   ) {
     this.split = new RegExp(splitPattern.source, 'uy');
-    this.search = new RegExp(splitPattern.source, 'gu');
   }
 
   count(text: string): number {
@@ -74,21 +71,13 @@ export class BpeCounter {
     let previousTokens = 0;
     for (let start = 0; start < text.length;) {
       split.lastIndex = start;
-      if (!split.test(text)) {
-        // No piece starts here (the pattern leaves no character out, but if one did, the search
-        // skips it, as an unanchored split does).
-        const search = this.search;
-        search.lastIndex = start;
-        const next = search.exec(text);
-        if (next === null) break;
-        start = next.index;
-        continue;
-      }
-      const end = split.lastIndex;
-      if (end === start) {
+      // The pattern leaves no character out and matches nothing empty; if it did, the character
+      // would be skipped, as an unanchored split skips it.
+      if (!split.test(text) || split.lastIndex === start) {
         start += 1;
         continue;
       }
+      const end = split.lastIndex;
       const pieceTokens = this.pieceTokens(text, start, end);
       tokens += pieceTokens;
       previousStart = lastStart;
