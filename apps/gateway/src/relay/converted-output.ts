@@ -2,7 +2,6 @@
 import {
   completionTextOfJson,
   type ConvertContext,
-  countText,
   eventObject,
   type FramedEvent,
   type JsonObject,
@@ -55,8 +54,8 @@ export class ConvertedOutput {
   private placementOf(text: string): Placement {
     if (!this.meter.counting) {
       if (text === '' || this.meter.withinBytes(Buffer.byteLength(text, 'utf8'))) return 'deliver';
-      this.meter.startCounting(countText(this.kept.text));
       this.counter = new StreamTokenCounter(this.kept.text);
+      this.meter.startCounting(this.counter.startTokens);
     }
     return this.meter.place(this.counter!.add(text));
   }

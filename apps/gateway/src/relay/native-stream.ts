@@ -147,6 +147,6 @@ export class NativeStream {
   private startCounting(): number {
     this.deliveredBefore = this.kept.text;
     this.counter = new StreamTokenCounter(this.deliveredBefore);
-    return countText(this.deliveredBefore);
+    return this.counter.startTokens;
   }
 }

@@ -59,11 +59,12 @@ export class PassThroughStream {
   private before = '';
   private counter: StreamTokenCounter | undefined;
   /**
-   * The tokens counted after `before`, when counting began between two events: every event from
-   * there is counted whole, and the reader keeps none of them. Undefined otherwise: an event begun
-   * before counting is only whole in the reader's kept payloads, which count the completion then.
+   * The completion's tokens as counted (`before`, then each event), when counting began between
+   * two events: every event from there is counted whole, and the reader keeps none of them.
+   * Undefined otherwise: an event begun before counting is only whole in the reader's kept
+   * payloads, which count the completion then.
    */
-  private countedAfter: number | undefined;
+  private countedTotal: number | undefined;
 
   constructor(
     private readonly p: Prepared,
@@ -153,9 +154,7 @@ export class PassThroughStream {
       promptTokens: this.p.promptEstimate,
       completionTokens: this.metered.cut
         ? countText(this.before + this.metered.deliveredText)
-        : this.countedAfter !== undefined
-          ? countText(this.before) + this.countedAfter
-          : this.reader.countCompletionLocally(),
+        : (this.countedTotal ?? this.reader.countCompletionLocally()),
       cachedTokens: 0,
     };
   }
@@ -164,7 +163,7 @@ export class PassThroughStream {
     if (!exact || !this.counter) return NO_OUTPUT;
     const text = completionTextOfJson(parseJsonObject(eventData(bytes)));
     const tokens = this.counter.add(text);
-    if (this.countedAfter !== undefined) this.countedAfter += tokens;
+    if (this.countedTotal !== undefined) this.countedTotal += tokens;
     return { text, tokens };
   }
 
@@ -173,8 +172,8 @@ export class PassThroughStream {
     this.counter = new StreamTokenCounter(this.before);
     if (atBoundary) {
       this.reader.stopKeeping();
-      this.countedAfter = 0;
+      this.countedTotal = this.counter.startTokens;
     }
-    return countText(this.before);
+    return this.counter.startTokens;
   }
 }

@@ -65,6 +65,7 @@ export class BpeCounter {
   count(text: string): number {
     const split = this.split;
     let tokens = 0;
+    // The last part's start and tokens, and the one's before it (0, 0 while there is none).
     let lastStart = 0;
     let lastTokens = 0;
     let previousStart = 0;
@@ -86,7 +87,7 @@ export class BpeCounter {
       lastTokens = pieceTokens;
       start = end;
     }
-    this.tailStart = previousTokens > 0 ? previousStart : lastStart;
+    this.tailStart = previousStart;
     this.tailTokens = previousTokens + lastTokens;
     return tokens;
   }

@@ -126,6 +126,13 @@ describe('StreamTokenCounter', () => {
     const counter = new StreamTokenCounter(before);
     const sum = pieces(rest).reduce((total, piece) => total + counter.add(piece), 0);
     expect(countText(before) + sum).toBe(countText(TEXTS.prose));
+    // Its own count of that text, as countText makes it (bounded from the bytes past the limit).
+    const long = 'x'.repeat(TOKENIZE_LIMIT + 1);
+    expect([counter.startTokens, new StreamTokenCounter(long).startTokens]).toEqual([
+      countText(before),
+      countText(long),
+    ]);
+    expect(new StreamTokenCounter().startTokens).toBe(0);
   });
 });
 

@@ -16,13 +16,13 @@ import { loadO200kRanks } from './o200k-ranks';
  */
 let counter: BpeCounter | undefined;
 
-function countTokens(text: string): number {
+function bpe(): BpeCounter {
   if (!counter) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous lazy load
     const patterns = require('gpt-tokenizer/cjs/encodingParams/constants') as typeof SplitPatterns;
     counter = new BpeCounter(loadO200kRanks(), patterns.O200K_TOKEN_SPLIT_REGEX);
   }
-  return counter.count(text);
+  return counter;
 }
 
 export const TOKENIZE_LIMIT = 8192;
@@ -36,7 +36,7 @@ const PER_IMAGE = 85;
 export function countText(text: string): number {
   if (text.length === 0) return 0;
   if (text.length > TOKENIZE_LIMIT) return Math.ceil(Buffer.byteLength(text, 'utf8') / 2);
-  return countTokens(text);
+  return bpe().count(text);
 }
 
 function contentText(content: unknown, images: { count: number }): string {
@@ -123,9 +123,12 @@ export class StreamTokenCounter {
   /** Tokens a piece took back (it merged with the tail into fewer), taken from the next ones. */
   private credit = 0;
 
+  /** The tokens of the text it starts after (`countText` of it). */
+  readonly startTokens: number;
+
   /** Starts after `text` (what was delivered before counting began). */
   constructor(text = '') {
-    if (text !== '') this.take(text.slice(-TOKENIZE_LIMIT));
+    this.startTokens = text === '' ? 0 : this.take(text);
   }
 
   /** The tokens `piece` adds after what came before. */
@@ -143,8 +146,9 @@ export class StreamTokenCounter {
       this.keepCut(text);
       return countText(text);
     }
-    const tokens = countTokens(text);
-    const { tailStart, tailTokens } = counter!;
+    const split = bpe();
+    const tokens = split.count(text);
+    const { tailStart, tailTokens } = split;
     if (text.length - tailStart > TAIL_LIMIT) this.keepCut(text);
     else {
       this.tail = text.slice(tailStart);
