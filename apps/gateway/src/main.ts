@@ -1,11 +1,10 @@
+import './relay-heap-flags-first';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from './config/app-config';
 import { createApp } from './create-app';
-import { boundHeapGrowth } from './infrastructure/heap-growth';
 import { projectorChildFor } from './infrastructure/projector-child/projector-child';
 
 async function main(): Promise<void> {
-  boundHeapGrowth();
   const config = loadConfig();
   const app = await createApp(config, undefined, projectorChildFor(config));
   await app.listen({ port: config.port, host: config.host });

@@ -8,3 +8,14 @@ export function v8FlagGiven(options: readonly string[], flag: `--${string}`): bo
     .map((option) => option.replace(/_/g, '-'))
     .some((option) => option === flag || option.startsWith(`${flag}=`));
 }
+
+/**
+ * Whether these node options already turn this V8 switch (a boolean flag) on or off: `--a-b`,
+ * `--no-a-b` or `--noa-b`, dashed or underscored.
+ */
+export function v8SwitchGiven(options: readonly string[], flag: `--${string}`): boolean {
+  const name = flag.slice(2);
+  return [flag, `--no-${name}`, `--no${name}`].some((spelling) =>
+    v8FlagGiven(options, spelling as `--${string}`),
+  );
+}
