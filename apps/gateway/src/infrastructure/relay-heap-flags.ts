@@ -23,13 +23,13 @@ const HEAP_GROWING = '--heap-growing-percent';
  * 2–3 MiB copied and promoted per scavenge at any rate, pauses 4–5× longer, twice the full
  * collections (docs/performance.md, "Pretenuring off").
  */
-const PRETENURING = '--allocation-site-pretenuring';
+const PRETENURING = 'allocation-site-pretenuring';
 
 /** The V8 flags to set, less those the process was started with (the operator's word). */
 export function relayHeapFlags(execArgv: readonly string[]): string[] {
   const flags: string[] = [];
   if (!v8FlagGiven(execArgv, HEAP_GROWING)) flags.push(`${HEAP_GROWING}=${HEAP_GROWING_PERCENT}`);
-  if (!v8SwitchGiven(execArgv, PRETENURING)) flags.push('--no-allocation-site-pretenuring');
+  if (!v8SwitchGiven(execArgv, PRETENURING)) flags.push(`--no-${PRETENURING}`);
   return flags;
 }
 

@@ -16,7 +16,7 @@ describe('v8FlagGiven', () => {
 
 describe('v8SwitchGiven', () => {
   it('finds a switch turned on or off, dashed or underscored', () => {
-    const flag = '--allocation-site-pretenuring';
+    const flag = 'allocation-site-pretenuring';
     for (const given of [
       '--allocation-site-pretenuring',
       '--no-allocation-site-pretenuring',

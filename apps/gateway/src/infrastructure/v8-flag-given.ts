@@ -10,12 +10,10 @@ export function v8FlagGiven(options: readonly string[], flag: `--${string}`): bo
 }
 
 /**
- * Whether these node options already turn this V8 switch (a boolean flag) on or off: `--a-b`,
- * `--no-a-b` or `--noa-b`, dashed or underscored.
+ * Whether these node options already turn this V8 switch (a boolean flag, named without its
+ * dashes) on or off: `--a-b`, `--no-a-b` or `--noa-b`, dashed or underscored.
  */
-export function v8SwitchGiven(options: readonly string[], flag: `--${string}`): boolean {
-  const name = flag.slice(2);
-  return [flag, `--no-${name}`, `--no${name}`].some((spelling) =>
-    v8FlagGiven(options, spelling as `--${string}`),
-  );
+export function v8SwitchGiven(options: readonly string[], name: string): boolean {
+  const spellings: ReadonlyArray<`--${string}`> = [`--${name}`, `--no-${name}`, `--no${name}`];
+  return spellings.some((spelling) => v8FlagGiven(options, spelling));
 }
