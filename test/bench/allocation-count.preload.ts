@@ -1,7 +1,7 @@
 /**
  * Preloaded (`node -r`) into the gateway by allocation.measure: on each SIGUSR2 appends one JSON line
  * to ALLOC_COUNT_FILE with the process's running totals since start — bytes allocated on the V8 heap,
- * scavenges, mark-compacts, their pause time and CPU time. Bytes allocated between two collections
+ * scavenges and the bytes they kept, mark-compacts, their pause time and CPU time. Bytes allocated between two collections
  * are the heap's use before the second less its use after the first (V8's GC profiler gives both);
  * the public API has no running total. With ALLOC_PROFILE_DIR set, each signal also closes a sampling
  * heap profile that keeps collected objects too (`--heap-prof` keeps only the live ones, which for a
@@ -16,14 +16,36 @@ import { GCProfiler, getHeapStatistics } from 'node:v8';
 /** One sample every this many bytes allocated: fine enough for a 10k-request phase. */
 const SAMPLING_INTERVAL = 4096;
 
+interface HeapState {
+  heapStatistics: { usedHeapSize: number };
+  heapSpaceStatistics: { spaceName: string; spaceUsedSize: number }[];
+}
+
 interface GcStatistic {
   gcType: string;
   cost: number;
-  beforeGC: { heapStatistics: { usedHeapSize: number } };
-  afterGC: { heapStatistics: { usedHeapSize: number } };
+  beforeGC: HeapState;
+  afterGC: HeapState;
 }
 
-const totals = { allocatedBytes: 0, scavenges: 0, markCompacts: 0, gcPauseUs: 0 };
+/** The young generation's spaces: what a scavenge empties, copying out what is still reachable. */
+const YOUNG_SPACES = new Set(['new_space', 'new_large_object_space']);
+
+/** What a scavenge kept: the heap after it, less the old generation before it (promoted or copied). */
+function survivedBytes(gc: GcStatistic): number {
+  let oldBefore = 0;
+  for (const space of gc.beforeGC.heapSpaceStatistics)
+    if (!YOUNG_SPACES.has(space.spaceName)) oldBefore += space.spaceUsedSize;
+  return gc.afterGC.heapStatistics.usedHeapSize - oldBefore;
+}
+
+const totals = {
+  allocatedBytes: 0,
+  scavenges: 0,
+  survivedBytes: 0,
+  markCompacts: 0,
+  gcPauseUs: 0,
+};
 let usedAfterLast = getHeapStatistics().used_heap_size;
 let profiler = new GCProfiler();
 profiler.start();
@@ -33,7 +55,10 @@ function fold(statistics: readonly GcStatistic[]): void {
     totals.allocatedBytes += gc.beforeGC.heapStatistics.usedHeapSize - usedAfterLast;
     usedAfterLast = gc.afterGC.heapStatistics.usedHeapSize;
     totals.gcPauseUs += gc.cost;
-    if (gc.gcType === 'Scavenge') totals.scavenges += 1;
+    if (gc.gcType === 'Scavenge') {
+      totals.scavenges += 1;
+      totals.survivedBytes += survivedBytes(gc);
+    }
     if (gc.gcType === 'MarkSweepCompact') totals.markCompacts += 1;
   }
 }
@@ -52,6 +77,8 @@ function snapshot(): string {
 }
 
 const profileDir = process.env.ALLOC_PROFILE_DIR;
+/** ALLOC_PROFILE_SURVIVORS=1: leave out what a scavenge freed, so the profile shows what one kept. */
+const survivorsOnly = process.env.ALLOC_PROFILE_SURVIVORS === '1';
 const session = profileDir ? new Session() : undefined;
 let profiles = 0;
 
@@ -63,7 +90,7 @@ function nextProfile(done: () => void): void {
       {
         samplingInterval: SAMPLING_INTERVAL,
         includeObjectsCollectedByMajorGC: true,
-        includeObjectsCollectedByMinorGC: true,
+        includeObjectsCollectedByMinorGC: !survivorsOnly,
       },
       () => done(),
     );

@@ -4,11 +4,13 @@
  * dist/apps/gateway/src/main.js; pass an older build's main.js first for a before/after), starts it
  * (default start, pinned to CPU 0, the mock upstream on CPU 1), sets up root, a channel to the mock,
  * a user and a token through the API, then sends exactly N requests (10,000; env N) of a non-stream
- * and of a stream chat completion at CONCURRENCY (8) and prints, per kind, scavenges and
- * mark-compacts per 10k requests, bytes allocated and CPU time per request — counted inside the relay
- * process by allocation-count.preload (see there how). The mock streams its 50 chunks without pause
- * here: the figures are per request, not per second. ALLOC_PROFILE_DIR=<dir> also writes a sampling
- * heap profile per phase (1 = non-stream, 2 = stream) for Chrome DevTools or a script.
+ * and of a stream chat completion at CONCURRENCY (8) and prints, per kind: scavenges per 10k
+ * requests and what each kept on average (a finished request kept alive shows here), mark-compacts
+ * per 10k, bytes allocated and CPU time per request — counted inside the relay process by
+ * allocation-count.preload (see there how). The mock streams its 50 chunks without pause here: the
+ * figures are per request, not per second. ALLOC_PROFILE_DIR=<dir> also writes a sampling heap
+ * profile per phase (1 = non-stream, 2 = stream) for Chrome DevTools or a script;
+ * ALLOC_PROFILE_SURVIVORS=1 keeps in it only what outlived a scavenge.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +35,7 @@ const PER = 10_000;
 interface Totals {
   allocatedBytes: number;
   scavenges: number;
+  survivedBytes: number;
   markCompacts: number;
   gcPauseUs: number;
   cpuUs: number;
@@ -79,8 +82,11 @@ async function send(url: string, key: string, body: string, count: number): Prom
 
 function describe(kind: string, before: Totals, after: Totals): string {
   const per10k = (n: number) => ((n * PER) / N).toFixed(1);
+  const scavenges = after.scavenges - before.scavenges;
+  const kept = scavenges ? (after.survivedBytes - before.survivedBytes) / scavenges / 1024 : 0;
   return (
-    `  ${kind.padEnd(10)} scavenges/10k ${per10k(after.scavenges - before.scavenges).padStart(6)}` +
+    `  ${kind.padEnd(10)} scavenges/10k ${per10k(scavenges).padStart(6)}` +
+    `  KiB kept/scavenge ${kept.toFixed(0).padStart(5)}` +
     `  mark-compacts/10k ${per10k(after.markCompacts - before.markCompacts).padStart(4)}` +
     `  GC pause/10k ${((after.gcPauseUs - before.gcPauseUs) / 1000 / (N / PER)).toFixed(0).padStart(4)} ms` +
     `  KiB/request ${((after.allocatedBytes - before.allocatedBytes) / N / 1024).toFixed(1).padStart(6)}` +

@@ -15,6 +15,7 @@ import {
   type LeaseCommand,
   type LeaseView,
   type LeaseWindow,
+  withFields,
 } from '@tollgate/domain';
 import type { EventStore } from '@tollgate/event-store';
 import type { AppConfig } from '../config/app-config';
@@ -347,7 +348,7 @@ export class BalanceLeases implements OnApplicationBootstrap, OnModuleDestroy {
     while (this.ticking) await new Promise((resolve) => setTimeout(resolve, 10));
     for (const lease of this.book.heldLeases()) {
       try {
-        await this.giveBack({ ...lease, busy: false });
+        await this.giveBack(withFields(lease, { busy: false }));
       } catch (error) {
         this.logger.warn(
           `lease on ${lease.kind} ${lease.id} not returned: ${(error as Error).message}`,
@@ -368,7 +369,7 @@ const renewable = (lease: HeldLease): boolean =>
 function accountOf(kind: LeaseKind, id: number, window?: LeaseWindow): LeaseAccount {
   const owner =
     kind === 'user' || kind === 'user-budget' ? { userId: id } : { userId: 0, tokenId: id };
-  return window ? { ...owner, window } : owner;
+  return window ? withFields(owner, { window }) : owner;
 }
 
 const META: RequestMeta = { actor: SYSTEM_ACTOR, correlationId: 'balance-lease', lang: 'en' };

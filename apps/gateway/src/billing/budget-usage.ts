@@ -24,11 +24,11 @@ export class BudgetUsage {
     return rows.map((row) => {
       if (!isBudgetPeriod(row.period) || row.period_quota <= 0) return row;
       const use = this.book.periodUse(kind, row.id, row.period);
-      return {
-        ...row,
+      // Object.assign rather than a spread first: see withFields (a row has no `__proto__` key).
+      return Object.assign({}, row, {
         period_used: use.used,
         period_reset_at: Math.floor(use.resetAt / 1000),
-      };
+      });
     });
   }
 }

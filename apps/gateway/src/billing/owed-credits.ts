@@ -5,6 +5,7 @@ import {
   SYSTEM_ACTOR,
   type GrantReason,
   type QuotaGranted,
+  withFields,
 } from '@tollgate/domain';
 import type { AppConfig } from '../config/app-config';
 import type { HotCache } from '../infrastructure/hot-caches/hot-cache';
@@ -88,12 +89,14 @@ export abstract class PendingCredits implements HotCache {
       }
       const debt = this.debtOf(event.data as Record<string, unknown>);
       const correlationId = event.metadata['correlationId'];
-      this.pending.set(debt.reference, {
-        ...debt,
-        causeEventId: event.id,
-        correlationId: typeof correlationId === 'string' ? correlationId : event.id,
-        owedSince: event.recordedAt,
-      });
+      this.pending.set(
+        debt.reference,
+        withFields(debt, {
+          causeEventId: event.id,
+          correlationId: typeof correlationId === 'string' ? correlationId : event.id,
+          owedSince: event.recordedAt,
+        }),
+      );
     }
   }
 

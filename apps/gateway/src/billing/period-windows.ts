@@ -2,7 +2,7 @@
  * The budgets' periods: the current day, week and month in the server's zone, and what an account
  * spent in each of them.
  */
-import { type BudgetPeriod, periodEndMs, periodStartMs } from '@tollgate/domain';
+import { type BudgetPeriod, periodEndMs, periodStartMs, withFields } from '@tollgate/domain';
 import type { BudgetRefusal, LimitReason, QuotaRefusal, ReserveResult } from './balance-terms';
 
 const PERIODS: readonly BudgetPeriod[] = ['day', 'week', 'month'];
@@ -118,7 +118,7 @@ export class PeriodWindows {
         ? { ok: false, reason }
         : this.budgetRefusal(subject, reason, at);
     return subject.reserved > 0 && free + subject.reserved >= least
-      ? { ...refusal, waitable: true }
+      ? withFields(refusal, { waitable: true })
       : refusal;
   }
 

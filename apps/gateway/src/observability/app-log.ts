@@ -1,3 +1,4 @@
+import { withFields } from '@tollgate/domain';
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger as Pino } from 'pino';
 import type PinoPretty from 'pino-pretty';
@@ -79,6 +80,6 @@ export class NestLogOverPino implements LoggerService {
       fields.err = message;
       this.pino[level](fields, message.message);
     } else if (typeof message === 'string') this.pino[level](fields, message);
-    else this.pino[level]({ ...fields, data: message });
+    else this.pino[level](withFields(fields, { data: message }));
   }
 }

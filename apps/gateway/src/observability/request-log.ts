@@ -1,3 +1,4 @@
+import { withFields } from '@tollgate/domain';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Logger as Pino } from 'pino';
 import { APP_LOG, REQUEST_TRACKER } from './observability.tokens';
@@ -39,14 +40,13 @@ export class RequestLog implements RequestObserver, OnModuleInit, OnApplicationS
     const relay = r.relay;
     if (!relay) return this.log.info(line, 'request');
     this.log.info(
-      {
-        ...line,
+      withFields(line, {
         tokenId: relay.tokenId,
         model: relay.model,
         channelId: relay.channelId,
         retries: relay.retries,
         ...(relay.quota > 0 ? { quota: relay.quota } : {}),
-      },
+      }),
       'request',
     );
   }

@@ -1,5 +1,5 @@
 /** The RequestFailed of a call whose every attempt failed: who, where, what the upstream said. */
-import { boundedFailureMessage, type RequestFailed } from '@tollgate/domain';
+import { boundedFailureMessage, type RequestFailed, withFields } from '@tollgate/domain';
 import type { RelayError } from '@tollgate/relay';
 import { callFacts } from './call-facts';
 import type { LastFailure, Prepared } from './relay-call';
@@ -15,8 +15,7 @@ export function buildFailure(
   now: number,
 ): RequestFailed['data'] {
   const { call } = p;
-  return {
-    ...callFacts(p, last.channel.id),
+  return withFields(callFacts(p, last.channel.id), {
     status: error.status,
     message: boundedFailureMessage(last.failure.message || error.message),
     retries: Math.max(0, p.chain.length - 1),
@@ -24,5 +23,5 @@ export function buildFailure(
     stream: p.facts.stream,
     ip: call.ip,
     quota: 0,
-  };
+  });
 }

@@ -3,6 +3,7 @@
  * backpressure, and a client that leaves mid-stream. After the client left the upstream is still
  * read (bounded in time and bytes) so that the work it did is billed; then it is cut.
  */
+import { withFields } from '@tollgate/domain';
 import type { ServerResponse } from 'node:http';
 import { GeminiArrayStream } from '@tollgate/relay';
 import type { Dispatcher } from 'undici';
@@ -45,14 +46,16 @@ export class ClientStream {
     if (this.started) return;
     this.started = true;
     if (this.res.destroyed || this.res.headersSent) return;
-    this.res.writeHead(200, {
-      ...CORS_HEADERS,
-      'content-type': this.framing?.contentType ?? SSE_CONTENT_TYPE,
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-      [REQUEST_ID_HEADER]: this.requestId,
-    });
+    this.res.writeHead(
+      200,
+      withFields(CORS_HEADERS, {
+        'content-type': this.framing?.contentType ?? SSE_CONTENT_TYPE,
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        [REQUEST_ID_HEADER]: this.requestId,
+      }),
+    );
   }
 
   get gone(): boolean {

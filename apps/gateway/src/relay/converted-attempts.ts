@@ -3,6 +3,7 @@
  * OpenAI chat body is the hub): hub → adaptor → hub → the client's wire. Off the OpenAI hot path:
  * these parse and build JSON per answer.
  */
+import { withFields } from '@tollgate/domain';
 import type { ServerResponse } from 'node:http';
 import {
   bodyWithCeiling,
@@ -78,7 +79,7 @@ export class ConvertedAttempts {
       };
     }
     return this.convert(
-      { ...p, hub, client: RESPONSES_CLIENT },
+      withFields(p, { hub, client: RESPONSES_CLIENT }),
       channel,
       res,
       adaptor,
@@ -107,7 +108,7 @@ export class ConvertedAttempts {
       // Global pass-through: the client's bytes replace the conversion (and its prefill), before
       // any signing.
       if (rctx.passThroughBody) {
-        request = { ...request, body: rctx.passThroughBody, answerPrefix: undefined };
+        request = withFields(request, { body: rctx.passThroughBody, answerPrefix: undefined });
       }
     } catch (error) {
       // A channel whose key or base URL cannot make a request (a malformed Bedrock key).

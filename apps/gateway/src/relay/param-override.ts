@@ -3,6 +3,7 @@
  * body's (no deep merge), in the channel's own protocol, after every conversion and before any
  * signing.
  */
+import { withFields } from '@tollgate/domain';
 import { parseJsonObject } from '@tollgate/relay';
 import type { Prepared } from './relay-call';
 import type { RoutedChannel } from './relay-ports';
@@ -21,5 +22,5 @@ export function paramOverrideOf(p: Prepared, channel: RoutedChannel): Override |
 /** `body` with the override's members set; as it is when it is not a JSON object. */
 export function withParamOverride(body: Buffer, override: Override): Buffer {
   const parsed = parseJsonObject(body);
-  return parsed ? Buffer.from(JSON.stringify({ ...parsed, ...override })) : body;
+  return parsed ? Buffer.from(JSON.stringify(withFields(parsed, { ...override }))) : body;
 }

@@ -3,6 +3,7 @@
  * (the mapped model, the output ceiling and include_usage written in), the answer's bytes come back
  * as the upstream sent them, the channel's key masked.
  */
+import { withFields } from '@tollgate/domain';
 import type { ServerResponse } from 'node:http';
 import type { TokenUsage } from '@tollgate/domain';
 import {
@@ -62,11 +63,12 @@ export class PassThroughAttempts {
         call.contentType,
         facts.stream,
       );
-      answer = await dispatchUpstream(this.pools, p, channel, {
-        ...target,
-        method: 'POST',
-        body: outBody,
-      });
+      answer = await dispatchUpstream(
+        this.pools,
+        p,
+        channel,
+        withFields(target, { method: 'POST', body: outBody }),
+      );
     } catch (error) {
       return { kind: 'failed', failure: networkFailure(error) };
     }

@@ -4,6 +4,7 @@
  * priced, allowed and routed for it — as prepareRequest would have prepared it had the client
  * asked for that model.
  */
+import { withFields } from '@tollgate/domain';
 import { type FallbackReason, RelayError, replaceMultipartField } from '@tollgate/relay';
 import { clientWireOfIngress } from './client-wire';
 import { prepareRequest } from './prepare-request';
@@ -38,15 +39,17 @@ export function prepareFallback(
   const next = prepareRequest(call, p.settings, clientWireOfIngress(call.ingress), routing);
   if (next instanceof RelayError) return next;
   const requestedModel = p.fallback?.requestedModel ?? p.facts.model;
-  return { ...next, chain: p.chain, fallback: { requestedModel, reason } };
+  return withFields(next, { chain: p.chain, fallback: { requestedModel, reason } });
 }
 
 /** The call as if the client had asked for `model`: in the path, the form or the JSON body. */
 function callFor(p: Prepared, model: string): RelayCall {
   const { call } = p;
-  if (call.modelFromPath !== undefined) return { ...call, modelFromPath: model };
+  if (call.modelFromPath !== undefined) return withFields(call, { modelFromPath: model });
   if (p.boundary !== undefined) {
-    return { ...call, raw: replaceMultipartField(call.raw, p.boundary, 'model', model) };
+    return withFields(call, { raw: replaceMultipartField(call.raw, p.boundary, 'model', model) });
   }
-  return { ...call, raw: Buffer.from(JSON.stringify({ ...p.body, model })) };
+  return withFields(call, {
+    raw: Buffer.from(JSON.stringify(withFields(p.body ?? {}, { model }))),
+  });
 }

@@ -3,7 +3,7 @@
  * the client's protocol to the OpenAI hub), its model allowed and priced for the payer's group, a
  * channel serving it, the options' checks passed. Pure but for the call's trace (the model named).
  */
-import { modelMaxOutput, type PriceQuote, quotePrice } from '@tollgate/domain';
+import { modelMaxOutput, type PriceQuote, quotePrice, withFields } from '@tollgate/domain';
 import {
   estimatePromptTokens,
   ingressCodec,
@@ -59,7 +59,7 @@ export function prepareRequest(
     body = parseJsonObject(call.raw);
     if (!body) return badBody(lang);
     facts = requestFacts(call.endpoint, body);
-    if (call.modelFromPath) facts = { ...facts, model: call.modelFromPath };
+    if (call.modelFromPath) facts = withFields(facts, { model: call.modelFromPath });
     hub = body;
     if (call.playground && 'group' in body) {
       const { group: _group, ...rest } = body;

@@ -1,3 +1,4 @@
+import { withFields } from '@tollgate/domain';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -145,13 +146,12 @@ export function answerClientError(
     code: errorCode,
   });
   const body = JSON.stringify(wire.errorBody(failure, requestId));
-  const headers = {
-    ...CORS_HEADERS,
+  const headers = withFields(CORS_HEADERS, {
     'content-type': JSON_CONTENT_TYPE,
     'content-length': String(Buffer.byteLength(body)),
     [REQUEST_ID_HEADER]: requestId,
     connection: 'close',
-  };
+  });
   const head = Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');

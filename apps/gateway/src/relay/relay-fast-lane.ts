@@ -1,3 +1,4 @@
+import { withFields } from '@tollgate/domain';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RelayError } from '@tollgate/relay';
 import { newRequestId } from '../observability/request-id';
@@ -85,12 +86,12 @@ export class RelayFastLane {
     readBody(req, route.bodyLimit, (fault, body) => {
       const how = { limit: route.bodyLimit, lang, wire: route.wire };
       if (fault !== null)
-        return answerBodyFault(req, res, fault, { ...how, requestId: this.idOf(req) });
+        return answerBodyFault(req, res, fault, withFields(how, { requestId: this.idOf(req) }));
       try {
         route.handle({ req, res, body, ip, lang, caller });
       } catch {
         // Thrown from a stream's 'end' listener it would end the process: answered instead.
-        answerBodyFault(req, res, HANDLER_FAULT, { ...how, requestId: this.idOf(req) });
+        answerBodyFault(req, res, HANDLER_FAULT, withFields(how, { requestId: this.idOf(req) }));
       }
     });
   }

@@ -1,3 +1,4 @@
+import { withFields } from '@tollgate/domain';
 import type { ServerResponse } from 'node:http';
 import { errorBody, RelayError, type RelayErrorType } from '@tollgate/relay';
 import { type Lang, translate } from '../shared/i18n/messages';
@@ -55,13 +56,15 @@ export function sendJson(
 ): void {
   if (res.headersSent || res.destroyed) return;
   const payload = JSON.stringify(body);
-  res.writeHead(status, {
-    ...CORS_HEADERS,
-    'content-type': JSON_CONTENT_TYPE,
-    'content-length': Buffer.byteLength(payload),
-    [REQUEST_ID_HEADER]: requestId,
-    ...extra,
-  });
+  res.writeHead(
+    status,
+    withFields(CORS_HEADERS, {
+      'content-type': JSON_CONTENT_TYPE,
+      'content-length': Buffer.byteLength(payload),
+      [REQUEST_ID_HEADER]: requestId,
+      ...extra,
+    }),
+  );
   res.end(payload);
 }
 
@@ -76,12 +79,14 @@ export function sendBytes(
   requestId: string,
 ): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, {
-    ...CORS_HEADERS,
-    'content-type': contentType,
-    'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
-    [REQUEST_ID_HEADER]: requestId,
-  });
+  res.writeHead(
+    status,
+    withFields(CORS_HEADERS, {
+      'content-type': contentType,
+      'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
+      [REQUEST_ID_HEADER]: requestId,
+    }),
+  );
   res.end(body);
 }
 

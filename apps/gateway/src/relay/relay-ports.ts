@@ -6,6 +6,7 @@
  * small. All reads are synchronous in-memory look-ups; the only I/O is the upstream call and the
  * batched usage append.
  */
+import { withFields } from '@tollgate/domain';
 import type { Actor, RequestFailed, RequestRelayed } from '@tollgate/domain';
 import type { BalanceBook } from '../billing/balance-book';
 import type { BalanceLeases } from '../billing/balance-leases';
@@ -47,12 +48,18 @@ export const leasesOf = (
 ): Pick<
   RequestRelayed['data'],
   'leaseId' | 'tokenLeaseId' | 'budgetLeaseId' | 'tokenBudgetLeaseId'
-> => ({
-  ...(reservation.leaseId ? { leaseId: reservation.leaseId } : {}),
-  ...(reservation.tokenLeaseId ? { tokenLeaseId: reservation.tokenLeaseId } : {}),
-  ...(reservation.budgetLeaseId ? { budgetLeaseId: reservation.budgetLeaseId } : {}),
-  ...(reservation.tokenBudgetLeaseId ? { tokenBudgetLeaseId: reservation.tokenBudgetLeaseId } : {}),
-});
+> =>
+  withFields(
+    reservation.leaseId ? { leaseId: reservation.leaseId } : {},
+    withFields(
+      reservation.tokenLeaseId ? { tokenLeaseId: reservation.tokenLeaseId } : {},
+      withFields(reservation.budgetLeaseId ? { budgetLeaseId: reservation.budgetLeaseId } : {}, {
+        ...(reservation.tokenBudgetLeaseId
+          ? { tokenBudgetLeaseId: reservation.tokenBudgetLeaseId }
+          : {}),
+      }),
+    ),
+  );
 
 export type TokenDirectoryPort = Pick<TokenDirectory, 'byKey' | 'user'>;
 

@@ -1,3 +1,4 @@
+import { withFields } from '@tollgate/domain';
 import fastifyCookie from '@fastify/cookie';
 import { Inject, Injectable } from '@nestjs/common';
 import { USER_ID_HEADER } from '@tollgate/contracts';
@@ -316,8 +317,7 @@ export class RelayRoutes {
     record.userId = caller.user.id;
     trace.tokenId = caller.token?.id ?? 0;
     const call = this.relay.relay(
-      {
-        ...how,
+      withFields(how, {
         raw: request.body,
         contentType: req.headers['content-type'] ?? 'application/json',
         ip: request.ip,
@@ -327,7 +327,7 @@ export class RelayRoutes {
         trace,
         startedAt,
         caller,
-      },
+      }),
       res,
     );
     this.pending.track(call);

@@ -2,7 +2,12 @@
  * What a call reserves on the balance book and what its reservation decides: the output ceiling
  * sent upstream (lowered to what the payer can afford), or the refusal the client is sent.
  */
-import { affordableCeiling, ceilingReservation, OUTPUT_FLOOR_TOKENS } from '@tollgate/domain';
+import {
+  affordableCeiling,
+  ceilingReservation,
+  OUTPUT_FLOOR_TOKENS,
+  withFields,
+} from '@tollgate/domain';
 import type { RelayError } from '@tollgate/relay';
 import { budgetRefusal, isBudgetRefusal } from './budget-refusal';
 import type { Prepared, Unreserved } from './relay-call';
@@ -62,7 +67,7 @@ function withReservation(
     loweredBy,
     chain: p.chain,
   } satisfies Record<Exclude<keyof Prepared, 'fallback'>, unknown>;
-  return p.fallback ? { ...prepared, fallback: p.fallback } : prepared;
+  return p.fallback ? withFields(prepared, { fallback: p.fallback }) : prepared;
 }
 
 /** The call with its reservation and ceiling, or the refusal as the client sees it. */

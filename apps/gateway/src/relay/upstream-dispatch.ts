@@ -3,6 +3,7 @@
  * parameter override set on the body, then the adaptor's authorization (which may sign the body),
  * then the call on the origin's pool.
  */
+import { withFields } from '@tollgate/domain';
 import type { ChatAdaptor, ProviderRequest } from '@tollgate/relay';
 import type { Dispatcher } from 'undici';
 import { paramOverrideOf, withParamOverride } from './param-override';
@@ -19,7 +20,9 @@ export async function dispatchUpstream(
   adaptor?: Pick<ChatAdaptor, 'authorize'>,
 ): Promise<Dispatcher.ResponseData> {
   const override = paramOverrideOf(p, channel);
-  let sent = override ? { ...request, body: withParamOverride(request.body, override) } : request;
+  let sent = override
+    ? withFields(request, { body: withParamOverride(request.body, override) })
+    : request;
   if (adaptor?.authorize) sent = await adaptor.authorize(sent, channel, new Date());
   return pools.pool(sent.origin).request({
     method: sent.method,

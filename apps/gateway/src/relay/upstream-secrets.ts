@@ -4,6 +4,7 @@
  * answer, a disable reason, an event or a log line: failures here, answers and streams where they
  * are read (docs/relay.md, "Secrets in upstream texts").
  */
+import { withFields } from '@tollgate/domain';
 import { channelScrubber, scrubFailure } from '@tollgate/relay';
 import type { AttemptResult } from './relay-call';
 import type { RoutedChannel } from './relay-ports';
@@ -12,7 +13,7 @@ import { headerText } from './upstream-io';
 /** An attempt's failure with the channel's key masked in its texts. */
 export function scrubbedResult(result: AttemptResult, channel: RoutedChannel): AttemptResult {
   if (result.kind !== 'failed') return result;
-  return { ...result, failure: scrubFailure(result.failure, channelScrubber(channel)) };
+  return withFields(result, { failure: scrubFailure(result.failure, channelScrubber(channel)) });
 }
 
 /** An upstream header the client is given (the answer's content type), key masked. */

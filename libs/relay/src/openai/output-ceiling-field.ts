@@ -3,6 +3,7 @@
  * (docs/relay.md "The output ceiling"): a value the client set at or below the ceiling stays as it
  * came, a larger one or a missing one becomes the ceiling.
  */
+import { withFields } from '@tollgate/domain';
 import type { JsonObject } from './request-body';
 
 /** The request shapes a ceiling goes into: OpenAI's three text endpoints, Anthropic, Gemini. */
@@ -49,7 +50,7 @@ export function bodyWithCeiling(
         ? (config as JsonObject)
         : {};
     if (within(current.maxOutputTokens, tokens)) return body;
-    return { ...body, generationConfig: { ...current, maxOutputTokens: tokens } };
+    return withFields(body, { generationConfig: withFields(current, { maxOutputTokens: tokens }) });
   }
   const fields = topFields(body, wire, model).filter((f) => !within(body[f], tokens));
   if (fields.length === 0) return body;

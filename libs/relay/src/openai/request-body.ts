@@ -3,6 +3,7 @@
  * need, and rewrites bytes only when the upstream must see something else (a mapped model name, or
  * `stream_options.include_usage` so the upstream reports usage on a stream).
  */
+import { withFields } from '@tollgate/domain';
 import { RELAY_ENDPOINTS, type RelayEndpoint } from './openai-wire';
 
 export type JsonObject = Record<string, unknown>;
@@ -104,10 +105,10 @@ export function outgoingJson(
   const next: JsonObject = { ...body };
   if (renameModel) next.model = change.model;
   if (injectUsage) {
-    next.stream_options = {
-      ...(options !== null && typeof options === 'object' ? options : {}),
-      include_usage: true,
-    };
+    next.stream_options = withFields(
+      options !== null && typeof options === 'object' ? options : {},
+      { include_usage: true },
+    );
   }
   return Buffer.from(JSON.stringify(next), 'utf8');
 }

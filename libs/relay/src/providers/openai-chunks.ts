@@ -3,6 +3,7 @@
  * chat.completion answers and chat.completion.chunk stream objects, built in one place so every
  * provider's conversion looks the same to the client.
  */
+import { withFields } from '@tollgate/domain';
 import type { JsonObject } from '../openai/request-body';
 import type { UpstreamUsage } from '../openai/usage-reader';
 import type { ConvertContext, ConvertedFailure, StreamConverter } from './chat-adaptor';
@@ -124,13 +125,12 @@ export function chunksOfCompletion(
   const out = choices.map((choice, index) => {
     const message = (choice.message ?? {}) as JsonObject;
     const delta = Array.isArray(message.tool_calls)
-      ? {
-          ...message,
+      ? withFields(message, {
           tool_calls: (message.tool_calls as JsonObject[]).map((call, i) => ({
             index: i,
             ...call,
           })),
-        }
+        })
       : message;
     const finish = typeof choice.finish_reason === 'string' ? choice.finish_reason : 'stop';
     return chatChunk(ctx, delta, finish, index);

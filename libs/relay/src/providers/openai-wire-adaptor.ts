@@ -3,6 +3,7 @@
  * relayed to an OpenAI-wire channel, where the body is built from the hub instead of passed
  * through. (OpenAI clients of OpenAI-wire channels never come here: their bytes pass untouched.)
  */
+import { withFields } from '@tollgate/domain';
 import { upstreamErrorInfo } from '../errors/relay-error';
 import { reportsStreamUsage, type RelayEndpoint, upstreamTarget } from '../openai/openai-wire';
 import type { JsonObject } from '../openai/request-body';
@@ -23,7 +24,7 @@ class OpenAiChunkReader extends ChunkConverter {
     if (usage) this.seenUsage = usage;
     // The usage-only chunk comes back from end(), after everything else, like every adaptor's.
     if (Array.isArray(data.choices) && data.choices.length === 0) return [];
-    return [{ ...data, id: this.ctx.id, model: this.ctx.model }];
+    return [withFields(data, { id: this.ctx.id, model: this.ctx.model })];
   }
 }
 
@@ -32,7 +33,7 @@ export const OPENAI_WIRE_ADAPTOR: ChatAdaptor = {
   framing: 'sse',
   endpoints: new Set<RelayEndpoint>(['chat']),
   request(endpoint, openai, channel, upstreamModel, stream) {
-    const body: JsonObject = { ...openai, model: upstreamModel };
+    const body: JsonObject = withFields(openai, { model: upstreamModel });
     if (stream) {
       body.stream = true;
       if (reportsStreamUsage(channel.type)) body.stream_options = { include_usage: true };
@@ -42,11 +43,11 @@ export const OPENAI_WIRE_ADAPTOR: ChatAdaptor = {
       delete body.stream_options;
     }
     const target = upstreamTarget(channel, endpoint, upstreamModel, 'application/json', stream);
-    return { ...target, method: 'POST', body: Buffer.from(JSON.stringify(body)) };
+    return withFields(target, { method: 'POST', body: Buffer.from(JSON.stringify(body)) });
   },
   response(_endpoint, provider, ctx) {
     const usage = usageFromObject(provider.usage);
-    return { ok: true, body: { ...provider, id: ctx.id, model: ctx.model }, usage };
+    return { ok: true, body: withFields(provider, { id: ctx.id, model: ctx.model }), usage };
   },
   stream: (ctx) => new OpenAiChunkReader(ctx),
   error: (_status, text) => upstreamErrorInfo(text),

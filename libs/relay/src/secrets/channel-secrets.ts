@@ -5,6 +5,7 @@
  * several keys. Parts that only name something are not masked: Bedrock's region, the AppId of
  * Xunfei, Tencent and FastGPT keys. Anything shorter than MIN_SECRET_LENGTH is left alone.
  */
+import { withFields } from '@tollgate/domain';
 import { channelTypeInfo } from '@tollgate/contracts';
 import type { AttemptFailure } from '../routing/failure-policy';
 import { SecretScrubber } from './secret-scrubber';
@@ -111,11 +112,11 @@ export function channelScrubber(channel: {
 /** A failure whose texts (message, and type and code, which some upstreams fill freely) are scrubbed. */
 export function scrubFailure(failure: AttemptFailure, scrubber: SecretScrubber): AttemptFailure {
   if (!scrubber.active) return failure;
-  if (failure.kind !== 'http') return { ...failure, message: scrubber.text(failure.message) };
-  return {
-    ...failure,
+  if (failure.kind !== 'http')
+    return withFields(failure, { message: scrubber.text(failure.message) });
+  return withFields(failure, {
     message: scrubber.text(failure.message),
     type: scrubber.text(failure.type),
     code: scrubber.text(failure.code),
-  };
+  });
 }

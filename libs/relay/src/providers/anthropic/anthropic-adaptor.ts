@@ -1,4 +1,5 @@
 /** Anthropic (channel type 14): the Messages API behind the OpenAI chat wire. */
+import { withFields } from '@tollgate/domain';
 import { type RelayEndpoint, type WireChannel } from '../../openai/openai-wire';
 import type { JsonObject } from '../../openai/request-body';
 import type { ChatAdaptor, ProviderRequest, RequestContext } from '../chat-adaptor';
@@ -42,11 +43,11 @@ function nativeBody(
 ): JsonObject {
   const claude = ctx?.settings?.claude;
   let out: JsonObject = withoutUnsignedThinking(
-    body.model === upstreamModel ? body : { ...body, model: upstreamModel },
+    body.model === upstreamModel ? body : withFields(body, { model: upstreamModel }),
   );
   if (!claude) return out;
   if (typeof out.max_tokens !== 'number' || out.max_tokens <= 0) {
-    out = { ...out, max_tokens: claudeDefaultMaxTokens(claude, upstreamModel) };
+    out = withFields(out, { max_tokens: claudeDefaultMaxTokens(claude, upstreamModel) });
   }
   return withThinkingAdapter(out, claude);
 }
@@ -71,15 +72,15 @@ export function anthropicNativeRequest(
     if (value) target.headers[name] = value;
   }
   addClaudeModelHeaders(target.headers, ctx?.settings?.claude, ctx?.clientModel ?? upstreamModel);
-  if (ctx?.passThroughBody) return { ...target, method: 'POST', body: ctx.passThroughBody };
+  if (ctx?.passThroughBody)
+    return withFields(target, { method: 'POST', body: ctx.passThroughBody });
   const out = nativeBody(body, upstreamModel, ctx);
   const sent = typeof out.model === 'string' ? out.model : upstreamModel;
-  return {
-    ...target,
+  return withFields(target, {
     method: 'POST',
     body: out === body ? raw : Buffer.from(JSON.stringify(out)),
     ...(sent !== upstreamModel ? { upstreamModel: sent } : {}),
-  };
+  });
 }
 
 export const ANTHROPIC_ADAPTOR: ChatAdaptor = {
@@ -92,13 +93,12 @@ export const ANTHROPIC_ADAPTOR: ChatAdaptor = {
     const target = anthropicTarget(channel, stream);
     addClaudeModelHeaders(target.headers, claude, ctx?.clientModel ?? upstreamModel);
     const sent = typeof body.model === 'string' ? body.model : upstreamModel;
-    return {
-      ...target,
+    return withFields(target, {
       method: 'POST',
       body: Buffer.from(JSON.stringify(body)),
       ...(sent !== upstreamModel ? { upstreamModel: sent } : {}),
       ...(answerPrefix !== undefined ? { answerPrefix } : {}),
-    };
+    });
   },
   response: (_endpoint, provider, ctx) => openAiResponseOfAnthropic(provider, ctx),
   stream: (ctx) => new AnthropicStreamConverter(ctx),

@@ -5,6 +5,7 @@
  * thinking and with the client's own tools, and change the finish reason. docs/providers.md
  * ("JSON mode on Anthropic").
  */
+import { withFields } from '@tollgate/domain';
 import type { JsonObject } from '../../openai/request-body';
 import { isObject, objects } from '../json-parts';
 
@@ -72,10 +73,9 @@ function mayPrefill(body: JsonObject): boolean {
 export function withJsonMode(body: JsonObject, format: unknown): ClaudeJsonMode {
   const instruction = jsonInstruction(format);
   if (instruction === undefined) return { body };
-  const out: JsonObject = {
-    ...body,
+  const out: JsonObject = withFields(body, {
     system: [...objects(body.system), { type: 'text', text: instruction }],
-  };
+  });
   if (!mayPrefill(body)) return { body: out };
   out.messages = [
     ...objects(body.messages),

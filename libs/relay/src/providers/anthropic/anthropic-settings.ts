@@ -3,6 +3,7 @@
  * (Anthropic, Bedrock, Vertex): the default max_tokens, the `-thinking` model adapter and the
  * per-model extra headers. Pure; the settings come parsed (provider-settings.ts).
  */
+import { withFields } from '@tollgate/domain';
 import type { JsonObject } from '../../openai/request-body';
 import { CLAUDE_DEFAULT_MAX_TOKENS, type ClaudeSettings } from '../provider-settings';
 import { type ClaudeJsonMode, withJsonMode } from './anthropic-json-mode';
@@ -27,7 +28,7 @@ export function withThinkingAdapter(body: JsonObject, claude: ClaudeSettings): J
   const model = typeof body.model === 'string' ? body.model : '';
   if (!claude.thinkingAdapter || !model.endsWith(THINKING_SUFFIX)) return body;
   const base = model.slice(0, -THINKING_SUFFIX.length);
-  const out: JsonObject = { ...body, model: base };
+  const out: JsonObject = withFields(body, { model: base });
   if (body.thinking !== undefined && body.thinking !== null) return out;
   if (takesAdaptiveThinkingOnly(base)) {
     out.thinking = { type: 'adaptive', display: 'summarized' };
@@ -61,7 +62,7 @@ export function claudeMessagesBody(
 ): ClaudeJsonMode {
   const maxTokens = claude ? claudeDefaultMaxTokens(claude, upstreamModel) : undefined;
   const body = anthropicRequestOf(
-    { ...openai, stream },
+    withFields(openai, { stream }),
     upstreamModel,
     maxTokens,
     claude?.thinkingBudgetRatio,

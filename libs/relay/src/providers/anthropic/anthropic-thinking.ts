@@ -4,6 +4,7 @@
  * reasoning carries no signature, and an unsigned block is never sent to Anthropic (which refuses
  * it). docs/providers.md#reasoning.
  */
+import { withFields } from '@tollgate/domain';
 import type { JsonObject } from '../../openai/request-body';
 import { isObject, objects } from '../json-parts';
 import { CLAUDE_THINKING_BUDGET_RATIO } from '../provider-settings';
@@ -104,8 +105,8 @@ export function withoutUnsignedThinking<T extends Record<string, unknown>>(body:
     else {
       const content = objects(m.content).filter((block) => !unsigned(block));
       // A turn that was thinking only would be empty, which Anthropic refuses: it goes.
-      if (content.length > 0) kept.push({ ...m, content });
+      if (content.length > 0) kept.push(withFields(m, { content }));
     }
   }
-  return { ...body, messages: kept };
+  return withFields(body, { messages: kept }) as T;
 }

@@ -3,6 +3,7 @@
  * credentials; authorize() exchanges the `API_KEY|SECRET_KEY` key for an OAuth access token
  * (cached) and appends it as `?access_token=`.
  */
+import { withFields } from '@tollgate/domain';
 import type { RelayEndpoint, WireChannel } from '../../openai/openai-wire';
 import type { ChatAdaptor, ProviderRequest } from '../chat-adaptor';
 import { jsonPost } from '../provider-request';
@@ -43,7 +44,9 @@ export function baiduAdaptor(tokens: BaiduTokenCache): ChatAdaptor {
         now,
       );
       const joiner = req.path.includes('?') ? '&' : '?';
-      return { ...req, path: `${req.path}${joiner}access_token=${encodeURIComponent(token)}` };
+      return withFields(req, {
+        path: `${req.path}${joiner}access_token=${encodeURIComponent(token)}`,
+      });
     },
 
     response: (_endpoint, provider, ctx) => baiduChatAnswer(provider, ctx),

@@ -4,6 +4,7 @@
  * Anthropic's own, so conversion is the Anthropic adaptor's; only the envelope differs (the model
  * in the URL, `anthropic_version` in the body, the binary event stream, `{"message"}` errors).
  */
+import { withFields } from '@tollgate/domain';
 import type { UpstreamErrorInfo } from '../../errors/relay-error';
 import type { RelayEndpoint, WireChannel } from '../../openai/openai-wire';
 import type { JsonObject } from '../../openai/request-body';
@@ -120,7 +121,7 @@ export function bedrockAdaptor(anthropic: ChatAdaptor): ChatAdaptor {
       const messages = anthropic.request(
         endpoint,
         openai,
-        { ...channel, baseUrl: base, key: '' },
+        withFields(channel, { baseUrl: base, key: '' }),
         upstreamModel,
         stream,
         now,

@@ -3,6 +3,7 @@
  * own signer) with Node's SHA-256. Signing is async in that package, so it runs after the
  * adaptor's synchronous request(): the gateway awaits `ChatAdaptor.authorize` before sending.
  */
+import { withFields } from '@tollgate/domain';
 import type { Hash } from '@smithy/core/serde';
 import type { ProviderRequest } from '../chat-adaptor';
 import type { BedrockCredentials } from './bedrock-key';
@@ -75,5 +76,5 @@ export async function signBedrockRequest(
     },
     { signingDate: now },
   );
-  return { ...req, headers: { ...signed.headers } };
+  return withFields(req, { headers: { ...signed.headers } });
 }

@@ -3,6 +3,7 @@
  * streamGenerateContent (SSE with alt=sse), embeddings via batchEmbedContents, the key in
  * `x-goog-api-key` (never in the URL, where logs would keep it).
  */
+import { withFields } from '@tollgate/domain';
 import type { ChatAdaptor, ConvertContext, ProviderRequest, RequestContext } from '../chat-adaptor';
 import { jsonPost } from '../provider-request';
 import { GEMINI_DEFAULT_VERSION, type GeminiSettings } from '../provider-settings';
@@ -23,7 +24,7 @@ export function withSafetySettings(
   body: JsonObject,
   gemini: GeminiSettings | undefined,
 ): JsonObject {
-  return gemini ? { ...body, safetySettings: gemini.safety } : body;
+  return gemini ? withFields(body, { safetySettings: gemini.safety }) : body;
 }
 
 /** A Gemini request of `method` for `model` on `channel` with these body bytes. */

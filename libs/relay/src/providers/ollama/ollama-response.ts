@@ -3,6 +3,7 @@
  * call), an /api/embed answer, usage (prompt_eval_count / eval_count) and error bodies
  * (`{"error": "..."}`). The stream converter shares the small readers here.
  */
+import { withFields } from '@tollgate/domain';
 import type { UpstreamErrorInfo } from '../../errors/relay-error';
 import type { JsonObject } from '../../openai/request-body';
 import type { UpstreamUsage } from '../../openai/usage-reader';
@@ -40,15 +41,16 @@ export function openAiToolCalls(calls: unknown, first: number, withIndex: boolea
     if (!isObject(call) || !isObject(call.function)) continue;
     const n = first + out.length;
     const args = call.function.arguments;
-    out.push({
-      ...(withIndex ? { index: n } : {}),
-      id: `call_${n}`,
-      type: 'function',
-      function: {
-        name: typeof call.function.name === 'string' ? call.function.name : '',
-        arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
-      },
-    });
+    out.push(
+      withFields(withIndex ? { index: n } : {}, {
+        id: `call_${n}`,
+        type: 'function',
+        function: {
+          name: typeof call.function.name === 'string' ? call.function.name : '',
+          arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+        },
+      }),
+    );
   }
   return out;
 }

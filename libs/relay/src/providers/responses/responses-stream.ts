@@ -3,6 +3,7 @@
  * item added, its deltas, its done events, and `response.completed` (or `response.incomplete`)
  * with the whole response and its usage. One item is open at a time, as a Responses model streams.
  */
+import { withFields } from '@tollgate/domain';
 import type { JsonObject } from '../../openai/request-body';
 import type { UpstreamUsage } from '../../openai/usage-reader';
 import type { ConvertContext } from '../chat-adaptor';
@@ -105,12 +106,18 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     if (kind === 'reasoning') {
       return (
         out +
-        this.event('response.reasoning_summary_text.delta', { ...at, summary_index: 0, delta })
+        this.event(
+          'response.reasoning_summary_text.delta',
+          withFields(at, { summary_index: 0, delta }),
+        )
       );
     }
     return (
       out +
-      this.event('response.output_text.delta', { ...at, content_index: 0, delta, logprobs: [] })
+      this.event(
+        'response.output_text.delta',
+        withFields(at, { content_index: 0, delta, logprobs: [] }),
+      )
     );
   }
 
@@ -155,11 +162,10 @@ export class ResponsesStreamEncoder implements StreamEncoder {
             output_index: item.outputIndex,
             item: reasoningItem(item.id, ''),
           }) +
-          this.event('response.reasoning_summary_part.added', {
-            ...at,
-            summary_index: 0,
-            part: { type: 'summary_text', text: '' },
-          })
+          this.event(
+            'response.reasoning_summary_part.added',
+            withFields(at, { summary_index: 0, part: { type: 'summary_text', text: '' } }),
+          )
         );
       case 'message':
         return (
@@ -167,11 +173,10 @@ export class ResponsesStreamEncoder implements StreamEncoder {
             output_index: item.outputIndex,
             item: messageItem(item.id, '', 'in_progress'),
           }) +
-          this.event('response.content_part.added', {
-            ...at,
-            content_index: 0,
-            part: outputText(''),
-          })
+          this.event(
+            'response.content_part.added',
+            withFields(at, { content_index: 0, part: outputText('') }),
+          )
         );
       default:
         return this.event('response.output_item.added', {
@@ -193,23 +198,31 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       const part = { type: 'summary_text', text: item.text };
       done = reasoningItem(item.id, item.text);
       out =
-        this.event('response.reasoning_summary_text.done', {
-          ...at,
-          summary_index: 0,
-          text: item.text,
-        }) + this.event('response.reasoning_summary_part.done', { ...at, summary_index: 0, part });
+        this.event(
+          'response.reasoning_summary_text.done',
+          withFields(at, { summary_index: 0, text: item.text }),
+        ) +
+        this.event(
+          'response.reasoning_summary_part.done',
+          withFields(at, { summary_index: 0, part }),
+        );
     } else if (item.kind === 'message') {
       done = messageItem(item.id, item.text);
       out =
-        this.event('response.output_text.done', { ...at, content_index: 0, text: item.text }) +
-        this.event('response.content_part.done', {
-          ...at,
-          content_index: 0,
-          part: outputText(item.text),
-        });
+        this.event(
+          'response.output_text.done',
+          withFields(at, { content_index: 0, text: item.text }),
+        ) +
+        this.event(
+          'response.content_part.done',
+          withFields(at, { content_index: 0, part: outputText(item.text) }),
+        );
     } else {
       done = functionCallItem(item.id, this.callOf(item, item.text));
-      out = this.event('response.function_call_arguments.done', { ...at, arguments: item.text });
+      out = this.event(
+        'response.function_call_arguments.done',
+        withFields(at, { arguments: item.text }),
+      );
     }
     this.done.push(done);
     return (

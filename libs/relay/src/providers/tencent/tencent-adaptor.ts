@@ -3,6 +3,7 @@
  * hunyuan.tencentcloudapi.com with the action and version in X-TC-* headers, signed with
  * TC3-HMAC-SHA256 in request() (node:crypto signs synchronously; `now` is the timestamp).
  */
+import { withFields } from '@tollgate/domain';
 import type { RelayEndpoint, WireChannel } from '../../openai/openai-wire';
 import type { ChatAdaptor, ProviderRequest } from '../chat-adaptor';
 import { parseTencentKey } from './tencent-key';
@@ -33,7 +34,7 @@ function signed(req: ProviderRequest, channel: Pick<WireChannel, 'key'>): Provid
     timestamp: Number(headers['x-tc-timestamp']),
     path: req.path,
   });
-  return { ...req, headers: { ...headers, authorization } };
+  return withFields(req, { headers: withFields(headers, { authorization }) });
 }
 
 export const TENCENT_ADAPTOR: ChatAdaptor = {

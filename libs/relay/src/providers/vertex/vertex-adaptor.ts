@@ -5,6 +5,7 @@
  * Bodies and answers are the Gemini and Anthropic adaptors' own; only URL, auth and the Claude
  * envelope (`anthropic_version` in the body, no `model`) differ.
  */
+import { withFields } from '@tollgate/domain';
 import type { RelayEndpoint, WireChannel } from '../../openai/openai-wire';
 import type { JsonObject } from '../../openai/request-body';
 import { ANTHROPIC_ADAPTOR } from '../anthropic/anthropic-adaptor';
@@ -50,12 +51,11 @@ function call(
   const model = publisher === 'anthropic' ? vertexClaudeModelId(upstreamModel) : upstreamModel;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (stream) headers.accept = 'text/event-stream';
-  return {
-    ...vertexUrl(channel, projectId, region, publisher, model, method),
+  return withFields(vertexUrl(channel, projectId, region, publisher, model, method), {
     headers,
     method: 'POST',
     body: Buffer.from(JSON.stringify(body)),
-  };
+  });
 }
 
 function geminiRequest(
@@ -87,11 +87,12 @@ function claudeRequest(
   const method = stream ? 'streamRawPredict' : 'rawPredict';
   const req = call(channel, 'anthropic', sent, method, stream, body);
   addClaudeModelHeaders(req.headers, claude, ctx?.clientModel ?? upstreamModel);
-  return {
-    ...req,
-    ...(sent !== upstreamModel ? { upstreamModel: sent } : {}),
-    ...(converted.answerPrefix !== undefined ? { answerPrefix: converted.answerPrefix } : {}),
-  };
+  return withFields(
+    req,
+    withFields(sent !== upstreamModel ? { upstreamModel: sent } : {}, {
+      ...(converted.answerPrefix !== undefined ? { answerPrefix: converted.answerPrefix } : {}),
+    }),
+  );
 }
 
 async function authorizeVertex(
@@ -101,7 +102,9 @@ async function authorizeVertex(
   now: Date,
 ): Promise<ProviderRequest> {
   const token = await tokens.accessToken(parseVertexKey(channel.key), now);
-  return { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } };
+  return withFields(req, {
+    headers: withFields(req.headers, { authorization: `Bearer ${token}` }),
+  });
 }
 
 /** Vertex for one publisher's models: exact conversions when the model is known up front. */

@@ -3,6 +3,7 @@
  * with the account's private key is exchanged at its `token_uri` by google-auth-library, and the
  * token is reused until shortly before it expires (an hour), one per client_email.
  */
+import { withFields } from '@tollgate/domain';
 import { createHash } from 'node:crypto';
 import type { Credentials } from 'google-auth-library';
 import type { VertexServiceAccount } from './vertex-key';
@@ -44,7 +45,10 @@ export function serviceAccountTokenFetcher(
     client.transporter.interceptors.request.add({
       resolved: (options) => {
         options.url = new URL(account.tokenUri);
-        options.retryConfig = { ...options.retryConfig, retry: 0, noResponseRetries: 0 };
+        options.retryConfig = withFields(options.retryConfig ?? {}, {
+          retry: 0,
+          noResponseRetries: 0,
+        });
         return Promise.resolve(options);
       },
     });

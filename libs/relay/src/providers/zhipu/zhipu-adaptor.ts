@@ -4,6 +4,7 @@
  * signed into a short-lived JWT, which is what a type-16 channel sends. A key without a secret part
  * goes as it is (v4 also takes the plain key).
  */
+import { withFields } from '@tollgate/domain';
 import { createHmac } from 'node:crypto';
 import { CHANNEL_TYPE } from '../../openai/openai-wire';
 import type { ChatAdaptor } from '../chat-adaptor';
@@ -28,15 +29,16 @@ export function zhipuToken(key: string, now: Date): string {
   return `${header}.${payload}.${signature}`;
 }
 
-export const ZHIPU_ADAPTOR: ChatAdaptor = {
-  ...OPENAI_WIRE_ADAPTOR,
+export const ZHIPU_ADAPTOR: ChatAdaptor = withFields<
+  ChatAdaptor,
+  Pick<ChatAdaptor, 'name' | 'request'>
+>(OPENAI_WIRE_ADAPTOR, {
   name: 'zhipu',
   request(endpoint, openai, channel, upstreamModel, stream, now) {
-    const v4 = { ...channel, type: CHANNEL_TYPE.zhipuV4 };
+    const v4 = withFields(channel, { type: CHANNEL_TYPE.zhipuV4 });
     const req = OPENAI_WIRE_ADAPTOR.request(endpoint, openai, v4, upstreamModel, stream, now);
-    return {
-      ...req,
-      headers: { ...req.headers, authorization: `Bearer ${zhipuToken(channel.key, now)}` },
-    };
+    return withFields(req, {
+      headers: withFields(req.headers, { authorization: `Bearer ${zhipuToken(channel.key, now)}` }),
+    });
   },
-};
+});
