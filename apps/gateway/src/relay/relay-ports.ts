@@ -6,7 +6,6 @@
  * small. All reads are synchronous in-memory look-ups; the only I/O is the upstream call and the
  * batched usage append.
  */
-import { withFields } from '@tollgate/domain';
 import type { Actor, RequestFailed, RequestRelayed } from '@tollgate/domain';
 import type { BalanceBook } from '../billing/balance-book';
 import type { BalanceLeases } from '../billing/balance-leases';
@@ -42,24 +41,20 @@ export type ScaleOutLimitsPort = Pick<
   'active' | 'admitToken' | 'admitUser' | 'tokenUsed' | 'userSucceeded'
 >;
 
-/** The leases a reservation drew on, as its receipt names them (none in single-process mode). */
-export const leasesOf = (
-  reservation: Reservation,
-): Pick<
+type LeaseIds = Pick<
   RequestRelayed['data'],
   'leaseId' | 'tokenLeaseId' | 'budgetLeaseId' | 'tokenBudgetLeaseId'
-> =>
-  withFields(
-    reservation.leaseId ? { leaseId: reservation.leaseId } : {},
-    withFields(
-      reservation.tokenLeaseId ? { tokenLeaseId: reservation.tokenLeaseId } : {},
-      withFields(reservation.budgetLeaseId ? { budgetLeaseId: reservation.budgetLeaseId } : {}, {
-        ...(reservation.tokenBudgetLeaseId
-          ? { tokenBudgetLeaseId: reservation.tokenBudgetLeaseId }
-          : {}),
-      }),
-    ),
-  );
+>;
+
+/** The leases a reservation drew on, as its receipt names them (none in single-process mode). */
+export const leasesOf = (reservation: Reservation): LeaseIds => {
+  const ids: { -readonly [K in keyof LeaseIds]: LeaseIds[K] } = {};
+  if (reservation.leaseId) ids.leaseId = reservation.leaseId;
+  if (reservation.tokenLeaseId) ids.tokenLeaseId = reservation.tokenLeaseId;
+  if (reservation.budgetLeaseId) ids.budgetLeaseId = reservation.budgetLeaseId;
+  if (reservation.tokenBudgetLeaseId) ids.tokenBudgetLeaseId = reservation.tokenBudgetLeaseId;
+  return ids;
+};
 
 export type TokenDirectoryPort = Pick<TokenDirectory, 'byKey' | 'user'>;
 

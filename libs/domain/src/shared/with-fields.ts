@@ -5,8 +5,8 @@ export type WithFields<T, U> = T extends unknown ? Omit<T, keyof U> & U : never;
  * `{ ...base, ...fields }`: a copy of `base` with `fields` set over it.
  *
  * Written `{ ...base, key: value }`, the copy gets a hidden class of its own on Node 20's V8: the
- * spread clones `base`'s map without a transition, so each key added after it makes a new map and
- * descriptor array. That costs ~1 µs a copy instead of ~0.1, fills old space with maps, and the
+ * spread clones `base`'s map without a transition, so each key added after it (in the literal or
+ * later) makes a new map and descriptor array. That costs ~1 µs a copy instead of ~0.1, fills old space with maps, and the
  * dead maps keep their young descriptor arrays through scavenges (docs/performance.md, "Spread
  * first, keys after"). `Object.assign` onto a fresh object follows the shared transitions instead.
  * A base with an own `__proto__` key (a parsed JSON body can have one) is spread instead: assigning

@@ -87,12 +87,10 @@ function claudeRequest(
   const method = stream ? 'streamRawPredict' : 'rawPredict';
   const req = call(channel, 'anthropic', sent, method, stream, body);
   addClaudeModelHeaders(req.headers, claude, ctx?.clientModel ?? upstreamModel);
-  return withFields(
-    req,
-    withFields(sent !== upstreamModel ? { upstreamModel: sent } : {}, {
-      ...(converted.answerPrefix !== undefined ? { answerPrefix: converted.answerPrefix } : {}),
-    }),
-  );
+  const extra: { upstreamModel?: string; answerPrefix?: string } = {};
+  if (sent !== upstreamModel) extra.upstreamModel = sent;
+  if (converted.answerPrefix !== undefined) extra.answerPrefix = converted.answerPrefix;
+  return withFields(req, extra);
 }
 
 async function authorizeVertex(
