@@ -1,12 +1,13 @@
 /**
  * Preloaded (`node -r`) into the gateway by allocation.measure: on each SIGUSR2 appends one JSON line
  * to ALLOC_COUNT_FILE with the process's running totals since start — bytes allocated on the V8 heap,
- * scavenges and the bytes they kept, mark-compacts, their pause time and CPU time. Bytes allocated between two collections
- * are the heap's use before the second less its use after the first (V8's GC profiler gives both);
- * the public API has no running total. With ALLOC_PROFILE_DIR set, each signal also closes a sampling
- * heap profile that keeps collected objects too (`--heap-prof` keeps only the live ones, which for a
- * request's short-lived garbage is nearly nothing) and opens the next: profile n covers the span
- * between signal n and n + 1.
+ * scavenges and the bytes they kept, mark-compacts, their pause time and CPU time. Bytes allocated
+ * between two collections are the heap's use before the second less its use after the first (V8's
+ * GC profiler gives both); the public API has no running total. With ALLOC_PROFILE_DIR set, each
+ * signal also closes a sampling heap profile that keeps collected objects too (`--heap-prof` keeps
+ * only the live ones, which for a request's short-lived garbage is nearly nothing; with
+ * ALLOC_PROFILE_SURVIVORS=1, only what a scavenge kept) and opens the next: profile n covers the
+ * span between signal n and n + 1.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -31,7 +32,7 @@ interface GcStatistic {
 /** The young generation's spaces: what a scavenge empties, copying out what is still reachable. */
 const YOUNG_SPACES = new Set(['new_space', 'new_large_object_space']);
 
-/** What a scavenge kept: the heap after it, less the old generation before it (promoted or copied). */
+/** What a scavenge kept (copied or promoted): the heap after it less the old generation before. */
 function survivedBytes(gc: GcStatistic): number {
   let oldBefore = 0;
   for (const space of gc.beforeGC.heapSpaceStatistics)
@@ -77,7 +78,7 @@ function snapshot(): string {
 }
 
 const profileDir = process.env.ALLOC_PROFILE_DIR;
-/** ALLOC_PROFILE_SURVIVORS=1: leave out what a scavenge freed, so the profile shows what one kept. */
+/** ALLOC_PROFILE_SURVIVORS=1: what a scavenge freed is left out of the profile. */
 const survivorsOnly = process.env.ALLOC_PROFILE_SURVIVORS === '1';
 const session = profileDir ? new Session() : undefined;
 let profiles = 0;

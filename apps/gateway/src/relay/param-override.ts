@@ -22,5 +22,5 @@ export function paramOverrideOf(p: Prepared, channel: RoutedChannel): Override |
 /** `body` with the override's members set; as it is when it is not a JSON object. */
 export function withParamOverride(body: Buffer, override: Override): Buffer {
   const parsed = parseJsonObject(body);
-  return parsed ? Buffer.from(JSON.stringify(withFields(parsed, { ...override }))) : body;
+  return parsed ? Buffer.from(JSON.stringify(withFields(parsed, override))) : body;
 }

@@ -19,6 +19,14 @@ describe('withFields', () => {
     expect(copy.model).toBe('claude');
   });
 
+  it('copies a `__proto__` key of the fields as an own field too', () => {
+    const override = JSON.parse('{"__proto__": {"admin": true}, "temperature": 0}') as object;
+    const copy = withFields({ model: 'gpt' }, override) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(copy.admin).toBeUndefined();
+    expect(JSON.stringify(copy)).toBe('{"model":"gpt","__proto__":{"admin":true},"temperature":0}');
+  });
+
   it('copies own symbol keys, as a spread does', () => {
     const tag = Symbol('tag');
     const copy = withFields({ [tag]: 1, a: 1 }, { a: 2 });
