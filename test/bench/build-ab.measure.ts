@@ -6,13 +6,17 @@
  * CPU 0 as `npm run bench` does (its projector child on every core), and prints requests per second
  * and the CPU each process used per request (from /proc: what a change on the hot path should
  * move, and much steadier than throughput on a shared machine). Nothing is asserted.
+ *
+ * LATENCY=1: S1's measure instead. Each round starts both builds side by side and times one
+ * request after the other against each, in one-second blocks taken in turn (`latencyLoop`, as
+ * `npm run bench` does with the bare proxy), `seconds` per build; it prints each one's p50 and p99.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { load } from './bench-load';
+import { latencyLoop, load, type LatencyResult } from './bench-load';
 import { startMockUpstream } from './bench-processes';
 import { CHAT_BODY } from './bench-shared';
-import { cpuMsOf } from './projector-child';
+import { cpuMsOf, threadCpuMsOf, type ThreadCpuMs } from './projector-child';
 import { withWarmGateway } from './warm-gateway';
 
 const [rootA, rootB] = process.argv.slice(2, 4);
@@ -25,6 +29,8 @@ const DIST = join(__dirname, '..', '..');
 interface Figures {
   readonly rps: number;
   readonly relayUs: number;
+  /** relayUs by thread: the loop, the event store's writer, the rest (V8's helpers, libuv). */
+  readonly relaySplit: ThreadCpuMs;
   readonly projectorUs: number;
 }
 
@@ -45,24 +51,70 @@ function profiling(name: string) {
 }
 
 async function measure(name: string, root: string, upstreamUrl: string): Promise<Figures> {
-  const start = {
+  return withWarmGateway(
+    gatewayStart(name, root, upstreamUrl),
+    async ({ relayPid, projectorPid, target }) => {
+      const relay0 = cpuMsOf(relayPid);
+      const split0 = threadCpuMsOf(relayPid);
+      const projector0 = cpuMsOf(projectorPid);
+      const run = await load(target, {
+        body: CHAT_BODY,
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+      });
+      const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, run.ok));
+      const split = threadCpuMsOf(relayPid);
+      if (run.failed > 0) process.stdout.write(`  ${run.failed} failed requests\n`);
+      return {
+        rps: Math.round(run.rps),
+        relayUs: per(cpuMsOf(relayPid) - relay0),
+        relaySplit: {
+          loop: per(split.loop - split0.loop),
+          writer: per(split.writer - split0.writer),
+          other: per(split.other - split0.other),
+        },
+        projectorUs: per(cpuMsOf(projectorPid) - projector0),
+      };
+    },
+  );
+}
+
+const LATENCY = process.env['LATENCY'] === '1';
+
+function gatewayStart(name: string, root: string, upstreamUrl: string) {
+  return {
     ...profiling(name),
     name: `gateway ${root}`,
     script: join(root, 'dist/apps/gateway/src/main.js'),
     upstreamUrl,
   };
-  return withWarmGateway(start, async ({ relayPid, projectorPid, target }) => {
-    const relay0 = cpuMsOf(relayPid);
-    const projector0 = cpuMsOf(projectorPid);
-    const run = await load(target, { body: CHAT_BODY, connections: CONNECTIONS, seconds: SECONDS });
-    const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, run.ok));
-    if (run.failed > 0) process.stdout.write(`  ${run.failed} failed requests\n`);
-    return {
-      rps: Math.round(run.rps),
-      relayUs: per(cpuMsOf(relayPid) - relay0),
-      projectorUs: per(cpuMsOf(projectorPid) - projector0),
-    };
-  });
+}
+
+/** One round of LATENCY=1: both builds running, timed in alternating blocks. */
+function latencyRound(upstreamUrl: string): Promise<LatencyResult[]> {
+  return withWarmGateway(gatewayStart('A', rootA!, upstreamUrl), (a) =>
+    withWarmGateway(gatewayStart('B', rootB!, upstreamUrl), (b) =>
+      latencyLoop([a.target, b.target], CHAT_BODY, SECONDS),
+    ),
+  );
+}
+
+async function latencyRounds(upstreamUrl: string): Promise<void> {
+  const all: LatencyResult[][] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const results = await latencyRound(upstreamUrl);
+    all.push(results);
+    const [a, b] = results as [LatencyResult, LatencyResult];
+    process.stdout.write(
+      `round ${round}: A p50 ${Math.round(a.p50Us)} / p99 ${Math.round(a.p99Us)} µs (n ${a.n}), ` +
+        `B p50 ${Math.round(b.p50Us)} / p99 ${Math.round(b.p99Us)} µs (n ${b.n})\n`,
+    );
+  }
+  const of = (i: 0 | 1, key: 'p50Us' | 'p99Us') => Math.round(median(all.map((r) => r[i]![key])));
+  process.stdout.write(
+    `medians: A p50 ${of(0, 'p50Us')} / p99 ${of(0, 'p99Us')} µs, ` +
+      `B p50 ${of(1, 'p50Us')} / p99 ${of(1, 'p99Us')} µs\n`,
+  );
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
@@ -71,6 +123,13 @@ async function main(): Promise<void> {
   if (!rootA || !rootB) throw new Error('usage: build-ab.measure.js <checkout A> <checkout B>');
   spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
   const upstream = await startMockUpstream();
+  if (LATENCY) {
+    try {
+      return await latencyRounds(upstream.url);
+    } finally {
+      await upstream.stop();
+    }
+  }
   const all: Record<'A' | 'B', Figures[]> = { A: [], B: [] };
   try {
     for (let round = 1; round <= ROUNDS; round++) {
@@ -81,7 +140,9 @@ async function main(): Promise<void> {
         const f = await measure(name, root, upstream.url);
         all[name].push(f);
         process.stdout.write(
-          `round ${round} ${name}: ${f.rps} rps, CPU per request relay ${f.relayUs} µs + projector ${f.projectorUs} µs\n`,
+          `round ${round} ${name}: ${f.rps} rps, CPU per request relay ${f.relayUs} µs` +
+            ` (loop ${f.relaySplit.loop}, writer ${f.relaySplit.writer}, other ${f.relaySplit.other})` +
+            ` + projector ${f.projectorUs} µs\n`,
         );
       }
     }

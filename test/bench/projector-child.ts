@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { childPidsOf, commandLineOf } from '../support/proc-tree';
 import { pssMiBOf, rssMiBOf } from './bench-processes';
 
@@ -11,13 +11,51 @@ const TICK_MS = 10;
 export function cpuMsOf(pid: number | null): number {
   if (!pid) return 0;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime are the stat file's fields 14 and 15 (11 and 12 after the name).
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    return ticksOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8')) * TICK_MS;
   } catch {
     return 0;
   }
+}
+
+/** A process's CPU time in ms split by thread: its event loop, the event store's writer, the rest. */
+export interface ThreadCpuMs {
+  readonly loop: number;
+  readonly writer: number;
+  /** V8's GC helpers, libuv's pool, the read workers: every other thread. */
+  readonly other: number;
+}
+
+/** The event store's writer thread names itself so (sqlite-writer.ts). */
+const WRITER_COMM = 'tollgate-writer';
+
+function ticksOfStat(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** ThreadCpuMs of a running process, from /proc/<pid>/task; zeros once it is gone. */
+export function threadCpuMsOf(pid: number | null): ThreadCpuMs {
+  const split = { loop: 0, writer: 0, other: 0 };
+  if (!pid) return split;
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return split;
+  }
+  for (const tid of tids) {
+    try {
+      const ms = ticksOfStat(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')) * TICK_MS;
+      if (tid === String(pid)) split.loop += ms;
+      else if (readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() === WRITER_COMM)
+        split.writer += ms;
+      else split.other += ms;
+    } catch {
+      // The thread ended between the listing and the read: its time is lost, as top loses it.
+    }
+  }
+  return split;
 }
 
 /**

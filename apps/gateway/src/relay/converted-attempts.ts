@@ -40,7 +40,7 @@ import {
 import { sendBytes, sendError } from './relay-http';
 import { sensitiveAnswer } from './relay-option-checks';
 import type { RoutedChannel } from './relay-ports';
-import { ANSWERED, type Settlement } from './settlement';
+import type { Settlement } from './settlement';
 import { headerText, MAX_JSON_ANSWER_BYTES, networkFailure, readAll } from './upstream-io';
 import type { UpstreamPools } from './upstream-pools';
 
@@ -166,7 +166,7 @@ export class ConvertedAttempts {
       cachedTokens: 0,
     };
     const refused = sensitiveAnswer(p, converted.body);
-    const receipt = this.settlement.settle({
+    const answered: Answered = {
       prepared: p,
       channel,
       upstreamModel,
@@ -174,23 +174,23 @@ export class ConvertedAttempts {
       estimated: reported === undefined,
       firstAt,
       stream: facts.stream,
+    };
+    return this.settlement.answer(p, res, answered, () => {
+      if (refused) {
+        sendError(res, refused, call.requestId, p.client);
+      } else if (facts.stream) {
+        const encoder = p.client.stream(ctx);
+        const text = chunksOfCompletion(converted.body, ctx, usage)
+          .map((c) => encoder.chunk(c))
+          .join('');
+        const client = clientStreamOf(res, call);
+        client.write(text);
+        client.finish(encoder.end(usage), false);
+      } else {
+        const payload = Buffer.from(JSON.stringify(p.client.whole(converted.body, usage, ctx)));
+        sendBytes(res, 200, 'application/json', payload, call.requestId);
+      }
     });
-    if (!(await this.settlement.durable(p, receipt, res))) return ANSWERED;
-    if (refused) {
-      sendError(res, refused, call.requestId, p.client);
-    } else if (facts.stream) {
-      const encoder = p.client.stream(ctx);
-      const text = chunksOfCompletion(converted.body, ctx, usage)
-        .map((c) => encoder.chunk(c))
-        .join('');
-      const client = clientStreamOf(res, call);
-      client.write(text);
-      client.finish(encoder.end(usage), false);
-    } else {
-      const payload = Buffer.from(JSON.stringify(p.client.whole(converted.body, usage, ctx)));
-      sendBytes(res, 200, 'application/json', payload, call.requestId);
-    }
-    return ANSWERED;
   }
 
   private async stream(

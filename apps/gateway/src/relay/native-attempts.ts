@@ -19,10 +19,10 @@ import type { Dispatcher } from 'undici';
 import { clientStreamOf, pipeUpstream } from './client-stream';
 import { NativeStream } from './native-stream';
 import { requestContext, sendToProvider, sentCeiling } from './provider-call';
-import { answerContext, type AttemptResult, type Prepared } from './relay-call';
+import { answerContext, type Answered, type AttemptResult, type Prepared } from './relay-call';
 import { sendBytes } from './relay-http';
 import type { RoutedChannel } from './relay-ports';
-import { ANSWERED, type Settlement } from './settlement';
+import type { Settlement } from './settlement';
 import { MAX_JSON_ANSWER_BYTES, networkFailure, readAll } from './upstream-io';
 import type { UpstreamPools } from './upstream-pools';
 import { scrubbedHeader } from './upstream-secrets';
@@ -83,7 +83,7 @@ export class NativeAttempts {
       completionTokens: converted?.ok ? countText(completionTextOfJson(converted.body)) : 0,
       cachedTokens: 0,
     };
-    const receipt = this.settlement.settle({
+    const answered: Answered = {
       prepared: p,
       channel,
       upstreamModel,
@@ -91,10 +91,10 @@ export class NativeAttempts {
       estimated: reported === undefined,
       firstAt,
       stream: false,
-    });
-    if (await this.settlement.durable(p, receipt, res))
-      sendBytes(res, answer.statusCode, contentType || 'application/json', raw, p.call.requestId);
-    return ANSWERED;
+    };
+    return this.settlement.answer(p, res, answered, () =>
+      sendBytes(res, answer.statusCode, contentType || 'application/json', raw, p.call.requestId),
+    );
   }
 
   private async stream(

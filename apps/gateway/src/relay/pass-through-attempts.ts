@@ -25,7 +25,7 @@ import {
 import type { Dispatcher } from 'undici';
 import { ClientStream, pipeUpstream } from './client-stream';
 import { ceilingWireOf, PassThroughStream } from './pass-through-stream';
-import type { AttemptResult, Prepared } from './relay-call';
+import type { Answered, AttemptResult, Prepared } from './relay-call';
 import { sendBytes, sendError } from './relay-http';
 import { sensitiveAnswer } from './relay-option-checks';
 import type { RoutedChannel } from './relay-ports';
@@ -116,8 +116,7 @@ export class PassThroughAttempts {
         ? sensitiveAnswer(p, parseJsonObject(raw))
         : undefined;
     const { usage, estimated } = usageOfWhole(p, raw, contentType);
-    const settlement = this.settlement;
-    const receipt = settlement.settle({
+    const answered: Answered = {
       prepared: p,
       channel,
       upstreamModel,
@@ -125,11 +124,12 @@ export class PassThroughAttempts {
       estimated,
       firstAt,
       stream: false,
+    };
+    await this.settlement.answer(p, res, answered, () => {
+      if (refused) sendError(res, refused, p.call.requestId, p.client);
+      else
+        sendBytes(res, answer.statusCode, contentType || 'application/json', raw, p.call.requestId);
     });
-    if (settlement.strict && !(await settlement.committed(p, receipt, res))) return undefined;
-    if (refused) sendError(res, refused, p.call.requestId, p.client);
-    else
-      sendBytes(res, answer.statusCode, contentType || 'application/json', raw, p.call.requestId);
     return undefined;
   }
 

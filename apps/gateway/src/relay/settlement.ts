@@ -112,17 +112,37 @@ export class Settlement {
     }
   }
 
-  /** Strict durability: true once the receipt is committed; batched: true at once. */
-  async durable(p: Prepared, receipt: Promise<unknown>, res: ServerResponse): Promise<boolean> {
-    return !this.strict || (await this.committed(p, receipt, res));
+  /**
+   * Settles an answered call and gives the client its answer (`send`). Batched (the default), the
+   * answer goes first and the call is settled right after it, in the same synchronous run: no other
+   * request runs in between, and the client does not wait for the charge and the receipt's hand-off
+   * (the request log's line, written once the answer's last write completes, still finds them).
+   * What the charge needs from the answer (its usage) was read before: a failure there is an
+   * error, not an answer. Strict, the receipt is committed first and the answer is not given if
+   * that fails.
+   */
+  async answer(
+    p: Prepared,
+    res: ServerResponse,
+    answered: Answered,
+    send: () => void,
+  ): Promise<AttemptResult> {
+    if (!this.strict) {
+      try {
+        send();
+      } finally {
+        // Its receipt's failure is logged by settle; the answer is out already.
+        void this.settle(answered);
+      }
+    } else if (await this.committed(p, this.settle(answered), res)) send();
+    return ANSWERED;
   }
 
   /** Settles a streamed answer and writes its tail (strict durability: once it is committed). */
-  async finishStream(answered: Answered, out: StreamEnd): Promise<AttemptResult> {
-    const receipt = this.settle(answered);
-    if (await this.durable(answered.prepared, receipt, out.res))
-      out.client.finish(out.tail, out.broken);
-    return ANSWERED;
+  finishStream(answered: Answered, out: StreamEnd): Promise<AttemptResult> {
+    return this.answer(answered.prepared, out.res, answered, () =>
+      out.client.finish(out.tail, out.broken),
+    );
   }
 }
 
