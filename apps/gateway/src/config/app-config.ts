@@ -219,9 +219,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     waitForProjectionsMs: intFromEnv(env, 'PROJECTION_WAIT_MS', 5000),
     projectionPacingMs: intFromEnv(env, 'PROJECTION_PACING_MS', 25),
-    // Strict durability waits for each commit: by default it commits every tick, not every 3 ms
+    // Strict durability waits for each commit: by default it commits every tick, not every 8 ms
     // (receipts arriving while one commit runs still share the next).
-    usageBatchMs: intFromEnv(env, 'USAGE_BATCH_MS', durability === 'strict' ? 0 : 3),
+    usageBatchMs: intFromEnv(env, 'USAGE_BATCH_MS', durability === 'strict' ? 0 : 8),
     billingDurability: durability,
     relayReserveWaitMs: intFromEnv(env, 'RELAY_RESERVE_WAIT_MS', 5_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

@@ -12,9 +12,9 @@ const DURABLE_BUCKETS = [
 ];
 
 /**
- * A usage receipt's time from being queued (its call settled, before the answer's last bytes) to
- * its commit in the log: how long a billed call exists only in the relay's memory, which a crash
- * would lose under BILLING_DURABILITY=batched.
+ * A usage receipt's time from being queued (its call settled: right after the answer's last bytes
+ * under BILLING_DURABILITY=batched, before them under strict) to its commit in the log: how long a
+ * billed call exists only in the relay's memory, which a crash would lose under batched.
  */
 export class UsageMetrics implements ReceiptDurabilityObserver {
   private readonly durable: HistogramCell;

@@ -90,6 +90,26 @@ describe('UsageAppender', () => {
     }
   });
 
+  it('paced: a full batch commits at the next turn without waiting out the interval', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const appender = new UsageAppender(store, { usageBatchMs: 10_000 });
+      const before = store.stats.batches;
+      await appender.append(receipt(), meta); // opens the 10 s pacing window
+      const eleven = Array.from({ length: 11 }, () => appender.append(receipt(), meta));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(store.stats.batches - before).toBe(1); // eleven wait for the interval
+      const twelfth = appender.append(receipt(), meta);
+      // The clock is never advanced: only the full batch can commit them.
+      await Promise.all([...eleven, twelfth]);
+      expect(store.stats.batches - before).toBe(2);
+      expect(await store.readAll()).toHaveLength(13);
+      expect(jest.getTimerCount()).toBe(0); // the interval's timer went with it
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('a shutdown drains the receipts still waiting for their paced batch', async () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
     const pending = new PendingWrites();
