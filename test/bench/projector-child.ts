@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
+import { WRITER_THREAD_NAME } from '@tollgate/event-store';
 import { childPidsOf, commandLineOf } from '../support/proc-tree';
 import { pssMiBOf, rssMiBOf } from './bench-processes';
 
@@ -11,7 +12,6 @@ const TICK_MS = 10;
 export function cpuMsOf(pid: number | null): number {
   if (!pid) return 0;
   try {
-    // utime and stime are the stat file's fields 14 and 15 (11 and 12 after the name).
     return ticksOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8')) * TICK_MS;
   } catch {
     return 0;
@@ -26,9 +26,7 @@ export interface ThreadCpuMs {
   readonly other: number;
 }
 
-/** The event store's writer thread names itself so (sqlite-writer.ts). */
-const WRITER_COMM = 'tollgate-writer';
-
+/** utime + stime: the stat file's fields 14 and 15 (11 and 12 after the name), in clock ticks. */
 function ticksOfStat(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]);
@@ -48,7 +46,7 @@ export function threadCpuMsOf(pid: number | null): ThreadCpuMs {
     try {
       const ms = ticksOfStat(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')) * TICK_MS;
       if (tid === String(pid)) split.loop += ms;
-      else if (readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() === WRITER_COMM)
+      else if (readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() === WRITER_THREAD_NAME)
         split.writer += ms;
       else split.other += ms;
     } catch {

@@ -18,3 +18,4 @@ export { DuplicateEventIdError } from './shared/duplicate-event-id-error';
 export { matchesFilter } from './shared/event-filter';
 export { chunkBySize, eventBytes, type ChunkLimits } from './shared/chunk-by-size';
 export { DEFAULT_MAX_BATCH_SIZE } from './shared/subscription-pump';
+export { WRITER_THREAD_NAME } from './sqlite/sqlite-writer';

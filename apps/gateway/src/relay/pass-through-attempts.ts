@@ -29,7 +29,7 @@ import type { Answered, AttemptResult, Prepared } from './relay-call';
 import { sendBytes, sendError } from './relay-http';
 import { sensitiveAnswer } from './relay-option-checks';
 import type { RoutedChannel } from './relay-ports';
-import { ANSWERED, type Settlement } from './settlement';
+import type { Settlement } from './settlement';
 import {
   MAX_ERROR_BODY_BYTES,
   MAX_JSON_ANSWER_BYTES,
@@ -82,18 +82,14 @@ export class PassThroughAttempts {
       };
     }
     const contentType = scrubbedHeader(answer.headers['content-type'], channel);
-    if (facts.stream && contentType.includes('text/event-stream')) {
-      await this.streamAnswer(p, channel, upstreamModel, answer, res);
-    } else {
-      const done = await this.wholeAnswer(p, channel, upstreamModel, answer, contentType, res);
-      if (done) return done;
-    }
-    return ANSWERED;
+    if (facts.stream && contentType.includes('text/event-stream'))
+      return this.streamAnswer(p, channel, upstreamModel, answer, res);
+    return this.wholeAnswer(p, channel, upstreamModel, answer, contentType, res);
   }
 
   /**
-   * Non-stream answers: read whole (bounded), settle, send the bytes as they came (strict
-   * durability: once the receipt is committed).
+   * Non-stream answers: read whole (bounded), then answered with the bytes as they came and
+   * settled (Settlement.answer says in which order).
    */
   private async wholeAnswer(
     p: Prepared,
@@ -102,7 +98,7 @@ export class PassThroughAttempts {
     answer: Dispatcher.ResponseData,
     contentType: string,
     res: ServerResponse,
-  ): Promise<AttemptResult | undefined> {
+  ): Promise<AttemptResult> {
     let raw: Buffer;
     try {
       raw = channelScrubber(channel).bytes(await readAll(answer.body, MAX_JSON_ANSWER_BYTES));
@@ -125,12 +121,11 @@ export class PassThroughAttempts {
       firstAt,
       stream: false,
     };
-    await this.settlement.answer(p, res, answered, () => {
+    return this.settlement.answer(p, res, answered, () => {
       if (refused) sendError(res, refused, p.call.requestId, p.client);
       else
         sendBytes(res, answer.statusCode, contentType || 'application/json', raw, p.call.requestId);
     });
-    return undefined;
   }
 
   /**
@@ -143,9 +138,8 @@ export class PassThroughAttempts {
     upstreamModel: string,
     answer: Dispatcher.ResponseData,
     res: ServerResponse,
-  ): Promise<void> {
-    const settlement = this.settlement;
-    const stream = new PassThroughStream(p, channel, settlement.strict);
+  ): Promise<AttemptResult> {
+    const stream = new PassThroughStream(p, channel, this.settlement.strict);
     const client = new ClientStream(res, p.call.requestId);
     client.open();
     const read = await pipeUpstream(
@@ -154,9 +148,13 @@ export class PassThroughAttempts {
       (chunk) => stream.push(chunk),
       () => stream.stopping,
     );
-    const receipt = settlement.settle(stream.end(read.stopped, channel, upstreamModel));
-    if (settlement.strict && !(await settlement.committed(p, receipt, res))) return;
-    client.finish(stream.tail, read.broken);
+    const answered = stream.end(read.stopped, channel, upstreamModel);
+    return this.settlement.finishStream(answered, {
+      res,
+      client,
+      tail: stream.tail,
+      broken: read.broken,
+    });
   }
 }
 
