@@ -41,7 +41,8 @@ import { sendBytes, sendError } from './relay-http';
 import { sensitiveAnswer } from './relay-option-checks';
 import type { RoutedChannel } from './relay-ports';
 import type { Settlement } from './settlement';
-import { headerText, MAX_JSON_ANSWER_BYTES, networkFailure, readAll } from './upstream-io';
+import { headerText, networkFailure } from './upstream-io';
+import { answerBytes, isStreamed, type UpstreamAnswer } from './whole-answer';
 import type { UpstreamPools } from './upstream-pools';
 
 /** Answers and errors of a Responses client served through the chat hub. */
@@ -122,7 +123,7 @@ export class ConvertedAttempts {
     const ctx = answerContext(p, request.answerPrefix);
     // Some providers (Baidu, Tencent) answer a stream request's failure as one JSON body.
     const jsonAnswer = headerText(answer.headers['content-type']).startsWith('application/json');
-    if (facts.stream && !jsonAnswer)
+    if (isStreamed(answer) && !jsonAnswer)
       return this.stream(p, channel, upstreamModel, adaptor, answer, res, ctx);
     return this.whole(p, endpoint, channel, upstreamModel, adaptor, answer, res, ctx);
   }
@@ -134,14 +135,14 @@ export class ConvertedAttempts {
     channel: RoutedChannel,
     upstreamModel: string,
     adaptor: ChatAdaptor,
-    answer: Dispatcher.ResponseData,
+    answer: UpstreamAnswer,
     res: ServerResponse,
     ctx: ConvertContext,
   ): Promise<AttemptResult> {
     const { call, facts } = p;
     let raw: Buffer;
     try {
-      raw = channelScrubber(channel).bytes(await readAll(answer.body, MAX_JSON_ANSWER_BYTES));
+      raw = channelScrubber(channel).bytes(await answerBytes(answer));
     } catch (error) {
       return { kind: 'failed', failure: networkFailure(error) };
     }

@@ -23,7 +23,8 @@ import { answerContext, type Answered, type AttemptResult, type Prepared } from 
 import { sendBytes } from './relay-http';
 import type { RoutedChannel } from './relay-ports';
 import type { Settlement } from './settlement';
-import { MAX_JSON_ANSWER_BYTES, networkFailure, readAll } from './upstream-io';
+import { networkFailure } from './upstream-io';
+import { answerBytes, isStreamed, type UpstreamAnswer } from './whole-answer';
 import type { UpstreamPools } from './upstream-pools';
 import { scrubbedHeader } from './upstream-secrets';
 
@@ -53,7 +54,7 @@ export class NativeAttempts {
     if ('failed' in sent) return sent.failed;
     const { answer } = sent;
     const contentType = scrubbedHeader(answer.headers['content-type'], channel);
-    if (p.facts.stream && contentType.includes('text/event-stream'))
+    if (isStreamed(answer) && contentType.includes('text/event-stream'))
       return this.stream(p, channel, upstreamModel, adaptor, native, answer, res);
     return this.whole(p, channel, upstreamModel, adaptor, answer, contentType, res);
   }
@@ -64,13 +65,13 @@ export class NativeAttempts {
     channel: RoutedChannel,
     upstreamModel: string,
     adaptor: ChatAdaptor,
-    answer: Dispatcher.ResponseData,
+    answer: UpstreamAnswer,
     contentType: string,
     res: ServerResponse,
   ): Promise<AttemptResult> {
     let raw: Buffer;
     try {
-      raw = channelScrubber(channel).bytes(await readAll(answer.body, MAX_JSON_ANSWER_BYTES));
+      raw = channelScrubber(channel).bytes(await answerBytes(answer));
     } catch (error) {
       return { kind: 'failed', failure: networkFailure(error) };
     }

@@ -30,16 +30,11 @@ import { sendBytes, sendError } from './relay-http';
 import { sensitiveAnswer } from './relay-option-checks';
 import type { RoutedChannel } from './relay-ports';
 import type { Settlement } from './settlement';
-import {
-  MAX_ERROR_BODY_BYTES,
-  MAX_JSON_ANSWER_BYTES,
-  networkFailure,
-  readAll,
-  readBounded,
-} from './upstream-io';
+import { networkFailure } from './upstream-io';
 import { dispatchUpstream } from './upstream-dispatch';
 import type { UpstreamPools } from './upstream-pools';
 import { scrubbedHeader } from './upstream-secrets';
+import { answerBytes, errorText, isStreamed, isSuccess, type UpstreamAnswer } from './whole-answer';
 
 export class PassThroughAttempts {
   constructor(
@@ -52,7 +47,7 @@ export class PassThroughAttempts {
     const { call, facts } = p;
     const upstreamModel = upstreamModelName(channel, facts.model);
     const outBody = outgoingBody(p, channel, upstreamModel);
-    let answer: Dispatcher.ResponseData;
+    let answer: UpstreamAnswer;
     try {
       // Inside the try: a base URL the channel rules let through but URL cannot parse (an empty
       // one on a Custom or Azure channel) is this channel's failure, not the request's 500.
@@ -72,8 +67,8 @@ export class PassThroughAttempts {
     } catch (error) {
       return { kind: 'failed', failure: networkFailure(error) };
     }
-    if (answer.statusCode < 200 || answer.statusCode >= 300) {
-      const text = await readBounded(answer.body, MAX_ERROR_BODY_BYTES);
+    if (!isSuccess(answer.statusCode)) {
+      const text = await errorText(answer);
       const info = upstreamErrorInfo(text);
       return {
         kind: 'failed',
@@ -82,7 +77,7 @@ export class PassThroughAttempts {
       };
     }
     const contentType = scrubbedHeader(answer.headers['content-type'], channel);
-    if (facts.stream && contentType.includes('text/event-stream'))
+    if (isStreamed(answer) && contentType.includes('text/event-stream'))
       return this.streamAnswer(p, channel, upstreamModel, answer, res);
     return this.wholeAnswer(p, channel, upstreamModel, answer, contentType, res);
   }
@@ -95,13 +90,13 @@ export class PassThroughAttempts {
     p: Prepared,
     channel: RoutedChannel,
     upstreamModel: string,
-    answer: Dispatcher.ResponseData,
+    answer: UpstreamAnswer,
     contentType: string,
     res: ServerResponse,
   ): Promise<AttemptResult> {
     let raw: Buffer;
     try {
-      raw = channelScrubber(channel).bytes(await readAll(answer.body, MAX_JSON_ANSWER_BYTES));
+      raw = channelScrubber(channel).bytes(await answerBytes(answer));
     } catch (error) {
       return { kind: 'failed', failure: networkFailure(error) };
     }

@@ -11,13 +11,13 @@ import {
   type RequestContext,
   retryAfterMs,
 } from '@tollgate/relay';
-import type { Dispatcher } from 'undici';
 import { ceilingWireOf } from './pass-through-stream';
 import type { AttemptResult, Prepared } from './relay-call';
 import type { RoutedChannel } from './relay-ports';
 import { dispatchUpstream } from './upstream-dispatch';
-import { MAX_ERROR_BODY_BYTES, networkFailure, readBounded } from './upstream-io';
+import { networkFailure } from './upstream-io';
 import type { UpstreamPools } from './upstream-pools';
+import { errorText, isSuccess, type UpstreamAnswer } from './whole-answer';
 
 /** A provider's failure as the attempt's. */
 export function failedWith(failure: ConvertedFailure): AttemptResult {
@@ -37,16 +37,16 @@ export async function sendToProvider(
   channel: RoutedChannel,
   request: ProviderRequest,
   adaptor: ChatAdaptor,
-): Promise<{ answer: Dispatcher.ResponseData } | { failed: AttemptResult }> {
-  let answer: Dispatcher.ResponseData;
+): Promise<{ answer: UpstreamAnswer } | { failed: AttemptResult }> {
+  let answer: UpstreamAnswer;
   try {
     answer = await dispatchUpstream(pools, p, channel, request, adaptor);
   } catch (error) {
     // Also a channel whose key cannot be authorized (a malformed Bedrock or Tencent key).
     return { failed: { kind: 'failed', failure: networkFailure(error) } };
   }
-  if (answer.statusCode >= 200 && answer.statusCode < 300) return { answer };
-  const text = await readBounded(answer.body, MAX_ERROR_BODY_BYTES);
+  if (isSuccess(answer.statusCode)) return { answer };
+  const text = await errorText(answer);
   return {
     failed: {
       kind: 'failed',

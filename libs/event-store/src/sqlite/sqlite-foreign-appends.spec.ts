@@ -127,6 +127,33 @@ describe('SqliteEventStore: appends made by another process', () => {
     }
   });
 
+  it("gives a subscription opened during a commit the other store's events it had not heard of", async () => {
+    // No watch and no subscription: this store's idea of the head stays behind B's appends.
+    const behind = SqliteEventStore.open(file, { synchronous: 'normal', watchForeignAppendsMs: 0 });
+    const seen = new SubscriptionRecorder();
+    let subscription: { stop(): Promise<void> } | undefined;
+    try {
+      await behind.append('own-0', [event('Appended')], 'no_stream');
+      for (const n of [1, 2, 3]) await b.append(`foreign-${n}`, [event('Appended')], 'no_stream');
+      const own = behind.append('own-1', [event('Appended')], 'no_stream');
+      await Promise.resolve(); // the batch is now with the writer thread, not yet reported
+      subscription = behind.subscribeToAll({ fromPosition: 'start' }, seen.handlers);
+      await own;
+      await seen.waitFor(() => seen.events.length === 5, 'every event', 3000);
+      expect(seen.events.map((e) => e.streamId)).toEqual([
+        'own-0',
+        'foreign-1',
+        'foreign-2',
+        'foreign-3',
+        'own-1',
+      ]);
+      expect(seen.ids).toEqual((await behind.readAll()).map((e) => e.id));
+    } finally {
+      await subscription?.stop();
+      await behind.close();
+    }
+  });
+
   it('refuses an append on a revision the other store has moved on (one log, one truth)', async () => {
     await a.append('billing-1', [event('QuotaGranted')], 'no_stream');
     await b.append('billing-1', [event('QuotaGranted')], 0);
