@@ -7,7 +7,9 @@ import { withFields } from '@tollgate/domain';
 import type { ServerResponse } from 'node:http';
 import { GeminiArrayStream } from '@tollgate/relay';
 import type { Dispatcher } from 'undici';
-import type { RelayCall } from './relay-call';
+import type { Answered, AttemptResult, RelayCall } from './relay-call';
+import type { RoutedChannel } from './relay-ports';
+import type { Settlement } from './settlement';
 import { CORS_HEADERS, REQUEST_ID_HEADER } from './relay-http';
 import { AFTER_DISCONNECT_MAX_BYTES, AFTER_DISCONNECT_MAX_MS, drained } from './upstream-io';
 
@@ -146,4 +148,39 @@ export async function pipeUpstream(
     if (broken || stopped) answer.body.destroy();
   }
   return { broken, stopped };
+}
+
+/** An upstream stream the relay meters as it passes it on (pass-through's and native's). */
+export interface RelayedStream {
+  /** The part of an upstream chunk the client may have now. */
+  push(chunk: Buffer): Buffer;
+  /** True once the upstream must be stopped (cut at the reservation, a sensitive word). */
+  readonly stopping: boolean;
+  /** The upstream ended (`stopped`: on purpose); sets `tail`. The answer, as it is billed. */
+  end(stopped: boolean, channel: RoutedChannel, upstreamModel: string): Answered;
+  /** What the stream still owes the client after the upstream's last chunk. */
+  readonly tail: string;
+}
+
+/** Pipes the upstream through `stream` to the client, then settles and writes the tail. */
+export async function relayStream(
+  settlement: Settlement,
+  answer: Dispatcher.ResponseData,
+  client: ClientStream,
+  stream: RelayedStream,
+  to: { res: ServerResponse; channel: RoutedChannel; upstreamModel: string },
+): Promise<AttemptResult> {
+  const read = await pipeUpstream(
+    answer,
+    client,
+    (chunk) => stream.push(chunk),
+    () => stream.stopping,
+  );
+  const answered = stream.end(read.stopped, to.channel, to.upstreamModel);
+  return settlement.finishStream(answered, {
+    res: to.res,
+    client,
+    tail: stream.tail,
+    broken: read.broken,
+  });
 }

@@ -16,7 +16,7 @@ import {
   upstreamModelName,
 } from '@tollgate/relay';
 import type { Dispatcher } from 'undici';
-import { clientStreamOf, pipeUpstream } from './client-stream';
+import { clientStreamOf, relayStream } from './client-stream';
 import { NativeStream } from './native-stream';
 import { requestContext, sendToProvider, sentCeiling } from './provider-call';
 import { answerContext, type Answered, type AttemptResult, type Prepared } from './relay-call';
@@ -110,19 +110,7 @@ export class NativeAttempts {
     const ctx = answerContext(p);
     const stream = new NativeStream(p, channel, adaptor, native, ctx, this.settlement.strict);
     const client = clientStreamOf(res, p.call);
-    const read = await pipeUpstream(
-      answer,
-      client,
-      (chunk) => stream.push(chunk),
-      () => stream.cut,
-    );
-    const answered = stream.end(read.stopped, channel, upstreamModel);
-    return this.settlement.finishStream(answered, {
-      res,
-      client,
-      tail: stream.tail,
-      broken: read.broken,
-    });
+    return relayStream(this.settlement, answer, client, stream, { res, channel, upstreamModel });
   }
 }
 

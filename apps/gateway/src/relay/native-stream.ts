@@ -24,11 +24,12 @@ import { eventsOf, KeptText } from './converted-output';
 import { FinalEventHold } from './final-event-hold';
 import { type CountedOutput, MeteredSse } from './metered-sse';
 import { type Answered, honouredCeiling, outputAllowance, type Prepared } from './relay-call';
+import type { RelayedStream } from './client-stream';
 import type { RoutedChannel } from './relay-ports';
 
 const NO_OUTPUT: CountedOutput = { text: '', tokens: 0 };
 
-export class NativeStream {
+export class NativeStream implements RelayedStream {
   /** When the first chunk came. */
   firstAt: number | null = null;
   /** What the stream still owes the client after the upstream ended (set by `end`). */
@@ -74,7 +75,7 @@ export class NativeStream {
   }
 
   /** Cut at the reservation: the upstream is stopped. */
-  get cut(): boolean {
+  get stopping(): boolean {
     return this.metered.cut;
   }
 

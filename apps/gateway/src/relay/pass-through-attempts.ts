@@ -23,7 +23,7 @@ import {
   usageFromJson,
 } from '@tollgate/relay';
 import type { Dispatcher } from 'undici';
-import { ClientStream, pipeUpstream } from './client-stream';
+import { ClientStream, relayStream } from './client-stream';
 import { ceilingWireOf, PassThroughStream } from './pass-through-stream';
 import type { Answered, AttemptResult, Prepared } from './relay-call';
 import { sendBytes, sendError } from './relay-http';
@@ -137,19 +137,7 @@ export class PassThroughAttempts {
     const stream = new PassThroughStream(p, channel, this.settlement.strict);
     const client = new ClientStream(res, p.call.requestId);
     client.open();
-    const read = await pipeUpstream(
-      answer,
-      client,
-      (chunk) => stream.push(chunk),
-      () => stream.stopping,
-    );
-    const answered = stream.end(read.stopped, channel, upstreamModel);
-    return this.settlement.finishStream(answered, {
-      res,
-      client,
-      tail: stream.tail,
-      broken: read.broken,
-    });
+    return relayStream(this.settlement, answer, client, stream, { res, channel, upstreamModel });
   }
 }
 

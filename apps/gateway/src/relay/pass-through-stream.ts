@@ -28,6 +28,7 @@ import {
   outputAllowance,
   type Prepared,
 } from './relay-call';
+import type { RelayedStream } from './client-stream';
 import type { RoutedChannel } from './relay-ports';
 
 const NO_OUTPUT: CountedOutput = { text: '', tokens: 0 };
@@ -44,7 +45,7 @@ export function ceilingWireOf(endpoint: string): 'chat' | 'completions' | 'respo
 const streamStopped = (endpoint: string): string =>
   endpoint === 'responses' ? '' : 'data: [DONE]\n\n';
 
-export class PassThroughStream {
+export class PassThroughStream implements RelayedStream {
   /** What the stream still owes the client after the upstream ended (set by `end`). */
   tail = '';
   private readonly reader = new SseUsageReader(() => Date.now());
