@@ -32,7 +32,11 @@ function ticksOfStat(stat: string): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-/** ThreadCpuMs of a running process, from /proc/<pid>/task; zeros once it is gone. */
+/**
+ * ThreadCpuMs of a running process, from /proc/<pid>/task; zeros once it is gone. `other` is the
+ * process's whole time less the two named threads: a thread that ended (an idle read worker) keeps
+ * its time there, where a sum over the threads still running would lose it.
+ */
 export function threadCpuMsOf(pid: number | null): ThreadCpuMs {
   const split = { loop: 0, writer: 0, other: 0 };
   if (!pid) return split;
@@ -48,11 +52,11 @@ export function threadCpuMsOf(pid: number | null): ThreadCpuMs {
       if (tid === String(pid)) split.loop += ms;
       else if (readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() === WRITER_THREAD_NAME)
         split.writer += ms;
-      else split.other += ms;
     } catch {
-      // The thread ended between the listing and the read: its time is lost, as top loses it.
+      // The thread ended between the listing and the read: it counts in `other`.
     }
   }
+  split.other = Math.max(0, cpuMsOf(pid) - split.loop - split.writer);
   return split;
 }
 
