@@ -26,7 +26,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { latencyLoop, load, type LatencyResult } from './bench-load';
+import { latencyLoop, load, pct, type LatencyResult } from './bench-load';
 import { startMockUpstream } from './bench-processes';
 import { CHAT_BODY } from './bench-shared';
 import { cpuMsOf, threadCpuMsOf, type ThreadCpuMs } from './projector-child';
@@ -102,7 +102,6 @@ function sideBySide<T>(
 /** One block of load on one gateway, and what it cost that gateway's processes. */
 async function block(warm: WarmGateway): Promise<Figures> {
   const { relayPid, projectorPid, target } = warm;
-  const relay0 = cpuMsOf(relayPid);
   const split0 = threadCpuMsOf(relayPid);
   const projector0 = cpuMsOf(projectorPid);
   const buckets0 = RATE > 0 ? await readDurableBuckets(target.url) : undefined;
@@ -114,14 +113,16 @@ async function block(warm: WarmGateway): Promise<Figures> {
   });
   const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, run.ok));
   const split = threadCpuMsOf(relayPid);
+  const relaySplit = {
+    loop: per(split.loop - split0.loop),
+    writer: per(split.writer - split0.writer),
+    other: per(split.other - split0.other),
+  };
   const figures: Figures = {
     rps: Math.round(run.rps),
-    relayUs: per(cpuMsOf(relayPid) - relay0),
-    relaySplit: {
-      loop: per(split.loop - split0.loop),
-      writer: per(split.writer - split0.writer),
-      other: per(split.other - split0.other),
-    },
+    // The split's parts add up to the process's time (other is the rest of it).
+    relayUs: relaySplit.loop + relaySplit.writer + relaySplit.other,
+    relaySplit,
     projectorUs: per(cpuMsOf(projectorPid) - projector0),
   };
   if (run.failed > 0) process.stdout.write(`  ${run.failed} failed requests\n`);
@@ -216,13 +217,11 @@ async function latencyRounds(sides: readonly [Side, Side], upstreamUrl: string):
   );
 }
 
-/** The middle value, or the mean of the two middle ones. */
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const half = sorted.length >> 1;
-  if (sorted.length % 2 === 1) return sorted[half] ?? 0;
-  return ((sorted[half - 1] ?? 0) + (sorted[half] ?? 0)) / 2;
-}
+const median = (values: readonly number[]) =>
+  pct(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 async function main(): Promise<void> {
   if (!rootA || !rootB) throw new Error('usage: build-ab.measure.js <checkout A> <checkout B>');
