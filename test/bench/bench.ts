@@ -471,7 +471,9 @@ async function sustainedRate(base: Target, gw: Target): Promise<void> {
   );
 }
 
-async function soak(gw: Target, gateway: Running, rate: number): Promise<void> {
+async function soak(gw: Target, gateway: BenchGateway, rate: number): Promise<void> {
+  // Each process's part, so a slope shows whose pages grew (the row adds the two up).
+  const first = rssSplit(gateway.child.pid!, gateway.projectorPid);
   const samples: Array<{ t: number; mib: number }> = [];
   const timer = setInterval(() => samples.push({ t: Date.now(), mib: gateway.rssMiB() }), 1000);
   const result = await load(gw, {
@@ -481,6 +483,8 @@ async function soak(gw: Target, gateway: Running, rate: number): Promise<void> {
     rate: Math.round(rate),
   });
   clearInterval(timer);
+  const last = rssSplit(gateway.child.pid!, gateway.projectorPid);
+  const parts = `relay ${f(first.relay)} → ${f(last.relay)}${gateway.projectorPid ? `, projector ${f(first.projector)} → ${f(last.projector)}` : ''}`;
   // Least squares over the second half: the first half still fills caches and the heap.
   const tail = samples.slice(Math.floor(samples.length / 2));
   const slope = slopePerMinute(tail);
@@ -491,7 +495,7 @@ async function soak(gw: Target, gateway: Running, rate: number): Promise<void> {
     'MiB/min',
     '≤ 1 MiB/min (10-minute soak)',
     slope <= 1 && PLAN.soakSeconds >= 600,
-    `${f(result.rps)} rps; RSS ${f(samples[0]?.mib ?? 0)} → ${f(samples.at(-1)?.mib ?? 0)} MiB; slope over the second half${PLAN.soakSeconds < 600 ? '; shorter than the 10-minute goal, so not counted as met' : ''}`,
+    `${f(result.rps)} rps; RSS ${f(samples[0]?.mib ?? 0)} → ${f(samples.at(-1)?.mib ?? 0)} MiB (${parts}); slope over the second half${PLAN.soakSeconds < 600 ? '; shorter than the 10-minute goal, so not counted as met' : ''}`,
   );
 }
 
