@@ -39,7 +39,7 @@ import { DURABLE_GOAL_MS, durabilityAndLag, runProbe } from './durability-lag';
 import { ApiSession, setUpAccount, type BenchAccount } from './bench-setup';
 import { CHAT_BODY, SLOW_BODY, USERNAME_WORDS } from './bench-shared';
 import { addRoutingChannels, compareRoutingStrategies } from './routing-strategies';
-import { cpuSplit, releaseProjector, rssSplit } from './projector-child';
+import { cpuSplit, releaseProjector, rssOf, rssSplit } from './projector-child';
 import { residentUnionMiB } from './resident-union';
 
 const ROOT = join(__dirname, '../../..');
@@ -325,7 +325,7 @@ async function startGateway(dataDir: string): Promise<BenchGateway> {
   const running = await startRelayProcess(dataDir);
   const relayPid = running.child.pid!;
   const projectorPid = await releaseProjector(relayPid);
-  return { ...running, projectorPid, rssMiB: () => rssSplit(relayPid, projectorPid).total };
+  return { ...running, projectorPid, rssMiB: () => rssOf(relayPid, projectorPid).total };
 }
 
 function startRelayProcess(dataDir: string): Promise<Running> {
@@ -472,10 +472,12 @@ async function sustainedRate(base: Target, gw: Target): Promise<void> {
 }
 
 async function soak(gw: Target, gateway: BenchGateway, rate: number): Promise<void> {
-  // Each process's part, so a slope shows whose pages grew (the row adds the two up).
-  const first = rssSplit(gateway.child.pid!, gateway.projectorPid);
-  const samples: Array<{ t: number; mib: number }> = [];
-  const timer = setInterval(() => samples.push({ t: Date.now(), mib: gateway.rssMiB() }), 1000);
+  // Each process's part too, so a slope shows whose pages grew (the row adds the two up).
+  const samples: Array<{ t: number; mib: number; relay: number; projector: number }> = [];
+  const timer = setInterval(() => {
+    const { relay, projector, total } = rssOf(gateway.child.pid!, gateway.projectorPid);
+    samples.push({ t: Date.now(), mib: total, relay, projector });
+  }, 1000);
   const result = await load(gw, {
     body: CHAT_BODY,
     connections: 32,
@@ -483,8 +485,8 @@ async function soak(gw: Target, gateway: BenchGateway, rate: number): Promise<vo
     rate: Math.round(rate),
   });
   clearInterval(timer);
-  const last = rssSplit(gateway.child.pid!, gateway.projectorPid);
-  const parts = `relay ${f(first.relay)} → ${f(last.relay)}${gateway.projectorPid ? `, projector ${f(first.projector)} → ${f(last.projector)}` : ''}`;
+  const [first, last] = [samples[0], samples.at(-1)];
+  const parts = `relay ${f(first?.relay ?? 0)} → ${f(last?.relay ?? 0)}${gateway.projectorPid ? `, projector ${f(first?.projector ?? 0)} → ${f(last?.projector ?? 0)}` : ''}`;
   // Least squares over the second half: the first half still fills caches and the heap.
   const tail = samples.slice(Math.floor(samples.length / 2));
   const slope = slopePerMinute(tail);
@@ -495,7 +497,7 @@ async function soak(gw: Target, gateway: BenchGateway, rate: number): Promise<vo
     'MiB/min',
     '≤ 1 MiB/min (10-minute soak)',
     slope <= 1 && PLAN.soakSeconds >= 600,
-    `${f(result.rps)} rps; RSS ${f(samples[0]?.mib ?? 0)} → ${f(samples.at(-1)?.mib ?? 0)} MiB (${parts}); slope over the second half${PLAN.soakSeconds < 600 ? '; shorter than the 10-minute goal, so not counted as met' : ''}`,
+    `${f(result.rps)} rps; RSS ${f(first?.mib ?? 0)} → ${f(last?.mib ?? 0)} MiB (${parts}); slope over the second half${PLAN.soakSeconds < 600 ? '; shorter than the 10-minute goal, so not counted as met' : ''}`,
   );
 }
 

@@ -18,7 +18,7 @@ import { load } from './bench-load';
 import { sleep, startBenchGateway, startMockUpstream } from './bench-processes';
 import { setUpAccount } from './bench-setup';
 import { CHAT_BODY } from './bench-shared';
-import { cpuMsOf, releaseProjector, rssSplit } from './projector-child';
+import { cpuMsOf, releaseProjector, rssOf } from './projector-child';
 import { residentUnionMiB } from './resident-union';
 
 const argv = process.argv.slice(2);
@@ -87,7 +87,7 @@ async function turn(variant: (typeof variants)[number], upstreamUrl: string): Pr
     const projectorPid = await releaseProjector(relayPid);
     const account = await setUpAccount(gateway.url, upstreamUrl);
     const target = { url: gateway.url, headers: { authorization: `Bearer ${account.key}` } };
-    const split = () => rssSplit(relayPid, projectorPid);
+    const split = () => rssOf(relayPid, projectorPid);
     const line = (s: { relay: number; projector: number }) => `${f(s.relay)} + ${f(s.projector)}`;
     const setUp = line(split());
     await load(target, { body: CHAT_BODY, connections: 16, seconds: 1 });

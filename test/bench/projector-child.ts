@@ -98,12 +98,20 @@ export function cpuSplit(relayPid: number, projectorPid: number | null) {
 }
 
 /**
- * RSS of the relay process and its projector, in MiB, and their PSS added up (`pss`): RSS counts
- * the pages both map (the `node` binary, ~53 MiB) once in each.
+ * RSS of the relay process and its projector, in MiB: it counts the pages both map (the `node`
+ * binary, ~53 MiB) once in each. One line of /proc/<pid>/status each, cheap enough to sample.
  */
-export function rssSplit(relayPid: number, projectorPid: number | null) {
+export function rssOf(relayPid: number, projectorPid: number | null) {
   const relay = rssMiBOf(relayPid);
   const projector = projectorPid ? rssMiBOf(projectorPid) : 0;
+  return { relay, projector, total: relay + projector };
+}
+
+/**
+ * rssOf, and the two processes' PSS added up (`pss`). Not for sampling: smaps_rollup walks each
+ * process's whole address space.
+ */
+export function rssSplit(relayPid: number, projectorPid: number | null) {
   const pss = pssMiBOf(relayPid) + (projectorPid ? pssMiBOf(projectorPid) : 0);
-  return { relay, projector, total: relay + projector, pss };
+  return { ...rssOf(relayPid, projectorPid), pss };
 }
