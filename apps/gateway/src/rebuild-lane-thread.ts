@@ -26,7 +26,8 @@ export type RebuildLaneThreadResult = { applied: Record<string, number> } | { er
 async function run({ path, names, head, port, sessionSecret }: RebuildLaneThreadData) {
   const wanted = new Set(names);
   const projections = serverProjections({ sessionSecret }).filter((p) => wanted.has(p.name));
-  const store = new SqliteReadStore(path, { readers: 1 });
+  // Copied into read.sqlite at the end; a crash before then rebuilds the lane's projections again.
+  const store = new SqliteReadStore(path, { scratch: true });
   try {
     const result = await replayLane(port, head, store, projections);
     return { applied: result.applied };

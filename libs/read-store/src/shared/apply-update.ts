@@ -14,6 +14,18 @@ export function applyUpdate(
   inserting: boolean,
 ): void {
   checkUpdate(update);
+  applyCheckedUpdate(doc, update, inserting);
+}
+
+/**
+ * applyUpdate for an update checkUpdate has already passed: a store that checks it once before
+ * its write (refused whether or not a document matches) and then applies it to each row.
+ */
+export function applyCheckedUpdate(
+  doc: Record<string, unknown>,
+  update: Update,
+  inserting: boolean,
+): void {
   if (inserting) each(update.$setOnInsert, (path, value) => setPath(doc, path, cloneJson(value)));
   each(update.$set, (path, value) => setPath(doc, path, cloneJson(value)));
   each(update.$inc, (path, value) => {
@@ -74,10 +86,22 @@ function each(
   }
 }
 
-function segmentsOf(path: string): string[] {
+/**
+ * The valid paths' segments, split once: every update a projection makes names the same few
+ * paths, each checked and then read and written (a rebuild splits them for every buffered write).
+ * Cleared when full, so paths built from data (a model's name in it) cannot grow it without bound.
+ */
+const SEGMENTS = new Map<string, readonly string[]>();
+const SEGMENTS_KEPT = 4096;
+
+function segmentsOf(path: string): readonly string[] {
+  const known = SEGMENTS.get(path);
+  if (known) return known;
   const segments = path.split('.');
   if (segments.some((s) => s === '' || s.startsWith('$') || s === '__proto__'))
     throw new Error(`Invalid field path: ${path}`);
+  if (SEGMENTS.size >= SEGMENTS_KEPT) SEGMENTS.clear();
+  SEGMENTS.set(path, segments);
   return segments;
 }
 
@@ -102,9 +126,10 @@ function getPath(doc: Record<string, unknown>, path: string): unknown {
 
 function setPath(doc: Record<string, unknown>, path: string, value: unknown): void {
   const segments = segmentsOf(path);
-  const last = segments.pop()!;
+  const last = segments[segments.length - 1]!;
   let current: Container = doc;
-  for (const key of segments) {
+  for (let i = 0; i < segments.length - 1; i++) {
+    const key = segments[i]!;
     let next = child(current, key);
     if (next === undefined || next === null) {
       next = {};
@@ -130,11 +155,11 @@ function assign(container: Container, key: string, value: unknown, path: string)
 
 function unsetPath(doc: Record<string, unknown>, path: string): void {
   const segments = segmentsOf(path);
-  const last = segments.pop()!;
+  const last = segments[segments.length - 1]!;
   let current: unknown = doc;
-  for (const key of segments) {
+  for (let i = 0; i < segments.length - 1; i++) {
     if (!isContainer(current)) return;
-    current = child(current, key);
+    current = child(current, segments[i]!);
   }
   if (Array.isArray(current)) {
     // MongoDB keeps array positions stable: an unset element becomes null.

@@ -8,7 +8,7 @@ import type {
   Update,
 } from '../read-store.port';
 import { DuplicateKeyError } from '../read-store.port';
-import { applyUpdate, checkUpdate } from '../shared/apply-update';
+import { applyCheckedUpdate, checkUpdate } from '../shared/apply-update';
 import { wantsIndexes } from './deferred-indexes';
 import { filterToSql, sortToSql, type FilterSql } from './filter-to-sql';
 import type { SearchIndex } from './search-narrowing';
@@ -60,33 +60,50 @@ interface Row {
   doc: string;
 }
 
-export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
-  private readonly table: string;
-  /**
-   * The statements of every write by id, built once: the statement cache is keyed by SQL text, and
-   * a text built per call is hashed again on each lookup.
-   */
-  private readonly byId: {
-    readonly select: string;
-    readonly delete: string;
-    readonly upsert: string;
-    readonly updateDoc: string;
-    readonly upsertBinary: string;
-  };
+/** The statements of every write by id, and the table's quoted name. */
+interface ByIdStatements {
+  readonly table: string;
+  readonly select: string;
+  readonly delete: string;
+  readonly upsert: string;
+  readonly updateDoc: string;
+  readonly upsertBinary: string;
+}
 
-  constructor(
-    private readonly name: string,
-    private readonly access: SqliteAccess,
-  ) {
+/**
+ * Built once per collection name, not per collection object: a session makes one per use (a
+ * rebuild, one per buffered write), and the statement cache is keyed by SQL text, which a text
+ * built again is hashed again to look up.
+ */
+const BY_ID = new Map<string, ByIdStatements>();
+
+function byIdStatements(name: string): ByIdStatements {
+  let statements = BY_ID.get(name);
+  if (!statements) {
     const table = tableName(name);
-    this.table = table;
-    this.byId = {
+    statements = {
+      table,
       select: `SELECT id, ${DOC_TEXT} AS doc FROM ${table} WHERE id = ?`,
       delete: `DELETE FROM ${table} WHERE id = ?`,
       upsert: upsertSql(table, '?'),
       updateDoc: `UPDATE ${table} SET doc = ? WHERE id = ?`,
       upsertBinary: upsertSql(table, 'jsonb(?)'),
     };
+    BY_ID.set(name, statements);
+  }
+  return statements;
+}
+
+export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
+  private readonly table: string;
+  private readonly byId: ByIdStatements;
+
+  constructor(
+    private readonly name: string,
+    private readonly access: SqliteAccess,
+  ) {
+    this.byId = byIdStatements(name);
+    this.table = this.byId.table;
   }
 
   async get(id: string): Promise<T | null> {
@@ -206,7 +223,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
         if (!row && !options.upsert) return false;
         const body = row ? (JSON.parse(row.doc) as Record<string, unknown>) : {};
         const before = row ? this.keyValues(body) : undefined;
-        applyUpdate(body, update, !row);
+        applyCheckedUpdate(body, update, !row);
         this.upsertRow(db, id, body, before);
         return true;
       },
@@ -227,7 +244,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
         for (const row of rows) {
           const body = JSON.parse(row.doc) as Record<string, unknown>;
           const before = this.keyValues(body);
-          applyUpdate(body, update, false);
+          applyCheckedUpdate(body, update, false);
           this.upsertRow(db, row.id, body, before);
         }
         return rows.length;

@@ -36,6 +36,43 @@ describe('SqliteReadStore', () => {
     readStoreContract(async () => new SqliteReadStore(join(dir, 'contract.sqlite')));
   });
 
+  describe('contract, on a scratch file', () => {
+    readStoreContract(
+      async () => new SqliteReadStore(join(dir, 'contract-scratch.sqlite'), { scratch: true }),
+    );
+  });
+
+  it('keeps a scratch file without WAL or fsync, its reads on the write connection', async () => {
+    const file = join(dir, 'scratch.sqlite');
+    const store = new SqliteReadStore(file, { scratch: true });
+    try {
+      await store.declare([{ name: 'users', indexes: [{ fields: { group: 1 } }] }]);
+      await store.collection('users').put({ _id: 'u1', group: 'vip' });
+      // A rolled-back transaction leaves nothing behind: the journal in memory still undoes it.
+      await expect(
+        store.transaction(async (session) => {
+          await session.collection('users').put({ _id: 'u2', group: 'vip' });
+          throw new Error('undone');
+        }),
+      ).rejects.toThrow('undone');
+      expect(await store.collection('users').find({ group: 'vip' })).toEqual([
+        { _id: 'u1', group: 'vip' },
+      ]);
+      expect(existsSync(`${file}-wal`)).toBe(false);
+      // Its online copy needs WAL, to read beside the writer.
+      await expect(store.backup(join(dir, 'scratch-copy.sqlite'))).rejects.toThrow(/scratch/);
+    } finally {
+      await store.close();
+    }
+    const db = new Database(file);
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('delete'); // MEMORY is per connection
+      expect(db.prepare('SELECT id FROM users').pluck().all()).toEqual(['u1']);
+    } finally {
+      db.close();
+    }
+  });
+
   it('refuses a page cache that is not a positive number of KiB, opening nothing', () => {
     for (const pageCacheKiB of [0, -5, 1.5, Number.NaN]) {
       const file = join(dir, `cache-${Math.random().toString(36).slice(2)}.sqlite`);

@@ -40,6 +40,16 @@ export interface SqliteReadStoreOptions {
    * in the OS's file cache, and a cache, once filled, is never given back.
    */
   readonly pageCacheKiB?: number;
+  /**
+   * A scratch file, whose rows matter only until this process has copied them elsewhere (the
+   * offline rebuild's second lane, rebuilt again after a crash): its rollback journal in memory
+   * instead of a WAL, and no fsync. A commit then writes each changed page once, into the file,
+   * where WAL writes it, with a checksum, and copies it again at each checkpoint: the lane's
+   * commits took ~14 % of its thread (docs/performance.md, "The rebuild's second lane on a scratch
+   * file"). Without WAL a reader on another connection would wait for the writer's locks, so
+   * reads run on the write connection, as in memory.
+   */
+  readonly scratch?: boolean;
 }
 
 /**
@@ -113,14 +123,19 @@ export class SqliteReadStore implements ReadStore {
       this.inTransaction = new AsyncLocalStorage<true>();
     }
     this.writer = new Database(path);
-    this.writer.pragma('journal_mode = WAL');
-    this.writer.pragma('synchronous = NORMAL'); // WAL-safe; read models are rebuildable anyway
+    if (options.scratch) {
+      this.writer.pragma('journal_mode = MEMORY'); // a rollback still works, a crash loses the file
+      this.writer.pragma('synchronous = OFF');
+    } else {
+      this.writer.pragma('journal_mode = WAL');
+      this.writer.pragma('synchronous = NORMAL'); // WAL-safe; read models are rebuildable anyway
+    }
     if (cache !== undefined) this.writer.pragma(`cache_size = -${cache}`);
     registerRegexp(this.writer);
     const inMemory = path === ':memory:' || path === '';
     this.writes = new StatementCache(this.writer);
     this.atomic = this.writer.transaction((fn: (db: StatementCache) => unknown) => fn(this.writes));
-    this.pool = inMemory ? null : new ReadPool(path, options.readers ?? 2);
+    this.pool = inMemory || options.scratch ? null : new ReadPool(path, options.readers ?? 2);
     this.storeAccess = {
       read: async (name, query) => {
         this.checkDeclared(name);
@@ -292,7 +307,8 @@ export class SqliteReadStore implements ReadStore {
    * meanwhile, and the event loop stays free. File stores only.
    */
   backup(destination: string): Promise<void> {
-    if (!this.pool) return Promise.reject(new Error('An in-memory read store cannot be copied'));
+    if (!this.pool)
+      return Promise.reject(new Error('An in-memory or scratch read store cannot be copied'));
     const copy = copyDatabase(this.path, destination);
     this.copying = copy;
     return copy.done.finally(() => {
