@@ -42,7 +42,7 @@ describe('SqliteReadStore', () => {
     );
   });
 
-  it('keeps a scratch file without WAL or fsync, its reads on the write connection', async () => {
+  it('keeps a scratch file without a WAL, rolls back, and reads on its write connection', async () => {
     const file = join(dir, 'scratch.sqlite');
     const store = new SqliteReadStore(file, { scratch: true });
     try {
