@@ -3,7 +3,7 @@
  *
  * Starts the mock upstream, the bare pass-through proxy (the physical-limit baseline) and the built
  * gateway on embedded storage in a temp DATA_DIR, each pinned with taskset; sets the gateway up
- * through its API as an administrator would; runs scenarios S1–S8 (docs/performance.md) against the baseline
+ * through its API as an administrator would; runs scenarios S1–S9 (docs/performance.md) against the baseline
  * and the gateway in the same run; writes docs/benchmarks.md and docs/benchmarks.json. Every loop is
  * bounded in time; not a pass/fail test.
  */

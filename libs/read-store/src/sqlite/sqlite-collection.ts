@@ -21,10 +21,10 @@ import {
   keyExprOf,
   keySql,
   splitPath,
-  tableName,
   typeExpr,
 } from './sql-names';
 import type { StatementCache } from './statement-cache';
+import { byIdStatements, type ByIdStatements } from './by-id-statements';
 
 /**
  * How a collection reaches the database. Reads are plain SQL so they can run on another thread (the
@@ -58,40 +58,6 @@ export interface SqliteAccess {
 interface Row {
   id: string;
   doc: string;
-}
-
-/** The statements of every write by id, and the table's quoted name. */
-interface ByIdStatements {
-  readonly table: string;
-  readonly select: string;
-  readonly delete: string;
-  readonly upsert: string;
-  readonly updateDoc: string;
-  readonly upsertBinary: string;
-}
-
-/**
- * Built once per collection name, not per collection object: a session makes one per use (a
- * rebuild, one per buffered write), and the statement cache is keyed by SQL text, which a text
- * built again is hashed again to look up.
- */
-const BY_ID = new Map<string, ByIdStatements>();
-
-function byIdStatements(name: string): ByIdStatements {
-  let statements = BY_ID.get(name);
-  if (!statements) {
-    const table = tableName(name);
-    statements = {
-      table,
-      select: `SELECT id, ${DOC_TEXT} AS doc FROM ${table} WHERE id = ?`,
-      delete: `DELETE FROM ${table} WHERE id = ?`,
-      upsert: upsertSql(table, '?'),
-      updateDoc: `UPDATE ${table} SET doc = ? WHERE id = ?`,
-      upsertBinary: upsertSql(table, 'jsonb(?)'),
-    };
-    BY_ID.set(name, statements);
-  }
-  return statements;
 }
 
 export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
@@ -367,10 +333,6 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
 }
 
 /** The upsert of a document alone, its value given as `value` (a parameter, or a function of one). */
-function upsertSql(table: string, value: string): string {
-  return `INSERT INTO ${table} (id, doc) VALUES (?, ${value}) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`;
-}
-
 /** Built once per declared key set (a collection's map lives until it is declared again). */
 const upserts = new WeakMap<ReadonlyMap<string, string>, string>();
 
