@@ -43,11 +43,11 @@ export interface SqliteReadStoreOptions {
   /**
    * A scratch file, whose rows matter only until this process has copied them elsewhere (the
    * offline rebuild's second lane, rebuilt again after a crash): its rollback journal in memory
-   * instead of a WAL, and no fsync. A commit then writes each changed page once, into the file,
-   * where WAL writes it, with a checksum, and copies it again at each checkpoint: the lane's
-   * commits took ~14 % of its thread (docs/performance.md, "The rebuild's second lane on a scratch
-   * file"). Without WAL a reader on another connection would wait for the writer's locks, so
-   * reads run on the write connection, as in memory.
+   * instead of a WAL, and no fsync. A commit then writes each changed page once, into the file
+   * (WAL writes it to the log with a checksum, then again into the file at a checkpoint): the
+   * lane's commits took ~14 % of its thread (docs/performance.md, "The rebuild's second lane on a
+   * scratch file"). Without WAL a reader on another connection would wait for the writer's locks,
+   * so reads run on the write connection, as in memory.
    */
   readonly scratch?: boolean;
 }
