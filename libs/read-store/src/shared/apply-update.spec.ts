@@ -1,4 +1,4 @@
-import { applyCheckedUpdate, applyUpdate, checkUpdate } from './apply-update';
+import { applyUpdate, checkUpdate } from './apply-update';
 
 describe('applyUpdate', () => {
   it('gives the same documents when a dotted path comes back in later updates', () => {
@@ -31,13 +31,13 @@ describe('applyUpdate', () => {
   });
 });
 
-describe('applyCheckedUpdate', () => {
-  it('applies what applyUpdate applies, for an update checkUpdate has passed', () => {
+describe('applyUpdate of a checked update', () => {
+  it('applies what the call that checks applies, for an update checkUpdate has passed', () => {
     const update = { $set: { 'p.q': 'x' }, $inc: { n: 2 }, $setOnInsert: { created: 1 } };
     checkUpdate(update);
     const checked: Record<string, unknown> = { n: 1 };
     const full: Record<string, unknown> = { n: 1 };
-    applyCheckedUpdate(checked, update, true);
+    applyUpdate(checked, update, true, { checked: true });
     applyUpdate(full, update, true);
     expect(checked).toEqual({ n: 3, p: { q: 'x' }, created: 1 });
     expect(checked).toEqual(full);

@@ -12,20 +12,13 @@ export function applyUpdate(
   doc: Record<string, unknown>,
   update: Update,
   inserting: boolean,
+  /**
+   * `checked`: the caller has passed the update through checkUpdate already (a store checks it
+   * once before its write, refused whether or not a document matches, then applies it per row).
+   */
+  options: { readonly checked?: boolean } = {},
 ): void {
-  checkUpdate(update);
-  applyCheckedUpdate(doc, update, inserting);
-}
-
-/**
- * applyUpdate for an update checkUpdate has already passed: a store that checks it once before
- * its write (refused whether or not a document matches) and then applies it to each row.
- */
-export function applyCheckedUpdate(
-  doc: Record<string, unknown>,
-  update: Update,
-  inserting: boolean,
-): void {
+  if (!options.checked) checkUpdate(update);
   if (inserting) each(update.$setOnInsert, (path, value) => setPath(doc, path, cloneJson(value)));
   each(update.$set, (path, value) => setPath(doc, path, cloneJson(value)));
   each(update.$inc, (path, value) => {

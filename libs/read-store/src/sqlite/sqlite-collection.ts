@@ -8,7 +8,7 @@ import type {
   Update,
 } from '../read-store.port';
 import { DuplicateKeyError } from '../read-store.port';
-import { applyCheckedUpdate, checkUpdate } from '../shared/apply-update';
+import { applyUpdate, checkUpdate } from '../shared/apply-update';
 import { wantsIndexes } from './deferred-indexes';
 import { filterToSql, sortToSql, type FilterSql } from './filter-to-sql';
 import type { SearchIndex } from './search-narrowing';
@@ -55,13 +55,15 @@ export interface SqliteAccess {
   useIndexes(collection: string): void;
 }
 
+/** Every update is checked once, on entry, before it is applied to any row. */
+const CHECKED = { checked: true } as const;
+
 interface Row {
   id: string;
   doc: string;
 }
 
 export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
-  private readonly table: string;
   private readonly byId: ByIdStatements;
 
   constructor(
@@ -69,7 +71,6 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     private readonly access: SqliteAccess,
   ) {
     this.byId = byIdStatements(name);
-    this.table = this.byId.table;
   }
 
   async get(id: string): Promise<T | null> {
@@ -90,8 +91,8 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     const select = (where: FilterSql) => ({
       sql:
         page.skip > 0 && sort
-          ? `SELECT id, ${DOC_TEXT} AS doc FROM ${this.table} WHERE rowid IN (SELECT rowid FROM ${this.table} WHERE ${where.sql}${sort}${page.sql})${sort}`
-          : `SELECT id, ${DOC_TEXT} AS doc FROM ${this.table} WHERE ${where.sql}${sort}${page.sql}`,
+          ? `SELECT id, ${DOC_TEXT} AS doc FROM ${this.byId.table} WHERE rowid IN (SELECT rowid FROM ${this.byId.table} WHERE ${where.sql}${sort}${page.sql})${sort}`
+          : `SELECT id, ${DOC_TEXT} AS doc FROM ${this.byId.table} WHERE ${where.sql}${sort}${page.sql}`,
       params: [...where.params, ...page.params],
     });
     const query = this.scalarFirst(filter, select, 'all');
@@ -136,7 +137,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     const keys = this.access.keys(this.name);
     const seeks = paths.map((path) => {
       const key = keySql(path, keys);
-      return `EXISTS (SELECT 1 FROM ${this.table} WHERE ${key} >= x'02' AND ${key} < x'03')`;
+      return `EXISTS (SELECT 1 FROM ${this.byId.table} WHERE ${key} >= x'02' AND ${key} < x'03')`;
     });
     return `SELECT (${seeks.join(' OR ')}) AS a`;
   }
@@ -159,7 +160,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
         : this.scalarFirst(
             filter,
             (where) => ({
-              sql: `SELECT COUNT(*) AS n FROM ${this.table} WHERE ${where.sql}`,
+              sql: `SELECT COUNT(*) AS n FROM ${this.byId.table} WHERE ${where.sql}`,
               params: where.params,
             }),
             'get',
@@ -189,7 +190,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
         if (!row && !options.upsert) return false;
         const body = row ? (JSON.parse(row.doc) as Record<string, unknown>) : {};
         const before = row ? this.keyValues(body) : undefined;
-        applyCheckedUpdate(body, update, !row);
+        applyUpdate(body, update, !row, CHECKED);
         this.upsertRow(db, id, body, before);
         return true;
       },
@@ -205,12 +206,12 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
       this.name,
       (db) => {
         const rows = db
-          .get(`SELECT id, ${DOC_TEXT} AS doc FROM ${this.table} WHERE ${where.sql}`)
+          .get(`SELECT id, ${DOC_TEXT} AS doc FROM ${this.byId.table} WHERE ${where.sql}`)
           .all(...where.params) as Row[];
         for (const row of rows) {
           const body = JSON.parse(row.doc) as Record<string, unknown>;
           const before = this.keyValues(body);
-          applyCheckedUpdate(body, update, false);
+          applyUpdate(body, update, false, CHECKED);
           this.upsertRow(db, row.id, body, before);
         }
         return rows.length;
@@ -229,7 +230,8 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     const where = this.where(filter);
     return this.access.write(
       this.name,
-      (db) => db.get(`DELETE FROM ${this.table} WHERE ${where.sql}`).run(...where.params).changes,
+      (db) =>
+        db.get(`DELETE FROM ${this.byId.table} WHERE ${where.sql}`).run(...where.params).changes,
       true,
     );
   }
@@ -260,7 +262,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     const query = this.scalarFirst(
       filter,
       (where) => ({
-        sql: `SELECT ${key}, COUNT(*) AS c${sums.join('')} FROM ${this.table} WHERE ${where.sql}${group}`,
+        sql: `SELECT ${key}, COUNT(*) AS c${sums.join('')} FROM ${this.byId.table} WHERE ${where.sql}${group}`,
         params: where.params,
       }),
       'all',
@@ -321,7 +323,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
       } else if (before && sameValues(before, this.keyValues(body as Record<string, unknown>)!)) {
         db.get(this.byId.updateDoc).run(doc, id);
       } else {
-        db.get(upsertWithKeys(this.table, keys)).run({ id, doc });
+        db.get(upsertWithKeys(this.byId.table, keys)).run({ id, doc });
       }
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
