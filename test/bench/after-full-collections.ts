@@ -3,26 +3,31 @@ import { rssMiBOf, sleep } from './bench-processes';
 
 /**
  * A process's memory right after full collections: what it keeps, without the garbage its old
- * generation holds until the next one. A sample of RSS under load lands anywhere on that sawtooth
+ * generations hold until the next one. A sample of RSS under load lands anywhere on that sawtooth
  * (the projector child's swung between ~90 and ~134 MiB from one minute to the next while its live
  * heap stayed at ~10 MiB), so the soak compares these instead.
  */
 export interface AfterFullCollections {
-  /** The JavaScript heap's live objects, MiB. */
+  /** The live objects of the process's JavaScript heaps, its main thread's and its workers', MiB. */
   readonly heapMiB: number;
-  /** The process's resident pages, MiB: the heap's, and what native code keeps (SQLite's caches). */
+  /** The worker threads whose heaps were collected too (the event store's writer, read workers). */
+  readonly workers: number;
+  /** The process's resident pages, MiB: the heaps', and what native code keeps (SQLite's caches). */
   readonly rssMiB: number;
 }
 
 /** Collections asked for in a row: the second frees what the first's finalizers let go. */
 const COLLECTIONS = 2;
 const CONNECT_MS = 10_000;
+/** How long the workers already running take to be announced once worker sessions are enabled. */
+const WORKERS_ANNOUNCED_MS = 200;
 
 /**
  * Opens `pid`'s inspector with SIGUSR1 (on the port the process was started with:
- * `--inspect-port`), asks V8 for full collections over the DevTools protocol, and reads the live
- * heap and the RSS. The inspector stays open afterwards; the caller measures at the end of the
- * process's useful life or accepts its idle listener.
+ * `--inspect-port`), asks V8 for full collections in every thread's heap over the DevTools
+ * protocol (each worker thread has a heap of its own), and reads the live heaps and the RSS. The
+ * inspector stays open afterwards; the caller measures at the end of the process's useful life or
+ * accepts its idle listener.
  */
 export async function afterFullCollections(
   pid: number,
@@ -31,9 +36,24 @@ export async function afterFullCollections(
   process.kill(pid, 'SIGUSR1');
   const session = await DevtoolsSession.open(await debuggerUrl(inspectPort));
   try {
-    for (let i = 0; i < COLLECTIONS; i++) await session.call('HeapProfiler.collectGarbage');
-    const usage = (await session.call('Runtime.getHeapUsage')) as { usedSize: number };
-    return { heapMiB: usage.usedSize / 2 ** 20, rssMiB: rssMiBOf(pid) };
+    await session.call(MAIN, 'NodeWorker.enable', { waitForDebuggerOnStart: false });
+    await sleep(WORKERS_ANNOUNCED_MS);
+    const threads = [MAIN, ...session.workers];
+    let used = 0;
+    let workers = 0;
+    for (const thread of threads) {
+      try {
+        for (let i = 0; i < COLLECTIONS; i++)
+          await session.call(thread, 'HeapProfiler.collectGarbage');
+        const usage = (await session.call(thread, 'Runtime.getHeapUsage')) as { usedSize: number };
+        used += usage.usedSize;
+        if (thread !== MAIN) workers += 1;
+      } catch (error) {
+        // A read worker may end on its idle timeout meanwhile: its heap has gone with it.
+        if (thread === MAIN) throw error;
+      }
+    }
+    return { heapMiB: used / 2 ** 20, workers, rssMiB: rssMiBOf(pid) };
   } finally {
     session.close();
   }
@@ -57,8 +77,17 @@ async function debuggerUrl(port: number): Promise<string> {
   }
 }
 
-/** The few DevTools protocol calls above: a request, its answer matched by id. */
+/** The main thread; a worker thread is named by its session's id. */
+const MAIN = '';
+
+/**
+ * The few DevTools protocol calls above: a request, its answer matched by id. A worker thread's
+ * calls go through the main thread's session (`NodeWorker.sendMessageToWorker`), its answers come
+ * back as events; ids are unique across all of them, so one map matches both.
+ */
 class DevtoolsSession {
+  /** The session ids of the worker threads announced so far. */
+  readonly workers: string[] = [];
   private next = 0;
   private readonly waiting = new Map<
     number,
@@ -66,12 +95,7 @@ class DevtoolsSession {
   >();
 
   private constructor(private readonly socket: WebSocket) {
-    socket.on('message', (data: Buffer) => {
-      const message = JSON.parse(data.toString()) as { id?: number; result?: unknown };
-      if (message.id === undefined) return;
-      this.waiting.get(message.id)?.resolve(message.result);
-      this.waiting.delete(message.id);
-    });
+    socket.on('message', (data: Buffer) => this.receive(JSON.parse(data.toString()) as Message));
     socket.on('close', () => {
       for (const { reject } of this.waiting.values()) reject(new Error('the inspector closed'));
       this.waiting.clear();
@@ -86,15 +110,47 @@ class DevtoolsSession {
     });
   }
 
-  call(method: string): Promise<unknown> {
+  call(thread: string, method: string, params: object = {}): Promise<unknown> {
     const id = ++this.next;
+    const message = JSON.stringify({ id, method, params });
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.socket.send(JSON.stringify({ id, method }));
+      if (thread === MAIN) return this.socket.send(message);
+      // The wrapper's own answer only matters when it fails (the worker has ended).
+      const wrapper = ++this.next;
+      this.waiting.set(wrapper, { resolve: () => undefined, reject });
+      this.socket.send(
+        JSON.stringify({
+          id: wrapper,
+          method: 'NodeWorker.sendMessageToWorker',
+          params: { sessionId: thread, message },
+        }),
+      );
     });
   }
 
   close(): void {
     this.socket.close();
   }
+
+  private receive(message: Message): void {
+    const sessionId = message.params?.sessionId;
+    if (message.method === 'NodeWorker.attachedToWorker' && sessionId) this.workers.push(sessionId);
+    if (message.method === 'NodeWorker.receivedMessageFromWorker' && message.params?.message)
+      return this.receive(JSON.parse(message.params.message) as Message);
+    if (message.id === undefined) return;
+    const waiting = this.waiting.get(message.id);
+    this.waiting.delete(message.id);
+    if (message.error) waiting?.reject(new Error(`${message.error.message}`));
+    else waiting?.resolve(message.result);
+  }
+}
+
+/** A DevTools protocol message: an answer (id), or an event (method, params). */
+interface Message {
+  readonly id?: number;
+  readonly result?: unknown;
+  readonly error?: { readonly message: string };
+  readonly method?: string;
+  readonly params?: { readonly sessionId?: string; readonly message?: string };
 }
