@@ -19,6 +19,8 @@ export interface AfterFullCollections {
 /** Collections asked for in a row: the second frees what the first's finalizers let go. */
 const COLLECTIONS = 2;
 const CONNECT_MS = 10_000;
+/** A call without an answer by then fails (a worker that ended after the call was sent). */
+const CALL_MS = 30_000;
 /** How long the workers already running take to be announced once worker sessions are enabled. */
 const WORKERS_ANNOUNCED_MS = 200;
 
@@ -114,11 +116,22 @@ class DevtoolsSession {
     const id = ++this.next;
     const message = JSON.stringify({ id, method, params });
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new Error(`${method}: no answer in ${CALL_MS} ms`));
+      }, CALL_MS);
+      const settle =
+        <T>(then: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(timer);
+          then(value);
+        };
+      const fail = settle(reject);
+      this.waiting.set(id, { resolve: settle(resolve), reject: fail });
       if (thread === MAIN) return this.socket.send(message);
       // The wrapper's own answer only matters when it fails (the worker has ended).
       const wrapper = ++this.next;
-      this.waiting.set(wrapper, { resolve: () => undefined, reject });
+      this.waiting.set(wrapper, { resolve: () => undefined, reject: fail });
       this.socket.send(
         JSON.stringify({
           id: wrapper,
