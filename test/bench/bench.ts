@@ -28,7 +28,6 @@ import {
 } from './bench-load';
 import {
   endedChildrenCpuMs,
-  freePort,
   type Running,
   sampleRss,
   sleep,
@@ -44,7 +43,7 @@ import { addRoutingChannels, compareRoutingStrategies } from './routing-strategi
 import { cpuSplit, releaseProjector, rssOf, rssSplit } from './projector-child';
 import { residentUnionMiB } from './resident-union';
 import { seedReceiptLog } from './receipt-log';
-import { afterFullCollections } from './after-full-collections';
+import { afterFullCollections, inspectorPorts } from './after-full-collections';
 
 const ROOT = join(__dirname, '../../..');
 const DIST = join(ROOT, 'dist');
@@ -334,9 +333,7 @@ type InspectPorts = { readonly relay: number; readonly projector: number };
 
 /** Pinned like the bare proxy; its projector child runs on any core; RSS counts both. */
 async function startGateway(dataDir: string): Promise<BenchGateway> {
-  const relay = await freePort();
-  let projector = await freePort();
-  while (projector === relay) projector = await freePort();
+  const [relay, projector] = (await inspectorPorts(2)) as [number, number];
   const inspectPorts = { relay, projector };
   const running = await startRelayProcess(dataDir, inspectPorts);
   const relayPid = running.child.pid!;
