@@ -532,7 +532,7 @@ async function soak(gw: Target, gateway: BenchGateway, rate: number): Promise<vo
   const keptLine = (name: 'relay' | 'projector') => {
     const [a, b, c] = [start[name], middle[name], end[name]];
     return a && b && c
-      ? `${name} RSS ${f(a.rssMiB)} → ${f(b.rssMiB)} → ${f(c.rssMiB)} MiB (live heaps ${f(a.heapMiB)} → ${f(b.heapMiB)} → ${f(c.heapMiB)}, ${c.workers} worker threads among them)`
+      ? `${name} RSS ${f(a.rssMiB)} → ${f(b.rssMiB)} → ${f(c.rssMiB)} MiB (live heaps ${f(a.heapMiB)} → ${f(b.heapMiB)} → ${f(c.heapMiB)}, ${c.workers} worker thread${c.workers === 1 ? '' : 's'} among them)`
       : `${name}: none (projections inline)`;
   };
   const [first, last] = [samples[0], samples.at(-1)];
