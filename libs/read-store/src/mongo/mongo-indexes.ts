@@ -2,7 +2,7 @@ import type { Collection as DriverCollection, Document } from 'mongodb';
 import { MongoServerError } from 'mongodb';
 import type { CollectionSpec } from '../read-store.port';
 import { DuplicateKeyError } from '../read-store.port';
-import { indexName } from '../shared/index-name';
+import { indexName } from '../documents/index-name';
 
 /** Server codes that mean "someone else already did it" when several processes declare at once. */
 const NAMESPACE_NOT_FOUND = 26;

@@ -1,5 +1,5 @@
 import type { Filter, SortSpec } from '../read-store.port';
-import { isOperatorObject, isPlainObject } from '../shared/plain-object';
+import { isOperatorObject, isPlainObject } from '../documents/plain-object';
 import {
   NULL_KEY,
   eachExpr,

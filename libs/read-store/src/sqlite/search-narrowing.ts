@@ -2,7 +2,7 @@
  * The search index's part of a filter: which regex conditions a collection's trigram index can
  * narrow, and the SQL that narrows the rows before the exact test (filter-to-sql.ts) decides.
  */
-import { isPlainObject } from '../shared/plain-object';
+import { isPlainObject } from '../documents/plain-object';
 import type { SqlValue } from './filter-to-sql';
 
 /**

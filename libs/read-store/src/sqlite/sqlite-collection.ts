@@ -8,7 +8,7 @@ import type {
   Update,
 } from '../read-store.port';
 import { DuplicateKeyError } from '../read-store.port';
-import { applyUpdate, checkUpdate } from '../shared/apply-update';
+import { applyUpdate, checkUpdate } from '../documents/apply-update';
 import { wantsIndexes } from './deferred-indexes';
 import { filterToSql, sortToSql, type FilterSql } from './filter-to-sql';
 import type { SearchIndex } from './search-narrowing';

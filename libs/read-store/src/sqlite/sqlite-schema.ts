@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { CollectionSpec, IndexSpec } from '../read-store.port';
 import { DuplicateKeyError } from '../read-store.port';
-import { indexName } from '../shared/index-name';
+import { indexName } from '../documents/index-name';
 import type { SearchIndex } from './search-narrowing';
 import {
   COUNTS_TABLE,

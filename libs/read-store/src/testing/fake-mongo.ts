@@ -2,7 +2,7 @@ import type { Db, Document, MongoClient } from 'mongodb';
 import { MongoError, MongoErrorLabel, MongoServerError } from 'mongodb';
 import { MongoReadStore } from '../mongo/mongo-read-store';
 import type { Update } from '../read-store.port';
-import { applyUpdate } from '../shared/apply-update';
+import { applyUpdate } from '../documents/apply-update';
 
 /*
  * An in-process stand-in for a MongoDB server, as far as MongoReadStore's declare, transaction and
