@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import WebSocket from 'ws';
+import { waitUntil, withTimeout } from '../support/waiting';
 import { rssMiBOf, sleep } from './bench-processes';
 
 /**
@@ -90,20 +91,22 @@ function isFree(port: number): Promise<boolean> {
 
 /** The first target's WebSocket address, once the freshly signalled inspector listens. */
 async function debuggerUrl(port: number): Promise<string> {
-  const deadline = Date.now() + CONNECT_MS;
-  for (;;) {
-    try {
-      const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{
-        webSocketDebuggerUrl?: string;
-      }>;
-      const url = targets[0]?.webSocketDebuggerUrl;
-      if (url) return url;
-    } catch {
-      // Not listening yet: SIGUSR1 starts the inspector on the process's own loop.
-    }
-    if (Date.now() > deadline) throw new Error(`no inspector on port ${port}`);
-    await sleep(100);
-  }
+  let url: string | undefined;
+  await waitUntil(
+    async () => {
+      try {
+        const list = await fetch(`http://127.0.0.1:${port}/json/list`);
+        url = ((await list.json()) as Array<{ webSocketDebuggerUrl?: string }>)[0]
+          ?.webSocketDebuggerUrl;
+      } catch {
+        // Not listening yet: SIGUSR1 starts the inspector on the process's own loop.
+      }
+      return url !== undefined;
+    },
+    `an inspector on port ${port}`,
+    CONNECT_MS,
+  );
+  return url!;
 }
 
 /** The main thread; a worker thread is named by its session's id. */
@@ -142,23 +145,12 @@ class DevtoolsSession {
   call(thread: string, method: string, params: object = {}): Promise<unknown> {
     const id = ++this.next;
     const message = JSON.stringify({ id, method, params });
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        reject(new Error(`${method}: no answer in ${CALL_MS} ms`));
-      }, CALL_MS);
-      const settle =
-        <T>(then: (value: T) => void) =>
-        (value: T) => {
-          clearTimeout(timer);
-          then(value);
-        };
-      const fail = settle(reject);
-      this.waiting.set(id, { resolve: settle(resolve), reject: fail });
+    const answer = new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
       if (thread === MAIN) return this.socket.send(message);
       // The wrapper's own answer only matters when it fails (the worker has ended).
       const wrapper = ++this.next;
-      this.waiting.set(wrapper, { resolve: () => undefined, reject: fail });
+      this.waiting.set(wrapper, { resolve: () => undefined, reject });
       this.socket.send(
         JSON.stringify({
           id: wrapper,
@@ -167,6 +159,7 @@ class DevtoolsSession {
         }),
       );
     });
+    return withTimeout(answer, method, CALL_MS);
   }
 
   close(): void {
