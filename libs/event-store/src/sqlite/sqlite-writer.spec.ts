@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -79,6 +79,46 @@ describe('WorkerWriter', () => {
       { s: 'w-big', n: 20_000 },
       { s: 'w-c', n: 1 },
     ]);
+  });
+
+  it("keeps a commit's savepoint journal in memory: no temporary file is opened", async () => {
+    // SQLite names its temporary files etilqs_*; the sub-journal of a savepoint that changed more
+    // than 64 KiB of pages would be one, opened and unlinked at once, closed at the commit.
+    const linkOf = (fd: string) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return ''; // closed meanwhile
+      }
+    };
+    const temporaryFiles = () =>
+      readdirSync('/proc/self/fd')
+        .map(linkOf)
+        .filter((link) => link.includes('etilqs_'));
+    const write = (events: SerializedEvent[], done: (reply: WriteReply) => void) =>
+      writer.write(batchOf('w-journal', events), done);
+    const bulk = (n: number) =>
+      Array.from({ length: n }, () => serialized('Bulk', 'y'.repeat(200)));
+    // A savepoint journals only pages that existed before it: these make the index's pages exist,
+    // so the random ids of the next append land on hundreds of them.
+    await new Promise<WriteReply>((resolve) => write(bulk(20_000), resolve));
+    let committed = false;
+    const seen = new Set<string>();
+    const big = new Promise<WriteReply>((resolve) =>
+      write(bulk(5_000), (reply) => {
+        committed = true;
+        resolve(reply);
+      }),
+    );
+    let looks = 0;
+    while (!committed) {
+      for (const link of temporaryFiles()) seen.add(link);
+      looks += 1;
+      await nextTick();
+    }
+    expect(await big).toMatchObject({ outcomes: [{ ok: true }] });
+    expect(looks).toBeGreaterThan(1); // it looked while the commit ran
+    expect([...seen]).toEqual([]);
   });
 
   it('names its thread, so top -H, perf and taskset can tell it from the event loop', async () => {

@@ -216,6 +216,11 @@ db.pragma('journal_mode = WAL');
 db.pragma('synchronous = ' + workerData.synchronous);
 db.pragma('busy_timeout = 5000');
 db.pragma('cache_size = -' + workerData.pageCacheKiB);
+// Each append's savepoint journals the pages it changes; past 64 KiB SQLite would spill that
+// journal to a new file in the temporary directory, created and closed within the transaction.
+// In memory it holds one append's pages at most (released with its savepoint); this connection
+// never sorts, the other use of temporary storage.
+db.pragma('temp_store = MEMORY');
 const write = ${WRITER_SOURCE}(db, ${PAYLOAD_CODEC_EXPRESSION});
 // The commit signal (sqlite-commit-signal.ts): one byte rewritten after each transaction.
 const openSignal = () => {
