@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import WebSocket from 'ws';
 import { waitUntil, withTimeout } from '../support/waiting';
 import { rssMiBOf, sleep } from './bench-processes';
@@ -61,32 +60,6 @@ export async function afterFullCollections(
   } finally {
     session.close();
   }
-}
-
-/**
- * Ports below Linux's default range for outbound connections' local ports (32768–60999): the
- * inspector binds its port minutes after it was chosen, when a port of that range may have become
- * some connection's local port.
- */
-const INSPECTOR_PORTS = { from: 20_000, to: 32_768 };
-
-/** `count` distinct ports for `--inspect-port`, each free now. */
-export async function inspectorPorts(count: number): Promise<number[]> {
-  const ports: number[] = [];
-  while (ports.length < count) {
-    const span = INSPECTOR_PORTS.to - INSPECTOR_PORTS.from;
-    const port = INSPECTOR_PORTS.from + Math.floor(Math.random() * span);
-    if (!ports.includes(port) && (await isFree(port))) ports.push(port);
-  }
-  return ports;
-}
-
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 }
 
 /** The first target's WebSocket address, once the freshly signalled inspector listens. */

@@ -43,7 +43,8 @@ import { addRoutingChannels, compareRoutingStrategies } from './routing-strategi
 import { cpuSplit, releaseProjector, rssOf, rssSplit } from './projector-child';
 import { residentUnionMiB } from './resident-union';
 import { seedReceiptLog } from './receipt-log';
-import { afterFullCollections, inspectorPorts } from './after-full-collections';
+import { afterFullCollections } from './after-full-collections';
+import { lastingFreePorts } from '../support/free-port';
 
 const ROOT = join(__dirname, '../../..');
 const DIST = join(ROOT, 'dist');
@@ -333,7 +334,7 @@ type InspectPorts = { readonly relay: number; readonly projector: number };
 
 /** Pinned like the bare proxy; its projector child runs on any core; RSS counts both. */
 async function startGateway(dataDir: string): Promise<BenchGateway> {
-  const [relay, projector] = (await inspectorPorts(2)) as [number, number];
+  const [relay, projector] = (await lastingFreePorts(2)) as [number, number];
   const inspectPorts = { relay, projector };
   const running = await startRelayProcess(dataDir, inspectPorts);
   const relayPid = running.child.pid!;
