@@ -10,7 +10,7 @@ import {
   type RecordedEvent,
 } from '../event-store.port';
 import { SqliteEventStore } from './sqlite-event-store';
-import { PAGES_AHEAD, pagesFromPort, readAhead } from './sqlite-read-ahead';
+import { PAGE_PART_CHARS, PAGES_AHEAD, pagesFromPort, readAhead } from './sqlite-read-ahead';
 import { filterToSql } from './sqlite-rows';
 
 /** Receipt-like events (compressed on disk), a small one (text), a client's own id. */
@@ -97,6 +97,48 @@ describe('SqliteEventStore.readAllPages: $all read ahead on a thread', () => {
     const pages = await collect(readAhead(range(0n, all[99]!.position.commit, 50)));
     expect(pages.map((p) => p.length)).toEqual([50, 50]);
     expect(await collect(readAhead(range(head.commit, head.commit, 50)))).toEqual([]);
+  });
+
+  it('cuts a page of large events into texts of a bounded size, and joins them again', async () => {
+    // Sizes around and above a text's bound, two-byte characters among them, on a file of its own.
+    const bigFile = join(dir, 'large-events.sqlite');
+    const big = SqliteEventStore.open(bigFile, { synchronous: 'normal' });
+    try {
+      const sizes = [1.5, 0.3, 0.3, 0.3, 0.6, 0.6, 0.2, 2, 0.1, 0.1].map((share) =>
+        Math.round(share * PAGE_PART_CHARS),
+      );
+      const written: EventData[] = sizes.map((size, i) => ({
+        id: randomUUID(),
+        type: 'Large',
+        data: { i, text: (i % 2 === 0 ? 'a' : 'é').repeat(size) },
+        metadata: {},
+      }));
+      await big.append('large', written, 'any');
+      const stored = await big.readAll();
+      const bigHead = (await big.headPosition())!.commit;
+      const { port1, port2 } = new MessageChannel();
+      // The pages as they cross, seen beside the second reader.
+      const crossed: unknown[] = [];
+      port2.on('message', (message: { page?: unknown }) => {
+        if ('page' in message) crossed.push(message.page);
+      });
+      const second = collect(pagesFromPort(port2));
+      const bigRange = { ...range(0n, bigHead, 4), path: bigFile };
+      const first = await collect(readAhead(bigRange, { alsoTo: port1 }));
+      expect(first.map((p) => p.length)).toEqual([4, 4, 2]);
+      const texts = crossed as string[][];
+      expect(
+        texts.map((page) => page.map((text) => (JSON.parse(text) as unknown[]).length)),
+      ).toEqual([[1, 3], [1, 2, 1], [2]]);
+      // Over the bound only when it holds a single event.
+      for (const text of texts.flat())
+        if (text.length > PAGE_PART_CHARS) expect(JSON.parse(text)).toHaveLength(1);
+      expect(first.flat()).toEqual(stored);
+      expect((await second).flat()).toEqual(stored);
+      expect(stored.map((e) => (e.data as { text: string }).text.length)).toEqual(sizes);
+    } finally {
+      await big.close();
+    }
   });
 
   it('a caller stopping early ends the thread; the store still reads and writes', async () => {

@@ -34,15 +34,29 @@ const READ_AHEAD_COLUMNS = [
   'recorded_at',
 ].join(', ');
 
-/** What the reading thread posts: a page as one JSON text, the end, or why it stopped. */
+/**
+ * The most characters of one JSON text of a page. A page of 1 000 receipts is ~700 KB: as one
+ * string, each copy of it (the join, the message's serialisation, each reader's copy) was a new
+ * object in V8's large-object space, whose fresh memory the kernel maps page by page: those faults
+ * took about a tenth of a rebuild's CPU on the bench's VM. Parts of 32 K characters (64 KiB at most, two bytes a
+ * character) stay in the young generation, whose memory is reused (docs/performance.md, "A page
+ * of the log in parts…").
+ */
+export const PAGE_PART_CHARS = 32 * 1024;
+
+/**
+ * What the reading thread posts: a page as JSON texts of its events in order (each an array), the
+ * end, or why it stopped.
+ */
 type ReadAheadMessage =
-  { page: string } | { done: true } | { error: string } | { secondReaderStopped: true };
+  { page: string[] } | { done: true } | { error: string } | { secondReaderStopped: true };
 
 /*
  * The reading thread, as source (a .ts worker file does not load under ts-jest, see read-pool.ts).
  * It reads pages of $all on its own read-only connection and decodes them (inflate, the event id's
- * text) while the caller applies the previous page; a page crosses as one JSON text, built from the
- * stored JSON texts without parsing them, so the caller's single JSON.parse is the only parse.
+ * text) while the caller applies the previous page; a page crosses as JSON texts of up to
+ * PAGE_PART_CHARS characters, built from the stored JSON texts without parsing them, so the caller's
+ * JSON.parse of each is the only parse.
  * With a second reader (`alsoTo`), each page goes to both and the thread stays PAGES_AHEAD pages
  * ahead of the slower one; that reader's port closing before the end stops the read for both.
  */
@@ -90,19 +104,29 @@ const post = (message) => {
 };
 const readPage = () => {
   const rows = select.all(after, upTo, ...workerData.params, workerData.pageSize);
-  const parts = [];
+  const texts = [];
+  let events = [];
+  let chars = 0;
   for (const [position, idHex, idText, streamId, revision, type, data, metadata, recordedAt] of rows) {
-    const texts = typeof data === 'string'
+    const payload = typeof data === 'string'
       ? { data, metadata: String(metadata) }
       : codec.decode(data, dictionary);
     const id = idHex === null ? JSON.stringify(idText) : '"' + codec.eventIdOfHex(idHex) + '"';
-    parts.push('{"id":' + id + ',"type":' + JSON.stringify(type) +
-      ',"data":' + texts.data + ',"metadata":' + texts.metadata + ',"streamId":' + JSON.stringify(streamId) +
-      ',"revision":' + revision + ',"position":"' + position + '","recordedAt":' + recordedAt + '}');
+    const event = '{"id":' + id + ',"type":' + JSON.stringify(type) +
+      ',"data":' + payload.data + ',"metadata":' + payload.metadata + ',"streamId":' + JSON.stringify(streamId) +
+      ',"revision":' + revision + ',"position":"' + position + '","recordedAt":' + recordedAt + '}';
+    if (events.length > 0 && chars + event.length > ${PAGE_PART_CHARS}) {
+      texts.push('[' + events.join(',') + ']');
+      events = [];
+      chars = 0;
+    }
+    events.push(event);
+    chars += event.length + 1;
   }
   if (rows.length > 0) {
+    texts.push('[' + events.join(',') + ']');
     after = rows[rows.length - 1][0];
-    post({ page: '[' + parts.join(',') + ']' });
+    post({ page: texts });
   }
   return rows.length === workerData.pageSize;
 };
@@ -156,15 +180,21 @@ export interface ReadAheadRange {
   readonly filter: FilterSql;
 }
 
-/** A page's events as the JSON text describes them, positions and times made what the port says. */
-function eventsOf(page: string): RecordedEvent[] {
-  const events = JSON.parse(page) as Array<
-    Omit<RecordedEvent, 'position' | 'recordedAt'> & { position: unknown; recordedAt: unknown }
-  >;
-  for (const event of events) {
-    const position = BigInt(event.position as string);
-    event.position = { commit: position, prepare: position };
-    event.recordedAt = new Date(event.recordedAt as number);
+type PostedEvent = Omit<RecordedEvent, 'position' | 'recordedAt'> & {
+  position: unknown;
+  recordedAt: unknown;
+};
+
+/** A page's events as its JSON texts describe them, positions and times made what the port says. */
+function eventsOf(page: readonly string[]): RecordedEvent[] {
+  const events: PostedEvent[] = [];
+  for (const text of page) {
+    for (const event of JSON.parse(text) as PostedEvent[]) {
+      const position = BigInt(event.position as string);
+      event.position = { commit: position, prepare: position };
+      event.recordedAt = new Date(event.recordedAt as number);
+      events.push(event);
+    }
   }
   return events as unknown as RecordedEvent[];
 }
