@@ -12,7 +12,8 @@ export interface ReadStoreConfig {
   readonly allowStandalone?: boolean;
   /**
    * A serving gateway or its projector child, not a CLI's rebuild or import: the embedded store's
-   * write connection keeps a small page cache (LIVE_PAGE_CACHE_KIB).
+   * write connection keeps a small page cache (LIVE_PAGE_CACHE_KIB) and its statement journals in
+   * memory (SqliteReadStoreOptions.journalsInMemory).
    */
   readonly serving?: boolean;
 }
@@ -33,6 +34,6 @@ export async function createReadStore(config: ReadStoreConfig): Promise<ReadStor
   mkdirSync(config.dataDir, { recursive: true });
   return new SqliteReadStore(
     join(config.dataDir, READ_STORE_FILE),
-    config.serving ? { pageCacheKiB: LIVE_PAGE_CACHE_KIB } : {},
+    config.serving ? { pageCacheKiB: LIVE_PAGE_CACHE_KIB, journalsInMemory: true } : {},
   );
 }

@@ -36,7 +36,8 @@ export interface OpenStoresOptions {
   readonly commitSignal?: 'send' | 'watch';
   /**
    * A serving gateway or a projector, not a CLI: the embedded read store keeps a small page cache
-   * (a rebuild's or an import's index builds keep SQLite's, which they sort in).
+   * (a rebuild's or an import's index builds keep SQLite's, which they sort in) and its statement
+   * journals in memory.
    */
   readonly serving?: boolean;
 }

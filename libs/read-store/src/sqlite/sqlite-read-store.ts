@@ -50,6 +50,17 @@ export interface SqliteReadStoreOptions {
    * so reads run on the write connection, as in memory.
    */
   readonly scratch?: boolean;
+  /**
+   * A serving process's store: the write connection keeps its statement journals in memory
+   * (`temp_store = MEMORY`). Each statement inside a transaction keeps a copy of the pages it
+   * changes, to undo itself alone; past 64 KiB SQLite moves that copy to a temporary file, which
+   * then serves every later statement of the transaction, one `pwrite` a page: 15 % of the
+   * projector child's CPU under load (docs/performance.md, "The projector's statement journals in
+   * memory"). Such a copy is one statement's pages. The same setting would hold a sort in memory
+   * whatever its size, so index builds (declare) run with `temp_store = FILE`, and the store
+   * refuses deferIndexes (an offline rebuild's, whose index builds run inside its transaction).
+   */
+  readonly journalsInMemory?: boolean;
 }
 
 /**
@@ -59,6 +70,10 @@ export interface SqliteReadStoreOptions {
  * generation and the read store's page cache").
  */
 export const LIVE_PAGE_CACHE_KIB = 2048;
+
+/** `temp_store` values: temporary data in memory, or in files (SQLite's default here). */
+const IN_MEMORY = 'MEMORY';
+const ON_DISK = 'FILE';
 
 /**
  * ReadStore on one SQLite file (or ':memory:'). One table per collection, `(id TEXT PRIMARY KEY, doc
@@ -111,6 +126,8 @@ export class SqliteReadStore implements ReadStore {
    * functions and their properties per call, which was ~12 % of a rebuild's CPU when made per write.
    */
   private readonly atomic: Database.Transaction<(fn: (db: StatementCache) => unknown) => unknown>;
+  /** SqliteReadStoreOptions.journalsInMemory. */
+  private readonly journalsInMemory: boolean;
 
   constructor(
     readonly path: string,
@@ -131,6 +148,8 @@ export class SqliteReadStore implements ReadStore {
       this.writer.pragma('synchronous = NORMAL'); // WAL-safe; read models are rebuildable anyway
     }
     if (cache !== undefined) this.writer.pragma(`cache_size = -${cache}`);
+    this.journalsInMemory = options.journalsInMemory === true;
+    if (this.journalsInMemory) this.writer.pragma(`temp_store = ${IN_MEMORY}`);
     registerRegexp(this.writer);
     const inMemory = path === ':memory:' || path === '';
     this.writes = new StatementCache(this.writer);
@@ -166,9 +185,11 @@ export class SqliteReadStore implements ReadStore {
   async declare(specs: readonly CollectionSpec[], _options?: DeclareOptions): Promise<void> {
     this.checkNotInsideTransaction();
     const searches = await this.mutex.run(() =>
-      this.writer.transaction(() =>
-        specs.map((spec) => [spec.name, declareCollection(this.writer, spec)] as const),
-      )(),
+      this.sortingOnDisk(() =>
+        this.writer.transaction(() =>
+          specs.map((spec) => [spec.name, declareCollection(this.writer, spec)] as const),
+        )(),
+      ),
     );
     for (const spec of specs) {
       this.specs.set(spec.name, spec);
@@ -197,6 +218,8 @@ export class SqliteReadStore implements ReadStore {
    */
   async deferIndexes(names: readonly string[]): Promise<void> {
     this.checkNotInsideTransaction();
+    if (this.journalsInMemory)
+      throw new Error('A store that keeps its journals in memory does not defer its indexes');
     const specs = names.map((name) => {
       const spec = this.specs.get(name);
       if (!spec)
@@ -336,6 +359,21 @@ export class SqliteReadStore implements ReadStore {
     this.deferred.delete(name);
     if (search) this.searchIndexes.set(name, search);
     return name;
+  }
+
+  /**
+   * Runs `fn` (outside a transaction) with the connection's temporary data on disk: an index
+   * build's sort may be larger than memory should hold. A store that keeps its journals in memory
+   * returns to that afterwards.
+   */
+  private sortingOnDisk<R>(fn: () => R): R {
+    if (!this.journalsInMemory) return fn();
+    this.writer.pragma(`temp_store = ${ON_DISK}`);
+    try {
+      return fn();
+    } finally {
+      this.writer.pragma(`temp_store = ${IN_MEMORY}`);
+    }
   }
 
   /** Marks a collection's indexes as dropped again (a transaction that built them rolled back). */
