@@ -74,31 +74,58 @@ describe('SqliteReadStore with its statement journals in memory', () => {
     }
   });
 
-  it('builds indexes with its temporary data on disk, then keeps journals in memory again', async () => {
-    const store = new SqliteReadStore(join(dir, 'declare.sqlite'), { journalsInMemory: true });
+  it('sorts on disk, inside a transaction and in an index build, and keeps journals in memory', async () => {
+    const store = new SqliteReadStore(join(dir, 'sorts.sqlite'), {
+      journalsInMemory: true,
+      pageCacheKiB: 64, // a sort past 1 MiB then writes its sorted runs to a temporary file
+    });
     // The connection's temp_store (1 on disk, 2 in memory) when each index is created.
-    const seen: Array<[string, unknown]> = [];
+    const built: unknown[] = [];
     const exec = jest.spyOn(Database.prototype, 'exec').mockImplementation(function (
       this: Database.Database,
       sql: string,
     ) {
-      if (/CREATE INDEX/i.test(sql)) seen.push([sql, this.pragma('temp_store', { simple: true })]);
+      if (/CREATE INDEX/i.test(sql)) built.push(this.pragma('temp_store', { simple: true }));
       return execOriginal.call(this, sql);
     });
     try {
       await store.declare([{ name: 'docs', indexes: [{ fields: { code: 1 } }] }]);
-      expect(seen.length).toBeGreaterThan(0);
-      expect(seen.map(([, mode]) => mode)).toEqual(seen.map(() => 1));
       exec.mockRestore();
-      // Back in memory: a large statement journal opens no file.
-      await store.collection('docs').put({ _id: 'big', code: 1, ...large('a') });
-      let open: string[] = [];
+      expect(built.length).toBeGreaterThan(0);
+      expect(built).toEqual(built.map(() => 1));
       await store.transaction(async (session) => {
-        await session.collection('docs').put({ _id: 'big', code: 2, ...large('b') });
-        open = openTemporaryFiles();
+        const docs = session.collection('docs');
+        for (let i = 0; i < 10_000; i++)
+          await docs.put({ _id: `d${i}`, code: i, text: `${i % 97} ${'t'.repeat(300)}` });
       });
-      expect(open).toEqual([]);
-      await expect(store.deferIndexes(['docs'])).rejects.toThrow('does not defer its indexes');
+      // The filter's regexp runs for each row while the sort takes them in: it sees the sort's file.
+      const test = RegExp.prototype.test;
+      let calls = 0;
+      let sortFiles = 0;
+      const regexp = jest.spyOn(RegExp.prototype, 'test').mockImplementation(function (
+        this: RegExp,
+        value: string,
+      ) {
+        if (++calls % 500 === 0) sortFiles = Math.max(sortFiles, openTemporaryFiles().length);
+        return test.call(this, value);
+      });
+      let journalFiles: string[] = [];
+      try {
+        await store.transaction(async (session) => {
+          const docs = session.collection('docs');
+          const sorted = await docs.find({ text: { $regex: 't$' } }, { sort: { text: -1 } });
+          expect(sorted).toHaveLength(10_000);
+          regexp.mockRestore();
+          await docs.put({ _id: 'big', code: -1, ...large('a') });
+          await docs.put({ _id: 'big', code: -1, ...large('b') });
+          journalFiles = openTemporaryFiles();
+        });
+      } finally {
+        regexp.mockRestore();
+      }
+      expect(calls).toBeGreaterThanOrEqual(10_000);
+      expect(sortFiles).toBeGreaterThan(0);
+      expect(journalFiles).toEqual([]);
     } finally {
       exec.mockRestore();
       await store.close();

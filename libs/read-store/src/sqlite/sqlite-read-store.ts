@@ -51,14 +51,16 @@ export interface SqliteReadStoreOptions {
    */
   readonly scratch?: boolean;
   /**
-   * A serving process's store: the write connection keeps its statement journals in memory
-   * (`temp_store = MEMORY`). Each statement inside a transaction keeps a copy of the pages it
-   * changes, to undo itself alone; past 64 KiB SQLite moves that copy to a temporary file, which
-   * then serves every later statement of the transaction, one `pwrite` a page: 15 % of the
-   * projector child's CPU under load (docs/performance.md, "The projector's statement journals in
-   * memory"). Such a copy is one statement's pages. The same setting would hold a sort in memory
-   * whatever its size, so index builds (declare) run with `temp_store = FILE`, and the store
-   * refuses deferIndexes (an offline rebuild's, whose index builds run inside its transaction).
+   * A serving process's store: the write connection keeps its statement journals in memory. Each
+   * statement inside a transaction keeps a copy of the pages it changes, to undo itself alone;
+   * past 64 KiB SQLite moves that copy to a temporary file, which then serves every later statement
+   * of the transaction, one `pwrite` a page: 15 % of the projector child's CPU under load
+   * (docs/performance.md, "The projector's statement journals in memory"). Such a copy is one
+   * statement's pages.
+   *
+   * Where the journal lives is fixed when a transaction begins (`temp_store = MEMORY` then), but
+   * the same setting would hold a sort in memory whatever its size: a transaction's body runs with
+   * `temp_store = FILE`, and so does declare() (its index builds), as without this option.
    */
   readonly journalsInMemory?: boolean;
 }
@@ -71,7 +73,10 @@ export interface SqliteReadStoreOptions {
  */
 export const LIVE_PAGE_CACHE_KIB = 2048;
 
-/** `temp_store` values: temporary data in memory, or in files (SQLite's default here). */
+/**
+ * `temp_store` values: temporary data (statement journals, sorts, temporary tables) in memory, or
+ * in files (SQLite's default here).
+ */
 const IN_MEMORY = 'MEMORY';
 const ON_DISK = 'FILE';
 
@@ -218,8 +223,6 @@ export class SqliteReadStore implements ReadStore {
    */
   async deferIndexes(names: readonly string[]): Promise<void> {
     this.checkNotInsideTransaction();
-    if (this.journalsInMemory)
-      throw new Error('A store that keeps its journals in memory does not defer its indexes');
     const specs = names.map((name) => {
       const spec = this.specs.get(name);
       if (!spec)
@@ -277,6 +280,8 @@ export class SqliteReadStore implements ReadStore {
       };
       this.writer.exec('BEGIN IMMEDIATE');
       try {
+        // Its statement journals stay where the setting at BEGIN put them; its sorts go to disk.
+        if (this.journalsInMemory) this.writer.pragma(`temp_store = ${ON_DISK}`);
         const result = await (this.inTransaction
           ? this.inTransaction.run(true, () => body(session))
           : body(session));
@@ -288,6 +293,8 @@ export class SqliteReadStore implements ReadStore {
         throw error;
       } finally {
         open = false;
+        if (this.journalsInMemory && this.writer.open)
+          this.writer.pragma(`temp_store = ${IN_MEMORY}`);
       }
     });
   }
@@ -364,7 +371,7 @@ export class SqliteReadStore implements ReadStore {
   /**
    * Runs `fn` (outside a transaction) with the connection's temporary data on disk: an index
    * build's sort may be larger than memory should hold. A store that keeps its journals in memory
-   * returns to that afterwards.
+   * returns to that afterwards, for the next transaction's BEGIN.
    */
   private sortingOnDisk<R>(fn: () => R): R {
     if (!this.journalsInMemory) return fn();
