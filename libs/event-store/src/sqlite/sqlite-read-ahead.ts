@@ -38,9 +38,9 @@ const READ_AHEAD_COLUMNS = [
  * The most characters of one JSON text of a page. A page of 1 000 receipts is ~700 KB: as one
  * string, each copy of it (the join, the message's serialisation, each reader's copy) was a new
  * object in V8's large-object space, whose fresh memory the kernel maps page by page: those faults
- * took about a tenth of a rebuild's CPU on the bench's VM. Parts of 32 K characters (64 KiB at most, two bytes a
- * character) stay in the young generation, whose memory is reused (docs/performance.md, "A page
- * of the log in parts…").
+ * took about a tenth of a rebuild's CPU on the bench's VM. Parts of 32 K characters (64 KiB at
+ * most, two bytes a character) stay in the young generation, whose memory is reused
+ * (docs/performance.md, "A page of the log in parts…").
  */
 export const PAGE_PART_CHARS = 32 * 1024;
 
@@ -55,8 +55,8 @@ type ReadAheadMessage =
  * The reading thread, as source (a .ts worker file does not load under ts-jest, see read-pool.ts).
  * It reads pages of $all on its own read-only connection and decodes them (inflate, the event id's
  * text) while the caller applies the previous page; a page crosses as JSON texts of up to
- * PAGE_PART_CHARS characters, built from the stored JSON texts without parsing them, so the caller's
- * JSON.parse of each is the only parse.
+ * PAGE_PART_CHARS characters, built from the stored JSON texts without parsing them, so the
+ * caller's JSON.parse of each is the only parse.
  * With a second reader (`alsoTo`), each page goes to both and the thread stays PAGES_AHEAD pages
  * ahead of the slower one; that reader's port closing before the end stops the read for both.
  */
