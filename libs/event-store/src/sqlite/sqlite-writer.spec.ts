@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteTemporaryFiles } from '@tollgate/testing/sqlite-temporary-files';
 import { SqliteEventStore } from './sqlite-event-store';
 import {
   WorkerWriter,
@@ -82,19 +83,8 @@ describe('WorkerWriter', () => {
   });
 
   it("keeps a commit's savepoint journal in memory: no temporary file is opened", async () => {
-    // SQLite names its temporary files etilqs_*; the sub-journal of a savepoint that changed more
-    // than 64 KiB of pages would be one, opened and unlinked at once, closed at the commit.
-    const linkOf = (fd: string) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${fd}`);
-      } catch {
-        return ''; // closed meanwhile
-      }
-    };
-    const temporaryFiles = () =>
-      readdirSync('/proc/self/fd')
-        .map(linkOf)
-        .filter((link) => link.includes('etilqs_'));
+    // The sub-journal of a savepoint that changed more than 64 KiB of pages would be a temporary
+    // file, closed at the commit.
     const write = (events: SerializedEvent[], done: (reply: WriteReply) => void) =>
       writer.write(batchOf('w-journal', events), done);
     const bulk = (n: number) =>
@@ -112,7 +102,7 @@ describe('WorkerWriter', () => {
     );
     let looks = 0;
     while (!committed) {
-      for (const link of temporaryFiles()) seen.add(link);
+      for (const link of sqliteTemporaryFiles()) seen.add(link);
       looks += 1;
       await nextTick();
     }

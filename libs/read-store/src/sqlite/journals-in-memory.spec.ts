@@ -1,21 +1,9 @@
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteTemporaryFiles } from '@tollgate/testing/sqlite-temporary-files';
 import { SqliteReadStore } from './sqlite-read-store';
-
-/** SQLite's temporary files this process holds open (unlinked at once: only /proc names them). */
-function openTemporaryFiles(): string[] {
-  return readdirSync('/proc/self/fd')
-    .map((fd) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${fd}`);
-      } catch {
-        return '';
-      }
-    })
-    .filter((target) => target.includes('etilqs_'));
-}
 
 const execOriginal = Database.prototype.exec;
 
@@ -38,7 +26,7 @@ describe('SqliteReadStore with its statement journals in memory', () => {
       await store.transaction(async (session) => {
         await session.collection('docs').put({ _id: 'big', ...large('b') });
         // A journal moved to a file stays open until the transaction ends.
-        open = openTemporaryFiles();
+        open = sqliteTemporaryFiles();
       });
       expect(await store.collection('docs').get('big')).toEqual({ _id: 'big', ...large('b') });
       return open;
@@ -106,7 +94,7 @@ describe('SqliteReadStore with its statement journals in memory', () => {
         this: RegExp,
         value: string,
       ) {
-        if (++calls % 500 === 0) sortFiles = Math.max(sortFiles, openTemporaryFiles().length);
+        if (++calls % 500 === 0) sortFiles = Math.max(sortFiles, sqliteTemporaryFiles().length);
         return test.call(this, value);
       });
       let journalFiles: string[] = [];
@@ -118,7 +106,7 @@ describe('SqliteReadStore with its statement journals in memory', () => {
           regexp.mockRestore();
           await docs.put({ _id: 'big', code: -1, ...large('a') });
           await docs.put({ _id: 'big', code: -1, ...large('b') });
-          journalFiles = openTemporaryFiles();
+          journalFiles = sqliteTemporaryFiles();
         });
       } finally {
         regexp.mockRestore();
