@@ -3,9 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteTemporaryFiles } from '@tollgate/testing/sqlite-temporary-files';
+import type { CollectionSpec } from '../read-store.port';
 import { SqliteReadStore } from './sqlite-read-store';
 
 const execOriginal = Database.prototype.exec;
+const prepareOriginal = Database.prototype.prepare;
+const SIMPLE = { simple: true } as const;
 
 /** A document spread over ~50 overflow pages, so that replacing it changes more than 64 KiB. */
 const large = (fill: string) => ({ text: fill.repeat(200 * 1024) });
@@ -62,25 +65,13 @@ describe('SqliteReadStore with its statement journals in memory', () => {
     }
   });
 
-  it('sorts on disk, inside a transaction and in an index build, and keeps journals in memory', async () => {
+  it('sorts on disk inside a transaction, whose journals stay in memory', async () => {
     const store = new SqliteReadStore(join(dir, 'sorts.sqlite'), {
       journalsInMemory: true,
       pageCacheKiB: 64, // a sort past 1 MiB then writes its sorted runs to a temporary file
     });
-    // The connection's temp_store (1 on disk, 2 in memory) when each index is created.
-    const built: unknown[] = [];
-    const exec = jest.spyOn(Database.prototype, 'exec').mockImplementation(function (
-      this: Database.Database,
-      sql: string,
-    ) {
-      if (/CREATE INDEX/i.test(sql)) built.push(this.pragma('temp_store', { simple: true }));
-      return execOriginal.call(this, sql);
-    });
     try {
       await store.declare([{ name: 'docs', indexes: [{ fields: { code: 1 } }] }]);
-      exec.mockRestore();
-      expect(built.length).toBeGreaterThan(0);
-      expect(built).toEqual(built.map(() => 1));
       await store.transaction(async (session) => {
         const docs = session.collection('docs');
         for (let i = 0; i < 10_000; i++)
@@ -115,7 +106,62 @@ describe('SqliteReadStore with its statement journals in memory', () => {
       expect(sortFiles).toBeGreaterThan(0);
       expect(journalFiles).toEqual([]);
     } finally {
-      exec.mockRestore();
+      await store.close();
+    }
+  });
+
+  it('runs each whole-collection operation with its temporary data on disk', async () => {
+    const spec: CollectionSpec = { name: 'docs', indexes: [{ fields: { code: 1 } }] };
+    const source = new SqliteReadStore(join(dir, 'source.sqlite'));
+    await source.declare([spec]);
+    await source.collection('docs').put({ _id: 's1', code: 1 });
+    await source.close();
+    const store = new SqliteReadStore(join(dir, 'whole.sqlite'), { journalsInMemory: true });
+    // The connection's temp_store (1 on disk, 2 in memory) as each operation's statements run.
+    const seen = new Map<string, unknown[]>();
+    const record = (db: Database.Database, sql: string) => {
+      const kind = /^\s*(CREATE INDEX|DROP TABLE|DROP INDEX|INSERT INTO main)/i.exec(sql)?.[1];
+      if (kind) seen.set(kind, [...(seen.get(kind) ?? []), db.pragma('temp_store', SIMPLE)]);
+    };
+    jest.spyOn(Database.prototype, 'exec').mockImplementation(function (
+      this: Database.Database,
+      sql: string,
+    ) {
+      record(this, sql);
+      return execOriginal.call(this, sql);
+    });
+    jest.spyOn(Database.prototype, 'prepare').mockImplementation(function (
+      this: Database.Database,
+      sql: string,
+    ) {
+      record(this, sql);
+      return prepareOriginal.call(this, sql);
+    });
+    try {
+      await store.declare([spec]); // CREATE INDEX
+      await store.copyRowsFrom(join(dir, 'source.sqlite'), [{ collection: 'docs' }]);
+      await store.deferIndexes(['docs']); // DROP INDEX
+      await store.buildIndexes();
+      await store.drop(['docs']); // DROP TABLE, then CREATE INDEX again
+      jest.restoreAllMocks();
+      expect([...seen.keys()].sort()).toEqual([
+        'CREATE INDEX',
+        'DROP INDEX',
+        'DROP TABLE',
+        'INSERT INTO main',
+      ]);
+      for (const [kind, modes] of seen) expect([kind, modes]).toEqual([kind, modes.map(() => 1)]);
+      // In memory again for the next transaction's journals.
+      expect(await store.collection('docs').count()).toBe(0);
+      let journalFiles: string[] = [];
+      await store.transaction(async (session) => {
+        await session.collection('docs').put({ _id: 'big', code: 1, ...large('a') });
+        await session.collection('docs').put({ _id: 'big', code: 1, ...large('b') });
+        journalFiles = sqliteTemporaryFiles();
+      });
+      expect(journalFiles).toEqual([]);
+    } finally {
+      jest.restoreAllMocks();
       await store.close();
     }
   });

@@ -60,7 +60,8 @@ export interface SqliteReadStoreOptions {
    *
    * Where the journal lives is fixed when a transaction begins (`temp_store = MEMORY` then), but
    * the same setting would hold a sort in memory whatever its size: a transaction's body runs with
-   * `temp_store = FILE`, and so does declare() (its index builds), as without this option.
+   * `temp_store = FILE`, and so does each whole-collection operation (declare's index builds, drop,
+   * deferIndexes, copyRowsFrom), as without this option.
    */
   readonly journalsInMemory?: boolean;
 }
@@ -230,9 +231,11 @@ export class SqliteReadStore implements ReadStore {
       return spec;
     });
     await this.mutex.run(() =>
-      this.writer.transaction(() => {
-        for (const spec of specs) dropDeferrable(this.writer, spec);
-      })(),
+      this.sortingOnDisk(() =>
+        this.writer.transaction(() => {
+          for (const spec of specs) dropDeferrable(this.writer, spec);
+        })(),
+      ),
     );
     for (const spec of specs) {
       this.deferred.add(spec.name);
@@ -302,22 +305,24 @@ export class SqliteReadStore implements ReadStore {
   async drop(names: readonly string[]): Promise<void> {
     this.checkNotInsideTransaction();
     await this.mutex.run(() =>
-      this.writer.transaction(() => {
-        for (const name of names) {
-          const spec = this.specs.get(name);
-          if (spec) {
-            // One DROP TABLE instead of a row-by-row DELETE that fires the counter and search
-            // triggers per row, then the declared table, indexes, counter and search index again.
+      this.sortingOnDisk(() =>
+        this.writer.transaction(() => {
+          for (const name of names) {
+            const spec = this.specs.get(name);
+            if (spec) {
+              // One DROP TABLE instead of a row-by-row DELETE that fires the counter and search
+              // triggers per row, then the declared table, indexes, counter and search index again.
+              dropCollection(this.writer, name);
+              const search = declareCollection(this.writer, spec);
+              if (search) this.searchIndexes.set(name, search);
+              this.deferred.delete(name);
+              continue;
+            }
+            // Not declared here: its table (of whatever layout) goes; declare() makes it anew.
             dropCollection(this.writer, name);
-            const search = declareCollection(this.writer, spec);
-            if (search) this.searchIndexes.set(name, search);
-            this.deferred.delete(name);
-            continue;
           }
-          // Not declared here: its table (of whatever layout) goes; declare() makes it anew.
-          dropCollection(this.writer, name);
-        }
-      })(),
+        })(),
+      ),
     );
   }
 
@@ -328,7 +333,7 @@ export class SqliteReadStore implements ReadStore {
   async copyRowsFrom(file: string, copies: readonly RowCopy[]): Promise<void> {
     this.checkNotInsideTransaction();
     for (const { collection } of copies) this.checkDeclared(collection);
-    await this.mutex.run(() => copyRows(this.writer, file, copies));
+    await this.mutex.run(() => this.sortingOnDisk(() => copyRows(this.writer, file, copies)));
   }
 
   /**
@@ -369,9 +374,11 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /**
-   * Runs `fn` (outside a transaction) with the connection's temporary data on disk: an index
-   * build's sort may be larger than memory should hold. A store that keeps its journals in memory
-   * returns to that afterwards, for the next transaction's BEGIN.
+   * Runs a whole-collection operation (outside a transaction) with the connection's temporary data
+   * on disk: an index build's sort, or a statement over every row, may be larger than memory should
+   * hold. A store that keeps its journals in memory returns to that afterwards, for the next
+   * transaction's BEGIN. `pragma()` prepares its statement anew each time, and must: SQLite
+   * changes temp_store when the statement is compiled, so a cached one would change nothing.
    */
   private sortingOnDisk<R>(fn: () => R): R {
     if (!this.journalsInMemory) return fn();
