@@ -296,8 +296,7 @@ export class SqliteReadStore implements ReadStore {
         throw error;
       } finally {
         open = false;
-        if (this.journalsInMemory && this.writer.open)
-          this.writer.pragma(`temp_store = ${IN_MEMORY}`);
+        if (this.journalsInMemory) this.writer.pragma(`temp_store = ${IN_MEMORY}`);
       }
     });
   }
