@@ -374,7 +374,7 @@ export default defineConfig(
         {
           selector: 'ObjectExpression[properties.length>1] > SpreadElement:first-child',
           message:
-            'A spread first with keys after makes a new hidden class per object on Node 20: use withFields(base, { … }) from @tollgate/domain, or put the spread last when no key overlaps (docs/performance.md, "Spread first, keys after").',
+            'A spread first with keys after makes a new hidden class per object on Node 20: use withFields(base, { … }) from @tollgate/domain, or put the spread last when no key overlaps (docs/performance-journal.md, "Spread first, keys after").',
         },
       ],
     },

@@ -21,9 +21,9 @@ const TIME_ORDERED_REQUEST_ID = /^[0-9a-f]{12}7[0-9a-f]{3}[89ab][0-9a-f]{15}$/;
  * that a time-ordered request id lends the id its first 48 bits, its milliseconds. A receipt's id
  * then lands at the end of the event store's unique index, where the last ones went, instead of at
  * a random page of it: with random ids every receipt's commit read and rewrote a page of an index
- * that outgrows the cache (docs/performance.md, "Receipts' event ids in time order"). The other 74
- * bits are the hash's, so two events of one millisecond still differ, and the id stays a function
- * of the request: a retried receipt is still a duplicate.
+ * that outgrows the cache (docs/performance-journal.md, "Receipts' event ids in time order"). The
+ * other 74 bits are the hash's, so two events of one millisecond still differ, and the id stays a
+ * function of the request: a retried receipt is still a duplicate.
  */
 export function requestDerivedId(kind: string, requestId: string): string {
   const id = derivedId(`${kind}:${requestId}`);

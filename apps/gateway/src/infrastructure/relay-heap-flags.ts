@@ -7,7 +7,7 @@ import { v8FlagGiven, v8SwitchGiven } from './v8-flag-given';
  * load the relay's RSS reached ~400 MiB, most of it garbage waiting for a full collection (its live
  * heap is ~60 MiB). At 30 % the peak was ~225 MiB, for 24 full collections per 100 000 requests
  * instead of 3; they mark on V8's helper threads, and the relay's CPU per request stayed within the
- * noise (docs/performance.md, "The relay's heap growth bounded").
+ * noise (docs/performance-journal.md, "The relay's heap growth bounded").
  */
 export const HEAP_GROWING_PERCENT = 30;
 
@@ -21,7 +21,7 @@ const HEAP_GROWING = '--heap-growing-percent';
  * points at the young response; after the request that dead state keeps the response, its request
  * and all they reach alive through every scavenge until a full collection. Measured in that state:
  * 2–3 MiB copied and promoted per scavenge at any rate, pauses 4–5× longer, twice the full
- * collections (docs/performance.md, "Pretenuring off").
+ * collections (docs/performance-journal.md, "Pretenuring off").
  */
 const PRETENURING = 'allocation-site-pretenuring';
 

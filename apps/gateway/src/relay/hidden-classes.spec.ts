@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { withFields } from '@tollgate/domain';
 
 /**
- * Why the relay's code copies with withFields (docs/performance.md, "Spread first, keys after"):
- * V8's own answer, asked in a child process with natives syntax on.
+ * Why the relay's code copies with withFields (docs/performance-journal.md, "Spread first, keys
+ * after"): V8's own answer, asked in a child process with natives syntax on.
  */
 function sameHiddenClass(copy: string): boolean {
   const script = `

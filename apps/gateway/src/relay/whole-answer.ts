@@ -4,7 +4,7 @@
  * 'end' events a turn of nextTick apart, and the attempt awaits them; a non-stream call reads the
  * whole body anyway. Here the last byte's callback resolves the answer itself: ~35 µs less from
  * the upstream's last byte to the client's answer at concurrency 1, ~3 KiB less garbage a call
- * (docs/performance.md, "A whole answer without a stream").
+ * (docs/performance-journal.md, "A whole answer without a stream").
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';

@@ -8,10 +8,10 @@ export type WithFields<T, U> = T extends unknown ? Omit<T, keyof U> & U : never;
  * spread clones `base`'s map without a transition, so each key added after it (in the literal or
  * later) makes a new map and descriptor array. That costs ~1 µs a copy instead of ~0.1, fills old
  * space with maps, and the dead maps keep their young descriptor arrays through scavenges
- * (docs/performance.md, "Spread first, keys after"). `Object.assign` onto a fresh object follows
- * the shared transitions instead. When either side has an own `__proto__` key (a parsed JSON body
- * or a channel's parameter override can), the two are spread: assigning that key would set the
- * copy's prototype instead of copying it.
+ * (docs/performance-journal.md, "Spread first, keys after"). `Object.assign` onto a fresh object
+ * follows the shared transitions instead. When either side has an own `__proto__` key (a parsed
+ * JSON body or a channel's parameter override can), the two are spread: assigning that key would
+ * set the copy's prototype instead of copying it.
  */
 export function withFields<T extends object>(base: T, fields: Partial<NoInfer<T>>): T;
 export function withFields<T extends object, U extends object>(

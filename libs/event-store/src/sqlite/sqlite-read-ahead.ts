@@ -13,14 +13,14 @@ import { filterToSql, type FilterSql } from './sqlite-rows';
 /**
  * Pages the thread reads before a reader has taken them. With two readers (a rebuild's lanes) the
  * thread keeps to the slower, and each slows down now and then: two pages ahead made the other
- * wait, six did not (docs/performance.md, "The rebuild in two lanes").
+ * wait, six did not (docs/performance-journal.md, "The rebuild in two lanes").
  */
 export const PAGES_AHEAD = 6;
 
 /**
  * The events table's columns as the reading thread selects them. A 16-byte event id comes as its
  * hex text and a compressed row's (empty) metadata as NULL: each saves the driver a Buffer per row,
- * ~1 µs an event together (docs/performance.md, "The event payload codec's kept streams…").
+ * ~1 µs an event together (docs/performance-journal.md, "The event payload codec's kept streams…").
  */
 const READ_AHEAD_COLUMNS = [
   'global_position',
@@ -40,7 +40,7 @@ const READ_AHEAD_COLUMNS = [
  * object in V8's large-object space, whose fresh memory the kernel maps page by page: those faults
  * took about a tenth of a rebuild's CPU on the bench's VM. Parts of 32 K characters (64 KiB at
  * most, two bytes a character) stay in the young generation, whose memory is reused
- * (docs/performance.md, "A page of the log in parts…").
+ * (docs/performance-journal.md, "A page of the log in parts…").
  */
 export const PAGE_PART_CHARS = 32 * 1024;
 

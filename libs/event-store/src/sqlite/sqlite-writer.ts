@@ -199,7 +199,8 @@ export const WRITER_THREAD_NAME = 'tollgate-writer';
  * reads; WAL lets it read every commit while this one writes, and the fsync happens here, off the
  * event loop). The main thread has created the schema before starting it. It keeps the loop's CPU
  * priority: niced, its commits waited for the loop's time slice under load and receipts became
- * durable later (S6, docs/performance.md), while the read workers stay niced (read-pool.ts).
+ * durable later (docs/performance-journal.md, "Latency and CPU on the relay's loop…"), while the
+ * read workers stay niced (read-pool.ts).
  */
 const WORKER_SOURCE = `
 const { parentPort, receiveMessageOnPort, workerData } = require('node:worker_threads');

@@ -37,7 +37,8 @@ export async function applyEvents(
     for (const event of events) {
       if (batchedTypes.has(event.type)) {
         // Most batched applies only buffer updates and return nothing: awaiting that would still
-        // cost a turn of the microtask queue per event and projection (docs/performance.md).
+        // cost a turn of the microtask queue per event and projection (docs/performance-journal.md,
+        // "The rebuild's batched applies without a turn of the microtask queue…").
         const applying = batched.apply(event, writes, session);
         if (applying) await applying;
         continue;

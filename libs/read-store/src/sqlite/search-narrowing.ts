@@ -89,7 +89,8 @@ function indexableLiteral(source: string, flags: string): string | null {
  * index (one MATCH over all the columns). Shorter ones have no trigram: each row's searched texts are
  * looked up in the index's content table by rowid, far cheaper to test than the JSON document. A
  * per-row test, not `rowid IN (scan)`: a page sorted by an index stops at its last row, and another
- * selective condition is not made to wait for a scan of every row (measured in docs/performance.md).
+ * selective condition is not made to wait for a scan of every row (measured in
+ * docs/performance-journal.md).
  */
 export function narrowing(
   search: SearchIndex,

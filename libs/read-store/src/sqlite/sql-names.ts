@@ -95,8 +95,8 @@ export function keyExprOf(json: string, path: string): string {
  * An indexed path's key is also stored in a column of its own, written with the document: an index
  * on a plain column is only touched by an UPDATE that sets that column, so the frequent counter
  * updates (quota, request counts) rewrite the document alone instead of every expression index of
- * the row (docs/performance.md). The column holds exactly keyExpr's value (no type affinity), so
- * anything keyExpr answers, the column answers.
+ * the row (docs/performance-journal.md). The column holds exactly keyExpr's value (no type
+ * affinity), so anything keyExpr answers, the column answers.
  */
 export const KEY_COLUMN_PREFIX = 'key:';
 export function keyColumn(path: string): string {

@@ -29,7 +29,7 @@ export interface SqliteReadStoreOptions {
    * the lock its own transaction holds, forever). Default: only under tests (NODE_ENV=test). The
    * check needs AsyncLocalStorage, which on Node 20 turns on promise hooks for the whole process:
    * every promise the relay makes then pays for them (about 3 % of its CPU under load, measured in
-   * docs/performance.md). A programming error to catch in tests, not a production guard.
+   * docs/performance-journal.md). A programming error to catch in tests, not a production guard.
    */
   readonly guardNesting?: boolean;
   /**
@@ -45,9 +45,9 @@ export interface SqliteReadStoreOptions {
    * offline rebuild's second lane, rebuilt again after a crash): its rollback journal in memory
    * instead of a WAL, and no fsync. A commit then writes each changed page once, into the file
    * (WAL writes it to the log with a checksum, then again into the file at a checkpoint): the
-   * lane's commits took ~14 % of its thread (docs/performance.md, "The rebuild's second lane on a
-   * scratch file"). Without WAL a reader on another connection would wait for the writer's locks,
-   * so reads run on the write connection, as in memory.
+   * lane's commits took ~14 % of its thread (docs/performance-journal.md, "The rebuild's second
+   * lane on a scratch file"). Without WAL a reader on another connection would wait for the
+   * writer's locks, so reads run on the write connection, as in memory.
    */
   readonly scratch?: boolean;
   /**
@@ -55,8 +55,8 @@ export interface SqliteReadStoreOptions {
    * statement inside a transaction keeps a copy of the pages it changes, to undo itself alone;
    * past 64 KiB SQLite moves that copy to a temporary file, which then serves every later statement
    * of the transaction, one `pwrite` a page: 15 % of the projector child's CPU under load
-   * (docs/performance.md, "The projector's statement journals in memory"). Such a copy is one
-   * statement's pages.
+   * (docs/performance-journal.md, "The projector's statement journals in memory"). Such a copy is
+   * one statement's pages.
    *
    * Where the journal lives is fixed when a transaction begins (`temp_store = MEMORY` then), but
    * the same setting would hold a sort in memory whatever its size: a transaction's body runs with
@@ -69,8 +69,8 @@ export interface SqliteReadStoreOptions {
 /**
  * The write connection's page cache in a serving gateway or its projector child. With the default
  * the projector child's cache filled to 16 MiB within a minute of relaying; at 2 MiB its peak RSS
- * was 16 MiB lower and its CPU per receipt the same (docs/performance.md, "The projector's young
- * generation and the read store's page cache").
+ * was 16 MiB lower and its CPU per receipt the same (docs/performance-journal.md, "The projector's
+ * young generation and the read store's page cache").
  */
 export const LIVE_PAGE_CACHE_KIB = 2048;
 

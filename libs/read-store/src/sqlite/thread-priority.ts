@@ -6,7 +6,8 @@
  * Why: the relay's event loop and these threads share the process's CPUs. Niced, a worker gets a
  * smaller share of a busy core than the loop (the scheduler's weights), and still some under load.
  * It can still take the core for a moment when woken: on Linux's EEVDF scheduler no nice value
- * prevents that (docs/performance.md, "The relay's tail at concurrency 1, seen from the scheduler").
+ * prevents that (docs/performance-journal.md, "The relay's tail at concurrency 1, seen from the
+ * scheduler").
  */
 export function lowerThreadPrioritySource(niceness: number): string {
   if (!Number.isInteger(niceness) || niceness < 0 || niceness > 19) {

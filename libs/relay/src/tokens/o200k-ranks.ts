@@ -25,7 +25,8 @@ function hashOf(bytes: Uint8Array, from: number, to: number): number {
  * more entry than ranks), and an open-addressing hash table of rank + 1 per slot (0: empty), at
  * most 40 % full so that a miss, the common case while merging, probes one or two slots.
  * For o200k_base: 1.4 MB of bytes, 0.8 MB of starts and 2 MiB of slots, against ~14 MiB of heap
- * for gpt-tokenizer's Map and strings (docs/performance.md, "The tokenizer's ranks as bytes…").
+ * for gpt-tokenizer's Map and strings (docs/performance-journal.md, "The tokenizer's ranks as
+ * bytes…").
  */
 export class RankTable {
   private readonly mask: number;
