@@ -11,6 +11,7 @@ import { DuplicateKeyError } from '../read-store.port';
 import { applyUpdate, checkUpdate } from '../documents/apply-update';
 import { wantsIndexes } from './deferred-indexes';
 import { filterToSql, sortToSql, type FilterSql } from './filter-to-sql';
+import type { GuardedFilters } from './guarded-filter';
 import type { SearchIndex } from './search-narrowing';
 import type { ReadQuery } from './read-pool';
 import {
@@ -53,6 +54,8 @@ export interface SqliteAccess {
   counted(collection: string): boolean;
   /** A query that may want secondary indexes: builds the collection's deferred ones first. */
   useIndexes(collection: string): void;
+  /** The store's compiled guarded-write filters (one collection object is made per write). */
+  readonly filters: GuardedFilters;
 }
 
 /** Every update is checked once, on entry, before it is applied to any row. */
@@ -205,9 +208,8 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
     return this.access.write(
       this.name,
       (db) => {
-        const rows = db
-          .get(`SELECT id, ${DOC_TEXT} AS doc FROM ${this.byId.table} WHERE ${where.sql}`)
-          .all(...where.params) as Row[];
+        const select = this.access.filters.selectDocuments(this.name, this.byId.table, where);
+        const rows = db.get(select).all(...where.params) as Row[];
         for (const row of rows) {
           const body = JSON.parse(row.doc) as Record<string, unknown>;
           const before = this.keyValues(body);
@@ -283,7 +285,7 @@ export class SqliteCollection<T extends Doc = AnyDoc> implements Collection<T> {
   }
 
   private where(filter: Filter | undefined): FilterSql {
-    return filterToSql(filter, {
+    return this.access.filters.where(this.name, filter, {
       search: this.access.search(this.name),
       keys: this.access.keys(this.name),
       indexed: this.access.indexed(this.name),

@@ -20,6 +20,7 @@ import { SqliteCollection, type SqliteAccess } from './sqlite-collection';
 import { declareCollection, dropCollection, keyPaths } from './sqlite-schema';
 import { deferrableKeyPaths, dropDeferrable } from './deferred-indexes';
 import { StatementCache } from './statement-cache';
+import { GuardedFilters } from './guarded-filter';
 
 export interface SqliteReadStoreOptions {
   /** Worker threads serving reads outside transactions (file stores only). Default 2. */
@@ -116,13 +117,14 @@ export class SqliteReadStore implements ReadStore {
   /** What a collection asks of its declaration, the same in and outside a transaction. */
   private readonly schemaAccess: Pick<
     SqliteAccess,
-    'search' | 'indexed' | 'keys' | 'writeOnce' | 'counted'
+    'search' | 'indexed' | 'keys' | 'writeOnce' | 'counted' | 'filters'
   > = {
     search: (name) => this.searchIndexes.get(name),
     indexed: (name) => this.indexedPaths.get(name),
     keys: (name) => this.keysOf(name),
     writeOnce: (name) => this.specs.get(name)?.writeOnce === true,
     counted: (name) => !this.deferred.has(name),
+    filters: new GuardedFilters(),
   };
   private readonly storeAccess: SqliteAccess;
   /** A `backup()` under way: `close()` stops it rather than wait (a checkpoint can wait). */
