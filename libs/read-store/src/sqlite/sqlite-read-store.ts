@@ -114,7 +114,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly deferred = new Set<string>();
   /** A deferred collection's key columns when some were dropped with its indexes. */
   private readonly deferredKeyColumns = new Map<string, ReadonlyMap<string, string>>();
-  /** What a collection asks of its declaration, the same in and outside a transaction. */
+  /** What a collection asks of its declaration and its kept filters, the same in a transaction. */
   private readonly schemaAccess: Pick<
     SqliteAccess,
     'search' | 'indexed' | 'keys' | 'writeOnce' | 'counted' | 'filters'
