@@ -11,6 +11,8 @@ const guard = (id: string, below: number): Filter => ({
 });
 
 describe('GuardedFilters', () => {
+  afterEach(() => jest.restoreAllMocks());
+
   it('gives what filterToSql gives for a guarded write, compiling its SQL once', () => {
     const filters = new GuardedFilters();
     const context: FilterContext = {};
@@ -32,7 +34,6 @@ describe('GuardedFilters', () => {
       expect(kept.params).toContain(id);
       expect(kept.params).toContain(below);
     }
-    compiles.mockRestore();
   });
 
   it('compiles again when the collection gets key columns, and per collection', () => {
